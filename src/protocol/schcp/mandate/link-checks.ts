@@ -1,0 +1,67 @@
+/**
+ * The per-link checks of §3.3 that need no key: audience (check 2), time (check 3)
+ * and where attestations may appear.
+ */
+import { err, ok } from "../../result.js";
+import type { Result } from "../../result.js";
+import { claimField } from "./fields.js";
+import type { DecodedLink } from "./decode-link.js";
+import { mandateExpired, mandateInvalid } from "./refusal.js";
+import type { MandateRefusal } from "./types.js";
+
+/** §3.3 check 3: the only skew verifiers allow, on iat. */
+export const IAT_SKEW_SEC = 60;
+/** §3.3: "attestations (root mandates only, at most four)". */
+export const MAX_ATTESTATIONS = 4;
+
+export interface AudienceOptions {
+  readonly hostId: string;
+  readonly allowWildcardAudience: boolean;
+}
+
+/**
+ * §3.3 check 2. A mandate with "*" anywhere in aud is a wildcard mandate, which the
+ * reference endpoint refuses unless configured otherwise, even when the list also
+ * names this host: the principal asked for "any host", not for us.
+ */
+export function checkAudience(link: DecodedLink, opts: AudienceOptions): Result<void, MandateRefusal> {
+  const aud = link.claims.aud;
+  const list: readonly string[] = typeof aud === "string" ? [aud] : aud;
+  const field = claimField(link.field, "aud");
+  if (list.includes("*")) {
+    if (opts.allowWildcardAudience) return ok(undefined);
+    return err(
+      mandateInvalid('wildcard audience "*" refused: this host accepts only mandates naming it', field),
+    );
+  }
+  if (!list.includes(opts.hostId)) {
+    return err(mandateInvalid(`mandate audience does not include this host (${opts.hostId})`, field));
+  }
+  return ok(undefined);
+}
+
+/** §3.3 check 3: iat ≤ now + 60 s and now < exp, exp without skew. */
+export function checkTime(link: DecodedLink, nowSec: number): Result<void, MandateRefusal> {
+  const { iat, exp } = link.claims;
+  if (iat > nowSec + IAT_SKEW_SEC) {
+    return err(mandateInvalid("mandate iat is in the future", claimField(link.field, "iat")));
+  }
+  if (nowSec >= exp) {
+    return err(
+      mandateExpired("mandate has expired; ask the principal for a fresh one", claimField(link.field, "exp")),
+    );
+  }
+  return ok(undefined);
+}
+
+/** attestations describe the principal key, so only the root may carry them (§3.3, §7.5). */
+export function checkAttestations(link: DecodedLink, depth: 0 | 1): Result<void, MandateRefusal> {
+  const list = link.claims.attestations;
+  if (list === undefined) return ok(undefined);
+  const field = claimField(link.field, "attestations");
+  if (depth > 0) return err(mandateInvalid("attestations belong on the root mandate only", field));
+  if (list.length > MAX_ATTESTATIONS) {
+    return err(mandateInvalid(`a mandate carries at most ${MAX_ATTESTATIONS} attestations`, field));
+  }
+  return ok(undefined);
+}

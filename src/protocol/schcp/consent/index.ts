@@ -1,0 +1,1 @@
+export { renderConsentText, type ConsentOptions } from "./render.js";

@@ -6,5 +6,6 @@ export default defineConfig({
     environment: "node",
     testTimeout: 20_000,
     hookTimeout: 30_000,
+    reporters: ["default", "./test/support/summary-reporter.ts"],
   },
 });

@@ -16,7 +16,11 @@ interface RegistryEntry {
   readonly specNamed: boolean;
 }
 
-const entry = <const R extends readonly string[]>(status: number | null, reasons: R, specNamed = true) => ({
+const entry = <const S extends number | null, const R extends readonly string[]>(
+  status: S,
+  reasons: R,
+  specNamed = true,
+) => ({
   status,
   reasons,
   specNamed,

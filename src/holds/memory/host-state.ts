@@ -1,0 +1,144 @@
+/**
+ * MemoryHoldStore's per-host state and the reads every operation shares: what is live,
+ * what a hold looks like at `now`, a resource's occupancy, and the one way a hold expires
+ * (so each expiry is reported exactly once).
+ */
+import type { AgentOccupancy, Occupancy } from "../allocation.js";
+import type { BookingRecord, ExpiryEvent, HoldRecord, Interval, MandateCount } from "../port.js";
+
+/** Which §7.2 pool a hold was counted in when it was placed. */
+export type Pool =
+  | { readonly kind: "proven" }
+  | { readonly kind: "unproven" }
+  | { readonly kind: "attester"; readonly id: string };
+
+export interface StoredHold {
+  readonly record: HoldRecord;
+  readonly pool: Pool;
+  /** The requirement type of each allocation, index for index (for the walk-in reserve). */
+  readonly types: readonly string[];
+  /** The last fence handed out; fences only grow (beginConfirm, claimStuckConfirming). */
+  readonly lastFence: number;
+}
+
+export interface StoredBooking {
+  readonly record: BookingRecord;
+  readonly types: readonly string[];
+}
+
+export class HostState {
+  readonly holds = new Map<string, StoredHold>();
+  /** Ids of holds held (possibly lapsed, not yet expired) or confirming. */
+  readonly live = new Set<string>();
+  readonly bookings = new Map<string, StoredBooking>();
+  readonly activeBookings = new Set<string>();
+  /** resourceId → source → busy intervals (§10 imported busy time). */
+  readonly busy = new Map<string, Map<string, readonly Interval[]>>();
+  readonly events: ExpiryEvent[] = [];
+
+  constructor(readonly hostId: string) {}
+
+  /** A held hold whose expiry has come reads as expired (§5.2 TTL), without writing. */
+  view(stored: StoredHold, now: number): HoldRecord {
+    const r = stored.record;
+    return r.state === "held" && r.expiresAt <= now ? { ...r, state: "expired", endedAt: r.expiresAt } : r;
+  }
+
+  /** The one place a hold expires: frees its time and queues its event once. */
+  expire(stored: StoredHold): HoldRecord {
+    const record: HoldRecord = { ...stored.record, state: "expired", endedAt: stored.record.expiresAt };
+    this.holds.set(record.holdId, { ...stored, record });
+    this.live.delete(record.holdId);
+    this.events.push({
+      hostId: this.hostId,
+      holdId: record.holdId,
+      owner: record.owner,
+      expiredAt: record.expiresAt,
+    });
+    return record;
+  }
+
+  /** Lapsed held holds, earliest expiry first. */
+  lapsed(now: number): StoredHold[] {
+    const out: StoredHold[] = [];
+    for (const id of this.live) {
+      const h = this.holds.get(id);
+      if (h !== undefined && h.record.state === "held" && h.record.expiresAt <= now) out.push(h);
+    }
+    return out.sort((a, b) => a.record.expiresAt - b.record.expiresAt);
+  }
+
+  /** Expires every lapsed hold (lazy expiry before an allocation). */
+  expireLapsed(now: number, limit = Number.POSITIVE_INFINITY): number {
+    const due = this.lapsed(now).slice(0, limit);
+    for (const h of due) this.expire(h);
+    return due.length;
+  }
+
+  /** Live holds that still occupy time at `now` (held and not lapsed, or confirming). */
+  *activeHolds(now: number): Generator<StoredHold> {
+    for (const id of this.live) {
+      const h = this.holds.get(id);
+      if (h === undefined) continue;
+      if (h.record.state === "confirming" || (h.record.state === "held" && h.record.expiresAt > now)) yield h;
+    }
+  }
+
+  *bookingsActive(): Generator<StoredBooking> {
+    for (const id of this.activeBookings) {
+      const b = this.bookings.get(id);
+      if (b !== undefined) yield b;
+    }
+  }
+
+  /** Agents' allocations (holds and bookings) per resource, and as the reserve sees them. */
+  agentOccupancy(
+    now: number,
+    excludeBookingId?: string,
+  ): { byResource: Map<string, Occupancy[]>; agent: AgentOccupancy[] } {
+    const byResource = new Map<string, Occupancy[]>();
+    const agent: AgentOccupancy[] = [];
+    const add = (interval: Interval, allocations: HoldRecord["allocations"], types: readonly string[]) => {
+      allocations.forEach((a, i) => {
+        const list = byResource.get(a.resourceId) ?? [];
+        list.push({ start: interval.start, end: interval.end, units: a.units });
+        byResource.set(a.resourceId, list);
+        agent.push({
+          resourceId: a.resourceId,
+          type: types[i] ?? "",
+          start: interval.start,
+          end: interval.end,
+        });
+      });
+    };
+    for (const h of this.activeHolds(now)) add(h.record.interval, h.record.allocations, h.types);
+    for (const b of this.bookingsActive()) {
+      if (b.record.bookingId !== excludeBookingId) add(b.record.interval, b.record.allocations, b.types);
+    }
+    return { byResource, agent };
+  }
+
+  /** Imported busy blocks of a resource, each occupying its whole capacity. */
+  busyOf(resourceId: string, capacity: number): Occupancy[] {
+    const out: Occupancy[] = [];
+    for (const blocks of this.busy.get(resourceId)?.values() ?? []) {
+      for (const b of blocks) out.push({ start: b.start, end: b.end, units: capacity });
+    }
+    return out;
+  }
+
+  /** Live holds and active bookings counted against a mandate link (§3.3, §7.1). */
+  countMandate(rootIss: string, jti: string, now: number | undefined, excludeHoldId?: string): number {
+    const carries = (mandates: readonly MandateCount[]) =>
+      mandates.some((m) => m.rootIss === rootIss && m.jti === jti);
+    let n = 0;
+    for (const id of this.live) {
+      const h = this.holds.get(id);
+      if (h === undefined || id === excludeHoldId) continue;
+      if (now !== undefined && h.record.state === "held" && h.record.expiresAt <= now) continue;
+      if (carries(h.record.owner.mandates)) n++;
+    }
+    for (const b of this.bookingsActive()) if (carries(b.record.owner.mandates)) n++;
+    return n;
+  }
+}

@@ -1,0 +1,8 @@
+export {
+  createRedisGatewayStore,
+  RedisHoldStore,
+  type RedisGatewayStoreOptions,
+  type RedisStoreOptions,
+} from "./redis-store.js";
+export type { RedisConnectionOptions } from "./connection.js";
+export { RedisKeys } from "./keys.js";

@@ -1,0 +1,92 @@
+/**
+ * Redis key layout. Every key of a host starts with `<prefix>{<hostId>}:` so all of them
+ * hash to one Redis Cluster slot and a Lua script may touch any of them atomically. The
+ * Lua scripts build the same names from the base (lib.lua, place-hold.lua), so the two
+ * must change together.
+ *
+ *   <p>{h}:hold:<holdId>      HASH   the hold (lua/lib.lua lists its fields)
+ *   <p>{h}:occ:<resourceId>   ZSET   allocations and busy blocks, score = end (overlap
+ *                                    query: score > start, then member start < end)
+ *   <p>{h}:busy:<resourceId>  HASH   source -> JSON list of that source's busy members
+ *   <p>{h}:agt:<type>         ZSET   agent allocations of a resource type (walk-in reserve)
+ *   <p>{h}:occlen             HASH   longest entry per occ/agt set (bounds overlap queries)
+ *   <p>{h}:hexp               ZSET   held holds by expiresAt (lazy expiry, sweeper)
+ *   <p>{h}:lease              ZSET   confirming holds by leaseUntil (reconciler)
+ *   <p>{h}:agent:<agentKey>   ZSET   active holds per agent, score expiresAt (+inf confirming)
+ *   <p>{h}:pool:unproven      ZSET   active holds of unproven principals (same scores)
+ *   <p>{h}:pool:att:<id>      ZSET   active holds drawing on an attester's pool
+ *   <p>{h}:mand:<n>:<iss><jti> ZSET  "h:<holdId>" / "k:<bookingId>" counted against a mandate
+ *   <p>{h}:bk:<bookingId>     HASH   the booking
+ *   <p>{h}:pbk:<principal>    ZSET   a principal's bookings by end (isPrincipalProven)
+ *   <p>{h}:events             LIST   expiry events, JSON, taken with LPOP
+ *   <p>hosts                  SET    hosts that have had holds (not host-tagged: global)
+ *   <p>nonce:<n>:<keyid><nonce>  STRING  RFC 9421 replay memory (SET NX EXAT)
+ *   <p>idem:<n>:<agent><key>  HASH   idempotency record or lock
+ *   <p>rep:<kind>:<id>        HASH   decayed reputation counts (shared across hosts, §7.3)
+ *
+ * `<n>:` is the length of the first of two joined parts, so ("a:b", "c") and ("a", "b:c")
+ * never share a key.
+ */
+export class RedisKeys {
+  constructor(readonly prefix: string) {}
+
+  /** The host's tagged base; every per-host key starts with it. */
+  host(hostId: string): string {
+    return `${this.prefix}{${hostId}}:`;
+  }
+  hold(hostId: string, holdId: string): string {
+    return `${this.host(hostId)}hold:${holdId}`;
+  }
+  occupancy(hostId: string, resourceId: string): string {
+    return `${this.host(hostId)}occ:${resourceId}`;
+  }
+  busy(hostId: string, resourceId: string): string {
+    return `${this.host(hostId)}busy:${resourceId}`;
+  }
+  agentType(hostId: string, type: string): string {
+    return `${this.host(hostId)}agt:${type}`;
+  }
+  holdExpiry(hostId: string): string {
+    return `${this.host(hostId)}hexp`;
+  }
+  lease(hostId: string): string {
+    return `${this.host(hostId)}lease`;
+  }
+  agent(hostId: string, agentKey: string): string {
+    return `${this.host(hostId)}agent:${agentKey}`;
+  }
+  unproven(hostId: string): string {
+    return `${this.host(hostId)}pool:unproven`;
+  }
+  attester(hostId: string, attester: string): string {
+    return `${this.host(hostId)}pool:att:${attester}`;
+  }
+  mandate(hostId: string, rootIss: string, jti: string): string {
+    return `${this.host(hostId)}mand:${joined(rootIss, jti)}`;
+  }
+  booking(hostId: string, bookingId: string): string {
+    return `${this.host(hostId)}bk:${bookingId}`;
+  }
+  principalBookings(hostId: string, principal: string): string {
+    return `${this.host(hostId)}pbk:${principal}`;
+  }
+  events(hostId: string): string {
+    return `${this.host(hostId)}events`;
+  }
+  hosts(): string {
+    return `${this.prefix}hosts`;
+  }
+  nonce(keyid: string, nonce: string): string {
+    return `${this.prefix}nonce:${joined(keyid, nonce)}`;
+  }
+  idempotency(agentKey: string, idempotencyKey: string): string {
+    return `${this.prefix}idem:${joined(agentKey, idempotencyKey)}`;
+  }
+  reputation(kind: string, id: string): string {
+    return `${this.prefix}rep:${kind}:${id}`;
+  }
+}
+
+function joined(first: string, second: string): string {
+  return `${first.length}:${first}${second}`;
+}

@@ -1,0 +1,36 @@
+-- abortConfirm: the upstream create did not happen. "release" frees the time; "held"
+-- returns the hold until its original expiry (at once expired if that has passed).
+-- KEYS[1] hold, KEYS[2] hexp, KEYS[3] lease.
+-- ARGV: base, holdId, fence, disposition, now, retentionMs.
+-- Reply: {"ok", "", hold} | {"no", reason, hold?}.
+local base, id, fence, disposition = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local now, retention = tonumber(ARGV[5]), tonumber(ARGV[6])
+local h = hgetall(KEYS[1])
+if h == nil then
+  return { "no", "not_found" }
+end
+if is_lapsed(h, now) then
+  expire_hold(base, id, h, retention)
+  return reply_hold("no", "expired", h)
+end
+if h.s ~= "confirming" then
+  return reply_hold("no", state_refusal(h), h)
+end
+if tonumber(h.fe) ~= fence then
+  return reply_hold("no", "stale_fence", h)
+end
+if disposition == "release" then
+  end_hold(base, id, h, "released", fmt(now), retention)
+  return reply_hold("ok", "", h)
+end
+local ik, mk = decode_list(h.ik), decode_list(h.mk)
+redis.call("ZREM", KEYS[3], id)
+hset(KEYS[1], h, { s = "held" })
+hdel(KEYS[1], h, "lu")
+if tonumber(h.ex) <= now then
+  expire_hold(base, id, h, retention)
+else
+  redis.call("ZADD", KEYS[2], h.ex, id)
+  rescore(id, ik, mk, h.ex)
+end
+return reply_hold("ok", "", h)

@@ -1,0 +1,50 @@
+-- completeConfirm: records the booking; the hold's allocations become the booking's
+-- (the booking names the hold, whose occupancy members stay). Fenced.
+-- KEYS[1] hold, KEYS[2] booking, KEYS[3] lease.
+-- ARGV: base, holdId, fence, bookingId, now, retentionMs, payload.
+-- Reply: {"ok", "", booking} | {"no", reason, hold?}.
+local base, id, fence, booking_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local now, retention, payload = ARGV[5], tonumber(ARGV[6]), ARGV[7]
+local h = hgetall(KEYS[1])
+if h == nil then
+  return { "no", "not_found" }
+end
+if is_lapsed(h, tonumber(now)) then
+  expire_hold(base, id, h, retention)
+  return reply_hold("no", "expired", h)
+end
+if h.s ~= "confirming" then
+  return reply_hold("no", state_refusal(h), h)
+end
+if tonumber(h.fe) ~= fence then
+  return reply_hold("no", "stale_fence", h)
+end
+if redis.call("EXISTS", KEYS[2]) == 1 then
+  return reply_hold("no", "invalid_state", h)
+end
+
+local ik, mk = decode_list(h.ik), decode_list(h.mk)
+local principal = cjson.decode(h.own).principal
+local b = {
+  hd = id, hx = h.ex, ho = id, svc = h.svc, st = h.st, en = h.en, own = h.own, al = h.al,
+  mk = h.mk or "[]", s = "active", pl = payload, ca = now,
+}
+redis.call("HSET", KEYS[2], unpack(flatten(b)))
+-- The hold leaves the live counts; its mandate links now count the booking (§3.3).
+for _, k in ipairs(ik) do
+  redis.call("ZREM", k, id)
+end
+for _, k in ipairs(mk) do
+  redis.call("ZREM", k, "h:" .. id)
+  redis.call("ZADD", k, INF, "k:" .. booking_id)
+end
+redis.call("ZREM", KEYS[3], id)
+if type(principal) == "string" then
+  redis.call("ZADD", base .. "pbk:" .. principal, h.en, booking_id)
+end
+hset(KEYS[1], h, { s = "booked", bk = booking_id, ed = now })
+hdel(KEYS[1], h, "lu")
+if retention > 0 then
+  redis.call("PEXPIRE", KEYS[1], retention)
+end
+return { "ok", "", flatten(b) }

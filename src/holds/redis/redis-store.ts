@@ -1,0 +1,241 @@
+/**
+ * RedisHoldStore: the production GatewayStore (src/holds/port.ts). Every operation that
+ * reads and writes is one Lua script (lua/*.lua), atomic across any number of gateway
+ * processes and one round trip; a hold is placed by exactly one EVALSHA. Every key of a
+ * host shares the Cluster slot `{hostId}` (keys.ts).
+ *
+ * Failures of Redis (unreachable, a dropped connection, a timeout, a script error) reject
+ * with HoldStoreUnavailableError; scripts write only after all their checks pass, so
+ * nothing is ever half-written. Domain outcomes are results, as the port says.
+ *
+ * This class is the thin public face: holds.ts, bookings.ts, occupancy.ts and side-stores.ts
+ * do the work.
+ */
+import { randomUUID } from "node:crypto";
+import type { Redis } from "ioredis";
+import type {
+  BookingRecord,
+  ExpiryEvent,
+  GatewayStore,
+  HoldOutcome,
+  HoldRecord,
+  HoldRequest,
+  IdempotencyBegin,
+  IdempotencyScope,
+  Interval,
+  OccupancyEntry,
+  ReleaseResult,
+  ReputationCounts,
+  ReputationOutcome,
+  ReputationSubject,
+  StoredResponse,
+  Transition,
+} from "../port.js";
+import * as bookings from "./bookings.js";
+import { connectClient, createClient, type RedisConnectionOptions, unavailable } from "./connection.js";
+import { StoreContext } from "./context.js";
+import * as holds from "./holds.js";
+import { listOccupancy } from "./occupancy.js";
+import { RedisKeys } from "./keys.js";
+import { readScripts, ScriptRunner } from "./scripts.js";
+import { SideStores } from "./side-stores.js";
+
+export interface RedisStoreOptions {
+  /** Prepended to every key (default "schcp:"); tests give each run its own. */
+  readonly keyPrefix?: string;
+  /** How long Redis keeps a hold record after it ended (default 7 days; 0 = forever). */
+  readonly endedHoldRetentionMs?: number;
+  /** The sweeper prunes occupancy entries that ended this long before `now` (default 1 day). */
+  readonly pruneAfterMs?: number;
+}
+
+export interface RedisGatewayStoreOptions extends RedisConnectionOptions, RedisStoreOptions {}
+
+const DAY = 24 * 60 * 60 * 1000;
+
+/** Connects, loads the scripts, and returns the store; rejects if Redis does not answer. */
+export async function createRedisGatewayStore(options: RedisGatewayStoreOptions): Promise<RedisHoldStore> {
+  const client = createClient(options);
+  await connectClient(client, options.url);
+  const store = new RedisHoldStore(client, options);
+  try {
+    await store.loadScripts();
+  } catch (error) {
+    client.disconnect();
+    throw unavailable("script load", error);
+  }
+  return store;
+}
+
+export class RedisHoldStore implements GatewayStore {
+  readonly keys: RedisKeys;
+  private readonly ctx: StoreContext;
+  private readonly side: SideStores;
+  /** Hosts this process has registered in the global hosts set (one SADD per host). */
+  private readonly knownHosts = new Set<string>();
+
+  /** `redis` should come from connection.ts createClient (fail-fast settings). */
+  constructor(
+    readonly redis: Redis,
+    options: RedisStoreOptions = {},
+  ) {
+    this.keys = new RedisKeys(options.keyPrefix ?? "schcp:");
+    this.ctx = new StoreContext(redis, this.keys, new ScriptRunner(redis, readScripts()), {
+      retentionMs: options.endedHoldRetentionMs ?? 7 * DAY,
+      pruneAfterMs: options.pruneAfterMs ?? DAY,
+    });
+    this.side = new SideStores(this.ctx);
+  }
+
+  /** SCRIPT LOAD every script, so the first call of each is one round trip. */
+  loadScripts(): Promise<void> {
+    return this.ctx.runner.loadAll();
+  }
+
+  /** How many times a script was loaded again after NOSCRIPT (a restarted Redis). */
+  get scriptReloads(): number {
+    return this.ctx.runner.reloads;
+  }
+
+  async close(): Promise<void> {
+    await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+
+  placeHold(request: HoldRequest): Promise<HoldOutcome> {
+    if (this.knownHosts.has(request.hostId)) return holds.placeHold(this.ctx, request);
+    return this.registerHost(request.hostId).then(() => holds.placeHold(this.ctx, request));
+  }
+
+  /** listHosts needs a global key (outside the host's slot): one SADD per host per process. */
+  private async registerHost(hostId: string): Promise<void> {
+    await this.ctx.call("placeHold", () => this.redis.sadd(this.keys.hosts(), hostId));
+    this.knownHosts.add(hostId);
+  }
+
+  getHold(hostId: string, holdId: string, now: number): Promise<HoldRecord | undefined> {
+    return holds.getHold(this.ctx, hostId, holdId, now);
+  }
+  releaseHold(hostId: string, holdId: string, now: number): Promise<Transition<ReleaseResult>> {
+    return holds.releaseHold(this.ctx, hostId, holdId, now);
+  }
+  beginConfirm(
+    hostId: string,
+    holdId: string,
+    now: number,
+    leaseMs: number,
+  ): Promise<Transition<{ hold: HoldRecord; fence: number }>> {
+    return holds.beginConfirm(this.ctx, hostId, holdId, now, leaseMs);
+  }
+  completeConfirm(
+    hostId: string,
+    holdId: string,
+    fence: number,
+    booking: { readonly bookingId: string; readonly payload: string },
+    now: number,
+  ): Promise<Transition<BookingRecord>> {
+    return holds.completeConfirm(this.ctx, hostId, holdId, fence, booking, now);
+  }
+  abortConfirm(
+    hostId: string,
+    holdId: string,
+    fence: number,
+    disposition: "release" | "held",
+    now: number,
+  ): Promise<Transition<HoldRecord>> {
+    return holds.abortConfirm(this.ctx, hostId, holdId, fence, disposition, now);
+  }
+  claimStuckConfirming(
+    hostId: string,
+    now: number,
+    leaseMs: number,
+    limit: number,
+  ): Promise<ReadonlyArray<{ hold: HoldRecord; fence: number }>> {
+    return holds.claimStuckConfirming(this.ctx, hostId, now, leaseMs, limit);
+  }
+  sweepExpired(hostId: string, now: number, limit: number): Promise<number> {
+    return holds.sweepExpired(this.ctx, hostId, now, limit);
+  }
+  listHosts(): Promise<readonly string[]> {
+    return this.ctx.call("listHosts", () => this.redis.smembers(this.keys.hosts()));
+  }
+  takeExpiryEvents(hostId: string, limit: number): Promise<readonly ExpiryEvent[]> {
+    return holds.takeExpiryEvents(this.ctx, hostId, limit);
+  }
+
+  getBooking(hostId: string, bookingId: string): Promise<BookingRecord | undefined> {
+    return bookings.getBooking(this.ctx, hostId, bookingId);
+  }
+  releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>> {
+    return bookings.releaseBooking(this.ctx, hostId, bookingId, now);
+  }
+  moveBookingToHold(
+    hostId: string,
+    bookingId: string,
+    holdId: string,
+    now: number,
+  ): Promise<Transition<BookingRecord>> {
+    return bookings.moveBookingToHold(this.ctx, hostId, bookingId, holdId, now);
+  }
+  updateBookingPayload(
+    hostId: string,
+    bookingId: string,
+    payload: string,
+    ifPayload?: string,
+  ): Promise<Transition<BookingRecord>> {
+    return bookings.updateBooking(this.ctx, hostId, bookingId, "pl", payload, ifPayload);
+  }
+  listOccupancy(
+    hostId: string,
+    resourceIds: readonly string[],
+    range: Interval,
+    now: number,
+  ): Promise<ReadonlyMap<string, readonly OccupancyEntry[]>> {
+    return listOccupancy(this.ctx, hostId, resourceIds, range, now);
+  }
+  markAttendance(
+    hostId: string,
+    bookingId: string,
+    attendance: "completed" | "no_show",
+  ): Promise<Transition<BookingRecord>> {
+    return bookings.updateBooking(this.ctx, hostId, bookingId, "att", attendance);
+  }
+  isPrincipalProven(hostId: string, principal: string, now: number): Promise<boolean> {
+    return bookings.isPrincipalProven(this.ctx, hostId, principal, now);
+  }
+  replaceBusy(hostId: string, resourceId: string, source: string, busy: readonly Interval[]): Promise<void> {
+    return bookings.replaceBusy(this.ctx, hostId, resourceId, source, busy);
+  }
+  countForMandate(hostId: string, rootIss: string, jti: string, excludeHoldId?: string): Promise<number> {
+    return bookings.countForMandate(this.ctx, hostId, rootIss, jti, excludeHoldId);
+  }
+
+  recordOutcome(subject: ReputationSubject, outcome: ReputationOutcome, now: number): Promise<void> {
+    return this.side.recordOutcome(subject, outcome, now);
+  }
+  reputation(subject: ReputationSubject, now: number): Promise<ReputationCounts> {
+    return this.side.reputation(subject, now);
+  }
+  rememberIfNew(keyid: string, nonce: string, expiresAtSec: number): Promise<boolean> {
+    return this.side.rememberIfNew(keyid, nonce, expiresAtSec);
+  }
+  beginIdempotent(
+    scope: IdempotencyScope,
+    requestHash: string,
+    now: number,
+    lockMs: number,
+  ): Promise<IdempotencyBegin> {
+    return this.side.beginIdempotent(scope, requestHash, now, lockMs, randomUUID());
+  }
+  completeIdempotent(
+    scope: IdempotencyScope,
+    fence: string,
+    record: { requestHash: string; principal: string | null; response: StoredResponse },
+    now: number,
+    retainMs: number,
+  ): Promise<boolean> {
+    return this.side.completeIdempotent(scope, fence, record, now, retainMs);
+  }
+  abandonIdempotent(scope: IdempotencyScope, fence: string): Promise<void> {
+    return this.side.abandonIdempotent(scope, fence);
+  }
+}

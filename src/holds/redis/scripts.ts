@@ -1,0 +1,122 @@
+/**
+ * The Lua scripts: read once from src/holds/redis/lua/, each prefixed with the shared
+ * lib.lua and any file it includes (Redis scripts cannot import one another), SCRIPT
+ * LOADed once and called by SHA. A server that lost its script cache (a restart, SCRIPT FLUSH) answers NOSCRIPT:
+ * nothing ran, so the script is loaded again and the call retried once.
+ *
+ * Every script starts with a `#!lua` shebang: Redis then refuses a writing script up
+ * front when it is out of memory, instead of failing at a write half way through, and
+ * read-only scripts declare `no-writes`.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Redis } from "ioredis";
+
+export const SCRIPT_NAMES = [
+  "place-hold",
+  "release-hold",
+  "begin-confirm",
+  "complete-confirm",
+  "abort-confirm",
+  "claim-stuck",
+  "release-booking",
+  "move-booking",
+  "update-booking",
+  "is-proven",
+  "list-occupancy",
+  "replace-busy",
+  "count-mandate",
+  "sweep",
+  "record-outcome",
+  "idem-begin",
+  "idem-complete",
+  "idem-abandon",
+] as const;
+export type ScriptName = (typeof SCRIPT_NAMES)[number];
+
+const READ_ONLY: ReadonlySet<ScriptName> = new Set<ScriptName>([
+  "is-proven",
+  "count-mandate",
+  "list-occupancy",
+]);
+/** Files placed between lib.lua and a script's own body. */
+const INCLUDES: Partial<Record<ScriptName, readonly string[]>> = { "place-hold": ["allocation"] };
+
+export interface LoadedScript {
+  readonly name: ScriptName;
+  readonly source: string;
+  readonly sha: string;
+}
+
+/**
+ * Finds lua/ beside this module (tsx runs the sources), or, when running compiled from
+ * dist/holds/redis/ (tsc does not copy .lua files), in the source tree it was built from.
+ */
+export function luaDirectory(): string {
+  const candidates = [
+    new URL("./lua/", import.meta.url),
+    new URL("../../../src/holds/redis/lua/", import.meta.url),
+  ];
+  for (const candidate of candidates) {
+    const path = fileURLToPath(candidate);
+    if (existsSync(`${path}lib.lua`)) return path;
+  }
+  throw new Error(`the hold store's Lua scripts were not found (looked in ${candidates.join(", ")})`);
+}
+
+export function readScripts(directory = luaDirectory()): ReadonlyMap<ScriptName, LoadedScript> {
+  const lib = readFileSync(`${directory}lib.lua`, "utf8");
+  const scripts = new Map<ScriptName, LoadedScript>();
+  for (const name of SCRIPT_NAMES) {
+    const parts = [
+      lib,
+      ...(INCLUDES[name] ?? []).map((file) => readFileSync(`${directory}${file}.lua`, "utf8")),
+    ];
+    parts.push(readFileSync(`${directory}${name}.lua`, "utf8"));
+    const shebang = READ_ONLY.has(name) ? "#!lua flags=no-writes" : "#!lua";
+    const source = `${shebang}\n${parts.join("\n")}`;
+    scripts.set(name, { name, source, sha: createHash("sha1").update(source).digest("hex") });
+  }
+  return scripts;
+}
+
+export class ScriptRunner {
+  /** Scripts loaded again after NOSCRIPT (a restarted or flushed server); for operators. */
+  reloads = 0;
+
+  constructor(
+    private readonly redis: Redis,
+    private readonly scripts: ReadonlyMap<ScriptName, LoadedScript>,
+  ) {}
+
+  /**
+   * SCRIPT LOAD every script the server does not have yet (one SCRIPT EXISTS first, so
+   * many processes starting against one Redis do not each upload every script).
+   */
+  async loadAll(): Promise<void> {
+    const scripts = [...this.scripts.values()];
+    const exists = (await this.redis.script("EXISTS", ...scripts.map((s) => s.sha))) as unknown[];
+    await Promise.all(scripts.filter((_, i) => exists[i] !== 1).map((script) => this.load(script)));
+  }
+
+  run(name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+    const script = this.scripts.get(name);
+    if (script === undefined) return Promise.reject(new Error(`unknown script ${name}`));
+    return this.redis.evalsha(script.sha, keys.length, ...keys, ...args).catch(async (error: unknown) => {
+      if (!isNoScript(error)) throw error;
+      this.reloads++;
+      await this.load(script);
+      return this.redis.evalsha(script.sha, keys.length, ...keys, ...args);
+    });
+  }
+
+  private async load(script: LoadedScript): Promise<void> {
+    const sha = await this.redis.script("LOAD", script.source);
+    if (sha !== script.sha) throw new Error(`SCRIPT LOAD of ${script.name} returned ${String(sha)}`);
+  }
+}
+
+function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("NOSCRIPT");
+}

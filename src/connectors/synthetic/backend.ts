@@ -1,0 +1,138 @@
+/**
+ * The synthetic platform's database: its appointments and pending verification codes.
+ *
+ * Several gateway processes share one synthetic upstream the way they would share a real
+ * platform, so the store is a port with two implementations: MemorySyntheticBackend (one
+ * process, or several connectors in one test) and RedisSyntheticBackend (many processes).
+ *
+ * Writes are optimistic: `read` returns the host's version with a consistent view, the
+ * connector decides (hours, conflicts, capacity) in TypeScript, and `write` applies only
+ * when the version is unchanged (else `conflict`, and the connector reads again). A create
+ * checks its idempotency key FIRST, in the same atomic step, so one key can never make two
+ * appointments, whichever process asks.
+ */
+import type { Interval } from "../../holds/port.js";
+import { occupiesTime, type SyntheticAppointment } from "./appointment.js";
+
+export interface SyntheticReadQuery {
+  /** Appointments whose occupied time overlaps this range (cancelled ones never do). */
+  readonly range?: Interval;
+  /** Appointments by id, whatever their status. */
+  readonly ids?: readonly string[];
+  /** The appointment created under this key, if any. */
+  readonly idempotencyKey?: string;
+}
+
+export interface SyntheticSnapshot {
+  readonly version: number;
+  readonly occupying: readonly SyntheticAppointment[];
+  readonly byId: ReadonlyMap<string, SyntheticAppointment>;
+  readonly byKey?: SyntheticAppointment;
+}
+
+export type SyntheticWriteOutcome =
+  | { readonly outcome: "written"; readonly version: number }
+  /** A create whose key already made an appointment (returned as stored). */
+  | { readonly outcome: "exists"; readonly appointment: SyntheticAppointment }
+  /** The host's version moved since the read; nothing was written. */
+  | { readonly outcome: "conflict" };
+
+export interface VerificationRecord {
+  readonly code: string;
+  readonly expiresAt: number;
+}
+
+export interface SyntheticBackend {
+  read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot>;
+  /**
+   * Stores the appointment (insert or replace by id) if the host is still at
+   * `expectedVersion`. `create`: the appointment is new under its idempotency key, which is
+   * checked before the version.
+   */
+  write(
+    hostId: string,
+    expectedVersion: number,
+    appointment: SyntheticAppointment,
+    create: boolean,
+  ): Promise<SyntheticWriteOutcome>;
+  putCode(hostId: string, contact: string, record: VerificationRecord): Promise<void>;
+  getCode(hostId: string, contact: string): Promise<VerificationRecord | undefined>;
+  deleteCode(hostId: string, contact: string): Promise<void>;
+}
+
+interface HostTables {
+  version: number;
+  readonly appointments: Map<string, SyntheticAppointment>;
+  readonly keys: Map<string, string>;
+  readonly codes: Map<string, VerificationRecord>;
+}
+
+/** In-process twin of the Redis backend; share one instance to share one platform. */
+export class MemorySyntheticBackend implements SyntheticBackend {
+  private readonly hosts = new Map<string, HostTables>();
+
+  private tables(hostId: string): HostTables {
+    let t = this.hosts.get(hostId);
+    if (t === undefined) {
+      t = { version: 0, appointments: new Map(), keys: new Map(), codes: new Map() };
+      this.hosts.set(hostId, t);
+    }
+    return t;
+  }
+
+  read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot> {
+    const t = this.tables(hostId);
+    const { range } = query;
+    const occupying =
+      range === undefined
+        ? []
+        : [...t.appointments.values()].filter(
+            (a) => occupiesTime(a) && a.start < range.end && range.start < a.occupiedUntil,
+          );
+    const byId = new Map<string, SyntheticAppointment>();
+    for (const id of query.ids ?? []) {
+      const a = t.appointments.get(id);
+      if (a !== undefined) byId.set(id, a);
+    }
+    const keyId = query.idempotencyKey === undefined ? undefined : t.keys.get(query.idempotencyKey);
+    const byKey = keyId === undefined ? undefined : t.appointments.get(keyId);
+    return Promise.resolve(
+      byKey === undefined
+        ? { version: t.version, occupying, byId }
+        : { version: t.version, occupying, byId, byKey },
+    );
+  }
+
+  write(
+    hostId: string,
+    expectedVersion: number,
+    appointment: SyntheticAppointment,
+    create: boolean,
+  ): Promise<SyntheticWriteOutcome> {
+    const t = this.tables(hostId);
+    if (create) {
+      const existing = t.keys.get(appointment.idempotencyKey);
+      const stored = existing === undefined ? undefined : t.appointments.get(existing);
+      if (stored !== undefined) return Promise.resolve({ outcome: "exists", appointment: stored });
+    }
+    if (t.version !== expectedVersion) return Promise.resolve({ outcome: "conflict" });
+    t.appointments.set(appointment.id, appointment);
+    if (create) t.keys.set(appointment.idempotencyKey, appointment.id);
+    t.version += 1;
+    return Promise.resolve({ outcome: "written", version: t.version });
+  }
+
+  putCode(hostId: string, contact: string, record: VerificationRecord): Promise<void> {
+    this.tables(hostId).codes.set(contact, record);
+    return Promise.resolve();
+  }
+
+  getCode(hostId: string, contact: string): Promise<VerificationRecord | undefined> {
+    return Promise.resolve(this.tables(hostId).codes.get(contact));
+  }
+
+  deleteCode(hostId: string, contact: string): Promise<void> {
+    this.tables(hostId).codes.delete(contact);
+    return Promise.resolve();
+  }
+}

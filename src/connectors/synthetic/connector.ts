@@ -1,0 +1,149 @@
+/**
+ * The synthetic connector: a credential-free, deterministic booking PLATFORM (kind
+ * "platform", SchCP §10 "Platform connector") that powers the embedded default, the demo
+ * and the tests. It has its own services, staff and rooms, hours, prices with tax and its
+ * own appointment store; it computes its own availability and takes bookings, as strictly
+ * as a real upstream.
+ *
+ * Every operation goes through `call`, the synthetic stand-in for connectors/http.ts: the
+ * simulated latency, the fault plan (a fault replaces the answer, or follows the work when
+ * afterCommit), and the UpstreamMeta of the answer. Its own store failing is the platform
+ * answering 503: nothing is thrown past the port.
+ */
+import { err, ok } from "../../protocol/result.js";
+import type { Catalog, Connector, ConnectorResult, UpstreamCustomer, UpstreamMeta } from "../port.js";
+import { MemorySyntheticBackend, type SyntheticBackend } from "./backend.js";
+import { cancelBooking, moveBooking, setStatus } from "./changes.js";
+import { answer, type Answer, type SyntheticContext } from "./context.js";
+import { createBooking } from "./create.js";
+import { FaultPlan, type FaultRule, type SyntheticCall } from "./faults.js";
+import { findAvailability, findBookingByIdempotencyKey, getBooking, readBusy } from "./reads.js";
+import { catalogOf, validateScenario, type SyntheticScenario } from "./scenario.js";
+import { callLine, SYNTHETIC_PLATFORM, UpstreamRecorder } from "./upstream.js";
+import { sendVerification, verificationMethodOf, verifyCode } from "./verification.js";
+
+export interface SyntheticConnectorOptions {
+  readonly scenario: SyntheticScenario;
+  readonly clock: { now(): number };
+  /** The appointment store; default a fresh MemorySyntheticBackend. Share one to share a platform. */
+  readonly backend?: SyntheticBackend;
+  /** Faults to inject; default an empty plan (reachable as connector.faults). */
+  readonly faults?: FaultPlan;
+  /** Simulated network time before every answer, ms (default 0). */
+  readonly latencyMs?: number;
+  /** How long a timeout fault hangs unless the rule says (default 2,000 ms). */
+  readonly timeoutMs?: number;
+}
+
+export interface SyntheticConnector extends Connector {
+  readonly kind: "platform";
+  readonly scenario: SyntheticScenario;
+  readonly faults: FaultPlan;
+  /** Test hook: the code most recently sent to this phone or email and not yet used. */
+  lastCodeFor(contact: string): Promise<string | undefined>;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Throws TypeError for an invalid scenario (a programmer error: check config with validateScenario). */
+export function createSyntheticConnector(opts: SyntheticConnectorOptions): SyntheticConnector {
+  const valid = validateScenario(opts.scenario);
+  if (!valid.ok)
+    throw new TypeError(`invalid synthetic scenario at ${valid.error.field}: ${valid.error.message}`);
+  const { scenario, clock } = opts;
+  const ctx: SyntheticContext = {
+    scenario,
+    hostId: scenario.organization.id,
+    backend: opts.backend ?? new MemorySyntheticBackend(),
+    clock,
+  };
+  const faults = opts.faults ?? new FaultPlan();
+  const latencyMs = opts.latencyMs ?? 0;
+  const timeoutMs = opts.timeoutMs ?? 2000;
+  const recorder = new UpstreamRecorder();
+
+  const faultError = async (line: string, rule: FaultRule) => {
+    switch (rule.fault) {
+      case "timeout":
+        await sleep(rule.delayMs ?? timeoutMs);
+        return recorder.error(line, "timeout", "the platform did not answer in time");
+      case "rate_limited":
+        return recorder.error(line, "rate_limited", "too many requests", {
+          retryAfterMs: (rule.retryAfterSeconds ?? 2) * 1000,
+        });
+      case "unavailable":
+        return recorder.error(line, "unavailable", "the platform is unavailable", {
+          status: rule.status ?? 503,
+        });
+      case "slot_taken":
+        return recorder.error(line, "slot_taken", "that time is no longer available");
+      case "verification_required":
+        return recorder.error(line, "verification_required", "the customer must be verified first", {
+          verificationMethod: verificationMethodOf(ctx) ?? "sms",
+        });
+    }
+  };
+
+  async function call<T>(info: SyntheticCall, work: () => Promise<Answer<T>>): Promise<ConnectorResult<T>> {
+    const line = callLine(info);
+    if (latencyMs > 0) await sleep(latencyMs);
+    const fault = faults.take(info);
+    if (fault !== undefined && fault.afterCommit !== true) return err(await faultError(line, fault));
+    let outcome: Answer<T>;
+    try {
+      outcome = await work();
+    } catch (error) {
+      const detail = error instanceof Error ? error.message : String(error);
+      outcome = { ok: false, code: "unavailable", message: `the platform's own store failed: ${detail}` };
+    }
+    if (fault !== undefined) return err(await faultError(line, fault));
+    if (outcome.ok) {
+      recorder.record(line, outcome.status);
+      return ok(outcome.value);
+    }
+    const extra =
+      outcome.verificationMethod === undefined ? {} : { verificationMethod: outcome.verificationMethod };
+    return err(recorder.error(line, outcome.code, outcome.message, extra));
+  }
+
+  return {
+    kind: "platform",
+    platform: SYNTHETIC_PLATFORM,
+    scenario,
+    faults,
+    get lastUpstream(): UpstreamMeta | undefined {
+      return recorder.last;
+    },
+
+    catalog: () =>
+      call<Catalog>({ operation: "catalog" }, () => Promise.resolve(answer(catalogOf(scenario)))),
+    findAvailability: (query) =>
+      call({ operation: "findAvailability", query }, () => findAvailability(ctx, query)),
+    readBusy: (range, resourceIds) =>
+      call({ operation: "readBusy" }, () => readBusy(ctx, range, resourceIds)),
+    createBooking: (request) =>
+      call({ operation: "createBooking", create: request, idempotencyKey: request.idempotencyKey }, () =>
+        createBooking(ctx, request),
+      ),
+    findBookingByIdempotencyKey: (key) =>
+      call({ operation: "findBookingByIdempotencyKey", idempotencyKey: key }, () =>
+        findBookingByIdempotencyKey(ctx, key),
+      ),
+    getBooking: (upstreamId) =>
+      call({ operation: "getBooking", upstreamId }, () => getBooking(ctx, upstreamId)),
+    setStatus: (upstreamId, status) =>
+      call({ operation: "setStatus", upstreamId, status }, () => setStatus(ctx, upstreamId, status)),
+    moveBooking: (upstreamId, change) =>
+      call({ operation: "moveBooking", upstreamId }, () => moveBooking(ctx, upstreamId, change)),
+    cancelBooking: (upstreamId, reason) =>
+      call({ operation: "cancelBooking", upstreamId }, () => cancelBooking(ctx, upstreamId, reason)),
+    sendVerification: (customer: UpstreamCustomer, purpose: string) =>
+      call({ operation: "sendVerification" }, () => sendVerification(ctx, customer, purpose)),
+    verifyCode: (customer: UpstreamCustomer, purpose: string, code: string) =>
+      call({ operation: "verifyCode" }, () => verifyCode(ctx, customer, purpose, code)),
+
+    async lastCodeFor(contact) {
+      return (await ctx.backend.getCode(ctx.hostId, contact.trim()))?.code;
+    },
+  };
+}

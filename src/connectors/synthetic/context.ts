@@ -1,0 +1,41 @@
+/**
+ * What the synthetic platform's operations share, and the shape of their answers before
+ * connector.ts turns them into a ConnectorResult with upstream metadata.
+ */
+import type { ConnectorErrorCode } from "../port.js";
+import type { SyntheticBackend } from "./backend.js";
+import type { SyntheticScenario } from "./scenario.js";
+
+export interface SyntheticContext {
+  readonly scenario: SyntheticScenario;
+  /** The organization id: the namespace of this platform's data in the backend. */
+  readonly hostId: string;
+  readonly backend: SyntheticBackend;
+  readonly clock: { now(): number };
+}
+
+export type Answer<T> =
+  | { readonly ok: true; readonly value: T; readonly status: 200 | 201 }
+  | {
+      readonly ok: false;
+      readonly code: ConnectorErrorCode;
+      readonly message: string;
+      readonly verificationMethod?: "sms" | "email";
+    };
+
+export const answer = <T>(value: T, status: 200 | 201 = 200): Answer<T> => ({ ok: true, value, status });
+
+export const refuse = <T>(code: ConnectorErrorCode, message: string): Answer<T> => ({
+  ok: false,
+  code,
+  message,
+});
+
+/**
+ * Optimistic writes (backend.ts) retry on a version conflict; this many tries without
+ * winning means the platform is overloaded, and the caller hears "unavailable".
+ */
+export const MAX_WRITE_ATTEMPTS = 32;
+
+export const busy = <T>(): Answer<T> =>
+  refuse("unavailable", "the platform is too busy to take the change; try again");

@@ -1,0 +1,109 @@
+/**
+ * A synthetic platform's scenario: plain data describing the business as a real booking
+ * platform would know it (its organization, services, staff and rooms with weekly hours,
+ * taxes, how it verifies customers), plus the granularity of its availability grid.
+ *
+ * A scenario is the Catalog the platform serves (SchCP §4.1 resources and hours, §4.2
+ * open-ended services, §5.2 prices and taxes) with one platform setting of its own:
+ * `stepMs`, the spacing of the starts it offers, counted from local midnight.
+ */
+import type { Catalog } from "../port.js";
+import { parseWorkingHours } from "../../holds/working-hours.js";
+import { isValidTimeZone } from "../../protocol/time/index.js";
+import { isKnownCurrency } from "../../protocol/money/index.js";
+import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+
+export interface SyntheticScenario extends Catalog {
+  /** Spacing of offered starts in ms: a whole number of minutes that divides a day. */
+  readonly stepMs: number;
+}
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+const PERCENT = /^(?:0|[1-9]\d{0,2})(?:\.\d{1,4})?$/;
+
+const isMs = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
+
+/**
+ * Checks what the synthetic platform relies on, naming the first bad field. Scenarios in
+ * code are checked by createSyntheticConnector (a bad one is a programmer error there);
+ * callers taking scenarios from configuration call this first.
+ */
+export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario, FieldError> {
+  const bad = (field: string, message: string): Result<SyntheticScenario, FieldError> =>
+    err(fieldError("invalid_scenario", field, message));
+  if (typeof s.organization?.id !== "string" || s.organization.id === "")
+    return bad("/organization/id", "organization id is required");
+  if (!isValidTimeZone(s.organization.timezone))
+    return bad("/organization/timezone", "timezone must be an IANA time zone");
+  if (!isMs(s.stepMs) || s.stepMs === 0 || s.stepMs % MINUTE !== 0 || DAY % s.stepMs !== 0)
+    return bad("/stepMs", "stepMs is a whole number of minutes that divides a day");
+
+  const types = new Map<string, number>();
+  const ids = new Set<string>();
+  for (const [i, r] of s.resources.entries()) {
+    const at = childPointer("/resources", i);
+    if (typeof r.id !== "string" || r.id === "" || ids.has(r.id))
+      return bad(childPointer(at, "id"), "resource ids are unique, non-empty strings");
+    ids.add(r.id);
+    if (!Number.isSafeInteger(r.capacity) || r.capacity < 1)
+      return bad(childPointer(at, "capacity"), "capacity is an integer ≥ 1 (§4.1)");
+    const hours = parseWorkingHours(r.hours, childPointer(at, "hours"));
+    if (!hours.ok) return err(hours.error);
+    types.set(r.type, (types.get(r.type) ?? 0) + 1);
+  }
+
+  for (const [i, t] of s.taxes.entries()) {
+    if (!PERCENT.test(t.percent))
+      return bad(childPointer(childPointer("/taxes", i), "percent"), "percent is an exact decimal string");
+  }
+
+  const serviceIds = new Set<string>();
+  for (const [i, svc] of s.services.entries()) {
+    const at = childPointer("/services", i);
+    if (typeof svc.id !== "string" || svc.id === "" || serviceIds.has(svc.id))
+      return bad(childPointer(at, "id"), "service ids are unique, non-empty strings");
+    serviceIds.add(svc.id);
+    if (svc.duration !== "open" && (!isMs(svc.duration) || svc.duration === 0))
+      return bad(childPointer(at, "duration"), 'duration is ms > 0 or "open" (§4.2)');
+    if (!isMs(svc.bufferAfterMs)) return bad(childPointer(at, "bufferAfterMs"), "bufferAfterMs is ms ≥ 0");
+    if (svc.setAside !== undefined) {
+      // §4.2: "set_aside on a service with a fixed duration is a configuration error".
+      if (svc.duration !== "open")
+        return bad(childPointer(at, "setAside"), "setAside is only for open-ended services (§4.2)");
+      if (svc.setAside !== "until_close" && (!isMs(svc.setAside) || svc.setAside === 0))
+        return bad(childPointer(at, "setAside"), 'setAside is ms > 0 or "until_close"');
+    }
+    if (
+      svc.price !== undefined &&
+      (!isKnownCurrency(svc.price.currency) || !Number.isSafeInteger(svc.price.minor))
+    )
+      return bad(childPointer(at, "price"), "price is integer minor units in an ISO 4217 currency");
+    if (svc.requires.length === 0)
+      return bad(childPointer(at, "requires"), "a service requires at least one resource type (§4.1)");
+    const needed = new Map<string, number>();
+    for (const [j, req] of svc.requires.entries()) {
+      needed.set(req.resourceType, (needed.get(req.resourceType) ?? 0) + 1);
+      if ((types.get(req.resourceType) ?? 0) < (needed.get(req.resourceType) ?? 0))
+        return bad(
+          childPointer(childPointer(childPointer(at, "requires"), j), "resourceType"),
+          `not enough resources of type "${req.resourceType}"`,
+        );
+    }
+    if (
+      svc.requiresVerification === true &&
+      s.verificationMethod !== "sms" &&
+      s.verificationMethod !== "email"
+    )
+      return bad("/verificationMethod", "a service requires verification, so the method is sms or email");
+  }
+  return ok(s);
+}
+
+/** The scenario's catalog as the platform serves it (without the platform's own settings). */
+export function catalogOf(s: SyntheticScenario): Catalog {
+  const { organization, services, resources, taxes, verificationMethod } = s;
+  return verificationMethod === undefined
+    ? { organization, services, resources, taxes }
+    : { organization, services, resources, taxes, verificationMethod };
+}

@@ -1,0 +1,272 @@
+/**
+ * The booking core's public surface: protocol-neutral use cases the edges call.
+ *
+ * The HTTP edge authenticates the request (SchCP §3.2 signature, §3.3 mandate verified for
+ * the host in the path), validates the body against the closed schema, and calls one
+ * method here. The core never sees an HTTP request; it answers with a value or a
+ * BookingRefusal that the edge maps once to the §9.2 refusal body.
+ */
+import type { Connector, Catalog } from "../connectors/port.js";
+import type { GatewayStore } from "../holds/port.js";
+import type { Money } from "../protocol/money/index.js";
+import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
+import type { MandateChain } from "../protocol/schcp/mandate/index.js";
+import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
+import type {
+  AvailabilityRequest,
+  AvailabilityResponse,
+  BookingResponse,
+  CancelRequest,
+  ChangeOfferRequest,
+  ChangeOfferResponse,
+  ConfirmRequest,
+  Hold,
+  HoldRequest,
+  OfferClaims,
+  Place,
+  ProposalResponseRequest,
+  RescheduleRequest,
+  Remedy,
+} from "../protocol/schcp/types.js";
+import type { Result } from "../protocol/result.js";
+
+/** Who is asking: the verified agent key and, when sent, the verified mandate chain. */
+export interface Caller {
+  /** RFC 7638 thumbprint of the key that signed the request. */
+  readonly agentKey: string;
+  readonly mandate?: MandateChain;
+  /**
+   * An attester the edge honoured for this principal (§7.5: listed in the host's trust
+   * attesters, signature and subject verified); its pool and reputation apply. Added by I2.
+   */
+  readonly attester?: string;
+}
+
+export interface BookingRefusal {
+  readonly code: HttpRefusalCode;
+  readonly reason: string;
+  readonly message: string;
+  readonly basis?: Readonly<Record<string, unknown>>;
+  readonly retryAfterMs?: number;
+  readonly remedies?: readonly Remedy[];
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export type UseCase<T> = Promise<Result<T, BookingRefusal>>;
+
+// ---- hosts -------------------------------------------------------------------------
+
+/** §5.2 release schedule: a whole day opens `daysAhead` days before, at `at` local time. */
+export interface ReleaseSchedule {
+  readonly daysAhead: number;
+  readonly at: string;
+}
+
+export interface Surcharge {
+  readonly when: "same_day" | "weekend" | "after_hours";
+  readonly label: string;
+  readonly amount?: Money;
+  /** Exact decimal string, applied half up like a tax (§2.1). */
+  readonly percent?: string;
+  /** after_hours from this local "HH:MM" (default 17:00). */
+  readonly after?: string;
+}
+
+/** Gateway-side rules layered over a catalog service (§2.1 "Services ... may also carry"). */
+export interface ServiceRules {
+  readonly serviceId: string;
+  readonly minNoticeMs?: number;
+  readonly maxAdvanceMs?: number;
+  readonly opens?: ReleaseSchedule;
+  readonly partySize?: { readonly min: number; readonly max: number };
+  readonly location?: "host" | "guest" | "elsewhere";
+  readonly eligibility?: "returning" | "new";
+  readonly surcharges?: readonly Surcharge[];
+  readonly selectable?: boolean;
+}
+
+export interface HostPolicies {
+  readonly holds: {
+    readonly maxTtlMs: number;
+    readonly maxActivePerAgent: number;
+    readonly requiresMandate: boolean;
+    readonly maxActiveUnproven: number;
+    readonly maxActivePerAttester: number;
+  };
+  readonly confirmation: "instant" | "host_approval";
+  readonly closedMandate: "never" | "always";
+  /** SchCP Retention string as published, e.g. "P365D". */
+  readonly retention: string;
+  readonly access: "public" | "contacts";
+  /** Principals on a contacts-only host's private list (§7.8); never published. */
+  readonly contacts?: readonly string[];
+  readonly serviceArea?: { readonly country: string; readonly postalPrefixes: readonly string[] };
+  readonly walkInReserve?: ReadonlyArray<{
+    readonly resourceType: string;
+    readonly keep: number;
+    /** ISO weekdays it applies on; all days when absent. */
+    readonly days?: readonly number[];
+  }>;
+  /** host_approval: how long the host has to answer (default two hours, §5.7). */
+  readonly approvalTimeoutMs: number;
+  readonly allowWildcardAudience: boolean;
+  /** Nothing is offered past this horizon (§10; 31 days by default). */
+  readonly horizonMs: number;
+}
+
+export interface HostConfig {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: "business" | "person";
+  readonly timezone: string;
+  /** The host's own domain, or null when the operator publishes it (§2.3 host_domain). */
+  readonly domain: string | null;
+  readonly url?: string;
+  readonly address?: Readonly<Record<string, string>>;
+  /** Published for the contact remedy of every refusal (§9.2). */
+  readonly contact?: { readonly phone?: string; readonly url?: string };
+  readonly connector: { readonly type: string; readonly settings: Readonly<Record<string, unknown>> };
+  readonly policies: HostPolicies;
+  readonly services: readonly ServiceRules[];
+}
+
+/** A configured host with its live pieces: catalog read from the connector, signing keys. */
+export interface HostRuntime {
+  readonly config: HostConfig;
+  readonly connector: Connector;
+  readonly catalog: Catalog;
+  /** The first key signs; all are published in discovery (§2.1 keys, unique kid). */
+  readonly keys: readonly HostSigningKey[];
+}
+
+export interface HostDirectory {
+  get(hostId: string): HostRuntime | undefined;
+  list(): readonly HostRuntime[];
+}
+
+// ---- what the core keeps with a hold and a booking ----------------------------------
+
+/** Stored as the hold record's payload: everything the confirm needs, signed once. */
+export interface HoldPayload {
+  readonly v: 1;
+  /** The wire Hold as created; status and expiry are re-derived from the store's record. */
+  readonly hold: Hold;
+  /** Compact JWS: identical bytes for the life of the hold (§5.2). */
+  readonly offer: string;
+  readonly offerSha256: string;
+  readonly claims: OfferClaims;
+  readonly kind: "booking" | "change";
+  /** For a change offer: the booking it would move (§5.7). */
+  readonly bookingId?: string;
+  readonly proposalId?: string;
+  readonly by?: "guest" | "host";
+  readonly agentKey: string;
+  readonly principal: string | null;
+  readonly callbackUrl?: string;
+  readonly partySize: number;
+  readonly place?: Place;
+  readonly serviceId: string;
+  readonly start: number;
+  /** End of the service itself (no buffer); absent when open-ended. */
+  readonly end?: number;
+  readonly resourceIds: readonly string[];
+  readonly total: Money | null;
+}
+
+// ---- the use cases -----------------------------------------------------------------
+
+export interface SchcpHostApi {
+  availability(hostId: string, caller: Caller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
+  placeHold(hostId: string, caller: Caller, body: HoldRequest): UseCase<Hold>;
+  getHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
+  releaseHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
+  confirm(
+    hostId: string,
+    caller: Caller,
+    holdId: string,
+    body: ConfirmRequest,
+  ): UseCase<{ readonly status: 201 | 202; readonly body: BookingResponse }>;
+  getBooking(hostId: string, caller: Caller, bookingId: string): UseCase<BookingResponse>;
+  cancel(hostId: string, caller: Caller, bookingId: string, body: CancelRequest): UseCase<BookingResponse>;
+  changeOffer(
+    hostId: string,
+    caller: Caller,
+    bookingId: string,
+    body: ChangeOfferRequest,
+  ): UseCase<ChangeOfferResponse>;
+  reschedule(
+    hostId: string,
+    caller: Caller,
+    bookingId: string,
+    body: RescheduleRequest,
+  ): UseCase<BookingResponse>;
+  proposalResponse(
+    hostId: string,
+    caller: Caller,
+    bookingId: string,
+    body: ProposalResponseRequest,
+  ): UseCase<BookingResponse>;
+}
+
+/** The host's side, reached only with an operator credential (never an agent signature). */
+export interface OperatorApi {
+  listBookings(hostId: string): UseCase<readonly BookingResponse[]>;
+  approve(hostId: string, bookingId: string): UseCase<BookingResponse>;
+  decline(
+    hostId: string,
+    bookingId: string,
+    input: { reason?: string; message?: string },
+  ): UseCase<BookingResponse>;
+  hostCancel(
+    hostId: string,
+    bookingId: string,
+    input: { message?: string; timeStillGood?: boolean },
+  ): UseCase<BookingResponse>;
+  markAttendance(
+    hostId: string,
+    bookingId: string,
+    input: { status: "completed" | "no_show"; end?: string },
+  ): UseCase<BookingResponse>;
+  propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingResponse>;
+}
+
+/** A webhook to deliver (§5.8); the jobs layer signs it with the host key and sends it. */
+export interface OutboundEvent {
+  readonly hostId: string;
+  readonly callbackUrl: string;
+  readonly event: Readonly<Record<string, unknown>>;
+}
+
+export interface Outbox {
+  enqueue(event: OutboundEvent): Promise<void>;
+}
+
+export interface Clock {
+  now(): number;
+}
+
+export interface IdGenerator {
+  /** A new opaque id with the given prefix ("h_", "b_", "e_", "p_"). */
+  next(prefix: string): string;
+}
+
+/**
+ * Booking ids per host, for the operator's list and the approval-deadline runner: the hold
+ * store can read a booking by id but not list them. (Added by I3; optional: without one, the
+ * booking service keeps a process-local index, which sees only this process's bookings.)
+ */
+export interface BookingIndex {
+  add(hostId: string, bookingId: string, createdAt: number): Promise<void>;
+  /** Newest first, at most `limit`. */
+  list(hostId: string, limit: number): Promise<readonly string[]>;
+}
+
+export interface BookingDeps {
+  readonly hosts: HostDirectory;
+  readonly store: GatewayStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly outbox: Outbox;
+  /** Added by I3 (optional): see BookingIndex. */
+  readonly bookingIndex?: BookingIndex;
+}

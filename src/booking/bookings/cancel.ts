@@ -1,0 +1,85 @@
+/**
+ * POST /bookings/{booking_id}/cancel (SchCP §5.6). Before the start it always succeeds, costs
+ * nothing and records nothing: status cancelled, sequence + 1, a fresh receipt, the upstream
+ * booking cancelled and the time freed. After the start it is 409 INVALID_STATE
+ * already_started (attendance is the host's to declare, §6). Cancelling a cancelled booking
+ * returns it unchanged.
+ */
+import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import type { BookingResponse, CancelRequest } from "../../protocol/schcp/types.js";
+import { authorizeOnBooking, bookingAction } from "./access.js";
+import { bookingResponse } from "./receipt.js";
+import { invalidState, notFound, refuse, upstreamUnavailable } from "./refuse.js";
+import { ACTIVE_STATUSES } from "./state.js";
+import type { BookingState } from "./state.js";
+import { loadBooking, saveBooking } from "./store.js";
+
+export async function cancelBooking(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  bookingId: string,
+  body: CancelRequest,
+): UseCase<BookingResponse> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const loaded = await loadBooking(deps.store, hostId, bookingId);
+  if (loaded === undefined) return err(notFound("booking"));
+  const state = loaded.state;
+  const allowed = await authorizeOnBooking(deps.store, caller, state, bookingAction("cancel", state));
+  if (!allowed.ok) return allowed;
+
+  if (state.status === "cancelled") return ok(bookingResponse(state, host));
+  const now = deps.clock.now();
+  const cancellable = canCancel(state, now);
+  if (!cancellable.ok) return cancellable;
+
+  // The upstream first: a booking the platform still holds must not read as cancelled here.
+  // Its own "not found" means it is gone there already.
+  const upstream = await host.connector.cancelBooking(state.upstreamId, body.reason);
+  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
+  await freeTime(deps, host, state, now);
+
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    bookingId,
+    (s) => {
+      if (s.status === "cancelled") return ok(s);
+      const { proposal: _dropped, ...rest } = s;
+      return ok({ ...rest, status: "cancelled", sequence: s.sequence + 1 });
+    },
+    now,
+  );
+  if (!saved.ok) return saved;
+  // §5.6: a booking that never became final counts like a released hold (§7.3).
+  if (state.status !== "confirmed") {
+    await deps.store.recordOutcome({ kind: "agent", id: state.agentKey }, "released", now);
+  }
+  return ok(bookingResponse(saved.value, host));
+}
+
+/** §5.6: a confirmed, pending_host or tentative booking whose start has not passed. */
+export function canCancel(state: BookingState, now: number): Result<void, BookingRefusal> {
+  if (!ACTIVE_STATUSES.has(state.status)) return err(invalidState(`the booking is ${state.status}`));
+  if (now >= state.start) {
+    return err(
+      refuse("INVALID_STATE", "already_started", "the booking has started; attendance is the host's to mark"),
+    );
+  }
+  return ok(undefined);
+}
+
+/** Frees the booking's time and any change offer's held time (§6 "frees its time"). */
+export async function freeTime(
+  deps: BookingDeps,
+  host: HostRuntime,
+  state: BookingState,
+  now: number,
+): Promise<void> {
+  const hostId = host.config.id;
+  await deps.store.releaseBooking(hostId, state.bookingId, now);
+  if (state.proposal !== undefined) await deps.store.releaseHold(hostId, state.proposal.holdId, now);
+}

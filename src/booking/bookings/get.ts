@@ -1,0 +1,31 @@
+/**
+ * GET /bookings/{booking_id} (SchCP §5.5): the booking as it stands, for the principal that
+ * owns it, under any scope; the mandate's constraints bind the read (§3.3).
+ */
+import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { BookingResponse } from "../../protocol/schcp/types.js";
+import { authorizeOnBooking, bookingAction } from "./access.js";
+import { bookingResponse } from "./receipt.js";
+import { notFound } from "./refuse.js";
+import { loadBooking } from "./store.js";
+
+export async function getBooking(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  bookingId: string,
+): UseCase<BookingResponse> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const loaded = await loadBooking(deps.store, hostId, bookingId);
+  if (loaded === undefined) return err(notFound("booking"));
+  const allowed = await authorizeOnBooking(
+    deps.store,
+    caller,
+    loaded.state,
+    bookingAction("read", loaded.state),
+  );
+  if (!allowed.ok) return allowed;
+  return ok(bookingResponse(loaded.state, host));
+}

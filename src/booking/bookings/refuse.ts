@@ -1,0 +1,77 @@
+/**
+ * BookingRefusal constructors shared by the booking use cases (SchCP §9.2). Each reason is
+ * typed against the registry (src/protocol/schcp/refusals.ts), so an unregistered reason is a
+ * compile error here rather than an unknown reason on the wire. The edge adds the contact
+ * remedy and the HTTP status.
+ */
+import type { BookingRefusal } from "../api.js";
+import type { ConnectorError } from "../../connectors/port.js";
+import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
+import type { HttpRefusalCode, RefusalReason } from "../../protocol/schcp/refusals.js";
+import { formatSchcpDuration } from "../../protocol/time/index.js";
+
+type Extra = Omit<BookingRefusal, "code" | "reason" | "message">;
+
+export function refuse<C extends HttpRefusalCode>(
+  code: C,
+  reason: RefusalReason<C>,
+  message: string,
+  extra: Extra = {},
+): BookingRefusal {
+  return { code, reason, message, ...extra };
+}
+
+export const notFound = (what: string): BookingRefusal => refuse("NOT_FOUND", "not_found", `no such ${what}`);
+
+export const invalidState = (message: string, extra: Extra = {}): BookingRefusal =>
+  refuse("INVALID_STATE", "invalid_state", message, extra);
+
+/** §3.3: a mandate is required for every booking route; its absence is MANDATE_INVALID. */
+export const mandateRequired = (): BookingRefusal =>
+  refuse("MANDATE_INVALID", "mandate_invalid", "this operation requires a mandate (SchCP-Mandate)");
+
+/** §5.6 / §5.7: sequence must be the booking's current one (iTIP: stale updates are ignored). */
+export const staleSequence = (current: number): BookingRefusal =>
+  refuse("STALE_SEQUENCE", "stale_sequence", `the booking's current sequence is ${current}`, {
+    details: { sequence: current },
+  });
+
+/** §5.3: a different hash is 409 CONTRACT_MISMATCH whose details give the right one. */
+export const contractMismatch = (expected: string | undefined, message: string): BookingRefusal =>
+  refuse(
+    "CONTRACT_MISMATCH",
+    "contract_mismatch",
+    message,
+    expected === undefined ? {} : { details: { offer_sha256: expected } },
+  );
+
+/** A mandate check's refusal as the use case answers it; OFFER_APPROVAL_REQUIRED gets approve_offer (§5.3). */
+export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
+  const remedies =
+    r.code === "OFFER_APPROVAL_REQUIRED" && typeof r.details?.offer_sha256 === "string"
+      ? [{ type: "approve_offer" as const, offer_sha256: r.details.offer_sha256 }]
+      : undefined;
+  return {
+    code: r.code,
+    reason: r.reason,
+    message: r.message,
+    ...(r.basis !== undefined && { basis: r.basis }),
+    ...(r.details !== undefined && { details: r.details }),
+    ...(remedies !== undefined && { remedies }),
+  };
+}
+
+/** An upstream failure the agent may retry: 503 UPSTREAM_UNAVAILABLE, with retry.after when the platform said. */
+export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
+  const limited = e.code === "rate_limited";
+  const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
+  return refuse(
+    "UPSTREAM_UNAVAILABLE",
+    limited ? "upstream_rate_limited" : "upstream_unavailable",
+    `the host's booking system did not answer (${e.code}); try again shortly`,
+    {
+      retryAfterMs,
+      remedies: [{ type: "retry", after: formatSchcpDuration(Math.ceil(retryAfterMs / 1000) * 1000) }],
+    },
+  );
+}

@@ -1,0 +1,99 @@
+/**
+ * The atomic swap of an accepted change (SchCP §5.7 step 2, §5.8, §5.11): the booking takes
+ * the change offer's held time and contract, its old time is freed, sequence + 1, and a new
+ * receipt is signed. "A failure leaves the original booking intact": the upstream moves
+ * first (slot_taken there refuses with nothing changed here); the local swap is then one
+ * store transaction (moveBookingToHold), and should it fail, the upstream is moved back.
+ */
+import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import type { ReceiptConsent } from "../../protocol/schcp/types.js";
+import { invalidState, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import type { BookingState, StoredProposal } from "../bookings/state.js";
+import { saveBooking } from "../bookings/store.js";
+
+/** Anything else the accepting use case changes with the move (a counter's status and answer). */
+export type MoveExtras = (s: BookingState) => Partial<BookingState>;
+
+export async function applyMove(
+  deps: BookingDeps,
+  host: HostRuntime,
+  state: BookingState,
+  proposal: StoredProposal,
+  consent: ReceiptConsent,
+  extras: MoveExtras = () => ({}),
+): Promise<Result<BookingState, BookingRefusal>> {
+  const hostId = host.config.id;
+  const now = deps.clock.now();
+  const hold = await deps.store.getHold(hostId, proposal.holdId, now);
+  if (hold?.state !== "held")
+    return err(invalidState("the change offer is no longer held; ask for a new one"));
+  const resourceIds = hold.allocations.map((a) => a.resourceId);
+
+  const moved = await host.connector.moveBooking(state.upstreamId, {
+    start: proposal.start,
+    ...(proposal.end !== undefined && { end: proposal.end }),
+    resourceIds,
+  });
+  if (!moved.ok) {
+    if (moved.error.code !== "slot_taken") return err(upstreamUnavailable(moved.error));
+    await deps.store.releaseHold(hostId, proposal.holdId, now);
+    await saveBooking(
+      deps.store,
+      host,
+      state.bookingId,
+      (s) => ok(withoutProposal(s, proposal.proposalId)),
+      now,
+    );
+    return err(
+      refuse("SLOT_UNAVAILABLE", "slot_taken", "the new time was taken at the host's booking system"),
+    );
+  }
+
+  const swapped = await deps.store.moveBookingToHold(
+    hostId,
+    state.bookingId,
+    proposal.holdId,
+    deps.clock.now(),
+  );
+  if (!swapped.ok) {
+    // Put the upstream back where the booking still is locally; a failure here is for the
+    // host's own reconciliation of its calendar, the local booking is intact either way.
+    await host.connector.moveBooking(state.upstreamId, {
+      start: state.start,
+      ...(state.end !== undefined && { end: state.end }),
+      resourceIds: state.resourceIds,
+    });
+    return err(invalidState(`the change could not be applied (${swapped.reason}); ask for a new offer`));
+  }
+
+  return saveBooking(
+    deps.store,
+    host,
+    state.bookingId,
+    (s) => {
+      const { proposal: _p, declinedChange: _d, end: _e, ...rest } = s;
+      return ok({
+        ...rest,
+        start: proposal.start,
+        ...(proposal.end !== undefined && { end: proposal.end }),
+        ...(proposal.place !== undefined && { place: proposal.place }),
+        resourceIds,
+        // §5.7: the change offer becomes the booking's contract; its total and lines with it.
+        contract: proposal.contract,
+        consent,
+        sequence: s.sequence + 1,
+        ...extras(s),
+      });
+    },
+    deps.clock.now(),
+  );
+}
+
+/** The state without the named proposal (unchanged when another one is open by now). */
+export function withoutProposal(s: BookingState, proposalId: string): BookingState {
+  if (s.proposal?.proposalId !== proposalId) return s;
+  const { proposal: _p, ...rest } = s;
+  return rest;
+}

@@ -1,0 +1,89 @@
+/**
+ * POST /bookings/{booking_id}/proposal-response (SchCP §5.8, §5.11): the guest's answer to a
+ * host proposal (iTIP COUNTER/REPLY). Accepting names the proposal's hash like any acceptance
+ * and makes the move atomically; a counter to a pending_host booking was the host's yes, so
+ * the booking becomes confirmed with answer by the host. Declining clears the proposal and
+ * changes nothing the guest agreed to (no sequence bump).
+ */
+import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
+import type { BookingResponse, ProposalResponseRequest } from "../../protocol/schcp/types.js";
+import { formatInstant } from "../../protocol/time/index.js";
+import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
+import { bookingResponse } from "../bookings/receipt.js";
+import {
+  contractMismatch,
+  invalidState,
+  notFound,
+  staleSequence,
+  upstreamUnavailable,
+} from "../bookings/refuse.js";
+import { loadBooking, saveBooking } from "../bookings/store.js";
+import { applyMove, withoutProposal } from "./apply-move.js";
+import { acceptAction, authorizeAcceptance } from "./reschedule.js";
+
+export async function proposalResponse(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  bookingId: string,
+  body: ProposalResponseRequest,
+): UseCase<BookingResponse> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const loaded = await loadBooking(deps.store, hostId, bookingId);
+  if (loaded === undefined) return err(notFound("booking"));
+  const state = loaded.state;
+  const p =
+    state.proposal?.by === "host" && state.proposal.proposalId === body.proposal_id
+      ? state.proposal
+      : undefined;
+
+  const hash = body.offer_sha256 ?? p?.contract.offerSha256 ?? "";
+  const action =
+    p === undefined
+      ? bookingAction("proposal_response", state)
+      : acceptAction("proposal_response", state, p, hash);
+  // Declining accepts nothing, so only the principal and scope are checked for it.
+  const allowed = body.accept
+    ? await authorizeAcceptance(deps, host, caller, state, action)
+    : await authorizeOnBooking(deps.store, caller, state, action);
+  if (!allowed.ok) return allowed;
+  if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
+  if (p === undefined) return err(invalidState("no open host proposal with that proposal_id"));
+
+  const now = deps.clock.now();
+  if (!body.accept) {
+    await deps.store.releaseHold(hostId, p.holdId, now);
+    const saved = await saveBooking(
+      deps.store,
+      host,
+      bookingId,
+      (s) => ok(withoutProposal(s, p.proposalId)),
+      now,
+    );
+    return saved.ok ? ok(bookingResponse(saved.value, host)) : saved;
+  }
+  if (body.offer_sha256 !== p.contract.offerSha256) {
+    return err(contractMismatch(p.contract.offerSha256, "offer_sha256 does not name the host's proposal"));
+  }
+
+  const counter = state.status === "pending_host";
+  if (counter) {
+    const confirmed = await host.connector.setStatus(state.upstreamId, "confirmed");
+    if (!confirmed.ok) return err(upstreamUnavailable(confirmed.error));
+  }
+  const moved = await applyMove(
+    deps,
+    host,
+    state,
+    p,
+    receiptConsent(allowed.value, p.contract.offerSha256),
+    (s) =>
+      s.status === "pending_host"
+        ? { status: "confirmed", answer: { by: "host", at: formatInstant(deps.clock.now()) } }
+        : {},
+  );
+  return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
+}

@@ -1,0 +1,154 @@
+/**
+ * POST /holds/{hold_id}/confirm (SchCP §5.3), two-phase against the upstream (DESIGN.md):
+ *
+ * 1. every check on the hold, the offer hash, the mandate and the policies (checks.ts);
+ * 2. beginConfirm fences the hold under a lease: it can no longer lapse or be confirmed twice;
+ * 3. the confirm intent (consent) is written, then the upstream create runs with the
+ *    idempotency key `${hostId}:${holdId}`;
+ * 4. completeConfirm records the booking (201 confirmed / 202 pending_host), or abortConfirm
+ *    gives the hold back: released when the slot was taken upstream, held on a transient error.
+ * A crash between 3 and 4 leaves the hold confirming; reconciliation settles it (reconcile/).
+ */
+import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import type { ConnectorError, UpstreamBooking } from "../../connectors/port.js";
+import type { HoldRecord } from "../../holds/port.js";
+import { err, ok } from "../../protocol/result.js";
+import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
+import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
+import { loadBooking } from "../bookings/store.js";
+import { bookingResponse } from "../bookings/receipt.js";
+import { invalidState, notFound, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import { checkConfirm, holdStateRefusal } from "./checks.js";
+import { decodeHoldPayload } from "./hold-payload.js";
+import { writeConfirmIntent } from "./intent.js";
+import type { ConfirmIntent } from "./intent.js";
+import { recordBooking, upstreamKey } from "./record-booking.js";
+
+/** How long a confirm may spend upstream before a reconciler may take the hold over. */
+export const CONFIRM_LEASE_MS = 30_000;
+
+export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
+
+export async function confirmHold(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  holdId: string,
+  body: ConfirmRequest,
+): UseCase<ConfirmResult> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const now = deps.clock.now();
+  const hold = await deps.store.getHold(hostId, holdId, now);
+  if (hold === undefined) return err(notFound("hold"));
+  const payload = decodeHoldPayload(hold.payload, holdId);
+
+  const checked = await checkConfirm(deps.store, host, caller, hold, payload, body);
+  if (!checked.ok) return checked;
+  const chain = checked.value;
+
+  const begun = await deps.store.beginConfirm(hostId, holdId, now, CONFIRM_LEASE_MS);
+  if (!begun.ok) {
+    // Lost a race since the read: whatever state the hold is in now refuses the confirm.
+    if (begun.reason === "not_found") return err(notFound("hold"));
+    return err(
+      (begun.hold && holdStateRefusal(begun.hold)) ??
+        invalidState(`the hold cannot be confirmed (${begun.reason})`),
+    );
+  }
+  const { hold: fenced, fence } = begun.value;
+
+  const intent: ConfirmIntent = {
+    principal: chain.principal,
+    consent: receiptConsent(chain, payload.offerSha256),
+  };
+  await writeConfirmIntent(deps.store, hostId, holdId, intent, now);
+
+  const contact = body.contact ?? chain.root.claims.contact;
+  const created = await host.connector.createBooking({
+    idempotencyKey: upstreamKey(hostId, holdId),
+    serviceId: payload.serviceId,
+    start: payload.start,
+    ...(payload.end !== undefined && { end: payload.end }),
+    resourceIds: fenced.allocations.map((a) => a.resourceId),
+    ...(contact !== undefined && { customer: contact }),
+    ...(body.notes !== undefined && { notes: body.notes }),
+    partySize: payload.partySize,
+    tentative: host.config.policies.confirmation === "host_approval",
+  });
+  if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
+  return upstreamFailed(deps, host, fenced, fence, payload, intent, created.error);
+}
+
+/** Phase two; when the fence was lost (a reconciler took over), answer what was recorded. */
+async function finish(
+  deps: BookingDeps,
+  host: HostRuntime,
+  hold: HoldRecord,
+  fence: number,
+  payload: HoldPayload,
+  upstream: UpstreamBooking,
+  intent: ConfirmIntent,
+): UseCase<ConfirmResult> {
+  const now = deps.clock.now();
+  const recorded = await recordBooking(deps, host, hold, fence, payload, upstream, intent, now);
+  if (recorded.ok) {
+    const status = recorded.value.status === "pending_host" ? 202 : 201;
+    return ok({ status, body: bookingResponse(recorded.value, host) });
+  }
+  const after = await deps.store.getHold(host.config.id, hold.holdId, now);
+  if (after?.state === "booked" && after.bookingId !== undefined) {
+    const loaded = await loadBooking(deps.store, host.config.id, after.bookingId);
+    if (loaded !== undefined) {
+      const status = loaded.state.status === "pending_host" ? 202 : 201;
+      return ok({ status, body: bookingResponse(loaded.state, host) });
+    }
+  }
+  return err(
+    refuse(
+      "UPSTREAM_UNAVAILABLE",
+      "upstream_unavailable",
+      "the booking is being recorded; try again shortly",
+      {
+        retryAfterMs: 5_000,
+      },
+    ),
+  );
+}
+
+/**
+ * The upstream create failed. slot_taken: the time is gone, release it (409 SLOT_UNAVAILABLE).
+ * 429: nothing happened upstream, so the hold goes back to held (503). A 5xx or a timeout is
+ * ambiguous (the create may have happened), so the upstream is asked once by idempotency key
+ * before the hold is given back; if even that fails the hold stays confirming for
+ * reconciliation, which never creates a second booking.
+ */
+async function upstreamFailed(
+  deps: BookingDeps,
+  host: HostRuntime,
+  hold: HoldRecord,
+  fence: number,
+  payload: HoldPayload,
+  intent: ConfirmIntent,
+  e: ConnectorError,
+): UseCase<ConfirmResult> {
+  const hostId = host.config.id;
+  if (e.code === "slot_taken") {
+    await deps.store.abortConfirm(hostId, hold.holdId, fence, "release", deps.clock.now());
+    return err(slotTaken());
+  }
+  if (e.code === "timeout" || e.code === "unavailable") {
+    const found = await host.connector.findBookingByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    if (!found.ok) return err(upstreamUnavailable(e));
+    if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent);
+  }
+  await deps.store.abortConfirm(hostId, hold.holdId, fence, "held", deps.clock.now());
+  return err(upstreamUnavailable(e));
+}
+
+const slotTaken = (): BookingRefusal =>
+  refuse(
+    "SLOT_UNAVAILABLE",
+    "slot_taken",
+    "the time was taken at the host's booking system; place a new hold",
+  );

@@ -1,0 +1,107 @@
+/**
+ * Phase two of the confirm (DESIGN.md "Holds on platforms that have none"): the upstream
+ * booking exists, so the local booking is recorded from the hold, fenced. Shared by the
+ * confirm itself and by reconciliation, so a booking recovered after a crash is exactly the
+ * one the confirm would have written.
+ */
+import type { BookingDeps, HoldPayload, HostRuntime } from "../api.js";
+import type { UpstreamBooking } from "../../connectors/port.js";
+import type { HoldRecord, TransitionRefusal } from "../../holds/port.js";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import { formatInstant, parseInstant } from "../../protocol/time/index.js";
+import { withReceipt } from "../bookings/receipt.js";
+import { encodeBookingState } from "../bookings/state.js";
+import type { BookingState } from "../bookings/state.js";
+import type { ConfirmIntent } from "./intent.js";
+
+/** The upstream idempotency key of a hold's create (team convention): reconciliation finds it. */
+export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
+
+/** The state of a booking just made from `hold` (§5.3): sequence 0; 201 confirmed or 202 pending_host. */
+export function newBookingState(
+  host: HostRuntime,
+  hold: HoldRecord,
+  payload: HoldPayload,
+  bookingId: string,
+  upstream: UpstreamBooking,
+  intent: ConfirmIntent,
+  now: number,
+): BookingState {
+  const policies = host.config.policies;
+  const instant = policies.confirmation === "instant";
+  const claims = payload.claims;
+  // §5.2 approval_by as the offer states it; otherwise the host's approval timeout (§5.7),
+  // never past the start.
+  const stated =
+    claims.approval_by === undefined ? undefined : parseInstant(claims.approval_by, "/approval_by");
+  const approvalBy =
+    stated?.ok === true ? stated.value.epochMs : Math.min(now + policies.approvalTimeoutMs, payload.start);
+  return {
+    v: 1,
+    bookingId,
+    hostId: host.config.id,
+    holdId: hold.holdId,
+    status: instant ? "confirmed" : "pending_host",
+    sequence: 0,
+    serviceId: payload.serviceId,
+    start: payload.start,
+    ...(payload.end !== undefined ? { end: payload.end } : { openEnd: true as const }),
+    resourceIds: hold.allocations.map((a) => a.resourceId),
+    partySize: payload.partySize,
+    ...(payload.place !== undefined && { place: payload.place }),
+    contract: { offer: payload.offer, offerSha256: payload.offerSha256, claims },
+    consent: intent.consent,
+    receipt: "",
+    upstreamId: upstream.upstreamId,
+    ...(payload.callbackUrl !== undefined && { callbackUrl: payload.callbackUrl }),
+    agentKey: payload.agentKey,
+    principal: intent.principal,
+    retention: claims.retention,
+    // §7.9: instant confirmation is the business's standing yes.
+    ...(instant ? { answer: { by: "host" as const, at: formatInstant(now) } } : { approvalBy }),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * Records the booking under the confirm's fence. On success the hold's time becomes the
+ * booking's, the agent, principal and attester earn a "confirmed" outcome (§7.3), and the
+ * booking is indexed for the operator.
+ */
+export async function recordBooking(
+  deps: BookingDeps,
+  host: HostRuntime,
+  hold: HoldRecord,
+  fence: number,
+  payload: HoldPayload,
+  upstream: UpstreamBooking,
+  intent: ConfirmIntent,
+  now: number,
+): Promise<Result<BookingState, TransitionRefusal>> {
+  const hostId = host.config.id;
+  const bookingId = deps.ids.next("b_");
+  const state = await withReceipt(
+    newBookingState(host, hold, payload, bookingId, upstream, intent, now),
+    host,
+    now,
+  );
+  const done = await deps.store.completeConfirm(
+    hostId,
+    hold.holdId,
+    fence,
+    { bookingId, payload: encodeBookingState(state) },
+    now,
+  );
+  if (!done.ok) return err(done.reason);
+  // createBookingService always supplies an index (a process-local one when none is configured).
+  await deps.bookingIndex?.add(hostId, bookingId, now);
+  const owner = hold.owner;
+  await deps.store.recordOutcome({ kind: "agent", id: owner.agentKey }, "confirmed", now);
+  await deps.store.recordOutcome({ kind: "principal", id: intent.principal }, "confirmed", now);
+  if (owner.attester !== undefined) {
+    await deps.store.recordOutcome({ kind: "attester", id: owner.attester }, "confirmed", now);
+  }
+  return ok(state);
+}

@@ -1,0 +1,73 @@
+/**
+ * Alternatives to a slot that cannot be held (SchCP §5.2: "409 SLOT_UNAVAILABLE (reason
+ * slot_taken), with up to five alternatives (nearest available slots)"). Candidate starts lie
+ * on a grid around the requested start (src/holds/alternatives.ts), inside the booking window,
+ * the horizon and the mandate's window, so every alternative could itself be held; the store
+ * tests them in the same atomic step as the refused hold.
+ */
+import { alternativeStarts } from "../../holds/alternatives.js";
+import { toSchcpMoney } from "../../protocol/money/index.js";
+import type { MandateChain } from "../../protocol/schcp/mandate/index.js";
+import type { Slot } from "../../protocol/schcp/types.js";
+import type { HostRuntime } from "../api.js";
+import { priceOffer } from "../pricing/index.js";
+import { checkWhen, zoneView, type ZoneView } from "../rules/index.js";
+import type { ServiceLookup } from "./lookup.js";
+import { insideMandateWindows } from "./mandate.js";
+
+/** The grid alternatives are sought on: a quarter hour, the usual booking step. */
+export const ALTERNATIVE_STEP_MS = 15 * 60_000;
+
+export function alternativeStartsFor(
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  start: number,
+  now: number,
+  chain: MandateChain | undefined,
+  view?: ZoneView,
+): number[] {
+  const { rules, service } = found;
+  const policies = runtime.config.policies;
+  let notAfter = now + policies.horizonMs - 1;
+  if (rules?.maxAdvanceMs !== undefined && rules.opens === undefined) {
+    notAfter = Math.min(notAfter, now + rules.maxAdvanceMs);
+  }
+  const notBefore = now + (rules?.minNoticeMs ?? 0);
+  const length = service.duration === "open" ? undefined : service.duration;
+  return alternativeStarts(start, { stepMs: ALTERNATIVE_STEP_MS, anchor: start, notBefore, notAfter }).filter(
+    (s) =>
+      checkWhen(rules, policies, view ?? runtime.config.timezone, s, now) === undefined &&
+      insideMandateWindows(chain, s, length === undefined ? undefined : s + length),
+  );
+}
+
+/** A start as an availability slot (§5.1), priced at that time. */
+export function slotAt(
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  start: number,
+  partySize: number,
+  now: number,
+  view: ZoneView = zoneView(runtime.config.timezone),
+): Slot {
+  const { service, rules } = found;
+  const tz = runtime.config.timezone;
+  const priced = priceOffer(
+    service,
+    rules,
+    { timezone: tz, taxes: runtime.catalog.taxes, view },
+    {
+      start,
+      partySize,
+      now,
+    },
+  );
+  return {
+    start: view.format(start),
+    ...(service.duration === "open"
+      ? { open_end: true as const }
+      : { end: view.format(start + service.duration) }),
+    ...(priced.price !== null &&
+      priced.total !== null && { price: toSchcpMoney(priced.price), total: toSchcpMoney(priced.total) }),
+  };
+}

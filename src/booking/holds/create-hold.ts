@@ -1,0 +1,183 @@
+/**
+ * createHold: the one hold engine (SchCP §5.2), for a booking hold and for a change offer's
+ * hold (§5.7, §5.8). In order: the who/when/where rules (checks.ts); the price; the mandate
+ * (hold, or change_offer); the reputation-scaled TTL (§7.3); the upstream's free resources at
+ * the start and at nearby alternatives (one findAvailability call); the offer, signed ONCE;
+ * then one store.placeHold that checks the caps, the walk-in reserve and the allocation
+ * atomically and keeps the offer with the hold. Every refusal carries the host's contact
+ * remedy when it publishes one (§9.2).
+ */
+import type { HoldRecord, HoldRequest } from "../../holds/port.js";
+import { err, ok } from "../../protocol/result.js";
+import { offerSha256 } from "../../protocol/schcp/offer/index.js";
+import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import { priceOffer } from "../pricing/index.js";
+import { bookingRefusal, withContactRemedy } from "../rules/index.js";
+import { slotAt } from "./alternatives.js";
+import { checkHold } from "./checks.js";
+import { locate } from "./locate.js";
+import { checkAction, mandateCounts } from "./mandate.js";
+import { offerClaims, signOfferOnce, wireHold, type OfferTerms } from "./offer.js";
+import { holdRefusal } from "./outcome.js";
+import type { CreateHoldParams } from "./params.js";
+import { encodeHoldPayload } from "./payload.js";
+import { reservesAt } from "./reserve.js";
+import { grantTtl, type TtlGrant } from "./ttl.js";
+
+export interface CreatedHold {
+  readonly record: HoldRecord;
+  readonly payload: HoldPayload;
+}
+
+export async function createHold(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  params: CreateHoldParams,
+): UseCase<CreatedHold> {
+  const result = await create(deps, runtime, params);
+  return result.ok ? result : err(withContactRemedy(result.error, runtime.config));
+}
+
+async function create(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  params: CreateHoldParams,
+): UseCase<CreatedHold> {
+  const now = deps.clock.now();
+  const hostId = runtime.config.id;
+  const policies = runtime.config.policies;
+  if (!(params.ttlMs > 0)) {
+    return err(
+      bookingRefusal("INVALID_REQUEST", {
+        message: "ttl must be longer than zero",
+        basis: { policy: "holds.max_ttl" },
+      }),
+    );
+  }
+  const checked = await checkHold(deps, runtime, params, now);
+  if (!checked.ok) return checked;
+  const c = checked.value;
+  const { service, rules } = c.found;
+  const end = service.duration === "open" ? undefined : params.start + service.duration;
+  const priced = priceOffer(
+    service,
+    rules,
+    { timezone: runtime.config.timezone, taxes: runtime.catalog.taxes },
+    {
+      start: params.start,
+      partySize: params.partySize,
+      now,
+    },
+  );
+
+  const chain = c.hostInitiated ? undefined : params.caller.mandate;
+  if (chain !== undefined) {
+    const allowed = await checkAction(deps.store, hostId, chain, {
+      kind: params.kind === "change" ? "change_offer" : "hold",
+      serviceId: service.id,
+      start: params.start,
+      ...(end === undefined ? { openEnded: true } : { end }),
+      total: priced.total,
+      ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
+    });
+    if (!allowed.ok) return allowed;
+  }
+
+  let grant: TtlGrant = { ttlMs: params.ttlMs };
+  if (!c.hostInitiated) {
+    const subjects = {
+      agentKey: params.caller.agentKey,
+      principal: c.principal,
+      ...(params.caller.attester !== undefined && { attester: params.caller.attester }),
+    };
+    const granted = await grantTtl(deps.store, subjects, params.ttlMs, policies.holds.maxTtlMs, now);
+    if (!granted.ok) return granted;
+    grant = granted.value;
+  }
+
+  const located = await locate(runtime, c, params, now);
+  if (!located.ok) return located;
+  const { plan, alternatives, view } = located.value;
+
+  const holdId = deps.ids.next("h_");
+  const expiresAt = now + grant.ttlMs;
+  const approvalBy =
+    policies.confirmation === "host_approval" && !c.hostInitiated
+      ? Math.min(expiresAt + policies.approvalTimeoutMs, params.start)
+      : undefined;
+  const terms: OfferTerms = {
+    kind: params.kind,
+    holdId,
+    ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
+    ...(params.prev !== undefined && { prev: params.prev }),
+    now,
+    expiresAt,
+    service: { id: service.id, name: service.name },
+    start: params.start,
+    ...(end !== undefined && { end }),
+    priced,
+    retention: params.retentionOverride ?? policies.retention,
+    ...(c.place !== undefined && { place: c.place }),
+    partySize: params.partySize,
+    ...(approvalBy !== undefined && { approvalBy }),
+    ...(c.resource !== undefined && { resource: { id: c.resource.id, name: c.resource.name } }),
+  };
+  const claims = offerClaims(runtime, terms);
+  const offer = await signOfferOnce(runtime, claims);
+  const payload: HoldPayload = {
+    v: 1,
+    hold: wireHold(runtime, terms, service.id, offer),
+    offer,
+    offerSha256: offerSha256(offer),
+    claims,
+    kind: params.kind,
+    ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
+    ...(params.proposalId !== undefined && { proposalId: params.proposalId }),
+    ...(params.by !== undefined && { by: params.by }),
+    agentKey: params.caller.agentKey,
+    principal: c.principal,
+    ...(params.callbackUrl !== undefined && { callbackUrl: params.callbackUrl }),
+    partySize: params.partySize,
+    ...(c.place !== undefined && { place: c.place }),
+    serviceId: service.id,
+    start: params.start,
+    ...(end !== undefined && { end }),
+    // The allocation is the store's answer: read it from record.allocations.
+    resourceIds: c.resource !== undefined ? [c.resource.id] : [],
+    total: priced.total,
+  };
+
+  const request: HoldRequest = {
+    hostId,
+    holdId,
+    serviceId: service.id,
+    interval: plan.interval,
+    requirements: plan.requirements,
+    ttlMs: grant.ttlMs,
+    now,
+    owner: {
+      agentKey: params.caller.agentKey,
+      principal: c.principal,
+      ...(grant.attester !== undefined && { attester: grant.attester }),
+      // A change offer counts against the agent's cap, not max_bookings (§5.7, §7.1).
+      mandates: params.kind === "booking" ? mandateCounts(chain) : [],
+    },
+    caps: c.hostInitiated
+      ? { principalProven: true }
+      : {
+          maxActivePerAgent: policies.holds.maxActivePerAgent,
+          maxActiveUnproven: policies.holds.maxActiveUnproven,
+          maxActivePerAttester: policies.holds.maxActivePerAttester,
+          principalProven: c.proven,
+          walkInReserves: reservesAt(runtime, params.start),
+        },
+    ...(params.overlapBookingId !== undefined && { overlapBookingId: params.overlapBookingId }),
+    alternatives,
+    payload: encodeHoldPayload(payload),
+  };
+  const outcome = await deps.store.placeHold(request);
+  if (!outcome.ok) {
+    return err(holdRefusal(outcome, (s) => slotAt(runtime, c.found, s, params.partySize, now, view)));
+  }
+  return ok({ record: outcome.hold, payload });
+}

@@ -1,0 +1,34 @@
+/** The parameters of the shared hold engine (createHold), for booking holds and change offers. */
+import type { Place } from "../../protocol/schcp/types.js";
+import type { Caller } from "../api.js";
+
+export interface CreateHoldParams {
+  readonly caller: Caller;
+  readonly serviceId: string;
+  /** Epoch ms. */
+  readonly start: number;
+  /** Requested TTL (> 0); granted min(requested, policy max, reputation caps) (§5.2, §7.3). */
+  readonly ttlMs: number;
+  readonly callbackUrl?: string;
+  readonly partySize: number;
+  readonly place?: Place;
+  /** A selectable service's chosen resource (§4.1, §5.2 resource). */
+  readonly resourceId?: string;
+  readonly kind: "booking" | "change";
+  /** For a change offer: the booking it would move, its proposal and who asked (§5.7, §5.8). */
+  readonly bookingId?: string;
+  readonly proposalId?: string;
+  readonly by?: "guest" | "host";
+  /** §5.7: a change offer's hold may overlap the booking it belongs to, and nothing else. */
+  readonly overlapBookingId?: string;
+  /** §5.7 prev: the SHA-256 of the booking's current contract (null: made outside SchCP). */
+  readonly prev?: string | null;
+  /** §5.2: a change offer repeats the booking's own retention, not the current policy. */
+  readonly retentionOverride?: string;
+  /**
+   * by "host" only: the booking's principal, so the proposal's hold belongs to the guest
+   * who may accept it (the host's request carries no mandate). Default: read from the
+   * booking record (bookingId).
+   */
+  readonly principal?: string | null;
+}

@@ -1,0 +1,47 @@
+/**
+ * POST /holds (SchCP §5.2): the validated wire request to the hold engine. The edge has
+ * checked the signature, the mandate and the closed HoldRequest schema; this reads the
+ * values (start, ttl) and returns the wire Hold. Idempotency (§9.1) wraps it at the edge.
+ */
+import { err, ok } from "../../protocol/result.js";
+import type { Hold, HoldRequest } from "../../protocol/schcp/types.js";
+import { parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
+import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { bookingRefusal, notFound, withContactRemedy } from "../rules/index.js";
+import { createHold } from "./create-hold.js";
+
+export async function placeHold(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  body: HoldRequest,
+): UseCase<Hold> {
+  const runtime = deps.hosts.get(hostId);
+  if (runtime === undefined) return err(notFound(`host ${hostId}`));
+  const invalid = (field: string, message: string) =>
+    err(
+      withContactRemedy(bookingRefusal("INVALID_REQUEST", { message, details: { field } }), runtime.config),
+    );
+
+  const start = parseInstant(body.start, "/start");
+  if (!start.ok) return invalid("/start", start.error.message);
+  let ttlMs = runtime.config.policies.holds.maxTtlMs;
+  if (body.ttl !== undefined) {
+    const ttl = parseSchcpDuration(body.ttl, "/ttl");
+    if (!ttl.ok) return invalid("/ttl", ttl.error.message);
+    if (ttl.value <= 0) return invalid("/ttl", "ttl must be longer than zero");
+    ttlMs = ttl.value;
+  }
+  const created = await createHold(deps, runtime, {
+    caller,
+    serviceId: body.service_id,
+    start: start.value.epochMs,
+    ttlMs,
+    ...(body.callback_url !== undefined && { callbackUrl: body.callback_url }),
+    partySize: body.party_size ?? 1,
+    ...(body.place !== undefined && { place: body.place }),
+    ...(body.resource !== undefined && { resourceId: body.resource }),
+    kind: "booking",
+  });
+  return created.ok ? ok(created.value.payload.hold) : created;
+}

@@ -1,0 +1,189 @@
+/**
+ * parseHostsConfig: the hosts config file (config-schema.ts) to HostConfig[]. Never throws on
+ * bad input: the first problem comes back as a FieldError whose field is a JSON pointer into
+ * the file and whose message starts with it ("/hosts/1/policies/holds/max_ttl: …").
+ */
+import { parseSchcpMoney, parsePercent, type Money } from "../../protocol/money/index.js";
+import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { isValidTimeZone, parseRetention, parseSchcpDuration } from "../../protocol/time/index.js";
+import type { HostConfig, HostPolicies, ServiceRules, Surcharge } from "../api.js";
+import { checkConfigShape } from "./config-schema.js";
+import { DEFAULT_POLICIES } from "./defaults.js";
+
+type Json = Record<string, unknown>;
+
+/** Thrown inside the reader and caught at its one entry: a bad value, already described. */
+class ConfigError extends Error {
+  constructor(readonly fieldError: FieldError) {
+    super(fieldError.message);
+  }
+}
+
+const fail = (code: string, field: string, why: string): never => {
+  throw new ConfigError(fieldError(code, field, `${field}: ${why}`));
+};
+
+const PRINCIPAL = /^urn:schcp:principal:jwk-thumbprint:[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$/;
+const DECIMAL = /^(?:0|[1-9][0-9]*)(?:\.[0-9]+)?$/;
+
+function unwrap<T>(r: Result<T, FieldError>, field: string): T {
+  if (r.ok) return r.value;
+  return fail(r.error.code, r.error.field || field, r.error.message);
+}
+
+const durationMs = (v: unknown, field: string): number => unwrap(parseSchcpDuration(v, field), field);
+const positiveMs = (v: unknown, field: string): number => {
+  const ms = durationMs(v, field);
+  return ms > 0 ? ms : fail("invalid_duration", field, "must be longer than zero");
+};
+const moneyOf = (v: unknown, field: string): Money => unwrap(parseSchcpMoney(v, field), field);
+
+export function parseHostsConfig(json: unknown): Result<HostConfig[], FieldError> {
+  const shape = checkConfigShape(json);
+  if (!shape.ok) return shape;
+  try {
+    const hosts = ((json as Json).hosts as Json[]).map((h, i) => readHost(h, childPointer("/hosts", i)));
+    const seen = new Set<string>();
+    hosts.forEach((h, i) => {
+      if (seen.has(h.id)) fail("duplicate_id", `/hosts/${i}/id`, `host id "${h.id}" is used twice`);
+      seen.add(h.id);
+    });
+    return ok(hosts);
+  } catch (e) {
+    if (e instanceof ConfigError) return err(e.fieldError);
+    throw e;
+  }
+}
+
+function readHost(h: Json, at: string): HostConfig {
+  const timezone = h.timezone as string;
+  if (!isValidTimeZone(timezone)) fail("invalid_time_zone", `${at}/timezone`, "must be an IANA time zone");
+  const services = ((h.services as Json[] | undefined) ?? []).map((s, i) =>
+    readService(s, `${at}/services/${i}`),
+  );
+  services.forEach((s, i) => {
+    if (services.findIndex((o) => o.serviceId === s.serviceId) !== i) {
+      fail("duplicate_id", `${at}/services/${i}/service_id`, `service "${s.serviceId}" has rules twice`);
+    }
+  });
+  const connector = h.connector as Json;
+  return {
+    id: h.id as string,
+    name: h.name as string,
+    kind: (h.kind as HostConfig["kind"] | undefined) ?? "business",
+    timezone,
+    domain: (h.domain as string | null | undefined) ?? null,
+    ...(h.url !== undefined && { url: h.url as string }),
+    ...(h.address !== undefined && { address: h.address as Record<string, string> }),
+    ...(h.contact !== undefined && { contact: h.contact as { phone?: string; url?: string } }),
+    connector: { type: connector.type as string, settings: (connector.settings as Json | undefined) ?? {} },
+    policies: readPolicies((h.policies as Json | undefined) ?? {}, `${at}/policies`),
+    services,
+  };
+}
+
+function readPolicies(p: Json, at: string): HostPolicies {
+  const d = DEFAULT_POLICIES;
+  const holds = (p.holds as Json | undefined) ?? {};
+  const retention = p.retention ?? d.retention;
+  unwrap(parseRetention(retention, `${at}/retention`), `${at}/retention`);
+  const contacts = p.contacts as string[] | undefined;
+  contacts?.forEach((c, i) => {
+    if (!PRINCIPAL.test(c)) fail("invalid_principal", `${at}/contacts/${i}`, "must be a principal id urn");
+  });
+  const area = p.service_area as { country: string; postal_prefixes?: string[] } | undefined;
+  const reserve = p.walk_in_reserve as
+    Array<{ resource_type: string; keep: number; days?: number[] }> | undefined;
+  const num = (v: unknown, fallback: number) => (v as number | undefined) ?? fallback;
+  return {
+    holds: {
+      maxTtlMs:
+        holds.max_ttl === undefined ? d.holds.maxTtlMs : positiveMs(holds.max_ttl, `${at}/holds/max_ttl`),
+      maxActivePerAgent: num(holds.max_active_per_agent, d.holds.maxActivePerAgent),
+      requiresMandate: (holds.requires_mandate as boolean | undefined) ?? d.holds.requiresMandate,
+      maxActiveUnproven: num(holds.max_active_unproven, d.holds.maxActiveUnproven),
+      maxActivePerAttester: num(holds.max_active_per_attester, d.holds.maxActivePerAttester),
+    },
+    confirmation: (p.confirmation as HostPolicies["confirmation"] | undefined) ?? d.confirmation,
+    closedMandate: (p.closed_mandate as HostPolicies["closedMandate"] | undefined) ?? d.closedMandate,
+    retention: retention as string,
+    access: (p.access as HostPolicies["access"] | undefined) ?? d.access,
+    ...(contacts !== undefined && { contacts }),
+    ...(area !== undefined && {
+      serviceArea: { country: area.country, postalPrefixes: area.postal_prefixes ?? [] },
+    }),
+    ...(reserve !== undefined && {
+      walkInReserve: reserve.map((r) => ({
+        resourceType: r.resource_type,
+        keep: r.keep,
+        ...(r.days !== undefined && { days: r.days }),
+      })),
+    }),
+    approvalTimeoutMs:
+      p.approval_timeout === undefined
+        ? d.approvalTimeoutMs
+        : positiveMs(p.approval_timeout, `${at}/approval_timeout`),
+    allowWildcardAudience: (p.allow_wildcard_audience as boolean | undefined) ?? d.allowWildcardAudience,
+    horizonMs: p.horizon === undefined ? d.horizonMs : positiveMs(p.horizon, `${at}/horizon`),
+  };
+}
+
+function readService(s: Json, at: string): ServiceRules {
+  const w = (s.booking_window as Json | undefined) ?? {};
+  const opens = w.opens as { days_ahead: number; at: string } | undefined;
+  if (opens !== undefined && w.max_advance !== undefined) {
+    // §5.2: a release schedule "replaces max_advance"; stating both would publish two answers.
+    fail("conflict", `${at}/booking_window/max_advance`, "a release schedule (opens) replaces max_advance");
+  }
+  const party = s.party_size as { min: number; max: number } | undefined;
+  if (party !== undefined && party.min > party.max) {
+    fail("invalid_range", `${at}/party_size/min`, "min is more than max");
+  }
+  const surcharges = (s.surcharges as Json[] | undefined)?.map((x, i) =>
+    readSurcharge(x, `${at}/surcharges/${i}`),
+  );
+  return {
+    serviceId: s.service_id as string,
+    ...(w.min_notice !== undefined && {
+      minNoticeMs: durationMs(w.min_notice, `${at}/booking_window/min_notice`),
+    }),
+    ...(w.max_advance !== undefined && {
+      maxAdvanceMs: durationMs(w.max_advance, `${at}/booking_window/max_advance`),
+    }),
+    ...(opens !== undefined && { opens: { daysAhead: opens.days_ahead, at: opens.at } }),
+    ...(party !== undefined && { partySize: { min: party.min, max: party.max } }),
+    ...(s.location !== undefined && { location: s.location as ServiceRules["location"] }),
+    ...(s.eligibility !== undefined && {
+      eligibility: (s.eligibility as { guest: "returning" | "new" }).guest,
+    }),
+    ...(surcharges !== undefined && { surcharges }),
+    ...(s.selectable !== undefined && { selectable: s.selectable as boolean }),
+  };
+}
+
+function readSurcharge(x: Json, at: string): Surcharge {
+  if ((x.amount === undefined) === (x.percent === undefined)) {
+    fail("invalid_surcharge", at, "a surcharge states exactly one of amount and percent");
+  }
+  if (x.after !== undefined && x.when !== "after_hours") {
+    fail("invalid_surcharge", `${at}/after`, 'after applies to "after_hours" surcharges only');
+  }
+  let percent: string | undefined;
+  if (typeof x.percent === "number")
+    percent = unwrap(parsePercent(x.percent, `${at}/percent`), `${at}/percent`);
+  else if (typeof x.percent === "string") {
+    percent = DECIMAL.test(x.percent)
+      ? x.percent
+      : fail("invalid_percent", `${at}/percent`, "must be a decimal");
+  }
+  if (percent !== undefined && !(Number(percent) > 0)) {
+    fail("invalid_percent", `${at}/percent`, "must be more than zero");
+  }
+  return {
+    when: x.when as Surcharge["when"],
+    label: x.label as string,
+    ...(x.amount !== undefined && { amount: moneyOf(x.amount, `${at}/amount`) }),
+    ...(percent !== undefined && { percent }),
+    ...(x.after !== undefined && { after: x.after as string }),
+  };
+}

@@ -1,0 +1,61 @@
+/**
+ * The host says yes (SchCP §6, §5.7 step 3, §7.9): a pending_host booking becomes confirmed
+ * with answer by the host and a booking.confirmed webhook; or a guest's move awaiting the host
+ * is made atomically (sequence + 1) and the guest gets booking.change_approved. Approving a
+ * pending booking changes nothing the guest agreed to, so its sequence stays (§6 marks no
+ * sequence bump for approve).
+ */
+import type { BookingDeps, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { BookingResponse } from "../../protocol/schcp/types.js";
+import { formatInstant } from "../../protocol/time/index.js";
+import { bookingResponse } from "../bookings/receipt.js";
+import { invalidState, upstreamUnavailable } from "../bookings/refuse.js";
+import { saveBooking } from "../bookings/store.js";
+import { notifyGuest } from "../bookings/webhook.js";
+import { applyMove } from "../changes/apply-move.js";
+import { hostBooking } from "./load.js";
+
+export async function approveBooking(
+  deps: BookingDeps,
+  hostId: string,
+  bookingId: string,
+): UseCase<BookingResponse> {
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
+  const state = loaded.state;
+  const now = deps.clock.now();
+  const answer = { by: "host" as const, at: formatInstant(now) };
+
+  const waiting = state.proposal?.awaitingHost === true ? state.proposal : undefined;
+  if (state.status === "confirmed" && waiting !== undefined) {
+    const moved = await applyMove(deps, host, state, waiting, waiting.consent ?? state.consent, () => ({
+      answer,
+    }));
+    if (!moved.ok) return moved;
+    await notifyGuest(deps, host, moved.value, "booking.change_approved", deps.clock.now());
+    return ok(bookingResponse(moved.value, host));
+  }
+  if (state.status !== "pending_host")
+    return err(invalidState(`a ${state.status} booking has nothing to approve`));
+
+  const upstream = await host.connector.setStatus(state.upstreamId, "confirmed");
+  if (!upstream.ok) return err(upstreamUnavailable(upstream.error));
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    bookingId,
+    (s) => {
+      if (s.status === "confirmed") return ok(s);
+      if (s.status !== "pending_host")
+        return err(invalidState(`a ${s.status} booking has nothing to approve`));
+      const { approvalBy: _a, ...rest } = s;
+      return ok({ ...rest, status: "confirmed", answer });
+    },
+    now,
+  );
+  if (!saved.ok) return saved;
+  await notifyGuest(deps, host, saved.value, "booking.confirmed", now);
+  return ok(bookingResponse(saved.value, host));
+}

@@ -1,0 +1,82 @@
+/**
+ * The approval-deadline runner (SchCP §5.7, §6), called periodically by the jobs layer: a
+ * pending_host booking whose approval_by passed becomes expired (EXPIRED host_did_not_answer),
+ * its time freed and the upstream booking cancelled (booking.expired); a guest's move awaiting
+ * the host past its hold's expiry is recorded as declined_change with the same refusal
+ * (booking.change_declined; it does not count against the guest, §5.7); an open change offer
+ * whose hold lapsed is dropped from the booking.
+ */
+import type { BookingDeps, HostRuntime } from "../api.js";
+import { ok } from "../../protocol/result.js";
+import { freeTime } from "../bookings/cancel.js";
+import type { BookingState } from "../bookings/state.js";
+import { loadBooking, saveBooking } from "../bookings/store.js";
+import { notifyGuest } from "../bookings/webhook.js";
+import { withoutProposal } from "../changes/apply-move.js";
+import { dropMove } from "./decline.js";
+import { expiredRefusal } from "./load.js";
+
+export interface DeadlineReport {
+  readonly expired: readonly string[];
+  readonly movesLapsed: readonly string[];
+  readonly offersDropped: readonly string[];
+}
+
+export async function expireOverdue(deps: BookingDeps, hostId: string, limit = 500): Promise<DeadlineReport> {
+  const report = { expired: [] as string[], movesLapsed: [] as string[], offersDropped: [] as string[] };
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return report;
+  const ids = (await deps.bookingIndex?.list(hostId, limit)) ?? [];
+  for (const id of ids) {
+    const loaded = await loadBooking(deps.store, hostId, id);
+    if (loaded === undefined) continue;
+    const s = loaded.state;
+    const now = deps.clock.now();
+    if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
+      if (await expirePending(deps, host, s, now)) report.expired.push(id);
+    } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {
+      const p = s.proposal;
+      if (p.awaitingHost === true) {
+        if ((await dropMove(deps, host, s, p, expiredRefusal())).ok) report.movesLapsed.push(id);
+      } else {
+        await deps.store.releaseHold(hostId, p.holdId, now);
+        const saved = await saveBooking(
+          deps.store,
+          host,
+          id,
+          (x) => ok(withoutProposal(x, p.proposalId)),
+          now,
+        );
+        if (saved.ok) report.offersDropped.push(id);
+      }
+    }
+  }
+  return report;
+}
+
+async function expirePending(
+  deps: BookingDeps,
+  host: HostRuntime,
+  s: BookingState,
+  now: number,
+): Promise<boolean> {
+  const upstream = await host.connector.cancelBooking(s.upstreamId, "the host did not answer in time");
+  // The upstream must not keep a tentative booking as busy time; try again next run.
+  if (!upstream.ok && upstream.error.code !== "not_found") return false;
+  await freeTime(deps, host, s, now);
+  const refusal = expiredRefusal();
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    s.bookingId,
+    (x) => {
+      if (x.status !== "pending_host") return ok(x);
+      const { proposal: _p, ...rest } = x;
+      return ok({ ...rest, status: "expired", refusal });
+    },
+    now,
+  );
+  if (!saved.ok || saved.value.status !== "expired") return false;
+  await notifyGuest(deps, host, saved.value, "booking.expired", now, { refusal });
+  return true;
+}

@@ -1,0 +1,95 @@
+/**
+ * The host says no (SchCP §6, §5.7 step 3, §9.2). A pending_host booking becomes declined
+ * with a refusal (DECLINED host_declined[:suffix]), its time is freed, the upstream booking
+ * cancelled, and the guest gets booking.declined. A guest's move awaiting the host is dropped
+ * instead: the booking keeps its time, the held new time is released, declined_change records
+ * why (no sequence bump: nothing the guest agreed to changed), and booking.change_declined
+ * carries the same refusal.
+ */
+import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { BookingResponse, RefusalError } from "../../protocol/schcp/types.js";
+import { formatInstant } from "../../protocol/time/index.js";
+import { freeTime } from "../bookings/cancel.js";
+import { bookingResponse } from "../bookings/receipt.js";
+import { invalidState, upstreamUnavailable } from "../bookings/refuse.js";
+import type { BookingState, StoredProposal } from "../bookings/state.js";
+import { saveBooking } from "../bookings/store.js";
+import { notifyGuest } from "../bookings/webhook.js";
+import { declinedRefusal } from "./load.js";
+import { hostBooking } from "./load.js";
+
+export async function declineBooking(
+  deps: BookingDeps,
+  hostId: string,
+  bookingId: string,
+  input: { reason?: string; message?: string },
+): UseCase<BookingResponse> {
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
+  const state = loaded.state;
+  const refusal = declinedRefusal(input.reason, input.message);
+
+  if (state.status === "confirmed" && state.proposal?.awaitingHost === true) {
+    return dropMove(deps, host, state, state.proposal, refusal);
+  }
+  if (state.status !== "pending_host")
+    return err(invalidState(`a ${state.status} booking cannot be declined`));
+
+  const now = deps.clock.now();
+  const upstream = await host.connector.cancelBooking(state.upstreamId, refusal.message);
+  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
+  await freeTime(deps, host, state, now);
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    bookingId,
+    (s) => {
+      if (s.status === "declined") return ok(s);
+      const { proposal: _p, ...rest } = s;
+      // §7.9: a no is the host's own answer.
+      return ok({ ...rest, status: "declined", refusal, answer: { by: "host", at: formatInstant(now) } });
+    },
+    now,
+  );
+  if (!saved.ok) return saved;
+  await notifyGuest(deps, host, saved.value, "booking.declined", now, { refusal });
+  return ok(bookingResponse(saved.value, host));
+}
+
+/** §5.7: the booking keeps its time; the move is recorded as declined_change with its refusal. */
+export async function dropMove(
+  deps: BookingDeps,
+  host: HostRuntime,
+  state: BookingState,
+  move: StoredProposal,
+  refusal: RefusalError,
+): UseCase<BookingResponse> {
+  const now = deps.clock.now();
+  await deps.store.releaseHold(host.config.id, move.holdId, now);
+  const tz = host.config.timezone;
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    state.bookingId,
+    (s) => {
+      if (s.proposal?.proposalId !== move.proposalId) return ok(s);
+      const { proposal: _p, ...rest } = s;
+      return ok({
+        ...rest,
+        declinedChange: {
+          proposal_id: move.proposalId,
+          start: formatInstant(move.start, tz),
+          ...(move.end !== undefined && { end: formatInstant(move.end, tz) }),
+          ...(move.place !== undefined && { place: move.place }),
+          refusal,
+        },
+      });
+    },
+    now,
+  );
+  if (!saved.ok) return saved;
+  await notifyGuest(deps, host, saved.value, "booking.change_declined", now, { refusal });
+  return ok(bookingResponse(saved.value, host));
+}

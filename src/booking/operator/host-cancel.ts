@@ -1,0 +1,90 @@
+/**
+ * The host cancels (SchCP §5.8, §6): a pending_host, tentative or confirmed booking becomes
+ * cancelled with sequence + 1, a refusal (CANCELLED host_cancelled) saying why, its time
+ * freed and the upstream booking cancelled; the guest gets booking.cancelled_by_host with up
+ * to five nearby alternatives (§5.8's example event carries them).
+ *
+ * timeStillGood: whether the booking's own time could still be served (the host cancels for
+ * another reason than the time itself). When not, that start is left out of the alternatives
+ * (a broken bay, say); this is the gateway's reading of the operator API's flag.
+ */
+import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
+import { err, ok } from "../../protocol/result.js";
+import type { BookingResponse, Slot } from "../../protocol/schcp/types.js";
+import { formatInstant } from "../../protocol/time/index.js";
+import { freeTime } from "../bookings/cancel.js";
+import { bookingResponse } from "../bookings/receipt.js";
+import { invalidState, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import { ACTIVE_STATUSES } from "../bookings/state.js";
+import type { BookingState } from "../bookings/state.js";
+import { saveBooking } from "../bookings/store.js";
+import { notifyGuest } from "../bookings/webhook.js";
+import { cancelledRefusal, hostBooking } from "./load.js";
+
+const DAY_MS = 86_400_000;
+const MAX_ALTERNATIVES = 5;
+
+export async function hostCancelBooking(
+  deps: BookingDeps,
+  hostId: string,
+  bookingId: string,
+  input: { message?: string; timeStillGood?: boolean },
+): UseCase<BookingResponse> {
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
+  const state = loaded.state;
+  const now = deps.clock.now();
+  if (state.status === "cancelled") return ok(bookingResponse(state, host));
+  if (!ACTIVE_STATUSES.has(state.status))
+    return err(invalidState(`a ${state.status} booking cannot be cancelled`));
+  if (now >= state.start)
+    return err(
+      refuse("INVALID_STATE", "already_started", "the booking has started; mark attendance instead"),
+    );
+
+  const refusal = cancelledRefusal(input.message);
+  const upstream = await host.connector.cancelBooking(state.upstreamId, refusal.message);
+  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
+  await freeTime(deps, host, state, now);
+  const saved = await saveBooking(
+    deps.store,
+    host,
+    bookingId,
+    (s) => {
+      if (s.status === "cancelled") return ok(s);
+      const { proposal: _p, ...rest } = s;
+      return ok({ ...rest, status: "cancelled", sequence: s.sequence + 1, refusal });
+    },
+    now,
+  );
+  if (!saved.ok) return saved;
+  const alternatives = await nearbyStarts(host, state, now, input.timeStillGood === true);
+  await notifyGuest(deps, host, saved.value, "booking.cancelled_by_host", now, { refusal, alternatives });
+  return ok(bookingResponse(saved.value, host));
+}
+
+/** The upstream's free starts nearest the booking's, within a day either side (a snapshot, §5.1). */
+async function nearbyStarts(
+  host: HostRuntime,
+  state: BookingState,
+  now: number,
+  keepOwn: boolean,
+): Promise<Slot[]> {
+  const free = await host.connector.findAvailability({
+    serviceId: state.serviceId,
+    range: { start: Math.max(now, state.start - DAY_MS), end: state.start + DAY_MS },
+    ...(state.partySize !== undefined && { partySize: state.partySize }),
+  });
+  if (!free.ok) return [];
+  const tz = host.config.timezone;
+  return free.value
+    .filter((s) => s.start > now && (keepOwn || s.start !== state.start))
+    .sort((a, b) => Math.abs(a.start - state.start) - Math.abs(b.start - state.start))
+    .slice(0, MAX_ALTERNATIVES)
+    .sort((a, b) => a.start - b.start)
+    .map((s) => ({
+      start: formatInstant(s.start, tz),
+      ...(s.end === undefined ? { open_end: true as const } : { end: formatInstant(s.end, tz) }),
+    }));
+}

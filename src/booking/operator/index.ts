@@ -1,0 +1,9 @@
+/** The host's side (operator credential only): approvals, cancels, attendance, proposals, deadlines. */
+export { listBookings } from "./list.js";
+export { approveBooking } from "./approve.js";
+export { declineBooking } from "./decline.js";
+export { hostCancelBooking } from "./host-cancel.js";
+export { markAttendance } from "./attendance.js";
+export { proposeChange } from "./propose.js";
+export { expireOverdue } from "./deadlines.js";
+export type { DeadlineReport } from "./deadlines.js";

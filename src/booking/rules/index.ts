@@ -1,0 +1,15 @@
+/** The pure §5.2 "who, when and where" rules; each refusal names its policy in basis (§9.2). */
+export { bookingRefusal, notFound, withContactRemedy, type RefusalInit } from "./refusal.js";
+export { checkAccess } from "./access.js";
+export { checkEligibility } from "./eligibility.js";
+export {
+  checkHorizon,
+  checkMaxAdvance,
+  checkMinNotice,
+  checkReleaseSchedule,
+  checkWhen,
+  releaseInstant,
+} from "./booking-window.js";
+export { checkPlace, insideServiceArea } from "./place.js";
+export { checkPartySize } from "./party-size.js";
+export { asZoneView, spanZoneView, weekdayOf, zoneView, type ZoneView } from "./zone-view.js";

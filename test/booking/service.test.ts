@@ -1,0 +1,236 @@
+/**
+ * The booking service end to end in process (no HTTP): the embedded default's hosts on the
+ * synthetic connector (I1), the hold use cases (I2) and this module's confirm, bookings,
+ * changes, operator side and reconciliation, over one MemoryHoldStore.
+ */
+import { describe, expect, it } from "vitest";
+import type { Caller, OutboundEvent } from "../../src/booking/api.js";
+import {
+  buildHostRuntime,
+  createHostDirectory,
+  embeddedDefaultHosts,
+} from "../../src/booking/hosts/index.js";
+import { createBookingService } from "../../src/booking/service.js";
+import { SYNTHETIC_SCENARIOS, createSyntheticConnector } from "../../src/connectors/synthetic/index.js";
+import type { SyntheticConnector } from "../../src/connectors/synthetic/index.js";
+import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
+import { generateEd25519KeyPair, jwkThumbprint } from "../../src/protocol/jose/index.js";
+import { issueMandate, verifyMandate } from "../../src/protocol/schcp/mandate/index.js";
+import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
+import { validateSchcp } from "../../src/protocol/schcp/validate.js";
+
+/** Monday 2030-01-07, 09:00 in Toronto. */
+const NOW = Date.UTC(2030, 0, 7, 14, 0);
+
+async function gateway() {
+  let t = NOW;
+  const clock = { now: () => t };
+  const connectors = new Map<string, SyntheticConnector>();
+  const runtimes = [];
+  for (const config of embeddedDefaultHosts()) {
+    const scenario = SYNTHETIC_SCENARIOS[config.id];
+    if (scenario === undefined) throw new Error(`no scenario ${config.id}`);
+    const connector = createSyntheticConnector({ scenario, clock, timeoutMs: 5 });
+    connectors.set(config.id, connector);
+    const kp = generateEd25519KeyPair();
+    const rt = await buildHostRuntime(config, connector, [{ kid: `${config.id}-1`, ...kp }]);
+    if (!rt.ok) throw new Error(rt.error.message);
+    runtimes.push(rt.value);
+  }
+  const events: OutboundEvent[] = [];
+  let n = 0;
+  const service = createBookingService({
+    hosts: createHostDirectory(runtimes),
+    store: new MemoryHoldStore({ clock: clock.now }),
+    clock,
+    ids: { next: (prefix) => `${prefix}${++n}` },
+    outbox: { enqueue: (e) => Promise.resolve(void events.push(e)) },
+  });
+  return {
+    service,
+    events,
+    connector: (id: string) => connectors.get(id) as SyntheticConnector,
+    advance: (ms: number) => (t += ms),
+    now: () => t,
+  };
+}
+
+async function guest(hostId: string, now: number): Promise<Caller> {
+  const principal = generateEd25519KeyPair();
+  const agent = generateEd25519KeyPair();
+  const agentKey = jwkThumbprint(agent.publicJwk);
+  const nowSec = Math.floor(now / 1000);
+  const compact = await issueMandate(
+    {
+      sub: "guest",
+      aud: hostId,
+      iat: nowSec,
+      exp: nowSec + 7 * 86_400,
+      jti: `m-${hostId}`,
+      cnf: { jkt: agentKey },
+      scope: ["hold", "book", "cancel", "reschedule"],
+    },
+    principal,
+  );
+  const chain = await verifyMandate(compact, { hostId, nowSec, requestKeyThumbprint: agentKey });
+  if (!chain.ok) throw new Error(chain.error.message);
+  return { agentKey, mandate: chain.value };
+}
+
+const ok = <T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T => {
+  if (!r.ok) throw new Error(JSON.stringify(r.error));
+  return r.value;
+};
+
+async function holdFirstSlot(
+  g: Awaited<ReturnType<typeof gateway>>,
+  hostId: string,
+  serviceId: string,
+  caller: Caller,
+) {
+  const slots = ok(
+    await g.service.availability(hostId, caller, {
+      service_id: serviceId,
+      window: { start: "2030-01-08T10:00:00-05:00", end: "2030-01-08T16:00:00-05:00" },
+      limit: 10,
+    }),
+  ).slots;
+  const first = slots[0];
+  if (first === undefined) throw new Error("no slots");
+  const hold = ok(
+    await g.service.placeHold(hostId, caller, {
+      service_id: serviceId,
+      start: first.start,
+      idempotency_key: `h-${first.start}`,
+      callback_url: "https://agent.example/hooks",
+    }),
+  );
+  return { slots, hold };
+}
+
+describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded default", () => {
+  it("availability -> hold -> confirm -> get -> change -> reschedule -> cancel at an instant host", async () => {
+    const g = await gateway();
+    const host = "maple-street-auto";
+    const caller = await guest(host, g.now());
+    const { slots, hold } = await holdFirstSlot(g, host, "oil-change", caller);
+    const confirmed = ok(
+      await g.service.confirm(host, caller, hold.hold_id, {
+        idempotency_key: "c",
+        offer_sha256: offerSha256(hold.offer),
+      }),
+    );
+    expect(confirmed.status).toBe(201);
+    expect(validateSchcp("BookingResponse", confirmed.body).ok).toBe(true);
+    const bookingId = confirmed.body.booking.booking_id;
+    expect(confirmed.body.booking.total).toEqual({ amount: "89.27", currency: "CAD" });
+    expect(ok(await g.service.getHold(host, caller, hold.hold_id)).status).toBe("confirmed");
+
+    const later = slots.find(
+      (s) => s.start > (slots[0]?.start ?? "") && s.start.endsWith(":00:00-05:00") && s !== slots[0],
+    );
+    if (later === undefined) throw new Error("no later slot");
+    const offer = ok(
+      await g.service.changeOffer(host, caller, bookingId, {
+        idempotency_key: "o",
+        sequence: 0,
+        start: later.start,
+      }),
+    );
+    expect(validateSchcp("ChangeOfferResponse", offer).ok).toBe(true);
+    const moved = ok(
+      await g.service.reschedule(host, caller, bookingId, {
+        idempotency_key: "r",
+        sequence: 0,
+        offer_sha256: offerSha256(offer.proposal.offer),
+      }),
+    );
+    expect(moved.booking).toMatchObject({ sequence: 1, start: later.start });
+    const upstreamKey = `${host}:${hold.hold_id}`;
+    const upstream = ok(await g.connector(host).findBookingByIdempotencyKey(upstreamKey));
+    expect(upstream?.start).toBe(Date.parse(later.start));
+
+    const cancelled = ok(await g.service.cancel(host, caller, bookingId, { idempotency_key: "x" }));
+    expect(cancelled.booking).toMatchObject({ status: "cancelled", sequence: 2 });
+    expect(ok(await g.connector(host).findBookingByIdempotencyKey(upstreamKey))?.status).toBe("cancelled");
+    expect(g.events).toEqual([]);
+  });
+
+  it("a host_approval host: 202 pending_host, then the operator approves (booking.confirmed webhook)", async () => {
+    const g = await gateway();
+    const host = "harbourview-dental";
+    const caller = await guest(host, g.now());
+    const { hold } = await holdFirstSlot(g, host, "cleaning", caller);
+    const r = ok(
+      await g.service.confirm(host, caller, hold.hold_id, {
+        idempotency_key: "c",
+        offer_sha256: offerSha256(hold.offer),
+      }),
+    );
+    expect(r.status).toBe(202);
+    const approved = ok(await g.service.approve(host, r.body.booking.booking_id));
+    expect(approved.booking.status).toBe("confirmed");
+    expect(g.events.map((e) => e.event.type)).toEqual(["booking.confirmed"]);
+    expect(validateSchcp("WebhookEvent", g.events[0]?.event).ok).toBe(true);
+    expect(ok(await g.service.listBookings(host)).map((b) => b.booking.booking_id)).toEqual([
+      r.body.booking.booking_id,
+    ]);
+  });
+
+  it("a host proposal through the real hold engine: change_proposed, then the guest accepts it", async () => {
+    const g = await gateway();
+    const host = "maple-street-auto";
+    const caller = await guest(host, g.now());
+    const { slots, hold } = await holdFirstSlot(g, host, "oil-change", caller);
+    const r = ok(
+      await g.service.confirm(host, caller, hold.hold_id, {
+        idempotency_key: "c",
+        offer_sha256: offerSha256(hold.offer),
+      }),
+    );
+    const bookingId = r.body.booking.booking_id;
+    const later = slots[slots.length - 1];
+    if (later === undefined) throw new Error("no slot");
+    const proposed = ok(await g.service.propose(host, bookingId, { start: later.start }));
+    const proposal = proposed.booking.proposal;
+    expect(proposal).toMatchObject({ by: "host", start: later.start });
+    if (proposal === undefined) throw new Error("no proposal");
+    expect(g.events.map((e) => e.event.type)).toEqual(["booking.change_proposed"]);
+    expect(validateSchcp("WebhookEvent", g.events[0]?.event).ok).toBe(true);
+    const accepted = ok(
+      await g.service.proposalResponse(host, caller, bookingId, {
+        idempotency_key: "p",
+        proposal_id: proposal.proposal_id,
+        accept: true,
+        sequence: 0,
+        offer_sha256: offerSha256(proposal.offer),
+      }),
+    );
+    expect(accepted.booking).toMatchObject({ sequence: 1, start: later.start, status: "confirmed" });
+  });
+
+  it("the upstream made the booking but the answer was lost, twice: reconciliation records it, one appointment", async () => {
+    const g = await gateway();
+    const host = "maple-street-auto";
+    const caller = await guest(host, g.now());
+    const { hold } = await holdFirstSlot(g, host, "oil-change", caller);
+    const faults = g.connector(host).faults;
+    faults.add({ operation: "createBooking", fault: "timeout", afterCommit: true, delayMs: 1 });
+    faults.add({ operation: "findBookingByIdempotencyKey", fault: "unavailable" });
+    const r = await g.service.confirm(host, caller, hold.hold_id, {
+      idempotency_key: "c",
+      offer_sha256: offerSha256(hold.offer),
+    });
+    expect(r.ok).toBe(false);
+    g.advance(31_000);
+    const report = await g.service.reconcile(host);
+    expect(report.recorded).toHaveLength(1);
+    const booking = ok(await g.service.getBooking(host, caller, report.recorded[0] ?? ""));
+    expect(booking.booking.status).toBe("confirmed");
+    const busy = ok(
+      await g.connector(host).readBusy({ start: NOW, end: NOW + 7 * 86_400_000 }, ["bay-1", "bay-2"]),
+    );
+    expect(busy.busy.length).toBeLessThanOrEqual(1);
+    expect(ok(await g.connector(host).findBookingByIdempotencyKey(`${host}:${hold.hold_id}`))).not.toBeNull();
+  });
+});

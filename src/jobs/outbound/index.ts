@@ -1,0 +1,13 @@
+export { classifyAddress, isPublicAddress, type AddressClass } from "./address-policy.js";
+export {
+  createPublicFetch,
+  systemResolver,
+  type FetchRefusal,
+  type FetchRefusalCode,
+  type OutboundRequest,
+  type OutboundResponse,
+  type PublicFetch,
+  type PublicFetchOptions,
+  type ResolvedAddress,
+  type Resolver,
+} from "./public-fetch.js";

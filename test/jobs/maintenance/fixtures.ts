@@ -1,0 +1,75 @@
+/** Holds with HoldPayloads as the core stores them, for the sweeper tests. */
+import type { HoldPayload, OutboundEvent, Outbox } from "../../../src/booking/api.js";
+import type { GatewayStore, HoldOwner, HoldRequest } from "../../../src/holds/port.js";
+import { sampleHold } from "../support.js";
+
+export const MINUTE = 60_000;
+export const T0 = Date.UTC(2030, 0, 7, 14, 0, 0);
+export const NOW = T0 - 60 * MINUTE;
+export const TTL = 5 * MINUTE;
+
+export const OWNER: HoldOwner = {
+  agentKey: "agent-thumbprint-A",
+  principal: "urn:schcp:principal:jwk-thumbprint:AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+  attester: "attester-1",
+  mandates: [],
+};
+
+/** Only what the sweeper reads is real; the rest of a payload is irrelevant here. */
+export function payload(holdId: string, over: Partial<HoldPayload> = {}): string {
+  const p = {
+    v: 1,
+    hold: { ...sampleHold(holdId), expires_at: "2030-01-07T13:05:00Z" },
+    offer: sampleHold(holdId).offer,
+    kind: "booking",
+    agentKey: OWNER.agentKey,
+    principal: OWNER.principal,
+    callbackUrl: "https://agent.example/hooks/schcp",
+    partySize: 1,
+    serviceId: "oil-change",
+    start: T0,
+    resourceIds: ["bay-1"],
+    total: null,
+    ...over,
+  };
+  return JSON.stringify(p);
+}
+
+let seq = 0;
+/** A hold on its own bay (so holds never collide), starting at T0 + offset minutes. */
+export function holdRequest(
+  hostId: string,
+  over: Partial<HoldRequest> & { holdId?: string } = {},
+): HoldRequest {
+  const holdId = over.holdId ?? `h_${++seq}`;
+  const bay = `bay-${holdId}`;
+  return {
+    hostId,
+    holdId,
+    serviceId: "oil-change",
+    interval: { start: T0, end: T0 + 60 * MINUTE },
+    requirements: [{ type: "bay", candidates: [{ id: bay, capacity: 1 }], units: 1 }],
+    ttlMs: TTL,
+    now: NOW,
+    owner: OWNER,
+    caps: { principalProven: true },
+    payload: payload(holdId),
+    ...over,
+  };
+}
+
+export async function placeOrThrow(store: GatewayStore, request: HoldRequest): Promise<void> {
+  const outcome = await store.placeHold(request);
+  if (!outcome.ok) throw new Error(`hold refused: ${outcome.reason}`);
+}
+
+export function recordingOutbox(): Outbox & { sent: OutboundEvent[] } {
+  const sent: OutboundEvent[] = [];
+  return {
+    sent,
+    enqueue: (event) => {
+      sent.push(event);
+      return Promise.resolve();
+    },
+  };
+}

@@ -1,36 +1,56 @@
 /**
  * `booking-gateway` command line. The edge for operators: parses arguments and the
- * environment, then starts the requested job. Nothing below this layer reads
- * process.env.
+ * environment, then starts the requested job. Nothing below this layer reads process.env.
  */
 import { parseArgs } from "node:util";
-import { serve } from "@hono/node-server";
-import { createHttpApp } from "../http/app.js";
+import { startServe } from "./serve.js";
+import type { RunningServer } from "./serve.js";
+
+export type { RunningServer } from "./serve.js";
 
 export interface CliIo {
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly out: (line: string) => void;
   readonly err: (line: string) => void;
+  /** Base for relative paths (--config, GATEWAY_DATA_DIR); default process.cwd(). */
+  readonly cwd?: string;
 }
 
-const USAGE = `Usage: booking-gateway <command> [options]
+export const USAGE = `Usage: booking-gateway <command> [options]
 
 Commands:
-  serve [--config FILE]   serve the SchCP operator and host endpoints over HTTP
-                          (PORT, default 8787; PUBLIC_ORIGIN, default http://127.0.0.1:<PORT>)
+  serve [--config FILE]   serve the SchCP operator, discovery and host endpoints over HTTP,
+                          and the operator API; without --config, the embedded default hosts
   help                    show this text
-`;
 
-export interface RunningServer {
-  readonly url: string;
-  close(): Promise<void>;
-}
+Environment (serve):
+  PORT              port to listen on (default 8787; 0 picks a free one)
+  HOST              address to listen on (default 127.0.0.1)
+  PUBLIC_ORIGIN     the origin agents address, e.g. https://gateway.example
+                    (default http://127.0.0.1:<port>); request signatures are checked
+                    against it, never against the Host header (SchCP §3.2)
+  REDIS_URL         use Redis for holds, nonces, idempotency and rate limits, and BullMQ for
+                    webhooks, so several gateway processes can serve the same hosts
+  REDIS_KEY_PREFIX  prefix of the gateway's Redis keys (default "schcp:")
+  GATEWAY_DATA_DIR  where host signing keys and the operator credential are kept
+                    (default ./.gateway)
+  OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)
+  NODE_ENV          "production" stops validating every response against its schema
+`;
 
 export async function runCli(argv: readonly string[], io: CliIo): Promise<number | RunningServer> {
   const [command, ...rest] = argv;
   switch (command) {
-    case "serve":
-      return startServe(rest, io);
+    case "serve": {
+      let values: { config?: string | undefined };
+      try {
+        ({ values } = parseArgs({ args: [...rest], options: { config: { type: "string" } }, strict: true }));
+      } catch (e) {
+        io.err(`booking-gateway serve: ${(e as Error).message}`);
+        return 2;
+      }
+      return startServe(values.config, io);
+    }
     case undefined:
     case "help":
     case "--help":
@@ -41,49 +61,4 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
       io.err(`booking-gateway: unknown command "${command}"\n\n${USAGE}`);
       return 2;
   }
-}
-
-async function startServe(args: readonly string[], io: CliIo): Promise<number | RunningServer> {
-  let values: { config?: string | undefined };
-  try {
-    ({ values } = parseArgs({ args: [...args], options: { config: { type: "string" } }, strict: true }));
-  } catch (e) {
-    io.err(`booking-gateway serve: ${(e as Error).message}`);
-    return 2;
-  }
-  if (values.config !== undefined) {
-    io.err("booking-gateway serve: --config is not supported yet; the embedded default is served");
-    return 2;
-  }
-  const port = parsePort(io.env["PORT"]);
-  if (port === undefined) {
-    io.err(`booking-gateway serve: PORT must be an integer 0-65535, got "${io.env["PORT"]}"`);
-    return 2;
-  }
-  const publicOrigin = io.env["PUBLIC_ORIGIN"] ?? `http://127.0.0.1:${port}`;
-  try {
-    new URL(publicOrigin);
-  } catch {
-    io.err(`booking-gateway serve: PUBLIC_ORIGIN is not a URL: "${publicOrigin}"`);
-    return 2;
-  }
-  const app = createHttpApp({ publicOrigin, operatorName: "Booking Gateway (embedded default)", hosts: [] });
-  return new Promise((resolve) => {
-    const server = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, (info) => {
-      const url = `http://127.0.0.1:${info.port}`;
-      io.out(`booking-gateway: serving on ${url} (public origin ${publicOrigin})`);
-      io.out(`booking-gateway: operator discovery at ${publicOrigin}/.well-known/scheduling.json`);
-      resolve({
-        url,
-        close: () => new Promise<void>((done, fail) => server.close((e) => (e ? fail(e) : done()))),
-      });
-    });
-  });
-}
-
-function parsePort(raw: string | undefined): number | undefined {
-  if (raw === undefined || raw === "") return 8787;
-  if (!/^[0-9]{1,5}$/.test(raw)) return undefined;
-  const port = Number(raw);
-  return port <= 65535 ? port : undefined;
 }

@@ -1,4 +1,9 @@
-/** Process entry point for `booking-gateway`. */
+/**
+ * Process entry point for `booking-gateway`. The one place that reads process.env and
+ * installs signal handlers: SIGINT or SIGTERM closes gracefully (no new connections,
+ * in-flight requests finish, workers stop, queues drain, stores close); a second signal
+ * exits at once.
+ */
 import { runCli } from "./cli.js";
 
 const result = await runCli(process.argv.slice(2), {
@@ -10,12 +15,24 @@ const result = await runCli(process.argv.slice(2), {
 if (typeof result === "number") {
   process.exitCode = result;
 } else {
-  const stop = (): void => {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) {
+      process.stderr.write(`booking-gateway: ${signal} again, exiting now\n`);
+      process.exit(1);
+    }
+    stopping = true;
+    process.stderr.write(`booking-gateway: ${signal}, shutting down\n`);
     result.close().then(
       () => process.exit(0),
-      () => process.exit(1),
+      (e: unknown) => {
+        process.stderr.write(
+          `booking-gateway: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`,
+        );
+        process.exit(1);
+      },
     );
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }

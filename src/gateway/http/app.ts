@@ -1,53 +1,79 @@
 /**
- * The gateway's HTTP edge. It only translates: requests in, neutral calls to the
- * layers below, protocol-shaped responses out. Tested in process through
- * `app.request()`, without a socket.
+ * The gateway's HTTP edge: one Hono app. It only translates: requests in, neutral calls to
+ * the booking core, protocol-shaped responses out. Tested in process through `app.request()`.
  *
- * This first edge serves the operator document (SchCP §2.3). Connected hosts, their
- * discovery documents and the host endpoint (§3–§9) are added by the SchCP endpoint work.
+ *   GET  /.well-known/scheduling.json            operator document (SchCP §2.3)
+ *   GET  /hosts/{hostId}/scheduling.json         a host's discovery document (§2.1)
+ *   *    /schcp/v0/{hostId}/...                  the host endpoint (§5), see schcp-route-table.ts
+ *   *    /operator/v0/{hostId}/bookings[...]     the operator API (Bearer credential)
  */
 import { Hono } from "hono";
-import { refusal } from "../../protocol/schcp/refusals.js";
+import { HoldStoreUnavailableError } from "../../holds/port.js";
+import { edgeRefusal } from "./refusal-map.js";
+import { internalError, jsonResponse, refusalResponse, toHttp } from "./respond.js";
+import { mountOperatorRoutes } from "./operator-routes.js";
+import { mountSchcpRoutes } from "./schcp-routes.js";
+import { normalizeOrigin } from "./target-uri.js";
+import type { HttpAppDeps } from "./types.js";
 
 export const SCHCP_VERSION = "0.4";
 
-export interface OperatorListing {
-  readonly id: string;
-  readonly discovery: string;
-  readonly host_domain: string | null;
-}
-
-export interface HttpAppConfig {
-  /** The public origin agents address (SchCP §3.2: never derived from the Host header). */
-  readonly publicOrigin: string;
-  readonly operatorName: string;
-  readonly hosts: readonly OperatorListing[];
-}
-
-export function createHttpApp(config: HttpAppConfig): Hono {
+export function createHttpApp(deps: HttpAppDeps): Hono {
+  const origin = normalizeOrigin(deps.publicOrigin);
+  // Configuration is checked before this point (CLI, runtime); a bad origin here is a bug.
+  if (origin === undefined) throw new Error(`createHttpApp: "${deps.publicOrigin}" is not an http(s) origin`);
   const app = new Hono();
-  const domain = new URL(config.publicOrigin).hostname;
 
-  // §3.1: every response serving a discovery or operator document, and every
-  // host-endpoint response, carries SchCP-Version.
+  // §3.1: every host-endpoint response, and every response serving a discovery or operator
+  // document, carries SchCP-Version; the operator API and errors carry it too.
   app.use("*", async (c, next) => {
     await next();
-    c.header("SchCP-Version", SCHCP_VERSION);
+    c.res.headers.set("SchCP-Version", SCHCP_VERSION);
   });
 
-  app.get("/.well-known/scheduling.json", (c) =>
-    c.json({
-      schcp: SCHCP_VERSION,
-      operator: { name: config.operatorName, domain },
-      hosts: config.hosts,
-    }),
+  // §3.2: discovery and operator documents are plain unsigned GETs.
+  app.get("/.well-known/scheduling.json", () => toHttp(jsonResponse(200, deps.documents.operator())));
+  app.get("/hosts/:hostId/scheduling.json", (c) => {
+    const hostId = c.req.param("hostId");
+    const doc = deps.documents.host(hostId);
+    return toHttp(
+      doc === undefined
+        ? refusalResponse(edgeRefusal({ code: "NOT_FOUND", message: `no host "${hostId}" is served here` }))
+        : jsonResponse(200, doc),
+    );
+  });
+  app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
+
+  mountSchcpRoutes(app, deps, origin);
+  mountOperatorRoutes(app, deps);
+
+  app.notFound((c) =>
+    toHttp(
+      refusalResponse(
+        edgeRefusal({ code: "NOT_FOUND", message: `no route for ${c.req.method} ${c.req.path}` }),
+      ),
+    ),
   );
 
-  app.get("/healthz", (c) => c.json({ ok: true }));
-
-  app.notFound((c) => {
-    const { status, body } = refusal("NOT_FOUND", { message: `no route for ${c.req.method} ${c.req.path}` });
-    return c.json(body, status as 404);
+  app.onError((e, c) => {
+    if (e instanceof HoldStoreUnavailableError) {
+      deps.logger.error("store unavailable", { method: c.req.method, path: c.req.path, error: e.message });
+      return toHttp(
+        refusalResponse(
+          edgeRefusal({
+            code: "UPSTREAM_UNAVAILABLE",
+            message: "the gateway's store is not answering; try again shortly",
+            retryAfterMs: 1000,
+          }),
+        ),
+      );
+    }
+    deps.logger.error("unhandled error", {
+      method: c.req.method,
+      path: c.req.path,
+      error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+    });
+    return toHttp(internalError());
   });
 
   return app;

@@ -61,6 +61,18 @@ export const commonDefs: Record<string, Schema> = {
   Uri: { type: "string", format: "uri" },
   /** Callback, status and endpoint URLs: https only (§5.8); the connect-time check is elsewhere. */
   HttpsUri: { type: "string", format: "uri", pattern: "^https://" },
+  /**
+   * Where discovery documents and endpoints live: https (§3.1), or plain http on a loopback
+   * host, so a gateway run on a developer's machine (http://127.0.0.1:8787) publishes valid
+   * documents. Nothing but the same machine can reach a loopback address, so this admits no
+   * remote plain-text endpoint.
+   */
+  EndpointUri: {
+    type: "string",
+    format: "uri",
+    pattern:
+      "^(https://|http://(127\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))",
+  },
   Sha256: { type: "string", pattern: SHA256_B64U_PATTERN },
   CompactJws: { type: "string", pattern: COMPACT_JWS_PATTERN },
   PrincipalId: { type: "string", pattern: PRINCIPAL_PATTERN },

@@ -94,7 +94,7 @@ export const discoveryDefs: Record<string, Schema> = {
         },
         ["id", "name", "timezone"],
       ),
-      endpoint: ref("HttpsUri"),
+      endpoint: ref("EndpointUri"),
       operator: {
         anyOf: [
           { type: "null" },
@@ -121,7 +121,7 @@ export const discoveryDefs: Record<string, Schema> = {
           name: str,
           locations: {
             type: "array",
-            items: open({ host_id: ref("Id"), name: str, discovery: ref("HttpsUri") }, [
+            items: open({ host_id: ref("Id"), name: str, discovery: ref("EndpointUri") }, [
               "host_id",
               "discovery",
             ]),
@@ -141,7 +141,7 @@ export const discoveryDefs: Record<string, Schema> = {
         items: open(
           {
             id: ref("Id"),
-            discovery: ref("HttpsUri"),
+            discovery: ref("EndpointUri"),
             host_domain: { anyOf: [{ type: "null" }, { type: "string", format: "hostname" }] },
           },
           ["id", "discovery", "host_domain"],

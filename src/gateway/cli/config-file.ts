@@ -1,0 +1,35 @@
+/**
+ * `--config FILE`: the hosts config file, read as strict JSON (a duplicate member is as
+ * ambiguous in a config as in a signed payload) and checked by the booking core's
+ * parseHostsConfig, whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …").
+ */
+import { readFile } from "node:fs/promises";
+import type { HostConfig } from "../../booking/api.js";
+import { parseHostsConfig } from "../../booking/hosts/index.js";
+import { parseStrictJson } from "../../protocol/json/index.js";
+import { err } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+
+/** The error is one line for the operator, naming the file and the field. */
+export async function loadHostsConfigFile(path: string): Promise<Result<HostConfig[], string>> {
+  let bytes: Uint8Array;
+  try {
+    bytes = await readFile(path);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    return err(`${path}: cannot read the config file${code === undefined ? "" : ` (${code})`}`);
+  }
+  const json = parseStrictJson(bytes);
+  if (!json.ok) {
+    const at = json.error.field === "" ? "" : ` at ${json.error.field}`;
+    return err(`${path}: not valid JSON${at}: ${json.error.message}`);
+  }
+  const hosts = parseHostsConfig(json.value);
+  if (!hosts.ok) {
+    // parseHostsConfig's messages start with the field; add it when one does not.
+    const { field, message } = hosts.error;
+    return err(`${path}: ${field !== "" && !message.includes(field) ? `${field}: ` : ""}${message}`);
+  }
+  if (hosts.value.length === 0) return err(`${path}: /hosts: lists no host; there would be nothing to serve`);
+  return hosts;
+}

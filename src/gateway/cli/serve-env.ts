@@ -1,0 +1,96 @@
+/**
+ * `serve`'s settings from the environment, each checked with an error that names the
+ * variable. Pure: the caller passes the environment in.
+ */
+import { isAbsolute, resolve } from "node:path";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import { normalizeOrigin } from "../http/target-uri.js";
+import { isUsableOperatorToken } from "../runtime/operator-token.js";
+
+export interface ServeSettings {
+  readonly port: number;
+  readonly bindHost: string;
+  /** undefined: http://127.0.0.1:<the port actually bound>. */
+  readonly publicOrigin?: string;
+  readonly redisUrl?: string;
+  readonly redisKeyPrefix?: string;
+  readonly dataDir: string;
+  readonly operatorToken?: string;
+  readonly validateResponses: boolean;
+}
+
+const set = (v: string | undefined): v is string => v !== undefined && v !== "";
+
+export function readServeEnv(
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): Result<ServeSettings, string> {
+  const rawPort = env["PORT"];
+  let port = 8787;
+  if (set(rawPort)) {
+    if (!/^[0-9]{1,5}$/.test(rawPort) || Number(rawPort) > 65535) {
+      return err(`PORT must be an integer 0-65535, got "${rawPort}"`);
+    }
+    port = Number(rawPort);
+  }
+
+  let publicOrigin: string | undefined;
+  if (set(env["PUBLIC_ORIGIN"])) {
+    publicOrigin = normalizeOrigin(env["PUBLIC_ORIGIN"]);
+    if (publicOrigin === undefined) {
+      return err(
+        `PUBLIC_ORIGIN must be an http(s) origin such as https://gateway.example, got "${env["PUBLIC_ORIGIN"]}"`,
+      );
+    }
+  }
+
+  let redisUrl: string | undefined;
+  if (set(env["REDIS_URL"])) {
+    try {
+      const url = new URL(env["REDIS_URL"]);
+      if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new Error("scheme");
+    } catch {
+      return err(`REDIS_URL must be a redis:// or rediss:// URL, got "${env["REDIS_URL"]}"`);
+    }
+    redisUrl = env["REDIS_URL"];
+  }
+
+  const redisKeyPrefix = env["REDIS_KEY_PREFIX"];
+  if (set(redisKeyPrefix) && !/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
+    return err(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 : . _ -, got "${redisKeyPrefix}"`);
+  }
+
+  const dir = set(env["GATEWAY_DATA_DIR"]) ? env["GATEWAY_DATA_DIR"] : ".gateway";
+  const dataDir = isAbsolute(dir) ? dir : resolve(cwd, dir);
+
+  let operatorToken: string | undefined;
+  if (set(env["OPERATOR_TOKEN"])) {
+    if (!isUsableOperatorToken(env["OPERATOR_TOKEN"])) {
+      return err("OPERATOR_TOKEN must be at least 16 characters of A-Z a-z 0-9 - . _ ~ + /");
+    }
+    operatorToken = env["OPERATOR_TOKEN"];
+  }
+
+  return ok({
+    port,
+    bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
+    ...(publicOrigin !== undefined && { publicOrigin }),
+    ...(redisUrl !== undefined && { redisUrl }),
+    ...(set(redisKeyPrefix) && { redisKeyPrefix }),
+    dataDir,
+    ...(operatorToken !== undefined && { operatorToken }),
+    validateResponses: env["NODE_ENV"] !== "production",
+  });
+}
+
+/** The URL with any password replaced, for printing. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== "") u.password = "***";
+    return u.toString();
+  } catch {
+    return "(unparseable URL)";
+  }
+}

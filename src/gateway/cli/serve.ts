@@ -1,0 +1,161 @@
+/**
+ * `booking-gateway serve [--config FILE]`: the hosts (the file, or the embedded default), the
+ * runtime (stores, connectors, keys, workers), the HTTP app, a listening socket, and what an
+ * operator needs to know printed on stdout. The socket is bound first, so that with PORT=0
+ * the default public origin names the port actually bound; requests arriving before the
+ * runtime is ready get a 503.
+ */
+import { createAdaptorServer } from "@hono/node-server";
+import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import type { HostConfig } from "../../booking/api.js";
+import { embeddedDefaultHosts } from "../../booking/hosts/index.js";
+import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
+import { buildGatewayRuntime } from "../runtime/runtime.js";
+import type { GatewayRuntime } from "../runtime/runtime.js";
+import { jsonLinesLogger } from "../runtime/support.js";
+import type { CliIo } from "./cli.js";
+import { loadHostsConfigFile } from "./config-file.js";
+import { readServeEnv, redactUrl } from "./serve-env.js";
+import type { ServeSettings } from "./serve-env.js";
+
+export interface RunningServer {
+  /** Where the socket listens (http://127.0.0.1:<port>). */
+  readonly url: string;
+  readonly publicOrigin: string;
+  readonly runtime: GatewayRuntime;
+  /** Stops taking connections, finishes what is in flight, then closes the runtime. */
+  close(): Promise<void>;
+}
+
+const NOT_READY = JSON.stringify({
+  error: { code: "UPSTREAM_UNAVAILABLE", reason: "upstream_unavailable", message: "the gateway is starting" },
+});
+
+export async function startServe(configPath: string | undefined, io: CliIo): Promise<number | RunningServer> {
+  const say = (line: string) => io.out(`booking-gateway: ${line}`);
+  const fail = (line: string) => io.err(`booking-gateway serve: ${line}`);
+  const cwd = io.cwd ?? process.cwd();
+
+  const settings = readServeEnv(io.env, cwd);
+  if (!settings.ok) {
+    fail(settings.error);
+    return 2;
+  }
+  let hosts: HostConfig[];
+  if (configPath === undefined) {
+    hosts = embeddedDefaultHosts();
+  } else {
+    const loaded = await loadHostsConfigFile(resolve(cwd, configPath));
+    if (!loaded.ok) {
+      fail(loaded.error);
+      return 2;
+    }
+    hosts = loaded.value;
+  }
+
+  let handler: (request: Request) => Response | Promise<Response> = () =>
+    new Response(NOT_READY, {
+      status: 503,
+      headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
+    });
+  const server = createAdaptorServer({ fetch: (request: Request) => handler(request) });
+  const listening = await listen(server, settings.value);
+  if (!listening.ok) {
+    fail(listening.error);
+    return 1;
+  }
+  const port = listening.port;
+  const publicOrigin = settings.value.publicOrigin ?? `http://127.0.0.1:${port}`;
+  const closeServer = () => closeHttpServer(server);
+
+  let runtime: GatewayRuntime;
+  try {
+    const built = await buildGatewayRuntime({
+      hosts,
+      publicOrigin,
+      dataDir: settings.value.dataDir,
+      logger: jsonLinesLogger((line) => io.err(line)),
+      validateResponses: settings.value.validateResponses,
+      operatorName: configPath === undefined ? "Booking Gateway (embedded default)" : "Booking Gateway",
+      ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
+      ...(settings.value.redisKeyPrefix !== undefined && { redisKeyPrefix: settings.value.redisKeyPrefix }),
+      ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
+    });
+    if (!built.ok) {
+      await closeServer();
+      fail(`${configPath ?? "embedded default"}: ${built.error.message}`);
+      return 2;
+    }
+    runtime = built.value;
+  } catch (e) {
+    await closeServer();
+    fail(`could not start: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+  handler = createHttpApp(runtime).fetch;
+
+  const url = `http://${settings.value.bindHost.includes(":") ? `[${settings.value.bindHost}]` : settings.value.bindHost}:${port}`;
+  say(`serving ${hosts.length} host(s) on ${url} (public origin ${publicOrigin})`);
+  say(`operator discovery at ${publicOrigin}/.well-known/scheduling.json`);
+  for (const h of runtime.hosts.list()) {
+    say(`  ${h.config.id}: ${publicOrigin}/hosts/${h.config.id}/scheduling.json`);
+  }
+  say(
+    settings.value.redisUrl === undefined
+      ? "store: in memory (holds and bookings end with this process)"
+      : `store: Redis at ${redactUrl(settings.value.redisUrl)}, webhooks on BullMQ`,
+  );
+  say(`host signing keys in ${settings.value.dataDir}`);
+  say(
+    `operator API at ${publicOrigin}/operator/v0/<host id>/bookings with "Authorization: Bearer <credential>"`,
+  );
+  say(
+    runtime.operatorTokenSource === "env"
+      ? "operator credential: from OPERATOR_TOKEN"
+      : `operator credential: ${runtime.operatorToken} (${runtime.operatorTokenSource === "generated" ? "generated now, " : ""}kept in ${settings.value.dataDir})`,
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    publicOrigin,
+    runtime,
+    close: () =>
+      (closing ??= (async () => {
+        await closeServer();
+        await runtime.close();
+      })()),
+  };
+}
+
+type Server = ReturnType<typeof createAdaptorServer>;
+
+function listen(
+  server: Server,
+  s: ServeSettings,
+): Promise<{ ok: true; port: number } | { ok: false; error: string }> {
+  return new Promise((done) => {
+    const onError = (e: Error) =>
+      done({ ok: false, error: `cannot listen on ${s.bindHost}:${s.port}: ${e.message}` });
+    server.once("error", onError);
+    server.listen(s.port, s.bindHost, () => {
+      server.off("error", onError);
+      done({ ok: true, port: (server.address() as AddressInfo).port });
+    });
+  });
+}
+
+/** Stops accepting, lets in-flight requests finish for up to 10 s, then drops what is left. */
+function closeHttpServer(server: Server): Promise<void> {
+  return new Promise((done) => {
+    const http = server as Server & { closeIdleConnections?: () => void; closeAllConnections?: () => void };
+    const force = setTimeout(() => http.closeAllConnections?.(), 10_000);
+    force.unref();
+    server.close(() => {
+      clearTimeout(force);
+      done();
+    });
+    http.closeIdleConnections?.();
+  });
+}

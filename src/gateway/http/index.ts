@@ -1,0 +1,20 @@
+/** The gateway's HTTP edge: one Hono app for discovery, the SchCP host endpoint and the operator API. */
+export { createHttpApp, SCHCP_VERSION } from "./app.js";
+export { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter, takeToken } from "./rate-limit.js";
+export type { TokenBucketPolicy } from "./rate-limit.js";
+export { SCHCP_ROUTES } from "./schcp-route-table.js";
+export type { SchcpRoute } from "./schcp-route-table.js";
+export { normalizeOrigin, publicTargetUri, requestPathAndQuery } from "./target-uri.js";
+export { findPaymentData } from "./payment.js";
+export { operatorCredentialMatches } from "./operator-auth.js";
+export { DEFAULT_MAX_BODY_BYTES } from "./types.js";
+export type {
+  DiscoveryDocuments,
+  EdgeResponse,
+  HttpAppDeps,
+  IdempotencyGate,
+  IdempotentRequest,
+  IdempotentRoute,
+  Logger,
+  RateLimiter,
+} from "./types.js";

@@ -1,0 +1,70 @@
+/**
+ * Request bodies of the operator API (the gateway's own, not SchCP): closed like SchCP's, so
+ * a typo ("timeStillGood") is an error naming the member rather than a silently ignored
+ * option. Parsed with the same strict JSON and payment rule as the host endpoint.
+ */
+import { parseInstant } from "../../protocol/time/index.js";
+import { childPointer, err, ok } from "../../protocol/result.js";
+import type { FieldError, Result } from "../../protocol/result.js";
+
+type Kind = "string" | "boolean" | "instant" | "attendance";
+type Shape = Readonly<Record<string, { readonly kind: Kind; readonly required?: boolean }>>;
+
+export const OPERATOR_BODIES = {
+  approve: {},
+  decline: { reason: { kind: "string" }, message: { kind: "string" } },
+  cancel: { message: { kind: "string" }, time_still_good: { kind: "boolean" } },
+  attendance: { status: { kind: "attendance", required: true }, end: { kind: "instant" } },
+  propose: { start: { kind: "instant", required: true } },
+} as const satisfies Record<string, Shape>;
+
+export type OperatorAction = keyof typeof OPERATOR_BODIES;
+
+const bad = (field: string, message: string): Result<never, FieldError> =>
+  err({ code: "invalid_request", field, message });
+
+function checkMember(kind: Kind, value: unknown, field: string): Result<void, FieldError> {
+  switch (kind) {
+    case "string":
+      return typeof value === "string" && value.length <= 2000
+        ? ok(undefined)
+        : bad(field, "must be a string");
+    case "boolean":
+      return typeof value === "boolean" ? ok(undefined) : bad(field, "must be true or false");
+    case "attendance":
+      return value === "completed" || value === "no_show"
+        ? ok(undefined)
+        : bad(field, 'must be "completed" or "no_show"');
+    case "instant":
+      return parseInstant(value, field).ok
+        ? ok(undefined)
+        : bad(field, "must be an RFC 3339 date-time with an offset");
+  }
+}
+
+/** An absent body reads as {} (approve needs none). */
+export function checkOperatorBody(
+  action: OperatorAction,
+  value: unknown,
+): Result<Readonly<Record<string, unknown>>, FieldError> {
+  const shape: Shape = OPERATOR_BODIES[action];
+  const body = value === undefined ? {} : value;
+  if (body === null || typeof body !== "object" || Array.isArray(body))
+    return bad("", "must be a JSON object");
+  const record = body as Record<string, unknown>;
+  for (const name of Object.keys(record)) {
+    if (!Object.prototype.hasOwnProperty.call(shape, name)) {
+      return bad(childPointer("", name), "is not a member this request defines");
+    }
+  }
+  for (const [name, rule] of Object.entries(shape)) {
+    const field = childPointer("", name);
+    if (!(name in record)) {
+      if (rule.required === true) return bad(field, "is required");
+      continue;
+    }
+    const checked = checkMember(rule.kind, record[name], field);
+    if (!checked.ok) return checked;
+  }
+  return ok(record);
+}

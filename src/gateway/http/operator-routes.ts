@@ -1,0 +1,134 @@
+/**
+ * The operator API: the host's side of a booking (approve, decline, host cancel, attendance,
+ * host proposals, §5.7–§5.8, §6), at {origin}/operator/v0/{hostId}/bookings[...]. Reached only
+ * with the operator credential; answers use the SchCP refusal shape for failures so one
+ * client can read both APIs.
+ */
+import type { Context, Hono } from "hono";
+import type { BookingRefusal, HostRuntime, OperatorApi, UseCase } from "../../booking/api.js";
+import { readBoundedBody } from "./body.js";
+import { checkOperatorBody } from "./operator-bodies.js";
+import type { OperatorAction } from "./operator-bodies.js";
+import { operatorCredentialMatches } from "./operator-auth.js";
+import { edgeRefusal, fromBookingRefusal } from "./refusal-map.js";
+import { parseJsonBody } from "./request-body.js";
+import { jsonResponse, refusalResponse, toHttp } from "./respond.js";
+import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
+import type { EdgeResponse, HttpAppDeps } from "./types.js";
+
+export const OPERATOR_BASE = "/operator/v0/:hostId";
+
+type Input = Readonly<Record<string, unknown>>;
+
+const str = (v: unknown): string | undefined => (typeof v === "string" ? v : undefined);
+
+/** Each action's use case, from the checked body. */
+const ACTIONS: Record<
+  OperatorAction,
+  (api: OperatorApi, hostId: string, bookingId: string, b: Input) => UseCase<unknown>
+> = {
+  approve: (api, h, id) => api.approve(h, id),
+  decline: (api, h, id, b) => {
+    const input: { reason?: string; message?: string } = {};
+    if (str(b["reason"]) !== undefined) input.reason = str(b["reason"]);
+    if (str(b["message"]) !== undefined) input.message = str(b["message"]);
+    return api.decline(h, id, input);
+  },
+  cancel: (api, h, id, b) => {
+    const input: { message?: string; timeStillGood?: boolean } = {};
+    if (str(b["message"]) !== undefined) input.message = str(b["message"]);
+    if (typeof b["time_still_good"] === "boolean") input.timeStillGood = b["time_still_good"];
+    return api.hostCancel(h, id, input);
+  },
+  attendance: (api, h, id, b) => {
+    const input: { status: "completed" | "no_show"; end?: string } = {
+      status: b["status"] === "no_show" ? "no_show" : "completed",
+    };
+    if (str(b["end"]) !== undefined) input.end = str(b["end"]);
+    return api.markAttendance(h, id, input);
+  },
+  propose: (api, h, id, b) => api.propose(h, id, { start: str(b["start"]) ?? "" }),
+};
+
+export function mountOperatorRoutes(app: Hono, deps: HttpAppDeps): void {
+  app.get(`${OPERATOR_BASE}/bookings`, async (c) =>
+    toHttp(
+      await guarded(c, deps, async (host) => {
+        const listed = await deps.api.listBookings(host.config.id);
+        return listed.ok ? jsonResponse(200, { bookings: listed.value }) : refused(listed.error, host);
+      }),
+    ),
+  );
+  for (const action of Object.keys(ACTIONS) as OperatorAction[]) {
+    app.post(`${OPERATOR_BASE}/bookings/:bookingId/${action}`, async (c) =>
+      toHttp(await guarded(c, deps, (host) => runAction(c, deps, host, action))),
+    );
+  }
+}
+
+function refused(r: BookingRefusal, host: HostRuntime): EdgeResponse {
+  return refusalResponse(fromBookingRefusal(r, host.config));
+}
+
+/** Credential first, then the host: nothing is said to a caller without the credential. */
+async function guarded(
+  c: Context,
+  deps: HttpAppDeps,
+  run: (host: HostRuntime) => Promise<EdgeResponse>,
+): Promise<EdgeResponse> {
+  if (!operatorCredentialMatches(c.req.header("authorization") ?? null, deps.operatorToken)) {
+    return {
+      status: 401,
+      body: JSON.stringify({
+        error: {
+          code: "UNAUTHORIZED",
+          message: "the operator API needs Authorization: Bearer <operator credential>",
+        },
+      }),
+    };
+  }
+  const hostId = c.req.param("hostId") ?? "";
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) {
+    return refusalResponse(edgeRefusal({ code: "NOT_FOUND", message: `no host "${hostId}" is served here` }));
+  }
+  return run(host);
+}
+
+async function runAction(
+  c: Context,
+  deps: HttpAppDeps,
+  host: HostRuntime,
+  action: OperatorAction,
+): Promise<EdgeResponse> {
+  const limit = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bytes = await readBoundedBody(c.req.raw, limit);
+  if (!bytes.ok) {
+    return refusalResponse(
+      edgeRefusal({
+        code: "INVALID_REQUEST",
+        status: 413,
+        message: `the request body is larger than ${limit} bytes`,
+      }),
+    );
+  }
+  let json: unknown = undefined;
+  if (bytes.value.length > 0) {
+    const parsed = parseJsonBody(bytes.value);
+    if (!parsed.ok) return refusalResponse(parsed.error);
+    json = parsed.value;
+  }
+  const body = checkOperatorBody(action, json);
+  if (!body.ok) {
+    return refusalResponse(
+      edgeRefusal({
+        code: "INVALID_REQUEST",
+        message: `${body.error.field || "body"} ${body.error.message}`,
+        details: { field: body.error.field },
+      }),
+    );
+  }
+  const bookingId = c.req.param("bookingId") ?? "";
+  const result = await ACTIONS[action](deps.api, host.config.id, bookingId, body.value);
+  return result.ok ? jsonResponse(200, result.value) : refused(result.error, host);
+}

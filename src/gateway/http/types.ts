@@ -1,0 +1,94 @@
+/**
+ * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
+ * returns an object that satisfies it; tests hand in fakes of the use cases.
+ */
+import type { Caller, Clock, HostDirectory, OperatorApi, SchcpHostApi } from "../../booking/api.js";
+import type { NonceStore } from "../../holds/port.js";
+import type { RefusalBody } from "../../protocol/schcp/types.js";
+
+/** Structured log lines for operators; never carries secrets or request bodies. */
+export interface Logger {
+  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+/** A response the edge has decided on: the exact body bytes as a string (so replays are identical). */
+export interface EdgeResponse {
+  readonly status: number;
+  readonly body: string;
+  /** Seconds for Retry-After (§7.2, §9.2 retry.after). */
+  readonly retryAfterSec?: number;
+}
+
+/** A refusal decided at the edge, before it is serialized. */
+export interface EdgeRefusal {
+  readonly status: number;
+  readonly body: RefusalBody;
+  readonly retryAfterSec?: number;
+}
+
+/** SchCP §7.2: availability queries are rate-limited per agent key (token bucket). */
+export interface RateLimiter {
+  /** Takes one token from `key`'s bucket; when empty, how long until one is back. */
+  take(
+    key: string,
+    nowMs: number,
+  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number }>;
+}
+
+/** The mutating SchCP routes that carry idempotency_key (SchCP §9.1). */
+export type IdempotentRoute =
+  "placeHold" | "confirm" | "cancel" | "changeOffer" | "reschedule" | "proposalResponse";
+
+export interface IdempotentRequest {
+  readonly route: IdempotentRoute;
+  readonly hostId: string;
+  readonly caller: Caller;
+  readonly idempotencyKey: string;
+  readonly method: string;
+  /** Path and query as addressed (the host id and the hold or booking id are in it). */
+  readonly path: string;
+  readonly body: Uint8Array;
+}
+
+/**
+ * SchCP §9.1 around one mutating request: runs `execute` once per (agent key, idempotency
+ * key), replays its stored answer for the same body, refuses a different body. Wired to the
+ * booking core's withIdempotency by the runtime.
+ */
+export interface IdempotencyGate {
+  run(request: IdempotentRequest, execute: () => Promise<EdgeResponse>): Promise<EdgeResponse>;
+}
+
+/** Discovery documents (SchCP §2.1, §2.3), built by the booking core's discovery module. */
+export interface DiscoveryDocuments {
+  operator(): unknown;
+  /** undefined for an unknown host. */
+  host(hostId: string): unknown;
+}
+
+export interface HttpAppDeps {
+  /** The origin agents address (SchCP §3.2: @target-uri is rebuilt from it, never from Host). */
+  readonly publicOrigin: string;
+  readonly hosts: HostDirectory;
+  readonly api: SchcpHostApi & OperatorApi;
+  readonly documents: DiscoveryDocuments;
+  /** Replay memory for request nonces: the gateway store (SchCP §3.2). */
+  readonly nonces: NonceStore;
+  readonly idempotency: IdempotencyGate;
+  readonly rateLimiter: RateLimiter;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** The operator API's bearer credential. */
+  readonly operatorToken: string;
+  /** Request bodies above this are refused with 413 (default 64 KiB). */
+  readonly maxBodyBytes?: number;
+  /**
+   * Validate every SchCP response against its closed schema; a failure becomes a 500 and a log
+   * line (on in development and tests; the CLI turns it off when NODE_ENV=production).
+   */
+  readonly validateResponses?: boolean;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

@@ -1,0 +1,48 @@
+/**
+ * The edge's IdempotencyGate on the booking core's withIdempotency (SchCP §9.1): one record
+ * per (agent keyid, idempotency_key) in the gateway store, keyed against a hash of the method,
+ * path and exact body bytes; replays re-authorized against the CURRENT mandate with the
+ * core's mandateReplayAuthorizer.
+ */
+import type { Clock, HostDirectory } from "../../booking/api.js";
+import { mandateReplayAuthorizer, requestHash, withIdempotency } from "../../booking/idempotency/index.js";
+import type { IdempotencyStore } from "../../holds/port.js";
+import type { MandateActionKind } from "../../protocol/schcp/mandate/index.js";
+import { fromBookingRefusal } from "../http/refusal-map.js";
+import { refusalResponse } from "../http/respond.js";
+import type { EdgeResponse, IdempotencyGate, IdempotentRoute } from "../http/types.js";
+
+/** The mandate action each idempotent route is checked as (§3.3 check 5). */
+const ACTION: Record<IdempotentRoute, MandateActionKind> = {
+  placeHold: "hold",
+  confirm: "book",
+  cancel: "cancel",
+  changeOffer: "change_offer",
+  reschedule: "reschedule",
+  proposalResponse: "proposal_response",
+};
+
+export function createIdempotencyGate(deps: {
+  readonly store: IdempotencyStore;
+  readonly clock: Clock;
+  readonly hosts: HostDirectory;
+}): IdempotencyGate {
+  return {
+    async run(request, execute): Promise<EdgeResponse> {
+      const outcome = await withIdempotency(
+        deps.store,
+        {
+          agentKey: request.caller.agentKey,
+          idempotencyKey: request.idempotencyKey,
+          requestHash: requestHash(request.method, request.path, request.body),
+          principal: request.caller.mandate?.principal ?? null,
+          now: deps.clock.now(),
+        },
+        execute,
+        mandateReplayAuthorizer(request.caller, ACTION[request.route]),
+      );
+      if (outcome.ok) return outcome.value.response;
+      return refusalResponse(fromBookingRefusal(outcome.error, deps.hosts.get(request.hostId)?.config));
+    },
+  };
+}

@@ -1,0 +1,80 @@
+/**
+ * The shared infrastructure of one gateway process, in one of two modes:
+ * - memory (the embedded default): MemoryHoldStore, an in-process synthetic platform, an
+ *   in-process token bucket; nothing outlives the process;
+ * - Redis (REDIS_URL): the Redis GatewayStore, a Redis-backed synthetic platform and a Redis
+ *   token bucket, so several gateway processes serve the same hosts and a restart loses no
+ *   hold, booking, nonce or idempotency record.
+ */
+import type { BookingIndex, Clock } from "../../booking/api.js";
+import { MemoryBookingIndex } from "../../booking/bookings/booking-index.js";
+import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
+import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
+import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
+import type { GatewayStore } from "../../holds/port.js";
+import { createRedisGatewayStore } from "../../holds/redis/index.js";
+import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../http/rate-limit.js";
+import type { TokenBucketPolicy } from "../http/rate-limit.js";
+import type { RateLimiter } from "../http/types.js";
+import { RedisBookingIndex } from "./redis-booking-index.js";
+import { RedisRateLimiter } from "./redis-rate-limit.js";
+
+export interface Infra {
+  readonly store: GatewayStore;
+  readonly syntheticBackend: SyntheticBackend;
+  readonly rateLimiter: RateLimiter;
+  /** Lists a host's bookings for the operator API (the store reads them by id only). */
+  readonly bookingIndex: BookingIndex;
+  close(): Promise<void>;
+}
+
+export interface InfraOptions {
+  readonly clock: Clock;
+  readonly redisUrl?: string;
+  /** Prefix of every Redis key this gateway writes (default "schcp:"); tests give each run its own. */
+  readonly redisKeyPrefix?: string;
+  readonly availabilityRate?: TokenBucketPolicy;
+}
+
+export async function createInfra(opts: InfraOptions): Promise<Infra> {
+  const rate = opts.availabilityRate ?? DEFAULT_AVAILABILITY_RATE;
+  if (opts.redisUrl === undefined) {
+    return {
+      store: new MemoryHoldStore({ clock: () => opts.clock.now() }),
+      syntheticBackend: new MemorySyntheticBackend(),
+      rateLimiter: new MemoryRateLimiter(rate),
+      bookingIndex: new MemoryBookingIndex(),
+      close: () => Promise.resolve(),
+    };
+  }
+  const prefix = opts.redisKeyPrefix ?? "schcp:";
+  const closers: Array<() => Promise<void>> = [];
+  const closeAll = async () => {
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+  };
+  try {
+    const store = await createRedisGatewayStore({ url: opts.redisUrl, keyPrefix: prefix });
+    closers.push(() => store.close());
+    const backend = await RedisSyntheticBackend.connect(opts.redisUrl, `${prefix}synthetic:`);
+    closers.push(() => backend.close());
+    const client = createClient({ url: opts.redisUrl });
+    await connectClient(client, opts.redisUrl);
+    closers.push(() =>
+      client.quit().then(
+        () => undefined,
+        () => client.disconnect(),
+      ),
+    );
+    return {
+      store,
+      syntheticBackend: backend,
+      rateLimiter: new RedisRateLimiter(client, rate, prefix),
+      bookingIndex: new RedisBookingIndex(client, prefix),
+      close: closeAll,
+    };
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+}

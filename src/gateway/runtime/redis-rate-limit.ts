@@ -1,0 +1,61 @@
+/**
+ * The availability token bucket (SchCP §7.2) in Redis, so one agent key has one allowance
+ * across every host AND every gateway process sharing the Redis. The same refill rule as
+ * the in-process bucket (src/gateway/http/rate-limit.ts takeToken), as one Lua script so
+ * concurrent takes cannot both spend the last token. The key expires once the bucket would
+ * be full again, so idle agents cost nothing.
+ */
+import type { Redis } from "ioredis";
+import { HoldStoreUnavailableError } from "../../holds/port.js";
+import type { TokenBucketPolicy } from "../http/rate-limit.js";
+import type { RateLimiter } from "../http/types.js";
+
+// KEYS[1] bucket. ARGV: now (ms), capacity, refill per second. Returns {ok 1|0, retryAfterMs}.
+const TAKE = `
+local now = tonumber(ARGV[1])
+local capacity = tonumber(ARGV[2])
+local rate = tonumber(ARGV[3])
+local state = redis.call('HMGET', KEYS[1], 'tokens', 'at')
+local tokens = tonumber(state[1]) or capacity
+local at = tonumber(state[2]) or now
+local elapsed = now - at
+if elapsed < 0 then elapsed = 0 end
+tokens = math.min(capacity, tokens + elapsed / 1000 * rate)
+local ok = 0
+local retry = 0
+if tokens >= 1 then
+  tokens = tokens - 1
+  ok = 1
+else
+  retry = math.ceil((1 - tokens) / rate * 1000)
+end
+redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
+redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 1000)
+return {ok, retry}
+`;
+
+export class RedisRateLimiter implements RateLimiter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly policy: TokenBucketPolicy,
+    private readonly keyPrefix = "schcp:",
+  ) {}
+
+  async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+    let reply: [number, number];
+    try {
+      reply = (await this.redis.eval(
+        TAKE,
+        1,
+        `${this.keyPrefix}ratelimit:availability:${key}`,
+        String(nowMs),
+        String(this.policy.capacity),
+        String(this.policy.refillPerSec),
+      )) as [number, number];
+    } catch (error) {
+      // The edge answers the store's infrastructure error with 503 and Retry-After.
+      throw new HoldStoreUnavailableError("rate limiter: Redis did not answer", { cause: error });
+    }
+    return reply[0] === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(reply[1]) };
+  }
+}

@@ -1,0 +1,52 @@
+/**
+ * The background workers of a gateway process (src/jobs/maintenance): the hold sweeper
+ * (hold.expired webhooks and reputation), reconciliation of confirms stuck between the
+ * upstream create and the local record, and host_approval deadlines. In Redis mode a Redis
+ * lock keeps several processes from running the same task at once.
+ */
+import type { BookingDeps } from "../../booking/api.js";
+import type { BookingMaintenance } from "../../booking/service.js";
+import { createMaintenanceWorkers, RedisTaskLock } from "../../jobs/maintenance/index.js";
+import type { MaintenanceIntervals } from "../../jobs/maintenance/index.js";
+import type { Logger } from "../http/types.js";
+
+export type WorkerIntervals = MaintenanceIntervals;
+
+export interface Workers {
+  stop(): Promise<void>;
+}
+
+export function startWorkers(opts: {
+  readonly deps: BookingDeps;
+  readonly maintenance: BookingMaintenance;
+  readonly logger: Logger;
+  readonly redisUrl?: string;
+  readonly redisKeyPrefix?: string;
+  readonly intervals?: WorkerIntervals;
+}): Workers {
+  const lock =
+    opts.redisUrl === undefined
+      ? undefined
+      : new RedisTaskLock({
+          redisUrl: opts.redisUrl,
+          prefix: `{${opts.redisKeyPrefix ?? "schcp:"}jobs}:lock:`,
+        });
+  const workers = createMaintenanceWorkers({
+    store: opts.deps.store,
+    hosts: opts.deps.hosts,
+    clock: opts.deps.clock,
+    outbox: opts.deps.outbox,
+    logger: opts.logger,
+    reconcile: (hostId) => opts.maintenance.reconcile(hostId),
+    approvals: (hostId) => opts.maintenance.expireOverdue(hostId),
+    ...(opts.intervals !== undefined && { intervals: opts.intervals }),
+    ...(lock !== undefined && { lock }),
+  });
+  workers.start();
+  return {
+    stop: async () => {
+      await workers.stop();
+      await lock?.close();
+    },
+  };
+}

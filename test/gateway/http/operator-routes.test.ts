@@ -1,0 +1,137 @@
+/** The operator API: bearer credential only, closed bodies, each action reaching its use case. */
+import { describe, expect, it } from "vitest";
+import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { operatorCredentialMatches } from "../../../src/gateway/http/operator-auth.js";
+import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
+import { newKey, signedInit } from "../support/agent.js";
+import { NOW_MS, OPERATOR_TOKEN, ORIGIN, edgeFixture } from "../support/fakes.js";
+
+const BASE = "/operator/v0/maple-street-auto";
+const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };
+
+async function post(path: string, body?: unknown, headers: Record<string, string> = auth) {
+  const f = edgeFixture();
+  const res = await createHttpApp(f.deps).request(path, {
+    method: "POST",
+    headers,
+    ...(body !== undefined && { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+  return { f, res, json: await res.json() };
+}
+
+describe("operator API credential", () => {
+  it.each([
+    ["no Authorization", {}],
+    ["a wrong token", { authorization: "Bearer nope" }],
+    ["the token without Bearer", { authorization: OPERATOR_TOKEN }],
+    ["Basic auth", { authorization: `Basic ${Buffer.from(`op:${OPERATOR_TOKEN}`).toString("base64")}` }],
+    ["the token with a suffix", { authorization: `Bearer ${OPERATOR_TOKEN}x` }],
+  ])("refuses %s with 401 and calls nothing", async (_what, headers) => {
+    const { f, res, json } = await post(`${BASE}/bookings/b_1/approve`, undefined, headers);
+    expect(res.status).toBe(401);
+    expect(res.headers.get("schcp-version")).toBe("0.4");
+    expect(json).toMatchObject({ error: { code: "UNAUTHORIZED" } });
+    expect(f.api.calls).toHaveLength(0);
+  });
+
+  it("never accepts an agent's request signature in place of the credential", async () => {
+    const f = edgeFixture();
+    const init = signedInit({
+      method: "POST",
+      path: `${BASE}/bookings/b_1/approve`,
+      agent: newKey(),
+      created: NOW_MS / 1000,
+      signedOrigin: ORIGIN,
+    });
+    const res = await createHttpApp(f.deps).request(`${BASE}/bookings/b_1/approve`, init);
+    expect(res.status).toBe(401);
+    expect(f.api.calls).toHaveLength(0);
+  });
+
+  it("compares in constant time over digests, so length differences do not throw", () => {
+    expect(operatorCredentialMatches(`Bearer ${OPERATOR_TOKEN}`, OPERATOR_TOKEN)).toBe(true);
+    expect(operatorCredentialMatches("Bearer a", OPERATOR_TOKEN)).toBe(false);
+    expect(operatorCredentialMatches("Bearer ", OPERATOR_TOKEN)).toBe(false);
+    expect(operatorCredentialMatches(`Bearer ${OPERATOR_TOKEN}`, "")).toBe(false);
+    expect(operatorCredentialMatches(null, OPERATOR_TOKEN)).toBe(false);
+  });
+});
+
+describe("operator API actions", () => {
+  it("lists a host's bookings", async () => {
+    const f = edgeFixture();
+    const res = await createHttpApp(f.deps).request(`${BASE}/bookings`, { headers: auth });
+    expect(res.status).toBe(200);
+    const json = (await res.json()) as { bookings: unknown[] };
+    expect(json.bookings).toHaveLength(1);
+    expect(validateSchcp("BookingResponse", json.bookings[0]).ok).toBe(true);
+    expect(f.api.calls).toEqual([{ method: "listBookings", hostId: "maple-street-auto", args: [] }]);
+  });
+
+  it.each([
+    ["approve", undefined, "approve", ["b_1"]],
+    ["approve", {}, "approve", ["b_1"]],
+    [
+      "decline",
+      { reason: "host_declined:fully_booked", message: "Sorry" },
+      "decline",
+      ["b_1", { reason: "host_declined:fully_booked", message: "Sorry" }],
+    ],
+    [
+      "cancel",
+      { message: "The lift is broken", time_still_good: false },
+      "hostCancel",
+      ["b_1", { message: "The lift is broken", timeStillGood: false }],
+    ],
+    ["attendance", { status: "no_show" }, "markAttendance", ["b_1", { status: "no_show" }]],
+    [
+      "attendance",
+      { status: "completed", end: "2026-10-15T14:10:00-04:00" },
+      "markAttendance",
+      ["b_1", { status: "completed", end: "2026-10-15T14:10:00-04:00" }],
+    ],
+    [
+      "propose",
+      { start: "2026-10-16T09:00:00-04:00" },
+      "propose",
+      ["b_1", { start: "2026-10-16T09:00:00-04:00" }],
+    ],
+  ])("POST .../%s reaches its use case", async (action, body, use, args) => {
+    const { f, res, json } = await post(`${BASE}/bookings/b_1/${action}`, body);
+    expect(res.status).toBe(200);
+    expect(validateSchcp("BookingResponse", json).ok).toBe(true);
+    expect(f.api.calls).toEqual([{ method: use, hostId: "maple-street-auto", args }]);
+  });
+
+  it.each([
+    ["an unknown member", "cancel", { timeStillGood: true }, "/timeStillGood"],
+    ["a missing status", "attendance", {}, "/status"],
+    ["a bad status", "attendance", { status: "late" }, "/status"],
+    ["a start without offset", "propose", { start: "2026-10-16T09:00:00" }, "/start"],
+    ["a non-object", "decline", [], ""],
+  ])("refuses %s with 400 naming the field", async (_what, action, body, field) => {
+    const { f, res, json } = await post(`${BASE}/bookings/b_1/${action}`, body);
+    expect(res.status).toBe(400);
+    expect(validateSchcp("Refusal", json).ok).toBe(true);
+    expect(json).toMatchObject({ error: { code: "INVALID_REQUEST", details: { field } } });
+    expect(f.api.calls).toHaveLength(0);
+  });
+
+  it("refuses duplicate members and payment data like the host endpoint", async () => {
+    const dup = await post(`${BASE}/bookings/b_1/decline`, '{"message":"a","message":"b"}');
+    expect(dup.res.status).toBe(400);
+    const pay = await post(`${BASE}/bookings/b_1/decline`, { refund_to: "x" });
+    expect(pay.json).toMatchObject({ error: { reason: "payment_not_accepted" } });
+  });
+
+  it("maps the core's refusals and unknown hosts", async () => {
+    const f = edgeFixture();
+    f.api.refuse("approve", { code: "INVALID_STATE", reason: "invalid_state", message: "not pending" });
+    const app = createHttpApp(f.deps);
+    const refused = await app.request(`${BASE}/bookings/b_1/approve`, { method: "POST", headers: auth });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ error: { code: "INVALID_STATE" } });
+    const unknown = await app.request("/operator/v0/nobody/bookings", { headers: auth });
+    expect(unknown.status).toBe(404);
+  });
+});

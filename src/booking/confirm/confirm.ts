@@ -13,6 +13,8 @@ import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, Use
 import type { ConnectorError, UpstreamBooking } from "../../connectors/port.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
 import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
 import { loadBooking } from "../bookings/store.js";
@@ -42,6 +44,14 @@ export async function confirmHold(
   const hold = await deps.store.getHold(hostId, holdId, now);
   if (hold === undefined) return err(notFound("hold"));
   const payload = decodeHoldPayload(hold.payload, holdId);
+
+  // A confirm that already happened (a retry after a lost answer, or a crash that
+  // reconciliation settled) answers with the booking it made, for the same principal and
+  // the same offer: the agent has no other way to learn the booking id.
+  if (hold.state === "booked" && hold.bookingId !== undefined) {
+    const recorded = await answerRecorded(deps, host, caller, hold.bookingId, payload, body);
+    if (recorded !== undefined) return recorded;
+  }
 
   const checked = await checkConfirm(deps.store, host, caller, hold, payload, body);
   if (!checked.ok) return checked;
@@ -78,6 +88,30 @@ export async function confirmHold(
   });
   if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
   return upstreamFailed(deps, host, fenced, fence, payload, intent, created.error);
+}
+
+async function answerRecorded(
+  deps: BookingDeps,
+  host: HostRuntime,
+  caller: Caller,
+  bookingId: string,
+  payload: HoldPayload,
+  body: ConfirmRequest,
+): Promise<Result<ConfirmResult, BookingRefusal> | undefined> {
+  if (body.offer_sha256 !== payload.offerSha256) return undefined;
+  const chain = caller.mandate;
+  if (chain === undefined || !chain.links.every((l) => l.claims.scope.includes("book"))) return undefined;
+  const loaded = await loadBooking(deps.store, host.config.id, bookingId);
+  if (loaded === undefined) return undefined;
+  const allowed = await authorizeOnBooking(
+    deps.store,
+    caller,
+    loaded.state,
+    bookingAction("read", loaded.state),
+  );
+  if (!allowed.ok) return allowed;
+  const status = loaded.state.status === "pending_host" ? 202 : 201;
+  return ok({ status, body: bookingResponse(loaded.state, host) });
 }
 
 /** Phase two; when the fence was lost (a reconciler took over), answer what was recorded. */

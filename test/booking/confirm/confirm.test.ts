@@ -132,10 +132,13 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
     refusalOf(await confirm({ agentKey: "x" }), "MANDATE_INVALID");
   });
 
-  it("a second confirm of a booked hold is 409 INVALID_STATE; an expired hold too", async () => {
+  it("a second confirm of a booked hold answers the booking it made; an expired hold is 409 INVALID_STATE", async () => {
     const { world, host, caller, confirm } = await setup();
-    unwrap(await confirm());
-    refusalOf(await confirm(), "INVALID_STATE");
+    const first = unwrap(await confirm());
+    // The agent lost the first answer: the retry learns the same booking, and nothing is made twice.
+    const again = unwrap(await confirm());
+    expect(again.body.booking.booking_id).toBe(first.body.booking.booking_id);
+    expect(again.status).toBe(first.status);
     const late = await placeTestHold(world, host, caller, { start: Date.UTC(2030, 0, 9, 15, 0) });
     world.clock.advance(11 * MINUTE);
     const r = await confirmHold(world.deps, INSTANT, caller, late.record.holdId, {

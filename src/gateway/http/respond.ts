@@ -24,15 +24,10 @@ export function refusalResponse(r: EdgeRefusal): EdgeResponse {
   return r.retryAfterSec === undefined ? out : { ...out, retryAfterSec: r.retryAfterSec };
 }
 
-/**
- * The registry has no code for the gateway's own faults; a 500 carries the closest class the
- * agent can act on (try again later), and the details stay in the log.
- */
+/** The gateway's own fault: a registered 500 the agent may retry later; details stay in the log. */
 export function internalError(): EdgeResponse {
-  const { body } = refusal("UPSTREAM_UNAVAILABLE", {
-    message: "the gateway failed to answer this request; it has been logged",
-  });
-  return { status: 500, body: JSON.stringify(body) };
+  const { status, body } = refusal("INTERNAL_ERROR");
+  return { status, body: JSON.stringify(body) };
 }
 
 /**

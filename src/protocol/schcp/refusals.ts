@@ -79,6 +79,8 @@ export const REFUSALS = {
   RATE_LIMITED: entry(429, ["rate_limited"], false),
   UNSUPPORTED: entry(501, ["unsupported"]),
   UPSTREAM_UNAVAILABLE: entry(503, ["upstream_unavailable", "upstream_rate_limited"], false),
+  // The gateway's own fault: logged, and the agent may try again later.
+  INTERNAL_ERROR: entry(500, ["internal_error"], false),
   // Booking refusals (§9.2 "the refusal on a declined, host-cancelled or lapsed booking").
   DECLINED: entry(null, ["host_declined", "participant_declined", "organizer_withdrew"]),
   EXPIRED: entry(null, [
@@ -135,6 +137,7 @@ const DEFAULT_MESSAGES: Record<RefusalCode, string> = {
   RATE_LIMITED: "too many requests; try again shortly",
   UNSUPPORTED: "this host does not support that",
   UPSTREAM_UNAVAILABLE: "the host's booking system is not answering; try again shortly",
+  INTERNAL_ERROR: "the gateway failed to answer this request; it has been logged",
   DECLINED: "the booking was declined",
   EXPIRED: "the booking lapsed",
   CANCELLED: "the host cancelled the booking",

@@ -154,6 +154,7 @@ describe("refusal mapping (§9.2)", () => {
     f.api.refuse("getHold", { code: "NOT_FOUND", reason: "gone_fishing", message: "x" });
     const r = await call(f, { method: "GET", path: `${BASE}/holds/h_1` });
     expect(r.status).toBe(500);
+    expectRefusal(r.json, "INTERNAL_ERROR");
     expect(f.logger.lines.some((l) => l.level === "error")).toBe(true);
   });
 });

@@ -32,6 +32,7 @@ const TABLE: [RefusalCode, number | null, string][] = [
   ["RATE_LIMITED", 429, "rate_limited"],
   ["UNSUPPORTED", 501, "unsupported"],
   ["UPSTREAM_UNAVAILABLE", 503, "upstream_unavailable"],
+  ["INTERNAL_ERROR", 500, "internal_error"],
   ["DECLINED", null, "host_declined"],
   ["EXPIRED", null, "host_did_not_answer"],
   ["CANCELLED", null, "host_cancelled"],
@@ -56,7 +57,7 @@ describe("refusal registry (§9.2)", () => {
 
   it("marks the gateway's own codes as not named by the spec", () => {
     const own = REFUSAL_CODES.filter((c) => !REFUSALS[c].specNamed).sort();
-    expect(own).toEqual(["NOT_FOUND", "RATE_LIMITED", "UPSTREAM_UNAVAILABLE"]);
+    expect(own).toEqual(["INTERNAL_ERROR", "NOT_FOUND", "RATE_LIMITED", "UPSTREAM_UNAVAILABLE"]);
   });
 
   it.each([

@@ -1,0 +1,254 @@
+/**
+ * SchcpClient: an agent's calls to a host endpoint (SchCP §5), over HTTP only.
+ *
+ * Every call is signed (§3.2) with a fresh nonce and created = now, carries the mandate in
+ * SchCP-Mandate when one is given (the signature covers it), and its answer is parsed
+ * strictly and validated against the closed response schema (Hold, BookingResponse, …) or
+ * the Refusal shape, so an agent never acts on a hold or booking that fails (§5.2, §5.3).
+ * Verifying the signed offer and receipt inside is verify.ts's job, with the discovery keys.
+ * Mutating calls get a random idempotency_key unless the caller gives one (§9.1); give the
+ * same one to retry.
+ */
+import { randomBytes } from "node:crypto";
+import { encodeBase64Url } from "../protocol/json/index.js";
+import { signSchcpRequest } from "../protocol/http-signatures/index.js";
+import type { Result } from "../protocol/result.js";
+import type {
+  AvailabilityRequest,
+  AvailabilityResponse,
+  BookingResponse,
+  CancelRequest,
+  ChangeOfferRequest,
+  ChangeOfferResponse,
+  ConfirmRequest,
+  Hold,
+  HoldRequest,
+  ProposalResponseRequest,
+  RescheduleRequest,
+} from "../protocol/schcp/types.js";
+import type { SchemaName, SchcpTypeOf } from "../protocol/schcp/validate.js";
+import { discoverHost, discoverOperator } from "./discovery.js";
+import type { DiscoveredHost, DiscoveredOperator, DiscoverHostOptions } from "./discovery.js";
+import type { AgentError } from "./errors.js";
+import { checkUrl, readSchcpAnswer, send } from "./http.js";
+import type { FetchLike, HttpPolicy, Reply } from "./http.js";
+import type { AgentKey } from "./keys.js";
+
+export interface SchcpClientOptions {
+  readonly agentKey: AgentKey;
+  /** Defaults to the global fetch; tests pass a Hono app's `request`. */
+  readonly fetch?: FetchLike;
+  /** Epoch milliseconds; a signature's created is this clock's second (§3.2). */
+  readonly clock?: { now(): number };
+  /** Plain http: "loopback" (default), "always" or "never" (§3.1 "JSON over HTTPS"). */
+  readonly allowHttp?: HttpPolicy;
+}
+
+/** Where to send: a discovered host (or anything with its authorized endpoint). */
+export interface HostTarget {
+  readonly endpoint: string;
+}
+
+export interface CallOptions {
+  /** The SchCP-Mandate header: a compact mandate JWS (or chain leaf) (§3.3). */
+  readonly mandate?: string;
+}
+
+/** A request body whose idempotency_key the client fills in when absent (§9.1). */
+export type Keyed<T extends { idempotency_key: string }> = Omit<T, "idempotency_key"> & {
+  idempotency_key?: string;
+};
+
+export type Call<T> = Promise<Result<Reply<T>, AgentError>>;
+
+/** A raw signed request (for tools and tests that need to send exactly these bytes). */
+export interface SignedRequest {
+  readonly method: string;
+  readonly url: string;
+  /** An object is sent as JSON.stringify(body); a string or bytes exactly as given. */
+  readonly body?: unknown;
+  readonly mandate?: string;
+  /** Override the signature's created (Unix seconds) or nonce: tests of stale and replayed signatures. */
+  readonly created?: number;
+  readonly nonce?: string;
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+export class SchcpClient {
+  readonly agentKey: AgentKey;
+  private readonly fetchFn: FetchLike;
+  private readonly clock: { now(): number };
+  private readonly allowHttp: HttpPolicy;
+
+  constructor(opts: SchcpClientOptions) {
+    this.agentKey = opts.agentKey;
+    this.fetchFn = opts.fetch ?? ((url, init) => fetch(url, init));
+    this.clock = opts.clock ?? Date;
+    this.allowHttp = opts.allowHttp ?? "loopback";
+  }
+
+  discoverOperator(origin: string): Promise<Result<DiscoveredOperator, AgentError>> {
+    return discoverOperator(this.io(), origin);
+  }
+
+  discoverHost(url: string, opts?: DiscoverHostOptions): Promise<Result<DiscoveredHost, AgentError>> {
+    return discoverHost(this.io(), url, opts);
+  }
+
+  /** POST /availability (§5.1). A mandate is optional except at a contacts-only host. */
+  availability(
+    host: HostTarget,
+    body: AvailabilityRequest,
+    opts: CallOptions = {},
+  ): Call<AvailabilityResponse> {
+    return this.call(host, "POST", "/availability", body, "AvailabilityResponse", opts);
+  }
+
+  /** POST /holds (§5.2): a Hold with its signed offer, or SLOT_UNAVAILABLE with alternatives. */
+  hold(host: HostTarget, body: Keyed<HoldRequest>, opts: CallOptions = {}): Call<Hold> {
+    return this.call(host, "POST", "/holds", keyed(body), "Hold", opts);
+  }
+
+  getHold(host: HostTarget, holdId: string, opts: CallOptions = {}): Call<Hold> {
+    return this.call(host, "GET", `/holds/${seg(holdId)}`, undefined, "Hold", opts);
+  }
+
+  /** DELETE /holds/{id} (§5.4): idempotent by nature, so it carries no key (§9.1). */
+  releaseHold(host: HostTarget, holdId: string, opts: CallOptions = {}): Call<Hold> {
+    return this.call(host, "DELETE", `/holds/${seg(holdId)}`, undefined, "Hold", opts);
+  }
+
+  /** POST /holds/{id}/confirm (§5.3): 201 confirmed or 202 pending_host. */
+  confirm(
+    host: HostTarget,
+    holdId: string,
+    body: Keyed<ConfirmRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    return this.call(host, "POST", `/holds/${seg(holdId)}/confirm`, keyed(body), "BookingResponse", opts);
+  }
+
+  getBooking(host: HostTarget, bookingId: string, opts: CallOptions = {}): Call<BookingResponse> {
+    return this.call(host, "GET", `/bookings/${seg(bookingId)}`, undefined, "BookingResponse", opts);
+  }
+
+  /** POST /bookings/{id}/cancel (§5.6): free before the start, sequence + 1, a fresh receipt. */
+  cancel(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<CancelRequest> = {},
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    return this.call(
+      host,
+      "POST",
+      `/bookings/${seg(bookingId)}/cancel`,
+      keyed(body),
+      "BookingResponse",
+      opts,
+    );
+  }
+
+  /** POST /bookings/{id}/change-offer (§5.7 step 1): the new time held, with a change offer. */
+  changeOffer(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<ChangeOfferRequest>,
+    opts: CallOptions = {},
+  ): Call<ChangeOfferResponse> {
+    const path = `/bookings/${seg(bookingId)}/change-offer`;
+    return this.call(host, "POST", path, keyed(body), "ChangeOfferResponse", opts);
+  }
+
+  /** POST /bookings/{id}/reschedule (§5.7 step 2): accept the open change offer by its hash. */
+  reschedule(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<RescheduleRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    const path = `/bookings/${seg(bookingId)}/reschedule`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /** POST /bookings/{id}/proposal-response (§5.8): accept or decline a host's proposal. */
+  proposalResponse(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<ProposalResponseRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    const path = `/bookings/${seg(bookingId)}/proposal-response`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /**
+   * Signs and sends one request exactly as described, and returns the raw Response. The
+   * operations above use it; so can tools that need bytes the typed calls would not send.
+   */
+  async signedFetch(req: SignedRequest): Promise<Result<Response, AgentError>> {
+    const url = checkUrl(req.url, this.allowHttp);
+    if (!url.ok) return url;
+    const body = toBytes(req.body);
+    const signed = signSchcpRequest({
+      method: req.method,
+      targetUri: url.value.href,
+      body,
+      ...(req.mandate !== undefined && { mandate: req.mandate }),
+      privateKey: this.agentKey.privateKey,
+      publicJwk: this.agentKey.publicJwk,
+      created: req.created ?? Math.floor(this.clock.now() / 1000),
+      ...(req.nonce !== undefined && { nonce: req.nonce }),
+    });
+    const headers: Record<string, string> = { accept: "application/json", ...signed };
+    if (body.length > 0) headers["content-type"] = "application/json";
+    Object.assign(headers, req.headers);
+    return send(this.fetchFn, url.value.href, {
+      method: req.method,
+      headers,
+      ...(body.length > 0 && { body }),
+    });
+  }
+
+  private async call<N extends SchemaName>(
+    host: HostTarget,
+    method: string,
+    path: string,
+    body: unknown,
+    schema: N,
+    opts: CallOptions,
+  ): Call<SchcpTypeOf<N>> {
+    const res = await this.signedFetch({
+      method,
+      url: `${host.endpoint.replace(/\/+$/, "")}${path}`,
+      body,
+      ...(opts.mandate !== undefined && { mandate: opts.mandate }),
+    });
+    if (!res.ok) return res;
+    return readSchcpAnswer(res.value, schema);
+  }
+
+  private io() {
+    return { fetch: this.fetchFn, allowHttp: this.allowHttp };
+  }
+}
+
+/** A fresh idempotency key: 16 random bytes, base64url (§9.1). */
+export function newIdempotencyKey(): string {
+  return encodeBase64Url(randomBytes(16));
+}
+
+function keyed<T extends { idempotency_key?: string }>(body: T): T & { idempotency_key: string } {
+  return { ...body, idempotency_key: body.idempotency_key ?? newIdempotencyKey() };
+}
+
+function seg(id: string): string {
+  return encodeURIComponent(id);
+}
+
+function toBytes(body: unknown): Uint8Array {
+  if (body === undefined) return new Uint8Array(0);
+  if (body instanceof Uint8Array) return body;
+  if (typeof body === "string") return new TextEncoder().encode(body);
+  return new TextEncoder().encode(JSON.stringify(body));
+}

@@ -1,0 +1,205 @@
+/**
+ * What a principal's key app does (SchCP §3.3, §5.3): it holds the principal key and signs
+ * mandates for an agent key, and it alone turns an offer into words and a closed mandate.
+ *
+ * The consent trust boundary (§5.3): the text shown and the hash signed come from the same
+ * offer bytes, which the key app verifies itself against the discovery keys. There is no
+ * "sign this hash" here: closedMandate takes the offer's compact JWS, never a hash, so an
+ * agent that edits the offer gets a signature over different bytes, which the host refuses.
+ */
+import { randomBytes } from "node:crypto";
+import { jwkThumbprint, principalUrn } from "../protocol/jose/index.js";
+import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
+import { encodeBase64Url } from "../protocol/json/index.js";
+import { ok } from "../protocol/result.js";
+import type { Result } from "../protocol/result.js";
+import { renderConsentText } from "../protocol/schcp/consent/index.js";
+import { issueMandate } from "../protocol/schcp/mandate/index.js";
+import type { SigningKey } from "../protocol/schcp/mandate/index.js";
+import type { VerifiedOffer } from "../protocol/schcp/offer/index.js";
+import { verifyOffer } from "../protocol/schcp/offer/index.js";
+import type {
+  ConsentMode,
+  Contact,
+  MandateClaims,
+  MandateConstraints,
+  MandateScope,
+  OfferClaims,
+} from "../protocol/schcp/types.js";
+import { parseInstant } from "../protocol/time/index.js";
+import { agentError } from "./errors.js";
+import type { AgentError } from "./errors.js";
+import type { AgentKey } from "./keys.js";
+import type { HostKeys, VerifiedBooking } from "./verify.js";
+
+/** The agent a mandate is for: its key, public JWK or thumbprint (cnf.jkt, §3.3 check 4). */
+export type AgentRef = string | Ed25519PublicJwk | Pick<AgentKey, "thumbprint">;
+
+export interface KeyAppOptions {
+  readonly principalKey: SigningKey;
+  /** Epoch milliseconds (iat, exp). */
+  readonly clock?: { now(): number };
+  /** The principal's pseudonym at hosts (sub, §3.3); derived from the key when absent. */
+  readonly sub?: string;
+  readonly contact?: Contact;
+}
+
+export interface IssuedMandate {
+  readonly compact: string;
+  readonly jti: string;
+  readonly claims: Omit<MandateClaims, "iss" | "principal_jwk">;
+}
+
+export interface MandateRequest {
+  readonly agent: AgentRef;
+  /** A host id or a list of them (§3.3 "One consent, several hosts"); never "*" by default. */
+  readonly audience: string | readonly string[];
+  readonly scope: readonly MandateScope[];
+  readonly constraints?: MandateConstraints;
+  /** Lifetime in seconds from now (default one hour: short exp is the primary control, §3.3). */
+  readonly ttlSec?: number;
+  /** Absolute exp (Unix seconds), instead of ttlSec. */
+  readonly exp?: number;
+  readonly consent?: { readonly mode: ConsentMode; readonly statement?: string };
+  readonly contact?: Contact;
+  readonly status?: string;
+  readonly jti?: string;
+}
+
+/** The words the person reads, and the verified offer they are about. */
+export interface OfferConsent {
+  readonly text: string;
+  readonly offer: VerifiedOffer;
+}
+
+export interface ClosedMandate extends IssuedMandate {
+  readonly consentText: string;
+  readonly offer: VerifiedOffer;
+}
+
+/** Discovery as the key app needs it: the keys, the host id, and the domain it verified (§5.2). */
+export type OfferSource = HostKeys & { readonly consentDomain: string | null };
+
+const DEFAULT_TTL_SEC = 3600;
+const CLOSED_TTL_SEC = 900;
+/** §3.3 Renewal: "the reference key app uses the booking's end plus one hour". */
+const MANAGEMENT_GRACE_SEC = 3600;
+
+export class KeyApp {
+  /** The self-certifying principal id: iss of every mandate (§3.3 check 1). */
+  readonly principal: string;
+  private readonly key: SigningKey;
+  private readonly clock: { now(): number };
+  private readonly sub: string;
+  private readonly contact: Contact | undefined;
+
+  constructor(opts: KeyAppOptions) {
+    this.key = opts.principalKey;
+    const thumbprint = jwkThumbprint(opts.principalKey.publicJwk);
+    this.principal = principalUrn(thumbprint);
+    this.clock = opts.clock ?? Date;
+    this.sub = opts.sub ?? `principal-${thumbprint.slice(0, 12)}`;
+    this.contact = opts.contact;
+  }
+
+  /** An open mandate: what the agent may agree to, within its scope and constraints (§3.3). */
+  async issueMandate(req: MandateRequest): Promise<IssuedMandate> {
+    const iat = Math.floor(this.clock.now() / 1000);
+    const jti = req.jti ?? `m-${encodeBase64Url(randomBytes(12))}`;
+    const contact = req.contact ?? this.contact;
+    const claims: Omit<MandateClaims, "iss" | "principal_jwk"> = {
+      sub: this.sub,
+      aud: typeof req.audience === "string" ? req.audience : [...req.audience],
+      iat,
+      exp: req.exp ?? iat + (req.ttlSec ?? DEFAULT_TTL_SEC),
+      jti,
+      cnf: { jkt: agentThumbprint(req.agent) },
+      scope: [...req.scope],
+      ...(req.constraints !== undefined && { constraints: req.constraints }),
+      ...(req.consent !== undefined && { consent: { ...req.consent } }),
+      ...(contact !== undefined && { contact }),
+      ...(req.status !== undefined && { status: req.status }),
+    };
+    return { compact: await issueMandate(claims, this.key), jti, claims };
+  }
+
+  /**
+   * Verifies the offer bytes against the discovery keys and renders them as the person reads
+   * them (§5.2, §5.3), with the domain discovery verified (never the offer's own claim).
+   */
+  async consentFor(offerCompact: string, source: OfferSource): Promise<Result<OfferConsent, AgentError>> {
+    const offer = await verifyOffer(offerCompact, source.keys, { expectedIss: source.hostId });
+    if (!offer.ok) {
+      return {
+        ok: false,
+        error: agentError("offer_invalid", offer.error.message, { field: offer.error.field }),
+      };
+    }
+    return ok({ text: this.renderConsentText(offer.value.claims, source.consentDomain), offer: offer.value });
+  }
+
+  /** The consent text of verified offer claims (§5.2 "Key apps SHOULD render…"). */
+  renderConsentText(claims: OfferClaims, discoveredDomain: string | null): string {
+    return renderConsentText(claims, { discoveredDomain });
+  }
+
+  /**
+   * A closed mandate for exactly this offer (§5.3): constraints.offer_sha256 its hash, the
+   * window its slot (its start for both ends when open-ended, §3.3 check 6), max_price its
+   * total when it states one, scope book (reschedule for a change offer), aud its host. The
+   * consent text goes in consent.statement, so the mandate records what the person read.
+   */
+  async closedMandate(
+    offerCompact: string,
+    source: OfferSource,
+    opts: { readonly agent: AgentRef; readonly mode?: ConsentMode; readonly ttlSec?: number },
+  ): Promise<Result<ClosedMandate, AgentError>> {
+    const consent = await this.consentFor(offerCompact, source);
+    if (!consent.ok) return consent;
+    const { offer, text } = consent.value;
+    const c = offer.claims;
+    const constraints: MandateConstraints = {
+      services: [c.service.id],
+      window: { not_before: c.slot.start, not_after: c.slot.end ?? c.slot.start },
+      ...(c.total !== undefined && { max_price: c.total }),
+      offer_sha256: offer.sha256,
+    };
+    const issued = await this.issueMandate({
+      agent: opts.agent,
+      audience: c.iss,
+      scope: [c.kind === "change" ? "reschedule" : "book"],
+      constraints,
+      ttlSec: opts.ttlSec ?? CLOSED_TTL_SEC,
+      consent: { mode: opts.mode ?? "human_present", statement: text },
+    });
+    return ok({ ...issued, consentText: text, offer });
+  }
+
+  /**
+   * A management mandate for a booking whose receipt was verified (§3.3): scope cancel and
+   * reschedule, constraints.bookings the one booking, valid until its end plus one hour (its
+   * start plus one hour when open-ended). It can never place a hold or book.
+   */
+  async managementMandate(
+    verified: Pick<VerifiedBooking, "booking" | "hostId">,
+    opts: { readonly agent: AgentRef; readonly scope?: readonly ("cancel" | "reschedule")[] },
+  ): Promise<IssuedMandate> {
+    const { booking } = verified;
+    const until = parseInstant(booking.end ?? booking.start, "/booking/end");
+    // A verified receipt's booking has valid date-times; a hand-made one that does not gets an hour.
+    const untilSec = until.ok ? Math.floor(until.value.epochMs / 1000) : Math.floor(this.clock.now() / 1000);
+    return this.issueMandate({
+      agent: opts.agent,
+      audience: verified.hostId,
+      scope: opts.scope ?? ["cancel", "reschedule"],
+      constraints: { bookings: [booking.booking_id] },
+      exp: untilSec + MANAGEMENT_GRACE_SEC,
+    });
+  }
+}
+
+function agentThumbprint(agent: AgentRef): string {
+  if (typeof agent === "string") return agent;
+  if ("thumbprint" in agent) return agent.thumbprint;
+  return jwkThumbprint(agent);
+}

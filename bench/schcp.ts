@@ -1,0 +1,206 @@
+/**
+ * npm run bench:schcp — signed SchCP hold + confirm round trips over loopback against the
+ * embedded default, and, as the baseline measured in the same run on the same server,
+ * unsigned GETs of the operator document. Prints one JSON object on stdout:
+ *   {"requests", "ok", "p50_ms", "p99_ms", "per_s", "baseline_per_s", "ratio"}
+ * requests = hold + confirm pairs attempted; ok = pairs that booked; p50/p99 = latency of one
+ * pair; per_s = pairs per second; baseline_per_s = operator-document GETs per second at the
+ * same concurrency; ratio = per_s / baseline_per_s (target ≥ 0.25). Progress goes to stderr.
+ *
+ * Each worker is one agent with its own principal (new guests share the unproven pool, so
+ * the concurrency stays under max_active_unproven) and books distinct starts taken from
+ * availability beforehand, so every pair exercises the whole path: signature and mandate
+ * verification, the §5.2 rules, atomic allocation, offer signing, the two-phase confirm
+ * against the synthetic upstream and the signed receipt.
+ *
+ *   --pairs N (default 200)   --concurrency C (default 4)
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { AddressInfo } from "node:net";
+import { parseArgs } from "node:util";
+import { serve } from "@hono/node-server";
+import { KeyApp, SchcpClient, createAgentKey, describeAgentError } from "../src/agent/index.js";
+import type { AgentKey, DiscoveredHost } from "../src/agent/index.js";
+import { embeddedDefaultHosts } from "../src/booking/hosts/index.js";
+import { createHttpApp } from "../src/gateway/http/app.js";
+import { createGatewayRuntime } from "../src/gateway/runtime/runtime.js";
+import { offerSha256 } from "../src/protocol/schcp/offer/index.js";
+import { formatInstant } from "../src/protocol/time/index.js";
+
+const DAY_MS = 86_400_000;
+const { values } = parseArgs({
+  options: { pairs: { type: "string", default: "200" }, concurrency: { type: "string", default: "4" } },
+});
+const PAIRS = Number(values.pairs);
+const CONCURRENCY = Number(values.concurrency);
+const log = (line: string): void => void process.stderr.write(`bench:schcp: ${line}\n`);
+const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
+
+async function main(): Promise<void> {
+  const dataDir = mkdtempSync(join(tmpdir(), "bench-schcp-"));
+  const route: { fetch?: (req: Request) => Response | Promise<Response> } = {};
+  const server = serve({
+    fetch: (req: Request) => route.fetch?.(req) ?? new Response("starting", { status: 503 }),
+    port: 0,
+    hostname: "127.0.0.1",
+  });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  // The benchmark's workload is bookings, not new-guest abuse: widen the caps it would hit.
+  const hosts = embeddedDefaultHosts().map((h) => ({
+    ...h,
+    policies: { ...h.policies, holds: { ...h.policies.holds, maxActiveUnproven: 1000 } },
+  }));
+  const runtime = await createGatewayRuntime({
+    hosts,
+    publicOrigin: origin,
+    dataDir,
+    logger: quiet,
+    workers: false,
+  });
+  route.fetch = createHttpApp(runtime).fetch;
+
+  try {
+    const scoutKey = createAgentKey();
+    const scout = new SchcpClient({ agentKey: scoutKey });
+    const op = await scout.discoverOperator(origin);
+    if (!op.ok) throw new Error(describeAgentError(op.error));
+    const listing = op.value.document.hosts.find((h) => h.id === "fades-on-queen");
+    if (listing === undefined) throw new Error("fades-on-queen is not listed");
+    const disc = await scout.discoverHost(listing.discovery);
+    if (!disc.ok) throw new Error(describeAgentError(disc.error));
+    const host = disc.value;
+    const starts = await freeStarts(scout, scoutKey, host, PAIRS);
+    log(`${starts.length} free starts for ${PAIRS} pairs at concurrency ${CONCURRENCY}`);
+
+    const latencies: number[] = [];
+    let ok = 0;
+    let next = 0;
+    const t0 = performance.now();
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        const agentKey = createAgentKey();
+        const client = new SchcpClient({ agentKey });
+        const keyApp = new KeyApp({ principalKey: createAgentKey() });
+        const mandate = await keyApp.issueMandate({
+          agent: agentKey,
+          audience: host.hostId,
+          scope: ["hold", "book"],
+          constraints: { max_bookings: PAIRS + 1 },
+          ttlSec: 3600,
+        });
+        for (let i = next++; i < PAIRS; i = next++) {
+          const start = starts[i];
+          if (start === undefined) break;
+          const began = performance.now();
+          const held = await client.hold(
+            host,
+            { service_id: "haircut", start, ttl: "PT5M" },
+            { mandate: mandate.compact },
+          );
+          if (!held.ok) {
+            log(`hold ${start}: ${describeAgentError(held.error)}`);
+            continue;
+          }
+          const confirmed = await client.confirm(
+            host,
+            held.value.body.hold_id,
+            { offer_sha256: offerSha256(held.value.body.offer) },
+            { mandate: mandate.compact },
+          );
+          latencies.push(performance.now() - began);
+          if (confirmed.ok) ok += 1;
+          else log(`confirm ${start}: ${describeAgentError(confirmed.error)}`);
+        }
+      }),
+    );
+    const elapsed = (performance.now() - t0) / 1000;
+    const baseline = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, PAIRS * 2);
+    latencies.sort((a, b) => a - b);
+    const perS = PAIRS / elapsed;
+    process.stdout.write(
+      `${JSON.stringify({
+        requests: PAIRS,
+        ok,
+        p50_ms: round(percentile(latencies, 0.5)),
+        p99_ms: round(percentile(latencies, 0.99)),
+        per_s: round(perS),
+        baseline_per_s: round(baseline),
+        ratio: Math.round((perS / baseline) * 1000) / 1000,
+      })}\n`,
+    );
+  } finally {
+    await runtime.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** Distinct free haircut starts, a day at a time, from tomorrow on (one per barber slot). */
+async function freeStarts(
+  client: SchcpClient,
+  agentKey: AgentKey,
+  host: DiscoveredHost,
+  wanted: number,
+): Promise<string[]> {
+  const keyApp = new KeyApp({ principalKey: createAgentKey() });
+  const out: string[] = [];
+  const day0 = Math.ceil(Date.now() / DAY_MS) * DAY_MS + DAY_MS;
+  for (let d = 0; d < 28 && out.length < wanted; d++) {
+    const mandate = await keyApp.issueMandate({
+      agent: agentKey,
+      audience: host.hostId,
+      scope: ["hold"],
+      ttlSec: 600,
+    });
+    const window = {
+      start: formatInstant(day0 + d * DAY_MS, host.document.host.timezone),
+      end: formatInstant(day0 + (d + 1) * DAY_MS, host.document.host.timezone),
+    };
+    const r = await client.availability(
+      host,
+      { service_id: "haircut", window, limit: 100 },
+      { mandate: mandate.compact },
+    );
+    if (!r.ok) throw new Error(describeAgentError(r.error));
+    // Starts are on a finer grid than the 30-minute service: keep only non-overlapping ones,
+    // each twice (two barbers).
+    let lastEnd = -Infinity;
+    for (const s of r.value.body.slots) {
+      const start = Date.parse(s.start);
+      if (start < lastEnd) continue;
+      lastEnd = Date.parse(s.end ?? s.start);
+      out.push(s.start, s.start);
+    }
+  }
+  return out.slice(0, wanted);
+}
+
+/** Unsigned GETs of the operator document at the same concurrency, on the same server. */
+async function baselinePerSecond(url: string, count: number): Promise<number> {
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < count; i = next++) {
+        const res = await fetch(url);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+}
+
+const round = (n: number): number => Math.round(n * 10) / 10;
+
+main().catch((e: unknown) => {
+  log(e instanceof Error ? (e.stack ?? e.message) : String(e));
+  process.exit(1);
+});

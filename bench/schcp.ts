@@ -60,6 +60,8 @@ async function main(): Promise<void> {
     dataDir,
     logger: quiet,
     workers: false,
+    // As in production (NODE_ENV=production): the edge does not re-validate its own responses.
+    validateResponses: false,
   });
   route.fetch = createHttpApp(runtime).fetch;
 

@@ -13,7 +13,7 @@
 import { randomBytes, sign } from "node:crypto";
 import { decodeBase64Url, encodeBase64, encodeBase64Url } from "../json/base64.js";
 import { parseStrictJson } from "../json/strict-json.js";
-import { ed25519PublicKeyFromJwk, jwkThumbprint, parseEd25519PublicJwk } from "../jose/jwk.js";
+import { jwkThumbprint, parseEd25519PublicJwk } from "../jose/jwk.js";
 import type { Ed25519PublicJwk } from "../jose/jwk.js";
 import { err, ok } from "../result.js";
 import type { Result } from "../result.js";
@@ -21,23 +21,20 @@ import type { HostSigningKey } from "../schcp/offer/host-key.js";
 import type { Jwk } from "../schcp/types.js";
 import { contentDigestSha256, verifyContentDigest } from "./content-digest.js";
 import type { NonceMemory } from "./nonce-memory.js";
-import { verifyEd25519 } from "./rfc9421-verify.js";
 import {
-  SCHCP_ALG,
   SCHCP_HEADERS,
   SCHCP_LABEL,
   SCHCP_MAX_SKEW_SEC,
   SCHCP_MIN_NONCE_BYTES,
   SCHCP_NONCE_TTL_SEC,
-  SCHCP_PARAM_ORDER,
   refusal,
   schcpComponents,
   schcpSignatureParams,
 } from "./schcp-form.js";
 import type { SignatureRefusal } from "./schcp-form.js";
 import type { HeaderLookup } from "./schcp-verify.js";
+import { readSchcpSignature, readSchcpSignatureInput, verifyWithJwk } from "./schcp-read.js";
 import { buildSignatureBase } from "./signature-base.js";
-import { parseDictionary } from "./structured-fields.js";
 
 export const SCHCP_HOST_HEADER = "schcp-host";
 
@@ -139,10 +136,10 @@ export async function verifyHostWebhook(input: VerifyHostWebhookInput): Promise<
   if (signature === undefined) return bad("Signature is missing", SCHCP_HEADERS.signature);
   if (input.body.length === 0) return bad("a webhook delivery carries a body");
 
-  const form = readSignatureInput(signatureInput);
+  const form = readSchcpSignatureInput(signatureInput, schcpComponents(true, false));
   if (!form.ok) return form;
   const { created, keyid, nonce, params } = form.value;
-  const sig = readSignature(signature);
+  const sig = readSchcpSignature(signature);
   if (!sig.ok) return sig;
   const key = discoveryKey(input.discoveryKeys, keyid);
   if (!key.ok) return key;
@@ -202,64 +199,6 @@ function readHeaders(lookup: HeaderLookup): Check<WebhookHeaderValues> {
   return ok(out);
 }
 
-interface WebhookForm {
-  created: number;
-  keyid: string;
-  nonce: string;
-  /** The "@signature-params" value. */
-  params: string;
-}
-
-/** §3.2 one exact form: parsed to read the values, then compared byte for byte with the rebuilt form. */
-function readSignatureInput(value: string): Check<WebhookForm> {
-  const field = SCHCP_HEADERS.signatureInput;
-  const dict = parseDictionary(value, field);
-  if (!dict.ok) return bad(dict.error.message, field);
-  if (dict.value.length !== 1) return bad("exactly one signature is allowed", field);
-  const [label, list] = dict.value[0] as (typeof dict.value)[0];
-  if (label !== SCHCP_LABEL) return bad(`the signature label must be "${SCHCP_LABEL}"`, field);
-  if (list.kind !== "inner-list") return bad("Signature-Input must be an inner list", field);
-  if (list.params.map(([k]) => k).join(";") !== SCHCP_PARAM_ORDER.join(";")) {
-    return bad(`parameters must be exactly ${SCHCP_PARAM_ORDER.join(", ")} in that order`, field);
-  }
-  const p = Object.fromEntries(list.params);
-  if (p.created?.type !== "integer") return bad("created must be an integer", field);
-  if (p.keyid?.type !== "string" || p.nonce?.type !== "string")
-    return bad("keyid and nonce must be strings", field);
-  if (p.alg?.type !== "string" || p.alg.value !== SCHCP_ALG) return bad(`alg must be "${SCHCP_ALG}"`, field);
-  const nonceBytes = decodeBase64Url(p.nonce.value, field);
-  if (!nonceBytes.ok || nonceBytes.value.length < SCHCP_MIN_NONCE_BYTES) {
-    return bad("nonce must be base64url of at least 16 bytes", field);
-  }
-  const components = schcpComponents(true, false);
-  const params = schcpSignatureParams(components, p.created.value, p.keyid.value, p.nonce.value);
-  if (value !== `${SCHCP_LABEL}=${params}`) {
-    const expected = components.map((c) => `"${c}"`).join(" ");
-    return bad(
-      `Signature-Input is not the one exact form: components ${expected}, then created, keyid, nonce, alg`,
-      field,
-    );
-  }
-  return ok({ created: p.created.value, keyid: p.keyid.value, nonce: p.nonce.value, params });
-}
-
-function readSignature(value: string): Check<Uint8Array> {
-  const field = SCHCP_HEADERS.signature;
-  const dict = parseDictionary(value, field);
-  if (!dict.ok) return bad(dict.error.message, field);
-  if (dict.value.length !== 1) return bad("exactly one signature is allowed", field);
-  const [label, member] = dict.value[0] as (typeof dict.value)[0];
-  if (label !== SCHCP_LABEL) return bad(`the signature label must be "${SCHCP_LABEL}"`, field);
-  if (member.kind !== "item" || member.value.type !== "bytes" || member.params.length > 0) {
-    return bad("Signature must be a byte sequence", field);
-  }
-  const bytes = member.value.value;
-  if (bytes.length !== 64) return bad("an Ed25519 signature is 64 bytes", field);
-  if (value !== `${SCHCP_LABEL}=:${encodeBase64(bytes)}:`)
-    return bad("Signature is not in the one exact form", field);
-  return ok(bytes);
-}
-
 /** §5.8 + §2.1: keyid names exactly one discovery key, and only that key is trusted. */
 function discoveryKey(keys: readonly Jwk[], kid: string): Check<Ed25519PublicJwk> {
   const field = SCHCP_HEADERS.signatureInput;
@@ -269,14 +208,6 @@ function discoveryKey(keys: readonly Jwk[], kid: string): Check<Ed25519PublicJwk
   const key = parseEd25519PublicJwk(named[0], field, { allowKid: true, allowUse: true });
   if (!key.ok) return bad(`the discovery key "${kid}" is not a usable Ed25519 key`, field);
   return ok(key.value);
-}
-
-function verifyWithJwk(base: string, signature: Uint8Array, jwk: Ed25519PublicJwk): boolean {
-  try {
-    return verifyEd25519(base, signature, ed25519PublicKeyFromJwk(jwk));
-  } catch {
-    return false; // a 32-byte x that is not a usable point
-  }
 }
 
 /** SchCP-Host must be present and name the host_id of the signed body (§5.8). */

@@ -4,33 +4,23 @@
  * (replayed_nonce). The nonce is remembered only after everything else passed, so a
  * forged or stale request can never spend someone else's nonce.
  */
-import { decodeBase64Url, encodeBase64 } from "../json/base64.js";
-import { ed25519PublicKeyFromJwk, jwkThumbprint } from "../jose/jwk.js";
-import type { Ed25519PublicJwk } from "../jose/jwk.js";
+import { jwkThumbprint } from "../jose/jwk.js";
 import { err, ok } from "../result.js";
 import type { Result } from "../result.js";
 import { decodeAgentKeyHeader } from "./agent-key.js";
 import { verifyContentDigest } from "./content-digest.js";
 import type { NonceMemory } from "./nonce-memory.js";
-import { verifyEd25519 } from "./rfc9421-verify.js";
 import {
-  SCHCP_ALG,
   SCHCP_HEADERS as H,
-  SCHCP_LABEL,
   SCHCP_MAX_SKEW_SEC,
-  SCHCP_MIN_NONCE_BYTES,
-} from "./schcp-form.js";
-import {
   SCHCP_NONCE_TTL_SEC,
-  SCHCP_PARAM_ORDER,
   refusal,
   schcpComponents,
-  schcpSignatureParams,
 } from "./schcp-form.js";
 import type { SignatureRefusal, VerifiedRequest } from "./schcp-form.js";
+import { readSchcpSignature, readSchcpSignatureInput, verifyWithJwk } from "./schcp-read.js";
 import { buildSignatureBase } from "./signature-base.js";
-import { parseDictionary, serializeInnerList } from "./structured-fields.js";
-import type { InnerList } from "./structured-fields.js";
+import { serializeInnerList } from "./structured-fields.js";
 
 /** Field lines by lower-case name; an array when the framework keeps repeated lines apart. */
 export type HeaderLookup = (name: string) => string | undefined | string[];
@@ -70,10 +60,13 @@ export async function verifySchcpRequest(input: VerifySchcpRequestInput): Promis
   if (h.signatureInput === undefined) return bad("Signature-Input is missing", H.signatureInput);
   if (h.signature === undefined) return bad("Signature is missing", H.signature);
 
-  const form = readSignatureInput(h.signatureInput, input.body.length > 0, h.mandate !== undefined);
+  const form = readSchcpSignatureInput(
+    h.signatureInput,
+    schcpComponents(input.body.length > 0, h.mandate !== undefined),
+  );
   if (!form.ok) return form;
   const { list, created, keyid, nonce } = form.value;
-  const signature = readSignature(h.signature);
+  const signature = readSchcpSignature(h.signature);
   if (!signature.ok) return signature;
 
   if (h.agentKey === undefined) return bad("SchCP-Agent-Key is missing", H.agentKey);
@@ -123,14 +116,6 @@ export async function verifySchcpRequest(input: VerifySchcpRequestInput): Promis
   return ok(verified);
 }
 
-function verifyWithJwk(base: string, signature: Uint8Array, jwk: Ed25519PublicJwk): boolean {
-  try {
-    return verifyEd25519(base, signature, ed25519PublicKeyFromJwk(jwk));
-  } catch {
-    return false; // a 32-byte x that is not a usable point
-  }
-}
-
 type SchcpHeaderValues = Partial<Record<keyof typeof H, string>>;
 
 function readHeaders(lookup: HeaderLookup): Check<SchcpHeaderValues> {
@@ -141,67 +126,4 @@ function readHeaders(lookup: HeaderLookup): Check<SchcpHeaderValues> {
     if (value.value !== undefined) out[key] = value.value;
   }
   return ok(out);
-}
-
-interface SchcpForm {
-  list: InnerList;
-  created: number;
-  keyid: string;
-  nonce: string;
-}
-
-function readSignatureInput(value: string, hasBody: boolean, hasMandate: boolean): Check<SchcpForm> {
-  const dict = parseDictionary(value, H.signatureInput);
-  if (!dict.ok) return bad(dict.error.message, H.signatureInput);
-  if (dict.value.length !== 1) return bad("exactly one signature is allowed", H.signatureInput);
-  const [label, list] = dict.value[0] as (typeof dict.value)[0];
-  if (label !== SCHCP_LABEL) return bad(`the signature label must be "${SCHCP_LABEL}"`, H.signatureInput);
-  if (list.kind !== "inner-list") return bad("Signature-Input must be an inner list", H.signatureInput);
-
-  const expected = schcpComponents(hasBody, hasMandate);
-  const got = list.items.map((i) =>
-    i.value.type === "string" && i.params.length === 0 ? i.value.value : "?",
-  );
-  if (got.join(" ") !== expected.join(" ")) {
-    return bad(
-      `covered components must be exactly ${expected.map((c) => `"${c}"`).join(" ")}`,
-      H.signatureInput,
-    );
-  }
-  if (list.params.map(([k]) => k).join(";") !== SCHCP_PARAM_ORDER.join(";")) {
-    return bad(`parameters must be exactly ${SCHCP_PARAM_ORDER.join(", ")} in that order`, H.signatureInput);
-  }
-  const p = Object.fromEntries(list.params);
-  if (p.created?.type !== "integer") return bad("created must be an integer", H.signatureInput);
-  if (p.keyid?.type !== "string" || p.nonce?.type !== "string") {
-    return bad("keyid and nonce must be strings", H.signatureInput);
-  }
-  if (p.alg?.type !== "string" || p.alg.value !== SCHCP_ALG)
-    return bad(`alg must be "${SCHCP_ALG}"`, H.signatureInput);
-  const nonceBytes = decodeBase64Url(p.nonce.value, H.signatureInput);
-  if (!nonceBytes.ok || nonceBytes.value.length < SCHCP_MIN_NONCE_BYTES) {
-    return bad("nonce must be base64url of at least 16 bytes", H.signatureInput);
-  }
-  const form = { list, created: p.created.value, keyid: p.keyid.value, nonce: p.nonce.value };
-  // One exact form: no other spacing or spelling of the same structure.
-  if (value !== `${SCHCP_LABEL}=${schcpSignatureParams(expected, form.created, form.keyid, form.nonce)}`) {
-    return bad("Signature-Input is not in the one exact form", H.signatureInput);
-  }
-  return ok(form);
-}
-
-function readSignature(value: string): Check<Uint8Array> {
-  const dict = parseDictionary(value, H.signature);
-  if (!dict.ok) return bad(dict.error.message, H.signature);
-  if (dict.value.length !== 1) return bad("exactly one signature is allowed", H.signature);
-  const [label, member] = dict.value[0] as (typeof dict.value)[0];
-  if (label !== SCHCP_LABEL) return bad(`the signature label must be "${SCHCP_LABEL}"`, H.signature);
-  if (member.kind !== "item" || member.value.type !== "bytes" || member.params.length > 0) {
-    return bad("Signature must be a byte sequence", H.signature);
-  }
-  const bytes = member.value.value;
-  if (bytes.length !== 64) return bad("an Ed25519 signature is 64 bytes", H.signature);
-  if (value !== `${SCHCP_LABEL}=:${encodeBase64(bytes)}:`)
-    return bad("Signature is not in the one exact form", H.signature);
-  return ok(bytes);
 }

@@ -80,6 +80,11 @@ export interface CatalogResource {
   readonly name: string;
   readonly capacity: number;
   readonly hours: readonly WeeklyPeriod[];
+  /**
+   * A person (staff member) whose time a booking binds, as opposed to a room, bay or piece of
+   * equipment: the OSBP Provider. Platforms know this (team members vs resources).
+   */
+  readonly staff?: boolean;
 }
 
 export interface CatalogTax {
@@ -116,6 +121,16 @@ export interface CatalogService {
   readonly priceType?: "fixed" | "insurance_dependent" | "quote_required" | "unknown";
   readonly cancellationFee?: Money;
   readonly noShowFee?: Money;
+  /** Cancellation terms the platform reports (OSBP policy.explain); absent when it reports none. */
+  readonly cancellation?: {
+    readonly enabled: boolean;
+    /** How long before the start a cancellation is still accepted, ms. */
+    readonly windowMs?: number;
+    /** The platform's own wording, shown as display data. */
+    readonly note?: string;
+    /** Lateness tolerated before the appointment counts as a no-show, ms. */
+    readonly lateGraceMs?: number;
+  };
 }
 
 /** What the upstream knows about the business: services, resources, hours, taxes. */

@@ -17,11 +17,19 @@ const days = (from: WeeklyPeriod["day"], to: WeeklyPeriod["day"], open: string, 
   return out;
 };
 
+/** People whose time a booking binds (OSBP providers). */
 const staff = (
   type: string,
   hours: readonly WeeklyPeriod[],
   ...people: ReadonlyArray<readonly [id: string, name: string]>
-): CatalogResource[] => people.map(([id, name]) => ({ id, type, name, capacity: 1, hours }));
+): CatalogResource[] => people.map(([id, name]) => ({ id, type, name, capacity: 1, hours, staff: true }));
+
+/** Rooms, bays and equipment: assigned with a booking, never its provider. */
+const places = (
+  type: string,
+  hours: readonly WeeklyPeriod[],
+  ...items: ReadonlyArray<readonly [id: string, name: string]>
+): CatalogResource[] => items.map(([id, name]) => ({ id, type, name, capacity: 1, hours, staff: false }));
 
 /** Mon–Fri 08:00–18:00, Sat 09:00–14:00, America/Toronto; instant confirmation at the gateway. */
 const MAPLE_HOURS = [...days(1, 5, "08:00", "18:00"), { day: 6, open: "09:00", close: "14:00" } as const];
@@ -55,7 +63,7 @@ export const mapleStreetAuto: SyntheticScenario = {
     },
   ],
   resources: [
-    ...staff("bay", MAPLE_HOURS, ["bay-1", "Bay 1"], ["bay-2", "Bay 2"]),
+    ...places("bay", MAPLE_HOURS, ["bay-1", "Bay 1"], ["bay-2", "Bay 2"]),
     ...staff("technician", MAPLE_HOURS, ["tech-alex", "Alex"], ["tech-sam", "Sam"], ["tech-priya", "Priya"]),
   ],
   taxes: [HST],

@@ -118,8 +118,20 @@ export function principalUrn(thumbprint: string): string {
   return PRINCIPAL_URN_PREFIX + thumbprint;
 }
 
+/** Imported public keys by x: agents, key apps and hosts sign many requests with one key. */
+const publicKeys = new Map<string, KeyObject>();
+const MAX_CACHED_KEYS = 10_000;
+
+/** The KeyObject of a public JWK (imported once per x, then cached; throws for a bad x). */
 export function ed25519PublicKeyFromJwk(jwk: Ed25519PublicJwk): KeyObject {
-  return createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: "jwk" });
+  const id = `${jwk.kty}:${jwk.crv}:${jwk.x}`;
+  const cached = publicKeys.get(id);
+  if (cached !== undefined) return cached;
+  const key = createPublicKey({ key: { kty: jwk.kty, crv: jwk.crv, x: jwk.x }, format: "jwk" });
+  // Oldest first out: a Map iterates in insertion order.
+  if (publicKeys.size >= MAX_CACHED_KEYS) publicKeys.delete(publicKeys.keys().next().value as string);
+  publicKeys.set(id, key);
+  return key;
 }
 
 export function ed25519PrivateKeyFromJwk(jwk: Ed25519PrivateJwk): KeyObject {

@@ -4,7 +4,7 @@
  * (so each expiry is reported exactly once).
  */
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
-import type { BookingRecord, ExpiryEvent, HoldRecord, Interval, MandateCount } from "../port.js";
+import type { BookingRecord, ExpiryEvent, HoldRecord, Interval } from "../port.js";
 
 /** Which §7.2 pool a hold was counted in when it was placed. */
 export type Pool =
@@ -35,6 +35,12 @@ export class HostState {
   /** resourceId → source → busy intervals (§10 imported busy time). */
   readonly busy = new Map<string, Map<string, readonly Interval[]>>();
   readonly events: ExpiryEvent[] = [];
+  /**
+   * Ids of every hold and booking ever placed, by mandate link ("m <rootIss> <jti>") and
+   * by principal ("p <principal>"): owners never change, so the counts below read only the
+   * records that could match instead of every record of the host.
+   */
+  readonly #byOwner = new Map<string, Set<string>>();
 
   constructor(readonly hostId: string) {}
 
@@ -84,6 +90,31 @@ export class HostState {
     }
   }
 
+  #index(key: string, id: string): void {
+    const ids = this.#byOwner.get(key);
+    if (ids === undefined) this.#byOwner.set(key, new Set([id]));
+    else ids.add(id);
+  }
+
+  /** Call once when a hold is placed. */
+  indexHold(record: HoldRecord): void {
+    for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `h ${record.holdId}`);
+  }
+
+  /** Call once when a booking is created. */
+  indexBooking(record: BookingRecord): void {
+    for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `b ${record.bookingId}`);
+    if (record.owner.principal !== null) this.#index(`p ${record.owner.principal}`, record.bookingId);
+  }
+
+  /** Active bookings made for a principal. */
+  *activeBookingsOf(principal: string): Generator<StoredBooking> {
+    for (const id of this.#byOwner.get(`p ${principal}`) ?? []) {
+      const b = this.activeBookings.has(id) ? this.bookings.get(id) : undefined;
+      if (b !== undefined) yield b;
+    }
+  }
+
   *bookingsActive(): Generator<StoredBooking> {
     for (const id of this.activeBookings) {
       const b = this.bookings.get(id);
@@ -95,10 +126,13 @@ export class HostState {
   agentOccupancy(
     now: number,
     excludeBookingId?: string,
+    /** Only entries overlapping it (all when absent). */
+    window?: Interval,
   ): { byResource: Map<string, Occupancy[]>; agent: AgentOccupancy[] } {
     const byResource = new Map<string, Occupancy[]>();
     const agent: AgentOccupancy[] = [];
     const add = (interval: Interval, allocations: HoldRecord["allocations"], types: readonly string[]) => {
+      if (window !== undefined && !(interval.start < window.end && window.start < interval.end)) return;
       allocations.forEach((a, i) => {
         const list = byResource.get(a.resourceId) ?? [];
         list.push({ start: interval.start, end: interval.end, units: a.units });
@@ -129,16 +163,18 @@ export class HostState {
 
   /** Live holds and active bookings counted against a mandate link (§3.3, §7.1). */
   countMandate(rootIss: string, jti: string, now: number | undefined, excludeHoldId?: string): number {
-    const carries = (mandates: readonly MandateCount[]) =>
-      mandates.some((m) => m.rootIss === rootIss && m.jti === jti);
     let n = 0;
-    for (const id of this.live) {
-      const h = this.holds.get(id);
-      if (h === undefined || id === excludeHoldId) continue;
+    for (const entry of this.#byOwner.get(`m ${rootIss} ${jti}`) ?? []) {
+      const id = entry.slice(2);
+      if (entry.startsWith("b ")) {
+        if (this.activeBookings.has(id)) n++;
+        continue;
+      }
+      const h = this.live.has(id) && id !== excludeHoldId ? this.holds.get(id) : undefined;
+      if (h === undefined) continue;
       if (now !== undefined && h.record.state === "held" && h.record.expiresAt <= now) continue;
-      if (carries(h.record.owner.mandates)) n++;
+      n++;
     }
-    for (const b of this.bookingsActive()) if (carries(b.record.owner.mandates)) n++;
     return n;
   }
 }

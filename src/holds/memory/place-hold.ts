@@ -80,7 +80,14 @@ export function placeHold(host: HostState, request: HoldRequest): HoldOutcome {
   const capped = capRefusal(host, request, pool);
   if (capped !== undefined) return capped;
 
-  const { byResource, agent } = host.agentOccupancy(now, request.overlapBookingId);
+  // Allocation and the reserve look only at entries overlapping the interval asked about.
+  let window = request.interval;
+  for (const alt of request.alternatives ?? [])
+    window = {
+      start: Math.min(window.start, alt.interval.start),
+      end: Math.max(window.end, alt.interval.end),
+    };
+  const { byResource, agent } = host.agentOccupancy(now, request.overlapBookingId, window);
   const occupancyOf: OccupancyOf = (c) => [...(byResource.get(c.id) ?? []), ...host.busyOf(c.id, c.capacity)];
   const reserves = request.caps.walkInReserves ?? [];
   const decision = decideAllocation(request.requirements, request.interval, occupancyOf, reserves, agent);
@@ -121,5 +128,6 @@ export function placeHold(host: HostState, request: HoldRequest): HoldOutcome {
     lastFence: 0,
   });
   host.live.add(record.holdId);
+  host.indexHold(record);
   return { ok: true, hold: record };
 }

@@ -48,9 +48,11 @@ const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gatew
 
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-schcp-"));
-  const route: { fetch?: (req: Request) => Response | Promise<Response> } = {};
+  const route: { fetch?: (req: Request, env?: unknown) => Response | Promise<Response> } = {};
   const server = serve({
-    fetch: (req: Request) => route.fetch?.(req) ?? new Response("starting", { status: 503 }),
+    // As `serve` does: env carries the Node request the app reads bodies from.
+    fetch: (req: Request, env: unknown) =>
+      route.fetch?.(req, env) ?? new Response("starting", { status: 503 }),
     port: 0,
     hostname: "127.0.0.1",
   });

@@ -102,7 +102,7 @@ async function runAction(
   action: OperatorAction,
 ): Promise<EdgeResponse> {
   const limit = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const bytes = await readBoundedBody(c.req.raw, limit);
+  const bytes = await readBoundedBody(c.req.raw, limit, c.env);
   if (!bytes.ok) {
     return refusalResponse(
       edgeRefusal({

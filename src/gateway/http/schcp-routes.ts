@@ -48,7 +48,7 @@ async function handle(
   }
 
   const limit = deps.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const bytes = await readBoundedBody(c.req.raw, limit);
+  const bytes = await readBoundedBody(c.req.raw, limit, c.env);
   if (!bytes.ok) {
     return fail(
       edgeRefusal(

@@ -74,10 +74,10 @@ export async function startGateway(opts: StartOptions = {}): Promise<E2eGateway>
     hosts = parsed.value;
   }
   // Filled in once the runtime exists; until then the socket answers 503.
-  const route: { handler?: (req: Request) => Response | Promise<Response> } = {};
+  const route: { handler?: (req: Request, env?: unknown) => Response | Promise<Response> } = {};
   const server = serve({
-    fetch: (req: Request) =>
-      route.handler === undefined ? new Response("starting", { status: 503 }) : route.handler(req),
+    fetch: (req: Request, env: unknown) =>
+      route.handler === undefined ? new Response("starting", { status: 503 }) : route.handler(req, env),
     port: 0,
     hostname: "127.0.0.1",
   });
@@ -114,7 +114,7 @@ export async function startGateway(opts: StartOptions = {}): Promise<E2eGateway>
     throw e;
   }
   const app = createHttpApp(runtime);
-  route.handler = (req) => app.fetch(req);
+  route.handler = (req, env) => app.fetch(req, env);
   return {
     origin,
     runtime,

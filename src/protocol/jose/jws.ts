@@ -9,6 +9,7 @@
  */
 import { sign, verify } from "node:crypto";
 import type { KeyObject } from "node:crypto";
+import { BoundedMemo } from "../bounded-memo.js";
 import { decodeBase64Url, encodeBase64Url } from "../json/base64.js";
 import { parseStrictJson } from "../json/strict-json.js";
 import { childPointer, err, fieldError, ok } from "../result.js";
@@ -96,13 +97,22 @@ function decodeJsonObject(segment: string, field: string): Result<Record<string,
  * the thread pool for every mandate, offer and receipt, the gateway's hottest path.
  */
 export function verifyJwsSignature(decoded: DecodedJws, jwk: Ed25519PublicJwk): Promise<boolean> {
+  // A pure function of (key, compact): remembered, since one mandate is checked per request.
+  // Keyed by what is verified (not decoded.compact), so a hand-built DecodedJws cannot alias.
+  const key = `${jwk.x}\n${decoded.signingInput}\n${Buffer.from(decoded.signature).toString("base64url")}`;
+  const known = verified.get(key);
+  if (known !== undefined) return Promise.resolve(known);
+  let valid: boolean;
   try {
     const input = Buffer.from(decoded.signingInput, "ascii");
-    return Promise.resolve(verify(null, input, ed25519PublicKeyFromJwk(jwk), decoded.signature));
+    valid = verify(null, input, ed25519PublicKeyFromJwk(jwk), decoded.signature);
   } catch {
-    return Promise.resolve(false);
+    valid = false;
   }
+  return Promise.resolve(verified.set(key, valid));
 }
+
+const verified = new BoundedMemo<boolean>(4_096);
 
 /**
  * Signs a JSON header and payload. alg "EdDSA" is forced (placed first when absent);

@@ -12,6 +12,7 @@ import type { MandateClaims } from "../types.js";
 import { validateSchcp } from "../validate.js";
 import { parseLinkConstraints } from "./constraints.js";
 import type { LinkConstraints } from "./constraints.js";
+import { BoundedMemo } from "../../bounded-memo.js";
 import { mandateInvalid } from "./refusal.js";
 import type { MandateRefusal } from "./types.js";
 
@@ -33,7 +34,16 @@ export interface DecodedLink {
   readonly field: string;
 }
 
+/** Decoding is a pure function of (compact, field); an agent presents one mandate many times. */
+const decoded = new BoundedMemo<Result<DecodedLink, MandateRefusal>>(4_096);
+
 export function decodeMandateLink(compact: string, field: string): Result<DecodedLink, MandateRefusal> {
+  if (typeof compact !== "string") return decodeLink(compact, field);
+  const key = `${field}\n${compact}`;
+  return decoded.get(key) ?? decoded.set(key, decodeLink(compact, field));
+}
+
+function decodeLink(compact: string, field: string): Result<DecodedLink, MandateRefusal> {
   // §3.4: an SD-JWT VC presentation is told apart by "~", which a compact JWS never contains.
   if (compact.includes("~")) {
     return err(

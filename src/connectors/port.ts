@@ -112,7 +112,11 @@ export interface CatalogService {
   readonly requiresVerification?: boolean;
   /** The platform routes this service to a consultation/quote workflow (OSBP). */
   readonly requiresConsultation?: boolean;
-  /** Payment the platform itself requires (OSBP policy.explain); SchCP never moves money. */
+  /**
+   * Payment the platform itself requires (OSBP policy.explain); SchCP never moves money.
+   * Absent means the platform did not say, which OSBP reads as "unknown" and fails closed on:
+   * a connector whose platform takes nothing upfront states requirement "none".
+   */
   readonly payment?: {
     readonly requirement: "none" | "deposit" | "full_prepay" | "unknown";
     readonly deposit?: Money;
@@ -239,6 +243,10 @@ export interface Connector {
     customer: UpstreamCustomer,
     purpose: string,
   ): Promise<ConnectorResult<{ readonly method: "sms" | "email" }>>;
+  /**
+   * An independent check of a code that must NOT consume it (the booking create still needs
+   * it); a platform whose only verify consumes the code answers "unsupported".
+   */
   verifyCode(
     customer: UpstreamCustomer,
     purpose: string,

@@ -1,5 +1,6 @@
 /**
- * The synthetic platform's database: its appointments and pending verification codes.
+ * The synthetic platform's database: its appointments, pending verification codes and the
+ * log of verification sends its rate limit counts (send-limit.ts).
  *
  * Several gateway processes share one synthetic upstream the way they would share a real
  * platform, so the store is a port with two implementations: MemorySyntheticBackend (one
@@ -13,6 +14,7 @@
  */
 import type { Interval } from "../../holds/port.js";
 import { occupiesTime, type SyntheticAppointment } from "./appointment.js";
+import { admitInWindow, type SendAdmission, type VerificationSendLimit } from "./send-limit.js";
 
 export interface SyntheticReadQuery {
   /** Appointments whose occupied time overlaps this range (cancelled ones never do). */
@@ -58,6 +60,17 @@ export interface SyntheticBackend {
   putCode(hostId: string, contact: string, record: VerificationRecord): Promise<void>;
   getCode(hostId: string, contact: string): Promise<VerificationRecord | undefined>;
   deleteCode(hostId: string, contact: string): Promise<void>;
+  /**
+   * Counts one verification send to `contact` at `now` unless `limit.maxSends` were already
+   * admitted in the sliding window ending at `now` (send-limit.ts). Atomic: concurrent sends
+   * through several connectors never exceed the limit together.
+   */
+  admitSend(
+    hostId: string,
+    contact: string,
+    now: number,
+    limit: VerificationSendLimit,
+  ): Promise<SendAdmission>;
 }
 
 interface HostTables {
@@ -65,6 +78,7 @@ interface HostTables {
   readonly appointments: Map<string, SyntheticAppointment>;
   readonly keys: Map<string, string>;
   readonly codes: Map<string, VerificationRecord>;
+  readonly sends: Map<string, number[]>;
 }
 
 /** In-process twin of the Redis backend; share one instance to share one platform. */
@@ -74,7 +88,7 @@ export class MemorySyntheticBackend implements SyntheticBackend {
   private tables(hostId: string): HostTables {
     let t = this.hosts.get(hostId);
     if (t === undefined) {
-      t = { version: 0, appointments: new Map(), keys: new Map(), codes: new Map() };
+      t = { version: 0, appointments: new Map(), keys: new Map(), codes: new Map(), sends: new Map() };
       this.hosts.set(hostId, t);
     }
     return t;
@@ -134,5 +148,19 @@ export class MemorySyntheticBackend implements SyntheticBackend {
   deleteCode(hostId: string, contact: string): Promise<void> {
     this.tables(hostId).codes.delete(contact);
     return Promise.resolve();
+  }
+
+  admitSend(
+    hostId: string,
+    contact: string,
+    now: number,
+    limit: VerificationSendLimit,
+  ): Promise<SendAdmission> {
+    const sends = this.tables(hostId).sends;
+    const log = sends.get(contact) ?? [];
+    const admission = admitInWindow(log, now, limit);
+    if (log.length === 0) sends.delete(contact);
+    else sends.set(contact, log);
+    return Promise.resolve(admission);
   }
 }

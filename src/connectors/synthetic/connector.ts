@@ -17,8 +17,10 @@ import { cancelBooking, moveBooking, setStatus } from "./changes.js";
 import { answer, type Answer, type SyntheticContext } from "./context.js";
 import { createBooking } from "./create.js";
 import { FaultPlan, type FaultRule, type SyntheticCall } from "./faults.js";
+import type { SyntheticMessageSink } from "./messages.js";
 import { findAvailability, findBookingByIdempotencyKey, getBooking, readBusy } from "./reads.js";
 import { catalogOf, validateScenario, type SyntheticScenario } from "./scenario.js";
+import { DEFAULT_VERIFICATION_SEND_LIMIT, isSendLimit, type VerificationSendLimit } from "./send-limit.js";
 import { callLine, SYNTHETIC_PLATFORM, UpstreamRecorder } from "./upstream.js";
 import { sendVerification, verificationMethodOf, verifyCode } from "./verification.js";
 
@@ -33,6 +35,10 @@ export interface SyntheticConnectorOptions {
   readonly latencyMs?: number;
   /** How long a timeout fault hangs unless the rule says (default 2,000 ms). */
   readonly timeoutMs?: number;
+  /** Receives every verification message the platform sends (the customer's phone or inbox). */
+  readonly messages?: SyntheticMessageSink;
+  /** Verification sends per contact; default the scenario's, else 3 per 10 minutes. */
+  readonly verificationSendLimit?: VerificationSendLimit;
 }
 
 export interface SyntheticConnector extends Connector {
@@ -51,11 +57,16 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
   if (!valid.ok)
     throw new TypeError(`invalid synthetic scenario at ${valid.error.field}: ${valid.error.message}`);
   const { scenario, clock } = opts;
+  if (opts.verificationSendLimit !== undefined && !isSendLimit(opts.verificationSendLimit))
+    throw new TypeError("verificationSendLimit is { maxSends ≥ 1, windowMs ≥ 1000 }, whole numbers");
   const ctx: SyntheticContext = {
     scenario,
     hostId: scenario.organization.id,
     backend: opts.backend ?? new MemorySyntheticBackend(),
     clock,
+    sendLimit:
+      opts.verificationSendLimit ?? scenario.verificationSendLimit ?? DEFAULT_VERIFICATION_SEND_LIMIT,
+    ...(opts.messages === undefined ? {} : { messages: opts.messages }),
   };
   const faults = opts.faults ?? new FaultPlan();
   const latencyMs = opts.latencyMs ?? 0;
@@ -101,8 +112,10 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
       recorder.record(line, outcome.status);
       return ok(outcome.value);
     }
-    const extra =
-      outcome.verificationMethod === undefined ? {} : { verificationMethod: outcome.verificationMethod };
+    const extra = {
+      ...(outcome.verificationMethod === undefined ? {} : { verificationMethod: outcome.verificationMethod }),
+      ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
+    };
     return err(recorder.error(line, outcome.code, outcome.message, extra));
   }
 

@@ -4,7 +4,9 @@
  */
 import type { ConnectorErrorCode } from "../port.js";
 import type { SyntheticBackend } from "./backend.js";
+import type { SyntheticMessageSink } from "./messages.js";
 import type { SyntheticScenario } from "./scenario.js";
+import type { VerificationSendLimit } from "./send-limit.js";
 
 export interface SyntheticContext {
   readonly scenario: SyntheticScenario;
@@ -12,6 +14,10 @@ export interface SyntheticContext {
   readonly hostId: string;
   readonly backend: SyntheticBackend;
   readonly clock: { now(): number };
+  /** Where verification messages go; absent: the platform delivers them nowhere observable. */
+  readonly messages?: SyntheticMessageSink;
+  /** Verification sends per contact (the connector option, else the scenario's, else the default). */
+  readonly sendLimit: VerificationSendLimit;
 }
 
 export type Answer<T> =
@@ -21,6 +27,8 @@ export type Answer<T> =
       readonly code: ConnectorErrorCode;
       readonly message: string;
       readonly verificationMethod?: "sms" | "email";
+      /** rate_limited: the Retry-After the platform answers with. */
+      readonly retryAfterMs?: number;
     };
 
 export const answer = <T>(value: T, status: 200 | 201 = 200): Answer<T> => ({ ok: true, value, status });

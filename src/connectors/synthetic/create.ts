@@ -2,7 +2,9 @@
  * POST /v2/bookings on the synthetic platform: idempotent by key (the same key returns the
  * same appointment, never a second one, whichever gateway process asks, because the key is
  * checked in the same atomic step as the write), verified when the service requires it,
- * and refused with slot_taken when the time is no longer free upstream.
+ * and refused with slot_taken when the time is no longer free upstream. A service the
+ * platform books through a consultation request is never an appointment create (OSBP
+ * requires_consultation_handoff: an OSBP adapter must not get here; the platform refuses anyway).
  */
 import { createHash } from "node:crypto";
 import type { UpstreamBooking, UpstreamCreate } from "../port.js";
@@ -44,6 +46,8 @@ export async function createBooking(
     return refuse("invalid_request", "idempotencyKey is 1 to 255 characters");
   const service = ctx.scenario.services.find((s) => s.id === req.serviceId);
   if (service === undefined) return refuse("invalid_request", `no service "${String(req.serviceId)}"`);
+  if (service.requiresConsultation === true)
+    return refuse("invalid_request", "this service is booked through a consultation request");
   const partySize = req.partySize ?? 1;
   if (!isPartySize(partySize)) return refuse("invalid_request", "partySize is an integer from 1 to 1000");
   if (typeof req.tentative !== "boolean") return refuse("invalid_request", "tentative is a boolean");

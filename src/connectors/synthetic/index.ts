@@ -9,6 +9,23 @@ export {
 } from "./connector.js";
 export { catalogOf, validateScenario, type SyntheticScenario } from "./scenario.js";
 export { SYNTHETIC_SCENARIOS, fadesOnQueen, harbourviewDental, mapleStreetAuto } from "./scenarios.js";
+export { bayviewReferenceStudio } from "./bayview.js";
+export {
+  SYNTHETIC_MESSAGE_LOG_ENV,
+  codeInMessage,
+  fileMessageSink,
+  readSyntheticMessages,
+  verificationText,
+  type SyntheticMessage,
+  type SyntheticMessageSink,
+} from "./messages.js";
+export {
+  DEFAULT_VERIFICATION_SEND_LIMIT,
+  admitInWindow,
+  isSendLimit,
+  type SendAdmission,
+  type VerificationSendLimit,
+} from "./send-limit.js";
 export {
   MemorySyntheticBackend,
   type SyntheticBackend,

@@ -9,12 +9,13 @@
  *   ends           ZSET    occupying appointment ids, score = occupiedUntil
  *   keys           HASH    idempotency key -> appointment id
  *   code:<contact> STRING  pending verification code, JSON
+ *   sends:<contact> ZSET   admitted verification sends, member unique, score = send time
  *
  * Reads and writes are one Lua script each, so a read is a consistent view and a write is
  * compare-and-set on `ver` with the idempotency check first (backend.ts). The scripts are
  * short and live here rather than in .lua files: tsc does not copy those into dist/.
  */
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import {
   decodeAppointment,
@@ -29,6 +30,7 @@ import type {
   SyntheticWriteOutcome,
   VerificationRecord,
 } from "./backend.js";
+import type { SendAdmission, VerificationSendLimit } from "./send-limit.js";
 
 // KEYS: ver appt ends keys. ARGV: rangeStart rangeEnd ("" = no range), idemKey ("" = none), ids...
 const READ = `
@@ -66,7 +68,25 @@ if ARGV[6] == '1' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[2]) end
 return { 'written', redis.call('INCR', KEYS[1]) }
 `;
 
-/** Codes live a day in Redis; their own expiry is judged with the connector's clock. */
+// The rule of send-limit.ts admitInWindow: a send at t counts while t > now - window.
+// KEYS: sends. ARGV: now windowMs maxSends member keepMs
+const ADMIT_SEND = `
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+  return { 0, tonumber(oldest[2]) + window - now }
+end
+redis.call('ZADD', KEYS[1], now, ARGV[4])
+redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
+return { 1, 0 }
+`;
+
+/**
+ * Codes and send logs live a day in Redis (send logs at least their window); their own
+ * expiry is judged with the connector's clock, which tests set far from the server's.
+ */
 const CODE_TTL_MS = 86_400_000;
 
 export interface RedisSyntheticBackendOptions {
@@ -130,6 +150,10 @@ export class RedisSyntheticBackend implements SyntheticBackend {
     return `${this.prefix}{${hostId}}:code:${contact}`;
   }
 
+  private sendsKey(hostId: string, contact: string): string {
+    return `${this.prefix}{${hostId}}:sends:${contact}`;
+  }
+
   async read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot> {
     const ids = query.ids ?? [];
     const { range } = query;
@@ -189,6 +213,30 @@ export class RedisSyntheticBackend implements SyntheticBackend {
 
   async deleteCode(hostId: string, contact: string): Promise<void> {
     await this.redis.del(this.codeKey(hostId, contact));
+  }
+
+  async admitSend(
+    hostId: string,
+    contact: string,
+    now: number,
+    limit: VerificationSendLimit,
+  ): Promise<SendAdmission> {
+    const reply = await this.run(
+      ADMIT_SEND,
+      [this.sendsKey(hostId, contact)],
+      [
+        String(now),
+        String(limit.windowMs),
+        String(limit.maxSends),
+        `${now}:${randomUUID()}`,
+        String(Math.max(limit.windowMs, CODE_TTL_MS)),
+      ],
+    );
+    if (!Array.isArray(reply) || reply.length !== 2) throw new SyntheticBackendError("unexpected send reply");
+    const [admitted, retryAfterMs] = reply as [unknown, unknown];
+    if (admitted === 1) return { admitted: true };
+    if (admitted === 0 && typeof retryAfterMs === "number") return { admitted: false, retryAfterMs };
+    throw new SyntheticBackendError("unexpected send reply");
   }
 
   /** EVALSHA, loading the script with EVAL when the server does not have it (NOSCRIPT). */

@@ -4,18 +4,22 @@
  * taxes, how it verifies customers), plus the granularity of its availability grid.
  *
  * A scenario is the Catalog the platform serves (SchCP §4.1 resources and hours, §4.2
- * open-ended services, §5.2 prices and taxes) with one platform setting of its own:
- * `stepMs`, the spacing of the starts it offers, counted from local midnight.
+ * open-ended services, §5.2 prices and taxes; OSBP payment, price kinds, consultation and
+ * cancellation terms) with platform settings of its own: `stepMs`, the spacing of the starts
+ * it offers, counted from local midnight, and its verification send limit.
  */
-import type { Catalog } from "../port.js";
+import type { Catalog, CatalogService } from "../port.js";
 import { parseWorkingHours } from "../../holds/working-hours.js";
 import { isValidTimeZone } from "../../protocol/time/index.js";
-import { isKnownCurrency } from "../../protocol/money/index.js";
+import { isKnownCurrency, type Money } from "../../protocol/money/index.js";
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { isSendLimit, type VerificationSendLimit } from "./send-limit.js";
 
 export interface SyntheticScenario extends Catalog {
   /** Spacing of offered starts in ms: a whole number of minutes that divides a day. */
   readonly stepMs: number;
+  /** Verification sends per contact; default 3 per 10 minutes (send-limit.ts). */
+  readonly verificationSendLimit?: VerificationSendLimit;
 }
 
 const MINUTE = 60_000;
@@ -38,6 +42,11 @@ export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario
     return bad("/organization/timezone", "timezone must be an IANA time zone");
   if (!isMs(s.stepMs) || s.stepMs === 0 || s.stepMs % MINUTE !== 0 || DAY % s.stepMs !== 0)
     return bad("/stepMs", "stepMs is a whole number of minutes that divides a day");
+  if (s.verificationSendLimit !== undefined && !isSendLimit(s.verificationSendLimit))
+    return bad(
+      "/verificationSendLimit",
+      "the send limit is { maxSends ≥ 1, windowMs ≥ 1000 }, whole numbers",
+    );
 
   const types = new Map<string, number>();
   const ids = new Set<string>();
@@ -79,6 +88,8 @@ export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario
       (!isKnownCurrency(svc.price.currency) || !Number.isSafeInteger(svc.price.minor))
     )
       return bad(childPointer(at, "price"), "price is integer minor units in an ISO 4217 currency");
+    const terms = checkOsbpTerms(svc, at);
+    if (terms !== undefined) return err(terms);
     if (svc.requires.length === 0)
       return bad(childPointer(at, "requires"), "a service requires at least one resource type (§4.1)");
     const needed = new Map<string, number>();
@@ -98,6 +109,59 @@ export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario
       return bad("/verificationMethod", "a service requires verification, so the method is sms or email");
   }
   return ok(s);
+}
+
+const PRICE_TYPES = new Set(["fixed", "insurance_dependent", "quote_required", "unknown"]);
+const REQUIREMENTS = new Set(["none", "deposit", "full_prepay", "unknown"]);
+/** Fees and deposits: exact, non-negative minor units in a currency whose exponent is known (OSBP "Money"). */
+const isFee = (m: Money | undefined): boolean =>
+  m !== undefined && isKnownCurrency(m.currency) && Number.isSafeInteger(m.minor) && m.minor >= 0;
+
+/**
+ * The terms OSBP policy.explain and service.describe report (port.ts), checked so the
+ * platform never serves a contradiction an adapter would have to guess about.
+ */
+function checkOsbpTerms(svc: CatalogService, at: string): FieldError | undefined {
+  const bad = (path: string, message: string) =>
+    fieldError("invalid_scenario", path.split("/").reduce<string>(childPointer, at), message);
+  if (svc.priceType !== undefined) {
+    if (!PRICE_TYPES.has(svc.priceType))
+      return bad("priceType", "priceType is fixed, insurance_dependent, quote_required or unknown");
+    // OSBP "Money": the non-fixed types "mark a price with no fixed amount_minor known at read time".
+    if (svc.priceType !== "fixed" && svc.price !== undefined)
+      return bad("price", `a ${svc.priceType} service has no price amount`);
+    if (svc.priceType === "fixed" && svc.price === undefined)
+      return bad("price", "a fixed-price service states its price");
+  }
+  if (svc.payment !== undefined) {
+    const { requirement, deposit } = svc.payment;
+    if (!REQUIREMENTS.has(requirement))
+      return bad("payment/requirement", "payment.requirement is none, deposit, full_prepay or unknown");
+    if (deposit !== undefined) {
+      if (!isFee(deposit))
+        return bad("payment/deposit", "payment.deposit is non-negative minor units in an ISO 4217 currency");
+      if (requirement !== "deposit" && requirement !== "full_prepay")
+        return bad("payment/deposit", `a deposit amount contradicts payment requirement "${requirement}"`);
+    }
+  }
+  if (svc.requiresConsultation !== undefined && typeof svc.requiresConsultation !== "boolean")
+    return bad("requiresConsultation", "requiresConsultation is a boolean");
+  if (svc.cancellationFee !== undefined && !isFee(svc.cancellationFee))
+    return bad("cancellationFee", "the fee is non-negative minor units in an ISO 4217 currency");
+  if (svc.noShowFee !== undefined && !isFee(svc.noShowFee))
+    return bad("noShowFee", "the fee is non-negative minor units in an ISO 4217 currency");
+  const c = svc.cancellation;
+  if (c !== undefined) {
+    if (typeof c.enabled !== "boolean")
+      return bad("cancellation/enabled", "cancellation.enabled is a boolean");
+    if (c.windowMs !== undefined && !isMs(c.windowMs))
+      return bad("cancellation/windowMs", "cancellation.windowMs is ms ≥ 0");
+    if (c.lateGraceMs !== undefined && !isMs(c.lateGraceMs))
+      return bad("cancellation/lateGraceMs", "cancellation.lateGraceMs is ms ≥ 0");
+    if (c.note !== undefined && (typeof c.note !== "string" || c.note.trim() === "" || c.note.length > 500))
+      return bad("cancellation/note", "cancellation.note is non-empty text of at most 500 characters");
+  }
+  return undefined;
 }
 
 /** The scenario's catalog as the platform serves it (without the platform's own settings). */

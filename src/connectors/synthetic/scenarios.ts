@@ -5,6 +5,7 @@
  * a selectable resource ("Haircut with Marcus", SchCP §5.2) can name them.
  */
 import type { CatalogResource, CatalogTax, WeeklyPeriod } from "../port.js";
+import { bayviewReferenceStudio } from "./bayview.js";
 import type { SyntheticScenario } from "./scenario.js";
 
 const MIN = 60_000;
@@ -51,6 +52,8 @@ export const mapleStreetAuto: SyntheticScenario = {
       price: cad(7900),
       pricePer: "booking",
       requires: [{ resourceType: "bay" }, { resourceType: "technician" }],
+      // Paid at the counter: the platform asks for nothing upfront (OSBP policy.explain).
+      payment: { requirement: "none" },
     },
     {
       id: "brake-inspection",
@@ -60,6 +63,8 @@ export const mapleStreetAuto: SyntheticScenario = {
       price: cad(12000),
       pricePer: "booking",
       requires: [{ resourceType: "bay" }, { resourceType: "technician" }],
+      // Paid at the counter: the platform asks for nothing upfront (OSBP policy.explain).
+      payment: { requirement: "none" },
     },
   ],
   resources: [
@@ -91,6 +96,8 @@ export const harbourviewDental: SyntheticScenario = {
       // Dental services are tax exempt; the platform still knows the province's tax.
       taxExempt: true,
       requires: [{ resourceType: "hygienist" }],
+      // Paid at the counter: the platform asks for nothing upfront (OSBP policy.explain).
+      payment: { requirement: "none" },
     },
   ],
   resources: staff("hygienist", days(1, 5, "08:00", "17:00"), ["hyg-1", "Dana"], ["hyg-2", "Kiran"]),
@@ -117,6 +124,8 @@ export const fadesOnQueen: SyntheticScenario = {
       duration: 30 * MIN,
       bufferAfterMs: 0,
       requires: [{ resourceType: "barber" }],
+      // Paid at the counter: the platform asks for nothing upfront (OSBP policy.explain).
+      payment: { requirement: "none" },
     },
     {
       id: "haircut",
@@ -126,6 +135,8 @@ export const fadesOnQueen: SyntheticScenario = {
       price: cad(3500),
       pricePer: "booking",
       requires: [{ resourceType: "barber" }],
+      // Paid at the counter: the platform asks for nothing upfront (OSBP policy.explain).
+      payment: { requirement: "none" },
     },
   ],
   resources: staff(
@@ -139,9 +150,14 @@ export const fadesOnQueen: SyntheticScenario = {
   stepMs: 15 * MIN,
 };
 
-/** The synthetic platforms by host id (HostConfig.connector.settings.scenario). */
+/**
+ * The synthetic platforms by host id (HostConfig.connector.settings.scenario): the three of
+ * the embedded default, and the OSBP conformance host (bayview.ts), which is not in the
+ * embedded default but is configured by src/osbp/conformance.
+ */
 export const SYNTHETIC_SCENARIOS: Readonly<Record<string, SyntheticScenario>> = {
   [mapleStreetAuto.organization.id]: mapleStreetAuto,
   [harbourviewDental.organization.id]: harbourviewDental,
   [fadesOnQueen.organization.id]: fadesOnQueen,
+  [bayviewReferenceStudio.organization.id]: bayviewReferenceStudio,
 };

@@ -1,13 +1,15 @@
 /**
  * Customer verification as a platform does it (OSBP verification.send / verify, and
  * requires_verification on create): a six-digit code sent by SMS or email, valid for ten
- * minutes, consumed by the booking it verifies. The synthetic platform sends nothing: the
- * code is derived from the host, contact and send time, and tests read it with
- * `lastCodeFor(contact)`.
+ * minutes, consumed by the booking it verifies. The code is derived from the host, contact
+ * and send time; it is "sent" to the connector's message sink (messages.ts), and tests may
+ * also read it with `lastCodeFor(contact)`. Sends are rate-limited per contact
+ * (send-limit.ts), as a real platform's are.
  */
 import { createHash } from "node:crypto";
 import type { UpstreamCustomer } from "../port.js";
 import { answer, refuse, type Answer, type SyntheticContext } from "./context.js";
+import { verificationText } from "./messages.js";
 
 export const CODE_TTL_MS = 10 * 60_000;
 
@@ -53,10 +55,32 @@ export async function sendVerification(
   if (!checked.ok) return checked;
   const [method, contact] = checked.value;
   const now = ctx.clock.now();
-  await ctx.backend.putCode(ctx.hostId, contact, {
-    code: deriveCode(ctx.hostId, contact, now),
-    expiresAt: now + CODE_TTL_MS,
-  });
+  // The limit counts attempts the platform accepted, whether or not the provider delivers.
+  const admission = await ctx.backend.admitSend(ctx.hostId, contact, now, ctx.sendLimit);
+  if (!admission.admitted)
+    return {
+      ok: false,
+      code: "rate_limited",
+      message: "too many verification codes were sent to this contact; try again later",
+      retryAfterMs: admission.retryAfterMs,
+    };
+  const code = deriveCode(ctx.hostId, contact, now);
+  await ctx.backend.putCode(ctx.hostId, contact, { code, expiresAt: now + CODE_TTL_MS });
+  if (ctx.messages !== undefined) {
+    const text = verificationText(ctx.scenario.organization.name, code, CODE_TTL_MS);
+    try {
+      await ctx.messages({
+        sentAt: new Date(now).toISOString(),
+        hostId: ctx.hostId,
+        method,
+        to: contact,
+        text,
+      });
+    } catch {
+      // The SMS or email provider failed: a real platform answers 5xx and the customer has no code.
+      return refuse("unavailable", "the platform could not deliver the verification code; try again");
+    }
+  }
   return answer({ method }, 201);
 }
 

@@ -142,5 +142,39 @@ export function backendContract(name: string, make: () => Promise<BackendFixture
       await backend.deleteCode("h", "+1416");
       expect(await backend.getCode("h", "+1416")).toBeUndefined();
     });
+
+    it("verification sends: a sliding window per host and contact; refusals are not counted", async () => {
+      const limit = { maxSends: 2, windowMs: 10_000 };
+      expect(await backend.admitSend("h", "+1416", 1_000, limit)).toEqual({ admitted: true });
+      expect(await backend.admitSend("h", "+1416", 4_000, limit)).toEqual({ admitted: true });
+      // The oldest counted send (1 000) leaves the window at 11 000.
+      expect(await backend.admitSend("h", "+1416", 5_000, limit)).toEqual({
+        admitted: false,
+        retryAfterMs: 6_000,
+      });
+      expect(await backend.admitSend("h", "+1416", 10_999, limit)).toEqual({
+        admitted: false,
+        retryAfterMs: 1,
+      });
+      // Other contacts and other hosts have their own windows.
+      expect(await backend.admitSend("h", "+1417", 5_000, limit)).toEqual({ admitted: true });
+      expect(await backend.admitSend("other", "+1416", 5_000, limit)).toEqual({ admitted: true });
+      expect(await backend.admitSend("h", "+1416", 11_000, limit)).toEqual({ admitted: true });
+      expect(await backend.admitSend("h", "+1416", 11_000, limit)).toEqual({
+        admitted: false,
+        retryAfterMs: 3_000,
+      });
+    });
+
+    it("verification sends: concurrent sends never exceed the limit", async () => {
+      const limit = { maxSends: 3, windowMs: 60_000 };
+      const all = await Promise.all(
+        Array.from({ length: 10 }, () => backend.admitSend("h", "+1418", 5_000, limit)),
+      );
+      expect(all.filter((a) => a.admitted)).toHaveLength(3);
+      expect(all.filter((a) => !a.admitted)).toEqual(
+        Array.from({ length: 7 }, () => ({ admitted: false, retryAfterMs: 60_000 })),
+      );
+    });
   });
 }

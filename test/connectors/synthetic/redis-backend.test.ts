@@ -6,6 +6,7 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  bayviewReferenceStudio,
   createSyntheticConnector,
   fadesOnQueen,
   mapleStreetAuto,
@@ -165,6 +166,21 @@ describe("two connector instances sharing one Redis-backed platform", () => {
     };
     value(await b.createBooking({ ...create, verificationCode: code! }));
     expect(await a.lastCodeFor(phone)).toBeUndefined();
+  });
+
+  it("the verification send limit is one platform-wide count: 6 concurrent sends through both admit 3", async () => {
+    const [a, b] = twoProcesses(bayviewReferenceStudio);
+    const phone = "+15555550100";
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).sendVerification({ phone }, "booking")),
+    );
+    expect(results.filter((r) => r.ok)).toHaveLength(3);
+    for (const r of results.filter((x) => !x.ok)) {
+      const e = failure(r);
+      expect(e).toMatchObject({ code: "rate_limited", retryAfterMs: 10 * MIN });
+      expect(e.upstream).toMatchObject({ status: 429, ratelimit: { "retry-after": "600" } });
+    }
+    value(await b.sendVerification({ phone: "+15555550101" }, "booking"));
   });
 
   it("Redis going away is the platform answering 503, never a throw", async () => {

@@ -1,5 +1,6 @@
 /** The embedded default's synthetic platforms (team brief) and scenario validation. */
 import { describe, expect, it } from "vitest";
+import type { CatalogService } from "../../../src/connectors/port.js";
 import { applyPercent } from "../../../src/protocol/money/index.js";
 import {
   SYNTHETIC_SCENARIOS,
@@ -13,8 +14,9 @@ import {
 import { MIN, testClock, value } from "./support.js";
 
 describe("the three hosts of the embedded default", () => {
-  it("are registered by host id", () => {
+  it("are registered by host id, beside the OSBP conformance host", () => {
     expect(Object.keys(SYNTHETIC_SCENARIOS).sort()).toEqual([
+      "bayview-reference-studio",
       "fades-on-queen",
       "harbourview-dental",
       "maple-street-auto",
@@ -147,6 +149,117 @@ describe("validateScenario names the bad field", () => {
       "verification with no method",
       { ...mapleStreetAuto, verificationMethod: "none", services: [{ ...svc, requiresVerification: true }] },
       "/verificationMethod",
+    ],
+  ])("%s", (_name, scenario, field) => {
+    const r = validateScenario(scenario);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.field).toBe(field);
+    expect(() => createSyntheticConnector({ scenario, clock: testClock(0) })).toThrow(TypeError);
+  });
+});
+
+describe("validateScenario: the OSBP terms a platform reports (port.ts)", () => {
+  const svc = fadesOnQueen.services.find((s) => s.id === "haircut")!;
+  const withService = (over: Partial<CatalogService>): SyntheticScenario => ({
+    ...fadesOnQueen,
+    services: [{ ...svc, ...over }],
+  });
+  const usd = (minor: number) => ({ minor, currency: "USD" });
+
+  it("accepts every term stated consistently", () => {
+    const s = withService({
+      priceType: "fixed",
+      payment: { requirement: "deposit", deposit: usd(5000) },
+      requiresConsultation: false,
+      cancellationFee: usd(2500),
+      noShowFee: usd(0),
+      cancellation: {
+        enabled: true,
+        windowMs: 6 * 60 * MIN,
+        note: "Cancel 6 h ahead.",
+        lateGraceMs: 15 * MIN,
+      },
+    });
+    expect(validateScenario(s).ok).toBe(true);
+    // full_prepay may state the amount taken upfront; a deposit requirement may leave it unknown.
+    expect(
+      validateScenario(withService({ payment: { requirement: "full_prepay", deposit: usd(3500) } })).ok,
+    ).toBe(true);
+    expect(validateScenario(withService({ payment: { requirement: "deposit" } })).ok).toBe(true);
+    const { price: _price, ...unpriced } = svc;
+    expect(
+      validateScenario({ ...fadesOnQueen, services: [{ ...unpriced, priceType: "quote_required" }] }).ok,
+    ).toBe(true);
+  });
+
+  const { price: _price, ...unpriced } = svc;
+  it.each<[string, SyntheticScenario, string]>([
+    [
+      "a price type outside the OSBP set",
+      withService({ priceType: "free" as never }),
+      "/services/0/priceType",
+    ],
+    // OSBP "Money": non-fixed types mark a price with no fixed amount known at read time.
+    [
+      "an amount on an insurance_dependent price",
+      withService({ priceType: "insurance_dependent" }),
+      "/services/0/price",
+    ],
+    [
+      "a fixed price type without a price",
+      { ...fadesOnQueen, services: [{ ...unpriced, priceType: "fixed" }] },
+      "/services/0/price",
+    ],
+    [
+      "a payment requirement outside the OSBP set",
+      withService({ payment: { requirement: "card" as never } }),
+      "/services/0/payment/requirement",
+    ],
+    [
+      "a deposit in an unknown currency",
+      withService({ payment: { requirement: "deposit", deposit: { minor: 5000, currency: "XXX" } } }),
+      "/services/0/payment/deposit",
+    ],
+    [
+      "a deposit that is not whole minor units",
+      withService({ payment: { requirement: "deposit", deposit: usd(50.5) } }),
+      "/services/0/payment/deposit",
+    ],
+    [
+      "a deposit with no upfront payment required",
+      withService({ payment: { requirement: "none", deposit: usd(5000) } }),
+      "/services/0/payment/deposit",
+    ],
+    [
+      "a non-boolean consultation flag",
+      withService({ requiresConsultation: "yes" as never }),
+      "/services/0/requiresConsultation",
+    ],
+    ["a negative cancellation fee", withService({ cancellationFee: usd(-1) }), "/services/0/cancellationFee"],
+    [
+      "a no-show fee in a code with no minor unit (XAU)",
+      withService({ noShowFee: { minor: 1, currency: "XAU" } }),
+      "/services/0/noShowFee",
+    ],
+    [
+      "cancellation terms without enabled",
+      withService({ cancellation: { windowMs: 1000 } as never }),
+      "/services/0/cancellation/enabled",
+    ],
+    [
+      "a fractional cancellation window",
+      withService({ cancellation: { enabled: true, windowMs: 1.5 } }),
+      "/services/0/cancellation/windowMs",
+    ],
+    [
+      "an empty cancellation note",
+      withService({ cancellation: { enabled: true, note: "  " } }),
+      "/services/0/cancellation/note",
+    ],
+    [
+      "a send limit of zero",
+      { ...fadesOnQueen, verificationSendLimit: { maxSends: 0, windowMs: 60_000 } },
+      "/verificationSendLimit",
     ],
   ])("%s", (_name, scenario, field) => {
     const r = validateScenario(scenario);

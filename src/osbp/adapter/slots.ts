@@ -1,0 +1,129 @@
+/**
+ * OSBP Slots (OSBP "availability.find", "Core Objects"): one per (platform start, provider).
+ * The slot id has the spec example's form, `${schedule_id}:${provider_id ?? "any"}:
+ * ${service_id}:${starts_at_local}`, so the same opening always has the same id.
+ */
+import type { Catalog, CatalogResource, CatalogService, UpstreamSlot } from "../../connectors/port.js";
+import type { Slot } from "../../protocol/osbp/index.js";
+import type { WallClock } from "../../protocol/time/index.js";
+import { priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } from "./catalog-facts.js";
+import { addressable, instantText, knownZone, localWall, naiveWallPlus, wallText } from "./local-time.js";
+
+export const slotId = (
+  scheduleId: string,
+  providerId: string | undefined,
+  serviceId: string,
+  startLocal: string,
+) => `${scheduleId}:${providerId ?? "any"}:${serviceId}:${startLocal}`;
+
+interface SlotParts {
+  readonly catalog: Catalog;
+  readonly service: CatalogService;
+  readonly provider: CatalogResource | undefined;
+  readonly startLocal: string;
+  readonly endLocal: string;
+  /** Absent when the zone is unknown (OSBP: left absent rather than guessed). */
+  readonly start?: number;
+  readonly end?: number;
+}
+
+function slotOf(p: SlotParts): Slot {
+  const { catalog, service, provider } = p;
+  const scheduleId = scheduleIdOf(catalog);
+  const slot: Slot = {
+    id: slotId(scheduleId, provider?.id, service.id, p.startLocal),
+    organization_id: catalog.organization.id,
+    schedule_id: scheduleId,
+    schedule_name: catalog.organization.name,
+    service_id: service.id,
+    starts_at_local: p.startLocal,
+    ends_at_local: p.endLocal,
+  };
+  if (knownZone(catalog.organization.timezone)) slot.schedule_timezone = catalog.organization.timezone;
+  if (provider !== undefined) {
+    slot.provider_id = provider.id;
+    slot.provider_name = provider.name;
+    slot.schedule_hours = scheduleHoursOf(provider);
+  }
+  if (p.start !== undefined) slot.starts_at = instantText(p.start);
+  if (p.end !== undefined) slot.ends_at = instantText(p.end);
+  const price = priceOf(catalog, service);
+  if (price !== undefined) slot.price = price;
+  return slot;
+}
+
+/**
+ * The platform's free starts as OSBP slots, in start order then provider (catalog) order. A
+ * start whose merchant-local time booking.create cannot address (the second occurrence of a
+ * repeated fall-back hour) is left out. The zone must be valid; the service has a fixed
+ * duration (staffShape refuses open-ended ones).
+ */
+export function slotsFromUpstream(
+  catalog: Catalog,
+  service: CatalogService,
+  shape: StaffShape,
+  upstream: readonly UpstreamSlot[],
+  providerFilter: string | undefined,
+): Slot[] {
+  const zone = catalog.organization.timezone;
+  const duration = service.duration === "open" ? 0 : service.duration;
+  const out: Slot[] = [];
+  for (const u of [...upstream].sort((a, b) => a.start - b.start)) {
+    if (u.serviceId !== service.id || !addressable(u.start, zone)) continue;
+    const end = u.end ?? u.start + duration;
+    const times = {
+      start: u.start,
+      end,
+      startLocal: wallText(localWall(u.start, zone)),
+      endLocal: wallText(localWall(end, zone)),
+    };
+    if (shape.kind === "none") {
+      if (providerFilter === undefined) out.push(slotOf({ catalog, service, provider: undefined, ...times }));
+      continue;
+    }
+    const free = new Set(u.resourceIds);
+    for (const provider of shape.providers) {
+      if (!free.has(provider.id) || (providerFilter !== undefined && provider.id !== providerFilter))
+        continue;
+      out.push(slotOf({ catalog, service, provider, ...times }));
+    }
+  }
+  return out;
+}
+
+/**
+ * The slot a booking.create asks for, built from its merchant-local date and time: what
+ * validateMandate judges. With an unknown zone starts_at/ends_at stay absent (OSBP "Time
+ * Discipline") and the end is wall-clock arithmetic; the booking then fails closed before any
+ * upstream call, because the platform is addressed by instant.
+ */
+export function requestedSlot(args: {
+  catalog: Catalog;
+  service: CatalogService & { readonly duration: number };
+  provider: CatalogResource | undefined;
+  wall: WallClock;
+  /** The instant the wall-clock addresses; undefined when the zone is unknown. */
+  start: number | undefined;
+}): Slot {
+  const { catalog, service, provider, wall, start } = args;
+  const zone = catalog.organization.timezone;
+  if (start === undefined) {
+    return slotOf({
+      catalog,
+      service,
+      provider,
+      startLocal: wallText(wall),
+      endLocal: wallText(naiveWallPlus(wall, service.duration)),
+    });
+  }
+  const end = start + service.duration;
+  return slotOf({
+    catalog,
+    service,
+    provider,
+    start,
+    end,
+    startLocal: wallText(wall),
+    endLocal: wallText(localWall(end, zone)),
+  });
+}

@@ -1,0 +1,117 @@
+/**
+ * OSBP "Platform Metadata and Versioning" and the adapter's boundary: platform identity, the
+ * upstream metadata passed through by reference, Deprecation/Sunset on the operator channel
+ * only, calendar-kind connectors, and catalog read failures.
+ */
+import { describe, expect, it } from "vitest";
+import type { Connector, UpstreamMeta } from "../../../src/connectors/port.js";
+import { SYNTHETIC_PLATFORM } from "../../../src/connectors/synthetic/index.js";
+import { approve, createInput, MONDAY, problemOf, rig, valueOf, wrapConnector } from "./support.js";
+
+/** The synthetic platform, with Deprecation/Sunset headers on some endpoints (same object per answer). */
+function retiring(calls: readonly string[]) {
+  return (c: Connector): Connector => {
+    const seen = new WeakMap<UpstreamMeta, UpstreamMeta>();
+    return wrapConnector(c, {
+      get lastUpstream(): UpstreamMeta | undefined {
+        const meta = c.lastUpstream;
+        if (meta === undefined || !calls.includes(meta.call)) return meta;
+        let dressed = seen.get(meta);
+        if (dressed === undefined) {
+          dressed = { ...meta, deprecation: "@1798761600", sunset: "Sat, 01 May 2027 00:00:00 GMT" };
+          seen.set(meta, dressed);
+        }
+        return dressed;
+      },
+    });
+  };
+}
+
+describe('OSBP "Platform Metadata and Versioning"', () => {
+  it("platform is the connector's identity; upstreamMeta is the connector's lastUpstream, by reference", async () => {
+    const r = rig();
+    expect(r.adapter.platform).toEqual(SYNTHETIC_PLATFORM);
+    expect(r.adapter.upstreamMeta).toBeUndefined();
+    await r.adapter.findAvailability({ service_id: "oil-change", date: MONDAY });
+    const meta = r.adapter.upstreamMeta;
+    expect(meta).toBe(r.synthetic.lastUpstream);
+    expect(meta).toMatchObject({ call: "POST /v2/availability/search", status: 200 });
+    expect(r.adapter.upstreamMeta).toBe(meta);
+    // A tool answered from the cached catalog makes no call: the reference does not move.
+    await r.adapter.describeService({ service_id: "oil-change" });
+    expect(r.adapter.upstreamMeta).toBe(meta);
+  });
+
+  it("Deprecation/Sunset: one operator warning per endpoint, no Problem, output unchanged", async () => {
+    const plain = rig();
+    const r = rig({ wrap: retiring(["POST /v2/availability/search", "GET /v2/catalog"]) });
+    const input = { service_id: "oil-change", date: MONDAY };
+    const expected = valueOf(await plain.adapter.findAvailability(input));
+    for (let i = 0; i < 3; i++) expect(valueOf(await r.adapter.findAvailability(input))).toEqual(expected);
+    expect(r.warnings).toHaveLength(2);
+    const search = r.warnings.find((w) => w.includes("POST /v2/availability/search"));
+    expect(search).toContain("Deprecation: @1798761600");
+    expect(search).toContain("Sunset: Sat, 01 May 2027 00:00:00 GMT");
+    expect(r.warnings.some((w) => w.includes("GET /v2/catalog"))).toBe(true);
+    expect(plain.warnings).toEqual([]);
+    expect(r.errors).toEqual([]);
+  });
+
+  it("a warning on the create endpoint does not disturb the booking", async () => {
+    const r = rig({ wrap: retiring(["POST /v2/bookings"]) });
+    const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, createInput())));
+    expect(receipt.text).toMatch(/^Booked Oil change/);
+    expect(r.warnings).toHaveLength(1);
+    expect(r.adapter.upstreamMeta?.deprecation).toBe("@1798761600");
+  });
+});
+
+describe("the adapter boundary", () => {
+  it("a calendar-kind connector: every method answers unsupported_connector and nothing reaches it", async () => {
+    const r = rig({ wrap: (c) => wrapConnector(c, { kind: "calendar" }) });
+    const a = r.adapter;
+    const results = [
+      await a.describeService({}),
+      await a.findAvailability({ date: MONDAY }),
+      await a.explainPolicy({ service_id: "oil-change" }),
+      await a.sendVerification({ customer: { phone: "+15555550100" }, purpose: "booking:maple-street-auto" }),
+      await a.verifyCode({
+        customer: { phone: "+15555550100" },
+        purpose: "booking:maple-street-auto",
+        code: "1",
+      }),
+      await a.createBooking(createInput()),
+      await a.getBooking({ booking_id: "x" }),
+    ];
+    for (const result of results) expect(problemOf(result, "unsupported_connector").retryable).toBe(false);
+    expect(r.count()).toBe(0);
+  });
+
+  it("a failed catalog read maps like any platform failure, and is not cached", async () => {
+    const r = rig();
+    r.faults.next("catalog", "unavailable");
+    expect(
+      problemOf(await r.adapter.describeService({ service_id: "oil-change" }), "upstream_unavailable")
+        .retryable,
+    ).toBe(true);
+    r.faults.next("catalog", "rate_limited");
+    problemOf(await r.adapter.explainPolicy({ service_id: "oil-change" }), "rate_limited");
+    valueOf(await r.adapter.describeService({ service_id: "oil-change" }));
+    expect(r.count("catalog")).toBe(3);
+  });
+
+  it("a throw in a read: internal_adapter_error with a generic message; the detail goes to the operator log", async () => {
+    const r = rig({
+      wrap: (c) =>
+        wrapConnector(c, {
+          catalog: () => Promise.reject(new Error("socket exploded for +15555550100")),
+        }),
+    });
+    const p = problemOf(await r.adapter.describeService({}), "internal_adapter_error");
+    expect(p.message).not.toContain("socket");
+    expect(r.errors.join("\n")).toContain("socket exploded");
+    // The rejected read was not kept: the next call asks again.
+    problemOf(await r.adapter.describeService({}), "internal_adapter_error");
+    expect(r.count("catalog")).toBe(2);
+  });
+});

@@ -2,10 +2,14 @@
  * `booking-gateway` command line. The edge for operators: parses arguments and the
  * environment, then starts the requested job. Nothing below this layer reads process.env.
  */
+import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import { startMcp } from "./mcp.js";
+import type { RunningMcp } from "./mcp.js";
 import { startServe } from "./serve.js";
 import type { RunningServer } from "./serve.js";
 
+export type { RunningMcp } from "./mcp.js";
 export type { RunningServer } from "./serve.js";
 
 export interface CliIo {
@@ -14,6 +18,9 @@ export interface CliIo {
   readonly err: (line: string) => void;
   /** Base for relative paths (--config, GATEWAY_DATA_DIR); default process.cwd(). */
   readonly cwd?: string;
+  /** The MCP transport of `mcp`; default process.stdin and process.stdout. */
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
 }
 
 export const USAGE = `Usage: booking-gateway <command> [options]
@@ -21,6 +28,11 @@ export const USAGE = `Usage: booking-gateway <command> [options]
 Commands:
   serve [--config FILE]   serve the SchCP operator, discovery and host endpoints over HTTP,
                           and the operator API; without --config, the embedded default hosts
+  mcp --host ID [--config FILE]
+                          serve one host's OSBP v0.1.0 tools as an MCP server on stdin and
+                          stdout, for an agent that launches local MCP servers; without
+                          --config, the embedded default hosts and the OSBP conformance host.
+                          Logs go to stderr; it exits when the client closes stdin
   help                    show this text
 
 Environment (serve):
@@ -36,9 +48,22 @@ Environment (serve):
                     (default ./.gateway)
   OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)
   NODE_ENV          "production" stops validating every response against its schema
+
+Environment (mcp):
+  OSBP_AUDIT_LOG_PATH    the JSONL audit log (default .osbp/audit/events.jsonl)
+  OSBP_IDEMPOTENCY_PATH  the booking.create idempotency file (default .osbp/idempotency.json);
+                         one process at a time per file
+  REDIS_URL              keep idempotency in Redis instead, and share serve's synthetic
+                         platform (so both protocols book the same calendar)
+  REDIS_KEY_PREFIX       prefix of the Redis keys, as for serve (default "schcp:")
+  SYNTHETIC_MESSAGE_LOG  append every message a synthetic platform sends (verification codes)
+                         to this file, one JSON line each: the test customer's phone
 `;
 
-export async function runCli(argv: readonly string[], io: CliIo): Promise<number | RunningServer> {
+export async function runCli(
+  argv: readonly string[],
+  io: CliIo,
+): Promise<number | RunningServer | RunningMcp> {
   const [command, ...rest] = argv;
   switch (command) {
     case "serve": {
@@ -50,6 +75,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
         return 2;
       }
       return startServe(values.config, io);
+    }
+    case "mcp": {
+      let values: { host?: string | undefined; config?: string | undefined };
+      try {
+        ({ values } = parseArgs({
+          args: [...rest],
+          options: { host: { type: "string" }, config: { type: "string" } },
+          strict: true,
+        }));
+      } catch (e) {
+        io.err(`booking-gateway mcp: ${(e as Error).message}\n\n${USAGE}`);
+        return 2;
+      }
+      if (values.host === undefined || values.host === "") {
+        io.err(`booking-gateway mcp: --host ID is required (the one host this server books for)\n\n${USAGE}`);
+        return 2;
+      }
+      return startMcp(
+        { host: values.host, ...(values.config !== undefined && { configPath: values.config }) },
+        io,
+      );
     }
     case undefined:
     case "help":

@@ -2,7 +2,7 @@
  * Process entry point for `booking-gateway`. The one place that reads process.env and
  * installs signal handlers: SIGINT or SIGTERM closes gracefully (no new connections,
  * in-flight requests finish, workers stop, queues drain, stores close); a second signal
- * exits at once.
+ * exits at once. `mcp` also ends by itself when its client closes stdin.
  */
 import { runCli } from "./cli.js";
 
@@ -11,6 +11,11 @@ const result = await runCli(process.argv.slice(2), {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 });
+
+/** Exits once stdout has flushed: the last MCP response must reach the client. */
+const exit = (code: number): void => {
+  process.stdout.write("", () => process.exit(code));
+};
 
 if (typeof result === "number") {
   process.exitCode = result;
@@ -24,7 +29,7 @@ if (typeof result === "number") {
     stopping = true;
     process.stderr.write(`booking-gateway: ${signal}, shutting down\n`);
     result.close().then(
-      () => process.exit(0),
+      () => exit(0),
       (e: unknown) => {
         process.stderr.write(
           `booking-gateway: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`,
@@ -35,4 +40,12 @@ if (typeof result === "number") {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  if ("done" in result) {
+    // The MCP client went away (stdin closed) and the stores are closed.
+    void result.done.then(() => {
+      if (stopping) return;
+      stopping = true;
+      exit(0);
+    });
+  }
 }

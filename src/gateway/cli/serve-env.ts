@@ -45,21 +45,9 @@ export function readServeEnv(
     }
   }
 
-  let redisUrl: string | undefined;
-  if (set(env["REDIS_URL"])) {
-    try {
-      const url = new URL(env["REDIS_URL"]);
-      if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new Error("scheme");
-    } catch {
-      return err(`REDIS_URL must be a redis:// or rediss:// URL, got "${env["REDIS_URL"]}"`);
-    }
-    redisUrl = env["REDIS_URL"];
-  }
-
-  const redisKeyPrefix = env["REDIS_KEY_PREFIX"];
-  if (set(redisKeyPrefix) && !/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
-    return err(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 : . _ -, got "${redisKeyPrefix}"`);
-  }
+  const redis = readRedisEnv(env);
+  if (!redis.ok) return redis;
+  const { redisUrl, redisKeyPrefix } = redis.value;
 
   const dir = set(env["GATEWAY_DATA_DIR"]) ? env["GATEWAY_DATA_DIR"] : ".gateway";
   const dataDir = isAbsolute(dir) ? dir : resolve(cwd, dir);
@@ -77,10 +65,39 @@ export function readServeEnv(
     bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
     ...(publicOrigin !== undefined && { publicOrigin }),
     ...(redisUrl !== undefined && { redisUrl }),
-    ...(set(redisKeyPrefix) && { redisKeyPrefix }),
+    ...(redisKeyPrefix !== undefined && { redisKeyPrefix }),
     dataDir,
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
+  });
+}
+
+export interface RedisSettings {
+  readonly redisUrl?: string;
+  readonly redisKeyPrefix?: string;
+}
+
+/** REDIS_URL and REDIS_KEY_PREFIX, shared by every command that can run on Redis. */
+export function readRedisEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<RedisSettings, string> {
+  let redisUrl: string | undefined;
+  if (set(env["REDIS_URL"])) {
+    try {
+      const url = new URL(env["REDIS_URL"]);
+      if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new Error("scheme");
+    } catch {
+      return err(`REDIS_URL must be a redis:// or rediss:// URL, got "${env["REDIS_URL"]}"`);
+    }
+    redisUrl = env["REDIS_URL"];
+  }
+  const redisKeyPrefix = env["REDIS_KEY_PREFIX"];
+  if (set(redisKeyPrefix) && !/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
+    return err(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 : . _ -, got "${redisKeyPrefix}"`);
+  }
+  return ok({
+    ...(redisUrl !== undefined && { redisUrl }),
+    ...(set(redisKeyPrefix) && { redisKeyPrefix }),
   });
 }
 

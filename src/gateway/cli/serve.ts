@@ -54,12 +54,13 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     hosts = loaded.value;
   }
 
-  let handler: (request: Request) => Response | Promise<Response> = () =>
+  // env carries the Node request (incoming), which the app reads bodies from directly.
+  let handler: (request: Request, env?: unknown) => Response | Promise<Response> = () =>
     new Response(NOT_READY, {
       status: 503,
       headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
     });
-  const server = createAdaptorServer({ fetch: (request: Request) => handler(request) });
+  const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) });
   const listening = await listen(server, settings.value);
   if (!listening.ok) {
     fail(listening.error);

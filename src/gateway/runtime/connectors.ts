@@ -7,7 +7,7 @@
 import type { Clock, HostConfig } from "../../booking/api.js";
 import type { Connector } from "../../connectors/port.js";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
-import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
+import type { SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
@@ -15,6 +15,8 @@ export interface ConnectorDeps {
   readonly clock: Clock;
   /** The synthetic platform's appointment store, shared by every synthetic host. */
   readonly syntheticBackend: SyntheticBackend;
+  /** Receives every verification message a synthetic platform sends (default: none kept). */
+  readonly syntheticMessages?: SyntheticMessageSink;
 }
 
 export const CONNECTOR_TYPES = ["synthetic"] as const;
@@ -48,5 +50,12 @@ export function connectorFor(
       fieldError("unknown_scenario", field, `${field}: no synthetic scenario "${name}" (known: ${known})`),
     );
   }
-  return ok(createSyntheticConnector({ scenario, clock: deps.clock, backend: deps.syntheticBackend }));
+  return ok(
+    createSyntheticConnector({
+      scenario,
+      clock: deps.clock,
+      backend: deps.syntheticBackend,
+      ...(deps.syntheticMessages !== undefined && { messages: deps.syntheticMessages }),
+    }),
+  );
 }

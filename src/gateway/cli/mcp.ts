@@ -1,0 +1,217 @@
+/**
+ * `booking-gateway mcp --host ID [--config FILE]`: one host's OSBP v0.1.0 tools as a local
+ * stdio MCP server (OSBP "Transport"), the way an agent host launches it. The OSBP server is
+ * bound to one merchant (OSBP "Non-Goals": no multi-tenant hosting), hence --host.
+ *
+ * stdout belongs to MCP: everything this command says goes to stderr. The process ends when
+ * the client closes stdin (or on SIGINT/SIGTERM): in-flight calls finish, then the audit log,
+ * the idempotency store and the synthetic platform's store close.
+ */
+import { randomBytes } from "node:crypto";
+import { resolve } from "node:path";
+import type { Redis } from "ioredis";
+import type { Readable, Writable } from "node:stream";
+import type { HostConfig } from "../../booking/api.js";
+import { embeddedDefaultHosts } from "../../booking/hosts/index.js";
+import {
+  fileMessageSink,
+  MemorySyntheticBackend,
+  RedisSyntheticBackend,
+} from "../../connectors/synthetic/index.js";
+import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
+import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { startOsbpStdioServer } from "../../mcp/stdio.js";
+import { OSBP_VERSION } from "../../mcp/server.js";
+import { createConnectorAdapter } from "../../osbp/adapter/index.js";
+import { createJsonlAuditLog } from "../../osbp/audit/jsonl.js";
+import { conformanceHostConfig } from "../../osbp/conformance/index.js";
+import { FileIdempotencyStore } from "../../osbp/idempotency/file.js";
+import { createApprovalGate } from "../../protocol/osbp/index.js";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import type { OsbpIdempotencyStore } from "../../osbp/idempotency/port.js";
+import { RedisIdempotencyStore } from "../../osbp/idempotency/redis.js";
+import { connectorFor } from "../runtime/connectors.js";
+import { jsonLinesLogger, systemClock } from "../runtime/support.js";
+import type { CliIo } from "./cli.js";
+import { loadHostsConfigFile } from "./config-file.js";
+import { readMcpEnv } from "./mcp-env.js";
+import { redactUrl } from "./serve-env.js";
+
+export interface McpArgs {
+  readonly host: string;
+  readonly configPath?: string;
+}
+
+/** The streams MCP runs on; default the process's own. */
+export interface McpStreams {
+  readonly stdin?: Readable;
+  readonly stdout?: Writable;
+}
+
+export interface RunningMcp {
+  /** Resolves when the client has gone and every store is closed: the process may exit. */
+  readonly done: Promise<void>;
+  /** Stops serving (in-flight calls finish) and closes every store. Idempotent. */
+  close(): Promise<void>;
+}
+
+type Closer = () => Promise<void>;
+
+type OsbpDefaults = { serviceId?: string; scheduleId?: string };
+
+/**
+ * OSBP service.describe and availability.find let "the adapter substitute its configured
+ * default" service and schedule: configured per host as connector settings
+ * default_service_id and default_schedule_id (optional; without them the adapter falls back
+ * to a platform's only service or schedule).
+ */
+function osbpDefaultsOf(config: HostConfig, at: string): Result<OsbpDefaults, string> {
+  const out: OsbpDefaults = {};
+  const settings = config.connector.settings;
+  for (const [key, member] of [
+    ["default_service_id", "serviceId"],
+    ["default_schedule_id", "scheduleId"],
+  ] as const) {
+    const value = settings[key];
+    if (value === undefined) continue;
+    if (typeof value !== "string" || value === "")
+      return err(`${at}/connector/settings/${key}: must be a non-empty string`);
+    out[member] = value;
+  }
+  return ok(out);
+}
+
+export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<number | RunningMcp> {
+  const fail = (line: string) => io.err(`booking-gateway mcp: ${line}`);
+  const say = (line: string) => io.err(`booking-gateway mcp: ${line}`);
+  const cwd = io.cwd ?? process.cwd();
+
+  const settings = readMcpEnv(io.env, cwd);
+  if (!settings.ok) {
+    fail(settings.error);
+    return 2;
+  }
+  const s = settings.value;
+
+  let hosts: HostConfig[];
+  if (args.configPath === undefined) {
+    hosts = [...embeddedDefaultHosts(), conformanceHostConfig()];
+  } else {
+    const loaded = await loadHostsConfigFile(resolve(cwd, args.configPath));
+    if (!loaded.ok) {
+      fail(loaded.error);
+      return 2;
+    }
+    hosts = loaded.value;
+  }
+  const index = hosts.findIndex((h) => h.id === args.host);
+  const config = hosts[index];
+  if (config === undefined) {
+    const from = args.configPath ?? "the embedded default";
+    fail(`no host "${args.host}" in ${from} (known: ${hosts.map((h) => h.id).join(", ")})`);
+    return 2;
+  }
+
+  const logger = jsonLinesLogger((line) => io.err(line));
+  const closers: Closer[] = [];
+  // Reverse order of opening; one failing closer must not keep the others open.
+  const closeAll = async (): Promise<void> => {
+    for (const close of closers.splice(0).reverse()) {
+      await close().catch((e: unknown) =>
+        logger.error("closing failed", { error: e instanceof Error ? e.message : String(e) }),
+      );
+    }
+  };
+
+  try {
+    let backend: SyntheticBackend;
+    let idempotency: OsbpIdempotencyStore;
+    // Without Redis one process serves the host, and its approval tokens die with it.
+    let approvalSecret: Uint8Array | undefined;
+    if (s.redisUrl === undefined) {
+      backend = new MemorySyntheticBackend();
+      idempotency = await FileIdempotencyStore.open(s.idempotencyPath);
+      closers.push(() => idempotency.close());
+    } else {
+      const redisBackend = await RedisSyntheticBackend.connect(s.redisUrl, `${s.redisKeyPrefix}synthetic:`);
+      backend = redisBackend;
+      closers.push(() => redisBackend.close());
+      const client = createClient({ url: s.redisUrl });
+      await connectClient(client, s.redisUrl);
+      closers.push(() =>
+        client.quit().then(
+          () => undefined,
+          () => client.disconnect(),
+        ),
+      );
+      idempotency = new RedisIdempotencyStore(client, { prefix: `${s.redisKeyPrefix}osbp:idempotency:` });
+      closers.push(() => idempotency.close());
+      approvalSecret = await sharedApprovalSecret(client, `${s.redisKeyPrefix}osbp:approval-secret`);
+    }
+
+    const connector = connectorFor(config, `/hosts/${index}`, {
+      clock: systemClock,
+      syntheticBackend: backend,
+      ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
+    });
+    const defaults = osbpDefaultsOf(config, `/hosts/${index}`);
+    if (!connector.ok || !defaults.ok) {
+      await closeAll();
+      const message = connector.ok ? (defaults.ok ? "" : defaults.error) : connector.error.message;
+      fail(`${args.configPath ?? "embedded default"}: ${message}`);
+      return 2;
+    }
+
+    const audit = await createJsonlAuditLog({ path: s.auditPath, clock: systemClock });
+    closers.push(() => audit.close());
+    const adapter = createConnectorAdapter({
+      connector: connector.value,
+      idempotency,
+      clock: systemClock,
+      defaults: defaults.value,
+      logger,
+      ...(approvalSecret !== undefined && {
+        approvalGate: createApprovalGate({ now: () => systemClock.now(), secret: approvalSecret }),
+      }),
+    });
+    const server = await startOsbpStdioServer({
+      adapter,
+      audit,
+      logger,
+      ...(io.stdin !== undefined && { stdin: io.stdin }),
+      ...(io.stdout !== undefined && { stdout: io.stdout }),
+    });
+    closers.push(() => server.close());
+
+    say(`serving OSBP ${OSBP_VERSION} for host "${config.id}" on stdio`);
+    say(`audit log: ${s.auditPath}`);
+    say(
+      s.redisUrl === undefined
+        ? `idempotency: ${s.idempotencyPath}; synthetic platform in memory (ends with this process)`
+        : `idempotency and synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}")`,
+    );
+    if (s.messageLog !== undefined) say(`synthetic platform messages: ${s.messageLog}`);
+
+    let closing: Promise<void> | undefined;
+    const close = (): Promise<void> => (closing ??= closeAll());
+    return { done: server.closed.then(close), close };
+  } catch (e) {
+    await closeAll();
+    fail(`could not start: ${e instanceof Error ? e.message : String(e)}`);
+    return 1;
+  }
+}
+
+/**
+ * The approval gate's HMAC key, shared by every `mcp` process on one Redis: a token issued by
+ * one process must approve the retry another process receives (OSBP "booking.create"). The
+ * first process stores a random key (SET NX); the others read it.
+ */
+async function sharedApprovalSecret(client: Redis, key: string): Promise<Uint8Array> {
+  await client.set(key, randomBytes(32).toString("base64url"), "NX");
+  const stored = await client.get(key);
+  const secret = stored === null ? undefined : Buffer.from(stored, "base64url");
+  if (secret === undefined || secret.length < 32) throw new Error(`${key} does not hold a 32-byte secret`);
+  return secret;
+}

@@ -95,9 +95,12 @@ async function create(
     grant = granted.value;
   }
 
-  const located = await locate(runtime, c, params, now);
+  // The start alone first: a hold that is granted needs no alternatives, and working them out
+  // (a wider upstream query, a plan per nearby start) is most of a hold's cost.
+  const located = await locate(runtime, c, params, now, false);
   if (!located.ok) return located;
-  const { plan, alternatives, view } = located.value;
+  const { plan, alternatives } = located.value;
+  let view = located.value.view;
 
   const holdId = deps.ids.next("h_");
   const expiresAt = now + grant.ttlMs;
@@ -175,7 +178,21 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
-  const outcome = await deps.store.placeHold(request);
+  let outcome = await deps.store.placeHold(request);
+  if (!outcome.ok && (outcome.reason === "slot_taken" || outcome.reason === "walk_in_reserve")) {
+    // §5.2: a refusal offers up to five alternatives. Work them out now and decide again, start
+    // and alternatives in one atomic placeHold, so each alternative offered was free at that
+    // moment (and the start itself is granted if it came free in between).
+    const wider = await locate(runtime, c, params, now, true);
+    if (!wider.ok) return wider;
+    view = wider.value.view;
+    outcome = await deps.store.placeHold({
+      ...request,
+      interval: wider.value.plan.interval,
+      requirements: wider.value.plan.requirements,
+      alternatives: wider.value.alternatives,
+    });
+  }
   if (!outcome.ok) {
     return err(holdRefusal(outcome, (s) => slotAt(runtime, c.found, s, params.partySize, now, view)));
   }

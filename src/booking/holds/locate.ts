@@ -39,15 +39,18 @@ export async function locate(
   c: CheckedHold,
   params: CreateHoldParams,
   now: number,
+  /** false: the start alone (the first try, which usually succeeds and needs none). */
+  withAlternatives = true,
 ): Promise<Result<Located, BookingRefusal>> {
   // Alternatives lie within a day of the start (alternatives.ts), so one view covers them all.
   const view: ZoneView = spanZoneView(runtime.config.timezone, {
     start: params.start - DAY,
     end: params.start + DAY,
   });
-  const starts = c.hostInitiated
-    ? []
-    : alternativeStartsFor(runtime, c.found, params.start, now, params.caller.mandate, view);
+  const starts =
+    c.hostInitiated || !withAlternatives
+      ? []
+      : alternativeStartsFor(runtime, c.found, params.start, now, params.caller.mandate, view);
   const from = Math.min(params.start, ...starts);
   const to = Math.max(params.start, ...starts) + 1;
   const hours = hoursIndexFor(runtime, c.found.service, from, to);

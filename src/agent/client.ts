@@ -9,8 +9,6 @@
  * Mutating calls get a random idempotency_key unless the caller gives one (§9.1); give the
  * same one to retry.
  */
-import { randomBytes } from "node:crypto";
-import { encodeBase64Url } from "../protocol/json/index.js";
 import { signSchcpRequest } from "../protocol/http-signatures/index.js";
 import type { Result } from "../protocol/result.js";
 import type {
@@ -33,6 +31,7 @@ import type { AgentError } from "./errors.js";
 import { checkUrl, readSchcpAnswer, send } from "./http.js";
 import type { FetchLike, HttpPolicy, Reply } from "./http.js";
 import type { AgentKey } from "./keys.js";
+import { randomToken } from "../protocol/random.js";
 
 export interface SchcpClientOptions {
   readonly agentKey: AgentKey;
@@ -235,7 +234,7 @@ export class SchcpClient {
 
 /** A fresh idempotency key: 16 random bytes, base64url (§9.1). */
 export function newIdempotencyKey(): string {
-  return encodeBase64Url(randomBytes(16));
+  return randomToken(16);
 }
 
 function keyed<T extends { idempotency_key?: string }>(body: T): T & { idempotency_key: string } {

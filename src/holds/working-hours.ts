@@ -139,10 +139,17 @@ export function isWithinWorkingHours(hours: WeeklyHours, zone: string, interval:
 export function workingStretchEnd(hours: WeeklyHours, zone: string, at: number): number | undefined {
   if (!usable(zone, at)) return undefined;
   const from = addDays(dateAt(at, zone), -1);
-  const stretch = workingIntervals(hours, zone, from, STRETCH_LOOKAHEAD_DAYS + 1).find(
-    (w) => w.start <= at && at < w.end,
-  );
-  return stretch === undefined ? undefined : Math.min(stretch.end, at + STRETCH_LOOKAHEAD_DAYS * DAY_MS);
+  // Most stretches close the day they open: look two days ahead first, and the whole week only
+  // when the stretch found is the last one read (it may run on into days not read yet).
+  for (const days of [3, STRETCH_LOOKAHEAD_DAYS + 1]) {
+    const intervals = workingIntervals(hours, zone, from, days);
+    const i = intervals.findIndex((w) => w.start <= at && at < w.end);
+    const stretch = intervals[i];
+    if (stretch === undefined) return undefined;
+    if (i < intervals.length - 1 || days === STRETCH_LOOKAHEAD_DAYS + 1)
+      return Math.min(stretch.end, at + STRETCH_LOOKAHEAD_DAYS * DAY_MS);
+  }
+  return undefined;
 }
 
 /** The resources of a type that work for the whole interval, in the order given (§4.1). */

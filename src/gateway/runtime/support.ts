@@ -1,13 +1,13 @@
 /** Small runtime pieces: the system clock, random ids, and the JSON-lines logger. */
-import { randomBytes } from "node:crypto";
 import type { Clock, IdGenerator } from "../../booking/api.js";
 import type { Logger } from "../http/types.js";
+import { randomToken } from "../../protocol/random.js";
 
 export const systemClock: Clock = { now: () => Date.now() };
 
 /** "h_" + 128 random bits in base64url: unguessable, so an id alone grants nothing to find. */
 export const randomIds: IdGenerator = {
-  next: (prefix) => `${prefix}${randomBytes(16).toString("base64url")}`,
+  next: (prefix) => `${prefix}${randomToken(16)}`,
 };
 
 function line(level: string, message: string, fields?: Readonly<Record<string, unknown>>): string {

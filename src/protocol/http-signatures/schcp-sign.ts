@@ -2,9 +2,9 @@
  * Signing side of SchCP §3.2: produces exactly the one form the verifier accepts. Bad
  * arguments here are the caller's own values, so they throw (programmer errors).
  */
-import { randomBytes, sign } from "node:crypto";
+import { sign } from "node:crypto";
 import type { KeyObject } from "node:crypto";
-import { decodeBase64Url, encodeBase64, encodeBase64Url } from "../json/base64.js";
+import { decodeBase64Url, encodeBase64 } from "../json/base64.js";
 import { jwkThumbprint } from "../jose/jwk.js";
 import type { Ed25519PublicJwk } from "../jose/jwk.js";
 import { encodeAgentKeyHeader } from "./agent-key.js";
@@ -18,6 +18,7 @@ import {
 } from "./schcp-form.js";
 import type { SchcpSignedHeaders } from "./schcp-form.js";
 import { buildSignatureBase } from "./signature-base.js";
+import { randomToken } from "../random.js";
 
 export interface SignSchcpRequestInput {
   method: string;
@@ -40,7 +41,7 @@ const HEADER_VALUE = /^[\x21-\x7e](?:[\x20-\x7e]*[\x21-\x7e])?$/;
 export function signSchcpRequest(input: SignSchcpRequestInput): SchcpSignedHeaders {
   if (!Number.isSafeInteger(input.created))
     throw new TypeError("signSchcpRequest: created must be an integer");
-  const nonce = input.nonce ?? encodeBase64Url(randomBytes(SCHCP_MIN_NONCE_BYTES));
+  const nonce = input.nonce ?? randomToken(SCHCP_MIN_NONCE_BYTES);
   const nonceBytes = decodeBase64Url(nonce, "nonce");
   if (!nonceBytes.ok || nonceBytes.value.length < SCHCP_MIN_NONCE_BYTES) {
     throw new TypeError("signSchcpRequest: nonce must be base64url of at least 16 bytes");

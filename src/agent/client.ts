@@ -206,6 +206,10 @@ export class SchcpClient {
       method: req.method,
       headers,
       ...(body.length > 0 && { body }),
+      // Never follow a redirect with a signed request: it would carry the signature and the
+      // mandate to a URI they were not made for (§3.2 covers @target-uri). A 3xx is answered
+      // as it is (invalid_response). It also spares fetch a copy of every request body.
+      redirect: "manual",
     });
   }
 

@@ -286,4 +286,23 @@ describe("SchcpClient against a fake host (SchCP §3.2, §5)", () => {
     );
     expect(!r.ok && r.error).toMatchObject({ code: "refusal", status: 429, retryAfterSec: 7 });
   });
+
+  it("never follows a redirect with a signed request (§3.2: the signature covers @target-uri)", async () => {
+    const inits: RequestInit[] = [];
+    const client = new SchcpClient({
+      agentKey: createAgentKey(),
+      fetch: (_url, init) => {
+        inits.push(init ?? {});
+        return Promise.resolve(
+          new Response(null, { status: 307, headers: { location: "https://elsewhere.example/steal" } }),
+        );
+      },
+    });
+    const r = await client.availability(
+      { endpoint: ENDPOINT },
+      { service_id: "trim", window: { start: SLOT, end: SLOT } },
+    );
+    expect(inits.map((i) => i.redirect)).toEqual(["manual"]);
+    expect(!r.ok && r.error).toMatchObject({ code: "invalid_response", status: 307 });
+  });
 });

@@ -22,13 +22,16 @@ export async function readBoundedBody(
   env?: unknown,
 ): Promise<Result<Uint8Array, BodyError>> {
   const tooLarge = err<BodyError>({ code: "too_large", limit });
-  const declared = request.headers.get("content-length");
+  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
+  // Nobody has started reading it (touching request.body or bodyUsed would build the web
+  // stream this avoids, so only the Node request is asked).
+  const untouched = incoming instanceof IncomingMessage && incoming.readableFlowing === null;
+  const declared = untouched
+    ? (incoming.headers["content-length"] ?? null)
+    : request.headers.get("content-length");
   // A declared length over the bound is refused without reading a byte.
   if (declared !== null && /^[0-9]+$/.test(declared) && Number(declared) > limit) return tooLarge;
-  const incoming = (env as { incoming?: unknown } | undefined)?.incoming;
-  if (incoming instanceof IncomingMessage && !incoming.readableEnded && !request.bodyUsed) {
-    return readIncoming(incoming, limit);
-  }
+  if (untouched) return incoming.readableEnded ? ok(new Uint8Array(0)) : readIncoming(incoming, limit);
   if (request.body === null) return ok(new Uint8Array(0));
 
   const reader: ReadableStreamDefaultReader<Uint8Array> = request.body.getReader();

@@ -16,7 +16,8 @@
  * verification, the §5.2 rules, atomic allocation, offer signing, the two-phase confirm
  * against the synthetic upstream and the signed receipt.
  *
- *   --pairs N (default 200)   --concurrency C (default 4); 20 untimed warm-up pairs and GETs first
+ *   --pairs N (default 200)   --concurrency C (default 4); 50 untimed warm-up pairs and 3,000
+ *                             GETs first; each baseline is at least 3,000 GETs
  *   --profile FILE            write a V8 CPU profile of the timed pairs (open in Chrome DevTools)
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -45,7 +46,12 @@ const { values } = parseArgs({
 });
 const PAIRS = Number(values.pairs);
 const CONCURRENCY = Number(values.concurrency);
-const WARMUP = 20;
+const WARMUP = 50;
+/**
+ * GETs per baseline measurement, at least: the GET path keeps getting faster for the first
+ * thousand or so requests (JIT, connection reuse), and a short baseline would flatter the ratio.
+ */
+const MIN_BASELINE_GETS = 3000;
 const log = (line: string): void => void process.stderr.write(`bench:schcp: ${line}\n`);
 const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
 
@@ -92,12 +98,13 @@ async function main(): Promise<void> {
     log(`${PAIRS} pairs at concurrency ${CONCURRENCY}, after ${WARMUP} warm-up pairs`);
     // Warm-up: schema compilation, key imports and the JIT, so both sides are measured warm.
     await runPairs(host, all.slice(0, WARMUP), () => {});
-    await baselinePerSecond(`${origin}/.well-known/scheduling.json`, WARMUP * 2);
+    await baselinePerSecond(`${origin}/.well-known/scheduling.json`, MIN_BASELINE_GETS);
 
     const latencies: number[] = [];
     let ok = 0;
     let sent = 0;
-    const before = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, PAIRS * 2);
+    const gets = Math.max(MIN_BASELINE_GETS, PAIRS * 2);
+    const before = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, gets);
     const profiler = values.profile === undefined ? undefined : new Session();
     if (profiler !== undefined) {
       profiler.connect();
@@ -123,7 +130,7 @@ async function main(): Promise<void> {
       profiler.disconnect();
       log(`CPU profile of the timed pairs written to ${values.profile}`);
     }
-    const after = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, PAIRS * 2);
+    const after = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, gets);
     const baseline = Math.max(before, after);
     latencies.sort((a, b) => a - b);
     const perS = sent / elapsed;

@@ -8,10 +8,22 @@ import { parseStrictJson } from "../json/strict-json.js";
 import { parseEd25519PublicJwk } from "../jose/jwk.js";
 import type { Ed25519PublicJwk } from "../jose/jwk.js";
 import type { Result } from "../result.js";
+import { BoundedMemo } from "../bounded-memo.js";
 
 export const AGENT_KEY_HEADER = "schcp-agent-key";
 
+/** An agent sends the same header on every request: decoded once, kept frozen, bounded. */
+const decodedHeaders = new BoundedMemo<Result<Ed25519PublicJwk>>(10_000);
+
 export function decodeAgentKeyHeader(value: string): Result<Ed25519PublicJwk> {
+  const known = decodedHeaders.get(value);
+  if (known !== undefined) return known;
+  const decoded = decodeHeader(value);
+  if (decoded.ok) Object.freeze(decoded.value);
+  return decodedHeaders.set(value, Object.freeze(decoded));
+}
+
+function decodeHeader(value: string): Result<Ed25519PublicJwk> {
   const bytes = decodeBase64Url(value, AGENT_KEY_HEADER);
   if (!bytes.ok) return bytes;
   const json = parseStrictJson(bytes.value, AGENT_KEY_HEADER);

@@ -7,6 +7,7 @@ import type { KeyObject } from "node:crypto";
 import { decodeBase64Url, sha256Base64Url } from "../json/base64.js";
 import { childPointer, err, fieldError, ok } from "../result.js";
 import type { Result } from "../result.js";
+import { BoundedMemo } from "../bounded-memo.js";
 
 export interface Ed25519PublicJwk {
   kty: "OKP";
@@ -108,8 +109,12 @@ export function jwkThumbprint(key: Ed25519PublicJwk | Readonly<Record<string, un
     canonical[name] = v;
   }
   // Members are base64url or fixed names, so JSON.stringify's escaping matches RFC 7638 §3.3.
-  return sha256Base64Url(JSON.stringify(canonical));
+  const memoKey = JSON.stringify(canonical);
+  // Every signed request asks for its agent key's thumbprint: remembered, bounded.
+  return thumbprints.get(memoKey) ?? thumbprints.set(memoKey, sha256Base64Url(memoKey));
 }
+
+const thumbprints = new BoundedMemo<string>(10_000);
 
 export const PRINCIPAL_URN_PREFIX = "urn:schcp:principal:jwk-thumbprint:";
 

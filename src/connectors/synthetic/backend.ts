@@ -76,6 +76,12 @@ export interface SyntheticBackend {
 interface HostTables {
   version: number;
   readonly appointments: Map<string, SyntheticAppointment>;
+  /**
+   * Ids by the UTC day their occupied time starts, and the longest occupied span seen: a range
+   * read visits the days that can reach into the range instead of every appointment.
+   */
+  readonly byDay: Map<number, Set<string>>;
+  maxSpan: number;
   readonly keys: Map<string, string>;
   readonly codes: Map<string, VerificationRecord>;
   readonly sends: Map<string, number[]>;
@@ -88,7 +94,15 @@ export class MemorySyntheticBackend implements SyntheticBackend {
   private tables(hostId: string): HostTables {
     let t = this.hosts.get(hostId);
     if (t === undefined) {
-      t = { version: 0, appointments: new Map(), keys: new Map(), codes: new Map(), sends: new Map() };
+      t = {
+        version: 0,
+        appointments: new Map(),
+        byDay: new Map(),
+        maxSpan: 0,
+        keys: new Map(),
+        codes: new Map(),
+        sends: new Map(),
+      };
       this.hosts.set(hostId, t);
     }
     return t;
@@ -97,12 +111,7 @@ export class MemorySyntheticBackend implements SyntheticBackend {
   read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot> {
     const t = this.tables(hostId);
     const { range } = query;
-    const occupying =
-      range === undefined
-        ? []
-        : [...t.appointments.values()].filter(
-            (a) => occupiesTime(a) && a.start < range.end && range.start < a.occupiedUntil,
-          );
+    const occupying = range === undefined ? [] : occupyingIn(t, range);
     const byId = new Map<string, SyntheticAppointment>();
     for (const id of query.ids ?? []) {
       const a = t.appointments.get(id);
@@ -130,7 +139,14 @@ export class MemorySyntheticBackend implements SyntheticBackend {
       if (stored !== undefined) return Promise.resolve({ outcome: "exists", appointment: stored });
     }
     if (t.version !== expectedVersion) return Promise.resolve({ outcome: "conflict" });
+    const previous = t.appointments.get(appointment.id);
+    if (previous !== undefined) t.byDay.get(dayOf(previous.start))?.delete(previous.id);
     t.appointments.set(appointment.id, appointment);
+    const day = dayOf(appointment.start);
+    const ids = t.byDay.get(day);
+    if (ids === undefined) t.byDay.set(day, new Set([appointment.id]));
+    else ids.add(appointment.id);
+    t.maxSpan = Math.max(t.maxSpan, appointment.occupiedUntil - appointment.start);
     if (create) t.keys.set(appointment.idempotencyKey, appointment.id);
     t.version += 1;
     return Promise.resolve({ outcome: "written", version: t.version });
@@ -163,4 +179,26 @@ export class MemorySyntheticBackend implements SyntheticBackend {
     else sends.set(contact, log);
     return Promise.resolve(admission);
   }
+}
+
+const DAY_MS = 86_400_000;
+const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
+
+/** Appointments occupying time that overlaps `range` (the same answer as scanning them all). */
+function occupyingIn(t: HostTables, range: { start: number; end: number }): SyntheticAppointment[] {
+  const overlaps = (a: SyntheticAppointment): boolean =>
+    occupiesTime(a) && a.start < range.end && range.start < a.occupiedUntil;
+  const first = dayOf(range.start - t.maxSpan);
+  const last = dayOf(range.end);
+  // A range wider than the appointments it could visit: scanning them all is cheaper.
+  if (!Number.isFinite(first) || last - first > t.appointments.size)
+    return [...t.appointments.values()].filter(overlaps);
+  const out: SyntheticAppointment[] = [];
+  for (let day = first; day <= last; day++) {
+    for (const id of t.byDay.get(day) ?? []) {
+      const a = t.appointments.get(id);
+      if (a !== undefined && overlaps(a)) out.push(a);
+    }
+  }
+  return out;
 }

@@ -11,6 +11,7 @@ function update(host: HostState, record: BookingRecord): BookingRecord {
   host.bookings.set(record.bookingId, { types: stored?.types ?? [], record });
   if (record.state === "active") host.activeBookings.add(record.bookingId);
   else host.activeBookings.delete(record.bookingId);
+  host.bookingStateChanged(record);
   return record;
 }
 

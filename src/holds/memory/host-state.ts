@@ -41,6 +41,8 @@ export class HostState {
    * records that could match instead of every record of the host.
    */
   readonly #byOwner = new Map<string, Set<string>>();
+  /** Active bookings by mandate link: kept exact on every booking state change. */
+  readonly #activeByMandate = new Map<string, Set<string>>();
 
   constructor(readonly hostId: string) {}
 
@@ -103,8 +105,20 @@ export class HostState {
 
   /** Call once when a booking is created. */
   indexBooking(record: BookingRecord): void {
-    for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `b ${record.bookingId}`);
     if (record.owner.principal !== null) this.#index(`p ${record.owner.principal}`, record.bookingId);
+    this.bookingStateChanged(record);
+  }
+
+  /** Call whenever a booking is written (bookings.ts update): keeps the mandate counts exact. */
+  bookingStateChanged(record: BookingRecord): void {
+    for (const m of record.owner.mandates) {
+      const key = `${m.rootIss} ${m.jti}`;
+      let ids = this.#activeByMandate.get(key);
+      if (record.state === "active") {
+        if (ids === undefined) this.#activeByMandate.set(key, (ids = new Set()));
+        ids.add(record.bookingId);
+      } else ids?.delete(record.bookingId);
+    }
   }
 
   /** Active bookings made for a principal. */
@@ -163,15 +177,17 @@ export class HostState {
 
   /** Live holds and active bookings counted against a mandate link (§3.3, §7.1). */
   countMandate(rootIss: string, jti: string, now: number | undefined, excludeHoldId?: string): number {
-    let n = 0;
-    for (const entry of this.#byOwner.get(`m ${rootIss} ${jti}`) ?? []) {
+    let n = this.#activeByMandate.get(`${rootIss} ${jti}`)?.size ?? 0;
+    const holds = this.#byOwner.get(`m ${rootIss} ${jti}`);
+    for (const entry of holds ?? []) {
       const id = entry.slice(2);
-      if (entry.startsWith("b ")) {
-        if (this.activeBookings.has(id)) n++;
+      const h = this.holds.get(id);
+      // Booked, expired and released holds never hold time again: forget them here.
+      if (h === undefined || !(h.record.state === "held" || h.record.state === "confirming")) {
+        holds?.delete(entry);
         continue;
       }
-      const h = this.live.has(id) && id !== excludeHoldId ? this.holds.get(id) : undefined;
-      if (h === undefined) continue;
+      if (!this.live.has(id) || id === excludeHoldId) continue;
       if (now !== undefined && h.record.state === "held" && h.record.expiresAt <= now) continue;
       n++;
     }

@@ -15,8 +15,9 @@
  * compare-and-set on `ver` with the idempotency check first (backend.ts). The scripts are
  * short and live here rather than in .lua files: tsc does not copy those into dist/.
  */
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
+import { evalScript, redisScript, type RedisScript } from "../../redis/script.js";
 import {
   decodeAppointment,
   encodeAppointment,
@@ -33,7 +34,9 @@ import type {
 import type { SendAdmission, VerificationSendLimit } from "./send-limit.js";
 
 // KEYS: ver appt ends keys. ARGV: rangeStart rangeEnd ("" = no range), idemKey ("" = none), ids...
-const READ = `
+const READ = redisScript(
+  "synthetic-read",
+  `
 local version = tonumber(redis.call('GET', KEYS[1]) or '0')
 local occupying = {}
 if ARGV[1] ~= '' then
@@ -52,10 +55,13 @@ if ARGV[3] ~= '' then
   if id then byKey = redis.call('HGET', KEYS[2], id) end
 end
 return { version, occupying, byId, byKey }
-`;
+`,
+);
 
 // KEYS: ver appt ends keys. ARGV: expectedVersion id json occupiedUntil ("" = frees its time) idemKey create(0/1)
-const WRITE = `
+const WRITE = redisScript(
+  "synthetic-write",
+  `
 if ARGV[6] == '1' then
   local existing = redis.call('HGET', KEYS[4], ARGV[5])
   if existing then return { 'exists', redis.call('HGET', KEYS[2], existing) } end
@@ -66,11 +72,14 @@ redis.call('HSET', KEYS[2], ARGV[2], ARGV[3])
 if ARGV[4] == '' then redis.call('ZREM', KEYS[3], ARGV[2]) else redis.call('ZADD', KEYS[3], ARGV[4], ARGV[2]) end
 if ARGV[6] == '1' then redis.call('HSET', KEYS[4], ARGV[5], ARGV[2]) end
 return { 'written', redis.call('INCR', KEYS[1]) }
-`;
+`,
+);
 
 // The rule of send-limit.ts admitInWindow: a send at t counts while t > now - window.
 // KEYS: sends. ARGV: now windowMs maxSends member keepMs
-const ADMIT_SEND = `
+const ADMIT_SEND = redisScript(
+  "synthetic-admit-send",
+  `
 local now = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - window)
@@ -81,7 +90,8 @@ end
 redis.call('ZADD', KEYS[1], now, ARGV[4])
 redis.call('PEXPIRE', KEYS[1], tonumber(ARGV[5]))
 return { 1, 0 }
-`;
+`,
+);
 
 /**
  * Codes and send logs live a day in Redis (send logs at least their window); their own
@@ -239,26 +249,9 @@ export class RedisSyntheticBackend implements SyntheticBackend {
     throw new SyntheticBackendError("unexpected send reply");
   }
 
-  /** EVALSHA, loading the script with EVAL when the server does not have it (NOSCRIPT). */
-  private async run(script: string, keys: readonly string[], args: readonly string[]): Promise<unknown> {
-    const sha = shaOf(script);
-    try {
-      return await this.redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith("NOSCRIPT")) throw error;
-      return this.redis.eval(script, keys.length, ...keys, ...args);
-    }
+  private run(script: RedisScript, keys: readonly string[], args: readonly string[]): Promise<unknown> {
+    return evalScript(this.redis, script, keys, args);
   }
-}
-
-const shas = new Map<string, string>();
-function shaOf(script: string): string {
-  let sha = shas.get(script);
-  if (sha === undefined) {
-    sha = createHash("sha1").update(script).digest("hex");
-    shas.set(script, sha);
-  }
-  return sha;
 }
 
 function decode(json: unknown): SyntheticAppointment {

@@ -12,6 +12,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { Redis } from "ioredis";
+import { evalScript, loadScript, type RedisScript } from "../../redis/script.js";
 
 export const SCRIPT_NAMES = [
   "place-hold",
@@ -43,10 +44,8 @@ const READ_ONLY: ReadonlySet<ScriptName> = new Set<ScriptName>([
 /** Files placed between lib.lua and a script's own body. */
 const INCLUDES: Partial<Record<ScriptName, readonly string[]>> = { "place-hold": ["allocation"] };
 
-export interface LoadedScript {
+export interface LoadedScript extends RedisScript {
   readonly name: ScriptName;
-  readonly source: string;
-  readonly sha: string;
 }
 
 /**
@@ -103,20 +102,10 @@ export class ScriptRunner {
   run(name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     const script = this.scripts.get(name);
     if (script === undefined) return Promise.reject(new Error(`unknown script ${name}`));
-    return this.redis.evalsha(script.sha, keys.length, ...keys, ...args).catch(async (error: unknown) => {
-      if (!isNoScript(error)) throw error;
-      this.reloads++;
-      await this.load(script);
-      return this.redis.evalsha(script.sha, keys.length, ...keys, ...args);
-    });
+    return evalScript(this.redis, script, keys, args, () => this.reloads++);
   }
 
-  private async load(script: LoadedScript): Promise<void> {
-    const sha = await this.redis.script("LOAD", script.source);
-    if (sha !== script.sha) throw new Error(`SCRIPT LOAD of ${script.name} returned ${String(sha)}`);
+  private load(script: LoadedScript): Promise<void> {
+    return loadScript(this.redis, script);
   }
-}
-
-function isNoScript(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith("NOSCRIPT");
 }

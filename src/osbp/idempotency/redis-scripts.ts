@@ -1,16 +1,13 @@
 /**
  * The Redis idempotency store's Lua, embedded as strings rather than .lua files: the three
  * scripts are a few lines each, and `npm run build` copies only src/holds/redis/lua, so
- * separate files here would be missing from dist/. Called by SHA; a server that lost its
- * script cache (restart, SCRIPT FLUSH) answers NOSCRIPT, meaning nothing ran, so the script
- * is loaded and the call made once more (the convention of src/holds/redis/scripts.ts).
+ * separate files here would be missing from dist/. Run with evalScript (src/redis/script.ts).
  *
  * An entry is a HASH: st ("started" | "settled"), ph (payload hash), un (until, epoch ms,
  * judged against the caller's `now`, as in memory.ts), rc (the receipt JSON, opaque to Lua).
  * The Redis TTL only collects garbage; it is set to the entry's own lifetime (until - now).
  */
-import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import { redisScript } from "../../redis/script.js";
 
 /**
  * KEYS[1] entry. ARGV: payloadHash, now, until, ttlMs.
@@ -53,37 +50,8 @@ end
 return 0
 `;
 
-export interface IdempotencyScript {
-  readonly name: string;
-  readonly source: string;
-  readonly sha: string;
-}
-
-const script = (name: string, source: string): IdempotencyScript => ({
-  name,
-  source,
-  sha: createHash("sha1").update(source).digest("hex"),
-});
-
 export const IDEMPOTENCY_SCRIPTS = {
-  begin: script("idempotency-begin", BEGIN),
-  settle: script("idempotency-settle", SETTLE),
-  release: script("idempotency-release", RELEASE),
+  begin: redisScript("idempotency-begin", BEGIN),
+  settle: redisScript("idempotency-settle", SETTLE),
+  release: redisScript("idempotency-release", RELEASE),
 } as const;
-
-/** EVALSHA, loading the script and retrying once on NOSCRIPT. */
-export async function runScript(
-  redis: Redis,
-  { source, sha, name }: IdempotencyScript,
-  keys: readonly string[],
-  args: readonly string[],
-): Promise<unknown> {
-  try {
-    return await redis.evalsha(sha, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-    const loaded = await redis.script("LOAD", source);
-    if (loaded !== sha) throw new Error(`SCRIPT LOAD of ${name} returned ${String(loaded)}, expected ${sha}`);
-    return redis.evalsha(sha, keys.length, ...keys, ...args);
-  }
-}

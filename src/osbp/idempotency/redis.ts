@@ -23,7 +23,8 @@ import {
   type IdempotencyTimings,
   type OsbpIdempotencyStore,
 } from "./port.js";
-import { IDEMPOTENCY_SCRIPTS, runScript, type IdempotencyScript } from "./redis-scripts.js";
+import { evalScript, type RedisScript } from "../../redis/script.js";
+import { IDEMPOTENCY_SCRIPTS } from "./redis-scripts.js";
 
 export interface RedisIdempotencyOptions extends IdempotencyTimings {
   /** Prepended to every key (default ""), e.g. "osbp-prod:" or a test's unique prefix. */
@@ -88,10 +89,10 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
     return Promise.resolve();
   }
 
-  async #run(operation: string, script: IdempotencyScript, key: string, args: string[]): Promise<unknown> {
+  async #run(operation: string, script: RedisScript, key: string, args: string[]): Promise<unknown> {
     if (this.#closed) throw new IdempotencyStoreError("the Redis idempotency store is closed");
     try {
-      return await runScript(this.#redis, script, [this.keyOf(key)], args);
+      return await evalScript(this.#redis, script, [this.keyOf(key)], args);
     } catch (error) {
       throw new IdempotencyStoreError(`Redis idempotency ${operation} failed: ${messageOf(error)}`, {
         cause: error,

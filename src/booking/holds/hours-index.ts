@@ -5,8 +5,8 @@
  * The same answers as src/holds/working-hours.ts (isWithinWorkingHours, workingStretchEnd:
  * property-tested against them), computed differently: each distinct weekly schedule is
  * expanded ONCE over the span into merged working intervals, and every (resource, start)
- * is then a lookup. Why: isWithinWorkingHours expands a few days of hours through Temporal on
- * every call (milliseconds under the polyfill), and a query tests thousands of pairs.
+ * is then a lookup. Why: isWithinWorkingHours expands a few days of hours on every call, and an
+ * availability query tests up to 3,000 starts against every resource.
  * Outside the expanded span, or for a resource in another zone, it asks working-hours.ts.
  */
 import type { Interval } from "../../holds/port.js";

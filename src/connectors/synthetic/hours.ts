@@ -8,8 +8,8 @@
  * - directHours: isWithinWorkingHours / workingStretchEnd themselves, for one slot
  *   (create, move).
  * - rangeHours: for an availability grid. Asking isWithinWorkingHours for each of up to
- *   3,000 starts × every resource costs seconds (each call rebuilds days of wall-clock
- *   conversions), so the merged working stretches over the range are computed once per
+ *   3,000 starts × every resource rebuilds days of wall-clock periods per call, so the
+ *   merged working stretches over the range are computed once per
  *   distinct weekly schedule — with workingStretchEnd at each period's opening, so they are
  *   the module's own stretches — and each start is a binary search. A property test checks
  *   that both views agree on every grid start across DST changes.

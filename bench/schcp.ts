@@ -19,6 +19,12 @@
  *   --pairs N (default 200)   --concurrency C (default 4); 50 untimed warm-up pairs and 3,000
  *                             GETs first; each baseline is at least 3,000 GETs
  *   --profile FILE            write a V8 CPU profile of the timed pairs (open in Chrome DevTools)
+ *
+ * stderr also reports a floor measured in the same run: a second server in the same process
+ * whose only route does the least any signed SchCP request costs the host, with no booking at
+ * all: read the body, verify the request signature (§3.2, nonce included), parse the JSON and
+ * answer 201 with one Ed25519-signed JWS (an offer or a receipt). Sent by the same agent client
+ * at the same concurrency, so its ratio to the baseline bounds what the whole path can reach.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -33,7 +39,12 @@ import type { AgentKey, DiscoveredHost } from "../src/agent/index.js";
 import { embeddedDefaultHosts } from "../src/booking/hosts/index.js";
 import { createHttpApp } from "../src/gateway/http/app.js";
 import { createGatewayRuntime } from "../src/gateway/runtime/runtime.js";
+import { readBoundedBody } from "../src/gateway/http/body.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../src/gateway/http/types.js";
+import { MemoryNonceMemory, verifySchcpRequest } from "../src/protocol/http-signatures/index.js";
+import { signCompactJws } from "../src/protocol/jose/jws.js";
 import { offerSha256 } from "../src/protocol/schcp/offer/index.js";
+import { generateKeyPairSync } from "node:crypto";
 import { formatInstant } from "../src/protocol/time/index.js";
 
 const DAY_MS = 86_400_000;
@@ -82,6 +93,7 @@ async function main(): Promise<void> {
     validateResponses: false,
   });
   route.fetch = createHttpApp(runtime).fetch;
+  const floor = await startFloorServer();
 
   try {
     const scoutKey = createAgentKey();
@@ -130,6 +142,7 @@ async function main(): Promise<void> {
       profiler.disconnect();
       log(`CPU profile of the timed pairs written to ${values.profile}`);
     }
+    const floorPerS = await floorPerSecond(floor.url, host.hostId, Math.max(1000, PAIRS * 2));
     const after = await baselinePerSecond(`${origin}/.well-known/scheduling.json`, gets);
     const baseline = Math.max(before, after);
     latencies.sort((a, b) => a - b);
@@ -137,6 +150,11 @@ async function main(): Promise<void> {
     log(
       `${booked}/${PAIRS} pairs booked, ${round(PAIRS / elapsed)} pairs/s; ` +
         `baseline ${round(before)} GET/s before, ${round(after)} GET/s after`,
+    );
+    log(
+      `floor (signature verified, one JWS signed, no booking): ${round(floorPerS)} signed req/s, ` +
+        `ratio ${Math.round((floorPerS / baseline) * 1000) / 1000}; the booking path reaches ` +
+        `${Math.round((perS / floorPerS) * 100)} % of it`,
     );
     process.stdout.write(
       `${JSON.stringify({
@@ -150,6 +168,7 @@ async function main(): Promise<void> {
       })}\n`,
     );
   } finally {
+    await floor.close();
     await runtime.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     rmSync(dataDir, { recursive: true, force: true });
@@ -247,6 +266,79 @@ async function freeStarts(
     }
   }
   return out.slice(0, wanted);
+}
+
+/**
+ * The floor server (see the header): its one route authenticates a signed POST exactly as the
+ * host endpoint does and answers with one signed JWS carrying the request back, nothing else.
+ */
+async function startFloorServer(): Promise<{ url: string; close: () => Promise<void> }> {
+  const nonces = new MemoryNonceMemory();
+  const { privateKey } = generateKeyPairSync("ed25519");
+  let url = "";
+  const server = serve({
+    fetch: async (req: Request, env: unknown) => {
+      const bytes = await readBoundedBody(req, DEFAULT_MAX_BODY_BYTES, env);
+      if (!bytes.ok) return new Response(null, { status: 413 });
+      const verified = await verifySchcpRequest({
+        method: req.method,
+        targetUri: url,
+        headers: (name) => req.headers.get(name) ?? undefined,
+        body: bytes.value,
+        nowSec: Math.floor(Date.now() / 1000),
+        nonces,
+      });
+      if (!verified.ok) return new Response(JSON.stringify(verified.error), { status: 401 });
+      const request = JSON.parse(new TextDecoder().decode(bytes.value)) as Record<string, unknown>;
+      const signed = await signCompactJws(
+        { kid: "floor", typ: "schcp-offer+jws" },
+        { ...request, agent: verified.value.keyid, issued_at: new Date().toISOString() },
+        privateKey,
+      );
+      return new Response(JSON.stringify({ offer: signed }), {
+        status: 201,
+        headers: { "content-type": "application/json", "schcp-version": "0.4" },
+      });
+    },
+    port: 0,
+    hostname: "127.0.0.1",
+  });
+  await new Promise<void>((resolve) => server.once("listening", () => resolve()));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/floor`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Signed POSTs (a hold's body, with a mandate) to the floor server, as the agents send them. */
+async function floorPerSecond(url: string, audience: string, count: number): Promise<number> {
+  const agentKey = createAgentKey();
+  const client = new SchcpClient({ agentKey });
+  const keyApp = new KeyApp({ principalKey: createAgentKey() });
+  const mandate = await keyApp.issueMandate({ agent: agentKey, audience, scope: ["hold"], ttlSec: 600 });
+  const send = async (i: number): Promise<void> => {
+    const res = await client.signedFetch({
+      method: "POST",
+      url,
+      body: {
+        service_id: "haircut",
+        start: "2026-12-03T10:00:00-05:00",
+        ttl: "PT5M",
+        idempotency_key: `k${i}`,
+      },
+      mandate: mandate.compact,
+    });
+    if (!res.ok) throw new Error(`floor: ${describeAgentError(res.error)}`);
+    const text = await res.value.text();
+    if (res.value.status !== 201) throw new Error(`floor: ${res.value.status} ${text}`);
+  };
+  for (let i = 0; i < 200; i++) await send(-1 - i); // warm
+  let next = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      for (let i = next++; i < count; i = next++) await send(i);
+    }),
+  );
+  return count / ((performance.now() - t0) / 1000);
 }
 
 /** Unsigned GETs of the operator document at the same concurrency, on the same server. */

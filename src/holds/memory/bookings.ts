@@ -7,11 +7,7 @@ import type { HostState } from "./host-state.js";
 import { done, refused, stateRefusal } from "./lifecycle.js";
 
 function update(host: HostState, record: BookingRecord): BookingRecord {
-  const stored = host.bookings.get(record.bookingId);
-  host.bookings.set(record.bookingId, { types: stored?.types ?? [], record });
-  if (record.state === "active") host.activeBookings.add(record.bookingId);
-  else host.activeBookings.delete(record.bookingId);
-  host.bookingStateChanged(record);
+  host.putBooking({ types: host.bookings.get(record.bookingId)?.types ?? [], record });
   return record;
 }
 
@@ -44,7 +40,7 @@ export function moveBookingToHold(
     interval: h.record.interval,
     allocations: h.record.allocations,
   };
-  host.bookings.set(bookingId, { record, types: h.types });
+  host.putBooking({ record, types: h.types });
   host.holds.set(holdId, { ...h, record: { ...h.record, state: "booked", bookingId, endedAt: now } });
   host.live.delete(holdId);
   return done(record);

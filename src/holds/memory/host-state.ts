@@ -6,6 +6,13 @@
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
 import type { BookingRecord, ExpiryEvent, HoldRecord, Interval } from "../port.js";
 
+const DAY_MS = 86_400_000;
+/** Bookings longer than this are kept out of the day index and always read (rare, bounded). */
+const MAX_INDEXED_DAYS = 7;
+/** A window wider than this reads every active booking rather than its days. */
+const MAX_WINDOW_DAYS = 62;
+const dayOf = (ms: number): number => Math.floor(ms / DAY_MS);
+
 /** Which §7.2 pool a hold was counted in when it was placed. */
 export type Pool =
   | { readonly kind: "proven" }
@@ -41,8 +48,17 @@ export class HostState {
    * records that could match instead of every record of the host.
    */
   readonly #byOwner = new Map<string, Set<string>>();
-  /** Active bookings by mandate link: kept exact on every booking state change. */
+  /** Active bookings by mandate link: kept exact on every booking write. */
   readonly #activeByMandate = new Map<string, Set<string>>();
+  /**
+   * Active bookings by every UTC day (epoch day number) their interval touches, so a hold
+   * reads the bookings near its time rather than every booking the host still has; the
+   * days each one is filed under, to unfile it when it moves or ends; and the few longer
+   * than MAX_INDEXED_DAYS, read every time.
+   */
+  readonly #activeByDay = new Map<number, Set<string>>();
+  readonly #filedDays = new Map<string, readonly number[]>();
+  readonly #activeLong = new Set<string>();
 
   constructor(readonly hostId: string) {}
 
@@ -103,14 +119,51 @@ export class HostState {
     for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `h ${record.holdId}`);
   }
 
-  /** Call once when a booking is created. */
+  /** Call once when a booking is created, after putBooking. */
   indexBooking(record: BookingRecord): void {
     if (record.owner.principal !== null) this.#index(`p ${record.owner.principal}`, record.bookingId);
-    this.bookingStateChanged(record);
   }
 
-  /** Call whenever a booking is written (bookings.ts update): keeps the mandate counts exact. */
-  bookingStateChanged(record: BookingRecord): void {
+  /**
+   * The one way a booking is written (created, moved, released, annotated): keeps the active
+   * set, the mandate counts and the day index exact.
+   */
+  putBooking(stored: StoredBooking): void {
+    const record = stored.record;
+    this.bookings.set(record.bookingId, stored);
+    if (record.state === "active") this.activeBookings.add(record.bookingId);
+    else this.activeBookings.delete(record.bookingId);
+    this.#countForMandates(record);
+    this.#fileByDay(record);
+  }
+
+  #fileByDay(record: BookingRecord): void {
+    const id = record.bookingId;
+    for (const day of this.#filedDays.get(id) ?? []) {
+      const ids = this.#activeByDay.get(day);
+      ids?.delete(id);
+      if (ids?.size === 0) this.#activeByDay.delete(day);
+    }
+    this.#filedDays.delete(id);
+    this.#activeLong.delete(id);
+    if (record.state !== "active") return;
+    const first = dayOf(record.interval.start);
+    const last = dayOf(Math.max(record.interval.start, record.interval.end - 1));
+    if (last - first >= MAX_INDEXED_DAYS) {
+      this.#activeLong.add(id);
+      return;
+    }
+    const days: number[] = [];
+    for (let day = first; day <= last; day++) {
+      days.push(day);
+      const ids = this.#activeByDay.get(day);
+      if (ids === undefined) this.#activeByDay.set(day, new Set([id]));
+      else ids.add(id);
+    }
+    this.#filedDays.set(id, days);
+  }
+
+  #countForMandates(record: BookingRecord): void {
     for (const m of record.owner.mandates) {
       const key = `${m.rootIss} ${m.jti}`;
       let ids = this.#activeByMandate.get(key);
@@ -129,10 +182,22 @@ export class HostState {
     }
   }
 
-  *bookingsActive(): Generator<StoredBooking> {
-    for (const id of this.activeBookings) {
+  /** Active bookings; with a window, at least those overlapping it (read from the day index). */
+  *bookingsActive(window?: Interval): Generator<StoredBooking> {
+    let ids: Iterable<string> = this.activeBookings;
+    if (window !== undefined && window.end > window.start) {
+      const first = dayOf(window.start);
+      const last = dayOf(window.end - 1);
+      if (last - first <= MAX_WINDOW_DAYS) {
+        const near = new Set(this.#activeLong);
+        for (let day = first; day <= last; day++)
+          for (const id of this.#activeByDay.get(day) ?? []) near.add(id);
+        ids = near;
+      }
+    }
+    for (const id of ids) {
       const b = this.bookings.get(id);
-      if (b !== undefined) yield b;
+      if (b !== undefined && b.record.state === "active") yield b;
     }
   }
 
@@ -160,7 +225,7 @@ export class HostState {
       });
     };
     for (const h of this.activeHolds(now)) add(h.record.interval, h.record.allocations, h.types);
-    for (const b of this.bookingsActive()) {
+    for (const b of this.bookingsActive(window)) {
       if (b.record.bookingId !== excludeBookingId) add(b.record.interval, b.record.allocations, b.types);
     }
     return { byResource, agent };

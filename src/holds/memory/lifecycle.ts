@@ -129,8 +129,7 @@ export function completeConfirm(
     payload: booking.payload,
   };
   // One synchronous step: the time passes from the hold to the booking with no gap.
-  host.bookings.set(record.bookingId, { record, types: stored.types });
-  host.activeBookings.add(record.bookingId);
+  host.putBooking({ record, types: stored.types });
   host.indexBooking(record);
   put(host, stored, { ...withoutConfirm(r), state: "booked", bookingId: record.bookingId, endedAt: now });
   return done(record);

@@ -155,7 +155,7 @@ export class MemoryHoldStore implements GatewayStore {
     return settle(() => {
       const out = new Map<string, OccupancyEntry[]>();
       const h = this.hosts.get(hostId);
-      const agent = h?.agentOccupancy(now).byResource;
+      const agent = h?.agentOccupancy(now, undefined, range).byResource;
       const overlaps = (e: { start: number; end: number }) => e.start < range.end && e.end > range.start;
       for (const id of resourceIds) {
         const entries: OccupancyEntry[] = [];

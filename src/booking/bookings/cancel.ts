@@ -36,22 +36,8 @@ export async function cancelBooking(
   const cancellable = canCancel(state, now);
   if (!cancellable.ok) return cancellable;
 
-  // The upstream first: a booking the platform still holds must not read as cancelled here.
-  // Its own "not found" means it is gone there already.
-  const upstream = await host.connector.cancelBooking(state.upstreamId, body.reason);
-  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
-  await freeTime(deps, host, state, now);
-
-  const saved = await saveBooking(
-    deps.store,
-    host,
-    bookingId,
-    (s) => {
-      if (s.status === "cancelled") return ok(s);
-      const { proposal: _dropped, ...rest } = s;
-      return ok({ ...rest, status: "cancelled", sequence: s.sequence + 1 });
-    },
-    now,
+  const saved = await endBooking(deps, host, state, body.reason, now, (s) =>
+    s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1 },
   );
   if (!saved.ok) return saved;
   // §5.6: a booking that never became final counts like a released hold (§7.3).
@@ -72,8 +58,40 @@ export function canCancel(state: BookingState, now: number): Result<void, Bookin
   return ok(undefined);
 }
 
+/**
+ * Ends a booking (cancelled, declined, expired). The upstream booking is cancelled first, so
+ * one the platform still holds never reads as ended here; the platform's "not found" means it
+ * is gone there already. Then the booking's time and any held change are freed, and the state
+ * `end` returns is written without its pending proposal. `end` answers undefined to write
+ * nothing: the booking already ended, or is no longer in the state this ending was for.
+ */
+export async function endBooking(
+  deps: BookingDeps,
+  host: HostRuntime,
+  state: BookingState,
+  upstreamReason: string | undefined,
+  now: number,
+  end: (stored: BookingState) => BookingState | undefined,
+): Promise<Result<BookingState, BookingRefusal>> {
+  const upstream = await host.connector.cancelBooking(state.upstreamId, upstreamReason);
+  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
+  await freeTime(deps, host, state, now);
+  return saveBooking(
+    deps.store,
+    host,
+    state.bookingId,
+    (stored) => {
+      const ended = end(stored);
+      if (ended === undefined) return ok(stored);
+      const { proposal: _dropped, ...rest } = ended;
+      return ok(rest);
+    },
+    now,
+  );
+}
+
 /** Frees the booking's time and any change offer's held time (§6 "frees its time"). */
-export async function freeTime(
+async function freeTime(
   deps: BookingDeps,
   host: HostRuntime,
   state: BookingState,

@@ -8,7 +8,7 @@
  */
 import type { BookingDeps, HostRuntime } from "../api.js";
 import { ok } from "../../protocol/result.js";
-import { freeTime } from "../bookings/cancel.js";
+import { endBooking } from "../bookings/cancel.js";
 import type { BookingState } from "../bookings/state.js";
 import { loadBooking, saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
@@ -60,21 +60,10 @@ async function expirePending(
   s: BookingState,
   now: number,
 ): Promise<boolean> {
-  const upstream = await host.connector.cancelBooking(s.upstreamId, "the host did not answer in time");
-  // The upstream must not keep a tentative booking as busy time; try again next run.
-  if (!upstream.ok && upstream.error.code !== "not_found") return false;
-  await freeTime(deps, host, s, now);
   const refusal = expiredRefusal();
-  const saved = await saveBooking(
-    deps.store,
-    host,
-    s.bookingId,
-    (x) => {
-      if (x.status !== "pending_host") return ok(x);
-      const { proposal: _p, ...rest } = x;
-      return ok({ ...rest, status: "expired", refusal });
-    },
-    now,
+  // An upstream that did not cancel keeps the booking pending here; the next run tries again.
+  const saved = await endBooking(deps, host, s, "the host did not answer in time", now, (x) =>
+    x.status === "pending_host" ? { ...x, status: "expired", refusal } : undefined,
   );
   if (!saved.ok || saved.value.status !== "expired") return false;
   await notifyGuest(deps, host, saved.value, "booking.expired", now, { refusal });

@@ -10,9 +10,9 @@ import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingResponse, RefusalError } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import { freeTime } from "../bookings/cancel.js";
+import { endBooking } from "../bookings/cancel.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { invalidState, upstreamUnavailable } from "../bookings/refuse.js";
+import { invalidState } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
@@ -38,20 +38,11 @@ export async function declineBooking(
     return err(invalidState(`a ${state.status} booking cannot be declined`));
 
   const now = deps.clock.now();
-  const upstream = await host.connector.cancelBooking(state.upstreamId, refusal.message);
-  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
-  await freeTime(deps, host, state, now);
-  const saved = await saveBooking(
-    deps.store,
-    host,
-    bookingId,
-    (s) => {
-      if (s.status === "declined") return ok(s);
-      const { proposal: _p, ...rest } = s;
-      // §7.9: a no is the host's own answer.
-      return ok({ ...rest, status: "declined", refusal, answer: { by: "host", at: formatInstant(now) } });
-    },
-    now,
+  const saved = await endBooking(deps, host, state, refusal.message, now, (s) =>
+    s.status === "declined"
+      ? undefined
+      : // §7.9: a no is the host's own answer.
+        { ...s, status: "declined", refusal, answer: { by: "host", at: formatInstant(now) } },
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "booking.declined", now, { refusal });

@@ -12,12 +12,11 @@ import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingResponse, Slot } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import { freeTime } from "../bookings/cancel.js";
+import { endBooking } from "../bookings/cancel.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { invalidState, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import { invalidState, refuse } from "../bookings/refuse.js";
 import { ACTIVE_STATUSES } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
-import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
 import { cancelledRefusal, hostBooking } from "./load.js";
 
@@ -44,19 +43,8 @@ export async function hostCancelBooking(
     );
 
   const refusal = cancelledRefusal(input.message);
-  const upstream = await host.connector.cancelBooking(state.upstreamId, refusal.message);
-  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
-  await freeTime(deps, host, state, now);
-  const saved = await saveBooking(
-    deps.store,
-    host,
-    bookingId,
-    (s) => {
-      if (s.status === "cancelled") return ok(s);
-      const { proposal: _p, ...rest } = s;
-      return ok({ ...rest, status: "cancelled", sequence: s.sequence + 1, refusal });
-    },
-    now,
+  const saved = await endBooking(deps, host, state, refusal.message, now, (s) =>
+    s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1, refusal },
   );
   if (!saved.ok) return saved;
   const alternatives = await nearbyStarts(host, state, now, input.timeStillGood === true);

@@ -11,10 +11,10 @@ import type { Result } from "../../protocol/result.js";
 import type { BookingResponse, CancelRequest } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
 import { bookingResponse } from "./receipt.js";
-import { invalidState, notFound, refuse, upstreamUnavailable } from "./refuse.js";
+import { invalidState, refuse, upstreamUnavailable } from "./refuse.js";
 import { ACTIVE_STATUSES } from "./state.js";
 import type { BookingState } from "./state.js";
-import { loadBooking, saveBooking } from "./store.js";
+import { hostBooking, saveBooking } from "./store.js";
 
 export async function cancelBooking(
   deps: BookingDeps,
@@ -23,10 +23,9 @@ export async function cancelBooking(
   bookingId: string,
   body: CancelRequest,
 ): UseCase<BookingResponse> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
   const state = loaded.state;
   const allowed = await authorizeOnBooking(deps.store, caller, state, bookingAction("cancel", state));
   if (!allowed.ok) return allowed;

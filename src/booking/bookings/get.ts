@@ -3,12 +3,11 @@
  * owns it, under any scope; the mandate's constraints bind the read (§3.3).
  */
 import type { BookingDeps, Caller, UseCase } from "../api.js";
-import { err, ok } from "../../protocol/result.js";
+import { ok } from "../../protocol/result.js";
 import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
 import { bookingResponse } from "./receipt.js";
-import { notFound } from "./refuse.js";
-import { loadBooking } from "./store.js";
+import { hostBooking } from "./store.js";
 
 export async function getBooking(
   deps: BookingDeps,
@@ -16,10 +15,9 @@ export async function getBooking(
   caller: Caller,
   bookingId: string,
 ): UseCase<BookingResponse> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
   const allowed = await authorizeOnBooking(
     deps.store,
     caller,

@@ -7,7 +7,7 @@
  * effects (upstream calls, freeing time) happen before, once; the change re-checks its
  * preconditions against whatever state it is given.
  */
-import type { BookingRefusal, HostRuntime } from "../api.js";
+import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import type { BookingRecord, HoldStore } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
@@ -31,6 +31,19 @@ export async function loadBooking(
   const record = await store.getBooking(hostId, bookingId);
   if (record === undefined) return undefined;
   return { record, state: decodeOrThrow(record.payload, bookingId), payload: record.payload };
+}
+
+/** The host in the path and its booking, or NOT_FOUND naming which is missing. */
+export async function hostBooking(
+  deps: BookingDeps,
+  hostId: string,
+  bookingId: string,
+): Promise<Result<{ host: HostRuntime; loaded: LoadedBooking }, BookingRefusal>> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const loaded = await loadBooking(deps.store, hostId, bookingId);
+  if (loaded === undefined) return err(notFound("booking"));
+  return ok({ host, loaded });
 }
 
 /** What a change answers: the next state, or the same object to write nothing, or a refusal. */

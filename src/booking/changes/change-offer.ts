@@ -10,9 +10,9 @@ import { err, ok } from "../../protocol/result.js";
 import type { ChangeOfferRequest, ChangeOfferResponse } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
-import { invalidState, notFound, refuse, staleSequence } from "../bookings/refuse.js";
+import { invalidState, refuse, staleSequence } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
-import { loadBooking, saveBooking } from "../bookings/store.js";
+import { hostBooking, saveBooking } from "../bookings/store.js";
 import { buildProposal } from "../bookings/wire.js";
 import { withoutProposal } from "./apply-move.js";
 import type { ChangeHoldParams, CreateHold } from "./hold-engine.js";
@@ -25,10 +25,9 @@ export async function changeOffer(
   bookingId: string,
   body: ChangeOfferRequest,
 ): UseCase<ChangeOfferResponse> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
   const state = loaded.state;
 
   const start = body.start === undefined ? ok(state.start) : parseStart(body.start);

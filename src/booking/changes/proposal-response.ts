@@ -12,14 +12,8 @@ import type { BookingResponse, ProposalResponseRequest } from "../../protocol/sc
 import { formatInstant } from "../../protocol/time/index.js";
 import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import {
-  contractMismatch,
-  invalidState,
-  notFound,
-  staleSequence,
-  upstreamUnavailable,
-} from "../bookings/refuse.js";
-import { loadBooking, saveBooking } from "../bookings/store.js";
+import { contractMismatch, invalidState, staleSequence, upstreamUnavailable } from "../bookings/refuse.js";
+import { hostBooking, saveBooking } from "../bookings/store.js";
 import { applyMove, withoutProposal } from "./apply-move.js";
 import { acceptAction, authorizeAcceptance } from "./reschedule.js";
 
@@ -30,10 +24,9 @@ export async function proposalResponse(
   bookingId: string,
   body: ProposalResponseRequest,
 ): UseCase<BookingResponse> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
   const state = loaded.state;
   const p =
     state.proposal?.by === "host" && state.proposal.proposalId === body.proposal_id

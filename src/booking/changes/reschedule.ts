@@ -13,9 +13,9 @@ import type { MandateAction, MandateActionKind, MandateChain } from "../../proto
 import type { BookingResponse, RescheduleRequest } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction, offerTotal } from "../bookings/access.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { contractMismatch, fromMandateRefusal, notFound, staleSequence } from "../bookings/refuse.js";
+import { contractMismatch, fromMandateRefusal, staleSequence } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
-import { loadBooking, saveBooking } from "../bookings/store.js";
+import { hostBooking, saveBooking } from "../bookings/store.js";
 import { applyMove } from "./apply-move.js";
 
 /** The action of accepting `proposal` as §3.3 checks it: the new time, total and offer. */
@@ -59,10 +59,9 @@ export async function reschedule(
   bookingId: string,
   body: RescheduleRequest,
 ): UseCase<BookingResponse> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
+  const found = await hostBooking(deps, hostId, bookingId);
+  if (!found.ok) return found;
+  const { host, loaded } = found.value;
   const state = loaded.state;
   const open = state.proposal?.by === "guest" ? state.proposal : undefined;
 

@@ -14,7 +14,7 @@ import { invalidState, upstreamUnavailable } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
 import { applyMove } from "../changes/apply-move.js";
-import { hostBooking } from "./load.js";
+import { hostBooking } from "../bookings/store.js";
 
 export async function approveBooking(
   deps: BookingDeps,

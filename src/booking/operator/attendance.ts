@@ -12,7 +12,7 @@ import { bookingResponse } from "../bookings/receipt.js";
 import { invalidState, refuse } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
-import { hostBooking } from "./load.js";
+import { hostBooking } from "../bookings/store.js";
 
 export async function markAttendance(
   deps: BookingDeps,

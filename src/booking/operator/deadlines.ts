@@ -14,7 +14,7 @@ import { loadBooking, saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
 import { withoutProposal } from "../changes/apply-move.js";
 import { dropMove } from "./decline.js";
-import { expiredRefusal } from "./load.js";
+import { expiredRefusal } from "./refusals.js";
 
 export interface DeadlineReport {
   readonly expired: readonly string[];

@@ -16,8 +16,8 @@ import { invalidState } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
-import { declinedRefusal } from "./load.js";
-import { hostBooking } from "./load.js";
+import { declinedRefusal } from "./refusals.js";
+import { hostBooking } from "../bookings/store.js";
 
 export async function declineBooking(
   deps: BookingDeps,

@@ -18,7 +18,8 @@ import { invalidState, refuse } from "../bookings/refuse.js";
 import { ACTIVE_STATUSES } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import { notifyGuest } from "../bookings/webhook.js";
-import { cancelledRefusal, hostBooking } from "./load.js";
+import { cancelledRefusal } from "./refusals.js";
+import { hostBooking } from "../bookings/store.js";
 
 const DAY_MS = 86_400_000;
 const MAX_ALTERNATIVES = 5;

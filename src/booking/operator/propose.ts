@@ -16,7 +16,7 @@ import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
 import { placeChangeHold } from "../changes/change-offer.js";
 import type { CreateHold } from "../changes/hold-engine.js";
-import { hostBooking } from "./load.js";
+import { hostBooking } from "../bookings/store.js";
 
 export async function proposeChange(
   deps: BookingDeps,

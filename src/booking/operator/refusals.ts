@@ -1,27 +1,10 @@
 /**
- * The operator side's access to a booking: the host's own credential was checked at the edge
- * (never an agent signature), so only the host and booking need to exist.
+ * The refusals the host's own answers carry (§9.2). The operator side reads bookings through
+ * hostBooking (bookings/store.ts): the host's credential was checked at the edge (never an
+ * agent signature), so only the host and booking need to exist.
  */
-import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
-import { err, ok } from "../../protocol/result.js";
-import type { Result } from "../../protocol/result.js";
 import { refusal } from "../../protocol/schcp/refusals.js";
 import type { RefusalError } from "../../protocol/schcp/types.js";
-import { notFound } from "../bookings/refuse.js";
-import type { LoadedBooking } from "../bookings/store.js";
-import { loadBooking } from "../bookings/store.js";
-
-export async function hostBooking(
-  deps: BookingDeps,
-  hostId: string,
-  bookingId: string,
-): Promise<Result<{ host: HostRuntime; loaded: LoadedBooking }, BookingRefusal>> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const loaded = await loadBooking(deps.store, hostId, bookingId);
-  if (loaded === undefined) return err(notFound("booking"));
-  return ok({ host, loaded });
-}
 
 /** §9.2 booking refusals (DECLINED, EXPIRED, CANCELLED), through the registry. */
 export const declinedRefusal = (reason?: string, message?: string): RefusalError =>

@@ -5,19 +5,9 @@
 -- Reply: {"ok", "", hold} | {"no", reason, hold?}.
 local base, id, fence, disposition = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local now, retention = tonumber(ARGV[5]), tonumber(ARGV[6])
-local h = hgetall(KEYS[1])
+local h, refused = hold_for(KEYS[1], base, id, now, "confirming", retention, fence)
 if h == nil then
-  return { "no", "not_found" }
-end
-if is_lapsed(h, now) then
-  expire_hold(base, id, h, retention)
-  return reply_hold("no", "expired", h)
-end
-if h.s ~= "confirming" then
-  return reply_hold("no", state_refusal(h), h)
-end
-if tonumber(h.fe) ~= fence then
-  return reply_hold("no", "stale_fence", h)
+  return refused
 end
 if disposition == "release" then
   end_hold(base, id, h, "released", fmt(now), retention)

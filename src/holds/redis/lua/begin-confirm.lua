@@ -3,16 +3,9 @@
 -- KEYS[1] hold, KEYS[2] hexp, KEYS[3] lease. ARGV: base, holdId, now, leaseUntil, retentionMs.
 -- Reply: {"ok", "", hold, fence} | {"no", reason, hold?}.
 local base, id, now, lease_until, retention = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4], tonumber(ARGV[5])
-local h = hgetall(KEYS[1])
+local h, refused = hold_for(KEYS[1], base, id, now, "held", retention)
 if h == nil then
-  return { "no", "not_found" }
-end
-if is_lapsed(h, now) then
-  expire_hold(base, id, h, retention)
-  return reply_hold("no", "expired", h)
-end
-if h.s ~= "held" then
-  return reply_hold("no", state_refusal(h), h)
+  return refused
 end
 local fence = tonumber(h.fe or "0") + 1
 local ik, mk = decode_list(h.ik), decode_list(h.mk)

@@ -5,19 +5,9 @@
 -- Reply: {"ok", "", booking} | {"no", reason, hold?}.
 local base, id, fence, booking_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 local now, retention, payload = ARGV[5], tonumber(ARGV[6]), ARGV[7]
-local h = hgetall(KEYS[1])
+local h, refused = hold_for(KEYS[1], base, id, tonumber(now), "confirming", retention, fence)
 if h == nil then
-  return { "no", "not_found" }
-end
-if is_lapsed(h, tonumber(now)) then
-  expire_hold(base, id, h, retention)
-  return reply_hold("no", "expired", h)
-end
-if h.s ~= "confirming" then
-  return reply_hold("no", state_refusal(h), h)
-end
-if tonumber(h.fe) ~= fence then
-  return reply_hold("no", "stale_fence", h)
+  return refused
 end
 if redis.call("EXISTS", KEYS[2]) == 1 then
   return reply_hold("no", "invalid_state", h)

@@ -191,3 +191,24 @@ end
 local function reply_hold(status, reason, h, ...)
   return { status, reason, flatten(h), ... }
 end
+
+-- The hold a transition works on, in the state it needs and, when a fence is given, under
+-- that fence. A held hold found lapsed is expired here (reported once) and refused.
+-- Returns the hold, or nil and the script's reply.
+local function hold_for(key, base, id, now, state, retention_ms, fence)
+  local h = hgetall(key)
+  if h == nil then
+    return nil, { "no", "not_found" }
+  end
+  if is_lapsed(h, now) then
+    expire_hold(base, id, h, retention_ms)
+    return nil, reply_hold("no", "expired", h)
+  end
+  if h.s ~= state then
+    return nil, reply_hold("no", state_refusal(h), h)
+  end
+  if fence ~= nil and tonumber(h.fe) ~= fence then
+    return nil, reply_hold("no", "stale_fence", h)
+  end
+  return h
+end

@@ -10,16 +10,9 @@ end
 if b.s ~= "active" then
   return { "no", "released" }
 end
-local h = hgetall(KEYS[2])
+local h, refused = hold_for(KEYS[2], base, id, tonumber(now), "held", retention)
 if h == nil then
-  return { "no", "not_found" }
-end
-if is_lapsed(h, tonumber(now)) then
-  expire_hold(base, id, h, retention)
-  return reply_hold("no", "expired", h)
-end
-if h.s ~= "held" then
-  return reply_hold("no", state_refusal(h), h)
+  return refused
 end
 
 local old_al, ik, mk = decode_list(b.al), decode_list(h.ik), decode_list(h.mk)

@@ -19,6 +19,7 @@ import {
   wallClockToInstant,
   type IsoWeekday,
   type LocalDate,
+  type WallClock,
 } from "../protocol/time/index.js";
 import type { Interval, Requirement, ResourceCandidate } from "./port.js";
 
@@ -75,15 +76,11 @@ export function parseWorkingHours(value: unknown, field = ""): Result<WeeklyHour
 
 const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 
-function localInstant(date: LocalDate, minutes: number, zone: string): number | undefined {
+/** A local date and minutes past its midnight (1440 and on run into the next day). */
+function wallClockAt(date: LocalDate, minutes: number): WallClock {
   const d = minutes >= 1440 ? addDays(date, 1) : date;
   const m = minutes % 1440;
-  const r = wallClockToInstant(
-    { ...d, hour: Math.floor(m / 60), minute: m % 60, second: 0, millisecond: 0 },
-    zone,
-    "compatible",
-  );
-  return r.ok ? r.value : undefined;
+  return { ...d, hour: Math.floor(m / 60), minute: m % 60, second: 0, millisecond: 0 };
 }
 
 const dateAt = (epochMs: number, zone: string): LocalDate => {
@@ -93,6 +90,23 @@ const dateAt = (epochMs: number, zone: string): LocalDate => {
 
 /** Working intervals that start on local dates from..to (inclusive), merged where they touch. */
 function workingIntervals(hours: WeeklyHours, zone: string, from: LocalDate, days: number): Interval[] {
+  return expandWeeklyHours(hours, from, days, (w) => {
+    const r = wallClockToInstant(w, zone, "compatible");
+    return r.ok ? r.value : undefined;
+  });
+}
+
+/**
+ * The working intervals of periods that open on the local dates from .. from + days, merged
+ * where they touch. `instant` places a local wall-clock time (DST gaps "compatible"); a
+ * caller expanding many times over one zone passes a memoized one (booking/holds/hours-index).
+ */
+export function expandWeeklyHours(
+  hours: WeeklyHours,
+  from: LocalDate,
+  days: number,
+  instant: (w: WallClock) => number | undefined,
+): Interval[] {
   const raw: Interval[] = [];
   for (let i = 0; i <= days; i++) {
     const date = addDays(from, i);
@@ -102,8 +116,8 @@ function workingIntervals(hours: WeeklyHours, zone: string, from: LocalDate, day
       const open = minutesOf(p.open);
       let close = minutesOf(p.close);
       if (close <= open) close += 1440;
-      const start = localInstant(date, open, zone);
-      const end = localInstant(date, close, zone);
+      const start = instant(wallClockAt(date, open));
+      const end = instant(wallClockAt(date, close));
       if (start !== undefined && end !== undefined && end > start) raw.push({ start, end });
     }
   }

@@ -156,9 +156,9 @@ export async function startAgent(keys: readonly Jwk[], statuses: number[] = []) 
   };
 }
 
-export async function waitFor(check: () => boolean, timeoutMs = 5000): Promise<void> {
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > deadline) throw new Error("timed out waiting for a condition");
     await new Promise((r) => setTimeout(r, 10));
   }

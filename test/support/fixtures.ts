@@ -1,30 +1,28 @@
 /**
- * Independent test material lives in the workplace's shared/fixtures folder, beside the
- * repository (../shared from the repository root), not copied into it. This resolves a
- * path there and fails loudly when the folder is missing, so a test never passes on
- * material it could not read.
+ * Independent test material lives in the project's fixtures/ folder (copied from the
+ * workplace's shared/fixtures, sources noted in fixtures/README.md), so a clone of the project
+ * alone passes its tests. This resolves a path there and fails loudly when a file is missing,
+ * so a test never passes on material it could not read.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
-export const sharedFixturesRoot = resolve(repoRoot, "..", "shared", "fixtures");
+export const fixturesRoot = resolve(repoRoot, "fixtures");
 
-export function sharedFixturePath(relative: string): string {
-  const path = resolve(sharedFixturesRoot, relative);
+export function fixturePath(relative: string): string {
+  const path = resolve(fixturesRoot, relative);
   if (!existsSync(path)) {
-    throw new Error(
-      `shared fixture ${relative} not found at ${path}: the tests expect the workplace's shared/ folder beside the repository`,
-    );
+    throw new Error(`fixture ${relative} not found at ${path}: see fixtures/README.md`);
   }
   return path;
 }
 
-export function readSharedFixture(relative: string): string {
-  return readFileSync(sharedFixturePath(relative), "utf8");
+export function readFixture(relative: string): string {
+  return readFileSync(fixturePath(relative), "utf8");
 }
 
-export function readSharedJson<T = unknown>(relative: string): T {
-  return JSON.parse(readSharedFixture(relative)) as T;
+export function readFixtureJson<T = unknown>(relative: string): T {
+  return JSON.parse(readFixture(relative)) as T;
 }

@@ -132,9 +132,13 @@ describe("BullMQ webhook queue (Redis mode)", () => {
     closers.push(() => outbox.close());
     await outbox.enqueue(outbound("e_bull_3", "https://agent.example/h"));
     await waitFor(() => logger.entries.some((e) => e.level === "error"), 10_000);
+    // The worker logs the last failure before BullMQ has moved the job to "failed": wait for the
+    // state itself rather than read it once (a clean-clone CI run read "active" here).
+    const job = await outbox.bullQueue.getJob("e_bull_3");
+    await waitFor(async () => (await job?.getState()) === "failed", 10_000);
     expect(calls).toBe(4);
     expect(logger.entries.filter((e) => e.level === "warn")).toHaveLength(3);
-    expect(await (await outbox.bullQueue.getJob("e_bull_3"))?.getState()).toBe("failed");
+    expect(await job?.getState()).toBe("failed");
   });
 
   it("lets one process enqueue and another deliver (shared queue, worker: false on the producer)", async () => {

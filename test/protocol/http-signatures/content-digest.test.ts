@@ -6,7 +6,7 @@ import {
   verifyContentDigest,
 } from "../../../src/protocol/http-signatures/content-digest.js";
 import { encodeBase64 } from "../../../src/protocol/json/base64.js";
-import { readSharedJson } from "../../support/fixtures.js";
+import { readFixtureJson } from "../../support/fixtures.js";
 
 interface Case {
   id: string;
@@ -18,7 +18,7 @@ interface Case {
   response_head?: string[];
   body_utf8?: string;
 }
-const v = readSharedJson<{ cases: Case[]; typos_in_rfc_text: Array<{ text: string }> }>(
+const v = readFixtureJson<{ cases: Case[]; typos_in_rfc_text: Array<{ text: string }> }>(
   "vectors/rfc9530_content_digest.json",
 );
 const byId = (id: string): Case => {

@@ -9,7 +9,7 @@ import type { HttpMessageView } from "../../../src/protocol/http-signatures/sign
 import { encodeBase64 } from "../../../src/protocol/json/base64.js";
 import { ed25519PublicKeyFromJwk } from "../../../src/protocol/jose/jwk.js";
 import type { Ed25519PublicJwk } from "../../../src/protocol/jose/jwk.js";
-import { readSharedJson } from "../../support/fixtures.js";
+import { readFixtureJson } from "../../support/fixtures.js";
 
 type Headers = Array<[string, string]>;
 interface B26 {
@@ -27,8 +27,8 @@ interface B4 {
   signature_base_of_first_message: string;
   messages: Array<{ expected_valid: boolean; request_line: string; headers: Headers; prose_before: string }>;
 }
-const b26 = readSharedJson<B26>("vectors/rfc9421_b26_ed25519.json");
-const b4 = readSharedJson<B4>("vectors/rfc9421_b4_transformations_ed25519.json");
+const b26 = readFixtureJson<B26>("vectors/rfc9421_b26_ed25519.json");
+const b4 = readFixtureJson<B4>("vectors/rfc9421_b4_transformations_ed25519.json");
 
 const b26Message: HttpMessageView = {
   method: b26.request.method,

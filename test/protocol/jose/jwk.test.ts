@@ -11,7 +11,7 @@ import {
   principalUrn,
 } from "../../../src/protocol/jose/jwk.js";
 import type { Ed25519PrivateJwk } from "../../../src/protocol/jose/jwk.js";
-import { readSharedJson } from "../../support/fixtures.js";
+import { readFixtureJson } from "../../support/fixtures.js";
 
 interface Rfc7638 {
   jwk_input: Record<string, unknown>;
@@ -23,8 +23,8 @@ interface Rfc8037 {
   A2_public_jwk: Record<string, unknown>;
   A3_thumbprint_b64url: string;
 }
-const rfc7638 = readSharedJson<Rfc7638>("vectors/rfc7638_thumbprint.json");
-const rfc8037 = readSharedJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
+const rfc7638 = readFixtureJson<Rfc7638>("vectors/rfc7638_thumbprint.json");
+const rfc8037 = readFixtureJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
 const X = rfc8037.A2_public_jwk.x as string;
 
 describe("jwkThumbprint (RFC 7638)", () => {

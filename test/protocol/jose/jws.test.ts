@@ -9,7 +9,7 @@ import {
   verifyJwsSignature,
 } from "../../../src/protocol/jose/jws.js";
 import type { DecodedJws } from "../../../src/protocol/jose/jws.js";
-import { readSharedJson } from "../../support/fixtures.js";
+import { readFixtureJson } from "../../support/fixtures.js";
 
 interface Rfc8037 {
   A1_private_jwk: Ed25519PrivateJwk;
@@ -19,7 +19,7 @@ interface Rfc8037 {
   A4_signing_input: string;
   A4_compact_jws: string;
 }
-const v = readSharedJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
+const v = readFixtureJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const seg = (s: string) => encodeBase64Url(utf8(s));
 const SIG = encodeBase64Url(new Uint8Array(64));

@@ -8,7 +8,7 @@ import {
   sha256,
   sha256Base64Url,
 } from "../../../src/protocol/json/base64.js";
-import { readSharedJson } from "../../support/fixtures.js";
+import { readFixtureJson } from "../../support/fixtures.js";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 
@@ -87,7 +87,7 @@ describe("padded base64 (RFC 4648 §4, RFC 8941 byte sequences)", () => {
 });
 
 describe("sha256", () => {
-  const v = readSharedJson<Record<string, string>>("vectors/rfc8037_ed25519_jws.json");
+  const v = readFixtureJson<Record<string, string>>("vectors/rfc8037_ed25519_jws.json");
 
   it("hashes strings as UTF-8 (RFC 8037 A.3 thumbprint input)", () => {
     const canonical = v.A3_thumbprint_canonical_json as string;

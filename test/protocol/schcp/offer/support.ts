@@ -6,11 +6,11 @@ import { ed25519PrivateKeyFromJwk, generateEd25519KeyPair } from "../../../../sr
 import type { Ed25519PrivateJwk } from "../../../../src/protocol/jose/jwk.js";
 import type { HostSigningKey } from "../../../../src/protocol/schcp/offer/host-key.js";
 import type { Jwk, OfferClaims } from "../../../../src/protocol/schcp/types.js";
-import { readSharedJson } from "../../../support/fixtures.js";
+import { readFixtureJson } from "../../../support/fixtures.js";
 
 /** A fixed key (RFC 8037 A.1), so signatures are the same bytes on every run. */
 export function fixedHostKey(kid = "msa-2026-10"): HostSigningKey {
-  const { A1_private_jwk: jwk } = readSharedJson<{ A1_private_jwk: Ed25519PrivateJwk }>(
+  const { A1_private_jwk: jwk } = readFixtureJson<{ A1_private_jwk: Ed25519PrivateJwk }>(
     "vectors/rfc8037_ed25519_jws.json",
   );
   return {

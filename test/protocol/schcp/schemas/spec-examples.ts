@@ -4,14 +4,14 @@
  * they have the real shapes. Each export is a function so a test can change its copy freely.
  */
 import { createHash } from "node:crypto";
-import { readSharedJson } from "../../../support/fixtures.js";
+import { readFixtureJson } from "../../../support/fixtures.js";
 
 interface Rfc8037 {
   A2_public_jwk: { kty: string; crv: string; x: string };
   A3_thumbprint_b64url: string;
   A4_compact_jws: string;
 }
-const rfc8037 = readSharedJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
+const rfc8037 = readFixtureJson<Rfc8037>("vectors/rfc8037_ed25519_jws.json");
 
 export const X = rfc8037.A2_public_jwk.x;
 export const JKT = rfc8037.A3_thumbprint_b64url;

@@ -9,13 +9,17 @@ describe("offerSha256 (SchCP §5.3: base64url SHA-256 of the exact compact JWS)"
   });
 
   it("hashes the RFC 8037 A.4 compact JWS to a value computed with openssl", () => {
-    const { A4_compact_jws } = readFixtureJson<{ A4_compact_jws: string }>("vectors/rfc8037_ed25519_jws.json");
+    const { A4_compact_jws } = readFixtureJson<{ A4_compact_jws: string }>(
+      "vectors/rfc8037_ed25519_jws.json",
+    );
     // printf '%s' "$JWS" | openssl dgst -sha256 -binary | base64 | tr '+/' '-_' | tr -d '='
     expect(offerSha256(A4_compact_jws)).toBe("MdCxB6jVOkPga5tDsATK0F4qK8-v2Htlk9NYpOqMvzo");
   });
 
   it("is over the bytes, not the JSON: one changed character changes the hash", () => {
-    const { A4_compact_jws } = readFixtureJson<{ A4_compact_jws: string }>("vectors/rfc8037_ed25519_jws.json");
+    const { A4_compact_jws } = readFixtureJson<{ A4_compact_jws: string }>(
+      "vectors/rfc8037_ed25519_jws.json",
+    );
     expect(offerSha256(`${A4_compact_jws.slice(0, -1)}A`)).not.toBe(offerSha256(A4_compact_jws));
     expect(offerSha256(A4_compact_jws)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });

@@ -6,7 +6,7 @@
  * method here. The core never sees an HTTP request; it answers with a value or a
  * BookingRefusal that the edge maps once to the §9.2 refusal body.
  */
-import type { Connector, Catalog } from "../connectors/port.js";
+import type { Connector, Catalog, ConnectorError } from "../connectors/port.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
@@ -29,12 +29,18 @@ import type {
   Remedy,
 } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
+import type { Authority } from "./authority.js";
 
-/** Who is asking: the verified agent key and, when sent, the verified mandate chain. */
+/**
+ * Who is asking: the verified agent key and, when sent, the verified mandate chain (SchCP), or
+ * another edge's Authority (OSBP BookingMandate). At most one of mandate and authority.
+ */
 export interface Caller {
-  /** RFC 7638 thumbprint of the key that signed the request. */
+  /** RFC 7638 thumbprint of the key that signed the request (SchCP); an edge-scoped id otherwise. */
   readonly agentKey: string;
   readonly mandate?: MandateChain;
+  /** A non-SchCP grant that answers for the principal (authority.ts). */
+  readonly authority?: Authority;
   /**
    * An attester the edge honoured for this principal (§7.5: listed in the host's trust
    * attesters, signature and subject verified); its pool and reputation apply. Added by I2.
@@ -50,6 +56,11 @@ export interface BookingRefusal {
   readonly retryAfterMs?: number;
   readonly remedies?: readonly Remedy[];
   readonly details?: Readonly<Record<string, unknown>>;
+  /**
+   * The upstream failure behind the refusal, when there was one: an edge whose protocol names
+   * upstream conditions itself (OSBP verification_required, rate_limited) maps from it.
+   */
+  readonly upstream?: ConnectorError;
 }
 
 export type UseCase<T> = Promise<Result<T, BookingRefusal>>;

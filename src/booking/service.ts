@@ -25,6 +25,14 @@ import { hostCancelBooking } from "./operator/host-cancel.js";
 import { listBookings } from "./operator/list.js";
 import { proposeChange } from "./operator/propose.js";
 import { reconcileStuckConfirms } from "./reconcile/reconcile.js";
+import {
+  bookNow,
+  directOpenings,
+  readDirectBooking,
+  sendVerification,
+  verifyCode,
+  type DirectBookingApi,
+} from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
 
 /** The periodic work the jobs layer runs per host (I5's maintenance runners). */
@@ -35,7 +43,7 @@ export interface BookingMaintenance {
   expireOverdue(hostId: string): Promise<DeadlineReport>;
 }
 
-export type BookingService = SchcpHostApi & OperatorApi & BookingMaintenance;
+export type BookingService = SchcpHostApi & OperatorApi & BookingMaintenance & DirectBookingApi;
 
 export function createBookingService(deps: BookingDeps): BookingService {
   // Without a configured index, one process-local index serves this service (api.ts BookingIndex).
@@ -61,6 +69,13 @@ export function createBookingService(deps: BookingDeps): BookingService {
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),
     propose: (hostId, bookingId, input) => proposeChange(d, engine, hostId, bookingId, input),
+
+    openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),
+    bookNow: (hostId, caller, intent) => bookNow(d, hostId, caller, intent),
+    readBooking: (hostId, bookingId) => readDirectBooking(d, hostId, bookingId),
+    sendVerification: (hostId, customer, purpose) => sendVerification(d, hostId, customer, purpose),
+    verifyCode: (hostId, customer, purpose, code) => verifyCode(d, hostId, customer, purpose, code),
+    host: (hostId) => d.hosts.get(hostId),
 
     reconcile: (hostId) => reconcileStuckConfirms(d, hostId),
     expireOverdue: (hostId) => expireOverdue(d, hostId),

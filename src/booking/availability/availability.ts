@@ -13,32 +13,13 @@
  * The work is bounded (window.ts). Availability is a snapshot; the hold is where atomicity
  * is guaranteed.
  */
-import type { UpstreamSlot } from "../../connectors/port.js";
-import { decideAllocation } from "../../holds/allocation.js";
 import { err, ok } from "../../protocol/result.js";
 import type { AvailabilityRequest, AvailabilityResponse, Slot } from "../../protocol/schcp/types.js";
 import { formatInstant, instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
 import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
-import {
-  candidateResources,
-  findChosenResource,
-  findService,
-  hoursIndexFor,
-  planSlot,
-  reservesAt,
-  slotAt,
-  upstreamRefusal,
-} from "../holds/index.js";
-import type { SlotPlan } from "../holds/index.js";
-import {
-  checkAccess,
-  checkPartySize,
-  checkWhen,
-  notFound,
-  spanZoneView,
-  withContactRemedy,
-} from "../rules/index.js";
-import { allocationViews, type OccupancyMap } from "./occupancy.js";
+import { findChosenResource, findService, slotAt } from "../holds/index.js";
+import { checkAccess, checkPartySize, notFound, withContactRemedy } from "../rules/index.js";
+import { openings } from "./openings.js";
 import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "./window.js";
 
 export async function availability(
@@ -74,7 +55,7 @@ async function query(
   const window = parseQueryWindow(body);
   if (!window.ok) return window;
 
-  const { service, rules } = found.value;
+  const { service } = found.value;
   const length = service.duration === "open" ? 0 : service.duration;
   // Starts in [first, last): not past, inside the horizon, and (fixed length) ending in the window.
   const first = Math.max(window.value.start, now);
@@ -87,66 +68,19 @@ async function query(
   });
   if (first >= last) return ok(response([]));
 
-  const resourceId = chosen.value?.id;
-  const upstream = await runtime.connector.findAvailability({
-    serviceId: service.id,
+  const open = await openings(deps, runtime, found.value, {
     range: { start: first, end: last },
     partySize,
-    ...(resourceId !== undefined && { resourceIds: [resourceId] }),
-  });
-  if (!upstream.ok) return err(upstreamRefusal(upstream.error));
-
-  const onGrid = gridTest(window.value, config.timezone);
-  // One reading of the zone and of the hours for every start of the query (rules/zone-view.ts).
-  const view = spanZoneView(config.timezone, { start: first, end: last + Math.max(length, 86_400_000) });
-  const hours = hoursIndexFor(runtime, service, first, last);
-  const plans: SlotPlan[] = [];
-  for (const slot of startsOf(upstream.value, service.id)) {
-    if (slot.start < first || slot.start >= last || !onGrid(slot.start)) continue;
-    if (checkWhen(rules, config.policies, view, slot.start, now) !== undefined) continue;
-    const plan = planSlot(runtime, service, slot.start, {
-      partySize,
-      free: new Set(slot.resourceIds),
-      hours,
-      ...(resourceId !== undefined && { resourceId }),
-    });
-    if (plan !== undefined) plans.push(plan);
-    if (plans.length >= MAX_CANDIDATE_STARTS) break;
-  }
-  if (plans.length === 0) return ok(response([]));
-
-  const occupancy = await readOccupancy(
-    deps,
-    runtime,
-    plans,
-    candidateResources(runtime, service, resourceId),
+    onGrid: gridTest(window.value, config.timezone),
+    limit: body.limit ?? MAX_CANDIDATE_STARTS,
     now,
+    ...(chosen.value !== undefined && { resourceId: chosen.value.id }),
+  });
+  if (!open.ok) return open;
+  const { view } = open.value;
+  return ok(
+    response(open.value.plans.map((p) => slotAt(runtime, found.value, p.start, partySize, now, view))),
   );
-  const typeOf = (id: string) => runtime.catalog.resources.find((r) => r.id === id)?.type;
-  const { occupancyOf, agent } = allocationViews(occupancy, typeOf);
-  const limit = body.limit ?? MAX_CANDIDATE_STARTS;
-  const slots: Slot[] = [];
-  for (const plan of plans) {
-    if (slots.length >= limit) break;
-    const decision = decideAllocation(
-      plan.requirements,
-      plan.interval,
-      occupancyOf,
-      reservesAt(runtime, plan.start, view),
-      agent,
-    );
-    if (decision.ok) slots.push(slotAt(runtime, found.value, plan.start, partySize, now, view));
-  }
-  return ok(response(slots));
-}
-
-/** Upstream starts for the service, earliest first, each start once. */
-function startsOf(slots: readonly UpstreamSlot[], serviceId: string): UpstreamSlot[] {
-  const seen = new Set<number>();
-  return slots
-    .filter((s) => s.serviceId === serviceId)
-    .sort((a, b) => a.start - b.start)
-    .filter((s) => (seen.has(s.start) ? false : (seen.add(s.start), true)));
 }
 
 /**
@@ -165,22 +99,4 @@ function gridTest(window: QueryWindow, zone: string): (start: number) => boolean
   );
   const anchor = midnight.ok ? midnight.value : window.start;
   return (start) => (((start - anchor) % step) + step) % step === 0;
-}
-
-/** One read of the store for every candidate resource over the span of every plan. */
-function readOccupancy(
-  deps: BookingDeps,
-  runtime: HostRuntime,
-  plans: readonly SlotPlan[],
-  resources: ReadonlyArray<{ readonly id: string }>,
-  now: number,
-): Promise<OccupancyMap> {
-  const start = Math.min(...plans.map((p) => p.interval.start));
-  const end = Math.max(...plans.map((p) => p.interval.end));
-  return deps.store.listOccupancy(
-    runtime.config.id,
-    resources.map((r) => r.id),
-    { start, end },
-    now,
-  );
 }

@@ -8,3 +8,4 @@ export {
   type QueryWindow,
 } from "./window.js";
 export { allocationViews, type OccupancyMap } from "./occupancy.js";
+export { openings, type Openings, type OpeningsQuery } from "./openings.js";

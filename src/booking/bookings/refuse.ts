@@ -65,7 +65,7 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
 export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
-  return refuse(
+  const refusal = refuse(
     "UPSTREAM_UNAVAILABLE",
     limited ? "upstream_rate_limited" : "upstream_unavailable",
     `the host's booking system did not answer (${e.code}); try again shortly`,
@@ -74,4 +74,5 @@ export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
       remedies: [{ type: "retry", after: formatSchcpDuration(Math.ceil(retryAfterMs / 1000) * 1000) }],
     },
   );
+  return { ...refusal, upstream: e };
 }

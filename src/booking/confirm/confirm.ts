@@ -10,7 +10,8 @@
  * A crash between 3 and 4 leaves the hold confirming; reconciliation settles it (reconcile/).
  */
 import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
-import type { ConnectorError, UpstreamBooking } from "../../connectors/port.js";
+import type { ConnectorError, UpstreamBooking, UpstreamCustomer } from "../../connectors/port.js";
+import type { BookingState } from "../bookings/state.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
@@ -72,20 +73,66 @@ export async function confirmHold(
     principal: chain.principal,
     consent: receiptConsent(chain, payload.offerSha256),
   };
-  await writeConfirmIntent(deps.store, hostId, holdId, intent, now);
-
   const contact = body.contact ?? chain.root.claims.contact;
-  const created = await host.connector.createBooking({
-    idempotencyKey: upstreamKey(hostId, holdId),
-    serviceId: payload.serviceId,
-    start: payload.start,
-    ...(payload.end !== undefined && { end: payload.end }),
-    resourceIds: fenced.allocations.map((a) => a.resourceId),
+  const made = await settleUpstream(deps, host, fenced, fence, payload, intent, {
     ...(contact !== undefined && { customer: contact }),
     ...(body.notes !== undefined && { notes: body.notes }),
-    partySize: payload.partySize,
-    tentative: host.config.policies.confirmation === "host_approval",
   });
+  if (!made.ok) return made;
+  const status = made.value.status === "pending_host" ? 202 : 201;
+  return ok({ status, body: bookingResponse(made.value, host) });
+}
+
+/** What the upstream create carries beyond the hold itself. */
+export interface UpstreamExtras {
+  readonly customer?: UpstreamCustomer;
+  readonly notes?: string;
+  /** OSBP verification pass-through: sent to the platform, kept nowhere. */
+  readonly verificationCode?: string;
+}
+
+/**
+ * Steps 3 and 4 of the two-phase confirm, for a hold fenced by beginConfirm: the intent is
+ * written, the upstream create runs under the hold's idempotency key, and the booking is
+ * recorded (or the hold given back). Every edge's confirm ends here.
+ */
+export async function settleUpstream(
+  deps: BookingDeps,
+  host: HostRuntime,
+  fenced: HoldRecord,
+  fence: number,
+  payload: HoldPayload,
+  intent: ConfirmIntent,
+  extras: UpstreamExtras,
+): UseCase<BookingState> {
+  const hostId = host.config.id;
+  await writeConfirmIntent(deps.store, hostId, fenced.holdId, intent, deps.clock.now());
+  const create = () =>
+    host.connector.createBooking({
+      idempotencyKey: upstreamKey(hostId, fenced.holdId),
+      serviceId: payload.serviceId,
+      start: payload.start,
+      ...(payload.end !== undefined && { end: payload.end }),
+      resourceIds: fenced.allocations.map((a) => a.resourceId),
+      ...(extras.customer !== undefined && { customer: extras.customer }),
+      ...(extras.notes !== undefined && { notes: extras.notes }),
+      ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
+      partySize: payload.partySize,
+      tentative: host.config.policies.confirmation === "host_approval",
+    });
+  let created: Awaited<ReturnType<typeof create>>;
+  try {
+    created = await create();
+  } catch (bug) {
+    // A connector that throws has a bug, and may or may not have booked: settle the hold as
+    // for any ambiguous failure (ask by key; give it back if nothing was made), then let the
+    // bug surface to the edge, loudly.
+    await upstreamFailed(deps, host, fenced, fence, payload, intent, {
+      code: "unavailable",
+      message: "the connector threw",
+    });
+    throw bug;
+  }
   if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
   return upstreamFailed(deps, host, fenced, fence, payload, intent, created.error);
 }
@@ -123,20 +170,14 @@ async function finish(
   payload: HoldPayload,
   upstream: UpstreamBooking,
   intent: ConfirmIntent,
-): UseCase<ConfirmResult> {
+): UseCase<BookingState> {
   const now = deps.clock.now();
   const recorded = await recordBooking(deps, host, hold, fence, payload, upstream, intent, now);
-  if (recorded.ok) {
-    const status = recorded.value.status === "pending_host" ? 202 : 201;
-    return ok({ status, body: bookingResponse(recorded.value, host) });
-  }
+  if (recorded.ok) return ok(recorded.value);
   const after = await deps.store.getHold(host.config.id, hold.holdId, now);
   if (after?.state === "booked" && after.bookingId !== undefined) {
     const loaded = await loadBooking(deps.store, host.config.id, after.bookingId);
-    if (loaded !== undefined) {
-      const status = loaded.state.status === "pending_host" ? 202 : 201;
-      return ok({ status, body: bookingResponse(loaded.state, host) });
-    }
+    if (loaded !== undefined) return ok(loaded.state);
   }
   return err(
     refuse(
@@ -165,11 +206,11 @@ async function upstreamFailed(
   payload: HoldPayload,
   intent: ConfirmIntent,
   e: ConnectorError,
-): UseCase<ConfirmResult> {
+): UseCase<BookingState> {
   const hostId = host.config.id;
   if (e.code === "slot_taken") {
     await deps.store.abortConfirm(hostId, hold.holdId, fence, "release", deps.clock.now());
-    return err(slotTaken());
+    return err({ ...slotTaken(), upstream: e });
   }
   if (e.code === "timeout" || e.code === "unavailable") {
     const found = await host.connector.findBookingByIdempotencyKey(upstreamKey(hostId, hold.holdId));

@@ -47,7 +47,7 @@ export async function checkHold(
   const hostInitiated = isHostInitiated(params);
   const principal = hostInitiated
     ? await proposalPrincipal(deps, config.id, params)
-    : (params.caller.mandate?.principal ?? null);
+    : (params.caller.mandate?.principal ?? params.caller.authority?.principal ?? null);
   const proven = principal !== null && (await deps.store.isPrincipalProven(config.id, principal, now));
 
   let place: Place | undefined = params.place;
@@ -68,7 +68,10 @@ export async function checkHold(
     const party = checkPartySize(found.value.rules?.partySize, params.partySize);
     if (party !== undefined) return err(party);
   }
-  const resource = findChosenResource(runtime, found.value, params.resourceId);
+  const resource =
+    params.pinnedResourceId !== undefined
+      ? pinnedResource(runtime, found.value, params.pinnedResourceId)
+      : findChosenResource(runtime, found.value, params.resourceId);
   if (!resource.ok) return resource;
   return ok({
     found: found.value,
@@ -86,6 +89,8 @@ export async function checkHold(
  */
 function mandateNeeded(runtime: HostRuntime, params: CreateHoldParams): BookingRefusal | undefined {
   if (params.caller.mandate !== undefined) return undefined;
+  // Another edge's grant stands in for a mandate on a booking hold, never on a change offer.
+  if (params.kind === "booking" && params.caller.authority !== undefined) return undefined;
   if (params.kind === "booking" && !runtime.config.policies.holds.requiresMandate) return undefined;
   return bookingRefusal("MANDATE_INVALID", {
     message:
@@ -94,6 +99,23 @@ function mandateNeeded(runtime: HostRuntime, params: CreateHoldParams): BookingR
         : "this host places holds only under a mandate",
     basis: { policy: "holds.requires_mandate" },
   });
+}
+
+/** A resource the edge pinned (an OSBP provider): it must be one of a type the service requires. */
+function pinnedResource(
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  resourceId: string,
+): Result<CatalogResource | undefined, BookingRefusal> {
+  const types = new Set(found.service.requires.map((r) => r.resourceType));
+  const resource = runtime.catalog.resources.find((r) => r.id === resourceId && types.has(r.type));
+  if (resource !== undefined) return ok(resource);
+  return err(
+    bookingRefusal("INVALID_REQUEST", {
+      message: `service ${found.service.id} has no resource ${resourceId}`,
+      details: { field: "resource" },
+    }),
+  );
 }
 
 /**

@@ -81,6 +81,16 @@ async function create(
       ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
     });
     if (!allowed.ok) return allowed;
+  } else if (!c.hostInitiated && params.caller.authority !== undefined) {
+    const allowed = params.caller.authority.permits({
+      action: params.kind === "change" ? "change_offer" : "hold",
+      serviceId: service.id,
+      start: params.start,
+      ...(end !== undefined && { end }),
+      total: priced.total,
+      ...(c.resource !== undefined && { resourceId: c.resource.id }),
+    });
+    if (!allowed.ok) return allowed;
   }
 
   let grant: TtlGrant = { ttlMs: params.ttlMs };
@@ -102,7 +112,7 @@ async function create(
   const { plan, alternatives } = located.value;
   let view = located.value.view;
 
-  const holdId = deps.ids.next("h_");
+  const holdId = params.holdId ?? deps.ids.next("h_");
   const expiresAt = now + grant.ttlMs;
   const approvalBy =
     policies.confirmation === "host_approval" && !c.hostInitiated

@@ -53,13 +53,17 @@ export function findChosenResource(
 /** Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After. */
 export function upstreamRefusal(e: ConnectorError): BookingRefusal {
   if (e.code === "rate_limited") {
-    return bookingRefusal("UPSTREAM_UNAVAILABLE", {
+    const limited = bookingRefusal("UPSTREAM_UNAVAILABLE", {
       reason: "upstream_rate_limited",
       message: "the host's booking system asked us to slow down; try again shortly",
       ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
     });
+    return { ...limited, upstream: e };
   }
-  return bookingRefusal("UPSTREAM_UNAVAILABLE", {
-    ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
-  });
+  return {
+    ...bookingRefusal("UPSTREAM_UNAVAILABLE", {
+      ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
+    }),
+    upstream: e,
+  };
 }

@@ -14,6 +14,16 @@ export interface CreateHoldParams {
   readonly place?: Place;
   /** A selectable service's chosen resource (§4.1, §5.2 resource). */
   readonly resourceId?: string;
+  /**
+   * A resource the edge pins whatever the service's `selectable` rule (an OSBP provider: the
+   * platform's staff member the person asked for). It must be of a type the service requires.
+   */
+  readonly pinnedResourceId?: string;
+  /**
+   * The hold id to use instead of a new one: an edge without a hold step derives it from its
+   * own idempotency key, so a retry finds the attempt's hold (and its upstream key) again.
+   */
+  readonly holdId?: string;
   readonly kind: "booking" | "change";
   /** For a change offer: the booking it would move, its proposal and who asked (§5.7, §5.8). */
   readonly bookingId?: string;

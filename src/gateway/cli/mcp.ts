@@ -13,16 +13,11 @@ import type { Redis } from "ioredis";
 import type { Readable, Writable } from "node:stream";
 import type { HostConfig } from "../../booking/api.js";
 import { embeddedDefaultHosts } from "../../booking/hosts/index.js";
-import {
-  fileMessageSink,
-  MemorySyntheticBackend,
-  RedisSyntheticBackend,
-} from "../../connectors/synthetic/index.js";
-import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
+import { fileMessageSink } from "../../connectors/synthetic/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { startOsbpStdioServer } from "../../mcp/stdio.js";
 import { OSBP_VERSION } from "../../mcp/server.js";
-import { createConnectorAdapter } from "../../osbp/adapter/index.js";
+import { createCoreAdapter } from "../../osbp/adapter/index.js";
 import { createJsonlAuditLog } from "../../osbp/audit/jsonl.js";
 import { conformanceHostConfig } from "../../osbp/conformance/index.js";
 import { FileIdempotencyStore } from "../../osbp/idempotency/file.js";
@@ -31,12 +26,12 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import type { OsbpIdempotencyStore } from "../../osbp/idempotency/port.js";
 import { RedisIdempotencyStore } from "../../osbp/idempotency/redis.js";
-import { connectorFor } from "../runtime/connectors.js";
+import { buildGatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger, systemClock } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { loadHostsConfigFile } from "./config-file.js";
 import { readMcpEnv } from "./mcp-env.js";
-import { redactUrl } from "./serve-env.js";
+import { readServeEnv, redactUrl } from "./serve-env.js";
 
 export interface McpArgs {
   readonly host: string;
@@ -125,18 +120,18 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
   };
 
   try {
-    let backend: SyntheticBackend;
+    const serve = readServeEnv(io.env, cwd);
+    if (!serve.ok) {
+      fail(serve.error);
+      return 2;
+    }
     let idempotency: OsbpIdempotencyStore;
     // Without Redis one process serves the host, and its approval tokens die with it.
     let approvalSecret: Uint8Array | undefined;
     if (s.redisUrl === undefined) {
-      backend = new MemorySyntheticBackend();
       idempotency = await FileIdempotencyStore.open(s.idempotencyPath);
       closers.push(() => idempotency.close());
     } else {
-      const redisBackend = await RedisSyntheticBackend.connect(s.redisUrl, `${s.redisKeyPrefix}synthetic:`);
-      backend = redisBackend;
-      closers.push(() => redisBackend.close());
       const client = createClient({ url: s.redisUrl });
       await connectClient(client, s.redisUrl);
       closers.push(() =>
@@ -150,23 +145,40 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       approvalSecret = await sharedApprovalSecret(client, `${s.redisKeyPrefix}osbp:approval-secret`);
     }
 
-    const connector = connectorFor(config, `/hosts/${index}`, {
-      clock: systemClock,
-      syntheticBackend: backend,
-      ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
-    });
     const defaults = osbpDefaultsOf(config, `/hosts/${index}`);
-    if (!connector.ok || !defaults.ok) {
+    if (!defaults.ok) {
       await closeAll();
-      const message = connector.ok ? (defaults.ok ? "" : defaults.error) : connector.error.message;
-      fail(`${args.configPath ?? "embedded default"}: ${message}`);
+      fail(`${args.configPath ?? "embedded default"}: ${defaults.error}`);
       return 2;
     }
+    // The gateway's own core for this host: with Redis, the very hosts' holds, bookings and
+    // synthetic platform `serve` uses, so a hold taken over SchCP binds this OSBP server and
+    // the other way round; the same data dir, so offers are signed with the host's key.
+    const runtime = await buildGatewayRuntime({
+      hosts: [config],
+      publicOrigin: serve.value.publicOrigin ?? "http://127.0.0.1:8787",
+      dataDir: serve.value.dataDir,
+      logger,
+      ...(s.redisUrl !== undefined && { redisUrl: s.redisUrl }),
+      redisKeyPrefix: s.redisKeyPrefix,
+      ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
+    });
+    if (!runtime.ok) {
+      await closeAll();
+      fail(`${args.configPath ?? "embedded default"}: ${runtime.error.message}`);
+      return 2;
+    }
+    const gateway = runtime.value;
+    closers.push(() => gateway.close());
 
     const audit = await createJsonlAuditLog({ path: s.auditPath, clock: systemClock });
     closers.push(() => audit.close());
-    const adapter = createConnectorAdapter({
-      connector: connector.value,
+    const host = gateway.hosts.get(config.id);
+    if (host === undefined) throw new Error(`host ${config.id} did not start`);
+    const adapter = createCoreAdapter({
+      core: gateway.service,
+      hostId: config.id,
+      platform: host.connector.platform,
       idempotency,
       clock: systemClock,
       defaults: defaults.value,
@@ -188,8 +200,8 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     say(`audit log: ${s.auditPath}`);
     say(
       s.redisUrl === undefined
-        ? `idempotency: ${s.idempotencyPath}; synthetic platform in memory (ends with this process)`
-        : `idempotency and synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}")`,
+        ? `idempotency: ${s.idempotencyPath}; holds, bookings and the synthetic platform in memory (end with this process)`
+        : `holds, bookings, idempotency and the synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
     );
     if (s.messageLog !== undefined) say(`synthetic platform messages: ${s.messageLog}`);
 

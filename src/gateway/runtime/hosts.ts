@@ -4,7 +4,7 @@
  */
 import type { Clock, HostConfig, HostDirectory, HostRuntime } from "../../booking/api.js";
 import { buildHostRuntime, createHostDirectory } from "../../booking/hosts/index.js";
-import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
+import type { SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { childPointer, err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import { connectorFor } from "./connectors.js";
@@ -14,7 +14,11 @@ import { loadOrCreateOperatorToken } from "./operator-token.js";
 export async function buildHosts(
   hosts: readonly HostConfig[],
   dataDir: string,
-  deps: { readonly clock: Clock; readonly syntheticBackend: SyntheticBackend },
+  deps: {
+    readonly clock: Clock;
+    readonly syntheticBackend: SyntheticBackend;
+    readonly syntheticMessages?: SyntheticMessageSink;
+  },
 ): Promise<Result<{ directory: HostDirectory; generatedKeys: string[] }, FieldError>> {
   const { clock } = deps;
   const runtimes: HostRuntime[] = [];

@@ -12,6 +12,7 @@ import { operatorDocument, hostDiscoveryDocument } from "../../booking/discovery
 import { createBookingService } from "../../booking/service.js";
 import type { BookingService } from "../../booking/service.js";
 import type { GatewayStore } from "../../holds/port.js";
+import type { SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import { createOutbox } from "../../jobs/webhooks/index.js";
@@ -50,6 +51,8 @@ export interface GatewayRuntimeOptions {
   readonly webhookFetch?: PublicFetch;
   readonly maxBodyBytes?: number;
   readonly validateResponses?: boolean;
+  /** Where the synthetic platform "sends" verification codes (the customer's phone). */
+  readonly syntheticMessages?: SyntheticMessageSink;
 }
 
 export interface GatewayRuntime extends HttpAppDeps {
@@ -112,6 +115,7 @@ export async function buildGatewayRuntime(
     const hosts = await buildHosts(opts.hosts, opts.dataDir, {
       clock,
       syntheticBackend: infra.syntheticBackend,
+      ...(opts.syntheticMessages !== undefined && { syntheticMessages: opts.syntheticMessages }),
     });
     if (!hosts.ok) {
       await infra.close();

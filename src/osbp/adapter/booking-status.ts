@@ -3,6 +3,7 @@
  * should use it for status answers that claim current platform state"); this maps the
  * platform's appointment into the OSBP Booking.
  */
+import type { BookingState } from "../../booking/bookings/state.js";
 import type { Catalog, UpstreamBooking, UpstreamStatus } from "../../connectors/port.js";
 import type { Booking, BookingStatus } from "../../protocol/osbp/index.js";
 import { scheduleIdOf } from "./catalog-facts.js";
@@ -21,10 +22,33 @@ const STATUS: Readonly<Record<UpstreamStatus, BookingStatus>> = {
 /** The platform's status in OSBP terms; anything unclassifiable is "unknown", never "booked". */
 export const bookingStatusOf = (s: UpstreamStatus): BookingStatus => STATUS[s] ?? "unknown";
 
-export function toBooking(catalog: Catalog, b: UpstreamBooking): Booking {
+/**
+ * The core's booking with the platform's fresh answer: the core knows whether the host has
+ * decided (a pending_host booking is "pending" whatever the platform shows) and when it ended;
+ * a confirmed booking's current state is the platform's.
+ */
+function statusOf(state: BookingState, upstream: UpstreamBooking): BookingStatus {
+  switch (state.status) {
+    case "pending_host":
+    case "tentative":
+      return "pending";
+    case "declined":
+    case "expired":
+    case "cancelled":
+      return "cancelled";
+    case "completed":
+      return "completed";
+    case "no_show":
+      return "no_show";
+    case "confirmed":
+      return bookingStatusOf(upstream.status) === "pending" ? "booked" : bookingStatusOf(upstream.status);
+  }
+}
+
+export function toBooking(catalog: Catalog, state: BookingState, b: UpstreamBooking): Booking {
   const out: Booking = {
-    id: b.upstreamId,
-    status: bookingStatusOf(b.status),
+    id: state.bookingId,
+    status: statusOf(state, b),
     service_id: b.serviceId,
     schedule_id: scheduleIdOf(catalog),
   };

@@ -1,18 +1,18 @@
-/** What the adapter's methods share: the connector behind its metadata watch, the cached catalog, the stores. */
-import type { Catalog, Connector, ConnectorResult } from "../../connectors/port.js";
+/** What the adapter's methods share: the booking core, the host's catalog, the stores. */
+import type { DirectBookingApi } from "../../booking/direct/index.js";
+import type { Catalog } from "../../connectors/port.js";
 import type { ApprovalGate, Problem } from "../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import type { ServiceDefaults } from "./catalog-facts.js";
 
 export interface AdapterContext {
-  readonly connector: Connector;
+  readonly core: DirectBookingApi;
+  readonly hostId: string;
   readonly idempotency: OsbpIdempotencyStore;
   readonly clock: { now(): number };
   readonly gate: ApprovalGate;
   readonly defaults: ServiceDefaults;
   readonly logger: { warn(line: string): void; error(line: string): void };
-  /** The platform catalog (cached briefly), or the Problem its read failed with. */
-  catalog(): Promise<{ ok: true; value: Catalog } | { ok: false; problem: Problem }>;
-  /** Runs one connector call; every call goes through here so lifecycle headers are seen. */
-  upstream<T>(run: (connector: Connector) => Promise<ConnectorResult<T>>): Promise<ConnectorResult<T>>;
+  /** The host's catalog as the core reads it, or the Problem when the host is gone. */
+  catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem };
 }

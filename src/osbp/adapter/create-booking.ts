@@ -7,13 +7,8 @@
  * The idempotency lease taken in step 1 is settled with the receipt on success and released on
  * every other outcome (including a throw), so the agent's retry of the same attempt proceeds.
  */
-import type {
-  Catalog,
-  CatalogResource,
-  CatalogService,
-  UpstreamBooking,
-  UpstreamSlot,
-} from "../../connectors/port.js";
+import type { BookingState } from "../../booking/bookings/state.js";
+import type { Catalog, CatalogResource, CatalogService } from "../../connectors/port.js";
 import {
   approvalFactsFrom,
   bookingPayloadHash,
@@ -38,7 +33,10 @@ import {
 } from "./catalog-facts.js";
 import type { AdapterContext } from "./context.js";
 import { dateText, hhmmText, instantOfLocal, knownZone, localWall, wallOf } from "./local-time.js";
-import { adapterProblem, connectorProblem } from "./problems.js";
+import { osbpAuthority } from "./authority.js";
+import { openingsByProvider } from "./openings.js";
+import { adapterProblem } from "./problems.js";
+import { refusalProblem } from "./refusals.js";
 import { requestedSlot } from "./slots.js";
 import { merchantVisibleName, upstreamCustomer } from "./verification.js";
 
@@ -54,7 +52,7 @@ const fail = (p: Problem): AdapterResult<never> => ({ ok: false, problem: p });
 export const localKey = (input: BookingCreateInput): string =>
   `${input.mandate.organization_id}:${input.idempotency_key}`;
 
-/** The platform's idempotency key: a retry of one attempt can never book twice upstream. */
+/** The attempt's name in the core (its hold, and so its upstream key, derive from it). */
 export const upstreamKey = (organizationId: string, idempotencyKey: string): string =>
   `osbp:${organizationId}:${idempotencyKey}`;
 
@@ -126,7 +124,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   const time = parseLocalTime(input.time, "/time");
   if (!time.ok)
     return fail(adapterProblem("invalid_input", `Invalid input: ${time.error.message}`, { field: "/time" }));
-  const read = await ctx.catalog();
+  const read = ctx.catalog();
   if (!read.ok) return fail(read.problem);
   const catalog = read.value;
   const service = resolveService(catalog, input.service_id, {});
@@ -178,19 +176,11 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
     );
   }
 
-  // 4. The slot is actually offered now, and with which resources (provider plus rooms/bays).
-  const platformKey = upstreamKey(catalog.organization.id, input.idempotency_key);
-  const chosen = await chooseResources(ctx, {
-    catalog,
-    service: fixed,
-    shape: shape.value,
-    provider: named.value,
-    start,
-    platformKey,
-    approved: input.approval !== undefined,
-  });
-  if (!chosen.ok) return fail(chosen.problem);
-  const provider = chosen.provider;
+  // 4. The slot is actually offered now: the core's openings at that start (live holds and
+  //    bookings from every edge included), for the named provider or the first one free.
+  const chosen = await chooseProvider(ctx, fixed, shape.value, named.value, start);
+  if (!chosen.ok && input.approval === undefined) return fail(chosen.problem);
+  const provider = chosen.ok ? chosen.provider : named.value;
   const shown: Slot =
     provider === named.value ? slot : requestedSlot({ catalog, service: fixed, provider, wall, start });
 
@@ -207,119 +197,69 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   const approval = ctx.gate.check({ input, facts }, input.approval);
   if (approval.outcome === "rechallenge") return fail(approval.problem);
 
-  // 6. The platform create, under the attempt's own upstream key. The verification code passes
-  //    through and is kept nowhere.
-  const created = await ctx.upstream((c) =>
-    c.createBooking({
-      idempotencyKey: platformKey,
+  // 6. The core books: a hold on the time (atomic against every edge's holds and bookings) and
+  //    its two-phase platform create under a key derived from this attempt, so a retried or
+  //    lost-answer attempt can never book twice. A retry after the slot was taken by this very
+  //    attempt answers with its booking (the openings check above then saw it as taken).
+  const authority = osbpAuthority({
+    mandate: input.mandate,
+    now: () => ctx.clock.now(),
+    service: osbpService,
+    policy,
+    slotFor: (terms) =>
+      requestedSlot({
+        catalog,
+        service: fixed,
+        provider: catalog.resources.find((r) => r.id === terms.resourceId) ?? provider,
+        wall: localWall(terms.start, zone),
+        start: terms.start,
+      }),
+  });
+  const booked = await ctx.core.bookNow(
+    ctx.hostId,
+    { agentKey: `osbp:${input.mandate.id}`, authority },
+    {
       serviceId: fixed.id,
       start,
-      end: start + fixed.duration,
-      resourceIds: chosen.resourceIds,
+      ...(provider !== undefined && { resourceId: provider.id }),
+      partySize: 1,
       customer: upstreamCustomer(input.customer),
-      tentative: false,
       ...(input.verification_code === undefined ? {} : { verificationCode: input.verification_code }),
-    }),
+      attemptKey: upstreamKey(catalog.organization.id, input.idempotency_key),
+    },
   );
-  // 7. Platform refusals in OSBP terms (problems.ts, shared by every method).
-  if (!created.ok) return fail(connectorProblem(created.error, "create"));
+  // 7. Refusals in OSBP terms (refusals.ts; platform failures as every method maps them).
+  if (!booked.ok) return fail(refusalProblem(booked.error, "create"));
 
   // 8. The receipt: no customer data in its text.
-  return { ok: true, value: receiptFor(catalog, fixed, input.idempotency_key, created.value, provider) };
+  return { ok: true, value: receiptFor(catalog, fixed, input.idempotency_key, booked.value.state) };
 }
 
-type Chosen =
-  | { ok: true; resourceIds: readonly string[]; provider: CatalogResource | undefined }
-  | { ok: false; problem: Problem };
+type Chosen = { ok: true; provider: CatalogResource | undefined } | { ok: false; problem: Problem };
 
-/**
- * Step 4. An approved attempt first asks whether the platform already holds an appointment
- * under this attempt's key: a create whose answer was lost (timeout, 5xx after commit) did
- * book, its time is no longer "free", and the retry must reach the platform with the same
- * request so the platform answers with that appointment instead of this adapter saying
- * slot_taken. Otherwise the platform's availability for exactly that start decides.
- */
-async function chooseResources(
+/** Step 4: the named provider if the core offers that start with it, else the first provider that has it. */
+async function chooseProvider(
   ctx: AdapterContext,
-  a: {
-    catalog: Catalog;
-    service: CatalogService;
-    shape: StaffShape;
-    provider: CatalogResource | undefined;
-    start: number;
-    platformKey: string;
-    approved: boolean;
-  },
+  service: CatalogService,
+  shape: StaffShape,
+  named: CatalogResource | undefined,
+  start: number,
 ): Promise<Chosen> {
-  if (a.approved) {
-    const existing = await ctx.upstream((c) => c.findBookingByIdempotencyKey(a.platformKey));
-    if (!existing.ok && existing.error.code !== "unsupported")
-      return { ok: false, problem: connectorProblem(existing.error, "read") };
-    const booked = existing.ok ? existing.value : null;
-    if (booked !== null && booked.serviceId === a.service.id && booked.start === a.start) {
-      return {
-        ok: true,
-        resourceIds: booked.resourceIds,
-        provider: staffOf(a.catalog, booked) ?? a.provider,
-      };
-    }
-  }
-  const offered = await ctx.upstream((c) =>
-    c.findAvailability({
-      serviceId: a.service.id,
-      range: { start: a.start, end: a.start + 60_000 },
-      ...(a.provider === undefined ? {} : { resourceIds: [a.provider.id] }),
-    }),
-  );
-  if (!offered.ok) return { ok: false, problem: connectorProblem(offered.error, "read") };
-  const match = offered.value.find((s) => s.start === a.start && s.serviceId === a.service.id);
-  const free = new Set(match?.resourceIds ?? []);
-  const provider =
-    a.shape.kind === "provider" ? (a.provider ?? a.shape.providers.find((p) => free.has(p.id))) : undefined;
-  if (
-    match === undefined ||
-    (a.shape.kind === "provider" && (provider === undefined || !free.has(provider.id)))
-  ) {
+  const open = await openingsByProvider(ctx, service, shape, named, { start, end: start + 60_000 });
+  if (!open.ok) return open;
+  const at = open.value.filter((s) => s.start === start);
+  if (at.length === 0) {
     return {
       ok: false,
       problem: problem(
         "slot_taken",
-        "The selected slot is not offered by the platform now; call availability.find and choose another.",
+        "The selected slot is not offered now; call availability.find and choose another.",
       ),
     };
   }
-  return { ok: true, resourceIds: resourcesFor(a.catalog, a.service, a.shape, match, provider), provider };
-}
-
-/** One resource per requirement: the provider for the staff one, the first free of each other type. */
-function resourcesFor(
-  catalog: Catalog,
-  service: CatalogService,
-  shape: StaffShape,
-  slot: UpstreamSlot,
-  provider: CatalogResource | undefined,
-): string[] {
-  const free = new Set(slot.resourceIds);
-  const used = new Set<string>();
-  const out: string[] = [];
-  for (const req of service.requires) {
-    const pick =
-      shape.kind === "provider" &&
-      req.resourceType === shape.type &&
-      provider !== undefined &&
-      !used.has(provider.id)
-        ? provider
-        : catalog.resources.find((r) => r.type === req.resourceType && free.has(r.id) && !used.has(r.id));
-    // A type the platform reported no free resource of is left to the platform to assign.
-    if (pick === undefined) continue;
-    used.add(pick.id);
-    out.push(pick.id);
-  }
-  return out;
-}
-
-function staffOf(catalog: Catalog, b: UpstreamBooking): CatalogResource | undefined {
-  return catalog.resources.find((r) => r.staff === true && b.resourceIds.includes(r.id));
+  if (shape.kind !== "provider") return { ok: true, provider: undefined };
+  const id = at[0]?.resourceIds[0];
+  return { ok: true, provider: named ?? shape.providers.find((p) => p.id === id) };
 }
 
 /** "Booked <service> on <date> at <HH:MM> (<zone>) with <provider>. Appointment id: <id>." */
@@ -327,18 +267,17 @@ function receiptFor(
   catalog: Catalog,
   service: CatalogService,
   idempotencyKey: string,
-  booking: UpstreamBooking,
-  provider: CatalogResource | undefined,
+  booking: BookingState,
 ): Receipt {
   const zone = catalog.organization.timezone;
   const local = localWall(booking.start, zone);
-  const who = staffOf(catalog, booking) ?? provider;
+  const who = catalog.resources.find((r) => r.staff === true && booking.resourceIds.includes(r.id));
   const withWhom = who === undefined ? "" : ` with ${who.name}`;
-  return {
-    id: `receipt_${idempotencyKey}`,
-    booking_id: booking.upstreamId,
-    text:
-      `Booked ${service.name} on ${dateText(local)} at ${hhmmText(local)} (${zone})${withWhom}. ` +
-      `Appointment id: ${booking.upstreamId}.`,
-  };
+  const when = `${service.name} on ${dateText(local)} at ${hhmmText(local)} (${zone})${withWhom}`;
+  const text =
+    booking.status === "pending_host"
+      ? `Requested ${when}. The business approves each booking: it is pending until they answer; ` +
+        `check booking.status. Appointment id: ${booking.bookingId}.`
+      : `Booked ${when}. Appointment id: ${booking.bookingId}.`;
+  return { id: `receipt_${idempotencyKey}`, booking_id: booking.bookingId, text };
 }

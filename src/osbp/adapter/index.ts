@@ -1,17 +1,23 @@
 /**
- * The generic OSBP BookingAdapter (OSBP "Adapter Contract") over the Connector port: ONE adapter
- * for every platform-kind connector (the synthetic platform today; Square, Openings and
- * Servicialo later). Nothing in it knows which platform it drives.
+ * The generic OSBP BookingAdapter (OSBP "Adapter Contract") over the booking core: ONE adapter
+ * for every platform-kind host (the synthetic platform today; Square, Openings and Servicialo
+ * later). It never talks to a connector: availability.find asks the core's openings (what a
+ * SchCP agent would be offered: live holds, bookings, window, notice, horizon), booking.create
+ * is the core's bookNow (a hold and its two-phase confirm under the BookingMandate as the
+ * core's Authority), booking.status reads the core's booking with a fresh platform read, and
+ * verification passes through the core. So a SchCP hold binds OSBP agents and an OSBP booking
+ * binds SchCP agents, and a host_approval host answers "pending" on every edge.
  *
- * Calendar-kind connectors are out of scope: a calendar has no services, prices or policies of
+ * Calendar-kind hosts are out of scope: a calendar has no services, prices or policies of
  * its own to describe, so every method answers the adapter-specific Problem
  * unsupported_connector (not retryable) for them.
  *
- * Every method runs inside one boundary that turns an unexpected throw (a connector or store bug)
+ * Every method runs inside one boundary that turns an unexpected throw (a core or store bug)
  * into internal_adapter_error with a generic message, logged on the operator channel, so the
  * exported adapter is safe for conformance kits as well as behind the MCP edge.
  */
-import type { Connector } from "../../connectors/port.js";
+import type { DirectBookingApi } from "../../booking/direct/index.js";
+import type { Catalog } from "../../connectors/port.js";
 import {
   createApprovalGate,
   problem,
@@ -23,6 +29,7 @@ import {
   type BookingAdapter,
   type PlatformIdentity,
   type Policy,
+  type Problem,
   type Service,
   type Slot,
   type ToolInputs,
@@ -33,7 +40,6 @@ import {
 import { parseLocalDate } from "../../protocol/time/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import { toBooking } from "./booking-status.js";
-import { createCatalogCache } from "./catalog-cache.js";
 import {
   checkSchedule,
   resolveProvider,
@@ -45,13 +51,23 @@ import {
 import type { AdapterContext } from "./context.js";
 import { createBooking } from "./create-booking.js";
 import { knownZone, localDayRange } from "./local-time.js";
+import { isOsbpBooking } from "./authority.js";
+import { openingsByProvider } from "./openings.js";
 import { adapterProblem, connectorProblem } from "./problems.js";
+import { refusalProblem } from "./refusals.js";
 import { slotsFromUpstream } from "./slots.js";
 import { createUpstreamNotices } from "./upstream-notices.js";
 import { checkPurpose, upstreamCustomer } from "./verification.js";
-
-export interface ConnectorAdapterOptions {
-  readonly connector: Connector;
+export interface CoreAdapterOptions {
+  /**
+   * The booking core (BookingService): the adapter's only way to the host's platform. A
+   * promise when the core is still being built (an embedded adapter created synchronously).
+   */
+  readonly core: DirectBookingApi | Promise<DirectBookingApi>;
+  /** The platform the host's connector drives (OSBP Platform Metadata). */
+  readonly platform: PlatformIdentity;
+  /** The one host this adapter serves (OSBP "Non-Goals": no multi-tenant hosting). */
+  readonly hostId: string;
   readonly idempotency: OsbpIdempotencyStore;
   /** Epoch ms. */
   readonly clock: { now(): number };
@@ -61,13 +77,11 @@ export interface ConnectorAdapterOptions {
   readonly defaults?: { readonly serviceId?: string; readonly scheduleId?: string };
   /** Operator channel: Deprecation/Sunset warnings (once per endpoint per process), errors. */
   readonly logger?: { warn(line: string): void; error(line: string): void };
-  /** How long a catalog read is reused, ms (default 60 000; 0 reads it on every call). */
-  readonly catalogTtlMs?: number;
 }
 
-export interface ConnectorAdapter extends BookingAdapter {
+export interface CoreAdapter extends BookingAdapter {
   readonly platform: PlatformIdentity;
-  /** The connector's most recent UpstreamMeta (same object until the next upstream call). */
+  /** The host connector's most recent UpstreamMeta (same object until the next upstream call). */
   readonly upstreamMeta: UpstreamMeta | undefined;
 }
 
@@ -77,41 +91,51 @@ const STDERR_LOGGER = {
   error: (line: string) => console.error(line),
 };
 
-export function createConnectorAdapter(opts: ConnectorAdapterOptions): ConnectorAdapter {
-  const { connector, clock } = opts;
+export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
+  const { hostId, clock, platform } = opts;
   const logger = opts.logger ?? STDERR_LOGGER;
-  const notices = createUpstreamNotices(connector.platform.vendor, (line) => logger.warn(line));
-
-  const upstream: AdapterContext["upstream"] = async (run) => {
-    try {
-      return await run(connector);
-    } finally {
-      notices.observe(connector.lastUpstream);
-    }
-  };
-  const catalogCache = createCatalogCache(() => upstream((c) => c.catalog()), clock, opts.catalogTtlMs);
+  const notices = createUpstreamNotices(platform.vendor, (line) => logger.warn(line));
+  let core: DirectBookingApi | undefined;
+  const ready = Promise.resolve(opts.core).then((c) => {
+    core = c;
+    return c;
+  });
+  // A failed build is reported by each call's boundary, not as an unhandled rejection here.
+  ready.catch(() => undefined);
+  const lastUpstream = (): UpstreamMeta | undefined => core?.host(hostId)?.connector.lastUpstream;
 
   const ctx: AdapterContext = {
-    connector,
+    get core(): DirectBookingApi {
+      if (core === undefined) throw new Error("osbp adapter: the booking core is not ready");
+      return core;
+    },
+    hostId,
     idempotency: opts.idempotency,
     clock,
     gate: opts.approvalGate ?? createApprovalGate({ now: () => clock.now() }),
     defaults: opts.defaults ?? {},
     logger,
-    async catalog() {
-      const r = await catalogCache.get();
-      return r.ok ? r : { ok: false, problem: connectorProblem(r.error, "read") };
+    catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem } {
+      const host = core?.host(hostId);
+      if (host === undefined) return { ok: false, problem: problem("internal_adapter_error") };
+      return { ok: true, value: host.catalog };
     },
-    upstream,
   };
 
-  /** The method boundary: connector kind, input schema, and the catch-all for throws. */
+  /** The method boundary: host kind, input schema, and the catch-all for throws. */
   function method<N extends ToolName, T>(
     tool: N,
     body: (input: ToolInputs[N]) => Promise<AdapterResult<T>>,
   ): (input: ToolInputs[N]) => Promise<AdapterResult<T>> {
     return async (input) => {
-      if (connector.kind !== "platform") {
+      let c: DirectBookingApi;
+      try {
+        c = await ready;
+      } catch (error) {
+        logger.error(`osbp adapter: the booking core could not start: ${String(error)}`);
+        return { ok: false, problem: problem("internal_adapter_error") };
+      }
+      if (c.host(hostId)?.connector.kind !== "platform") {
         return {
           ok: false,
           problem: adapterProblem(
@@ -134,20 +158,22 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
             "The adapter failed unexpectedly; the failure was recorded.",
           ),
         };
+      } finally {
+        notices.observe(lastUpstream());
       }
     };
   }
 
   const describeService = method("service.describe", async (input): Promise<AdapterResult<Service>> => {
-    const catalog = await ctx.catalog();
+    const catalog = ctx.catalog();
     if (!catalog.ok) return catalog;
     const service = resolveService(catalog.value, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
-    return { ok: true, value: toService(catalog.value, service.value) };
+    return Promise.resolve({ ok: true, value: toService(catalog.value, service.value) });
   });
 
   const findAvailability = method("availability.find", async (input): Promise<AdapterResult<Slot[]>> => {
-    const read = await ctx.catalog();
+    const read = ctx.catalog();
     if (!read.ok) return read;
     const catalog = read.value;
     const service = resolveService(catalog, input.service_id, ctx.defaults);
@@ -178,14 +204,8 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
         ),
       };
     }
-    const found = await ctx.upstream((c) =>
-      c.findAvailability({
-        serviceId: service.value.id,
-        range,
-        ...(provider.value === undefined ? {} : { resourceIds: [provider.value.id] }),
-      }),
-    );
-    if (!found.ok) return { ok: false, problem: connectorProblem(found.error, "read") };
+    const found = await openingsByProvider(ctx, service.value, shape.value, provider.value, range);
+    if (!found.ok) return found;
     return {
       ok: true,
       value: slotsFromUpstream(catalog, service.value, shape.value, found.value, input.provider_id),
@@ -193,23 +213,21 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
   });
 
   const explainPolicy = method("policy.explain", async (input): Promise<AdapterResult<Policy>> => {
-    const catalog = await ctx.catalog();
+    const catalog = ctx.catalog();
     if (!catalog.ok) return catalog;
     const service = resolveService(catalog.value, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
-    return { ok: true, value: toPolicy(catalog.value, service.value) };
+    return Promise.resolve({ ok: true, value: toPolicy(catalog.value, service.value) });
   });
 
   const sendVerification = method(
     "verification.send",
     async (input): Promise<AdapterResult<VerificationChallenge>> => {
-      const catalog = await ctx.catalog();
+      const catalog = ctx.catalog();
       if (!catalog.ok) return catalog;
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
-      const sent = await ctx.upstream((c) =>
-        c.sendVerification(upstreamCustomer(input.customer), input.purpose),
-      );
+      const sent = await ctx.core.sendVerification(hostId, upstreamCustomer(input.customer), input.purpose);
       if (!sent.ok) return { ok: false, problem: connectorProblem(sent.error, "verification") };
       return { ok: true, value: { sent: true, method: sent.value.method, purpose: input.purpose } };
     },
@@ -220,31 +238,40 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
   const verifyCode = method(
     "verification.verify",
     async (input): Promise<AdapterResult<VerificationChallenge>> => {
-      const catalog = await ctx.catalog();
+      const catalog = ctx.catalog();
       if (!catalog.ok) return catalog;
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
-      const checked = await ctx.upstream((c) =>
-        c.verifyCode(upstreamCustomer(input.customer), input.purpose, input.code),
+      const checked = await ctx.core.verifyCode(
+        hostId,
+        upstreamCustomer(input.customer),
+        input.purpose,
+        input.code,
       );
       if (!checked.ok) return { ok: false, problem: connectorProblem(checked.error, "verification") };
       return { ok: true, value: { verified: true, method: checked.value.method, purpose: input.purpose } };
     },
   );
 
-  // Always a fresh platform read: the answer claims current platform state.
+  // The core's booking with a fresh platform read: the answer claims current platform state.
   const getBooking = method("booking.status", async (input): Promise<AdapterResult<Booking>> => {
-    const catalog = await ctx.catalog();
+    const catalog = ctx.catalog();
     if (!catalog.ok) return catalog;
-    const read = await ctx.upstream((c) => c.getBooking(input.booking_id));
-    if (!read.ok) return { ok: false, problem: connectorProblem(read.error, "status") };
-    return { ok: true, value: toBooking(catalog.value, read.value) };
+    const read = await ctx.core.readBooking(hostId, input.booking_id);
+    // Only bookings this edge made: an OSBP agent has no business reading another edge's.
+    if (!read.ok || !isOsbpBooking(read.value.state)) {
+      return {
+        ok: false,
+        problem: read.ok ? problem("booking_not_found") : refusalProblem(read.error, "status"),
+      };
+    }
+    return { ok: true, value: toBooking(catalog.value, read.value.state, read.value.upstream) };
   });
 
   return {
-    platform: connector.platform,
+    platform,
     get upstreamMeta(): UpstreamMeta | undefined {
-      return connector.lastUpstream;
+      return lastUpstream();
     },
     describeService,
     findAvailability,

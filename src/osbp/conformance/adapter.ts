@@ -14,11 +14,12 @@ import {
   type VerificationSendLimit,
 } from "../../connectors/synthetic/index.js";
 import type { ApprovalGate } from "../../protocol/osbp/index.js";
-import { createConnectorAdapter, type ConnectorAdapter } from "../adapter/index.js";
+import { inProcessCore } from "../../booking/direct/in-process.js";
+import { createCoreAdapter, type CoreAdapter } from "../adapter/index.js";
 import { MemoryIdempotencyStore } from "../idempotency/memory.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import { CONFORMANCE_SERVICE_ROLES } from "./fixtures.js";
-import { conformanceScenario } from "./host.js";
+import { conformanceHostConfig, conformanceScenario } from "./host.js";
 
 export interface ConformanceAdapterOptions {
   /** Epoch ms; default the system clock. */
@@ -39,7 +40,7 @@ export interface ConformanceAdapterOptions {
   readonly logger?: { warn(line: string): void; error(line: string): void };
 }
 
-export interface ConformanceAdapter extends ConnectorAdapter {
+export interface ConformanceAdapter extends CoreAdapter {
   /** The synthetic platform behind the adapter (its faults, catalog, bookings). */
   readonly connector: SyntheticConnector;
   /** The code the platform most recently sent to this phone or email and not yet used. */
@@ -59,8 +60,12 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
       ? {}
       : { verificationSendLimit: options.verificationSendLimit }),
   });
-  const adapter = createConnectorAdapter({
-    connector,
+  const config = conformanceHostConfig();
+  const adapter = createCoreAdapter({
+    // The gateway's own booking core over the platform, in this process (booking/direct).
+    core: inProcessCore(config, connector, clock),
+    hostId: config.id,
+    platform: connector.platform,
     idempotency: options.idempotency ?? new MemoryIdempotencyStore(),
     clock,
     defaults: { serviceId: CONFORMANCE_SERVICE_ROLES.fixedUsd },
@@ -110,7 +115,15 @@ export function createConformanceAdapter(
       faults.add({ operation: "createBooking", fault: "slot_taken", times: Infinity });
       break;
     case "rate_limited":
-      faults.add({ operation: "*", fault: "rate_limited", times: Infinity, retryAfterSeconds: 30 });
+      // The gateway reads the catalog as the host starts, before any tool call: that one read
+      // succeeds, so the host serves and each tool that reaches the platform hears the 429.
+      faults.add({
+        operation: "*",
+        fault: "rate_limited",
+        times: Infinity,
+        retryAfterSeconds: 30,
+        when: (call) => call.operation !== "catalog",
+      });
       break;
     default:
       throw new TypeError(`unknown conformance mode ${String(mode)}`);

@@ -72,7 +72,9 @@ async function startInProcess() {
 describe("booking-gateway mcp on Redis", { timeout: 30_000 }, () => {
   it("keeps idempotency and the synthetic platform in Redis: a second process replays the receipt", async () => {
     const first = await startInProcess();
-    expect(first.err.join("\n")).toMatch(/idempotency and synthetic platform: Redis/);
+    expect(first.err.join("\n")).toMatch(
+      /holds, bookings, idempotency and the synthetic platform: Redis .* shared with serve/,
+    );
     const service_id = fx.services.fixedUsd.service_id;
     const found = await first.call("osbp_availability_find", {
       service_id,
@@ -102,6 +104,8 @@ describe("booking-gateway mcp on Redis", { timeout: 30_000 }, () => {
 
     expect(await admin.keys(`${prefix}osbp:idempotency:*`)).not.toEqual([]);
     expect(await admin.keys(`${prefix}synthetic:*`)).not.toEqual([]);
+    // The booking is the gateway core's, in the same Redis a `serve` process uses.
+    expect(await admin.keys(`${prefix}{bayview-reference-studio}:*`)).not.toEqual([]);
 
     const second = await startInProcess();
     const replayed = await second.call("osbp_booking_create", approved);

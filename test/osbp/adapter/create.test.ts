@@ -3,6 +3,7 @@
  * preflight and approval gate, idempotency, Mandate Enforcement before any upstream create, and
  * the platform's refusals in OSBP terms.
  */
+import { attemptHoldId } from "../../../src/booking/direct/index.js";
 import { describe, expect, it } from "vitest";
 import type { Connector, UpstreamCreate } from "../../../src/connectors/port.js";
 import { fadesOnQueen } from "../../../src/connectors/synthetic/index.js";
@@ -52,13 +53,14 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
     expect(await r.appointments()).toBe(1);
     expect(receipt).toEqual({
       id: "receipt_idem_1",
-      booking_id: expect.stringMatching(/^syn_/) as unknown,
+      booking_id: expect.stringMatching(/^b_/) as unknown,
       text: `Booked Oil change on 2026-10-19 at 10:00 (America/Toronto) with Alex. Appointment id: ${receipt.booking_id}.`,
     });
     // The platform holds the technician AND a bay, under the attempt's upstream key.
-    const booked = valueOf(await r.synthetic.getBooking(receipt.booking_id));
+    const booked = valueOf(await r.synthetic.getBooking(await r.upstreamIdOf(receipt.booking_id)));
     expect(booked).toMatchObject({
-      idempotencyKey: "osbp:maple-street-auto:idem_1",
+      // The core's upstream key: the hold's, which derives from the OSBP attempt (booking/direct).
+      idempotencyKey: `maple-street-auto:${attemptHoldId("maple-street-auto", "osbp:maple-street-auto:idem_1", 0)}`,
       serviceId: "oil-change",
       start: TEN,
       end: TEN + 45 * MIN,
@@ -111,7 +113,9 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       time: "01:00",
     });
     const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, input)));
-    expect(valueOf(await r.synthetic.getBooking(receipt.booking_id)).start).toBe(t("2026-11-01T05:00:00Z"));
+    expect(valueOf(await r.synthetic.getBooking(await r.upstreamIdOf(receipt.booking_id))).start).toBe(
+      t("2026-11-01T05:00:00Z"),
+    );
   });
 
   it("a time in the spring-forward gap (02:30 on 2026-03-08): nonexistent_local_time, no upstream call", async () => {
@@ -421,17 +425,33 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
     expect(await r.appointments()).toBe(1);
   });
 
-  it("5xx after the platform booked (answer lost): the retry reaches the platform and gets that same booking", async () => {
+  it("5xx after the platform booked (answer lost): the core asks the platform by key and records that same booking", async () => {
     const r = rig();
     const approved = await approve(r.adapter, createInput());
     r.faults.next("createBooking", "unavailable", 1, { afterCommit: true });
-    problemOf(await r.adapter.createBooking(approved), "upstream_unavailable");
-    expect(await r.appointments()).toBe(1);
-    // Alex's 10:00 is no longer free, yet this is the same attempt: not slot_taken.
     const receipt = valueOf(await r.adapter.createBooking(approved));
     expect(await r.appointments()).toBe(1);
-    const stored = valueOf(await r.synthetic.findBookingByIdempotencyKey("osbp:maple-street-auto:idem_1"));
-    expect(receipt.booking_id).toBe(stored?.upstreamId);
+    expect(r.count("findBookingByIdempotencyKey")).toBe(1);
+    // The retry of the same attempt replays; Alex's 10:00 is taken by this very attempt.
+    expect(valueOf(await r.adapter.createBooking(approved))).toEqual(receipt);
+    expect(await r.appointments()).toBe(1);
+  });
+
+  it("5xx after the platform booked, and the read by key fails too: the retry books once, under the same key", async () => {
+    const r = rig();
+    const approved = await approve(r.adapter, createInput());
+    r.faults.next("createBooking", "unavailable", 1, { afterCommit: true });
+    r.faults.next("findBookingByIdempotencyKey", "unavailable", 1);
+    problemOf(await r.adapter.createBooking(approved), "upstream_unavailable");
+    expect(await r.appointments()).toBe(1);
+    // The hold is still this attempt's: its retry reaches the platform with the same key and
+    // gets the appointment already made, not a second one.
+    r.clock.advance(31_000);
+    const core = await r.core;
+    await core.reconcile(r.hostId);
+    const receipt = valueOf(await r.adapter.createBooking(approved));
+    expect(await r.appointments()).toBe(1);
+    expect(await r.upstreamIdOf(receipt.booking_id)).toMatch(/^syn_/);
   });
 
   it("a connector bug (a throw): internal_adapter_error, logged, and the lease is released for the retry", async () => {
@@ -477,6 +497,11 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
 });
 
 describe('OSBP "Time Discipline": an unknown zone leaves starts_at absent and fails closed', () => {
+  const approveOrInput = async (r: ReturnType<typeof rig>) => {
+    const first = await r.adapter.createBooking(createInput());
+    return first.ok ? createInput() : createInput({ approval: { confirmed: true, token: "t" } });
+  };
+
   const marsZone = (c: Connector): Connector =>
     wrapConnector(c, {
       catalog: async () => {
@@ -511,19 +536,16 @@ describe('OSBP "Time Discipline": an unknown zone leaves starts_at absent and fa
     expect(slot).not.toHaveProperty("schedule_timezone");
   });
 
-  it("the mandate is still judged on the wall-clock slot; a valid one then fails closed with unknown_timezone", async () => {
+  it("a platform whose zone is not the host's IANA zone is never booked: every call fails closed, nothing upstream", async () => {
+    // The gateway checks the platform's zone against the host's at start (booking/hosts): a
+    // host whose platform reports "Mars/Olympus_Mons" does not serve, on any edge.
     const r = rig({ wrap: marsZone });
-    problemOf(
-      await r.adapter.createBooking(
-        createInput({ mandate: mandate({ earliest_start: "2026-10-19T11:00:00" }) }),
-      ),
-      "slot_too_early",
-    );
-    problemOf(await r.adapter.createBooking(createInput({ idempotency_key: "idem_2" })), "unknown_timezone");
-    problemOf(
-      await r.adapter.findAvailability({ service_id: "oil-change", date: "2026-10-19" }),
-      "unknown_timezone",
+    const refused = await r.adapter.createBooking(await approveOrInput(r));
+    expect(refused.ok).toBe(false);
+    expect((await r.adapter.findAvailability({ service_id: "oil-change", date: "2026-10-19" })).ok).toBe(
+      false,
     );
     expect(r.count("findAvailability") + r.count("createBooking")).toBe(0);
+    expect(await r.appointments()).toBe(0);
   });
 });

@@ -14,7 +14,11 @@ import {
   type SyntheticScenario,
 } from "../../../src/connectors/synthetic/index.js";
 import { MemoryIdempotencyStore } from "../../../src/osbp/idempotency/memory.js";
-import { createConnectorAdapter, type ConnectorAdapter } from "../../../src/osbp/adapter/index.js";
+import { createCoreAdapter, type CoreAdapter } from "../../../src/osbp/adapter/index.js";
+import { inProcessCore } from "../../../src/booking/direct/in-process.js";
+import type { BookingService } from "../../../src/booking/service.js";
+import type { HostConfig } from "../../../src/booking/api.js";
+import { parseHostsConfig } from "../../../src/booking/hosts/index.js";
 import {
   extractApprovalToken,
   type AdapterResult,
@@ -73,7 +77,11 @@ export function wrapConnector(inner: Connector, over: object): Connector {
 }
 
 /** Counts every method call that goes through the returned connector. */
-export function counting(inner: Connector): { connector: Connector; count: (name?: string) => number } {
+export function counting(inner: Connector): {
+  connector: Connector;
+  count: (name?: string) => number;
+  reset: () => void;
+} {
   const counts = new Map<string, number>();
   const connector = new Proxy(inner, {
     get(target, prop) {
@@ -87,13 +95,58 @@ export function counting(inner: Connector): { connector: Connector; count: (name
   });
   return {
     connector,
+    reset: () => counts.clear(),
     count: (name) =>
       name === undefined ? [...counts.values()].reduce((a, b) => a + b, 0) : (counts.get(name) ?? 0),
   };
 }
 
+/**
+ * The host the adapter serves, for a scenario: the platform's organization with the gateway's
+ * default policies (instant confirmation), unless a test gives its own policies.
+ */
+export function hostConfigFor(
+  scenario: SyntheticScenario,
+  policies: Record<string, unknown> = {},
+): HostConfig {
+  const parsed = parseHostsConfig({
+    hosts: [
+      {
+        id: scenario.organization.id,
+        name: scenario.organization.name,
+        kind: "business",
+        // A platform may report a zone that is not IANA (the Time Discipline tests); the host's
+        // own configured zone is always one.
+        timezone: isIanaZone(scenario.organization.timezone) ? scenario.organization.timezone : "UTC",
+        domain: null,
+        connector: { type: "synthetic", settings: {} },
+        policies: { confirmation: "instant", retention: "P365D", ...policies },
+        services: [],
+      },
+    ],
+  });
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const [host] = parsed.value;
+  if (host === undefined) throw new Error("no host parsed");
+  return host;
+}
+
+function isIanaZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export interface Rig {
-  adapter: ConnectorAdapter;
+  adapter: CoreAdapter;
+  /** The booking core behind the adapter (the gateway's own, in process). */
+  core: Promise<BookingService>;
+  hostId: string;
+  /** The platform's id of a booking the core made (receipt.booking_id is the gateway's). */
+  upstreamIdOf: (bookingId: string) => Promise<string>;
   synthetic: SyntheticConnector;
   backend: MemorySyntheticBackend;
   faults: FaultPlan;
@@ -113,7 +166,8 @@ export function rig(
     start?: number;
     wrap?: (c: SyntheticConnector) => Connector;
     defaults?: { serviceId?: string; scheduleId?: string };
-    catalogTtlMs?: number;
+    /** Host policies over the defaults (e.g. { confirmation: "host_approval" }). */
+    policies?: Record<string, unknown>;
   } = {},
 ): Rig {
   const scenario = opts.scenario ?? MAPLE;
@@ -121,20 +175,31 @@ export function rig(
   const backend = new MemorySyntheticBackend();
   const faults = new FaultPlan();
   const synthetic = createSyntheticConnector({ scenario, clock, backend, faults });
-  const { connector, count } = counting(opts.wrap === undefined ? synthetic : opts.wrap(synthetic));
+  const { connector, count, reset } = counting(opts.wrap === undefined ? synthetic : opts.wrap(synthetic));
   const warnings: string[] = [];
   const errors: string[] = [];
   const idempotency = new MemoryIdempotencyStore();
-  const adapter = createConnectorAdapter({
-    connector,
+  const config = hostConfigFor(scenario, opts.policies);
+  // The core reads the catalog once as it starts; calls are counted from the first tool call on.
+  const core = inProcessCore(config, connector, clock).then((c) => (reset(), c));
+  const adapter = createCoreAdapter({
+    core,
+    hostId: config.id,
+    platform: connector.platform,
     idempotency,
     clock,
     logger: { warn: (l) => void warnings.push(l), error: (l) => void errors.push(l) },
     ...(opts.defaults === undefined ? {} : { defaults: opts.defaults }),
-    ...(opts.catalogTtlMs === undefined ? {} : { catalogTtlMs: opts.catalogTtlMs }),
   });
   return {
     adapter,
+    core,
+    hostId: config.id,
+    upstreamIdOf: async (bookingId) => {
+      const read = await (await core).readBooking(config.id, bookingId);
+      if (!read.ok) throw new Error(`no booking ${bookingId}: ${read.error.message}`);
+      return read.value.state.upstreamId;
+    },
     synthetic,
     backend,
     faults,
@@ -199,10 +264,7 @@ export function problemOf(r: AdapterResult<unknown>, code: string): Problem {
 }
 
 /** The preflight: requires_user_confirmation with a token; returns the approved retry input. */
-export async function approve(
-  adapter: ConnectorAdapter,
-  input: BookingCreateInput,
-): Promise<BookingCreateInput> {
+export async function approve(adapter: CoreAdapter, input: BookingCreateInput): Promise<BookingCreateInput> {
   const p = problemOf(await adapter.createBooking(input), "requires_user_confirmation");
   expect(p.retryable).toBe(true);
   const token = extractApprovalToken(p.message);

@@ -135,6 +135,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
   it("reports the booking, then 'cancelled' after the platform cancels it", async () => {
     const r = rig();
     const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, createInput())));
+    const upstreamId = await r.upstreamIdOf(receipt.booking_id);
     const reads = r.count("getBooking");
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id }))).toEqual({
       id: receipt.booking_id,
@@ -148,28 +149,39 @@ describe('OSBP "booking.status": a fresh platform read', () => {
       ends_at_local: "2026-10-19T10:45:00",
       schedule_timezone: "America/Toronto",
     });
-    valueOf(await r.synthetic.cancelBooking(receipt.booking_id, "the shop closed early"));
+    valueOf(await r.synthetic.cancelBooking(upstreamId, "the shop closed early"));
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("cancelled");
     expect(r.count("getBooking")).toBe(reads + 2);
   });
 
-  it("maps the platform's statuses (tentative is pending, attendance is reported)", async () => {
+  it("a host_approval host: pending until the operator approves, then the platform's own state", async () => {
+    const r = rig({ policies: { confirmation: "host_approval" } });
+    const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, createInput())));
+    expect(receipt.text).toContain("pending until they answer");
+    expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("pending");
+    const upstreamId = await r.upstreamIdOf(receipt.booking_id);
+    expect(valueOf(await r.synthetic.getBooking(upstreamId)).status).toBe("tentative");
+    const core = await r.core;
+    expect((await core.approve(r.hostId, receipt.booking_id)).ok).toBe(true);
+    expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("booked");
+    valueOf(await r.synthetic.setStatus(upstreamId, "no_show"));
+    expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("no_show");
+  });
+
+  it("an appointment made outside this edge is not OSBP's to read: booking_not_found", async () => {
     const r = rig();
     const start = t("2026-10-19T11:00:00-04:00");
     const made = valueOf(
       await r.synthetic.createBooking({
-        idempotencyKey: "host-approval",
+        idempotencyKey: "by-phone",
         serviceId: "oil-change",
         start,
         end: start + 45 * 60_000,
         resourceIds: [],
-        tentative: true,
+        tentative: false,
       }),
     );
-    expect(valueOf(await r.adapter.getBooking({ booking_id: made.upstreamId })).status).toBe("pending");
-    valueOf(await r.synthetic.setStatus(made.upstreamId, "confirmed"));
-    valueOf(await r.synthetic.setStatus(made.upstreamId, "no_show"));
-    expect(valueOf(await r.adapter.getBooking({ booking_id: made.upstreamId })).status).toBe("no_show");
+    problemOf(await r.adapter.getBooking({ booking_id: made.upstreamId }), "booking_not_found");
   });
 
   it("an id the platform does not know: booking_not_found", async () => {
@@ -178,16 +190,28 @@ describe('OSBP "booking.status": a fresh platform read', () => {
   });
 
   it("a platform that gates reads behind verification: booking_status_requires_verification", async () => {
+    let gated = false;
     const r = rig({
       wrap: (c): Connector =>
         wrapConnector(c, {
-          getBooking: () =>
-            Promise.resolve({
-              ok: false,
-              error: { code: "verification_required", message: "verify first", verificationMethod: "sms" },
-            }),
+          getBooking: (id: string) =>
+            gated
+              ? Promise.resolve({
+                  ok: false,
+                  error: {
+                    code: "verification_required",
+                    message: "verify first",
+                    verificationMethod: "sms",
+                  },
+                })
+              : c.getBooking(id),
         }),
     });
-    problemOf(await r.adapter.getBooking({ booking_id: "syn_x" }), "booking_status_requires_verification");
+    const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, createInput())));
+    gated = true;
+    problemOf(
+      await r.adapter.getBooking({ booking_id: receipt.booking_id }),
+      "booking_status_requires_verification",
+    );
   });
 });

@@ -1,3 +1,4 @@
+import { attemptHoldId } from "../../../src/booking/direct/index.js";
 /**
  * The exportable conformance module (src/osbp/conformance): the host, its fixtures, and the
  * adapter a conformance kit drives, checked against the real generic adapter over the
@@ -287,8 +288,10 @@ describe("createAdapter", () => {
       service_id: slot.service_id,
       starts_at_local: slot.starts_at_local,
     });
-    const upstream = await adapter.connector.getBooking(receipt.booking_id);
-    expect(upstream.ok && upstream.value.status).toBe("confirmed");
+    // One appointment on the platform, under the key the core derived from this attempt.
+    const key = `${CONFORMANCE_HOST_ID}:${attemptHoldId(CONFORMANCE_HOST_ID, `osbp:${CONFORMANCE_HOST_ID}:${input.idempotency_key}`, 0)}`;
+    const upstream = await adapter.connector.findBookingByIdempotencyKey(key);
+    expect(upstream.ok && upstream.value?.status).toBe("confirmed");
   });
 
   it("verification: requires_verification, the code reaches the customer's sink and the hook, then it books", async () => {
@@ -351,7 +354,8 @@ describe("createConformanceAdapter", () => {
     const p = problemOf(await adapter.findAvailability({ date: fx.bookableDate(NOON) }));
     expect(p).toMatchObject({ code: "rate_limited", retryable: true });
     expect(adapter.upstreamMeta).toMatchObject({ status: 429, ratelimit: { "retry-after": "30" } });
-    expect(problemOf(await adapter.describeService({})).code).toBe("rate_limited");
+    // service.describe answers from the host's catalog, read as the host started: no 429 there.
+    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixedUsd.service_id);
   });
 
   it('"normal" behaves as createAdapter; an unknown mode is a programmer error', async () => {

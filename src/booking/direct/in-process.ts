@@ -1,0 +1,33 @@
+/**
+ * A whole booking core for one host in this process, on the in-memory hold store, with a key
+ * made for the process: what an embedded OSBP adapter runs on when nothing else is configured
+ * (the exported conformance adapter, tests). The same core the gateway runs, so its adapter
+ * holds, allocates and confirms exactly as behind `serve` and `mcp`.
+ */
+import { generateKeyPairSync, randomBytes } from "node:crypto";
+import type { Connector } from "../../connectors/port.js";
+import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
+import { ed25519PublicJwkOf } from "../../protocol/jose/index.js";
+import type { BookingDeps, Clock, HostConfig } from "../api.js";
+import { buildHostRuntime, createHostDirectory } from "../hosts/index.js";
+import { createBookingService, type BookingService } from "../service.js";
+
+export async function inProcessCore(
+  config: HostConfig,
+  connector: Connector,
+  clock: Clock,
+): Promise<BookingService> {
+  const { privateKey } = generateKeyPairSync("ed25519");
+  const key = { kid: `${config.id}-process`, privateKey, publicJwk: ed25519PublicJwkOf(privateKey) };
+  const runtime = await buildHostRuntime(config, connector, [key]);
+  if (!runtime.ok) throw new Error(runtime.error.message);
+  const deps: BookingDeps = {
+    hosts: createHostDirectory([runtime.value]),
+    store: new MemoryHoldStore({ clock: () => clock.now() }),
+    clock,
+    ids: { next: (prefix) => `${prefix}${randomBytes(16).toString("base64url")}` },
+    // Nobody subscribes to webhooks here: no SchCP agent reaches this core.
+    outbox: { enqueue: () => Promise.resolve() },
+  };
+  return createBookingService(deps);
+}

@@ -1,0 +1,34 @@
+/** Booking without a hold step (OSBP, Servicialo A2A): the same hold engine and confirm, in one call. */
+export { attemptHoldId, bookNow, DIRECT_HOLD_TTL_MS } from "./book.js";
+export type { DirectBooking, DirectBookingIntent } from "./book.js";
+export { directOpenings } from "./openings.js";
+export type { Opening, OpeningsRequest } from "./openings.js";
+export { readDirectBooking } from "./read.js";
+export { sendVerification, verifyCode } from "./verification.js";
+export type { ReadBooking } from "./read.js";
+
+import type { ConnectorResult, UpstreamCustomer } from "../../connectors/port.js";
+import type { Caller, HostRuntime, UseCase } from "../api.js";
+import type { DirectBooking, DirectBookingIntent } from "./book.js";
+import type { Opening, OpeningsRequest } from "./openings.js";
+import type { ReadBooking } from "./read.js";
+
+/** The core as an edge without holds sees it (OSBP, Servicialo A2A). */
+export interface DirectBookingApi {
+  openings(hostId: string, caller: Caller, request: OpeningsRequest): UseCase<readonly Opening[]>;
+  bookNow(hostId: string, caller: Caller, intent: DirectBookingIntent): UseCase<DirectBooking>;
+  readBooking(hostId: string, bookingId: string): UseCase<ReadBooking>;
+  sendVerification(
+    hostId: string,
+    customer: UpstreamCustomer,
+    purpose: string,
+  ): Promise<ConnectorResult<{ readonly method: "sms" | "email" }>>;
+  verifyCode(
+    hostId: string,
+    customer: UpstreamCustomer,
+    purpose: string,
+    code: string,
+  ): Promise<ConnectorResult<{ readonly method: "sms" | "email" }>>;
+  /** The host as configured, with the catalog the core reads (undefined: no such host). */
+  host(hostId: string): HostRuntime | undefined;
+}

@@ -1,0 +1,57 @@
+/**
+ * directOpenings: the starts another edge may offer (OSBP availability.find, Servicialo
+ * check_availability): what a SchCP agent would be offered for the same service, range and
+ * resource — after live holds and bookings, the booking window, notice and horizon, and the
+ * walk-in reserve — because it is the same `openings` the SchCP availability runs.
+ */
+import type { Interval } from "../../holds/port.js";
+import { err, ok } from "../../protocol/result.js";
+import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { openings } from "../availability/openings.js";
+import { notFound } from "../bookings/refuse.js";
+import { findService } from "../holds/lookup.js";
+import { checkAccess, checkPartySize, withContactRemedy } from "../rules/index.js";
+
+export interface OpeningsRequest {
+  readonly serviceId: string;
+  /** Where the openings START (an OSBP merchant-local day); they may end after it. */
+  readonly range: Interval;
+  readonly partySize: number;
+  /** Only starts this resource (an OSBP provider) can serve. */
+  readonly resourceId?: string;
+}
+
+export interface Opening {
+  /** Epoch ms. */
+  readonly start: number;
+  /** Service end (no buffer); absent for an open-ended service. */
+  readonly end?: number;
+}
+
+export async function directOpenings(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  request: OpeningsRequest,
+): UseCase<readonly Opening[]> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const now = deps.clock.now();
+  const { policies } = host.config;
+  const principal = caller.authority?.principal ?? caller.mandate?.principal ?? null;
+  const found = findService(host, request.serviceId);
+  if (!found.ok) return found;
+  const refusal =
+    checkAccess(policies, principal) ?? checkPartySize(found.value.rules?.partySize, request.partySize);
+  if (refusal !== undefined) return err(withContactRemedy(refusal, host.config));
+  const first = Math.max(request.range.start, now);
+  const last = Math.min(request.range.end, now + policies.horizonMs);
+  const open = await openings(deps, host, found.value, {
+    range: { start: first, end: Math.max(first, last) },
+    partySize: request.partySize,
+    now,
+    ...(request.resourceId !== undefined && { resourceId: request.resourceId }),
+  });
+  if (!open.ok) return err(withContactRemedy(open.error, host.config));
+  return ok(open.value.plans.map((p) => ({ start: p.start, ...(p.end !== undefined && { end: p.end }) })));
+}

@@ -1,0 +1,70 @@
+/**
+ * The core's refusals in OSBP terms: the OSBP edge's half of "one error vocabulary inside,
+ * mapped once per edge". An upstream failure behind a refusal maps as every connector error
+ * does (problems.ts); the core's own rules map to the nearest OSBP code, with our own prose.
+ */
+import type { BookingRefusal } from "../../booking/api.js";
+import { problem, type Problem } from "../../protocol/osbp/index.js";
+import { adapterProblem, connectorProblem, type UpstreamPurpose } from "./problems.js";
+
+const seconds = (ms: number | undefined) =>
+  ms === undefined ? "" : ` Retry after ${Math.max(1, Math.ceil(ms / 1000))} second(s).`;
+
+/** A refusal the OSBP authority made carries the mandate Problem itself (authority.ts). */
+export const OSBP_PROBLEM_DETAIL = "osbp_problem";
+
+export function refusalProblem(r: BookingRefusal, purpose: UpstreamPurpose): Problem {
+  if (r.upstream !== undefined) return connectorProblem(r.upstream, purpose);
+  const own = r.details?.[OSBP_PROBLEM_DETAIL];
+  if (own !== undefined) return own as Problem;
+  switch (r.code) {
+    case "SLOT_UNAVAILABLE":
+      return problem(
+        "slot_taken",
+        "That time is no longer available at this business; call availability.find and choose another slot.",
+      );
+    case "OUTSIDE_BOOKING_WINDOW":
+      return problem(
+        "slot_too_early",
+        `This business does not take bookings at that time (${r.message}); choose a slot from availability.find.`,
+      );
+    case "NOT_FOUND":
+      if (purpose === "status") return problem("booking_not_found");
+      return adapterProblem("service_not_found", "This business has no such service; call service.describe.");
+    case "RATE_LIMITED":
+    case "HOLD_LIMIT":
+      return problem(
+        "rate_limited",
+        `Too many booking attempts at this business right now.${seconds(r.retryAfterMs)}`,
+      );
+    case "UPSTREAM_UNAVAILABLE":
+      return adapterProblem(
+        "upstream_unavailable",
+        `The business's booking system is not available right now; retry shortly with the same input.${seconds(r.retryAfterMs)}`,
+        { retryable: true },
+      );
+    case "INVALID_STATE":
+      return adapterProblem(
+        "idempotency_in_progress",
+        "This booking attempt is still being completed; retry shortly with the same input.",
+        { retryable: true },
+      );
+    case "NOT_PERMITTED":
+    case "NOT_ELIGIBLE":
+    case "OUT_OF_SERVICE_AREA":
+    case "MANDATE_INVALID":
+    case "MANDATE_LIMIT":
+    case "MANDATE_SCOPE":
+      return problem("action_not_allowed", `This business does not accept this booking: ${r.message}.`);
+    case "BAD_SIGNATURE":
+    case "CONTRACT_MISMATCH":
+    case "DATA_NOT_ACCEPTED":
+    case "IDEMPOTENCY_CONFLICT":
+    case "INTERNAL_ERROR":
+    case "INVALID_REQUEST":
+    case "OFFER_APPROVAL_REQUIRED":
+    case "STALE_SEQUENCE":
+    case "UNSUPPORTED":
+      return adapterProblem("upstream_rejected", `The booking was refused: ${r.message}.`);
+  }
+}

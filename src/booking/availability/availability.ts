@@ -19,6 +19,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { AvailabilityRequest, AvailabilityResponse, Slot } from "../../protocol/schcp/types.js";
 import { formatInstant, instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
 import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
+import { hostTimeRefusal } from "../hosts/refusals.js";
 import {
   candidateResources,
   findChosenResource,
@@ -64,6 +65,8 @@ async function query(
   const refused = (r: BookingRefusal | undefined) => (r === undefined ? undefined : err(r));
   const denied = refused(checkAccess(config.policies, caller.mandate?.principal ?? null));
   if (denied !== undefined) return denied;
+  const unhealthy = refused(hostTimeRefusal(runtime, now));
+  if (unhealthy !== undefined) return unhealthy;
   const found = findService(runtime, body.service_id);
   if (!found.ok) return found;
   const chosen = findChosenResource(runtime, found.value, body.constraints?.resource);

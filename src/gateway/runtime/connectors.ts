@@ -7,11 +7,7 @@
 import type { Clock, HostConfig } from "../../booking/api.js";
 import type { Connector } from "../../connectors/port.js";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
-import type {
-  FaultPlan,
-  SyntheticBackend,
-  SyntheticMessageSink,
-} from "../../connectors/synthetic/index.js";
+import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 

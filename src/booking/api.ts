@@ -7,6 +7,7 @@
  * BookingRefusal that the edge maps once to the §9.2 refusal body.
  */
 import type { Connector, Catalog, ConnectorError } from "../connectors/port.js";
+import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
@@ -145,9 +146,18 @@ export interface HostConfig {
 export interface HostRuntime {
   readonly config: HostConfig;
   readonly connector: Connector;
+  /**
+   * The catalog in use: a getter over the last one read and checked (hosts/refresh.ts). A host
+   * whose upstream has not answered since start has an empty one (no services, no resources)
+   * and cannot offer time: use cases ask hostTimeRefusal (hosts/refusals.ts) first.
+   */
   readonly catalog: Catalog;
   /** The first key signs; all are published in discovery (§2.1 keys, unique kid). */
   readonly keys: readonly HostSigningKey[];
+  /** The host's upstream health (hosts/health.ts); absent on hand-built runtimes in tests. */
+  readonly health?: HostHealth;
+  /** Reads the catalog again now (the refresh job, an operator after reconnecting). */
+  readonly refreshCatalog?: () => Promise<HostHealthStatus>;
 }
 
 export interface HostDirectory {

@@ -20,6 +20,7 @@ import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "
 import { findChosenResource, findService, slotAt } from "../holds/index.js";
 import { checkAccess, checkPartySize, notFound, withContactRemedy } from "../rules/index.js";
 import { openings } from "./openings.js";
+import { hostTimeRefusal } from "../hosts/refusals.js";
 import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "./window.js";
 
 export async function availability(
@@ -45,6 +46,8 @@ async function query(
   const refused = (r: BookingRefusal | undefined) => (r === undefined ? undefined : err(r));
   const denied = refused(checkAccess(config.policies, caller.mandate?.principal ?? null));
   if (denied !== undefined) return denied;
+  const unhealthy = refused(hostTimeRefusal(runtime, now));
+  if (unhealthy !== undefined) return unhealthy;
   const found = findService(runtime, body.service_id);
   if (!found.ok) return found;
   const chosen = findChosenResource(runtime, found.value, body.constraints?.resource);

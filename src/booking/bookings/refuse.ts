@@ -6,6 +6,7 @@
  */
 import type { BookingRefusal } from "../api.js";
 import type { ConnectorError } from "../../connectors/port.js";
+import { hostNeedsReconnection } from "../hosts/refusals.js";
 import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
 import type { HttpRefusalCode, RefusalReason } from "../../protocol/schcp/refusals.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
@@ -61,8 +62,12 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
   };
 }
 
-/** An upstream failure the agent may retry: 503 UPSTREAM_UNAVAILABLE, with retry.after when the platform said. */
+/**
+ * An upstream failure the agent may retry: 503 UPSTREAM_UNAVAILABLE, with retry.after when the
+ * platform said; except a revoked credential, which no retry fixes (hosts/refusals.ts).
+ */
 export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
+  if (e.code === "unauthorized") return hostNeedsReconnection();
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(

@@ -10,6 +10,7 @@ import type { BookingDeps, Caller, UseCase } from "../api.js";
 import { openings } from "../availability/openings.js";
 import { notFound } from "../bookings/refuse.js";
 import { findService } from "../holds/lookup.js";
+import { hostTimeRefusal } from "../hosts/refusals.js";
 import { checkAccess, checkPartySize, withContactRemedy } from "../rules/index.js";
 
 export interface OpeningsRequest {
@@ -39,6 +40,9 @@ export async function directOpenings(
   const now = deps.clock.now();
   const { policies } = host.config;
   const principal = caller.authority?.principal ?? caller.mandate?.principal ?? null;
+  // A host whose upstream needs reconnection, or has no catalog yet, offers no time (hosts/health).
+  const unhealthy = hostTimeRefusal(host, now);
+  if (unhealthy !== undefined) return err(withContactRemedy(unhealthy, host.config));
   const found = findService(host, request.serviceId);
   if (!found.ok) return found;
   const refusal =

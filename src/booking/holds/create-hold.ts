@@ -11,6 +11,7 @@ import type { HoldRecord, HoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
 import { bookingRefusal, withContactRemedy } from "../rules/index.js";
 import { slotAt } from "./alternatives.js";
@@ -46,6 +47,8 @@ async function create(
   const now = deps.clock.now();
   const hostId = runtime.config.id;
   const policies = runtime.config.policies;
+  const unhealthy = hostTimeRefusal(runtime, now);
+  if (unhealthy !== undefined) return err(unhealthy);
   if (!(params.ttlMs > 0)) {
     return err(
       bookingRefusal("INVALID_REQUEST", {

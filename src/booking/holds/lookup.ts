@@ -5,6 +5,7 @@
 import type { CatalogResource, CatalogService, ConnectorError } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingRefusal, HostRuntime, ServiceRules } from "../api.js";
+import { hostNeedsReconnection } from "../hosts/refusals.js";
 import { bookingRefusal, notFound } from "../rules/index.js";
 
 export interface ServiceLookup {
@@ -50,8 +51,12 @@ export function findChosenResource(
   return ok(resource);
 }
 
-/** Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After. */
+/**
+ * Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After; a
+ * revoked credential is host_needs_reconnection, with no retry (hosts/refusals.ts).
+ */
 export function upstreamRefusal(e: ConnectorError): BookingRefusal {
+  if (e.code === "unauthorized") return hostNeedsReconnection();
   if (e.code === "rate_limited") {
     const limited = bookingRefusal("UPSTREAM_UNAVAILABLE", {
       reason: "upstream_rate_limited",

@@ -1,5 +1,5 @@
 /**
- * buildHostRuntime: a configured host with its live pieces. Reads the catalog once from the
+ * buildHostRuntime: a configured host with its live pieces. Reads the catalog from the
  * connector and checks that the config and the catalog agree, so an offer the host could
  * never sign (§5.2 money rules) is a startup error naming the field, not a failed hold:
  *
@@ -9,99 +9,82 @@
  * - surcharges only on priced services, in the price's currency (§5.2 "A host that states
  *   fees, surcharges or a per-person price MUST state a price"); the catalog's own fees too;
  * - walk-in reserves name a resource type the catalog has (§7.2).
+ *
+ * An upstream that does not answer at start is not a configuration error: the host starts
+ * degraded (or needs_reconnection on `unauthorized`) with no catalog, the other hosts serve,
+ * and the refresh job reads it later (health.ts, refresh.ts). The connector is wrapped so
+ * every failure reaches the host's health (watched-connector.ts).
  */
 import type { Catalog, Connector } from "../../connectors/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import type { HostSigningKey } from "../../protocol/schcp/offer/index.js";
-import type { HostConfig, HostRuntime } from "../api.js";
+import type { Clock, HostConfig, HostRuntime } from "../api.js";
+import { DEFAULT_HEALTH_POLICY, HostHealth } from "./health.js";
+import type { HealthListener, HostHealthPolicy } from "./health.js";
+import { checkAgainstCatalog } from "./catalog-check.js";
+import { catalogRefresher } from "./refresh.js";
+import { watchConnector } from "./watched-connector.js";
+
+export interface HostRuntimeOptions {
+  /** Health timestamps and due reads (default the system clock). */
+  readonly clock?: Clock;
+  readonly healthPolicy?: HostHealthPolicy;
+  /** Hears every health transition, the first (at start) included. */
+  readonly onHealth?: HealthListener;
+}
 
 const problem = (code: string, field: string, hostId: string, why: string): Result<never, FieldError> =>
   err(fieldError(code, field, `host ${hostId}: ${field}: ${why}`));
+
+const systemClock: Clock = { now: () => Date.now() };
 
 export async function buildHostRuntime(
   config: HostConfig,
   connector: Connector,
   keys: readonly HostSigningKey[],
+  options: HostRuntimeOptions = {},
 ): Promise<Result<HostRuntime, FieldError>> {
   const id = config.id;
   if (keys.length === 0) return problem("no_keys", "/keys", id, "a host needs a signing key");
   if (new Set(keys.map((k) => k.kid)).size !== keys.length) {
     return problem("duplicate_kid", "/keys", id, "every key needs its own kid");
   }
-  const read = await connector.catalog();
-  if (!read.ok) {
-    return problem(
-      "catalog_unavailable",
-      "/connector",
-      id,
-      `the upstream catalog could not be read: ${read.error.message}`,
-    );
+  const health = new HostHealth(
+    id,
+    options.clock ?? systemClock,
+    options.healthPolicy ?? DEFAULT_HEALTH_POLICY,
+  );
+  if (options.onHealth !== undefined) health.onTransition(options.onHealth);
+  const watched = watchConnector(connector, health);
+  const read = await watched.catalog();
+  if (read.ok) {
+    // At start a catalog that does not fit is the configuration's fault: refuse to start.
+    const checked = checkAgainstCatalog(config, read.value);
+    if (!checked.ok) return checked;
+    health.catalogRead(read.value);
   }
-  const checked = checkAgainstCatalog(config, read.value);
-  return checked.ok ? ok({ config, connector, catalog: read.value, keys: [...keys] }) : checked;
+  const empty = emptyCatalog(config);
+  const refreshCatalog = catalogRefresher(config, watched, health);
+  return ok({
+    config,
+    connector: watched,
+    get catalog(): Catalog {
+      return health.catalog ?? empty;
+    },
+    keys: [...keys],
+    health,
+    refreshCatalog,
+  });
 }
 
-export function checkAgainstCatalog(config: HostConfig, catalog: Catalog): Result<void, FieldError> {
-  const id = config.id;
-  if (catalog.organization.timezone !== config.timezone) {
-    return problem(
-      "zone_mismatch",
-      "/timezone",
-      id,
-      `is ${config.timezone}, but the upstream location's hours are in ${catalog.organization.timezone}`,
-    );
-  }
-  for (const service of catalog.services) {
-    for (const fee of service.fees ?? []) {
-      if (service.price === undefined || fee.amount.currency !== service.price.currency) {
-        return problem(
-          "catalog_invalid",
-          "/connector",
-          id,
-          `upstream service ${service.id} states a fee without a price in its currency`,
-        );
-      }
-    }
-  }
-  for (const [i, rules] of config.services.entries()) {
-    const at = `/services/${i}`;
-    const service = catalog.services.find((s) => s.id === rules.serviceId);
-    if (service === undefined) {
-      return problem(
-        "unknown_service",
-        `${at}/service_id`,
-        id,
-        `the upstream has no service "${rules.serviceId}"`,
-      );
-    }
-    for (const [j, s] of (rules.surcharges ?? []).entries()) {
-      if (service.price === undefined) {
-        return problem(
-          "unpriced_surcharge",
-          `${at}/surcharges/${j}`,
-          id,
-          "a service with no price states no surcharge",
-        );
-      }
-      if (s.amount !== undefined && s.amount.currency !== service.price.currency) {
-        return problem(
-          "currency_mismatch",
-          `${at}/surcharges/${j}/amount/currency`,
-          id,
-          `must be ${service.price.currency}, the price's currency`,
-        );
-      }
-    }
-  }
-  for (const [i, r] of (config.policies.walkInReserve ?? []).entries()) {
-    if (!catalog.resources.some((res) => res.type === r.resourceType)) {
-      return problem(
-        "unknown_resource_type",
-        `/policies/walk_in_reserve/${i}/resource_type`,
-        id,
-        `the upstream has no "${r.resourceType}"`,
-      );
-    }
-  }
-  return ok(undefined);
+/** What a host offers before its catalog was ever read: nothing. */
+function emptyCatalog(config: HostConfig): Catalog {
+  return {
+    organization: { id: config.id, name: config.name, timezone: config.timezone },
+    services: [],
+    resources: [],
+    taxes: [],
+  };
 }
+
+export { checkAgainstCatalog };

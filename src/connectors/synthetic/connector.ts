@@ -88,6 +88,8 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
         });
       case "slot_taken":
         return recorder.error(line, "slot_taken", "that time is no longer available");
+      case "unauthorized":
+        return recorder.error(line, "unauthorized", "the access token was revoked or has expired");
       case "verification_required":
         return recorder.error(line, "verification_required", "the customer must be verified first", {
           verificationMethod: verificationMethodOf(ctx) ?? "sms",

@@ -32,7 +32,9 @@ export type FaultKind =
   /** No answer: the call gives up after the delay. */
   | "timeout"
   /** The platform wants the customer verified first (create only). */
-  | "verification_required";
+  | "verification_required"
+  /** HTTP 401: the business's credential expired or was revoked. */
+  | "unauthorized";
 
 /** What a predicate sees of a call. */
 export interface SyntheticCall {

@@ -6,11 +6,13 @@
  *   GET  /hosts/{hostId}/scheduling.json         a host's discovery document (§2.1)
  *   *    /schcp/v0/{hostId}/...                  the host endpoint (§5), see schcp-route-table.ts
  *   *    /operator/v0/{hostId}/bookings[...]     the operator API (Bearer credential)
+ *   *    /operator/v0/hosts, /{hostId}/health     host health for operators (operator-hosts.ts)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import { edgeRefusal } from "./refusal-map.js";
 import { internalError, jsonResponse, refusalResponse, toHttp } from "./respond.js";
+import { mountOperatorHostRoutes } from "./operator-hosts.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
 import { mountSchcpRoutes } from "./schcp-routes.js";
 import { normalizeOrigin } from "./target-uri.js";
@@ -46,6 +48,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
 
   mountSchcpRoutes(app, deps, origin);
   mountOperatorRoutes(app, deps);
+  mountOperatorHostRoutes(app, deps);
 
   app.notFound((c) =>
     toHttp(

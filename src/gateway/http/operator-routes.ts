@@ -70,22 +70,25 @@ function refused(r: BookingRefusal, host: HostRuntime): EdgeResponse {
   return refusalResponse(fromBookingRefusal(r, host.config));
 }
 
+/** 401 for a request without the operator credential (also operator-hosts.ts). */
+export const OPERATOR_UNAUTHORIZED: EdgeResponse = {
+  status: 401,
+  body: JSON.stringify({
+    error: {
+      code: "UNAUTHORIZED",
+      message: "the operator API needs Authorization: Bearer <operator credential>",
+    },
+  }),
+};
+
 /** Credential first, then the host: nothing is said to a caller without the credential. */
-async function guarded(
+export async function guarded(
   c: Context,
   deps: HttpAppDeps,
   run: (host: HostRuntime) => Promise<EdgeResponse>,
 ): Promise<EdgeResponse> {
   if (!operatorCredentialMatches(c.req.header("authorization") ?? null, deps.operatorToken)) {
-    return {
-      status: 401,
-      body: JSON.stringify({
-        error: {
-          code: "UNAUTHORIZED",
-          message: "the operator API needs Authorization: Bearer <operator credential>",
-        },
-      }),
-    };
+    return OPERATOR_UNAUTHORIZED;
   }
   const hostId = c.req.param("hostId") ?? "";
   const host = deps.hosts.get(hostId);

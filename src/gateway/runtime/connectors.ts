@@ -7,7 +7,7 @@
 import type { Clock, HostConfig } from "../../booking/api.js";
 import type { Connector } from "../../connectors/port.js";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
-import type { SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
+import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
@@ -17,6 +17,8 @@ export interface ConnectorDeps {
   readonly syntheticBackend: SyntheticBackend;
   /** Receives every verification message a synthetic platform sends (default: none kept). */
   readonly syntheticMessages?: SyntheticMessageSink;
+  /** Test hook: the fault plan of a host's synthetic connector, by host id. */
+  readonly syntheticFaults?: (hostId: string) => FaultPlan | undefined;
 }
 
 export const CONNECTOR_TYPES = ["synthetic"] as const;
@@ -50,9 +52,11 @@ export function connectorFor(
       fieldError("unknown_scenario", field, `${field}: no synthetic scenario "${name}" (known: ${known})`),
     );
   }
+  const faults = deps.syntheticFaults?.(config.id);
   return ok(
     createSyntheticConnector({
       scenario,
+      ...(faults !== undefined && { faults }),
       clock: deps.clock,
       backend: deps.syntheticBackend,
       ...(deps.syntheticMessages !== undefined && { messages: deps.syntheticMessages }),

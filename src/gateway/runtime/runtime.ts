@@ -4,10 +4,14 @@
  * store, the booking service, the outbox, and close().
  *
  *   hosts config -> connectors (synthetic; Redis-backed when redisUrl) -> signing keys from
- *   dataDir (persisted, kid "<hostId>-<yyyy-mm>") -> host runtimes (catalog read and checked)
- *   -> outbox (in-process or BullMQ) -> booking service -> background workers.
+ *   dataDir (persisted, kid "<hostId>-<yyyy-mm>") -> host runtimes (catalog read and checked;
+ *   a host whose upstream fails starts degraded) -> outbox (in-process or BullMQ) -> booking
+ *   service -> background workers (the catalog refresh among them).
  */
 import type { BookingDeps, Clock, HostConfig, IdGenerator } from "../../booking/api.js";
+import { DEFAULT_HEALTH_POLICY } from "../../booking/hosts/index.js";
+import type { HostHealthPolicy } from "../../booking/hosts/index.js";
+import type { FaultPlan } from "../../connectors/synthetic/index.js";
 import { operatorDocument, hostDiscoveryDocument } from "../../booking/discovery/index.js";
 import { createBookingService } from "../../booking/service.js";
 import type { BookingService } from "../../booking/service.js";
@@ -45,8 +49,15 @@ export interface GatewayRuntimeOptions {
   /** Redis key prefix for the store, platform and limits (default "schcp:"); BullMQ's too. */
   readonly redisKeyPrefix?: string;
   readonly availabilityRate?: TokenBucketPolicy;
-  /** Background workers (sweeper, reconciliation, approval timeouts): on by default. */
+  /** Background workers (sweeper, reconciliation, approval timeouts, catalogs): on by default. */
   readonly workers?: boolean | WorkerIntervals;
+  /**
+   * When catalogs are read again (booking/hosts/health.ts): refreshMs (5 min), retryMs for a
+   * degraded host (5 s, doubling), reconnectMs for one that needs reconnection (5 min).
+   */
+  readonly hostHealth?: Partial<HostHealthPolicy>;
+  /** Test hook: a fault plan for a host's synthetic connector, by host id. */
+  readonly syntheticFaults?: (hostId: string) => FaultPlan | undefined;
   /** The webhook transport (tests); the public-only one by default (SchCP §5.8). */
   readonly webhookFetch?: PublicFetch;
   readonly maxBodyBytes?: number;
@@ -85,7 +96,8 @@ export async function createGatewayRuntime(opts: GatewayRuntimeOptions): Promise
 /**
  * Configuration problems (an unknown connector or scenario, a service the catalog lacks, a
  * bad origin) come back as a FieldError naming the field; infrastructure failures (Redis
- * unreachable, an unreadable key file) reject.
+ * unreachable, an unreadable key file) reject. A host's upstream failing is neither: the host
+ * starts degraded and the logger says so.
  */
 export async function buildGatewayRuntime(
   opts: GatewayRuntimeOptions,
@@ -114,8 +126,11 @@ export async function buildGatewayRuntime(
   try {
     const hosts = await buildHosts(opts.hosts, opts.dataDir, {
       clock,
+      logger,
       syntheticBackend: infra.syntheticBackend,
       ...(opts.syntheticMessages !== undefined && { syntheticMessages: opts.syntheticMessages }),
+      healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...opts.hostHealth },
+      ...(opts.syntheticFaults !== undefined && { syntheticFaults: opts.syntheticFaults }),
     });
     if (!hosts.ok) {
       await infra.close();

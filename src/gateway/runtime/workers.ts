@@ -1,11 +1,14 @@
 /**
  * The background workers of a gateway process (src/jobs/maintenance): the hold sweeper
  * (hold.expired webhooks and reputation), reconciliation of confirms stuck between the
- * upstream create and the local record, and host_approval deadlines. In Redis mode a Redis
- * lock keeps several processes from running the same task at once.
+ * upstream create and the local record, host_approval deadlines, and the catalog refresh that
+ * keeps each host's health (booking/hosts/health.ts). In Redis mode a Redis lock keeps several
+ * processes from running the same task at once (the catalog refresh excepted: each process
+ * reads its own).
  */
 import type { BookingDeps } from "../../booking/api.js";
 import type { BookingMaintenance } from "../../booking/service.js";
+import { refreshDueCatalogs } from "../../booking/hosts/index.js";
 import { createMaintenanceWorkers, RedisTaskLock } from "../../jobs/maintenance/index.js";
 import type { MaintenanceIntervals } from "../../jobs/maintenance/index.js";
 import type { Logger } from "../http/types.js";
@@ -39,6 +42,7 @@ export function startWorkers(opts: {
     logger: opts.logger,
     reconcile: (hostId) => opts.maintenance.reconcile(hostId),
     approvals: (hostId) => opts.maintenance.expireOverdue(hostId),
+    catalogs: () => refreshDueCatalogs(opts.deps.hosts, opts.deps.clock.now()),
     ...(opts.intervals !== undefined && { intervals: opts.intervals }),
     ...(lock !== undefined && { lock }),
   });

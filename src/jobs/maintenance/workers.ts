@@ -4,7 +4,10 @@
  * - reconcile: holds stuck in "confirming" (DESIGN "a crash in between is repaired by a
  *   reconciliation job that asks the upstream, never by creating twice"), through the
  *   function the core provides (reconcileStuckConfirms(deps, hostId));
- * - approvals: host_approval deadlines (§5.7 approval_timeout), through the core's hook.
+ * - approvals: host_approval deadlines (§5.7 approval_timeout), through the core's hook;
+ * - catalogs: each host's catalog read again when its health says it is due (a degraded host
+ *   sooner, with backoff), through the core's refreshDueCatalogs. It ticks often and reads
+ *   only what is due. It never takes the lock: every process keeps its own catalog and health.
  * Reconcile and approvals run for every configured host. In Redis mode pass a TaskLock
  * (RedisTaskLock) so several gateway processes do not run the same task at once.
  */
@@ -18,7 +21,7 @@ import type { RunOutcome, TaskLock } from "./periodic.js";
 import { sweepExpiredHolds } from "./sweeper.js";
 import type { SweepOptions } from "./sweeper.js";
 
-export type MaintenanceTaskName = "sweeper" | "reconcile" | "approvals";
+export type MaintenanceTaskName = "sweeper" | "reconcile" | "approvals" | "catalogs";
 
 export interface MaintenanceIntervals {
   /** Default 5 s: a lapsed hold's time is free anyway (lazy expiry); this sends its webhook. */
@@ -27,6 +30,8 @@ export interface MaintenanceIntervals {
   readonly reconcileMs?: number;
   /** Default 60 s. */
   readonly approvalsMs?: number;
+  /** How often due catalog reads are looked for (default 5 s); when each is due is the host's. */
+  readonly catalogTickMs?: number;
 }
 
 export interface MaintenanceOptions {
@@ -39,6 +44,8 @@ export interface MaintenanceOptions {
   readonly reconcile?: (hostId: string) => Promise<unknown>;
   /** Expires one host's unanswered approvals. */
   readonly approvals?: (hostId: string) => Promise<unknown>;
+  /** Reads the catalogs that are due (refreshDueCatalogs(hosts, now)). */
+  readonly catalogs?: () => Promise<unknown>;
   readonly intervals?: MaintenanceIntervals;
   readonly sweep?: SweepOptions;
   readonly lock?: TaskLock;
@@ -84,6 +91,18 @@ export function createMaintenanceWorkers(options: MaintenanceOptions): Maintenan
     perHost("reconcile", options.intervals?.reconcileMs ?? 30_000, options.reconcile);
   if (options.approvals !== undefined)
     perHost("approvals", options.intervals?.approvalsMs ?? 60_000, options.approvals);
+  if (options.catalogs !== undefined) {
+    const { lock: _shared, ...local } = common;
+    tasks.set(
+      "catalogs",
+      new PeriodicTask({
+        ...local,
+        name: "catalogs",
+        intervalMs: options.intervals?.catalogTickMs ?? 5_000,
+        run: options.catalogs,
+      }),
+    );
+  }
 
   return {
     start: () => tasks.forEach((t) => t.start()),

@@ -78,7 +78,13 @@ export const REFUSALS = {
   ]),
   RATE_LIMITED: entry(429, ["rate_limited"], false),
   UNSUPPORTED: entry(501, ["unsupported"]),
-  UPSTREAM_UNAVAILABLE: entry(503, ["upstream_unavailable", "upstream_rate_limited"], false),
+  // host_needs_reconnection: the upstream refused the host's credentials; no retry helps
+  // until the business reconnects it (src/booking/hosts/refusals.ts).
+  UPSTREAM_UNAVAILABLE: entry(
+    503,
+    ["upstream_unavailable", "upstream_rate_limited", "host_needs_reconnection"],
+    false,
+  ),
   // The gateway's own fault: logged, and the agent may try again later.
   INTERNAL_ERROR: entry(500, ["internal_error"], false),
   // Booking refusals (§9.2 "the refusal on a declined, host-cancelled or lapsed booking").

@@ -58,6 +58,16 @@ describe("maintenance workers", () => {
     ]);
   });
 
+  it("catalogs: runs the core's refresh without the shared lock (each process reads its own)", async () => {
+    let refreshed = 0;
+    const lock = { acquire: () => Promise.resolve(null) }; // another process holds every lock
+    const { workers } = setup({ lock, catalogs: () => Promise.resolve(refreshed++) });
+    expect(await workers.runNow("catalogs")).toBe("ran");
+    expect(await workers.runNow("reconcile")).toBeUndefined();
+    expect(await workers.runNow("sweeper")).toBe("skipped_locked");
+    expect(refreshed).toBe(1);
+  });
+
   it("has no reconcile or approvals task unless given the function", async () => {
     const { workers } = setup();
     expect(await workers.runNow("reconcile")).toBeUndefined();

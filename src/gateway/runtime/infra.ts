@@ -7,7 +7,7 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { BookingIndex, Clock } from "../../booking/api.js";
-import { MemoryBookingIndex } from "../../booking/bookings/booking-index.js";
+import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
 import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
@@ -17,14 +17,13 @@ import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../http/rate-limit.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import type { RateLimiter } from "../http/types.js";
-import { RedisBookingIndex } from "./redis-booking-index.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
 
 export interface Infra {
   readonly store: GatewayStore;
   readonly syntheticBackend: SyntheticBackend;
   readonly rateLimiter: RateLimiter;
-  /** Lists a host's bookings for the operator API (the store reads them by id only). */
+  /** Lists a host's bookings for the operator API: the store's own index, written with each booking. */
   readonly bookingIndex: BookingIndex;
   close(): Promise<void>;
 }
@@ -40,11 +39,12 @@ export interface InfraOptions {
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const rate = opts.availabilityRate ?? DEFAULT_AVAILABILITY_RATE;
   if (opts.redisUrl === undefined) {
+    const store = new MemoryHoldStore({ clock: () => opts.clock.now() });
     return {
-      store: new MemoryHoldStore({ clock: () => opts.clock.now() }),
+      store,
       syntheticBackend: new MemorySyntheticBackend(),
       rateLimiter: new MemoryRateLimiter(rate),
-      bookingIndex: new MemoryBookingIndex(),
+      bookingIndex: storeBookingIndex(store),
       close: () => Promise.resolve(),
     };
   }
@@ -70,7 +70,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       store,
       syntheticBackend: backend,
       rateLimiter: new RedisRateLimiter(client, rate, prefix),
-      bookingIndex: new RedisBookingIndex(client, prefix),
+      bookingIndex: storeBookingIndex(store),
       close: closeAll,
     };
   } catch (e) {

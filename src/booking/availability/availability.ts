@@ -35,6 +35,7 @@ import {
   checkPartySize,
   checkWhen,
   notFound,
+  partyCapacity,
   spanZoneView,
   withContactRemedy,
 } from "../rules/index.js";
@@ -69,7 +70,8 @@ async function query(
   const chosen = findChosenResource(runtime, found.value, body.constraints?.resource);
   if (!chosen.ok) return chosen;
   const partySize = body.party_size ?? 1;
-  const party = refused(checkPartySize(found.value.rules?.partySize, partySize));
+  const capacity = partyCapacity(found.value.service, runtime.catalog.resources);
+  const party = refused(checkPartySize(found.value.rules?.partySize, partySize, capacity));
   if (party !== undefined) return party;
   const window = parseQueryWindow(body);
   if (!window.ok) return window;

@@ -9,6 +9,7 @@ import type { ConnectorError } from "../../connectors/port.js";
 import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
 import type { HttpRefusalCode, RefusalReason } from "../../protocol/schcp/refusals.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
+import { upstreamRejected } from "../rules/refusal.js";
 
 type Extra = Omit<BookingRefusal, "code" | "reason" | "message">;
 
@@ -61,8 +62,13 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
   };
 }
 
-/** An upstream failure the agent may retry: 503 UPSTREAM_UNAVAILABLE, with retry.after when the platform said. */
+/**
+ * An upstream failure as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with
+ * retry.after when the platform said; except a request the platform refused as invalid,
+ * which no retry can fix: 400 INVALID_REQUEST (rules/refusal.ts upstreamRejected).
+ */
 export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
+  if (e.code === "invalid_request") return upstreamRejected();
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   return refuse(

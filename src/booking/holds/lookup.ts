@@ -5,7 +5,7 @@
 import type { CatalogResource, CatalogService, ConnectorError } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingRefusal, HostRuntime, ServiceRules } from "../api.js";
-import { bookingRefusal, notFound } from "../rules/index.js";
+import { bookingRefusal, notFound, upstreamRejected } from "../rules/index.js";
 
 export interface ServiceLookup {
   readonly service: CatalogService;
@@ -50,8 +50,12 @@ export function findChosenResource(
   return ok(resource);
 }
 
-/** Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After. */
+/**
+ * Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After. A
+ * request the platform refused as invalid is 400, not retryable (rules/refusal.ts).
+ */
 export function upstreamRefusal(e: ConnectorError): BookingRefusal {
+  if (e.code === "invalid_request") return upstreamRejected();
   if (e.code === "rate_limited") {
     return bookingRefusal("UPSTREAM_UNAVAILABLE", {
       reason: "upstream_rate_limited",

@@ -12,7 +12,8 @@ import { HoldStoreUnavailableError } from "../../holds/port.js";
 import { edgeRefusal } from "./refusal-map.js";
 import { internalError, jsonResponse, refusalResponse, toHttp } from "./respond.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
-import { mountSchcpRoutes } from "./schcp-routes.js";
+import { originRateLimit } from "./origin-limit.js";
+import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -44,6 +45,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   });
   app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
 
+  // §7.2: the network origin's allowance is spent before a body is read or a signature checked.
+  if (deps.originRateLimit !== undefined) app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit));
   mountSchcpRoutes(app, deps, origin);
   mountOperatorRoutes(app, deps);
 

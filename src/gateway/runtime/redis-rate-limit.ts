@@ -1,6 +1,7 @@
 /**
  * The availability token bucket (SchCP §7.2) in Redis, so one agent key has one allowance
- * across every host AND every gateway process sharing the Redis. The same refill rule as
+ * across every host AND every gateway process sharing the Redis; the same script keeps the
+ * per-network-origin bucket (src/gateway/http/origin-limit.ts) shared the same way. The same refill rule as
  * the in-process bucket (src/gateway/http/rate-limit.ts takeToken), as one Lua script so
  * concurrent takes cannot both spend the last token. The key expires once the bucket would
  * be full again, so idle agents cost nothing.
@@ -39,6 +40,8 @@ export class RedisRateLimiter implements RateLimiter {
     private readonly redis: Redis,
     private readonly policy: TokenBucketPolicy,
     private readonly keyPrefix = "schcp:",
+    /** Which allowance: "availability" (per agent key) or "origin" (per network origin, §7.2). */
+    private readonly bucket = "availability",
   ) {}
 
   async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
@@ -47,7 +50,7 @@ export class RedisRateLimiter implements RateLimiter {
       reply = (await this.redis.eval(
         TAKE,
         1,
-        `${this.keyPrefix}ratelimit:availability:${key}`,
+        `${this.keyPrefix}ratelimit:${this.bucket}:${key}`,
         String(nowMs),
         String(this.policy.capacity),
         String(this.policy.refillPerSec),

@@ -46,7 +46,11 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
 
   // §7.2: the network origin's allowance is spent before a body is read or a signature checked.
-  if (deps.originRateLimit !== undefined) app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit));
+  if (deps.originRateLimit !== undefined) {
+    const hostOf = (path: string) =>
+      deps.hosts.get(path.slice(SCHCP_PREFIX.length + 1).split("/")[0] ?? "")?.config;
+    app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, hostOf));
+  }
   mountSchcpRoutes(app, deps, origin);
   mountOperatorRoutes(app, deps);
 

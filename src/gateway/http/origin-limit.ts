@@ -16,6 +16,7 @@
 import { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import type { MiddlewareHandler } from "hono";
+import type { HostConfig } from "../../booking/api.js";
 import { edgeRefusal } from "./refusal-map.js";
 import { refusalResponse, toHttp } from "./respond.js";
 import type { TokenBucketPolicy } from "./rate-limit.js";
@@ -80,7 +81,14 @@ function dottedTail(group: string): string[] {
   return [((a << 8) | b).toString(16), ((c << 8) | d).toString(16)];
 }
 
-export function originRateLimit(limit: OriginRateLimit): MiddlewareHandler {
+/**
+ * `hostOf` names the host a path addresses (for its contact remedy, §9.2); an unknown one
+ * spends the allowance all the same.
+ */
+export function originRateLimit(
+  limit: OriginRateLimit,
+  hostOf: (path: string) => HostConfig | undefined,
+): MiddlewareHandler {
   const now = limit.now ?? Date.now;
   return async (c, next) => {
     const key = originKey(c.req.raw.headers, c.env, limit.trustForwardedFor === true);
@@ -88,12 +96,15 @@ export function originRateLimit(limit: OriginRateLimit): MiddlewareHandler {
     if (taken.ok) return next();
     return toHttp(
       refusalResponse(
-        edgeRefusal({
-          code: "RATE_LIMITED",
-          message: "too many requests from this network origin; try again later",
-          basis: { policy: "rate limit per network origin" },
-          retryAfterMs: taken.retryAfterMs,
-        }),
+        edgeRefusal(
+          {
+            code: "RATE_LIMITED",
+            message: "too many requests from this network origin; try again later",
+            basis: { policy: "rate limit per network origin" },
+            retryAfterMs: taken.retryAfterMs,
+          },
+          hostOf(c.req.path),
+        ),
       ),
     );
   };

@@ -72,6 +72,11 @@ describe("§7.2 rate limit per network origin, before signature checks", () => {
       expect(limited.json).toMatchObject({
         error: { reason: "rate_limited", basis: { policy: "rate limit per network origin" } },
       });
+      // §9.2: the host's published contact remedy, as on every refusal.
+      expect((limited.json as { error: { remedies: unknown[] } }).error.remedies).toContainEqual({
+        type: "contact",
+        phone: "+1-416-555-0177",
+      });
       expect((await unsigned(gw)).status).toBe(429);
       // Discovery and the operator API are not SchCP host-endpoint requests: still served.
       expect((await fetch(`${gw.url}/hosts/maple-street-auto/scheduling.json`)).status).toBe(200);

@@ -272,12 +272,12 @@ export interface IdGenerator {
 }
 
 /**
- * Booking ids per host, for the operator's list and the approval-deadline runner: the hold
- * store can read a booking by id but not list them. (Added by I3; optional: without one, the
- * booking service keeps a process-local index, which sees only this process's bookings.)
+ * Booking ids per host, for the operator's list and the approval-deadline runner. The hold
+ * store keeps the index itself, written in the same atomic step as each booking
+ * (completeConfirm), so no crash can leave a booking unlisted; without a configured index
+ * the booking service reads the store's (bookings/booking-index.ts).
  */
 export interface BookingIndex {
-  add(hostId: string, bookingId: string, createdAt: number): Promise<void>;
   /** Newest first, at most `limit`. */
   list(hostId: string, limit: number): Promise<readonly string[]>;
 }

@@ -8,7 +8,7 @@
 import type { BookingDeps, OperatorApi, SchcpHostApi } from "./api.js";
 import { availability } from "./availability/index.js";
 import { createHold, getHold, placeHold, releaseHold } from "./holds/index.js";
-import { MemoryBookingIndex } from "./bookings/booking-index.js";
+import { storeBookingIndex } from "./bookings/booking-index.js";
 import { cancelBooking } from "./bookings/cancel.js";
 import { getBooking } from "./bookings/get.js";
 import { changeOffer } from "./changes/change-offer.js";
@@ -46,9 +46,9 @@ export interface BookingMaintenance {
 export type BookingService = SchcpHostApi & OperatorApi & BookingMaintenance & DirectBookingApi;
 
 export function createBookingService(deps: BookingDeps): BookingService {
-  // Without a configured index, one process-local index serves this service (api.ts BookingIndex).
+  // Without a configured index, the store's own (written with each booking) serves (api.ts BookingIndex).
   const d: BookingDeps =
-    deps.bookingIndex === undefined ? { ...deps, bookingIndex: new MemoryBookingIndex() } : deps;
+    deps.bookingIndex === undefined ? { ...deps, bookingIndex: storeBookingIndex(deps.store) } : deps;
   const engine: CreateHold = createHold;
   return {
     availability: (hostId, caller, body) => availability(d, hostId, caller, body),

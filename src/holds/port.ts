@@ -250,6 +250,11 @@ export interface HoldStore {
   ): Promise<ReadonlyArray<{ hold: HoldRecord; fence: number }>>;
 
   getBooking(hostId: string, bookingId: string): Promise<BookingRecord | undefined>;
+  /**
+   * The host's booking ids, newest first, at most `limit`. completeConfirm indexes a booking
+   * in the same atomic step that records it, so this lists every booking the store holds.
+   */
+  listBookingIds(hostId: string, limit: number): Promise<readonly string[]>;
   /** Cancelled, declined or expired: frees its time; idempotent. */
   releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>>;
   /** §5.7 acceptance: the booking takes the change hold's time and frees its old time, atomically. */

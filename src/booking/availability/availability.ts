@@ -18,7 +18,7 @@ import type { AvailabilityRequest, AvailabilityResponse, Slot } from "../../prot
 import { formatInstant, instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
 import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
 import { findChosenResource, findService, slotAt } from "../holds/index.js";
-import { checkAccess, checkPartySize, notFound, withContactRemedy } from "../rules/index.js";
+import { checkAccess, checkPartySize, notFound, partyCapacity, withContactRemedy } from "../rules/index.js";
 import { openings } from "./openings.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "./window.js";
@@ -53,7 +53,8 @@ async function query(
   const chosen = findChosenResource(runtime, found.value, body.constraints?.resource);
   if (!chosen.ok) return chosen;
   const partySize = body.party_size ?? 1;
-  const party = refused(checkPartySize(found.value.rules?.partySize, partySize));
+  const capacity = partyCapacity(found.value.service, runtime.catalog.resources);
+  const party = refused(checkPartySize(found.value.rules?.partySize, partySize, capacity));
   if (party !== undefined) return party;
   const window = parseQueryWindow(body);
   if (!window.ok) return window;

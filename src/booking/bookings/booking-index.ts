@@ -1,22 +1,12 @@
 /**
- * The in-process BookingIndex (api.ts): booking ids per host, newest first. The embedded
- * default's store is in this process too, so it sees every booking there; a multi-process
- * deployment wants one kept beside the shared store.
+ * The BookingIndex (api.ts) over the hold store's own index. The store writes a booking and
+ * its index entry in one atomic step (completeConfirm: one Lua script in Redis, one
+ * synchronous step in memory), so a process killed at any point of a confirm never leaves a
+ * booking that the operator list and the approval-deadline runner cannot see.
  */
 import type { BookingIndex } from "../api.js";
+import type { HoldStore } from "../../holds/port.js";
 
-export class MemoryBookingIndex implements BookingIndex {
-  private readonly byHost = new Map<string, Array<{ id: string; at: number }>>();
-
-  add(hostId: string, bookingId: string, createdAt: number): Promise<void> {
-    const list = this.byHost.get(hostId) ?? [];
-    if (!list.some((e) => e.id === bookingId)) list.push({ id: bookingId, at: createdAt });
-    this.byHost.set(hostId, list);
-    return Promise.resolve();
-  }
-
-  list(hostId: string, limit: number): Promise<readonly string[]> {
-    const list = [...(this.byHost.get(hostId) ?? [])].sort((a, b) => b.at - a.at || (a.id < b.id ? 1 : -1));
-    return Promise.resolve(list.slice(0, Math.max(0, limit)).map((e) => e.id));
-  }
+export function storeBookingIndex(store: Pick<HoldStore, "listBookingIds">): BookingIndex {
+  return { list: (hostId, limit) => store.listBookingIds(hostId, limit) };
 }

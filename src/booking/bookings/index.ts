@@ -6,6 +6,6 @@ export { bookingResponse, issueReceipt, receiptClaims, withReceipt } from "./rec
 export { loadBooking, saveBooking } from "./store.js";
 export type { BookingChange, LoadedBooking } from "./store.js";
 export { bookingEvent, notifyGuest } from "./webhook.js";
-export { MemoryBookingIndex } from "./booking-index.js";
+export { storeBookingIndex } from "./booking-index.js";
 export { getBooking } from "./get.js";
 export { cancelBooking } from "./cancel.js";

@@ -10,6 +10,7 @@ import { hostNeedsReconnection } from "../hosts/refusals.js";
 import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
 import type { HttpRefusalCode, RefusalReason } from "../../protocol/schcp/refusals.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
+import { upstreamRejected } from "../rules/refusal.js";
 
 type Extra = Omit<BookingRefusal, "code" | "reason" | "message">;
 
@@ -63,11 +64,13 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
 }
 
 /**
- * An upstream failure the agent may retry: 503 UPSTREAM_UNAVAILABLE, with retry.after when the
- * platform said; except a revoked credential, which no retry fixes (hosts/refusals.ts).
+ * An upstream failure as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with
+ * retry.after when the platform said; except a revoked credential (hosts/refusals.ts) and a
+ * request the platform refused as invalid (400, rules/refusal.ts), which no retry fixes.
  */
 export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
   if (e.code === "unauthorized") return hostNeedsReconnection();
+  if (e.code === "invalid_request") return upstreamRejected();
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(

@@ -193,7 +193,8 @@ async function finish(
 
 /**
  * The upstream create failed. slot_taken: the time is gone, release it (409 SLOT_UNAVAILABLE).
- * 429: nothing happened upstream, so the hold goes back to held (503). A 5xx or a timeout is
+ * 429: nothing happened upstream, so the hold goes back to held (503); a request the platform
+ * refused as invalid goes back to held too, answered 400 (no retry can help). A 5xx or a timeout is
  * ambiguous (the create may have happened), so the upstream is asked once by idempotency key
  * before the hold is given back; if even that fails the hold stays confirming for
  * reconciliation, which never creates a second booking.

@@ -66,9 +66,9 @@ export function newBookingState(
 }
 
 /**
- * Records the booking under the confirm's fence. On success the hold's time becomes the
- * booking's, the agent, principal and attester earn a "confirmed" outcome (§7.3), and the
- * booking is indexed for the operator.
+ * Records the booking under the confirm's fence, indexed for the operator in the same atomic
+ * store step. On success the hold's time becomes the booking's, and the agent, principal and
+ * attester earn a "confirmed" outcome (§7.3).
  */
 export async function recordBooking(
   deps: BookingDeps,
@@ -95,8 +95,6 @@ export async function recordBooking(
     now,
   );
   if (!done.ok) return err(done.reason);
-  // createBookingService always supplies an index (a process-local one when none is configured).
-  await deps.bookingIndex?.add(hostId, bookingId, now);
   const owner = hold.owner;
   await deps.store.recordOutcome({ kind: "agent", id: owner.agentKey }, "confirmed", now);
   await deps.store.recordOutcome({ kind: "principal", id: intent.principal }, "confirmed", now);

@@ -11,7 +11,7 @@ import { openings } from "../availability/openings.js";
 import { notFound } from "../bookings/refuse.js";
 import { findService } from "../holds/lookup.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
-import { checkAccess, checkPartySize, withContactRemedy } from "../rules/index.js";
+import { checkAccess, checkPartySize, partyCapacity, withContactRemedy } from "../rules/index.js";
 
 export interface OpeningsRequest {
   readonly serviceId: string;
@@ -46,7 +46,12 @@ export async function directOpenings(
   const found = findService(host, request.serviceId);
   if (!found.ok) return found;
   const refusal =
-    checkAccess(policies, principal) ?? checkPartySize(found.value.rules?.partySize, request.partySize);
+    checkAccess(policies, principal) ??
+    checkPartySize(
+      found.value.rules?.partySize,
+      request.partySize,
+      partyCapacity(found.value.service, host.catalog.resources),
+    );
   if (refusal !== undefined) return err(withContactRemedy(refusal, host.config));
   const first = Math.max(request.range.start, now);
   const last = Math.min(request.range.end, now + policies.horizonMs);

@@ -18,6 +18,7 @@ import {
   checkPartySize,
   checkPlace,
   checkWhen,
+  partyCapacity,
 } from "../rules/index.js";
 import { findChosenResource, findService, type ServiceLookup } from "./lookup.js";
 import type { CreateHoldParams } from "./params.js";
@@ -65,7 +66,8 @@ export async function checkHold(
     const where = checkPlace(found.value.rules?.location, params.place, policies.serviceArea);
     if (!where.ok) return where;
     place = where.value;
-    const party = checkPartySize(found.value.rules?.partySize, params.partySize);
+    const capacity = partyCapacity(found.value.service, runtime.catalog.resources);
+    const party = checkPartySize(found.value.rules?.partySize, params.partySize, capacity);
     if (party !== undefined) return err(party);
   }
   const resource =

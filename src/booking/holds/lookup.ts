@@ -6,7 +6,7 @@ import type { CatalogResource, CatalogService, ConnectorError } from "../../conn
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingRefusal, HostRuntime, ServiceRules } from "../api.js";
 import { hostNeedsReconnection } from "../hosts/refusals.js";
-import { bookingRefusal, notFound } from "../rules/index.js";
+import { bookingRefusal, notFound, upstreamRejected } from "../rules/index.js";
 
 export interface ServiceLookup {
   readonly service: CatalogService;
@@ -53,10 +53,12 @@ export function findChosenResource(
 
 /**
  * Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After; a
- * revoked credential is host_needs_reconnection, with no retry (hosts/refusals.ts).
+ * revoked credential is host_needs_reconnection, with no retry (hosts/refusals.ts); a request
+ * the platform refused as invalid is 400, not retryable (rules/refusal.ts).
  */
 export function upstreamRefusal(e: ConnectorError): BookingRefusal {
   if (e.code === "unauthorized") return hostNeedsReconnection();
+  if (e.code === "invalid_request") return upstreamRejected();
   if (e.code === "rate_limited") {
     const limited = bookingRefusal("UPSTREAM_UNAVAILABLE", {
       reason: "upstream_rate_limited",

@@ -1,5 +1,11 @@
 /** The pure §5.2 "who, when and where" rules; each refusal names its policy in basis (§9.2). */
-export { bookingRefusal, notFound, withContactRemedy, type RefusalInit } from "./refusal.js";
+export {
+  bookingRefusal,
+  notFound,
+  upstreamRejected,
+  withContactRemedy,
+  type RefusalInit,
+} from "./refusal.js";
 export { checkAccess } from "./access.js";
 export { checkEligibility } from "./eligibility.js";
 export {
@@ -11,5 +17,5 @@ export {
   releaseInstant,
 } from "./booking-window.js";
 export { checkPlace, insideServiceArea } from "./place.js";
-export { checkPartySize } from "./party-size.js";
+export { checkPartySize, partyCapacity } from "./party-size.js";
 export { asZoneView, spanZoneView, weekdayOf, zoneView, type ZoneView } from "./zone-view.js";

@@ -58,3 +58,14 @@ export function withContactRemedy(r: BookingRefusal, host: Pick<HostConfig, "con
 
 export const notFound = (what: string): BookingRefusal =>
   bookingRefusal("NOT_FOUND", { message: `${what} not found` });
+
+/**
+ * The upstream refused the request itself (ConnectorError invalid_request): asking again
+ * cannot help, so it is 400 INVALID_REQUEST with no retry, never 503 "try again shortly".
+ * The platform's own wording stays out of the answer (it names the platform's internals).
+ */
+export const upstreamRejected = (): BookingRefusal =>
+  bookingRefusal("INVALID_REQUEST", {
+    message: "the host's booking system refused this request as invalid; it cannot succeed as it is",
+    basis: { policy: "upstream" },
+  });

@@ -18,6 +18,10 @@ export interface ServeSettings {
   readonly dataDir: string;
   readonly operatorToken?: string;
   readonly validateResponses: boolean;
+  /** TRUST_PROXY: key the §7.2 origin limit by the last X-Forwarded-For entry (off by default). */
+  readonly trustForwardedFor: boolean;
+  /** ORIGIN_RATE_LIMIT "<burst>/<per second>" or "off"; undefined: the default. */
+  readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -60,8 +64,17 @@ export function readServeEnv(
     operatorToken = env["OPERATOR_TOKEN"];
   }
 
+  const trust = env["TRUST_PROXY"];
+  if (set(trust) && !["0", "1", "true", "false"].includes(trust)) {
+    return err(`TRUST_PROXY must be 1 or 0, got "${trust}"`);
+  }
+  const originRate = readOriginRate(env["ORIGIN_RATE_LIMIT"]);
+  if (!originRate.ok) return originRate;
+
   return ok({
     port,
+    trustForwardedFor: trust === "1" || trust === "true",
+    ...(originRate.value !== undefined && { originRate: originRate.value }),
     bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
     ...(publicOrigin !== undefined && { publicOrigin }),
     ...(redisUrl !== undefined && { redisUrl }),
@@ -110,4 +123,17 @@ export function redactUrl(url: string): string {
   } catch {
     return "(unparseable URL)";
   }
+}
+
+/** ORIGIN_RATE_LIMIT: "off", or "<burst>/<per second>" such as "2000/200". */
+function readOriginRate(raw: string | undefined): Result<ServeSettings["originRate"], string> {
+  if (!set(raw)) return ok(undefined);
+  if (raw === "off") return ok(false);
+  const m = /^([0-9]{1,9})\/([0-9]{1,9}(?:\.[0-9]{1,6})?)$/.exec(raw);
+  const capacity = Number(m?.[1]);
+  const refillPerSec = Number(m?.[2]);
+  if (m === null || capacity < 1 || !(refillPerSec > 0)) {
+    return err(`ORIGIN_RATE_LIMIT must be "off" or "<burst>/<per second>" such as "2000/200", got "${raw}"`);
+  }
+  return ok({ capacity, refillPerSec });
 }

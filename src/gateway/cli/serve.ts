@@ -82,6 +82,8 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
       ...(settings.value.redisKeyPrefix !== undefined && { redisKeyPrefix: settings.value.redisKeyPrefix }),
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
+      ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
+      trustForwardedFor: settings.value.trustForwardedFor,
     });
     if (!built.ok) {
       await closeServer();

@@ -14,7 +14,8 @@ import { edgeRefusal } from "./refusal-map.js";
 import { internalError, jsonResponse, refusalResponse, toHttp } from "./respond.js";
 import { mountOperatorHostRoutes } from "./operator-hosts.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
-import { mountSchcpRoutes } from "./schcp-routes.js";
+import { originRateLimit } from "./origin-limit.js";
+import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -46,6 +47,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   });
   app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
 
+  // §7.2: the network origin's allowance is spent before a body is read or a signature checked.
+  if (deps.originRateLimit !== undefined) {
+    const hostOf = (path: string) =>
+      deps.hosts.get(path.slice(SCHCP_PREFIX.length + 1).split("/")[0] ?? "")?.config;
+    app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, hostOf));
+  }
   mountSchcpRoutes(app, deps, origin);
   mountOperatorRoutes(app, deps);
   mountOperatorHostRoutes(app, deps);

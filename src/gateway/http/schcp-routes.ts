@@ -1,9 +1,10 @@
 /**
  * The host endpoint (SchCP §3–§9) at {origin}/schcp/v0/{hostId}. Every operation runs one
- * pipeline, in this order:
+ * pipeline, in this order (after the network origin's rate limit, §7.2, app.ts):
  *   host in the path -> body as bounded raw bytes (413) -> request signature against the
  *   configured public origin (§3.2, 401) -> availability's rate limit (§7.2, 429) -> strict
- *   JSON, payment data, closed schema (§3.1, §8, 400) -> mandate for this host (§3.3, 401)
+ *   JSON, payment data, closed schema (§3.1, §8, 400) -> a callback_url that can be delivered
+ *   to (§5.8, 400) -> mandate for this host (§3.3, 401)
  *   -> idempotency (§9.1) -> the use case -> the refusal mapping (§9.2).
  * Signature first: nothing about an unauthenticated request's body is worth telling anyone.
  */
@@ -13,6 +14,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { resolveCaller, verifySignature } from "./auth.js";
 import { readBoundedBody } from "./body.js";
+import { refuseCallbackUrl } from "./callback-check.js";
 import { edgeRefusal, fromBookingRefusal } from "./refusal-map.js";
 import { parseRequestBody } from "./request-body.js";
 import { checkedResponse, jsonResponse, refusalResponse, toHttp } from "./respond.js";
@@ -22,7 +24,8 @@ import { requestPathAndQuery } from "./target-uri.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
 import type { EdgeRefusal, EdgeResponse, HttpAppDeps } from "./types.js";
 
-export const SCHCP_BASE = "/schcp/v0/:hostId";
+export const SCHCP_PREFIX = "/schcp/v0";
+export const SCHCP_BASE = `${SCHCP_PREFIX}/:hostId`;
 
 export function mountSchcpRoutes(app: Hono, deps: HttpAppDeps, origin: string): void {
   for (const route of SCHCP_ROUTES) {
@@ -93,6 +96,8 @@ async function handle(
 
   const parsed = parseBody(route, body, host);
   if (!parsed.ok) return fail(parsed.error);
+  const callback = refuseCallbackUrl(parsed.value, host.config, deps.allowPrivateCallbacksForTests === true);
+  if (callback !== undefined) return fail(callback);
 
   const caller = await resolveCaller(verified.value, host, nowMs, route.mandateRequired(host));
   if (!caller.ok) return fail(caller.error);

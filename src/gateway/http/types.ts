@@ -5,6 +5,7 @@
 import type { Caller, Clock, HostDirectory, OperatorApi, SchcpHostApi } from "../../booking/api.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
+import type { OriginRateLimit } from "./origin-limit.js";
 
 /** Structured log lines for operators; never carries secrets or request bodies. */
 export interface Logger {
@@ -78,6 +79,8 @@ export interface HttpAppDeps {
   readonly nonces: NonceStore;
   readonly idempotency: IdempotencyGate;
   readonly rateLimiter: RateLimiter;
+  /** §7.2: the per-network-origin bucket taken before any signature check; none when absent. */
+  readonly originRateLimit?: OriginRateLimit;
   readonly clock: Clock;
   readonly logger: Logger;
   /** The operator API's bearer credential. */
@@ -89,6 +92,12 @@ export interface HttpAppDeps {
    * line (on in development and tests; the CLI turns it off when NODE_ENV=production).
    */
   readonly validateResponses?: boolean;
+  /**
+   * Tests only: accept http: and literal non-public callback_url addresses (a loopback server
+   * standing in for an agent), as the transport's allowPrivateForTests does. Never in a
+   * running gateway.
+   */
+  readonly allowPrivateCallbacksForTests?: boolean;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

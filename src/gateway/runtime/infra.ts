@@ -7,7 +7,7 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { BookingIndex, Clock } from "../../booking/api.js";
-import { MemoryBookingIndex } from "../../booking/bookings/booking-index.js";
+import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
 import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
@@ -16,15 +16,17 @@ import { createRedisGatewayStore } from "../../holds/redis/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../http/rate-limit.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
+import { DEFAULT_ORIGIN_RATE } from "../http/origin-limit.js";
 import type { RateLimiter } from "../http/types.js";
-import { RedisBookingIndex } from "./redis-booking-index.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
 
 export interface Infra {
   readonly store: GatewayStore;
   readonly syntheticBackend: SyntheticBackend;
   readonly rateLimiter: RateLimiter;
-  /** Lists a host's bookings for the operator API (the store reads them by id only). */
+  /** §7.2 per network origin (src/gateway/http/origin-limit.ts); absent when turned off. */
+  readonly originLimiter?: RateLimiter;
+  /** Lists a host's bookings for the operator API: the store's own index, written with each booking. */
   readonly bookingIndex: BookingIndex;
   close(): Promise<void>;
 }
@@ -35,16 +37,21 @@ export interface InfraOptions {
   /** Prefix of every Redis key this gateway writes (default "schcp:"); tests give each run its own. */
   readonly redisKeyPrefix?: string;
   readonly availabilityRate?: TokenBucketPolicy;
+  /** The per-network-origin bucket (default DEFAULT_ORIGIN_RATE); false turns it off. */
+  readonly originRate?: TokenBucketPolicy | false;
 }
 
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const rate = opts.availabilityRate ?? DEFAULT_AVAILABILITY_RATE;
+  const originRate = opts.originRate === undefined ? DEFAULT_ORIGIN_RATE : opts.originRate;
   if (opts.redisUrl === undefined) {
+    const store = new MemoryHoldStore({ clock: () => opts.clock.now() });
     return {
-      store: new MemoryHoldStore({ clock: () => opts.clock.now() }),
+      store,
       syntheticBackend: new MemorySyntheticBackend(),
       rateLimiter: new MemoryRateLimiter(rate),
-      bookingIndex: new MemoryBookingIndex(),
+      ...(originRate !== false && { originLimiter: new MemoryRateLimiter(originRate) }),
+      bookingIndex: storeBookingIndex(store),
       close: () => Promise.resolve(),
     };
   }
@@ -70,7 +77,10 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       store,
       syntheticBackend: backend,
       rateLimiter: new RedisRateLimiter(client, rate, prefix),
-      bookingIndex: new RedisBookingIndex(client, prefix),
+      ...(originRate !== false && {
+        originLimiter: new RedisRateLimiter(client, originRate, prefix, "origin"),
+      }),
+      bookingIndex: storeBookingIndex(store),
       close: closeAll,
     };
   } catch (e) {

@@ -1,17 +1,22 @@
 /**
  * The availability token bucket (SchCP §7.2) in Redis, so one agent key has one allowance
- * across every host AND every gateway process sharing the Redis. The same refill rule as
+ * across every host AND every gateway process sharing the Redis; the same script keeps the
+ * per-network-origin bucket (src/gateway/http/origin-limit.ts) shared the same way. The same refill rule as
  * the in-process bucket (src/gateway/http/rate-limit.ts takeToken), as one Lua script so
  * concurrent takes cannot both spend the last token. The key expires once the bucket would
  * be full again, so idle agents cost nothing.
  */
 import type { Redis } from "ioredis";
+import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import type { RateLimiter } from "../http/types.js";
 
 // KEYS[1] bucket. ARGV: now (ms), capacity, refill per second. Returns {ok 1|0, retryAfterMs}.
-const TAKE = `
+// Called by SHA (src/redis/script.ts): the origin bucket runs on every host-endpoint request.
+const TAKE = redisScript(
+  "rate-limit-take",
+  `
 local now = tonumber(ARGV[1])
 local capacity = tonumber(ARGV[2])
 local rate = tonumber(ARGV[3])
@@ -32,25 +37,26 @@ end
 redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', tostring(now))
 redis.call('PEXPIRE', KEYS[1], math.ceil((capacity - tokens) / rate * 1000) + 1000)
 return {ok, retry}
-`;
+`,
+);
 
 export class RedisRateLimiter implements RateLimiter {
   constructor(
     private readonly redis: Redis,
     private readonly policy: TokenBucketPolicy,
     private readonly keyPrefix = "schcp:",
+    /** Which allowance: "availability" (per agent key) or "origin" (per network origin, §7.2). */
+    private readonly bucket = "availability",
   ) {}
 
   async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
     let reply: [number, number];
     try {
-      reply = (await this.redis.eval(
+      reply = (await evalScript(
+        this.redis,
         TAKE,
-        1,
-        `${this.keyPrefix}ratelimit:availability:${key}`,
-        String(nowMs),
-        String(this.policy.capacity),
-        String(this.policy.refillPerSec),
+        [`${this.keyPrefix}ratelimit:${this.bucket}:${key}`],
+        [String(nowMs), String(this.policy.capacity), String(this.policy.refillPerSec)],
       )) as [number, number];
     } catch (error) {
       // The edge answers the store's infrastructure error with 503 and Retry-After.

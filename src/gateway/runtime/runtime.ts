@@ -49,6 +49,12 @@ export interface GatewayRuntimeOptions {
   /** Redis key prefix for the store, platform and limits (default "schcp:"); BullMQ's too. */
   readonly redisKeyPrefix?: string;
   readonly availabilityRate?: TokenBucketPolicy;
+  /** §7.2 per network origin, before signature checks (default DEFAULT_ORIGIN_RATE); false: off. */
+  readonly originRate?: TokenBucketPolicy | false;
+  /** Key the origin limit by the last X-Forwarded-For entry (behind a trusted proxy only; TRUST_PROXY). */
+  readonly trustForwardedFor?: boolean;
+  /** Tests only: accept literal non-public callback_url addresses at the request (HttpAppDeps). */
+  readonly allowPrivateCallbacksForTests?: boolean;
   /** Background workers (sweeper, reconciliation, approval timeouts, catalogs): on by default. */
   readonly workers?: boolean | WorkerIntervals;
   /**
@@ -122,6 +128,7 @@ export async function buildGatewayRuntime(
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
     ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
     ...(opts.availabilityRate !== undefined && { availabilityRate: opts.availabilityRate }),
+    ...(opts.originRate !== undefined && { originRate: opts.originRate }),
   });
   try {
     const hosts = await buildHosts(opts.hosts, opts.dataDir, {
@@ -198,6 +205,10 @@ export async function buildGatewayRuntime(
       nonces: infra.store,
       idempotency: createIdempotencyGate({ store: infra.store, clock, hosts: directory }),
       rateLimiter: infra.rateLimiter,
+      ...(infra.originLimiter !== undefined && {
+        originRateLimit: { limiter: infra.originLimiter, trustForwardedFor: opts.trustForwardedFor === true },
+      }),
+      ...(opts.allowPrivateCallbacksForTests === true && { allowPrivateCallbacksForTests: true }),
       clock,
       logger,
       operatorToken: token.token,

@@ -134,6 +134,14 @@ export class MemoryHoldStore implements GatewayStore {
     return settle(() => this.hosts.get(hostId)?.bookings.get(bookingId)?.record);
   }
 
+  listBookingIds(hostId: string, limit: number): Promise<readonly string[]> {
+    // The bookings map is the index: completeConfirm adds to it, in creation order.
+    return settle(() => {
+      const ids = [...(this.hosts.get(hostId)?.bookings.keys() ?? [])];
+      return ids.reverse().slice(0, Math.max(0, limit));
+    });
+  }
+
   releaseBooking(hostId: string, bookingId: string, _now: number): Promise<Transition<BookingRecord>> {
     return this.onHost(hostId, (h) => bookings.releaseBooking(h, bookingId));
   }

@@ -17,6 +17,16 @@ export async function getBooking(
   return decode("getBooking", () => bookingFromFields(hostId, bookingId, fields));
 }
 
+/** Newest first: the index complete-confirm.lua writes with each booking (score = creation time). */
+export async function listBookingIds(
+  ctx: StoreContext,
+  hostId: string,
+  limit: number,
+): Promise<readonly string[]> {
+  if (limit <= 0) return [];
+  return ctx.call("listBookingIds", () => ctx.redis.zrevrange(ctx.keys.bookingIndex(hostId), 0, limit - 1));
+}
+
 function bookingTransition(hostId: string, bookingId: string, reply: unknown[]): Transition<BookingRecord> {
   return transition(reply, (r) => bookingFromFields(hostId, bookingId, fieldsOf(r[2])));
 }

@@ -146,7 +146,7 @@ export async function completeConfirm(
   const k = ctx.keys;
   const reply = await ctx.list(
     "complete-confirm",
-    [k.hold(hostId, holdId), k.booking(hostId, booking.bookingId), k.lease(hostId)],
+    [k.hold(hostId, holdId), k.booking(hostId, booking.bookingId), k.lease(hostId), k.bookingIndex(hostId)],
     [k.host(hostId), holdId, fence, booking.bookingId, now, ctx.settings.retentionMs, booking.payload],
   );
   return transition(

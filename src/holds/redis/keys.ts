@@ -18,6 +18,9 @@
  *   <p>{h}:mand:<n>:<iss><jti> ZSET  "h:<holdId>" / "k:<bookingId>" counted against a mandate
  *   <p>{h}:bk:<bookingId>     HASH   the booking
  *   <p>{h}:pbk:<principal>    ZSET   a principal's bookings by end (isPrincipalProven)
+ *   <p>{h}:booking-index      ZSET   every booking of the host by creation time (operator list,
+ *                                    approval deadlines); written by complete-confirm.lua
+ *                                    with the booking itself, so neither exists without the other
  *   <p>{h}:events             LIST   expiry events, JSON, taken with LPOP
  *   <p>hosts                  SET    hosts that have had holds (not host-tagged: global)
  *   <p>nonce:<n>:<keyid><nonce>  STRING  RFC 9421 replay memory (SET NX EXAT)
@@ -66,6 +69,9 @@ export class RedisKeys {
   }
   booking(hostId: string, bookingId: string): string {
     return `${this.host(hostId)}bk:${bookingId}`;
+  }
+  bookingIndex(hostId: string): string {
+    return `${this.host(hostId)}booking-index`;
   }
   principalBookings(hostId: string, principal: string): string {
     return `${this.host(hostId)}pbk:${principal}`;

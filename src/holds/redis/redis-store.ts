@@ -165,6 +165,9 @@ export class RedisHoldStore implements GatewayStore {
   getBooking(hostId: string, bookingId: string): Promise<BookingRecord | undefined> {
     return bookings.getBooking(this.ctx, hostId, bookingId);
   }
+  listBookingIds(hostId: string, limit: number): Promise<readonly string[]> {
+    return bookings.listBookingIds(this.ctx, hostId, limit);
+  }
   releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>> {
     return bookings.releaseBooking(this.ctx, hostId, bookingId, now);
   }

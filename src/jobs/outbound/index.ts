@@ -1,4 +1,5 @@
 export { classifyAddress, isPublicAddress, type AddressClass } from "./address-policy.js";
+export { checkCallbackUrl, literalHost, type CallbackUrlOptions } from "./callback-url.js";
 export {
   createPublicFetch,
   systemResolver,

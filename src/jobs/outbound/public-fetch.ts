@@ -5,7 +5,7 @@
  * connection." So the name is resolved inside the socket's own `lookup` (node:https), every
  * answer is classified and the connection is refused unless all are public; the socket's
  * remote address is checked again once connected. IP literals (which Node connects to
- * without a lookup) are classified before any socket is opened.
+ * without a lookup) are classified before any socket is opened (callback-url.ts).
  *
  * Also §5.8: https only, no credentials in the URL, short timeouts, a bounded response, and
  * no redirects (node:http never follows them; a 3xx is returned as it is).
@@ -14,10 +14,9 @@
  * hook with fetch ergonomics (undici's Agent) is not a dependency of this project.
  */
 import { lookup as dnsLookup } from "node:dns/promises";
-import { isIP } from "node:net";
-import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { classifyAddress } from "./address-policy.js";
+import { checkCallbackUrl, literalHost } from "./callback-url.js";
 import { exchange } from "./exchange.js";
 import type { GuardedLookup } from "./exchange.js";
 import { RefusedError } from "./types.js";
@@ -107,14 +106,12 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
   };
 
   return async (req) => {
-    const target = checkUrl(req.url, allowPrivate);
+    // The URL's text (scheme, credentials, an IP literal's class): the same check the edge
+    // made when the hold named it (callback-url.ts), made again in case the policy changed.
+    const target = checkCallbackUrl(req.url, { allowPrivateForTests: allowPrivate });
     if (!target.ok) return target;
     const url = target.value;
-    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    if (isIP(host) !== 0) {
-      const refused = refuseAddress(host);
-      if (refused !== undefined) return err(refused);
-    }
+    const host = literalHost(url) ?? url.hostname;
     return exchange(url, host, req, {
       connectTimeoutMs,
       timeoutMs,
@@ -123,21 +120,4 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
       checkConnected: refuseAddress,
     });
   };
-}
-
-function checkUrl(raw: string, allowPrivate: boolean): Result<URL, FetchRefusal> {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return err({ code: "invalid_url", message: "the callback URL is not an absolute URL" });
-  }
-  const schemes = allowPrivate ? ["https:", "http:"] : ["https:"];
-  if (!schemes.includes(url.protocol)) {
-    return err({ code: "scheme_not_allowed", message: `callback URLs must be https, not ${url.protocol}` });
-  }
-  if (url.username !== "" || url.password !== "") {
-    return err({ code: "credentials_in_url", message: "callback URLs must not carry credentials" });
-  }
-  return ok(url);
 }

@@ -23,7 +23,7 @@ import { offerSha256, signOffer } from "../../../src/protocol/schcp/offer/index.
 import type { HostSigningKey } from "../../../src/protocol/schcp/offer/index.js";
 import type { Hold, MandateConstraints, OfferClaims } from "../../../src/protocol/schcp/types.js";
 import { formatInstant } from "../../../src/protocol/time/index.js";
-import { MemoryBookingIndex } from "../../../src/booking/bookings/booking-index.js";
+import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
 import { FakeConnector } from "./fake-connector.js";
 import type { CreateHold } from "../../../src/booking/changes/hold-engine.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
@@ -158,7 +158,7 @@ export function makeWorld(extra: TestHost[] = []): World {
     clock,
     ids: new SeqIds(),
     outbox,
-    bookingIndex: new MemoryBookingIndex(),
+    bookingIndex: storeBookingIndex(store),
   };
   return {
     deps,

@@ -10,9 +10,12 @@ import {
   checkPlace,
   checkReleaseSchedule,
   checkWhen,
+  partyCapacity,
   releaseInstant,
   withContactRemedy,
 } from "../../../src/booking/rules/index.js";
+import { upstreamUnavailable } from "../../../src/booking/bookings/refuse.js";
+import { upstreamRefusal } from "../../../src/booking/holds/lookup.js";
 import { DEFAULT_POLICIES } from "../../../src/booking/hosts/index.js";
 import { isRegisteredReason, REFUSALS } from "../../../src/protocol/schcp/refusals.js";
 import { at, DAY, HOUR, MIN, NOW, principalOf, principal, otherPrincipal } from "../holds/support.js";
@@ -192,6 +195,53 @@ describe("§4.1 party size", () => {
   });
   it.each([1, 4])("%s inside is fine", (n) => expect(checkPartySize(range, n)).toBeUndefined());
   it("no stated range takes any party", () => expect(checkPartySize(undefined, 12)).toBeUndefined());
+
+  it("a party beyond what the resources could ever seat is refused like one outside the range", () => {
+    expectRefusal(checkPartySize(undefined, 7, 6), "INVALID_REQUEST", "party_size", {
+      policy: "party_size",
+      max: 6,
+    });
+    expect(checkPartySize(undefined, 6, 6)).toBeUndefined();
+    expect(checkPartySize(range, 4, 10)).toBeUndefined();
+  });
+
+  it("bounds a party by the service's resources (§4.1 units)", () => {
+    const tables = [
+      { type: "table", capacity: 4 },
+      { type: "table", capacity: 6 },
+    ];
+    const bays = [{ type: "bay", capacity: 1 }];
+    const needs = (resourceType: string, combine?: boolean) => ({
+      requires: [{ resourceType, ...(combine === true && { combine }) }],
+    });
+    // Shared capacity: the largest single table; combined: the tables together.
+    expect(partyCapacity(needs("table"), tables)).toBe(6);
+    expect(partyCapacity(needs("table", true), tables)).toBe(10);
+    // A bay serves the whole party with one unit: no bound from it.
+    expect(partyCapacity(needs("bay"), bays)).toBeUndefined();
+    expect(
+      partyCapacity({ requires: [...needs("bay").requires, ...needs("table").requires] }, [
+        ...bays,
+        ...tables,
+      ]),
+    ).toBe(6);
+  });
+});
+
+describe("an upstream that refuses the request as invalid", () => {
+  it("is 400 INVALID_REQUEST without retry, not 503 (issue 10)", () => {
+    for (const r of [
+      upstreamUnavailable({ code: "invalid_request", message: "partySize is an integer from 1 to 1000" }),
+      upstreamRefusal({ code: "invalid_request", message: "bad" }),
+    ]) {
+      expectRefusal(r, "INVALID_REQUEST", "invalid_request");
+      expect(r.retryAfterMs).toBeUndefined();
+      expect(r.remedies ?? []).toEqual([]);
+      expect(r.message).not.toContain("1000");
+    }
+    expect(upstreamUnavailable({ code: "unavailable", message: "503" }).code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(upstreamRefusal({ code: "timeout", message: "slow" }).code).toBe("UPSTREAM_UNAVAILABLE");
+  });
 });
 
 describe("§9.2 contact remedy", () => {

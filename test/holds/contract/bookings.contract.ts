@@ -33,6 +33,33 @@ export function bookingsContract(store: () => GatewayStore): void {
       expect(await s.getBooking(hostId, "b-none")).toBeUndefined();
     });
 
+    it("indexes each booking in the step that records it: newest first, moves and releases keep it listed once", async () => {
+      const hostId = newHost();
+      const s = store();
+      expect(await s.listBookingIds(hostId, 10)).toEqual([]);
+      const first = await book(s, holdRequest(hostId, { interval: at(0, 60) }));
+      const second = await book(s, holdRequest(hostId, { interval: at(60, 120), now: NOW + MINUTE }));
+      expect(await s.listBookingIds(hostId, 10)).toEqual([second, first]);
+      expect(await s.listBookingIds(hostId, 1)).toEqual([second]);
+      expect(await s.listBookingIds(hostId, 0)).toEqual([]);
+      const change = expectHeld(
+        await s.placeHold(holdRequest(hostId, { interval: at(180, 240), overlapBookingId: first })),
+      );
+      expectOk(await s.moveBookingToHold(hostId, first, change.holdId, NOW + 2 * MINUTE));
+      expectOk(await s.releaseBooking(hostId, second, NOW + 2 * MINUTE));
+      expect(await s.listBookingIds(hostId, 10)).toEqual([second, first]);
+      // A refused completeConfirm (a stale fence) records nothing, so it indexes nothing.
+      const hold = expectHeld(await s.placeHold(holdRequest(hostId, { interval: at(300, 360) })));
+      const begun = expectOk(await s.beginConfirm(hostId, hold.holdId, NOW, MINUTE));
+      const stale = { bookingId: "b-stale", payload: "{}" };
+      expectTransitionRefused(
+        await s.completeConfirm(hostId, hold.holdId, begun.fence + 1, stale, NOW),
+        "stale_fence",
+      );
+      expect(await s.listBookingIds(hostId, 10)).toEqual([second, first]);
+      expect(await s.listBookingIds(newHost(), 10)).toEqual([]);
+    });
+
     it("moves a booking to its change hold atomically, freeing the old time (§5.7)", async () => {
       const hostId = newHost();
       const s = store();

@@ -1,6 +1,8 @@
 -- completeConfirm: records the booking; the hold's allocations become the booking's
--- (the booking names the hold, whose occupancy members stay). Fenced.
--- KEYS[1] hold, KEYS[2] booking, KEYS[3] lease.
+-- (the booking names the hold, whose occupancy members stay). Fenced. The booking enters the
+-- host's booking index in the same step: a crash can never leave a booking the operator list
+-- and the approval-deadline runner do not see.
+-- KEYS[1] hold, KEYS[2] booking, KEYS[3] lease, KEYS[4] booking index.
 -- ARGV: base, holdId, fence, bookingId, now, retentionMs, payload.
 -- Reply: {"ok", "", booking} | {"no", reason, hold?}.
 local base, id, fence, booking_id = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
@@ -20,6 +22,7 @@ local b = {
   mk = h.mk or "[]", s = "active", pl = payload, ca = now,
 }
 redis.call("HSET", KEYS[2], unpack(flatten(b)))
+redis.call("ZADD", KEYS[4], "NX", now, booking_id)
 -- The hold leaves the live counts; its mandate links now count the booking (§3.3).
 for _, k in ipairs(ik) do
   redis.call("ZREM", k, id)

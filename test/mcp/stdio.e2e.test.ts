@@ -91,8 +91,9 @@ describe("booking-gateway mcp over stdio", { timeout: SPAWN_MS }, () => {
       expect(r.isError).toBe(true);
       expect(r.envelope).toMatchObject({
         ok: false,
-        problem: { code: "invalid_input", field, retryable: false },
+        problem: { code: "invalid_input", retryable: false },
       });
+      expect(Object.keys(r.envelope.problem ?? {}).sort()).toEqual(["code", "message", "retryable"]);
       expect(r.envelope.problem?.message).toContain(field);
       const next = await call("osbp_service_describe", DESCRIBE);
       expect(next.envelope.ok).toBe(true);
@@ -110,7 +111,8 @@ describe("booking-gateway mcp over stdio", { timeout: SPAWN_MS }, () => {
       customer: { display_name: "Test Person" },
     });
     expect(r.envelope).toMatchObject({ ok: false, problem: { code: "invalid_mandate" } });
-    expect(r.envelope.problem?.field).toMatch(/^\/mandate\//);
+    expect(r.envelope.problem?.message).toMatch(/\/mandate\//);
+    expect(r.envelope.problem).not.toHaveProperty("field");
   });
 
   it("answers handoff.request with requires_human", async () => {

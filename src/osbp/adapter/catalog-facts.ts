@@ -46,17 +46,12 @@ export function resolveService(
       adapterProblem(
         "service_required",
         "A service_id is required: this business offers several services and no default service is configured.",
-        { field: "/service_id" },
       ),
     );
   }
   const service = catalog.services.find((s) => s.id === id);
   return service === undefined
-    ? err(
-        adapterProblem("service_not_found", `No service "${id}" is offered by this business.`, {
-          field: "/service_id",
-        }),
-      )
+    ? err(adapterProblem("service_not_found", `No service "${id}" (service_id) is offered by this business.`))
     : ok(service);
 }
 
@@ -71,9 +66,7 @@ export function checkSchedule(
   const id = scheduleId ?? defaults.scheduleId ?? scheduleIdOf(catalog);
   return id === scheduleIdOf(catalog)
     ? undefined
-    : adapterProblem("schedule_not_found", `No schedule "${id}" exists at this business.`, {
-        field: "/schedule_id",
-      });
+    : adapterProblem("schedule_not_found", `No schedule "${id}" (schedule_id) exists at this business.`);
 }
 
 export type StaffShape =
@@ -118,9 +111,10 @@ export function resolveProvider(
   const found = shape.kind === "provider" ? shape.providers.find((p) => p.id === providerId) : undefined;
   return found === undefined
     ? err(
-        adapterProblem("provider_not_found", `No provider "${providerId}" provides this service.`, {
-          field: "/provider_id",
-        }),
+        adapterProblem(
+          "provider_not_found",
+          `No provider "${providerId}" (provider_id) provides this service.`,
+        ),
       )
     : ok(found);
 }

@@ -164,7 +164,7 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
     if (!date.ok)
       return {
         ok: false,
-        problem: adapterProblem("invalid_input", `Invalid input: ${date.error.message}`, { field: "/date" }),
+        problem: adapterProblem("invalid_input", `Invalid input: date: ${date.error.message}`),
       };
     const zone = catalog.organization.timezone;
     const range = knownZone(zone) ? localDayRange(date.value, zone) : undefined;

@@ -213,7 +213,7 @@ export function validateToolInput<N extends ToolName>(
  */
 export function toolInputProblem(e: ToolInputError): Problem {
   const mandate = e.field === "/mandate" || e.field.startsWith("/mandate/");
-  return problem(mandate ? "invalid_mandate" : "invalid_input", `Invalid input: ${e.message}`, {
-    field: e.field,
-  });
+  // A Problem has no field member: the message names it (describe() above already does).
+  const text = e.field !== "" && !e.message.includes(e.field) ? `${e.field}: ${e.message}` : e.message;
+  return problem(mandate ? "invalid_mandate" : "invalid_input", `Invalid input: ${text}`);
 }

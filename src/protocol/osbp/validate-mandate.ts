@@ -53,19 +53,13 @@ export function validateMandate(mandate: unknown, ctx: MandateContext): Result<V
   // 2. "the mandate is not expired"
   if (ctx.now >= shape.value.expiresAtMs) {
     return err(
-      problem("mandate_expired", `BookingMandate expired at ${m.expires_at}`, {
-        field: mandateField("expires_at"),
-      }),
+      problem("mandate_expired", `BookingMandate expired at ${m.expires_at} (BookingMandate.expires_at)`),
     );
   }
 
   // 3. "booking.create is included in allowed_actions"
   if (!m.allowed_actions.includes(ctx.action)) {
-    return err(
-      problem("action_not_allowed", `${ctx.action} is not in BookingMandate.allowed_actions`, {
-        field: mandateField("allowed_actions"),
-      }),
-    );
+    return err(problem("action_not_allowed", `${ctx.action} is not in BookingMandate.allowed_actions`));
   }
 
   // 4. "the organization, service, schedule, and provider are all inside scope"
@@ -84,7 +78,10 @@ export function validateMandate(mandate: unknown, ctx: MandateContext): Result<V
   // 7. "the service does not require a consultation/quote workflow"
   if (service.requires_consultation === true) {
     return err(
-      problem("requires_consultation_handoff", undefined, { field: "/service/requires_consultation" }),
+      problem(
+        "requires_consultation_handoff",
+        "The service requires a consultation or quote workflow (Service.requires_consultation) OSBP cannot drive; use handoff.request",
+      ),
     );
   }
 
@@ -108,20 +105,23 @@ const allows = (list: readonly string[] | undefined, id: string): boolean =>
 function checkScope(m: BookingMandate, slot: Slot, service: Service, policy: Policy): Problem | undefined {
   const orgs = [slot.organization_id, policy.organization?.id].filter((id): id is string => id !== undefined);
   if (orgs.some((id) => id !== m.organization_id)) {
-    return problem("organization_not_allowed", undefined, { field: mandateField("organization_id") });
+    return problem("organization_not_allowed", "The organization is outside BookingMandate.organization_id");
   }
   if (!allows(m.service_ids, slot.service_id) || !allows(m.service_ids, service.id)) {
-    return problem("service_not_allowed", undefined, { field: mandateField("service_ids") });
+    return problem("service_not_allowed", "The service is outside BookingMandate.service_ids");
   }
   if (!allows(m.schedule_ids, slot.schedule_id)) {
-    return problem("schedule_not_allowed", undefined, { field: mandateField("schedule_ids") });
+    return problem("schedule_not_allowed", "The schedule is outside BookingMandate.schedule_ids");
   }
   if (m.provider_ids !== undefined) {
     if (slot.provider_id === undefined) {
-      return problem("provider_unknown", undefined, { field: "/slot/provider_id" });
+      return problem(
+        "provider_unknown",
+        "The slot names no provider (provider_id), but BookingMandate.provider_ids requires one",
+      );
     }
     if (!m.provider_ids.includes(slot.provider_id)) {
-      return problem("provider_not_allowed", undefined, { field: mandateField("provider_ids") });
+      return problem("provider_not_allowed", "The provider is outside BookingMandate.provider_ids");
     }
   }
   return undefined;
@@ -158,14 +158,12 @@ function checkWindow(m: BookingMandate, slot: Slot): Problem | undefined {
     return problem(
       "slot_too_early",
       `The slot starts at ${slot.starts_at_local}, before BookingMandate.earliest_start ${m.earliest_start}`,
-      { field: mandateField("earliest_start") },
     );
   }
   if (compareWallClock(end, latest) > 0) {
     return problem(
       "slot_too_late",
       `The slot ends at ${slot.ends_at_local}, after BookingMandate.latest_end ${m.latest_end}`,
-      { field: mandateField("latest_end") },
     );
   }
   return undefined;

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFORMANCE_HOST_ID, conformanceFixtures } from "../../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../../src/osbp/conformance/index.js";
 import {
   MCP_TOOL_NAMES,
   TOOL_INPUT_SCHEMAS,
@@ -21,7 +21,7 @@ import { startMcpServer, type McpSession } from "../support/mcp.js";
 
 const SPAWN_MS = 60_000;
 const REPO = resolve(import.meta.dirname, "../..");
-const DESCRIBE = { service_id: conformanceFixtures.services.fixedUsd.service_id };
+const DESCRIBE = { service_id: conformanceHost.services.fixed_usd.service_id };
 
 let session: McpSession;
 /** audit_event_id of every envelope this file received, in order. */

@@ -102,12 +102,15 @@ export function staffShape(catalog: Catalog, service: CatalogService): Result<St
   return ok({ kind: "provider", type: first.resourceType, providers });
 }
 
-/** The provider named by a call, when the service has one and this is one of its staff. */
+/**
+ * The provider named by a call, when the service has one and this is one of its staff. An
+ * empty id names no provider (the published schema allows it): the slot then has none.
+ */
 export function resolveProvider(
   shape: StaffShape,
   providerId: string | undefined,
 ): Result<CatalogResource | undefined, Problem> {
-  if (providerId === undefined) return ok(undefined);
+  if (providerId === undefined || providerId === "") return ok(undefined);
   const found = shape.kind === "provider" ? shape.providers.find((p) => p.id === providerId) : undefined;
   return found === undefined
     ? err(

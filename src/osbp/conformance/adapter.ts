@@ -46,7 +46,7 @@ export interface ConformanceAdapter extends ConnectorAdapter {
   lastVerificationCode(contact: string): Promise<string | undefined>;
 }
 
-/** The conformance host's adapter; service.describe and availability.find default to fixedUsd. */
+/** The conformance host's adapter; service.describe and availability.find default to fixed_usd (the haircut). */
 export function createAdapter(options: ConformanceAdapterOptions = {}): ConformanceAdapter {
   const clock = options.clock ?? { now: () => Date.now() };
   const connector = createSyntheticConnector({
@@ -63,7 +63,7 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
     connector,
     idempotency: options.idempotency ?? new MemoryIdempotencyStore(),
     clock,
-    defaults: { serviceId: CONFORMANCE_SERVICE_ROLES.fixedUsd },
+    defaults: { serviceId: CONFORMANCE_SERVICE_ROLES.fixed_usd },
     ...(options.approvalGate === undefined ? {} : { approvalGate: options.approvalGate }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });

@@ -131,7 +131,9 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, JsonSchemaObject>> = 
         idempotency_key: text,
         service_id: id,
         schedule_id: id,
-        provider_id: id,
+        // As the published tool-input schema has it: any string. An empty one names no
+        // provider, so a provider-scoped mandate answers provider_unknown (Mandate Enforcement).
+        provider_id: { type: "string", description: "the slot's provider_id; empty names none" },
         date,
         time: {
           type: "string",

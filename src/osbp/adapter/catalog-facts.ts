@@ -30,9 +30,14 @@ export interface ServiceDefaults {
   readonly scheduleId?: string;
 }
 
+/** How many service ids a service_required message lists before "and N more". */
+const LISTED_IDS = 20;
+
 /**
  * The service a call means: the given id, else the configured default, else the catalog's only
- * service. The refusal names no service: ids and names stay out of an error the agent may echo.
+ * service. Without one, service_required says how to choose: OSBP v0.1.0 has no list tool, so
+ * the message lists the service ids (ids only: names are merchant text) and points to the MCP
+ * server instructions, which name each service with its duration and price.
  */
 export function resolveService(
   catalog: Catalog,
@@ -42,10 +47,15 @@ export function resolveService(
   const id =
     serviceId ?? defaults.serviceId ?? (catalog.services.length === 1 ? catalog.services[0]?.id : undefined);
   if (id === undefined) {
+    const ids = catalog.services.map((s) => JSON.stringify(s.id));
+    const more = ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more` : "";
     return err(
       adapterProblem(
         "service_required",
-        "A service_id is required: this business offers several services and no default service is configured.",
+        "A service_id is required: this business offers several services and no default service is configured. " +
+          `Choose one of: ${ids.slice(0, LISTED_IDS).join(", ")}${more}; then call service.describe ` +
+          "(osbp_service_describe) with that service_id. The MCP server instructions name each service " +
+          "with its duration and price.",
       ),
     );
   }

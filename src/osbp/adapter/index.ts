@@ -69,6 +69,11 @@ export interface ConnectorAdapter extends BookingAdapter {
   readonly platform: PlatformIdentity;
   /** The connector's most recent UpstreamMeta (same object until the next upstream call). */
   readonly upstreamMeta: UpstreamMeta | undefined;
+  /**
+   * Every service of the host as service.describe reports it, catalog order. Not an OSBP tool
+   * (v0.1.0 has none that lists): the MCP edge reads it at startup for service discovery.
+   */
+  listServices(): Promise<AdapterResult<Service[]>>;
 }
 
 /** stdout carries the MCP stdio protocol, so the default operator channel is stderr. */
@@ -253,5 +258,12 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
     verifyCode,
     createBooking: method("booking.create", (input) => createBooking(ctx, input)),
     getBooking,
+    async listServices(): Promise<AdapterResult<Service[]>> {
+      if (connector.kind !== "platform")
+        return { ok: false, problem: adapterProblem("unsupported_connector", "The upstream is a calendar.") };
+      const catalog = await ctx.catalog();
+      if (!catalog.ok) return catalog;
+      return { ok: true, value: catalog.value.services.map((s) => toService(catalog.value, s)) };
+    },
   };
 }

@@ -82,6 +82,7 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
     verifyCode: (input) => adapter.verifyCode(input),
     createBooking: (input) => adapter.createBooking(input),
     getBooking: (input) => adapter.getBooking(input),
+    listServices: () => adapter.listServices(),
     connector,
     lastVerificationCode: (contact) => connector.lastCodeFor(contact),
   };

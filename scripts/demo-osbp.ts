@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { codeInMessage, readSyntheticMessages } from "../src/connectors/synthetic/index.js";
-import { CONFORMANCE_HOST_ID, conformanceFixtures } from "../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../src/osbp/conformance/index.js";
 import {
   APPROVAL_INSTRUCTION_PATTERN,
   MCP_TOOL_NAMES,
@@ -37,7 +37,7 @@ import {
 } from "../src/protocol/osbp/index.js";
 
 const ROOT = fileURLToPath(new URL("../", import.meta.url));
-const fx = conformanceFixtures;
+const fx = conformanceHost;
 
 /** An answer the trace did not expect: the demo stops and says which step. */
 class DemoFailure extends Error {}
@@ -158,7 +158,7 @@ function createInput(slot: Slot, mandate: BookingMandate): BookingCreateInput {
 
 /** Demo Trace steps 1 to 12; returns the date it booked on. */
 async function trace(s: Session, paths: Record<string, string>): Promise<string> {
-  const service = fx.services.verificationRequired;
+  const service = fx.services.verification;
   const price = service.price?.amount_minor;
   if (price === undefined || service.price?.currency !== fx.organization.currency)
     throw new DemoFailure(`the fixture ${service.service_id} has no fixed ${fx.organization.currency} price`);
@@ -339,7 +339,7 @@ async function auditedLines(s: Session, paths: Record<string, string>, from: num
  * created.
  */
 async function guardrail(s: Session, paths: Record<string, string>, date: string): Promise<void> {
-  const service = fx.services.fixedUsd;
+  const service = fx.services.fixed_usd;
   const price = service.price.amount_minor;
   if (price === undefined) throw new DemoFailure(`the fixture ${service.service_id} has no fixed price`);
   const from = s.audited.length;

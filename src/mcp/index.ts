@@ -11,7 +11,15 @@ export {
 export {
   runOsbpStdioServer,
   startOsbpStdioServer,
+  type ListingAdapter,
   type OsbpStdioOptions,
   type RunningOsbpStdio,
 } from "./stdio.js";
+export {
+  instructionsFor,
+  MAX_LISTED_SERVICES,
+  serviceLines,
+  toolDescriptionsFor,
+  type ServiceSummary,
+} from "./service-catalog.js";
 export { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS } from "./tool-descriptions.js";

@@ -17,7 +17,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { MCP_TOOL_NAMES, TOOL_INPUT_SCHEMAS, TOOL_NAMES, toolNameFromMcp } from "../protocol/osbp/index.js";
 import type { ToolDispatcher } from "./dispatch.js";
-import { SERVER_INSTRUCTIONS, TOOL_DESCRIPTIONS } from "./tool-descriptions.js";
+import { instructionsFor, toolDescriptionsFor, type ServiceSummary } from "./service-catalog.js";
 
 export const OSBP_VERSION = "0.1.0";
 export const DEFAULT_SERVER_NAME = "booking-gateway-osbp";
@@ -28,14 +28,20 @@ export interface OsbpMcpServerOptions {
   readonly name?: string;
   /** serverInfo.version (default the OSBP version served). */
   readonly version?: string;
+  /**
+   * The host's services, named in the instructions and in osbp_service_describe's description
+   * (service-catalog.ts); without them both say how to find the default service.
+   */
+  readonly services?: readonly ServiceSummary[];
 }
 
 /** The tools/list answer; the schemas are the spec's objects themselves, not copies. */
-export function osbpTools(): Tool[] {
+export function osbpTools(services?: readonly ServiceSummary[]): Tool[] {
+  const descriptions = toolDescriptionsFor(services);
   return TOOL_NAMES.map((name) => ({
     name: MCP_TOOL_NAMES[name],
     title: name,
-    description: TOOL_DESCRIPTIONS[name],
+    description: descriptions[name],
     inputSchema: TOOL_INPUT_SCHEMAS[name] as Tool["inputSchema"],
   }));
 }
@@ -43,9 +49,9 @@ export function osbpTools(): Tool[] {
 export function createOsbpMcpServer(opts: OsbpMcpServerOptions): Server {
   const server = new Server(
     { name: opts.name ?? DEFAULT_SERVER_NAME, version: opts.version ?? OSBP_VERSION },
-    { capabilities: { tools: {} }, instructions: SERVER_INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: instructionsFor(opts.services) },
   );
-  const tools = osbpTools();
+  const tools = osbpTools(opts.services);
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools }));
 

@@ -9,12 +9,20 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { AuditLog } from "../osbp/audit/port.js";
+import type { AdapterResult, Service } from "../protocol/osbp/index.js";
 import { createToolDispatcher, type ToolDispatcher, type ToolDispatcherOptions } from "./dispatch.js";
 import type { McpLogger } from "./logger.js";
 import { createOsbpMcpServer } from "./server.js";
+import type { ServiceSummary } from "./service-catalog.js";
+
+/** An adapter that can also list its host's services (the generic connector adapter can). */
+export type ListingAdapter = ToolDispatcherOptions["adapter"] & {
+  listServices?(): Promise<AdapterResult<Service[]>>;
+};
 
 export interface OsbpStdioOptions {
-  readonly adapter: ToolDispatcherOptions["adapter"];
+  /** Its listServices(), when present, is read once at startup for service discovery. */
+  readonly adapter: ListingAdapter;
   readonly audit: AuditLog;
   readonly logger: McpLogger;
   readonly name?: string;
@@ -52,8 +60,10 @@ export async function startOsbpStdioServer(opts: OsbpStdioOptions): Promise<Runn
     },
   };
 
+  const services = await readServices(opts.adapter, logger);
   const server = createOsbpMcpServer({
     dispatcher,
+    ...(services !== undefined && { services }),
     ...(opts.name !== undefined && { name: opts.name }),
     ...(opts.version !== undefined && { version: opts.version }),
   });
@@ -83,6 +93,29 @@ export async function startOsbpStdioServer(opts: OsbpStdioOptions): Promise<Runn
 
   await server.connect(new StdioServerTransport(stdin, stdout));
   return { closed, close };
+}
+
+/**
+ * The host's services for the instructions. A failing read (the upstream down at startup) is
+ * logged and the server starts anyway: its tools still work, and the instructions then say how
+ * to reach the default service.
+ */
+async function readServices(
+  adapter: ListingAdapter,
+  logger: McpLogger,
+): Promise<readonly ServiceSummary[] | undefined> {
+  if (adapter.listServices === undefined) return undefined;
+  try {
+    const listed = await adapter.listServices();
+    if (listed.ok)
+      return listed.value.map(({ id, name, duration, price }) => ({ id, name, duration, price }));
+    logger.warn("could not read the service list for the MCP instructions", { code: listed.problem.code });
+  } catch (e) {
+    logger.warn("could not read the service list for the MCP instructions", {
+      error: e instanceof Error ? e.message : String(e),
+    });
+  }
+  return undefined;
 }
 
 /** Serves until the client goes away (or the streams close). */

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CONFORMANCE_HOST_ID, conformanceFixtures } from "../../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../../src/osbp/conformance/index.js";
 import {
   MCP_TOOL_NAMES,
   TOOL_INPUT_SCHEMAS,
@@ -21,7 +21,7 @@ import { startMcpServer, type McpSession } from "../support/mcp.js";
 
 const SPAWN_MS = 60_000;
 const REPO = resolve(import.meta.dirname, "../..");
-const DESCRIBE = { service_id: conformanceFixtures.services.fixedUsd.service_id };
+const DESCRIBE = { service_id: conformanceHost.services.fixed_usd.service_id };
 
 let session: McpSession;
 /** audit_event_id of every envelope this file received, in order. */
@@ -91,8 +91,9 @@ describe("booking-gateway mcp over stdio", { timeout: SPAWN_MS }, () => {
       expect(r.isError).toBe(true);
       expect(r.envelope).toMatchObject({
         ok: false,
-        problem: { code: "invalid_input", field, retryable: false },
+        problem: { code: "invalid_input", retryable: false },
       });
+      expect(Object.keys(r.envelope.problem ?? {}).sort()).toEqual(["code", "message", "retryable"]);
       expect(r.envelope.problem?.message).toContain(field);
       const next = await call("osbp_service_describe", DESCRIBE);
       expect(next.envelope.ok).toBe(true);
@@ -110,7 +111,8 @@ describe("booking-gateway mcp over stdio", { timeout: SPAWN_MS }, () => {
       customer: { display_name: "Test Person" },
     });
     expect(r.envelope).toMatchObject({ ok: false, problem: { code: "invalid_mandate" } });
-    expect(r.envelope.problem?.field).toMatch(/^\/mandate\//);
+    expect(r.envelope.problem?.message).toMatch(/\/mandate\//);
+    expect(r.envelope.problem).not.toHaveProperty("field");
   });
 
   it("answers handoff.request with requires_human", async () => {

@@ -6,10 +6,16 @@
  * a consultation workflow, a deposit, full prepayment, an unknown payment requirement, and a
  * service whose platform verifies the customer by SMS.
  *
- * Two stylists work every day 09:00–18:00 Los Angeles time, so a test on any date finds
- * tomorrow bookable. Every service states its payment requirement explicitly: a platform that
- * says nothing is the unknown case, and only one service is meant to be that.
+ * Two stylists and a drop-in team work every day 09:00–18:00 Los Angeles time, so a test on
+ * any date finds tomorrow bookable. Every service states its payment requirement explicitly: a
+ * platform that says nothing is the unknown case, and only one service is meant to be that.
  * src/osbp/conformance/fixtures.ts describes this platform in OSBP terms.
+ *
+ * Two conventions of the public OSBP conformance kit's synthetic target, for this scenario only:
+ * - the platform is in test mode: every verification code it sends is 123456;
+ * - the kit books its one fixture slot once per check that needs a booking (eight times a run),
+ *   so the fixture provider is the drop-in team, a pool that takes many appointments at once;
+ *   the two stylists take one each, so slot_taken stays reachable.
  */
 import type { CatalogResource, CatalogService, WeeklyPeriod } from "../port.js";
 import type { SyntheticScenario } from "./scenario.js";
@@ -24,11 +30,11 @@ const EVERY_DAY: readonly WeeklyPeriod[] = ([1, 2, 3, 4, 5, 6, 7] as const).map(
   close: "18:00",
 }));
 
-const stylist = (id: string, name: string): CatalogResource => ({
+const stylist = (id: string, name: string, capacity = 1): CatalogResource => ({
   id,
   type: "stylist",
   name,
-  capacity: 1,
+  capacity,
   hours: EVERY_DAY,
   staff: true,
 });
@@ -117,9 +123,15 @@ export const bayviewReferenceStudio: SyntheticScenario = {
       requiresVerification: true,
     }),
   ],
-  resources: [stylist("stylist-jordan", "Jordan Lee"), stylist("stylist-riley", "Riley Chen")],
+  resources: [
+    stylist("stylist-jordan", "Jordan Lee"),
+    stylist("stylist-riley", "Riley Chen"),
+    // Last, so an unnamed provider is one of the stylists; 20 covers two kit runs on one platform.
+    stylist("drop-in-team", "Bayview drop-in team", 20),
+  ],
   // The platform reports no tax: the prices above are what the customer pays.
   taxes: [],
   verificationMethod: "sms",
+  testVerificationCode: "123456",
   stepMs: 30 * MIN,
 };

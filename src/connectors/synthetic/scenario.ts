@@ -20,6 +20,12 @@ export interface SyntheticScenario extends Catalog {
   readonly stepMs: number;
   /** Verification sends per contact; default 3 per 10 minutes (send-limit.ts). */
   readonly verificationSendLimit?: VerificationSendLimit;
+  /**
+   * A sandbox's fixed test code: every send delivers this six-digit code instead of a fresh
+   * one, as platform test modes do. Only a conformance scenario sets it (the public OSBP
+   * conformance kit books its verification case with "123456").
+   */
+  readonly testVerificationCode?: string;
 }
 
 const MINUTE = 60_000;
@@ -42,6 +48,8 @@ export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario
     return bad("/organization/timezone", "timezone must be an IANA time zone");
   if (!isMs(s.stepMs) || s.stepMs === 0 || s.stepMs % MINUTE !== 0 || DAY % s.stepMs !== 0)
     return bad("/stepMs", "stepMs is a whole number of minutes that divides a day");
+  if (s.testVerificationCode !== undefined && !/^\d{6}$/.test(s.testVerificationCode))
+    return bad("/testVerificationCode", "the test verification code is six digits");
   if (s.verificationSendLimit !== undefined && !isSendLimit(s.verificationSendLimit))
     return bad(
       "/verificationSendLimit",

@@ -2,7 +2,7 @@
  * Customer verification as a platform does it (OSBP verification.send / verify, and
  * requires_verification on create): a six-digit code sent by SMS or email, valid for ten
  * minutes, consumed by the booking it verifies. The code is derived from the host, contact
- * and send time; it is "sent" to the connector's message sink (messages.ts), and tests may
+ * and send time (a sandbox scenario's testVerificationCode instead); it is "sent" to the connector's message sink (messages.ts), and tests may
  * also read it with `lastCodeFor(contact)`. Sends are rate-limited per contact
  * (send-limit.ts), as a real platform's are.
  */
@@ -64,7 +64,7 @@ export async function sendVerification(
       message: "too many verification codes were sent to this contact; try again later",
       retryAfterMs: admission.retryAfterMs,
     };
-  const code = deriveCode(ctx.hostId, contact, now);
+  const code = ctx.scenario.testVerificationCode ?? deriveCode(ctx.hostId, contact, now);
   await ctx.backend.putCode(ctx.hostId, contact, { code, expiresAt: now + CODE_TTL_MS });
   if (ctx.messages !== undefined) {
     const text = verificationText(ctx.scenario.organization.name, code, CODE_TTL_MS);

@@ -30,9 +30,14 @@ export interface ServiceDefaults {
   readonly scheduleId?: string;
 }
 
+/** How many service ids a service_required message lists before "and N more". */
+const LISTED_IDS = 20;
+
 /**
  * The service a call means: the given id, else the configured default, else the catalog's only
- * service. The refusal names no service: ids and names stay out of an error the agent may echo.
+ * service. Without one, service_required says how to choose: OSBP v0.1.0 has no list tool, so
+ * the message lists the service ids (ids only: names are merchant text) and points to the MCP
+ * server instructions, which name each service with its duration and price.
  */
 export function resolveService(
   catalog: Catalog,
@@ -42,21 +47,21 @@ export function resolveService(
   const id =
     serviceId ?? defaults.serviceId ?? (catalog.services.length === 1 ? catalog.services[0]?.id : undefined);
   if (id === undefined) {
+    const ids = catalog.services.map((s) => JSON.stringify(s.id));
+    const more = ids.length > LISTED_IDS ? ` and ${ids.length - LISTED_IDS} more` : "";
     return err(
       adapterProblem(
         "service_required",
-        "A service_id is required: this business offers several services and no default service is configured.",
-        { field: "/service_id" },
+        "A service_id is required: this business offers several services and no default service is configured. " +
+          `Choose one of: ${ids.slice(0, LISTED_IDS).join(", ")}${more}; then call service.describe ` +
+          "(osbp_service_describe) with that service_id. The MCP server instructions name each service " +
+          "with its duration and price.",
       ),
     );
   }
   const service = catalog.services.find((s) => s.id === id);
   return service === undefined
-    ? err(
-        adapterProblem("service_not_found", `No service "${id}" is offered by this business.`, {
-          field: "/service_id",
-        }),
-      )
+    ? err(adapterProblem("service_not_found", `No service "${id}" (service_id) is offered by this business.`))
     : ok(service);
 }
 
@@ -71,9 +76,7 @@ export function checkSchedule(
   const id = scheduleId ?? defaults.scheduleId ?? scheduleIdOf(catalog);
   return id === scheduleIdOf(catalog)
     ? undefined
-    : adapterProblem("schedule_not_found", `No schedule "${id}" exists at this business.`, {
-        field: "/schedule_id",
-      });
+    : adapterProblem("schedule_not_found", `No schedule "${id}" (schedule_id) exists at this business.`);
 }
 
 export type StaffShape =
@@ -109,18 +112,22 @@ export function staffShape(catalog: Catalog, service: CatalogService): Result<St
   return ok({ kind: "provider", type: first.resourceType, providers });
 }
 
-/** The provider named by a call, when the service has one and this is one of its staff. */
+/**
+ * The provider named by a call, when the service has one and this is one of its staff. An
+ * empty id names no provider (the published schema allows it): the slot then has none.
+ */
 export function resolveProvider(
   shape: StaffShape,
   providerId: string | undefined,
 ): Result<CatalogResource | undefined, Problem> {
-  if (providerId === undefined) return ok(undefined);
+  if (providerId === undefined || providerId === "") return ok(undefined);
   const found = shape.kind === "provider" ? shape.providers.find((p) => p.id === providerId) : undefined;
   return found === undefined
     ? err(
-        adapterProblem("provider_not_found", `No provider "${providerId}" provides this service.`, {
-          field: "/provider_id",
-        }),
+        adapterProblem(
+          "provider_not_found",
+          `No provider "${providerId}" (provider_id) provides this service.`,
+        ),
       )
     : ok(found);
 }

@@ -68,7 +68,12 @@ export async function createBooking(
   const begun = await ctx.idempotency.begin(key, hash, ctx.clock.now());
   switch (begun.kind) {
     case "conflict":
-      return fail(problem("idempotency_conflict", undefined, { field: "/idempotency_key" }));
+      return fail(
+        problem(
+          "idempotency_conflict",
+          "This idempotency_key was already used with a different booking.create payload",
+        ),
+      );
     case "replay":
       return { ok: true, value: begun.receipt, osbp_runtime: LOCAL_REPLAY };
     case "in_progress":
@@ -76,7 +81,7 @@ export async function createBooking(
         adapterProblem(
           "idempotency_in_progress",
           "Another booking.create with this idempotency_key is still running; retry shortly with the same input.",
-          { retryable: true, field: "/idempotency_key" },
+          { retryable: true },
         ),
       );
     case "started":
@@ -119,11 +124,9 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   //    ("createBooking fetches the service and policy, builds the Slot, and calls validateMandate
   //    before issuing any create call", OSBP "Adapter Contract").
   const date = parseLocalDate(input.date, "/date");
-  if (!date.ok)
-    return fail(adapterProblem("invalid_input", `Invalid input: ${date.error.message}`, { field: "/date" }));
+  if (!date.ok) return fail(adapterProblem("invalid_input", `Invalid input: date: ${date.error.message}`));
   const time = parseLocalTime(input.time, "/time");
-  if (!time.ok)
-    return fail(adapterProblem("invalid_input", `Invalid input: ${time.error.message}`, { field: "/time" }));
+  if (!time.ok) return fail(adapterProblem("invalid_input", `Invalid input: time: ${time.error.message}`));
   const read = ctx.catalog();
   if (!read.ok) return fail(read.problem);
   const catalog = read.value;
@@ -144,8 +147,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
       return fail(
         adapterProblem(
           "nonexistent_local_time",
-          `${input.date} ${input.time} does not exist in ${zone} (the clocks skip it); choose a slot from availability.find.`,
-          { field: "/time" },
+          `date and time ${input.date} ${input.time} do not exist in ${zone} (the clocks skip it); choose a slot from availability.find.`,
         ),
       );
     }

@@ -83,6 +83,11 @@ export interface CoreAdapter extends BookingAdapter {
   readonly platform: PlatformIdentity;
   /** The host connector's most recent UpstreamMeta (same object until the next upstream call). */
   readonly upstreamMeta: UpstreamMeta | undefined;
+  /**
+   * Every service of the host as service.describe reports it, catalog order. Not an OSBP tool
+   * (v0.1.0 has none that lists): the MCP edge reads it at startup for service discovery.
+   */
+  listServices(): Promise<AdapterResult<Service[]>>;
 }
 
 /** stdout carries the MCP stdio protocol, so the default operator channel is stderr. */
@@ -190,7 +195,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     if (!date.ok)
       return {
         ok: false,
-        problem: adapterProblem("invalid_input", `Invalid input: ${date.error.message}`, { field: "/date" }),
+        problem: adapterProblem("invalid_input", `Invalid input: date: ${date.error.message}`),
       };
     const zone = catalog.organization.timezone;
     const range = knownZone(zone) ? localDayRange(date.value, zone) : undefined;
@@ -280,5 +285,13 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     verifyCode,
     createBooking: method("booking.create", (input) => createBooking(ctx, input)),
     getBooking,
+    async listServices(): Promise<AdapterResult<Service[]>> {
+      await ready.catch(() => undefined);
+      if (core?.host(hostId)?.connector.kind !== "platform")
+        return { ok: false, problem: adapterProblem("unsupported_connector", "The upstream is a calendar.") };
+      const catalog = ctx.catalog();
+      if (!catalog.ok) return catalog;
+      return { ok: true, value: catalog.value.services.map((s) => toService(catalog.value, s)) };
+    },
   };
 }

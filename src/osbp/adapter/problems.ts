@@ -38,11 +38,14 @@ export const ADAPTER_PROBLEM_CODES = [
 
 export type AdapterProblemCode = (typeof ADAPTER_PROBLEM_CODES)[number];
 
-/** A Problem with an adapter-specific code; not retryable unless said. */
+/**
+ * A Problem with an adapter-specific code; not retryable unless said. Like every Problem it has
+ * only code, message and retryable: the message names the input member at fault.
+ */
 export function adapterProblem(
   code: AdapterProblemCode,
   message: string,
-  extra: { retryable?: boolean; field?: string } = {},
+  extra: { retryable?: boolean } = {},
 ): Problem {
   return problem(code, message, extra);
 }

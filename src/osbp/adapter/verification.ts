@@ -25,7 +25,6 @@ export function checkPurpose(catalog: Catalog, purpose: string): Problem | undef
     : adapterProblem(
         "invalid_verification_purpose",
         `The verification purpose must be "${expected}" for this business.`,
-        { field: "/purpose" },
       );
 }
 

@@ -47,7 +47,7 @@ export interface ConformanceAdapter extends CoreAdapter {
   lastVerificationCode(contact: string): Promise<string | undefined>;
 }
 
-/** The conformance host's adapter; service.describe and availability.find default to fixedUsd. */
+/** The conformance host's adapter; service.describe and availability.find default to fixed_usd (the haircut). */
 export function createAdapter(options: ConformanceAdapterOptions = {}): ConformanceAdapter {
   const clock = options.clock ?? { now: () => Date.now() };
   const connector = createSyntheticConnector({
@@ -68,7 +68,7 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
     platform: connector.platform,
     idempotency: options.idempotency ?? new MemoryIdempotencyStore(),
     clock,
-    defaults: { serviceId: CONFORMANCE_SERVICE_ROLES.fixedUsd },
+    defaults: { serviceId: CONFORMANCE_SERVICE_ROLES.fixed_usd },
     ...(options.approvalGate === undefined ? {} : { approvalGate: options.approvalGate }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
@@ -87,6 +87,7 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
     verifyCode: (input) => adapter.verifyCode(input),
     createBooking: (input) => adapter.createBooking(input),
     getBooking: (input) => adapter.getBooking(input),
+    listServices: () => adapter.listServices(),
     connector,
     lastVerificationCode: (contact) => connector.lastCodeFor(contact),
   };

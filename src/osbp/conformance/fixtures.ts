@@ -1,17 +1,20 @@
 /**
- * conformanceFixtures: the conformance host described in OSBP wire terms, so a conformance kit
- * (or a test, or the demo) can drive any OSBP server bound to it without reading the
- * synthetic platform's code.
+ * The conformance host described in OSBP wire terms, two ways:
  *
- * The data part is plain JSON (JSON.stringify drops the two functions and keeps everything
- * else exactly): ids as booking.create takes them, names, durations as ISO 8601 strings, and
- * every price as the OSBP Money service.describe / policy.explain report, with amount_minor in
- * the currency's ISO 4217 minor unit (OSBP "Money": JPY 12000 is ¥12,000, KWD 12500 is
- * 12.500 KWD). `display` is a non-canonical hint and is left out. It is derived from the
- * scenario, so the two cannot drift.
+ * - `conformanceFixtures`: exactly the layout the public OSBP conformance kit
+ *   (github.com/osbp-dev/osbp, packages/osbp-conformance) reads from a target module:
+ *   organization_id, schedule_id, provider_id, date, time, customer, services.{fixed_usd, …,
+ *   verification} and expected_prices (service id → fixed Money). Plain JSON.
+ * - `conformanceHost`: the richer description this project's own tests and demo use (every
+ *   service role with its name, duration, Money and policy, the providers, the verification
+ *   method) plus bookableDate(now) and mandateFor(overrides).
  *
- * Conventions it states (those of the generic adapter, src/osbp/adapter): a single-location
- * platform's schedule_id is its organization id, and providers are its staff resources.
+ * Both are derived from the scenario (src/connectors/synthetic/bayview.ts), so they cannot
+ * drift from the platform. Money is OSBP "Money": amount_minor in the currency's ISO 4217
+ * minor unit (JPY 12000 is ¥12,000, KWD 12500 is 12.500 KWD); `display` is a hint and left out.
+ *
+ * Conventions (those of the generic adapter, src/osbp/adapter): a single-location platform's
+ * schedule_id is its organization id, and providers are its staff resources.
  */
 import type { CatalogService } from "../../connectors/port.js";
 import type { Money, OsbpMoney } from "../../protocol/money/index.js";
@@ -24,31 +27,115 @@ import {
 } from "../../protocol/time/index.js";
 import { CONFORMANCE_HOST_ID, conformanceScenario } from "./host.js";
 
-/** The cases a conformance kit needs, each one service of the host. */
+/** The cases a conformance kit needs, each one service of the host; keys as the kit names them. */
 export const CONFORMANCE_SERVICE_ROLES = {
   /** USD 95.00, no upfront payment, cancellation terms and both fees reported. */
-  fixedUsd: "haircut",
-  fixedEur: "blow-dry-eur",
-  fixedGbp: "beard-trim-gbp",
+  fixed_usd: "haircut",
+  fixed_eur: "blow-dry-eur",
+  fixed_gbp: "beard-trim-gbp",
   /** Exponent 0. */
-  fixedJpy: "head-spa-jpy",
+  fixed_jpy: "head-spa-jpy",
   /** Exponent 3. */
-  fixedKwd: "scalp-treatment-kwd",
-  insuranceDependent: "scalp-assessment",
-  quoteRequired: "bridal-styling",
+  fixed_kwd: "scalp-treatment-kwd",
+  insurance_dependent: "scalp-assessment",
+  quote_required: "bridal-styling",
   /** requires_consultation: true (requires_consultation_handoff). */
   consultation: "colour-consultation",
   /** USD 250.00 with a USD 50.00 deposit. */
   deposit: "colour-treatment",
   /** USD 400.00 paid in full upfront. */
-  fullPrepay: "keratin-treatment",
+  full_prepay: "keratin-treatment",
   /** The platform cannot say what it requires (fails closed). */
-  unknownPayment: "extensions-fitting",
+  unknown_payment: "extensions-fitting",
   /** The platform verifies the customer by SMS before booking (requires_verification). */
-  verificationRequired: "express-trim",
+  verification: "express-trim",
 } as const;
 
 export type ConformanceServiceRole = keyof typeof CONFORMANCE_SERVICE_ROLES;
+
+/** The provider every kit booking names: the drop-in team, which takes many at once (bayview.ts). */
+export const CONFORMANCE_PROVIDER_ID = "drop-in-team";
+/**
+ * The kit's fixture slot, merchant-local: its synthetic target's date and time. The kit reads
+ * `date` from the fixtures but also writes "2030-05-02" into its mandate-window checks
+ * (slot_too_early, slot_too_late), so any other date would turn those checks into a
+ * comparison with the wrong day. The kit's own mandates expire 2030-05-01T13:00:00Z, so a
+ * kit run works until then whatever the date.
+ */
+export const CONFORMANCE_DATE = "2030-05-02";
+export const CONFORMANCE_TIME = "10:00";
+/** The code the conformance platform sends in test mode (bayview.ts). */
+export const CONFORMANCE_VERIFICATION_CODE = "123456";
+
+/**
+ * A sample customer: an E.164 phone from the 555-01xx fiction range and an example.com email.
+ * Only the members the published tool-input schema's customer has (id, display_name, phone,
+ * email): the spec text also allows given_name and family_name, the schema does not.
+ */
+const CUSTOMER: Customer = {
+  id: "cust_bayview_jane",
+  display_name: "Jane Customer",
+  phone: "+15555550100",
+  email: "jane@example.com",
+};
+
+// ---------------------------------------------------------------- the kit's layout
+
+/** What the conformance kit reads from `conformanceFixtures` (its ConformanceFixtures). */
+export interface ConformanceKitFixtures {
+  readonly organization_id: string;
+  readonly schedule_id: string;
+  readonly provider_id: string;
+  /** Merchant-local "YYYY-MM-DD". */
+  readonly date: string;
+  /** Merchant-local "HH:MM". */
+  readonly time: string;
+  readonly customer: Customer;
+  readonly services: { readonly [R in ConformanceServiceRole]: string };
+  /** Every fixed-price service's price; the kit also caps its mandates with these. */
+  readonly expected_prices: { readonly [serviceId: string]: { amount_minor: number; currency: string } };
+}
+
+const org = conformanceScenario.organization;
+const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
+const dateText = (d: LocalDate): string => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
+
+function bookableLocalDate(now: number): LocalDate {
+  const today = instantToWallClock(now, org.timezone);
+  return addDays({ year: today.year, month: today.month, day: today.day }, 1);
+}
+
+/** A merchant-local "YYYY-MM-DD" one day after the host's local date at `now` (epoch ms); the host works every day. */
+export const bookableDate = (now: number): string => dateText(bookableLocalDate(now));
+
+const expectedPrices = Object.fromEntries(
+  conformanceScenario.services.flatMap((s) =>
+    s.price === undefined ? [] : [[s.id, { amount_minor: s.price.minor, currency: s.price.currency }]],
+  ),
+);
+
+/** Frozen all the way down: one test mutating a fixture must not change what the next one reads. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const member of Object.values(value)) deepFreeze(member);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/** The kit's fixtures: plain JSON, frozen. */
+export const conformanceFixtures: ConformanceKitFixtures = deepFreeze({
+  organization_id: org.id,
+  schedule_id: org.id,
+  provider_id: CONFORMANCE_PROVIDER_ID,
+  date: CONFORMANCE_DATE,
+  time: CONFORMANCE_TIME,
+  customer: { ...CUSTOMER },
+  services: { ...CONFORMANCE_SERVICE_ROLES },
+  expected_prices: expectedPrices,
+});
+
+// ---------------------------------------------------------------- the richer description
 
 export interface ConformanceServiceFixture {
   readonly service_id: string;
@@ -68,7 +155,7 @@ export interface ConformanceServiceFixture {
   readonly no_show_fee?: OsbpMoney;
 }
 
-export interface ConformanceFixtureData {
+export interface ConformanceHostData {
   readonly host_id: string;
   /** As the policy.explain organization block reports it. */
   readonly organization: {
@@ -79,21 +166,20 @@ export interface ConformanceFixtureData {
     readonly country: string;
   };
   readonly schedule_id: string;
+  /** Every provider, catalog order: the two stylists, then the kit's drop-in team. */
   readonly providers: ReadonlyArray<{ readonly id: string; readonly name: string }>;
   readonly services: { readonly [R in ConformanceServiceRole]: ConformanceServiceFixture };
-  /** A sample customer: an E.164 phone from the 555-01xx fiction range and an example.com email. */
   readonly customer: Customer;
   readonly verification_method: "sms";
 }
 
-export interface ConformanceFixtures extends ConformanceFixtureData {
-  /** A merchant-local "YYYY-MM-DD" one day after the host's local date at `now` (epoch ms); the host works every day. */
+export interface ConformanceHost extends ConformanceHostData {
   bookableDate(now: number): string;
   /**
    * A BookingMandate valid at `now` (default: the current time) for this host: expires one hour
    * later, booking.create allowed, pinned to the organization and schedule, any service and
    * provider, the week from bookableDate(now) 09:00 to six days later 18:00, max_price
-   * USD 100.00 (covers fixedUsd), no policy fee. `overrides` replace members as given.
+   * USD 100.00 (covers fixed_usd), no policy fee. `overrides` replace members as given.
    */
   mandateFor(overrides?: Partial<BookingMandate>, now?: number): BookingMandate;
 }
@@ -112,7 +198,7 @@ function priceOf(s: CatalogService, currency: string): OsbpMoney {
 function serviceFixture(id: string): ConformanceServiceFixture {
   const s = conformanceScenario.services.find((x) => x.id === id);
   if (s === undefined || s.duration === "open") throw new Error(`conformance host has no service "${id}"`);
-  const currency = conformanceScenario.organization.currency ?? "USD";
+  const currency = org.currency ?? "USD";
   return {
     service_id: s.id,
     name: s.name,
@@ -127,23 +213,8 @@ function serviceFixture(id: string): ConformanceServiceFixture {
   };
 }
 
-const services = Object.fromEntries(
-  Object.entries(CONFORMANCE_SERVICE_ROLES).map(([role, id]) => [role, serviceFixture(id)]),
-) as { [R in ConformanceServiceRole]: ConformanceServiceFixture };
-
-const org = conformanceScenario.organization;
-
-/** Frozen all the way down: one test mutating a fixture must not change what the next one reads. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === "object" && value !== null) {
-    for (const member of Object.values(value)) deepFreeze(member);
-    Object.freeze(value);
-  }
-  return value;
-}
-
 /** The JSON part on its own. */
-export const conformanceFixtureData: ConformanceFixtureData = deepFreeze({
+export const conformanceHostData: ConformanceHostData = deepFreeze({
   host_id: CONFORMANCE_HOST_ID,
   organization: {
     id: org.id,
@@ -156,37 +227,25 @@ export const conformanceFixtureData: ConformanceFixtureData = deepFreeze({
   providers: conformanceScenario.resources
     .filter((r) => r.staff === true)
     .map((r) => ({ id: r.id, name: r.name })),
-  services,
-  customer: {
-    display_name: "Jane Customer",
-    given_name: "Jane",
-    family_name: "Customer",
-    phone: "+15555550100",
-    email: "jane@example.com",
-  },
+  services: Object.fromEntries(
+    Object.entries(CONFORMANCE_SERVICE_ROLES).map(([role, id]) => [role, serviceFixture(id)]),
+  ) as { [R in ConformanceServiceRole]: ConformanceServiceFixture },
+  customer: { ...CUSTOMER },
   verification_method: "sms",
 });
 
-const pad = (n: number, width = 2): string => String(n).padStart(width, "0");
-const dateText = (d: LocalDate): string => `${pad(d.year, 4)}-${pad(d.month)}-${pad(d.day)}`;
-
-function bookableLocalDate(now: number): LocalDate {
-  const today = instantToWallClock(now, org.timezone);
-  return addDays({ year: today.year, month: today.month, day: today.day }, 1);
-}
-
-const withFunctions: ConformanceFixtures = {
-  ...conformanceFixtureData,
-  bookableDate: (now) => dateText(bookableLocalDate(now)),
-  mandateFor(overrides = {}, now = Date.now()) {
+export const conformanceHost: ConformanceHost = Object.freeze({
+  ...conformanceHostData,
+  bookableDate,
+  mandateFor(overrides: Partial<BookingMandate> = {}, now = Date.now()): BookingMandate {
     const first = bookableLocalDate(now);
-    const currency = conformanceFixtureData.organization.currency;
+    const currency = conformanceHostData.organization.currency;
     return {
       id: `mnd_conformance_${now.toString(36)}`,
       expires_at: new Date(now + HOUR).toISOString(),
       allowed_actions: ["booking.create"],
       organization_id: org.id,
-      schedule_ids: [conformanceFixtureData.schedule_id],
+      schedule_ids: [conformanceHostData.schedule_id],
       earliest_start: `${dateText(first)}T09:00:00`,
       latest_end: `${dateText(addDays(first, 6))}T18:00:00`,
       max_price: { amount_minor: 10_000, currency },
@@ -195,6 +254,4 @@ const withFunctions: ConformanceFixtures = {
       ...overrides,
     };
   },
-};
-
-export const conformanceFixtures: ConformanceFixtures = Object.freeze(withFunctions);
+});

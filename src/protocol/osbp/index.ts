@@ -12,8 +12,10 @@ export {
 export { parseMandateShape, type MandateShape } from "./mandate-shape.js";
 export {
   validateMandate,
+  validateRequestScope,
   type FixedMoney,
   type MandateContext,
+  type ScopeIds,
   type ValidatedMandate,
 } from "./validate-mandate.js";
 export {

@@ -131,7 +131,9 @@ export const TOOL_INPUT_SCHEMAS: Readonly<Record<ToolName, JsonSchemaObject>> = 
         idempotency_key: text,
         service_id: id,
         schedule_id: id,
-        provider_id: id,
+        // As the published tool-input schema has it: any string. An empty one names no
+        // provider, so a provider-scoped mandate answers provider_unknown (Mandate Enforcement).
+        provider_id: { type: "string", description: "the slot's provider_id; empty names none" },
         date,
         time: {
           type: "string",
@@ -213,7 +215,7 @@ export function validateToolInput<N extends ToolName>(
  */
 export function toolInputProblem(e: ToolInputError): Problem {
   const mandate = e.field === "/mandate" || e.field.startsWith("/mandate/");
-  return problem(mandate ? "invalid_mandate" : "invalid_input", `Invalid input: ${e.message}`, {
-    field: e.field,
-  });
+  // A Problem has no field member: the message names it (describe() above already does).
+  const text = e.field !== "" && !e.message.includes(e.field) ? `${e.field}: ${e.message}` : e.message;
+  return problem(mandate ? "invalid_mandate" : "invalid_input", `Invalid input: ${text}`);
 }

@@ -6,18 +6,17 @@
  */
 import { formatDecimalAmount, validateOsbpMoney, type OsbpMoney } from "../money/index.js";
 import { err, ok, type Result } from "../result.js";
-import { MANDATE_POINTER } from "./mandate-shape.js";
 import { problem } from "./problems.js";
 import type { BookingMandate, Policy, Problem, Service, Slot } from "./types.js";
 
 /** An OsbpMoney whose amount is known: type fixed, amount_minor present. */
 export type FixedMoney = OsbpMoney & { readonly amount_minor: number; readonly type: "fixed" };
 
-const mandateField = (key: string): string => `${MANDATE_POINTER}/${key}`;
 const words = (m: FixedMoney): string => `${m.currency} ${formatDecimalAmount(m.amount_minor, m.currency)}`;
 const isFixed = (m: OsbpMoney): m is FixedMoney => m.type === "fixed" && m.amount_minor !== undefined;
-const failClosed = (message: string, field: string): Problem =>
-  problem("requires_user_confirmation", message, { field, retryable: false });
+/** The fail-closed form: not retryable, no approval token (OSBP codes table). */
+const failClosed = (message: string): Problem =>
+  problem("requires_user_confirmation", message, { retryable: false });
 
 function readMoney(value: OsbpMoney, field: string): Result<OsbpMoney, Problem> {
   const money = validateOsbpMoney(value, field);
@@ -25,8 +24,7 @@ function readMoney(value: OsbpMoney, field: string): Result<OsbpMoney, Problem> 
     ? money
     : err(
         failClosed(
-          `A money value cannot be read (${money.error.message}), so the booking cannot be bounded`,
-          money.error.field,
+          `A money value cannot be read (${money.error.field}: ${money.error.message}), so the booking cannot be bounded`,
         ),
       );
 }
@@ -43,8 +41,7 @@ export function checkPrice(m: BookingMandate, slot: Slot, service: Service): Res
       return err(
         problem(
           "currency_mismatch",
-          `The price is in ${money.value.currency} but BookingMandate.max_price is in ${m.max_price.currency}; OSBP never converts currencies`,
-          { field: `${field}/currency` },
+          `The ${field === "/slot/price" ? "slot" : "service"} price is in ${money.value.currency} but BookingMandate.max_price is in ${m.max_price.currency}; OSBP never converts currencies`,
         ),
       );
     }
@@ -55,18 +52,16 @@ export function checkPrice(m: BookingMandate, slot: Slot, service: Service): Res
     return err(
       failClosed(
         "The selected price has no fixed amount, so the BookingMandate cannot bound it; hand off instead of booking",
-        selected?.[0] ?? "/slot/price",
       ),
     );
   }
-  const [field, price] = selected;
+  const [, price] = selected;
   const cap = m.max_price as FixedMoney;
   if (price.amount_minor > cap.amount_minor) {
     return err(
       problem(
         "price_exceeds_mandate",
         `Selected service or slot price ${words(price)} exceeds BookingMandate.max_price ${words(cap)}`,
-        { field },
       ),
     );
   }
@@ -83,8 +78,7 @@ export function checkPayment(
   if (requirement !== "deposit" && requirement !== "full_prepay") {
     return err(
       failClosed(
-        "The payment requirement is unknown, so the booking cannot be bounded; hand off instead of booking",
-        "/policy/payment_requirement",
+        "The payment requirement (Policy.payment_requirement) is unknown, so the booking cannot be bounded; hand off instead of booking",
       ),
     );
   }
@@ -93,8 +87,7 @@ export function checkPayment(
     return err(
       problem(
         "requires_payment_handoff",
-        `The merchant requires ${what}, which the BookingMandate does not allow (allow_policy_fee is not true)`,
-        { field: mandateField("allow_policy_fee") },
+        `The merchant requires ${what}, which the BookingMandate does not allow (BookingMandate.allow_policy_fee is not true)`,
       ),
     );
   }
@@ -110,8 +103,7 @@ export function checkPayment(
     return err(
       problem(
         "requires_payment_handoff",
-        `The merchant requires ${what} without a fixed amount; hand off to the merchant`,
-        { field: "/policy/deposit" },
+        `The merchant requires ${what} without a fixed amount (Policy.deposit); hand off to the merchant`,
       ),
     );
   }
@@ -122,7 +114,6 @@ export function checkPayment(
       problem(
         "currency_mismatch",
         `The required payment is in ${fee.currency} but BookingMandate.${capField} is in ${cap.currency}; OSBP never converts currencies`,
-        { field: mandateField(capField) },
       ),
     );
   }
@@ -131,7 +122,6 @@ export function checkPayment(
       problem(
         "policy_fee_exceeds_mandate",
         `The required payment ${words(fee)} exceeds BookingMandate.max_extra_fee ${words(cap)}`,
-        { field: mandateField("max_extra_fee") },
       ),
     );
   }

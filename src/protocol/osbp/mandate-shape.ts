@@ -42,8 +42,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 
 const at = (key: string | number, parent = MANDATE_POINTER): string => childPointer(parent, key);
 
+/** `field` is the offending member's pointer, named in the message (a Problem has no field member). */
 export const invalidMandate = (field: string, message: string): Problem =>
-  problem("invalid_mandate", `Invalid BookingMandate: ${message}`, { field });
+  problem("invalid_mandate", `Invalid BookingMandate at ${field}: ${message}`);
 
 function nonEmptyString(value: unknown, key: string, what: string): Result<string, Problem> {
   if (value === undefined) return err(invalidMandate(at(key), `${key} is required`));

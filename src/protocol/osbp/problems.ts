@@ -130,22 +130,24 @@ export function isProblemCode(code: unknown): code is ProblemCode {
   return typeof code === "string" && (PROBLEM_CODES as readonly string[]).includes(code);
 }
 
-/** Optional members a Problem may carry beyond code and message. */
-export type ProblemExtra = Partial<Pick<Problem, "retryable" | "field">>;
+/** What a caller may override beyond the message. */
+export type ProblemExtra = Partial<Pick<Problem, "retryable">>;
 
 /**
  * Builds a Problem with the code's default message and retryable flag unless overridden.
  * An adapter-specific code has no default: it is not retryable and its message names the code.
+ *
+ * A Problem has exactly code, message and retryable: the published problem schema
+ * (schemas/v0.1.0/problem.schema.json, additionalProperties false) allows no other member, so
+ * an offending input member is named in the message text instead.
  */
 export function problem(code: AnyProblemCode, message?: string, extra: ProblemExtra = {}): Problem {
   const defaults: ProblemDefault = isProblemCode(code)
     ? PROBLEM_DEFAULTS[code]
     : { message: `Adapter-specific problem: ${code}`, retryable: false };
-  const out: Problem = {
+  return {
     code,
     message: message ?? defaults.message,
     retryable: extra.retryable ?? defaults.retryable,
   };
-  if (extra.field !== undefined) out.field = extra.field;
-  return out;
 }

@@ -143,8 +143,6 @@ export interface Problem {
   /** English prose, not a parsing target (OSBP "Result Envelope"). */
   message: string;
   retryable: boolean;
-  /** Gateway extension: the offending field as a JSON-pointer-like path, when one is known. */
-  field?: string;
 }
 
 /** verification.send sets `sent`, verification.verify sets `verified`. */

@@ -42,35 +42,73 @@ export type { FixedMoney };
 
 const mandateField = (key: string): string => `${MANDATE_POINTER}/${key}`;
 
-export function validateMandate(mandate: unknown, ctx: MandateContext): Result<ValidatedMandate, Problem> {
+/** The ids a booking names, as the request states them or as the adapter resolved them. */
+export interface ScopeIds {
+  /** Every organization id in play (the slot's, the policy's); all must be the mandate's. */
+  readonly organizationIds: readonly string[];
+  /** Every service id in play (the slot's, the service's). */
+  readonly serviceIds: readonly string[];
+  readonly scheduleId: string;
+  /** Absent or empty: the booking names no provider. */
+  readonly providerId?: string | undefined;
+}
+
+/** Bullets 1 to 4: shape, expiry, action, scope. */
+function checkAuthority(
+  mandate: unknown,
+  now: number,
+  action: MandateAction,
+  ids: ScopeIds,
+): Result<BookingMandate, Problem> {
   // 1. "the mandate has an id and a well-formed expires_at with an explicit timezone"
   //    (and, per the invalid_mandate row, no missing or malformed fields).
   const shape = parseMandateShape(mandate);
   if (!shape.ok) return shape;
   const m = shape.value.mandate;
-  const { slot, service, policy } = ctx;
 
   // 2. "the mandate is not expired"
-  if (ctx.now >= shape.value.expiresAtMs) {
+  if (now >= shape.value.expiresAtMs) {
     return err(
-      problem("mandate_expired", `BookingMandate expired at ${m.expires_at}`, {
-        field: mandateField("expires_at"),
-      }),
+      problem("mandate_expired", `BookingMandate expired at ${m.expires_at} (BookingMandate.expires_at)`),
     );
   }
 
   // 3. "booking.create is included in allowed_actions"
-  if (!m.allowed_actions.includes(ctx.action)) {
-    return err(
-      problem("action_not_allowed", `${ctx.action} is not in BookingMandate.allowed_actions`, {
-        field: mandateField("allowed_actions"),
-      }),
-    );
+  if (!m.allowed_actions.includes(action)) {
+    return err(problem("action_not_allowed", `${action} is not in BookingMandate.allowed_actions`));
   }
 
   // 4. "the organization, service, schedule, and provider are all inside scope"
-  const scope = checkScope(m, slot, service, policy);
-  if (scope !== undefined) return err(scope);
+  const scope = checkScope(m, ids);
+  return scope === undefined ? ok(m) : err(scope);
+}
+
+/**
+ * Bullets 1 to 4 on the ids a booking.create request names, before the adapter looks any of
+ * them up: an id the mandate does not cover is refused in the mandate's terms (for example
+ * provider_not_allowed for a provider outside provider_ids) whether or not the merchant has
+ * it. validateMandate repeats these on the resolved slot, then checks the rest.
+ */
+export function validateRequestScope(
+  mandate: unknown,
+  ctx: { readonly now: number; readonly action: MandateAction; readonly ids: ScopeIds },
+): Result<BookingMandate, Problem> {
+  return checkAuthority(mandate, ctx.now, ctx.action, ctx.ids);
+}
+
+export function validateMandate(mandate: unknown, ctx: MandateContext): Result<ValidatedMandate, Problem> {
+  const { slot, service, policy } = ctx;
+  // 1-4. Shape, expiry, action, scope.
+  const authority = checkAuthority(mandate, ctx.now, ctx.action, {
+    organizationIds: [slot.organization_id, policy.organization?.id].filter(
+      (id): id is string => id !== undefined,
+    ),
+    serviceIds: [slot.service_id, service.id],
+    scheduleId: slot.schedule_id,
+    providerId: slot.provider_id,
+  });
+  if (!authority.ok) return authority;
+  const m = authority.value;
 
   // 5. wall-clock discipline, then "the slot start and end fall inside the mandate window"
   const window = checkWindow(m, slot);
@@ -84,7 +122,10 @@ export function validateMandate(mandate: unknown, ctx: MandateContext): Result<V
   // 7. "the service does not require a consultation/quote workflow"
   if (service.requires_consultation === true) {
     return err(
-      problem("requires_consultation_handoff", undefined, { field: "/service/requires_consultation" }),
+      problem(
+        "requires_consultation_handoff",
+        "The service requires a consultation or quote workflow (Service.requires_consultation) OSBP cannot drive; use handoff.request",
+      ),
     );
   }
 
@@ -105,23 +146,25 @@ export function validateMandate(mandate: unknown, ctx: MandateContext): Result<V
 const allows = (list: readonly string[] | undefined, id: string): boolean =>
   list === undefined || list.includes(id);
 
-function checkScope(m: BookingMandate, slot: Slot, service: Service, policy: Policy): Problem | undefined {
-  const orgs = [slot.organization_id, policy.organization?.id].filter((id): id is string => id !== undefined);
-  if (orgs.some((id) => id !== m.organization_id)) {
-    return problem("organization_not_allowed", undefined, { field: mandateField("organization_id") });
+function checkScope(m: BookingMandate, ids: ScopeIds): Problem | undefined {
+  if (ids.organizationIds.some((id) => id !== m.organization_id)) {
+    return problem("organization_not_allowed", "The organization is outside BookingMandate.organization_id");
   }
-  if (!allows(m.service_ids, slot.service_id) || !allows(m.service_ids, service.id)) {
-    return problem("service_not_allowed", undefined, { field: mandateField("service_ids") });
+  if (ids.serviceIds.some((id) => !allows(m.service_ids, id))) {
+    return problem("service_not_allowed", "The service is outside BookingMandate.service_ids");
   }
-  if (!allows(m.schedule_ids, slot.schedule_id)) {
-    return problem("schedule_not_allowed", undefined, { field: mandateField("schedule_ids") });
+  if (!allows(m.schedule_ids, ids.scheduleId)) {
+    return problem("schedule_not_allowed", "The schedule is outside BookingMandate.schedule_ids");
   }
   if (m.provider_ids !== undefined) {
-    if (slot.provider_id === undefined) {
-      return problem("provider_unknown", undefined, { field: "/slot/provider_id" });
+    if (ids.providerId === undefined || ids.providerId === "") {
+      return problem(
+        "provider_unknown",
+        "The slot names no provider (provider_id), but BookingMandate.provider_ids requires one",
+      );
     }
-    if (!m.provider_ids.includes(slot.provider_id)) {
-      return problem("provider_not_allowed", undefined, { field: mandateField("provider_ids") });
+    if (!m.provider_ids.includes(ids.providerId)) {
+      return problem("provider_not_allowed", "The provider is outside BookingMandate.provider_ids");
     }
   }
   return undefined;
@@ -158,14 +201,12 @@ function checkWindow(m: BookingMandate, slot: Slot): Problem | undefined {
     return problem(
       "slot_too_early",
       `The slot starts at ${slot.starts_at_local}, before BookingMandate.earliest_start ${m.earliest_start}`,
-      { field: mandateField("earliest_start") },
     );
   }
   if (compareWallClock(end, latest) > 0) {
     return problem(
       "slot_too_late",
       `The slot ends at ${slot.ends_at_local}, after BookingMandate.latest_end ${m.latest_end}`,
-      { field: mandateField("latest_end") },
     );
   }
   return undefined;

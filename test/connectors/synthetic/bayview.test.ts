@@ -36,8 +36,13 @@ describe("Bayview Reference Studio", () => {
     expect(bayview.verificationMethod).toBe("sms");
   });
 
-  it("has two staff providers working every day 09:00–18:00", () => {
-    expect(bayview.resources).toHaveLength(2);
+  it("has two stylists and the kit's drop-in team, all staff, working every day 09:00–18:00", () => {
+    expect(bayview.resources.map((r) => [r.id, r.capacity])).toEqual([
+      ["stylist-jordan", 1],
+      ["stylist-riley", 1],
+      // The conformance kit books its one fixture slot eight times a run.
+      ["drop-in-team", 20],
+    ]);
     for (const r of bayview.resources) {
       expect(r.staff).toBe(true);
       expect(r.hours).toEqual([1, 2, 3, 4, 5, 6, 7].map((d) => ({ day: d, open: "09:00", close: "18:00" })));
@@ -90,7 +95,7 @@ describe("Bayview Reference Studio", () => {
     ["a Wednesday", "2026-10-21", "-07:00"],
     // The day Pacific time falls back: 25 hours, hours still 09:00–18:00 on the shop's clock.
     ["the DST change", "2026-11-01", "-07:00"],
-  ])("offers 09:00 to 17:00 every half hour with both stylists on %s", async (_name, date, offset) => {
+  ])("offers 09:00 to 17:00 every half hour with every provider on %s", async (_name, date, offset) => {
     const { connector } = connectorFor(bayview, { clock: testClock(t("2026-10-01T00:00:00Z")) });
     const slots = value(await connector.findAvailability({ serviceId: "haircut", range: day(date, offset) }));
     expect(slots.map((s) => hhmm(s.start, ZONE))).toEqual(
@@ -99,7 +104,9 @@ describe("Bayview Reference Studio", () => {
         (_, i) => `${String(9 + Math.floor(i / 2)).padStart(2, "0")}:${i % 2 ? "30" : "00"}`,
       ),
     );
-    expect(slots.every((s) => s.resourceIds.join() === "stylist-jordan,stylist-riley")).toBe(true);
+    expect(slots.every((s) => s.resourceIds.join() === "stylist-jordan,stylist-riley,drop-in-team")).toBe(
+      true,
+    );
   });
 
   it("refuses to create an appointment for the consultation service; books the others", async () => {
@@ -129,5 +136,51 @@ describe("Bayview Reference Studio", () => {
         await connector.createBooking({ ...create("express-trim", 30), resourceIds: ["stylist-riley"] }),
       ),
     ).toMatchObject({ code: "verification_required", verificationMethod: "sms" });
+  });
+});
+
+describe("test-mode verification: the conformance scenario only", () => {
+  const PHONE = "+15555550100";
+
+  it("Bayview sends 123456, the OSBP conformance kit's code, and books with it", async () => {
+    expect(bayview.testVerificationCode).toBe("123456");
+    const { connector } = connectorFor(bayview, { clock: testClock(t("2026-10-01T00:00:00Z")) });
+    value(await connector.sendVerification({ phone: PHONE }, "booking:bayview-reference-studio"));
+    expect(await connector.lastCodeFor(PHONE)).toBe("123456");
+    const start = t("2026-10-21T10:00:00-07:00");
+    value(
+      await connector.createBooking({
+        idempotencyKey: "k-verified",
+        serviceId: "express-trim",
+        start,
+        end: start + 30 * MIN,
+        resourceIds: ["stylist-riley"],
+        customer: { phone: PHONE },
+        verificationCode: "123456",
+        tentative: false,
+      }),
+    );
+  });
+
+  it("every other scenario sends a derived code, never a fixed one", async () => {
+    const others = Object.entries(SYNTHETIC_SCENARIOS).filter(([id]) => id !== "bayview-reference-studio");
+    expect(others.length).toBeGreaterThan(0);
+    for (const [id, s] of others) expect(s.testVerificationCode, id).toBeUndefined();
+    // The same platform without test mode: two sends at different times, two different codes.
+    const { testVerificationCode: _fixed, ...live } = bayview;
+    const clock = testClock(t("2026-10-01T00:00:00Z"));
+    const { connector } = connectorFor(live, { clock });
+    value(await connector.sendVerification({ phone: PHONE }, "booking"));
+    const first = await connector.lastCodeFor(PHONE);
+    clock.advance(MIN);
+    value(await connector.sendVerification({ phone: PHONE }, "booking"));
+    const second = await connector.lastCodeFor(PHONE);
+    expect(first).toMatch(/^\d{6}$/);
+    expect(second).not.toBe(first);
+  });
+
+  it("a test code must be six digits", () => {
+    expect(validateScenario({ ...bayview, testVerificationCode: "12345" }).ok).toBe(false);
+    expect(validateScenario({ ...bayview, testVerificationCode: "abcdef" }).ok).toBe(false);
   });
 });

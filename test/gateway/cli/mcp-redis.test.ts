@@ -14,7 +14,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import type { RunningMcp } from "../../../src/gateway/cli/cli.js";
-import { CONFORMANCE_HOST_ID, conformanceFixtures as fx } from "../../../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost as fx } from "../../../src/osbp/conformance/index.js";
 import { extractApprovalToken, type Slot, type ToolResult } from "../../../src/protocol/osbp/index.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 
@@ -75,7 +75,7 @@ describe("booking-gateway mcp on Redis", { timeout: 30_000 }, () => {
     expect(first.err.join("\n")).toMatch(
       /holds, bookings, idempotency and the synthetic platform: Redis .* shared with serve/,
     );
-    const service_id = fx.services.fixedUsd.service_id;
+    const service_id = fx.services.fixed_usd.service_id;
     const found = await first.call("osbp_availability_find", {
       service_id,
       schedule_id: fx.schedule_id,
@@ -119,7 +119,7 @@ describe("booking-gateway mcp on Redis", { timeout: 30_000 }, () => {
 
   it("shares the approval key through Redis: a token issued by one process approves the retry at another", async () => {
     const [one, two] = [await startInProcess(), await startInProcess()];
-    const service_id = fx.services.fixedUsd.service_id;
+    const service_id = fx.services.fixed_usd.service_id;
     const found = await one.call("osbp_availability_find", {
       service_id,
       schedule_id: fx.schedule_id,

@@ -9,7 +9,7 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import type { RunningMcp } from "../../../src/gateway/cli/cli.js";
-import { CONFORMANCE_HOST_ID, conformanceFixtures } from "../../../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../../../src/osbp/conformance/index.js";
 import { FileIdempotencyStore } from "../../../src/osbp/idempotency/file.js";
 
 let dir: string;
@@ -110,7 +110,7 @@ describe("booking-gateway mcp: running", () => {
     expect(t.err.join("\n")).toContain(join(dir, "audit.jsonl"));
 
     t.stdin.write(
-      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "osbp_service_describe", arguments: { service_id: conformanceFixtures.services.fixedUsd.service_id } } })}\n`,
+      `${JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "osbp_service_describe", arguments: { service_id: conformanceHost.services.fixed_usd.service_id } } })}\n`,
     );
     t.stdin.end();
     await running.done;

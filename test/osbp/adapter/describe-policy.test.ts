@@ -47,11 +47,26 @@ describe('OSBP "service.describe"', () => {
     expect(valueOf(await single.adapter.describeService({})).id).toBe("cleaning");
   });
 
-  it("service_id omitted with several services and no default: service_required, naming none of them", async () => {
+  it("service_id omitted with several services and no default: service_required says how to choose", async () => {
     const { adapter } = rig();
-    const p = problemOf(await adapter.describeService({}), "service_required");
-    expect(p.retryable).toBe(false);
-    expect(p.message).not.toMatch(/oil|brake/i);
+    const catalog = await adapter.listServices();
+    const ids = catalog.ok ? catalog.value.map((s) => s.id) : [];
+    expect(ids.length).toBeGreaterThan(1);
+    for (const p of [
+      problemOf(await adapter.describeService({}), "service_required"),
+      problemOf(await adapter.findAvailability({ date: "2026-10-19" }), "service_required"),
+    ]) {
+      expect(p.retryable).toBe(false);
+      // Every id, quoted, and the tool to call with one (OSBP v0.1.0 has no list tool).
+      for (const id of ids) expect(p.message).toContain(JSON.stringify(id));
+      expect(p.message).toContain("osbp_service_describe");
+    }
+  });
+
+  it("listServices: every catalog service as service.describe reports it", async () => {
+    const { adapter } = rig();
+    const listed = valueOf(await adapter.listServices());
+    for (const s of listed) expect(valueOf(await adapter.describeService({ service_id: s.id }))).toEqual(s);
   });
 
   it("an unknown service: service_not_found, not retryable", async () => {

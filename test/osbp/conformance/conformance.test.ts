@@ -14,8 +14,8 @@ import {
 import {
   CONFORMANCE_HOST_ID,
   CONFORMANCE_SERVICE_ROLES,
-  conformanceFixtureData,
-  conformanceFixtures as fx,
+  conformanceHostData,
+  conformanceHost as fx,
   conformanceHostConfig,
   conformanceScenario,
   createAdapter,
@@ -103,15 +103,15 @@ describe("the conformance host", () => {
   });
 });
 
-describe("conformanceFixtures", () => {
+describe("conformanceHost", () => {
   it("the data part round-trips JSON.stringify exactly; the functions stay outside it", () => {
     const json = JSON.stringify(fx);
-    expect(JSON.parse(json)).toEqual(conformanceFixtureData);
+    expect(JSON.parse(json)).toEqual(conformanceHostData);
     expect(json).not.toContain("bookableDate");
     expect(json).not.toContain("mandateFor");
     expect(typeof fx.bookableDate).toBe("function");
     expect(typeof fx.mandateFor).toBe("function");
-    expect(Object.isFrozen(fx.services.fixedUsd.price)).toBe(true);
+    expect(Object.isFrozen(fx.services.fixed_usd.price)).toBe(true);
   });
 
   it("names the organization, schedule, providers, every service role, a sample customer and the method", () => {
@@ -126,6 +126,7 @@ describe("conformanceFixtures", () => {
     expect(fx.providers).toEqual([
       { id: "stylist-jordan", name: "Jordan Lee" },
       { id: "stylist-riley", name: "Riley Chen" },
+      { id: "drop-in-team", name: "Bayview drop-in team" },
     ]);
     expect(Object.keys(fx.services).sort()).toEqual(Object.keys(CONFORMANCE_SERVICE_ROLES).sort());
     expect(fx.customer.phone).toMatch(/^\+155555501\d\d$/);
@@ -135,31 +136,31 @@ describe("conformanceFixtures", () => {
   });
 
   it("keeps money exact in minor units: KWD 12500 is 12.500, JPY 12000 is ¥12000, USD 9500 is 95.00", () => {
-    expect(fx.services.fixedKwd.price).toEqual({ amount_minor: 12500, currency: "KWD", type: "fixed" });
+    expect(fx.services.fixed_kwd.price).toEqual({ amount_minor: 12500, currency: "KWD", type: "fixed" });
     expect(toMajorUnitsString(12500, "KWD")).toBe("12.500");
-    expect(fx.services.fixedJpy.price).toEqual({ amount_minor: 12000, currency: "JPY", type: "fixed" });
+    expect(fx.services.fixed_jpy.price).toEqual({ amount_minor: 12000, currency: "JPY", type: "fixed" });
     expect(toMajorUnitsString(12000, "JPY")).toBe("12000");
-    expect(fx.services.fixedUsd.price).toEqual({ amount_minor: 9500, currency: "USD", type: "fixed" });
-    expect(fx.services.fixedEur.price.currency).toBe("EUR");
-    expect(fx.services.fixedGbp.price.currency).toBe("GBP");
-    expect(fx.services.insuranceDependent.price).toEqual({ currency: "USD", type: "insurance_dependent" });
-    expect(fx.services.quoteRequired.price).toEqual({ currency: "USD", type: "quote_required" });
+    expect(fx.services.fixed_usd.price).toEqual({ amount_minor: 9500, currency: "USD", type: "fixed" });
+    expect(fx.services.fixed_eur.price.currency).toBe("EUR");
+    expect(fx.services.fixed_gbp.price.currency).toBe("GBP");
+    expect(fx.services.insurance_dependent.price).toEqual({ currency: "USD", type: "insurance_dependent" });
+    expect(fx.services.quote_required.price).toEqual({ currency: "USD", type: "quote_required" });
     expect(fx.services.deposit).toMatchObject({
       price: { amount_minor: 25000, currency: "USD", type: "fixed" },
       payment_requirement: "deposit",
       deposit: { amount_minor: 5000, currency: "USD", type: "fixed" },
     });
-    expect(fx.services.fullPrepay).toMatchObject({
+    expect(fx.services.full_prepay).toMatchObject({
       price: { amount_minor: 40000, currency: "USD" },
       payment_requirement: "full_prepay",
     });
-    expect(fx.services.unknownPayment.payment_requirement).toBe("unknown");
+    expect(fx.services.unknown_payment.payment_requirement).toBe("unknown");
     expect(fx.services.consultation.requires_consultation).toBe(true);
-    expect(fx.services.verificationRequired.requires_verification).toBe(true);
+    expect(fx.services.verification.requires_verification).toBe(true);
     const noUpfront = Object.entries(fx.services).filter(([, s]) => s.payment_requirement === "none");
     expect(noUpfront.map(([role]) => role).sort()).toEqual(
       Object.keys(CONFORMANCE_SERVICE_ROLES)
-        .filter((r) => !["deposit", "fullPrepay", "unknownPayment"].includes(r))
+        .filter((r) => !["deposit", "full_prepay", "unknown_payment"].includes(r))
         .sort(),
     );
   });
@@ -183,14 +184,14 @@ describe("conformanceFixtures", () => {
       allow_policy_fee: false,
     });
     expect(m.max_price.currency).toBe("USD");
-    expect(m.max_price.amount_minor).toBeGreaterThanOrEqual(fx.services.fixedUsd.price.amount_minor!);
+    expect(m.max_price.amount_minor).toBeGreaterThanOrEqual(fx.services.fixed_usd.price.amount_minor!);
     expect(fx.mandateFor({ id: "mnd_x", allow_policy_fee: true }, NOON)).toMatchObject({
       id: "mnd_x",
       allow_policy_fee: true,
     });
 
     const adapter = createAdapter({ clock: clockAt(NOON) });
-    const slot = await firstSlot(adapter, fx.services.fixedUsd.service_id);
+    const slot = await firstSlot(adapter, fx.services.fixed_usd.service_id);
     const service = valueOf(await adapter.describeService({ service_id: slot.service_id }));
     const policy = valueOf(await adapter.explainPolicy({ service_id: slot.service_id }));
     const ctx = { action: "booking.create" as const, slot, service, policy };
@@ -215,7 +216,7 @@ describe("createAdapter", () => {
       expect(s.requires_consultation === true, role).toBe(f.requires_consultation);
     }
     // service.describe without an id falls back to the host's default: the fixed USD service.
-    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixedUsd.service_id);
+    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixed_usd.service_id);
   });
 
   it("explains every fixture service's policy: payment, deposit, fees, method, organization", async () => {
@@ -250,11 +251,11 @@ describe("createAdapter", () => {
       payment_requirement: "deposit",
       deposit: { amount_minor: 5000, currency: "USD" },
     });
-    const prepay = await policy(fx.services.fullPrepay.service_id);
+    const prepay = await policy(fx.services.full_prepay.service_id);
     expect(prepay.payment_requirement).toBe("full_prepay");
     expect(prepay.deposit).toBeUndefined();
-    expect((await policy(fx.services.unknownPayment.service_id)).payment_requirement).toBe("unknown");
-    expect(await policy(fx.services.fixedUsd.service_id)).toMatchObject({
+    expect((await policy(fx.services.unknown_payment.service_id)).payment_requirement).toBe("unknown");
+    expect(await policy(fx.services.fixed_usd.service_id)).toMatchObject({
       payment_requirement: "none",
       cancellation_enabled: true,
       cancellation_window: "PT6H",
@@ -268,7 +269,7 @@ describe("createAdapter", () => {
     const slots = valueOf(await adapter.findAvailability({ date: fx.bookableDate(NOON) }));
     expect(slots.length).toBeGreaterThan(0);
     expect(new Set(slots.map((s) => s.schedule_id))).toEqual(new Set([fx.schedule_id]));
-    expect(new Set(slots.map((s) => s.service_id))).toEqual(new Set([fx.services.fixedUsd.service_id]));
+    expect(new Set(slots.map((s) => s.service_id))).toEqual(new Set([fx.services.fixed_usd.service_id]));
     expect(new Set(slots.map((s) => s.provider_id))).toEqual(new Set(fx.providers.map((p) => p.id)));
     expect(slots[0]).toMatchObject({
       starts_at_local: "2026-10-19T09:00:00",
@@ -279,7 +280,7 @@ describe("createAdapter", () => {
 
   it("books the fixed USD service after approval, once; the status is a fresh platform read", async () => {
     const adapter = createAdapter({ clock: clockAt(NOON) });
-    const slot = await firstSlot(adapter, fx.services.fixedUsd.service_id);
+    const slot = await firstSlot(adapter, fx.services.fixed_usd.service_id);
     const input = await approved(adapter, createInput(slot));
     const receipt = valueOf(await adapter.createBooking(input));
     expect(valueOf(await adapter.getBooking({ booking_id: receipt.booking_id }))).toMatchObject({
@@ -297,7 +298,7 @@ describe("createAdapter", () => {
   it("verification: requires_verification, the code reaches the customer's sink and the hook, then it books", async () => {
     const inbox: SyntheticMessage[] = [];
     const adapter = createAdapter({ clock: clockAt(NOON), messages: (m) => void inbox.push(m) });
-    const slot = await firstSlot(adapter, fx.services.verificationRequired.service_id);
+    const slot = await firstSlot(adapter, fx.services.verification.service_id);
     const input = await approved(adapter, createInput(slot));
     expect(problemOf(await adapter.createBooking(input))).toMatchObject({
       code: "requires_verification",
@@ -334,7 +335,7 @@ describe("createAdapter", () => {
 describe("createConformanceAdapter", () => {
   it('"slot_taken": the approved create is refused with slot_taken (retryable) and nothing is booked', async () => {
     const adapter = createConformanceAdapter("slot_taken", { clock: clockAt(NOON) });
-    const slot = await firstSlot(adapter, fx.services.fixedUsd.service_id);
+    const slot = await firstSlot(adapter, fx.services.fixed_usd.service_id);
     const input = await approved(adapter, createInput(slot));
     expect(problemOf(await adapter.createBooking(input))).toMatchObject({
       code: "slot_taken",
@@ -342,7 +343,7 @@ describe("createConformanceAdapter", () => {
     });
     expect(adapter.upstreamMeta).toMatchObject({ call: "POST /v2/bookings", status: 409 });
     // The slot is still offered: the platform made no appointment.
-    const again = await firstSlot(adapter, fx.services.fixedUsd.service_id);
+    const again = await firstSlot(adapter, fx.services.fixed_usd.service_id);
     expect(again.id).toBe(slot.id);
     const day = { start: Date.parse(slot.starts_at!), end: Date.parse(slot.starts_at!) + 86_400_000 };
     const busy = await adapter.connector.readBusy(day, []);
@@ -355,12 +356,12 @@ describe("createConformanceAdapter", () => {
     expect(p).toMatchObject({ code: "rate_limited", retryable: true });
     expect(adapter.upstreamMeta).toMatchObject({ status: 429, ratelimit: { "retry-after": "30" } });
     // service.describe answers from the host's catalog, read as the host started: no 429 there.
-    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixedUsd.service_id);
+    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixed_usd.service_id);
   });
 
   it('"normal" behaves as createAdapter; an unknown mode is a programmer error', async () => {
     const adapter = createConformanceAdapter("normal", { clock: clockAt(NOON) });
-    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixedUsd.service_id);
+    expect(valueOf(await adapter.describeService({})).id).toBe(fx.services.fixed_usd.service_id);
     expect(adapter.connector.faults.pending()).toEqual([]);
     expect(() => createConformanceAdapter("flaky" as ConformanceMode)).toThrow(TypeError);
   });

@@ -59,7 +59,9 @@ describe("problem codes (OSBP Result Envelope code table)", () => {
       retryable: true,
     });
     expect(problem("missing_config")).toMatchObject({ code: "missing_config", retryable: false });
-    expect(problem("invalid_mandate", undefined, { field: "/mandate/id" }).field).toBe("/mandate/id");
+    // Exactly the published members (problem.schema.json is closed).
+    for (const p of [problem("invalid_mandate"), problem("missing_config"), problem("slot_taken", "x")])
+      expect(Object.keys(p).sort()).toEqual(["code", "message", "retryable"]);
     expect(isProblemCode("missing_config")).toBe(false);
     expect(isProblemCode("slot_taken")).toBe(true);
   });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { MandateContext, Policy, Service, Slot } from "../../../src/protocol/osbp/index.js";
-import { validateMandate } from "../../../src/protocol/osbp/index.js";
+import { validateMandate, validateRequestScope } from "../../../src/protocol/osbp/index.js";
 import { mandate, NOW, policy, service, slot } from "./samples.js";
 
 interface Case {
@@ -13,6 +13,16 @@ interface Case {
   policy?: Partial<Policy>;
   code: string;
   field?: string;
+}
+
+/** The message names the member: by its pointer, or in prose (BookingMandate.x, "slot price"). */
+function mentions(message: string, field: string): boolean {
+  const [, object, member] = field.split("/");
+  return (
+    message.includes(field) ||
+    (object === "mandate" && message.includes(`BookingMandate.${member}`)) ||
+    (object === "slot" && message.includes(`slot ${member}`))
+  );
 }
 
 function run(c: Omit<Case, "name" | "code" | "field">) {
@@ -234,7 +244,10 @@ describe("validateMandate: OSBP Mandate Enforcement, one row per rule", () => {
     if (r.ok) return;
     expect(r.error.code).toBe(c.code);
     expect(r.error.message.length).toBeGreaterThan(0);
-    if (c.field !== undefined) expect(r.error.field).toBe(c.field);
+    // The published problem schema allows code, message and retryable only: the member at
+    // fault is named in the message.
+    expect(Object.keys(r.error).sort()).toEqual(["code", "message", "retryable"]);
+    if (c.field !== undefined) expect(mentions(r.error.message, c.field), r.error.message).toBe(true);
   });
 
   it("accepts the spec's example mandate, slot, service and policy", () => {
@@ -316,7 +329,7 @@ describe("validateMandate: price caps in minor units (OSBP Money)", () => {
   it("a price equal to the cap passes, one minor unit more fails", () => {
     expect(run({ slot: { price: { amount_minor: 10000, currency: "USD" } } }).ok).toBe(true);
     const r = run({ slot: { price: { amount_minor: 10001, currency: "USD" } } });
-    expect(!r.ok && r.error).toMatchObject({ code: "price_exceeds_mandate", field: "/slot/price" });
+    expect(!r.ok && r.error).toMatchObject({ code: "price_exceeds_mandate" });
     expect(!r.ok && r.error.message).toContain("USD 100.01");
   });
 
@@ -418,5 +431,36 @@ describe("validateMandate never throws on hostile mandates", () => {
         expect(!r.ok && r.error.code).toBe("invalid_mandate");
       }),
     );
+  });
+});
+
+describe("validateRequestScope: bullets 1 to 4 on the ids a request names, before any lookup", () => {
+  const ids = {
+    organizationIds: ["org_01jw3z8x9k2m4n6p8r0s1t3v5w"],
+    serviceIds: ["service_123"],
+    scheduleId: "schedule_123",
+    providerId: "provider_123",
+  };
+  const check = (m: Record<string, unknown>, o: Partial<typeof ids> = {}, now = NOW) =>
+    validateRequestScope(m, { now, action: "booking.create", ids: { ...ids, ...o } });
+
+  it("a provider the merchant may not even have is refused in the mandate's terms", () => {
+    const r = check(mandate(), { providerId: "prov_other" });
+    expect(!r.ok && r.error.code).toBe("provider_not_allowed");
+    expect(!r.ok && Object.keys(r.error).sort()).toEqual(["code", "message", "retryable"]);
+  });
+
+  it("keeps the spec's order: an expired mandate is mandate_expired before any scope failure", () => {
+    const r = check(mandate(), { providerId: "prov_other" }, Date.parse("2030-01-01T00:00:00Z"));
+    expect(!r.ok && r.error.code).toBe("mandate_expired");
+  });
+
+  it("an empty or missing provider under provider_ids is provider_unknown; ids in scope pass", () => {
+    for (const providerId of ["", undefined]) {
+      const r = check(mandate(), { providerId });
+      expect(!r.ok && r.error.code).toBe("provider_unknown");
+    }
+    expect(check(mandate()).ok).toBe(true);
+    expect(!check(mandate(), { scheduleId: "s_other" }).ok).toBe(true);
   });
 });

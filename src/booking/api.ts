@@ -6,7 +6,7 @@
  * method here. The core never sees an HTTP request; it answers with a value or a
  * BookingRefusal that the edge maps once to the §9.2 refusal body.
  */
-import type { Connector, Catalog } from "../connectors/port.js";
+import type { Catalog, PlatformConnector } from "../connectors/port.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
@@ -133,7 +133,8 @@ export interface HostConfig {
 /** A configured host with its live pieces: catalog read from the connector, signing keys. */
 export interface HostRuntime {
   readonly config: HostConfig;
-  readonly connector: Connector;
+  /** Checked at start to have what a platform host needs (booking/hosts/capabilities.ts). */
+  readonly connector: PlatformConnector;
   readonly catalog: Catalog;
   /** The first key signs; all are published in discovery (§2.1 keys, unique kid). */
   readonly keys: readonly HostSigningKey[];

@@ -88,7 +88,7 @@ async function query(
   if (first >= last) return ok(response([]));
 
   const resourceId = chosen.value?.id;
-  const upstream = await runtime.connector.findAvailability({
+  const upstream = await runtime.connector.slots.find({
     serviceId: service.id,
     range: { start: first, end: last },
     partySize,

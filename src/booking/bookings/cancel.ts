@@ -72,7 +72,7 @@ export async function endBooking(
   now: number,
   end: (stored: BookingState) => BookingState | undefined,
 ): Promise<Result<BookingState, BookingRefusal>> {
-  const upstream = await host.connector.cancelBooking(state.upstreamId, upstreamReason);
+  const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason);
   if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
   await freeTime(deps, host, state, now);
   return saveBooking(

@@ -31,7 +31,7 @@ export async function applyMove(
     return err(invalidState("the change offer is no longer held; ask for a new one"));
   const resourceIds = hold.allocations.map((a) => a.resourceId);
 
-  const moved = await host.connector.moveBooking(state.upstreamId, {
+  const moved = await host.connector.bookings.move(state.upstreamId, {
     start: proposal.start,
     ...(proposal.end !== undefined && { end: proposal.end }),
     resourceIds,
@@ -60,7 +60,7 @@ export async function applyMove(
   if (!swapped.ok) {
     // Put the upstream back where the booking still is locally; a failure here is for the
     // host's own reconciliation of its calendar, the local booking is intact either way.
-    await host.connector.moveBooking(state.upstreamId, {
+    await host.connector.bookings.move(state.upstreamId, {
       start: state.start,
       ...(state.end !== undefined && { end: state.end }),
       resourceIds: state.resourceIds,

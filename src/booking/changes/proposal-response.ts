@@ -64,7 +64,7 @@ export async function proposalResponse(
 
   const counter = state.status === "pending_host";
   if (counter) {
-    const confirmed = await host.connector.setStatus(state.upstreamId, "confirmed");
+    const confirmed = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
     if (!confirmed.ok) return err(upstreamUnavailable(confirmed.error));
   }
   const moved = await applyMove(

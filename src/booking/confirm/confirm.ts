@@ -75,7 +75,7 @@ export async function confirmHold(
   await writeConfirmIntent(deps.store, hostId, holdId, intent, now);
 
   const contact = body.contact ?? chain.root.claims.contact;
-  const created = await host.connector.createBooking({
+  const created = await host.connector.bookings.create({
     idempotencyKey: upstreamKey(hostId, holdId),
     serviceId: payload.serviceId,
     start: payload.start,
@@ -172,7 +172,7 @@ async function upstreamFailed(
     return err(slotTaken());
   }
   if (e.code === "timeout" || e.code === "unavailable") {
-    const found = await host.connector.findBookingByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    const found = await host.connector.bookings.findByIdempotencyKey(upstreamKey(hostId, hold.holdId));
     if (!found.ok) return err(upstreamUnavailable(e));
     if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent);
   }

@@ -8,12 +8,14 @@
  * - every ServiceRules.serviceId is a catalog service;
  * - surcharges only on priced services, in the price's currency (§5.2 "A host that states
  *   fees, surcharges or a per-person price MUST state a price"); the catalog's own fees too;
- * - walk-in reserves name a resource type the catalog has (§7.2).
+ * - walk-in reserves name a resource type the catalog has (§7.2);
+ * - the connector has the capabilities the host needs (capabilities.ts), before any upstream call.
  */
 import type { Catalog, Connector } from "../../connectors/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import type { HostSigningKey } from "../../protocol/schcp/offer/index.js";
 import type { HostConfig, HostRuntime } from "../api.js";
+import { checkCapabilities } from "./capabilities.js";
 
 const problem = (code: string, field: string, hostId: string, why: string): Result<never, FieldError> =>
   err(fieldError(code, field, `host ${hostId}: ${field}: ${why}`));
@@ -28,7 +30,9 @@ export async function buildHostRuntime(
   if (new Set(keys.map((k) => k.kid)).size !== keys.length) {
     return problem("duplicate_kid", "/keys", id, "every key needs its own kid");
   }
-  const read = await connector.catalog();
+  const capable = checkCapabilities(id, connector, config.services.length > 0);
+  if (!capable.ok) return capable;
+  const read = await capable.value.catalog.read();
   if (!read.ok) {
     return problem(
       "catalog_unavailable",
@@ -38,7 +42,9 @@ export async function buildHostRuntime(
     );
   }
   const checked = checkAgainstCatalog(config, read.value);
-  return checked.ok ? ok({ config, connector, catalog: read.value, keys: [...keys] }) : checked;
+  return checked.ok
+    ? ok({ config, connector: capable.value, catalog: read.value, keys: [...keys] })
+    : checked;
 }
 
 export function checkAgainstCatalog(config: HostConfig, catalog: Catalog): Result<void, FieldError> {

@@ -40,7 +40,7 @@ export async function approveBooking(
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
 
-  const upstream = await host.connector.setStatus(state.upstreamId, "confirmed");
+  const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
   if (!upstream.ok) return err(upstreamUnavailable(upstream.error));
   const saved = await saveBooking(
     deps.store,

@@ -32,7 +32,12 @@ export type FaultKind =
   /** No answer: the call gives up after the delay. */
   | "timeout"
   /** The platform wants the customer verified first (create only). */
-  | "verification_required";
+  | "verification_required"
+  /**
+   * HTTP 401: the business revoked the gateway's access (or its token expired and cannot be
+   * refreshed). With times: Infinity, a revoked credential: every call fails until cleared.
+   */
+  | "unauthorized";
 
 /** What a predicate sees of a call. */
 export interface SyntheticCall {

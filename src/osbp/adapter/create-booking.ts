@@ -210,7 +210,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   // 6. The platform create, under the attempt's own upstream key. The verification code passes
   //    through and is kept nowhere.
   const created = await ctx.upstream((c) =>
-    c.createBooking({
+    c.bookings.create({
       idempotencyKey: platformKey,
       serviceId: fixed.id,
       start,
@@ -252,7 +252,7 @@ async function chooseResources(
   },
 ): Promise<Chosen> {
   if (a.approved) {
-    const existing = await ctx.upstream((c) => c.findBookingByIdempotencyKey(a.platformKey));
+    const existing = await ctx.upstream((c) => c.bookings.findByIdempotencyKey(a.platformKey));
     if (!existing.ok && existing.error.code !== "unsupported")
       return { ok: false, problem: connectorProblem(existing.error, "read") };
     const booked = existing.ok ? existing.value : null;
@@ -265,7 +265,7 @@ async function chooseResources(
     }
   }
   const offered = await ctx.upstream((c) =>
-    c.findAvailability({
+    c.slots.find({
       serviceId: a.service.id,
       range: { start: a.start, end: a.start + 60_000 },
       ...(a.provider === undefined ? {} : { resourceIds: [a.provider.id] }),

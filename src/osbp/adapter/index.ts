@@ -5,13 +5,20 @@
  *
  * Calendar-kind connectors are out of scope: a calendar has no services, prices or policies of
  * its own to describe, so every method answers the adapter-specific Problem
- * unsupported_connector (not retryable) for them.
+ * unsupported_connector (not retryable) for them, and for any connector without the platform
+ * capabilities (catalog, slots, bookings). Verification is optional: without it the
+ * verification tools answer verification_unsupported.
  *
  * Every method runs inside one boundary that turns an unexpected throw (a connector or store bug)
  * into internal_adapter_error with a generic message, logged on the operator channel, so the
  * exported adapter is safe for conformance kits as well as behind the MCP edge.
  */
-import type { Connector } from "../../connectors/port.js";
+import {
+  hasCapabilities,
+  type Connector,
+  type ConnectorResult,
+  type PlatformConnector,
+} from "../../connectors/port.js";
 import {
   createApprovalGate,
   problem,
@@ -67,9 +74,16 @@ export interface ConnectorAdapterOptions {
 
 export interface ConnectorAdapter extends BookingAdapter {
   readonly platform: PlatformIdentity;
-  /** The connector's most recent UpstreamMeta (same object until the next upstream call). */
+  /** The UpstreamMeta of the most recent upstream result (same object until the next call). */
   readonly upstreamMeta: UpstreamMeta | undefined;
 }
+
+/** A connector without the verification capability: no upstream call, so no metadata. */
+const noVerification = (): Promise<ConnectorResult<never>> =>
+  Promise.resolve({
+    ok: false,
+    error: { code: "unsupported", message: "the platform has no customer verification" },
+  });
 
 /** stdout carries the MCP stdio protocol, so the default operator channel is stderr. */
 const STDERR_LOGGER = {
@@ -82,14 +96,24 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
   const logger = opts.logger ?? STDERR_LOGGER;
   const notices = createUpstreamNotices(connector.platform.vendor, (line) => logger.warn(line));
 
+  const platform: PlatformConnector | undefined =
+    connector.kind === "platform" && hasCapabilities(connector, ["catalog", "slots", "bookings"])
+      ? connector
+      : undefined;
+  let latest: UpstreamMeta | undefined;
+
+  // Each result carries its own call's metadata: the notices read it from there.
   const upstream: AdapterContext["upstream"] = async (run) => {
-    try {
-      return await run(connector);
-    } finally {
-      notices.observe(connector.lastUpstream);
+    if (platform === undefined)
+      return { ok: false, error: { code: "unsupported", message: "not a booking platform connector" } };
+    const result = await run(platform);
+    if (result.upstream !== undefined) {
+      notices.observe(result.upstream);
+      latest = result.upstream;
     }
+    return result;
   };
-  const catalogCache = createCatalogCache(() => upstream((c) => c.catalog()), clock, opts.catalogTtlMs);
+  const catalogCache = createCatalogCache(() => upstream((c) => c.catalog.read()), clock, opts.catalogTtlMs);
 
   const ctx: AdapterContext = {
     connector,
@@ -111,12 +135,14 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
     body: (input: ToolInputs[N]) => Promise<AdapterResult<T>>,
   ): (input: ToolInputs[N]) => Promise<AdapterResult<T>> {
     return async (input) => {
-      if (connector.kind !== "platform") {
+      if (platform === undefined) {
         return {
           ok: false,
           problem: adapterProblem(
             "unsupported_connector",
-            "This OSBP adapter drives booking platforms; the connected upstream is a calendar.",
+            connector.kind === "calendar"
+              ? "This OSBP adapter drives booking platforms; the connected upstream is a calendar."
+              : "This OSBP adapter drives booking platforms; the connected upstream cannot list slots or take bookings.",
           ),
         };
       }
@@ -179,7 +205,7 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
       };
     }
     const found = await ctx.upstream((c) =>
-      c.findAvailability({
+      c.slots.find({
         serviceId: service.value.id,
         range,
         ...(provider.value === undefined ? {} : { resourceIds: [provider.value.id] }),
@@ -208,7 +234,9 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
       const sent = await ctx.upstream((c) =>
-        c.sendVerification(upstreamCustomer(input.customer), input.purpose),
+        c.verification === undefined
+          ? noVerification()
+          : c.verification.send(upstreamCustomer(input.customer), input.purpose),
       );
       if (!sent.ok) return { ok: false, problem: connectorProblem(sent.error, "verification") };
       return { ok: true, value: { sent: true, method: sent.value.method, purpose: input.purpose } };
@@ -225,7 +253,9 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
       const checked = await ctx.upstream((c) =>
-        c.verifyCode(upstreamCustomer(input.customer), input.purpose, input.code),
+        c.verification === undefined
+          ? noVerification()
+          : c.verification.verify(upstreamCustomer(input.customer), input.purpose, input.code),
       );
       if (!checked.ok) return { ok: false, problem: connectorProblem(checked.error, "verification") };
       return { ok: true, value: { verified: true, method: checked.value.method, purpose: input.purpose } };
@@ -236,7 +266,7 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
   const getBooking = method("booking.status", async (input): Promise<AdapterResult<Booking>> => {
     const catalog = await ctx.catalog();
     if (!catalog.ok) return catalog;
-    const read = await ctx.upstream((c) => c.getBooking(input.booking_id));
+    const read = await ctx.upstream((c) => c.bookings.get(input.booking_id));
     if (!read.ok) return { ok: false, problem: connectorProblem(read.error, "status") };
     return { ok: true, value: toBooking(catalog.value, read.value) };
   });
@@ -244,7 +274,7 @@ export function createConnectorAdapter(opts: ConnectorAdapterOptions): Connector
   return {
     platform: connector.platform,
     get upstreamMeta(): UpstreamMeta | undefined {
-      return connector.lastUpstream;
+      return latest;
     },
     describeService,
     findAvailability,

@@ -92,7 +92,7 @@ describe("Bayview Reference Studio", () => {
     ["the DST change", "2026-11-01", "-07:00"],
   ])("offers 09:00 to 17:00 every half hour with both stylists on %s", async (_name, date, offset) => {
     const { connector } = connectorFor(bayview, { clock: testClock(t("2026-10-01T00:00:00Z")) });
-    const slots = value(await connector.findAvailability({ serviceId: "haircut", range: day(date, offset) }));
+    const slots = value(await connector.slots.find({ serviceId: "haircut", range: day(date, offset) }));
     expect(slots.map((s) => hhmm(s.start, ZONE))).toEqual(
       Array.from(
         { length: 17 },
@@ -116,17 +116,17 @@ describe("Bayview Reference Studio", () => {
       resourceIds: ["stylist-jordan"],
       tentative: false,
     });
-    const e = failure(await connector.createBooking(create("colour-consultation", 30)));
+    const e = failure(await connector.bookings.create(create("colour-consultation", 30)));
     expect(e).toMatchObject({
       code: "invalid_request",
       message: "this service is booked through a consultation request",
     });
     expect(e.upstream?.status).toBe(400);
-    value(await connector.createBooking(create("haircut", 60)));
+    value(await connector.bookings.create(create("haircut", 60)));
     // The verified service needs a code first (OSBP requires_verification).
     expect(
       failure(
-        await connector.createBooking({ ...create("express-trim", 30), resourceIds: ["stylist-riley"] }),
+        await connector.bookings.create({ ...create("express-trim", 30), resourceIds: ["stylist-riley"] }),
       ),
     ).toMatchObject({ code: "verification_required", verificationMethod: "sms" });
   });

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { CatalogResource, WeeklyPeriod } from "../../../src/connectors/port.js";
 import { gridStarts } from "../../../src/connectors/synthetic/availability.js";
 import { rangeHours, STRETCH_CAP_MS, workingStretches } from "../../../src/connectors/synthetic/hours.js";
-import { isWithinWorkingHours, workingStretchEnd } from "../../../src/holds/working-hours.js";
+import { isWithinWorkingHours, workingStretchEnd } from "../../../src/calendar/index.js";
 import { DAY, hhmm, HOUR, MIN, t } from "./support.js";
 
 const ZONES = [

@@ -56,7 +56,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       text: `Booked Oil change on 2026-10-19 at 10:00 (America/Toronto) with Alex. Appointment id: ${receipt.booking_id}.`,
     });
     // The platform holds the technician AND a bay, under the attempt's upstream key.
-    const booked = valueOf(await r.synthetic.getBooking(receipt.booking_id));
+    const booked = valueOf(await r.synthetic.bookings.get(receipt.booking_id));
     expect(booked).toMatchObject({
       idempotencyKey: "osbp:maple-street-auto:idem_1",
       serviceId: "oil-change",
@@ -74,7 +74,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
         wrapConnector(c, {
           createBooking: (req: UpstreamCreate) => {
             creates.push(req);
-            return c.createBooking(req);
+            return c.bookings.create(req);
           },
         }),
     });
@@ -111,7 +111,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       time: "01:00",
     });
     const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, input)));
-    expect(valueOf(await r.synthetic.getBooking(receipt.booking_id)).start).toBe(t("2026-11-01T05:00:00Z"));
+    expect(valueOf(await r.synthetic.bookings.get(receipt.booking_id)).start).toBe(t("2026-11-01T05:00:00Z"));
   });
 
   it("a time in the spring-forward gap (02:30 on 2026-03-08): nonexistent_local_time, no upstream call", async () => {
@@ -366,7 +366,7 @@ describe('OSBP "booking.create": the request must name what the platform has', (
     const r = rig();
     const approved = await approve(r.adapter, createInput());
     valueOf(
-      await r.synthetic.createBooking({
+      await r.synthetic.bookings.create({
         idempotencyKey: "someone-else",
         serviceId: "oil-change",
         start: TEN,
@@ -430,7 +430,7 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
     // Alex's 10:00 is no longer free, yet this is the same attempt: not slot_taken.
     const receipt = valueOf(await r.adapter.createBooking(approved));
     expect(await r.appointments()).toBe(1);
-    const stored = valueOf(await r.synthetic.findBookingByIdempotencyKey("osbp:maple-street-auto:idem_1"));
+    const stored = valueOf(await r.synthetic.bookings.findByIdempotencyKey("osbp:maple-street-auto:idem_1"));
     expect(receipt.booking_id).toBe(stored?.upstreamId);
   });
 
@@ -441,7 +441,7 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
         wrapConnector(c, {
           createBooking: (req: UpstreamCreate) => {
             if (broken) throw new Error("connector bug: undefined is not a function");
-            return c.createBooking(req);
+            return c.bookings.create(req);
           },
         }),
     });
@@ -480,7 +480,7 @@ describe('OSBP "Time Discipline": an unknown zone leaves starts_at absent and fa
   const marsZone = (c: Connector): Connector =>
     wrapConnector(c, {
       catalog: async () => {
-        const read = await c.catalog();
+        const read = await c.catalog!.read();
         return read.ok
           ? {
               ok: true,

@@ -4,37 +4,59 @@
  * only, calendar-kind connectors, and catalog read failures.
  */
 import { describe, expect, it } from "vitest";
-import type { Connector, UpstreamMeta } from "../../../src/connectors/port.js";
+import type { Connector, ConnectorResult, UpstreamMeta } from "../../../src/connectors/port.js";
 import { SYNTHETIC_PLATFORM } from "../../../src/connectors/synthetic/index.js";
 import { approve, createInput, MONDAY, problemOf, rig, valueOf, wrapConnector } from "./support.js";
 
-/** The synthetic platform, with Deprecation/Sunset headers on some endpoints (same object per answer). */
+type AnyResult = ConnectorResult<unknown>;
+
+/** Passes every capability result through `f` (each result carries its own call's metadata). */
+function mapResults(c: Connector, f: (r: AnyResult) => AnyResult): Connector {
+  return new Proxy(c, {
+    get(target, prop) {
+      const capability = Reflect.get(target, prop, target) as unknown;
+      if (prop === "platform" || typeof capability !== "object" || capability === null) return capability;
+      return new Proxy(capability, {
+        get(cap, method) {
+          const v = Reflect.get(cap, method, cap) as unknown;
+          if (typeof v !== "function") return v;
+          return async (...args: unknown[]) =>
+            f(await (v as (...a: unknown[]) => Promise<AnyResult>).apply(cap, args));
+        },
+      });
+    },
+  });
+}
+
+/** The synthetic platform, with Deprecation/Sunset headers on some endpoints. */
 function retiring(calls: readonly string[]) {
-  return (c: Connector): Connector => {
-    const seen = new WeakMap<UpstreamMeta, UpstreamMeta>();
-    return wrapConnector(c, {
-      get lastUpstream(): UpstreamMeta | undefined {
-        const meta = c.lastUpstream;
-        if (meta === undefined || !calls.includes(meta.call)) return meta;
-        let dressed = seen.get(meta);
-        if (dressed === undefined) {
-          dressed = { ...meta, deprecation: "@1798761600", sunset: "Sat, 01 May 2027 00:00:00 GMT" };
-          seen.set(meta, dressed);
-        }
-        return dressed;
-      },
-    });
-  };
+  return (c: Connector): Connector =>
+    mapResults(c, (r) =>
+      r.upstream === undefined || !calls.includes(r.upstream.call)
+        ? r
+        : {
+            ...r,
+            upstream: { ...r.upstream, deprecation: "@1798761600", sunset: "Sat, 01 May 2027 00:00:00 GMT" },
+          },
+    );
 }
 
 describe('OSBP "Platform Metadata and Versioning"', () => {
-  it("platform is the connector's identity; upstreamMeta is the connector's lastUpstream, by reference", async () => {
-    const r = rig();
+  it("platform is the connector's identity; upstreamMeta is the metadata the last result carried, by reference", async () => {
+    const seen: UpstreamMeta[] = [];
+    const r = rig({
+      wrap: (c) =>
+        mapResults(c, (res) => {
+          if (res.upstream !== undefined) seen.push(res.upstream);
+          return res;
+        }),
+    });
     expect(r.adapter.platform).toEqual(SYNTHETIC_PLATFORM);
     expect(r.adapter.upstreamMeta).toBeUndefined();
     await r.adapter.findAvailability({ service_id: "oil-change", date: MONDAY });
     const meta = r.adapter.upstreamMeta;
-    expect(meta).toBe(r.synthetic.lastUpstream);
+    expect(seen.map((m) => m.call)).toEqual(["GET /v2/catalog", "POST /v2/availability/search"]);
+    expect(meta).toBe(seen[1]);
     expect(meta).toMatchObject({ call: "POST /v2/availability/search", status: 200 });
     expect(r.adapter.upstreamMeta).toBe(meta);
     // A tool answered from the cached catalog makes no call: the reference does not move.

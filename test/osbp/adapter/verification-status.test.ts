@@ -148,7 +148,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
       ends_at_local: "2026-10-19T10:45:00",
       schedule_timezone: "America/Toronto",
     });
-    valueOf(await r.synthetic.cancelBooking(receipt.booking_id, "the shop closed early"));
+    valueOf(await r.synthetic.bookings.cancel(receipt.booking_id, "the shop closed early"));
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("cancelled");
     expect(r.count("getBooking")).toBe(reads + 2);
   });
@@ -157,7 +157,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
     const r = rig();
     const start = t("2026-10-19T11:00:00-04:00");
     const made = valueOf(
-      await r.synthetic.createBooking({
+      await r.synthetic.bookings.create({
         idempotencyKey: "host-approval",
         serviceId: "oil-change",
         start,
@@ -167,8 +167,8 @@ describe('OSBP "booking.status": a fresh platform read', () => {
       }),
     );
     expect(valueOf(await r.adapter.getBooking({ booking_id: made.upstreamId })).status).toBe("pending");
-    valueOf(await r.synthetic.setStatus(made.upstreamId, "confirmed"));
-    valueOf(await r.synthetic.setStatus(made.upstreamId, "no_show"));
+    valueOf(await r.synthetic.bookings.setStatus(made.upstreamId, "confirmed"));
+    valueOf(await r.synthetic.bookings.setStatus(made.upstreamId, "no_show"));
     expect(valueOf(await r.adapter.getBooking({ booking_id: made.upstreamId })).status).toBe("no_show");
   });
 

@@ -287,7 +287,7 @@ describe("createAdapter", () => {
       service_id: slot.service_id,
       starts_at_local: slot.starts_at_local,
     });
-    const upstream = await adapter.connector.getBooking(receipt.booking_id);
+    const upstream = await adapter.connector.bookings.get(receipt.booking_id);
     expect(upstream.ok && upstream.value.status).toBe("confirmed");
   });
 

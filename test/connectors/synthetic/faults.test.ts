@@ -121,6 +121,21 @@ describe("each fault kind", () => {
     expect(performance.now() - began).toBeGreaterThanOrEqual(35);
   });
 
+  it("a revoked credential: 401 unauthorized on every call until cleared, nothing booked", async () => {
+    const { connector } = maple();
+    connector.faults.next("*", "unauthorized", Infinity);
+    const e = failure(await connector.bookings.create(create()));
+    expect(e).toMatchObject({ code: "unauthorized" });
+    expect(e.retryAfterMs).toBeUndefined();
+    expect(e.upstream).toMatchObject({ call: "POST /v2/bookings", status: 401 });
+    expect(failure(await connector.catalog.read()).upstream).toMatchObject({
+      call: "GET /v2/catalog",
+      status: 401,
+    });
+    connector.faults.clear();
+    expect(value(await connector.bookings.findByIdempotencyKey("k"))).toBeNull();
+  });
+
   it("verification required: 428 with the platform's method", async () => {
     const { connector } = maple();
     connector.faults.next("createBooking", "verification_required");

@@ -6,7 +6,7 @@
  * method here. The core never sees an HTTP request; it answers with a value or a
  * BookingRefusal that the edge maps once to the §9.2 refusal body.
  */
-import type { Connector, Catalog, ConnectorError } from "../connectors/port.js";
+import type { Catalog, ConnectorError, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
@@ -145,7 +145,11 @@ export interface HostConfig {
 /** A configured host with its live pieces: catalog read from the connector, signing keys. */
 export interface HostRuntime {
   readonly config: HostConfig;
-  readonly connector: Connector;
+  /**
+   * Checked at start to have what a platform host needs (booking/hosts/capabilities.ts), and
+   * watched so every upstream failure reaches the host's health (hosts/watched-connector.ts).
+   */
+  readonly connector: PlatformConnector;
   /**
    * The catalog in use: a getter over the last one read and checked (hosts/refresh.ts). A host
    * whose upstream has not answered since start has an empty one (no services, no resources)

@@ -55,7 +55,8 @@
  *    the order given, run steps 3–5 against the same occupancy; report the starts of the
  *    first five that pass. Caps are not re-checked (they do not depend on the time).
  */
-import type { Interval, Requirement, ResourceCandidate, WalkInReserve } from "./port.js";
+import { overlaps, type Interval } from "../calendar/index.js";
+import type { Requirement, ResourceCandidate, WalkInReserve } from "./port.js";
 
 /** Steps the assignment search may take before it refuses (step 4). */
 export const SEARCH_BUDGET = 1000;
@@ -89,7 +90,8 @@ export type AllocationDecision =
   | { readonly ok: false; readonly reason: "slot_taken" }
   | { readonly ok: false; readonly reason: "walk_in_reserve"; readonly reserve: WalkInReserve };
 
-export const overlaps = (a: Interval, b: Interval): boolean => a.start < b.end && b.start < a.end;
+/** Half-open overlap (src/calendar), re-exported for the stores. */
+export { overlaps };
 
 /** Step 2: the most units in use at any one moment of the interval. */
 export function maxConcurrentUnits(entries: readonly Occupancy[], interval: Interval): number {

@@ -6,7 +6,8 @@
  * atomic step as the refused hold and reports the first five that could be held, so an
  * alternative is never stale by the time it is offered.
  */
-import type { AlternativeCandidate, Interval, Requirement } from "./port.js";
+import type { Interval } from "../calendar/index.js";
+import type { AlternativeCandidate, Requirement } from "./port.js";
 
 /** Enough to find five free starts on a busy day without unbounded work (§7.2 "bound the work"). */
 export const DEFAULT_ALTERNATIVE_LIMIT = 48;

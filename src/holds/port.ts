@@ -17,10 +17,10 @@
  *   HoldStoreUnavailableError and leave nothing half-written.
  */
 
-export interface Interval {
-  readonly start: number;
-  readonly end: number;
-}
+import type { Interval } from "../calendar/interval.js";
+
+/** Kept here for the store's callers; the type is src/calendar's. */
+export type { Interval };
 
 /** A resource the caller found in working hours for the whole interval (§4.1). */
 export interface ResourceCandidate {

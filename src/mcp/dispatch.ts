@@ -28,7 +28,11 @@ import {
 import type { McpLogger } from "./logger.js";
 
 export interface ToolDispatcherOptions {
-  readonly adapter: BookingAdapter & { readonly upstreamMeta?: UpstreamMeta | undefined };
+  readonly adapter: BookingAdapter & {
+    readonly upstreamMeta?: UpstreamMeta | undefined;
+    /** The upstream call this very result came from, exact under concurrency (the core adapter). */
+    upstreamOf?(result: unknown): UpstreamMeta | undefined;
+  };
   readonly audit: AuditLog;
   readonly logger: McpLogger;
 }
@@ -63,7 +67,11 @@ const AUDIT_UNAVAILABLE =
 export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatcher {
   const { adapter, audit, logger } = opts;
 
-  async function runAdapter(name: ToolName, input: ToolInputs[ToolName]): Promise<Unrecorded> {
+  /** The shaped result, and the upstream call the adapter says this very result came from. */
+  async function runAdapter(
+    name: ToolName,
+    input: ToolInputs[ToolName],
+  ): Promise<{ shaped: Unrecorded; upstream?: UpstreamMeta }> {
     let result: unknown;
     try {
       result = await invoke(adapter, name, input);
@@ -74,14 +82,15 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
         error: e instanceof Error ? e.message : String(e),
         ...(e instanceof Error && e.stack !== undefined && { stack: e.stack }),
       });
-      return { ok: false, problem: problem("internal_adapter_error", GENERIC_ADAPTER_ERROR) };
+      return { shaped: { ok: false, problem: problem("internal_adapter_error", GENERIC_ADAPTER_ERROR) } };
     }
     const shaped = asAdapterResult(result);
     if (shaped === undefined) {
       logger.error("osbp adapter returned something that is not an AdapterResult", { tool: name });
-      return { ok: false, problem: problem("internal_adapter_error", GENERIC_ADAPTER_ERROR) };
+      return { shaped: { ok: false, problem: problem("internal_adapter_error", GENERIC_ADAPTER_ERROR) } };
     }
-    return shaped;
+    const upstream = adapter.upstreamOf?.(result);
+    return { shaped, ...(upstream !== undefined && { upstream }) };
   }
 
   return {
@@ -99,13 +108,18 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
         // OSBP "handoff.request": no side effect, nothing is sent to the merchant.
         result = { ok: true, value: handoffResult(validated.value as HandoffRequestInput) };
       } else {
-        result = await runAdapter(name, validated.value);
-        // A new meta object means an upstream call happened during this call; the same one
-        // means the adapter answered locally (an idempotency replay, a refused mandate).
-        // Concurrent calls share the adapter's one "last upstream" slot, so each records the
-        // most recent upstream call observed while it ran, which is what OSBP "Audit" names.
-        const after = adapter.upstreamMeta;
-        if (after !== undefined && after !== before) upstream = after;
+        const ran = await runAdapter(name, validated.value);
+        result = ran.shaped;
+        if (adapter.upstreamOf !== undefined) {
+          // The core adapter knows which upstream call each result came from (absent when it
+          // answered locally: an idempotency replay, a refused mandate).
+          upstream = ran.upstream;
+        } else {
+          // Any other adapter: a new meta object means an upstream call happened while this
+          // call ran (concurrent calls may see each other's).
+          const after = adapter.upstreamMeta;
+          if (after !== undefined && after !== before) upstream = after;
+        }
       }
       return record(name, rawInput, result, upstream);
     },

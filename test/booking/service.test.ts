@@ -147,12 +147,12 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     );
     expect(moved.booking).toMatchObject({ sequence: 1, start: later.start });
     const upstreamKey = `${host}:${hold.hold_id}`;
-    const upstream = ok(await g.connector(host).findBookingByIdempotencyKey(upstreamKey));
+    const upstream = ok(await g.connector(host).bookings.findByIdempotencyKey(upstreamKey));
     expect(upstream?.start).toBe(Date.parse(later.start));
 
     const cancelled = ok(await g.service.cancel(host, caller, bookingId, { idempotency_key: "x" }));
     expect(cancelled.booking).toMatchObject({ status: "cancelled", sequence: 2 });
-    expect(ok(await g.connector(host).findBookingByIdempotencyKey(upstreamKey))?.status).toBe("cancelled");
+    expect(ok(await g.connector(host).bookings.findByIdempotencyKey(upstreamKey))?.status).toBe("cancelled");
     expect(g.events).toEqual([]);
   });
 
@@ -231,6 +231,8 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
       await g.connector(host).readBusy({ start: NOW, end: NOW + 7 * 86_400_000 }, ["bay-1", "bay-2"]),
     );
     expect(busy.busy.length).toBeLessThanOrEqual(1);
-    expect(ok(await g.connector(host).findBookingByIdempotencyKey(`${host}:${hold.hold_id}`))).not.toBeNull();
+    expect(
+      ok(await g.connector(host).bookings.findByIdempotencyKey(`${host}:${hold.hold_id}`)),
+    ).not.toBeNull();
   });
 });

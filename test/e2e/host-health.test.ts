@@ -180,7 +180,7 @@ describe("an upstream that answers unauthorized", () => {
 
     const view = await health(MAPLE);
     expect(view).toMatchObject({ health: "needs_reconnection", last_error: { code: "unauthorized" } });
-    expect(view.last_error?.message).toContain("createBooking");
+    expect(view.last_error?.message).toContain("bookings.create");
 
     // Its time is refused before the upstream is asked; the other hosts serve.
     const asked = await agent.client.availability(maple, {

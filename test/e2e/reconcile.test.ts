@@ -32,7 +32,11 @@ async function upstreamAppointments(start: string, end: string): Promise<number>
   const all = ["bay-1", "bay-2", "tech-alex", "tech-sam", "tech-priya"];
   const busy = await connector().readBusy({ start: Date.parse(start), end: Date.parse(end) }, all);
   if (!busy.ok) throw new Error(busy.error.message);
-  return busy.value.busy.filter((b) => b.resourceId.startsWith("bay-")).length;
+  // This slot's appointments only. Each test books a week apart (heldSlot's fromDays): the
+  // first free slots of nearby days can fall on the same morning after a weekend.
+  return busy.value.busy.filter(
+    (b) => b.resourceId.startsWith("bay-") && b.interval.start === Date.parse(start),
+  ).length;
 }
 
 /** Counts createBooking calls from now on (a fault rule whose predicate never matches). */
@@ -94,7 +98,7 @@ describe("two-phase confirm under failure (§5.3, DESIGN: reconciliation)", () =
   });
 
   it("leaves an unsettled confirm to reconciliation when the platform cannot be asked either (503, then booked)", async () => {
-    const { agent, maple, slot, m, hold, hash } = await heldSlot(4);
+    const { agent, maple, slot, m, hold, hash } = await heldSlot(9);
     const creates = countCreates();
     connector().faults.add({ operation: "createBooking", fault: "unavailable", afterCommit: true });
     connector().faults.add({ operation: "findBookingByIdempotencyKey", fault: "unavailable" });
@@ -116,7 +120,7 @@ describe("two-phase confirm under failure (§5.3, DESIGN: reconciliation)", () =
   });
 
   it("settles a confirm that crashed between the upstream create and the record: reconciliation, never a second create", async () => {
-    const { agent, maple, slot, m, hold, hash } = await heldSlot(3);
+    const { agent, maple, slot, m, hold, hash } = await heldSlot(16);
     const store: GatewayStore = gw.runtime.store;
     const real = store.completeConfirm.bind(store);
     let crashed = 0;

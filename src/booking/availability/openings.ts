@@ -4,7 +4,7 @@
  * so a live hold, a booking, the booking window and notice, the horizon and the walk-in reserve
  * shape what every agent is offered alike (DESIGN.md "One core, every edge").
  *
- * A start is offered when the upstream reports it free (connector.findAvailability) AND it is
+ * A start is offered when the upstream reports it free (connector.slots.find) AND it is
  * still allocatable given the store's holds, bookings and busy blocks: the store's occupancy is
  * read ONCE for the whole query and each start is tested with the store's own decideAllocation,
  * so openings and holds apply the same rules. The caller has checked access and party size.
@@ -53,7 +53,7 @@ export async function openings(
   const view = spanZoneView(config.timezone, { start: first, end: last + Math.max(length, 86_400_000) });
   if (first >= last) return ok({ plans: [], view });
 
-  const upstream = await runtime.connector.findAvailability({
+  const upstream = await runtime.connector.slots.find({
     serviceId: service.id,
     range: { start: first, end: last },
     partySize: q.partySize,

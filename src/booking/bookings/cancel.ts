@@ -11,7 +11,7 @@ import type { Result } from "../../protocol/result.js";
 import type { BookingResponse, CancelRequest } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
 import { bookingResponse } from "./receipt.js";
-import { invalidState, refuse, upstreamUnavailable } from "./refuse.js";
+import { invalidState, refuse, upstreamRefusal } from "./refuse.js";
 import { ACTIVE_STATUSES } from "./state.js";
 import type { BookingState } from "./state.js";
 import { hostBooking, saveBooking } from "./store.js";
@@ -72,8 +72,8 @@ export async function endBooking(
   now: number,
   end: (stored: BookingState) => BookingState | undefined,
 ): Promise<Result<BookingState, BookingRefusal>> {
-  const upstream = await host.connector.cancelBooking(state.upstreamId, upstreamReason);
-  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamUnavailable(upstream.error));
+  const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason);
+  if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamRefusal(upstream.error));
   await freeTime(deps, host, state, now);
   return saveBooking(
     deps.store,

@@ -64,13 +64,14 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
 }
 
 /**
- * An upstream failure as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with
+ * The one mapping of an upstream failure to the core's vocabulary, as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with
  * retry.after when the platform said; except a revoked credential (hosts/refusals.ts) and a
  * request the platform refused as invalid (400, rules/refusal.ts), which no retry fixes.
  */
-export function upstreamUnavailable(e: ConnectorError): BookingRefusal {
-  if (e.code === "unauthorized") return hostNeedsReconnection();
-  if (e.code === "invalid_request") return upstreamRejected();
+export function upstreamRefusal(e: ConnectorError): BookingRefusal {
+  // Every refusal keeps the upstream failure behind it, for edges whose protocol names it.
+  if (e.code === "unauthorized") return { ...hostNeedsReconnection(), upstream: e };
+  if (e.code === "invalid_request") return { ...upstreamRejected(), upstream: e };
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(

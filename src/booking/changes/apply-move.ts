@@ -9,7 +9,7 @@ import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import type { ReceiptConsent } from "../../protocol/schcp/types.js";
-import { invalidState, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import { invalidState, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
 
@@ -31,13 +31,13 @@ export async function applyMove(
     return err(invalidState("the change offer is no longer held; ask for a new one"));
   const resourceIds = hold.allocations.map((a) => a.resourceId);
 
-  const moved = await host.connector.moveBooking(state.upstreamId, {
+  const moved = await host.connector.bookings.move(state.upstreamId, {
     start: proposal.start,
     ...(proposal.end !== undefined && { end: proposal.end }),
     resourceIds,
   });
   if (!moved.ok) {
-    if (moved.error.code !== "slot_taken") return err(upstreamUnavailable(moved.error));
+    if (moved.error.code !== "slot_taken") return err(upstreamRefusal(moved.error));
     await deps.store.releaseHold(hostId, proposal.holdId, now);
     await saveBooking(
       deps.store,
@@ -60,7 +60,7 @@ export async function applyMove(
   if (!swapped.ok) {
     // Put the upstream back where the booking still is locally; a failure here is for the
     // host's own reconciliation of its calendar, the local booking is intact either way.
-    await host.connector.moveBooking(state.upstreamId, {
+    await host.connector.bookings.move(state.upstreamId, {
       start: state.start,
       ...(state.end !== undefined && { end: state.end }),
       resourceIds: state.resourceIds,

@@ -12,7 +12,7 @@ import type { BookingResponse, ProposalResponseRequest } from "../../protocol/sc
 import { formatInstant } from "../../protocol/time/index.js";
 import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { contractMismatch, invalidState, staleSequence, upstreamUnavailable } from "../bookings/refuse.js";
+import { contractMismatch, invalidState, staleSequence, upstreamRefusal } from "../bookings/refuse.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { applyMove, withoutProposal } from "./apply-move.js";
 import { acceptAction, authorizeAcceptance } from "./reschedule.js";
@@ -64,8 +64,8 @@ export async function proposalResponse(
 
   const counter = state.status === "pending_host";
   if (counter) {
-    const confirmed = await host.connector.setStatus(state.upstreamId, "confirmed");
-    if (!confirmed.ok) return err(upstreamUnavailable(confirmed.error));
+    const confirmed = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
+    if (!confirmed.ok) return err(upstreamRefusal(confirmed.error));
   }
   const moved = await applyMove(
     deps,

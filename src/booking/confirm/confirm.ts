@@ -20,7 +20,7 @@ import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
 import { loadBooking } from "../bookings/store.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { invalidState, notFound, refuse, upstreamUnavailable } from "../bookings/refuse.js";
+import { invalidState, notFound, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import { checkConfirm, holdStateRefusal } from "./checks.js";
 import { decodeHoldPayload } from "./hold-payload.js";
 import { writeConfirmIntent } from "./intent.js";
@@ -108,7 +108,7 @@ export async function settleUpstream(
   const hostId = host.config.id;
   await writeConfirmIntent(deps.store, hostId, fenced.holdId, intent, deps.clock.now());
   const create = () =>
-    host.connector.createBooking({
+    host.connector.bookings.create({
       idempotencyKey: upstreamKey(hostId, fenced.holdId),
       serviceId: payload.serviceId,
       start: payload.start,
@@ -214,12 +214,12 @@ async function upstreamFailed(
     return err({ ...slotTaken(), upstream: e });
   }
   if (e.code === "timeout" || e.code === "unavailable") {
-    const found = await host.connector.findBookingByIdempotencyKey(upstreamKey(hostId, hold.holdId));
-    if (!found.ok) return err(upstreamUnavailable(e));
+    const found = await host.connector.bookings.findByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    if (!found.ok) return err(upstreamRefusal(e));
     if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent);
   }
   await deps.store.abortConfirm(hostId, hold.holdId, fence, "held", deps.clock.now());
-  return err(upstreamUnavailable(e));
+  return err(upstreamRefusal(e));
 }
 
 const slotTaken = (): BookingRefusal =>

@@ -6,7 +6,7 @@
 import type { UpstreamBooking } from "../../connectors/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, UseCase } from "../api.js";
-import { upstreamUnavailable } from "../bookings/refuse.js";
+import { upstreamRefusal } from "../bookings/refuse.js";
 import type { BookingState } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 
@@ -23,7 +23,7 @@ export async function readDirectBooking(
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
-  const upstream = await host.connector.getBooking(loaded.state.upstreamId);
-  if (!upstream.ok) return err(upstreamUnavailable(upstream.error));
+  const upstream = await host.connector.bookings.get(loaded.state.upstreamId);
+  if (!upstream.ok) return err(upstreamRefusal(upstream.error));
   return ok({ state: loaded.state, upstream: upstream.value });
 }

@@ -13,6 +13,11 @@ const noHost = (hostId: string): ConnectorResult<Method> => ({
   error: { code: "not_found", message: `no host ${hostId}` },
 });
 
+const unsupported = (): ConnectorResult<Method> => ({
+  ok: false,
+  error: { code: "unsupported", message: "this platform has no customer verification" },
+});
+
 export async function sendVerification(
   deps: BookingDeps,
   hostId: string,
@@ -20,7 +25,8 @@ export async function sendVerification(
   purpose: string,
 ): Promise<ConnectorResult<Method>> {
   const host = deps.hosts.get(hostId);
-  return host === undefined ? noHost(hostId) : host.connector.sendVerification(customer, purpose);
+  if (host === undefined) return noHost(hostId);
+  return host.connector.verification?.send(customer, purpose) ?? unsupported();
 }
 
 export async function verifyCode(
@@ -31,5 +37,6 @@ export async function verifyCode(
   code: string,
 ): Promise<ConnectorResult<Method>> {
   const host = deps.hosts.get(hostId);
-  return host === undefined ? noHost(hostId) : host.connector.verifyCode(customer, purpose, code);
+  if (host === undefined) return noHost(hostId);
+  return host.connector.verification?.verify(customer, purpose, code) ?? unsupported();
 }

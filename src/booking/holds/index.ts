@@ -12,7 +12,6 @@ export {
   type PlanOptions,
   type SlotPlan,
 } from "./plan.js";
-export { HoursIndex } from "./hours-index.js";
 export { reservesAt } from "./reserve.js";
 export { findService, findChosenResource, upstreamRefusal, type ServiceLookup } from "./lookup.js";
 export { ALTERNATIVE_STEP_MS, alternativeStartsFor, slotAt } from "./alternatives.js";

@@ -54,7 +54,7 @@ export async function locate(
   const from = Math.min(params.start, ...starts);
   const to = Math.max(params.start, ...starts) + 1;
   const hours = hoursIndexFor(runtime, c.found.service, from, to);
-  const found = await runtime.connector.findAvailability({
+  const found = await runtime.connector.slots.find({
     serviceId: c.found.service.id,
     range: { start: from, end: to },
     partySize: params.partySize,

@@ -2,11 +2,10 @@
  * Reading a request's service and chosen resource against a host's catalog, and mapping
  * upstream failures, shared by availability and holds.
  */
-import type { CatalogResource, CatalogService, ConnectorError } from "../../connectors/port.js";
+import type { CatalogResource, CatalogService } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingRefusal, HostRuntime, ServiceRules } from "../api.js";
-import { hostNeedsReconnection } from "../hosts/refusals.js";
-import { bookingRefusal, notFound, upstreamRejected } from "../rules/index.js";
+import { bookingRefusal, notFound } from "../rules/index.js";
 
 export interface ServiceLookup {
   readonly service: CatalogService;
@@ -51,26 +50,5 @@ export function findChosenResource(
   return ok(resource);
 }
 
-/**
- * Upstream trouble is 503 UPSTREAM_UNAVAILABLE; a platform's 429 keeps its Retry-After; a
- * revoked credential is host_needs_reconnection, with no retry (hosts/refusals.ts); a request
- * the platform refused as invalid is 400, not retryable (rules/refusal.ts).
- */
-export function upstreamRefusal(e: ConnectorError): BookingRefusal {
-  if (e.code === "unauthorized") return hostNeedsReconnection();
-  if (e.code === "invalid_request") return upstreamRejected();
-  if (e.code === "rate_limited") {
-    const limited = bookingRefusal("UPSTREAM_UNAVAILABLE", {
-      reason: "upstream_rate_limited",
-      message: "the host's booking system asked us to slow down; try again shortly",
-      ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
-    });
-    return { ...limited, upstream: e };
-  }
-  return {
-    ...bookingRefusal("UPSTREAM_UNAVAILABLE", {
-      ...(e.retryAfterMs !== undefined && { retryAfterMs: e.retryAfterMs }),
-    }),
-    upstream: e,
-  };
-}
+/** The one upstream-error mapping lives with the other refusals (bookings/refuse.ts). */
+export { upstreamRefusal } from "../bookings/refuse.js";

@@ -7,11 +7,11 @@
  * a slot is offered exactly when a hold would be planned the same way.
  */
 import type { CatalogResource, CatalogService } from "../../connectors/port.js";
-import type { Interval, Requirement } from "../../holds/port.js";
+import { HoursIndex, type Interval } from "../../calendar/index.js";
+import type { Requirement } from "../../holds/port.js";
 import type { WorkingResource } from "../../holds/working-hours.js";
 import type { HostRuntime } from "../api.js";
 import { spanZoneView } from "../rules/zone-view.js";
-import { HoursIndex } from "./hours-index.js";
 
 export interface SlotPlan {
   readonly start: number;

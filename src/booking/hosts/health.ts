@@ -20,6 +20,9 @@
  */
 import type { Catalog, ConnectorError, ConnectorErrorCode } from "../../connectors/port.js";
 
+/** The watched connector names a catalog read "catalog.read" (hosts/watched-connector.ts). */
+const isCatalogRead = (operation: string): boolean => operation === "catalog" || operation === "catalog.read";
+
 export type HostHealthState = "ok" | "degraded" | "needs_reconnection";
 
 export interface HostHealthError {
@@ -147,22 +150,22 @@ export class HostHealth {
       at: now,
     };
     if (error.code === "unauthorized") {
-      if (operation === "catalog") this.failedReads += 1;
+      if (isCatalogRead(operation)) this.failedReads += 1;
       this.nextCheck = now + this.policy.reconnectMs;
       this.move("needs_reconnection", recorded, now);
       return;
     }
     // Any failed catalog read leaves the host without a fresh catalog; other calls fail the
     // host only when the upstream itself is failing.
-    if (!FAILING.has(error.code) && operation !== "catalog") return;
-    if (operation === "catalog") this.failedReads += 1;
+    if (!FAILING.has(error.code) && !isCatalogRead(operation)) return;
+    if (isCatalogRead(operation)) this.failedReads += 1;
     if (this.state === "needs_reconnection") {
       this.lastError = recorded;
       return;
     }
     const wait = Math.max(this.backoff(), error.retryAfterMs ?? 0);
     // A failing call brings the next read forward; it never pushes a due read back.
-    this.nextCheck = operation === "catalog" ? now + wait : Math.min(this.nextCheck, now + wait);
+    this.nextCheck = isCatalogRead(operation) ? now + wait : Math.min(this.nextCheck, now + wait);
     this.move("degraded", recorded, now);
   }
 

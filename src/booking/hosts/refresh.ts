@@ -9,7 +9,7 @@
  * One read per host at a time: a refresh asked for while one runs (the job and an operator
  * at once) shares it.
  */
-import type { Catalog, Connector } from "../../connectors/port.js";
+import type { Catalog, PlatformConnector } from "../../connectors/port.js";
 import type { HostConfig, HostDirectory } from "../api.js";
 import type { HostHealth, HostHealthStatus } from "./health.js";
 import { checkAgainstCatalog } from "./catalog-check.js";
@@ -18,12 +18,12 @@ export type CatalogRefresh = () => Promise<HostHealthStatus>;
 
 export function catalogRefresher(
   config: HostConfig,
-  connector: Pick<Connector, "catalog">,
+  connector: Pick<PlatformConnector, "catalog">,
   health: HostHealth,
 ): CatalogRefresh {
   let running: Promise<HostHealthStatus> | undefined;
   const once = async (): Promise<HostHealthStatus> => {
-    const read = await connector.catalog();
+    const read = await connector.catalog.read();
     if (read.ok) accept(config, read.value, health);
     return health.status();
   };

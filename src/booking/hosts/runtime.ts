@@ -8,7 +8,8 @@
  * - every ServiceRules.serviceId is a catalog service;
  * - surcharges only on priced services, in the price's currency (§5.2 "A host that states
  *   fees, surcharges or a per-person price MUST state a price"); the catalog's own fees too;
- * - walk-in reserves name a resource type the catalog has (§7.2).
+ * - walk-in reserves name a resource type the catalog has (§7.2);
+ * - the connector has the capabilities the host needs (capabilities.ts), before any upstream call.
  *
  * An upstream that does not answer at start is not a configuration error: the host starts
  * degraded (or needs_reconnection on `unauthorized`) with no catalog, the other hosts serve,
@@ -21,6 +22,7 @@ import type { HostSigningKey } from "../../protocol/schcp/offer/index.js";
 import type { Clock, HostConfig, HostRuntime } from "../api.js";
 import { DEFAULT_HEALTH_POLICY, HostHealth } from "./health.js";
 import type { HealthListener, HostHealthPolicy } from "./health.js";
+import { checkCapabilities } from "./capabilities.js";
 import { checkAgainstCatalog } from "./catalog-check.js";
 import { catalogRefresher } from "./refresh.js";
 import { watchConnector } from "./watched-connector.js";
@@ -49,14 +51,16 @@ export async function buildHostRuntime(
   if (new Set(keys.map((k) => k.kid)).size !== keys.length) {
     return problem("duplicate_kid", "/keys", id, "every key needs its own kid");
   }
+  const capable = checkCapabilities(id, connector, config.services.length > 0);
+  if (!capable.ok) return capable;
   const health = new HostHealth(
     id,
     options.clock ?? systemClock,
     options.healthPolicy ?? DEFAULT_HEALTH_POLICY,
   );
   if (options.onHealth !== undefined) health.onTransition(options.onHealth);
-  const watched = watchConnector(connector, health);
-  const read = await watched.catalog();
+  const watched = watchConnector(capable.value, health);
+  const read = await watched.catalog.read();
   if (read.ok) {
     // At start a catalog that does not fit is the configuration's fault: refuse to start.
     const checked = checkAgainstCatalog(config, read.value);

@@ -5,11 +5,15 @@
  * `unauthorized` from any call (availability, hold, confirm, cancel…) marks the host, without
  * a check at each call site.
  *
+ * It also adds each result's upstream metadata to the running edge operation's trail
+ * (upstream-trail.ts).
+ *
  * A Proxy rather than a hand-written forwarder: every capability a connector offers (and any
  * it gains) is observed, and non-method members (platform, lastUpstream, a test's fault
  * plan) read through unchanged.
  */
-import type { ConnectorError } from "../../connectors/port.js";
+import { CAPABILITIES, type ConnectorError, type UpstreamMeta } from "../../connectors/port.js";
+import { recordUpstream } from "./upstream-trail.js";
 import type { HostHealth } from "./health.js";
 
 function failureOf(value: unknown): ConnectorError | undefined {
@@ -20,26 +24,46 @@ function failureOf(value: unknown): ConnectorError | undefined {
   return typeof code === "string" ? (r.error as ConnectorError) : undefined;
 }
 
-export function watchConnector<C extends object>(connector: C, health: HostHealth): C {
-  const wrapped = new Map<PropertyKey, unknown>();
+/** The capability members of a Connector (connectors/port.ts): their methods are watched too. */
+const CAPABILITY_MEMBERS: ReadonlySet<PropertyKey> = new Set(CAPABILITIES);
+
+function metaOf(value: unknown): UpstreamMeta | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const meta = (value as { upstream?: unknown }).upstream;
+  return typeof meta === "object" && meta !== null ? (meta as UpstreamMeta) : undefined;
+}
+
+export function watchConnector<C extends object>(connector: C, health: HostHealth, path = ""): C {
+  // Keyed by the member's current value, so a member replaced later (a test's fault hook) is
+  // watched as it is now, never through a wrapper of what it was.
+  const wrapped = new WeakMap<object, unknown>();
   return new Proxy(connector, {
     get(target, prop) {
       const value: unknown = Reflect.get(target, prop, target);
+      if (path === "" && CAPABILITY_MEMBERS.has(prop) && typeof value === "object" && value !== null) {
+        let capability = wrapped.get(value);
+        if (capability === undefined) {
+          capability = watchConnector(value, health, `${String(prop)}.`);
+          wrapped.set(value, capability);
+        }
+        return capability;
+      }
       if (typeof value !== "function") return value;
-      let fn = wrapped.get(prop);
+      let fn = wrapped.get(value);
       if (fn === undefined) {
         const method = value as (...args: unknown[]) => unknown;
-        const operation = String(prop);
+        const operation = `${path}${String(prop)}`;
         fn = (...args: unknown[]): unknown => {
           const out = method.apply(target, args);
           if (!(out instanceof Promise)) return out;
           return out.then((result: unknown) => {
+            recordUpstream(metaOf(result));
             const failure = failureOf(result);
             if (failure !== undefined) health.upstreamFailed(failure, operation);
             return result;
           });
         };
-        wrapped.set(prop, fn);
+        wrapped.set(value, fn);
       }
       return fn;
     },

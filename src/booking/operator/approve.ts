@@ -10,7 +10,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
 import { bookingResponse } from "../bookings/receipt.js";
-import { invalidState, upstreamUnavailable } from "../bookings/refuse.js";
+import { invalidState, upstreamRefusal } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/webhook.js";
 import { applyMove } from "../changes/apply-move.js";
@@ -40,8 +40,8 @@ export async function approveBooking(
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
 
-  const upstream = await host.connector.setStatus(state.upstreamId, "confirmed");
-  if (!upstream.ok) return err(upstreamUnavailable(upstream.error));
+  const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
+  if (!upstream.ok) return err(upstreamRefusal(upstream.error));
   const saved = await saveBooking(
     deps.store,
     host,

@@ -49,7 +49,7 @@ export async function markAttendance(
   if (!marked.ok && marked.reason !== "not_found")
     return err(invalidState(`the booking cannot be marked (${marked.reason})`));
   // The host's own system of record learns it too; a failure there does not undo the host's word.
-  await host.connector.setStatus(state.upstreamId, input.status);
+  await host.connector.bookings.setStatus(state.upstreamId, input.status);
 
   const bump = input.status === "no_show" || ending;
   const saved = await saveBooking(

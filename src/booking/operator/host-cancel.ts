@@ -60,7 +60,7 @@ async function nearbyStarts(
   now: number,
   keepOwn: boolean,
 ): Promise<Slot[]> {
-  const free = await host.connector.findAvailability({
+  const free = await host.connector.slots.find({
     serviceId: state.serviceId,
     range: { start: Math.max(now, state.start - DAY_MS), end: state.start + DAY_MS },
     ...(state.partySize !== undefined && { partySize: state.partySize }),

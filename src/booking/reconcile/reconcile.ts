@@ -45,7 +45,7 @@ export async function reconcileStuckConfirms(
     opts.limit ?? 50,
   );
   for (const { hold, fence } of claimed) {
-    const found = await host.connector.findBookingByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    const found = await host.connector.bookings.findByIdempotencyKey(upstreamKey(hostId, hold.holdId));
     if (!found.ok) {
       report.left.push(hold.holdId);
       continue;

@@ -3,7 +3,7 @@
  * src/protocol/time functions (DST-correct, "compatible" disambiguation), behind one small
  * interface so a request's code passes a zone around once.
  */
-import type { Interval } from "../../holds/port.js";
+import type { Interval } from "../../calendar/index.js";
 import {
   formatInstant,
   formatWallClock,

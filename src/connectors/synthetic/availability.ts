@@ -8,7 +8,7 @@
  * over 31 days, or holding more than 3,000 grid starts, is refused as invalid_request.
  */
 import { Temporal } from "temporal-polyfill";
-import type { Interval } from "../../holds/port.js";
+import type { Interval } from "../port.js";
 import type { AvailabilityQuery, CatalogService, UpstreamSlot } from "../port.js";
 import type { SyntheticAppointment } from "./appointment.js";
 import { rangeHours, STRETCH_CAP_MS } from "./hours.js";

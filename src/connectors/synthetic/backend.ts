@@ -12,7 +12,7 @@
  * checks its idempotency key FIRST, in the same atomic step, so one key can never make two
  * appointments, whichever process asks.
  */
-import type { Interval } from "../../holds/port.js";
+import type { Interval } from "../port.js";
 import { occupiesTime, type SyntheticAppointment } from "./appointment.js";
 import { admitInWindow, type SendAdmission, type VerificationSendLimit } from "./send-limit.js";
 

@@ -10,15 +10,30 @@
  * afterCommit), and the UpstreamMeta of the answer. Its own store failing is the platform
  * answering 503: nothing is thrown past the port.
  */
-import { err, ok } from "../../protocol/result.js";
-import type { Catalog, Connector, ConnectorResult, UpstreamCustomer, UpstreamMeta } from "../port.js";
+import type {
+  BookingPort,
+  Catalog,
+  CatalogSource,
+  Connector,
+  ConnectorResult,
+  Interval,
+  SlotSource,
+  UpstreamCustomer,
+  VerificationPort,
+} from "../port.js";
 import { MemorySyntheticBackend, type SyntheticBackend } from "./backend.js";
 import { cancelBooking, moveBooking, setStatus } from "./changes.js";
 import { answer, type Answer, type SyntheticContext } from "./context.js";
 import { createBooking } from "./create.js";
 import { FaultPlan, type FaultRule, type SyntheticCall } from "./faults.js";
 import type { SyntheticMessageSink } from "./messages.js";
-import { findAvailability, findBookingByIdempotencyKey, getBooking, readBusy } from "./reads.js";
+import {
+  findAvailability,
+  findBookingByIdempotencyKey,
+  getBooking,
+  readBusy,
+  type BusyRead,
+} from "./reads.js";
 import { catalogOf, validateScenario, type SyntheticScenario } from "./scenario.js";
 import { DEFAULT_VERIFICATION_SEND_LIMIT, isSendLimit, type VerificationSendLimit } from "./send-limit.js";
 import { callLine, SYNTHETIC_PLATFORM, UpstreamRecorder } from "./upstream.js";
@@ -41,10 +56,20 @@ export interface SyntheticConnectorOptions {
   readonly verificationSendLimit?: VerificationSendLimit;
 }
 
+/** A platform with every platform capability (calendar sync and event writes it has not). */
 export interface SyntheticConnector extends Connector {
   readonly kind: "platform";
+  readonly catalog: CatalogSource;
+  readonly slots: SlotSource;
+  readonly bookings: BookingPort;
+  readonly verification: VerificationPort;
   readonly scenario: SyntheticScenario;
   readonly faults: FaultPlan;
+  /**
+   * The platform's appointments as busy time (its bookings search): not a port capability,
+   * for tests and tools that look at the platform's own records.
+   */
+  readBusy(range: Interval, resourceIds: readonly string[]): Promise<ConnectorResult<BusyRead>>;
   /** Test hook: the code most recently sent to this phone or email and not yet used. */
   lastCodeFor(contact: string): Promise<string | undefined>;
 }
@@ -101,7 +126,7 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
     const line = callLine(info);
     if (latencyMs > 0) await sleep(latencyMs);
     const fault = faults.take(info);
-    if (fault !== undefined && fault.afterCommit !== true) return err(await faultError(line, fault));
+    if (fault !== undefined && fault.afterCommit !== true) return faultError(line, fault);
     let outcome: Answer<T>;
     try {
       outcome = await work();
@@ -109,16 +134,13 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
       const detail = error instanceof Error ? error.message : String(error);
       outcome = { ok: false, code: "unavailable", message: `the platform's own store failed: ${detail}` };
     }
-    if (fault !== undefined) return err(await faultError(line, fault));
-    if (outcome.ok) {
-      recorder.record(line, outcome.status);
-      return ok(outcome.value);
-    }
+    if (fault !== undefined) return faultError(line, fault);
+    if (outcome.ok) return recorder.ok(line, outcome.status, outcome.value);
     const extra = {
       ...(outcome.verificationMethod === undefined ? {} : { verificationMethod: outcome.verificationMethod }),
       ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
     };
-    return err(recorder.error(line, outcome.code, outcome.message, extra));
+    return recorder.error(line, outcome.code, outcome.message, extra);
   }
 
   return {
@@ -126,36 +148,39 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
     platform: SYNTHETIC_PLATFORM,
     scenario,
     faults,
-    get lastUpstream(): UpstreamMeta | undefined {
-      return recorder.last;
+
+    catalog: {
+      read: () => call<Catalog>({ operation: "catalog" }, () => Promise.resolve(answer(catalogOf(scenario)))),
+    },
+    slots: {
+      find: (query) => call({ operation: "findAvailability", query }, () => findAvailability(ctx, query)),
+    },
+    bookings: {
+      create: (request) =>
+        call({ operation: "createBooking", create: request, idempotencyKey: request.idempotencyKey }, () =>
+          createBooking(ctx, request),
+        ),
+      findByIdempotencyKey: (key) =>
+        call({ operation: "findBookingByIdempotencyKey", idempotencyKey: key }, () =>
+          findBookingByIdempotencyKey(ctx, key),
+        ),
+      get: (upstreamId) => call({ operation: "getBooking", upstreamId }, () => getBooking(ctx, upstreamId)),
+      setStatus: (upstreamId, status) =>
+        call({ operation: "setStatus", upstreamId, status }, () => setStatus(ctx, upstreamId, status)),
+      move: (upstreamId, change) =>
+        call({ operation: "moveBooking", upstreamId }, () => moveBooking(ctx, upstreamId, change)),
+      cancel: (upstreamId, reason) =>
+        call({ operation: "cancelBooking", upstreamId }, () => cancelBooking(ctx, upstreamId, reason)),
+    },
+    verification: {
+      send: (customer: UpstreamCustomer, purpose: string) =>
+        call({ operation: "sendVerification" }, () => sendVerification(ctx, customer, purpose)),
+      verify: (customer: UpstreamCustomer, purpose: string, code: string) =>
+        call({ operation: "verifyCode" }, () => verifyCode(ctx, customer, purpose, code)),
     },
 
-    catalog: () =>
-      call<Catalog>({ operation: "catalog" }, () => Promise.resolve(answer(catalogOf(scenario)))),
-    findAvailability: (query) =>
-      call({ operation: "findAvailability", query }, () => findAvailability(ctx, query)),
     readBusy: (range, resourceIds) =>
       call({ operation: "readBusy" }, () => readBusy(ctx, range, resourceIds)),
-    createBooking: (request) =>
-      call({ operation: "createBooking", create: request, idempotencyKey: request.idempotencyKey }, () =>
-        createBooking(ctx, request),
-      ),
-    findBookingByIdempotencyKey: (key) =>
-      call({ operation: "findBookingByIdempotencyKey", idempotencyKey: key }, () =>
-        findBookingByIdempotencyKey(ctx, key),
-      ),
-    getBooking: (upstreamId) =>
-      call({ operation: "getBooking", upstreamId }, () => getBooking(ctx, upstreamId)),
-    setStatus: (upstreamId, status) =>
-      call({ operation: "setStatus", upstreamId, status }, () => setStatus(ctx, upstreamId, status)),
-    moveBooking: (upstreamId, change) =>
-      call({ operation: "moveBooking", upstreamId }, () => moveBooking(ctx, upstreamId, change)),
-    cancelBooking: (upstreamId, reason) =>
-      call({ operation: "cancelBooking", upstreamId }, () => cancelBooking(ctx, upstreamId, reason)),
-    sendVerification: (customer: UpstreamCustomer, purpose: string) =>
-      call({ operation: "sendVerification" }, () => sendVerification(ctx, customer, purpose)),
-    verifyCode: (customer: UpstreamCustomer, purpose: string, code: string) =>
-      call({ operation: "verifyCode" }, () => verifyCode(ctx, customer, purpose, code)),
 
     async lastCodeFor(contact) {
       return (await ctx.backend.getCode(ctx.hostId, contact.trim()))?.code;

@@ -33,7 +33,10 @@ export type FaultKind =
   | "timeout"
   /** The platform wants the customer verified first (create only). */
   | "verification_required"
-  /** HTTP 401: the business's credential expired or was revoked. */
+  /**
+   * HTTP 401: the business revoked the gateway's access (or its token expired and cannot be
+   * refreshed). With times: Infinity, a revoked credential: every call fails until cleared.
+   */
   | "unauthorized";
 
 /** What a predicate sees of a call. */

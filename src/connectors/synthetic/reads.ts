@@ -2,12 +2,24 @@
  * The synthetic platform's read endpoints: availability search, bookings as busy time,
  * a booking by id, and the booking made under an idempotency key (reconciliation).
  */
-import type { Interval } from "../../holds/port.js";
-import type { AvailabilityQuery, BusyRead, UpstreamBooking, UpstreamSlot } from "../port.js";
+import type { Interval } from "../port.js";
+import type { AvailabilityQuery, UpstreamBooking, UpstreamSlot } from "../port.js";
 import { toUpstreamBooking } from "./appointment.js";
 import { checkQuery, findSlots } from "./availability.js";
 import { answer, refuse, type Answer, type SyntheticContext } from "./context.js";
 import { isStringList } from "./booking-time.js";
+
+/**
+ * The platform's appointments as busy time (its bookings search). Not a connector capability:
+ * the gateway never reads a platform's busy time (the platform computes its own slots); tests
+ * and tools use it to look at the platform's own records.
+ */
+export interface BusyRead {
+  readonly busy: ReadonlyArray<{ readonly resourceId: string; readonly interval: Interval }>;
+  /** The platform is its own system of record: always the range's end. */
+  readonly readUntil: number;
+  readonly complete: boolean;
+}
 
 /** Busy reads are cheap, but a year is still the most one call returns. */
 const MAX_BUSY_RANGE_MS = 366 * 86_400_000;

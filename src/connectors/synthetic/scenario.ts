@@ -9,7 +9,6 @@
  * it offers, counted from local midnight, and its verification send limit.
  */
 import type { Catalog, CatalogService } from "../port.js";
-import { parseWorkingHours } from "../../holds/working-hours.js";
 import { isValidTimeZone } from "../../protocol/time/index.js";
 import { isKnownCurrency, type Money } from "../../protocol/money/index.js";
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
@@ -31,6 +30,25 @@ export interface SyntheticScenario extends Catalog {
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 const PERCENT = /^(?:0|[1-9]\d{0,2})(?:\.\d{1,4})?$/;
+
+const OPEN = /^(?:[01]\d|2[0-3]):[0-5]\d$/;
+const CLOSE = /^(?:(?:[01]\d|2[0-3]):[0-5]\d|24:00)$/;
+
+/** The platform's own check of weekly hours: ISO weekday, "HH:MM" open, "HH:MM" or "24:00" close. */
+function checkHours(value: unknown, field: string): FieldError | undefined {
+  if (!Array.isArray(value)) return fieldError("invalid_scenario", field, "hours are a list of periods");
+  for (const [i, p] of (value as unknown[]).entries()) {
+    const at = childPointer(field, i);
+    const { day, open, close } = (typeof p === "object" && p !== null ? p : {}) as Record<string, unknown>;
+    if (typeof day !== "number" || !Number.isInteger(day) || day < 1 || day > 7)
+      return fieldError("invalid_scenario", childPointer(at, "day"), "day is an ISO weekday, 1 to 7");
+    if (typeof open !== "string" || !OPEN.test(open))
+      return fieldError("invalid_scenario", childPointer(at, "open"), 'open is "HH:MM", 00:00 to 23:59');
+    if (typeof close !== "string" || !CLOSE.test(close))
+      return fieldError("invalid_scenario", childPointer(at, "close"), 'close is "HH:MM", 00:00 to 24:00');
+  }
+  return undefined;
+}
 
 const isMs = (v: unknown): v is number => typeof v === "number" && Number.isSafeInteger(v) && v >= 0;
 
@@ -65,8 +83,8 @@ export function validateScenario(s: SyntheticScenario): Result<SyntheticScenario
     ids.add(r.id);
     if (!Number.isSafeInteger(r.capacity) || r.capacity < 1)
       return bad(childPointer(at, "capacity"), "capacity is an integer ≥ 1 (§4.1)");
-    const hours = parseWorkingHours(r.hours, childPointer(at, "hours"));
-    if (!hours.ok) return err(hours.error);
+    const hours = checkHours(r.hours, childPointer(at, "hours"));
+    if (hours !== undefined) return err(hours);
     types.set(r.type, (types.get(r.type) ?? 0) + 1);
   }
 

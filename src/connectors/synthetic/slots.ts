@@ -4,12 +4,10 @@
  * the whole interval including the buffer; capacity and parties as in §4.1; open-ended
  * services set time aside instead (§4.2).
  *
- * The assignment itself is src/holds/allocation.ts `planAllocation`, the gateway's own
- * algorithm, so the platform refuses exactly what the hold store would.
+ * The assignment is the platform's own (assign.ts), not the gateway's.
  */
-import { maxConcurrentUnits, overlaps, planAllocation, type Occupancy } from "../../holds/allocation.js";
-import type { Interval, Requirement, ResourceCandidate } from "../../holds/port.js";
-import type { CatalogResource, CatalogService } from "../port.js";
+import type { CatalogResource, CatalogService, Interval } from "../port.js";
+import { assign, peakUse, type Need, type Taken } from "./assign.js";
 import { occupiesTime, type AppointmentAllocation, type SyntheticAppointment } from "./appointment.js";
 import type { HoursView } from "./hours.js";
 
@@ -34,14 +32,14 @@ export interface SlotPlan {
   readonly freeResourceIds: readonly string[];
 }
 
-export type OccupancyIndex = ReadonlyMap<string, readonly Occupancy[]>;
+export type OccupancyIndex = ReadonlyMap<string, readonly Taken[]>;
 
 /** Occupancy per resource from the appointments that take time, leaving out `ignoreId` (a move). */
 export function occupancyIndex(
   appointments: readonly SyntheticAppointment[],
   ignoreId?: string,
 ): OccupancyIndex {
-  const index = new Map<string, Occupancy[]>();
+  const index = new Map<string, Taken[]>();
   for (const a of appointments) {
     if (a.id === ignoreId || !occupiesTime(a)) continue;
     for (const { resourceId, units } of a.allocations) {
@@ -76,38 +74,33 @@ export function planSlot(
     return w;
   };
 
-  const requirements: Requirement[] = service.requires.map(({ resourceType: type, combine }) => {
+  const needs: Need[] = service.requires.map(({ resourceType: type, combine }) => {
     const ofType = resources.filter((r) => r.type === type);
     const named = only === undefined ? [] : ofType.filter((r) => only.has(r.id));
-    const candidates: ResourceCandidate[] = (named.length > 0 ? named : ofType)
+    const options = (named.length > 0 ? named : ofType)
       .filter((r) => windowOf(r) !== null)
       .map((r) => ({ id: r.id, capacity: r.capacity }));
-    // Units: the party on shared capacity or a combined requirement, one otherwise (§4.1).
+    // Units: the party on shared capacity or a combined need, one otherwise (§4.1).
     const units = combine === true || ofType.some((r) => r.capacity > 1) ? partySize : 1;
-    return combine === true ? { type, candidates, units, combine } : { type, candidates, units };
+    return combine === true ? { type, options, units, combine } : { type, options, units };
   });
 
   let outerEnd = start;
   for (const w of windows.values()) if (w !== null) outerEnd = Math.max(outerEnd, w.end);
   if (outerEnd === start) return undefined;
-  // Each resource is judged over its own window: entries outside it do not count.
-  const occupancyOf = (c: ResourceCandidate): Occupancy[] => {
-    const w = windows.get(c.id);
-    if (w === undefined || w === null) return [];
-    return (occupancy.get(c.id) ?? [])
-      .filter((e) => overlaps(e, w))
-      .map((e) => ({ start: Math.max(e.start, w.start), end: Math.min(e.end, w.end), units: e.units }));
+  // Each resource is judged over its own window: time taken outside it does not count.
+  const useOf = (id: string): number => {
+    const w = windows.get(id);
+    return w === undefined || w === null ? 0 : peakUse(occupancy.get(id) ?? [], w);
   };
-  const plan = planAllocation(requirements, { start, end: outerEnd }, occupancyOf);
+  const plan = assign(needs, useOf);
   if (plan === undefined) return undefined;
 
   const free = new Set<string>();
-  for (const req of requirements) {
-    for (const c of req.candidates) {
-      const w = windows.get(c.id);
-      if (w === undefined || w === null) continue;
-      const used = maxConcurrentUnits(occupancyOf(c), w);
-      if (req.combine === true ? used === 0 : c.capacity - used >= req.units) free.add(c.id);
+  for (const need of needs) {
+    for (const o of need.options) {
+      const used = useOf(o.id);
+      if (need.combine === true ? used === 0 : o.capacity - used >= need.units) free.add(o.id);
     }
   }
   const occupiedUntil = Math.min(...plan.map((p) => windows.get(p.resourceId)?.end ?? outerEnd));

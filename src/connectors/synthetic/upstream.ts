@@ -4,7 +4,13 @@
  * /path" without the query, status, server, request id, API version echo, rate-limit
  * headers keyed lowercase), so audit and operator views look the same as for a real one.
  */
-import type { ConnectorError, ConnectorErrorCode, PlatformIdentity, UpstreamMeta } from "../port.js";
+import type {
+  ConnectorError,
+  ConnectorErrorCode,
+  ConnectorResult,
+  PlatformIdentity,
+  UpstreamMeta,
+} from "../port.js";
 import type { SyntheticCall } from "./faults.js";
 
 export const SYNTHETIC_PLATFORM: PlatformIdentity = { vendor: "synthetic", api_version: "2026-10-01" };
@@ -54,10 +60,12 @@ export const ERROR_STATUS: Readonly<Record<ConnectorErrorCode, number>> = {
   timeout: 0,
 };
 
-/** Numbers each answer (request ids) and keeps the most recent one's metadata. */
+/**
+ * Numbers each answer (request ids, as the platform's servers would) and builds its metadata.
+ * It keeps no "last call": each result carries its own metadata.
+ */
 export class UpstreamRecorder {
   private count = 0;
-  last: UpstreamMeta | undefined;
 
   /** Metadata of an answer with this status (0: none arrived, so no response headers). */
   record(call: string, status: number, ratelimit?: Readonly<Record<string, string>>): UpstreamMeta {
@@ -75,11 +83,10 @@ export class UpstreamRecorder {
       };
       meta = ratelimit === undefined ? base : { ...base, ratelimit };
     }
-    this.last = meta;
     return meta;
   }
 
-  /** A ConnectorError carrying the metadata of the answer that reported it. */
+  /** A failed result carrying the metadata of the answer that reported it. */
   error(
     call: string,
     code: ConnectorErrorCode,
@@ -89,17 +96,21 @@ export class UpstreamRecorder {
       readonly verificationMethod?: "sms" | "email";
       readonly status?: number;
     } = {},
-  ): ConnectorError {
+  ): ConnectorResult<never> {
     const { status = ERROR_STATUS[code], retryAfterMs, verificationMethod } = extra;
     const ratelimit =
       retryAfterMs === undefined ? undefined : { "retry-after": String(Math.ceil(retryAfterMs / 1000)) };
-    const upstream = this.record(call, status, ratelimit);
-    return {
+    const error: ConnectorError = {
       code,
       message,
-      upstream,
       ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       ...(verificationMethod === undefined ? {} : { verificationMethod }),
     };
+    return { ok: false, error, upstream: this.record(call, status, ratelimit) };
+  }
+
+  /** A successful result with the metadata of its answer. */
+  ok<T>(call: string, status: number, value: T): ConnectorResult<T> {
+    return { ok: true, value, upstream: this.record(call, status) };
   }
 }

@@ -4,7 +4,8 @@
  * (so each expiry is reported exactly once).
  */
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
-import type { BookingRecord, ExpiryEvent, HoldRecord, Interval } from "../port.js";
+import type { Interval } from "../../calendar/index.js";
+import type { BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
 
 const DAY_MS = 86_400_000;
 /** Bookings longer than this are kept out of the day index and always read (rare, bounded). */

@@ -3,7 +3,8 @@
  * §7.2 proven principals), imported busy time (§10) and mandate counts (§3.3). A booking
  * occupies the allocations of the hold it was confirmed from (or moved to).
  */
-import type { BookingRecord, Interval, Transition } from "../port.js";
+import type { Interval } from "../../calendar/index.js";
+import type { BookingRecord, Transition } from "../port.js";
 import { bookingFromFields, fieldsOf, holdFromFields, int } from "./codec.js";
 import { checkInterval, decode, type StoreContext, transition } from "./context.js";
 

@@ -5,7 +5,8 @@
  * scripts as {"no", reason, hold?} and become Transition results here.
  */
 import type { Redis } from "ioredis";
-import type { HoldRecord, Interval, Transition, TransitionRefusal } from "../port.js";
+import type { Interval } from "../../calendar/index.js";
+import type { HoldRecord, Transition, TransitionRefusal } from "../port.js";
 import { fieldsOf, MalformedReplyError, text } from "./codec.js";
 import { unavailable } from "./connection.js";
 import type { RedisKeys } from "./keys.js";

@@ -4,7 +4,8 @@
  * (lua/list-occupancy.lua), so the snapshot is consistent and costs one round trip; it
  * judges liveness as place-hold does (lapsed held holds occupy nothing).
  */
-import type { Interval, OccupancyEntry } from "../port.js";
+import type { Interval } from "../../calendar/index.js";
+import type { OccupancyEntry } from "../port.js";
 import { int, text } from "./codec.js";
 import { asList, checkInterval, decode, type StoreContext } from "./context.js";
 

@@ -14,6 +14,7 @@ import {
   bookingPayloadHash,
   problem,
   validateMandate,
+  validateRequestScope,
   type AdapterResult,
   type AdapterRuntimeDiagnostics,
   type BookingCreateInput,
@@ -122,7 +123,20 @@ const describe = (error: unknown): string => (error instanceof Error ? error.mes
 async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<AdapterResult<Receipt>> {
   // 2. Resolve the catalog, service and policy and build the Slot the request names
   //    ("createBooking fetches the service and policy, builds the Slot, and calls validateMandate
-  //    before issuing any create call", OSBP "Adapter Contract").
+  //    before issuing any create call", OSBP "Adapter Contract"). The ids the request names are
+  //    judged against the mandate first, so an id outside its scope is refused in the mandate's
+  //    terms (provider_not_allowed) whether or not the merchant has it.
+  const scope = validateRequestScope(input.mandate, {
+    now: ctx.clock.now(),
+    action: "booking.create",
+    ids: {
+      organizationIds: [],
+      serviceIds: [input.service_id],
+      scheduleId: input.schedule_id,
+      providerId: input.provider_id,
+    },
+  });
+  if (!scope.ok) return fail(scope.error);
   const date = parseLocalDate(input.date, "/date");
   if (!date.ok) return fail(adapterProblem("invalid_input", `Invalid input: date: ${date.error.message}`));
   const time = parseLocalTime(input.time, "/time");

@@ -17,6 +17,8 @@
  * exported adapter is safe for conformance kits as well as behind the MCP edge.
  */
 import type { DirectBookingApi } from "../../booking/direct/index.js";
+import { hostTimeRefusal } from "../../booking/hosts/refusals.js";
+import { traceUpstream } from "../../booking/hosts/upstream-trail.js";
 import type { Catalog } from "../../connectors/port.js";
 import {
   createApprovalGate,
@@ -81,8 +83,10 @@ export interface CoreAdapterOptions {
 
 export interface CoreAdapter extends BookingAdapter {
   readonly platform: PlatformIdentity;
-  /** The host connector's most recent UpstreamMeta (same object until the next upstream call). */
+  /** The most recent UpstreamMeta any call of this adapter saw. */
   readonly upstreamMeta: UpstreamMeta | undefined;
+  /** The last upstream call a method's own result came from (exact under concurrency). */
+  upstreamOf(result: unknown): UpstreamMeta | undefined;
   /**
    * Every service of the host as service.describe reports it, catalog order. Not an OSBP tool
    * (v0.1.0 has none that lists): the MCP edge reads it at startup for service discovery.
@@ -107,7 +111,10 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
   });
   // A failed build is reported by each call's boundary, not as an unhandled rejection here.
   ready.catch(() => undefined);
-  const lastUpstream = (): UpstreamMeta | undefined => core?.host(hostId)?.connector.lastUpstream;
+  // The most recent upstream metadata any call saw (the contract's upstreamMeta), and each
+  // result's own (upstreamOf), from the per-call trail (booking/hosts/upstream-trail.ts).
+  let lastUpstream: UpstreamMeta | undefined;
+  const perResult = new WeakMap<object, UpstreamMeta>();
 
   const ctx: AdapterContext = {
     get core(): DirectBookingApi {
@@ -123,6 +130,10 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem } {
       const host = core?.host(hostId);
       if (host === undefined) return { ok: false, problem: problem("internal_adapter_error") };
+      // A host whose credentials were revoked, or whose catalog was never read, has nothing
+      // true to describe (booking/hosts/health.ts).
+      const unhealthy = hostTimeRefusal(host, clock.now());
+      if (unhealthy !== undefined) return { ok: false, problem: refusalProblem(unhealthy, "read") };
       return { ok: true, value: host.catalog };
     },
   };
@@ -152,7 +163,14 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       const checked = validateToolInput(tool, input);
       if (!checked.ok) return { ok: false, problem: toolInputProblem(checked.error) };
       try {
-        return await body(checked.value);
+        const { value, upstream } = await traceUpstream(() => body(checked.value));
+        for (const meta of upstream) notices.observe(meta);
+        const last = upstream[upstream.length - 1];
+        if (last !== undefined) {
+          lastUpstream = last;
+          perResult.set(value, last);
+        }
+        return value;
       } catch (error) {
         const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
         logger.error(`osbp adapter: ${tool} failed unexpectedly: ${detail}`);
@@ -163,8 +181,6 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
             "The adapter failed unexpectedly; the failure was recorded.",
           ),
         };
-      } finally {
-        notices.observe(lastUpstream());
       }
     };
   }
@@ -276,8 +292,10 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
   return {
     platform,
     get upstreamMeta(): UpstreamMeta | undefined {
-      return lastUpstream();
+      return lastUpstream;
     },
+    upstreamOf: (result) =>
+      typeof result === "object" && result !== null ? perResult.get(result) : undefined,
     describeService,
     findAvailability,
     explainPolicy,

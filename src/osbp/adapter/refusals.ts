@@ -15,6 +15,9 @@ export const OSBP_PROBLEM_DETAIL = "osbp_problem";
 
 export function refusalProblem(r: BookingRefusal, purpose: UpstreamPurpose): Problem {
   if (r.upstream !== undefined) return connectorProblem(r.upstream, purpose);
+  // The host's credentials were revoked earlier: its time is refused without asking upstream.
+  if (r.reason === "host_needs_reconnection")
+    return connectorProblem({ code: "unauthorized", message: r.message }, purpose);
   const own = r.details?.[OSBP_PROBLEM_DETAIL];
   if (own !== undefined) return own as Problem;
   switch (r.code) {

@@ -7,7 +7,7 @@
 import type { UpstreamMeta } from "../../connectors/port.js";
 
 export interface UpstreamNotices {
-  /** Looks at the connector's metadata after a call; warns the first time per endpoint. */
+  /** Looks at the metadata a result carries; warns the first time per endpoint. */
   observe(meta: UpstreamMeta | undefined): void;
 }
 

@@ -80,6 +80,7 @@ export function createAdapter(options: ConformanceAdapterOptions = {}): Conforma
     get upstreamMeta() {
       return adapter.upstreamMeta;
     },
+    upstreamOf: (result) => adapter.upstreamOf(result),
     describeService: (input) => adapter.describeService(input),
     findAvailability: (input) => adapter.findAvailability(input),
     explainPolicy: (input) => adapter.explainPolicy(input),

@@ -3,11 +3,14 @@
  * by key, with fault switches per operation (the next N calls fail with a given error).
  */
 import type {
+  BookingPort,
   Catalog,
+  CatalogSource,
   Connector,
   ConnectorError,
   ConnectorErrorCode,
   ConnectorResult,
+  SlotSource,
   UpstreamBooking,
   UpstreamCreate,
   UpstreamStatus,
@@ -53,15 +56,16 @@ export class FakeConnector implements Connector {
     return [...this.appointments.values()].find((a) => a.idempotencyKey === key);
   }
 
-  catalog(): Promise<ConnectorResult<Catalog>> {
-    return Promise.resolve(ok(this.catalogValue));
-  }
-  findAvailability(): Promise<ConnectorResult<never[]>> {
-    return Promise.resolve(ok([]));
-  }
-  readBusy(): Promise<ConnectorResult<{ busy: never[]; readUntil: number; complete: boolean }>> {
-    return Promise.resolve(ok({ busy: [], readUntil: 0, complete: true }));
-  }
+  readonly catalog: CatalogSource = { read: () => Promise.resolve(ok(this.catalogValue)) };
+  readonly slots: SlotSource = { find: () => Promise.resolve(ok([])) };
+  readonly bookings: BookingPort = {
+    create: (r) => this.createBooking(r),
+    get: (id) => this.getBooking(id),
+    findByIdempotencyKey: (key) => this.findBookingByIdempotencyKey(key),
+    move: (id, c) => this.moveBooking(id, c),
+    cancel: (id) => this.cancelBooking(id),
+    setStatus: (id, status) => this.setStatus(id, status),
+  };
 
   createBooking(r: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>> {
     const f = this.fault("create");
@@ -124,11 +128,5 @@ export class FakeConnector implements Connector {
   }
   cancelBooking(id: string): Promise<ConnectorResult<UpstreamBooking>> {
     return this.change("cancel", id, { status: "cancelled" });
-  }
-  sendVerification(): Promise<ConnectorResult<{ method: "sms" }>> {
-    return Promise.resolve(err({ code: "unsupported", message: "no verification" }));
-  }
-  verifyCode(): Promise<ConnectorResult<{ method: "sms" }>> {
-    return Promise.resolve(err({ code: "unsupported", message: "no verification" }));
   }
 }

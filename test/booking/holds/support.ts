@@ -5,6 +5,7 @@
  */
 import type {
   AvailabilityQuery,
+  BookingPort,
   Catalog,
   CatalogService,
   Connector,
@@ -25,7 +26,7 @@ import type {
 import { createHostDirectory, parseHostsConfig } from "../../../src/booking/hosts/index.js";
 import type { GatewayStore, Interval } from "../../../src/holds/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
-import { HoursIndex } from "../../../src/booking/holds/index.js";
+import { HoursIndex } from "../../../src/calendar/index.js";
 import { spanZoneView } from "../../../src/booking/rules/index.js";
 import { generateEd25519KeyPair, jwkThumbprint, principalUrn } from "../../../src/protocol/jose/jwk.js";
 import { err, ok } from "../../../src/protocol/result.js";
@@ -134,7 +135,18 @@ export class FakeConnector implements Connector {
 
   constructor(readonly data: Catalog) {}
 
-  catalog(): Promise<ConnectorResult<Catalog>> {
+  readonly catalog = { read: () => this.readCatalog() };
+  readonly slots = { find: (query: AvailabilityQuery) => this.findAvailability(query) };
+  readonly bookings: BookingPort = {
+    create: () => this.unsupported(),
+    get: () => this.unsupported(),
+    findByIdempotencyKey: () => this.unsupported(),
+    move: () => this.unsupported(),
+    cancel: () => this.unsupported(),
+    setStatus: () => this.unsupported(),
+  };
+
+  readCatalog(): Promise<ConnectorResult<Catalog>> {
     if (this.catalogFails) return Promise.resolve(err({ code: "unavailable", message: "down" }));
     return Promise.resolve(ok(this.data));
   }
@@ -176,15 +188,6 @@ export class FakeConnector implements Connector {
   private unsupported<T>(): Promise<ConnectorResult<T>> {
     return Promise.resolve(err({ code: "unsupported", message: "not in this fake" }));
   }
-  readBusy = () => this.unsupported<never>();
-  createBooking = () => this.unsupported<never>();
-  findBookingByIdempotencyKey = () => this.unsupported<never>();
-  getBooking = () => this.unsupported<never>();
-  setStatus = () => this.unsupported<never>();
-  moveBooking = () => this.unsupported<never>();
-  cancelBooking = () => this.unsupported<never>();
-  sendVerification = () => this.unsupported<never>();
-  verifyCode = () => this.unsupported<never>();
 }
 
 export const hostKey = (kid = "msa-2026-10"): HostSigningKey => {

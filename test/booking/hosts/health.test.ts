@@ -8,7 +8,12 @@ import {
   createHostDirectory,
 } from "../../../src/booking/hosts/index.js";
 import type { HealthTransition, HostHealthPolicy } from "../../../src/booking/hosts/index.js";
-import type { Catalog, ConnectorError, ConnectorResult } from "../../../src/connectors/port.js";
+import type {
+  Catalog,
+  CatalogSource,
+  ConnectorError,
+  ConnectorResult,
+} from "../../../src/connectors/port.js";
 import { err, ok } from "../../../src/protocol/result.js";
 import {
   agent,
@@ -40,10 +45,12 @@ function settable(t = NOW) {
 class CatalogSwitch extends FakeConnector {
   catalogError: ConnectorError | undefined;
   catalogReads = 0;
-  override catalog(): Promise<ConnectorResult<Catalog>> {
-    this.catalogReads++;
-    return Promise.resolve(this.catalogError === undefined ? ok(this.data) : err(this.catalogError));
-  }
+  override readonly catalog: CatalogSource = {
+    read: (): Promise<ConnectorResult<Catalog>> => {
+      this.catalogReads++;
+      return Promise.resolve(this.catalogError === undefined ? ok(this.data) : err(this.catalogError));
+    },
+  };
 }
 
 describe("HostHealth: transitions (ok | degraded | needs_reconnection)", () => {

@@ -14,8 +14,7 @@ import {
   releaseInstant,
   withContactRemedy,
 } from "../../../src/booking/rules/index.js";
-import { upstreamUnavailable } from "../../../src/booking/bookings/refuse.js";
-import { upstreamRefusal } from "../../../src/booking/holds/lookup.js";
+import { upstreamRefusal } from "../../../src/booking/bookings/refuse.js";
 import { DEFAULT_POLICIES } from "../../../src/booking/hosts/index.js";
 import { isRegisteredReason, REFUSALS } from "../../../src/protocol/schcp/refusals.js";
 import { at, DAY, HOUR, MIN, NOW, principalOf, principal, otherPrincipal } from "../holds/support.js";
@@ -231,7 +230,7 @@ describe("§4.1 party size", () => {
 describe("an upstream that refuses the request as invalid", () => {
   it("is 400 INVALID_REQUEST without retry, not 503 (issue 10)", () => {
     for (const r of [
-      upstreamUnavailable({ code: "invalid_request", message: "partySize is an integer from 1 to 1000" }),
+      upstreamRefusal({ code: "invalid_request", message: "partySize is an integer from 1 to 1000" }),
       upstreamRefusal({ code: "invalid_request", message: "bad" }),
     ]) {
       expectRefusal(r, "INVALID_REQUEST", "invalid_request");
@@ -239,7 +238,7 @@ describe("an upstream that refuses the request as invalid", () => {
       expect(r.remedies ?? []).toEqual([]);
       expect(r.message).not.toContain("1000");
     }
-    expect(upstreamUnavailable({ code: "unavailable", message: "503" }).code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(upstreamRefusal({ code: "unavailable", message: "503" }).code).toBe("UPSTREAM_UNAVAILABLE");
     expect(upstreamRefusal({ code: "timeout", message: "slow" }).code).toBe("UPSTREAM_UNAVAILABLE");
   });
 });

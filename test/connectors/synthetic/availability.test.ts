@@ -40,7 +40,7 @@ function quarters(from: string, to: string): string[] {
 describe("working hours (§4.1: within hours for the whole interval including the buffer)", () => {
   it("Maple Street Auto, Monday 08:00–18:00: oil changes (PT45M + PT15M buffer) start 08:00–17:00", async () => {
     const { connector } = maple();
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range: monday }));
     expect(starts(slots)).toEqual(quarters("08:00", "17:00"));
     const first = slots[0];
     // The slot's end is the service's own end, without the buffer.
@@ -56,17 +56,15 @@ describe("working hours (§4.1: within hours for the whole interval including th
     const { connector } = maple();
     const saturday = { start: t("2026-10-24T00:00:00-04:00"), end: t("2026-10-25T00:00:00-04:00") };
     const sunday = { start: saturday.end, end: saturday.end + DAY };
-    const sat = value(await connector.findAvailability({ serviceId: "brake-inspection", range: saturday }));
+    const sat = value(await connector.slots.find({ serviceId: "brake-inspection", range: saturday }));
     expect(starts(sat)).toEqual(quarters("09:00", "13:00"));
-    expect(value(await connector.findAvailability({ serviceId: "brake-inspection", range: sunday }))).toEqual(
-      [],
-    );
+    expect(value(await connector.slots.find({ serviceId: "brake-inspection", range: sunday }))).toEqual([]);
   });
 
   it("Harbourview Dental works in Vancouver time (PDT, UTC−7)", async () => {
     const { connector } = connectorFor(harbourviewDental);
     const range = { start: t("2026-10-19T00:00:00-07:00"), end: t("2026-10-20T00:00:00-07:00") };
-    const slots = value(await connector.findAvailability({ serviceId: "cleaning", range }));
+    const slots = value(await connector.slots.find({ serviceId: "cleaning", range }));
     expect(starts(slots, "America/Vancouver")).toEqual(quarters("08:00", "16:00"));
     expect(slots[0]?.start).toBe(t("2026-10-19T15:00:00Z"));
   });
@@ -74,14 +72,14 @@ describe("working hours (§4.1: within hours for the whole interval including th
   it("only starts from now on are offered, on the grid", async () => {
     const { connector, clock } = maple();
     clock.set(t("2026-10-19T10:07:00-04:00"));
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range: monday }));
     expect(starts(slots)[0]).toBe("10:15");
   });
 
   it("a range starting off the grid offers the grid's starts inside it", async () => {
     const { connector } = maple();
     const range = { start: t("2026-10-19T09:05:00-04:00"), end: t("2026-10-19T10:00:00-04:00") };
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range }));
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range }));
     expect(starts(slots)).toEqual(["09:15", "09:30", "09:45"]);
   });
 });
@@ -118,7 +116,7 @@ describe("DST days: the grid follows the shop's clock", () => {
     const { connector, clock } = connectorFor(nightShift);
     clock.set(t("2026-02-28T00:00:00-05:00"));
     const slots = value(
-      await connector.findAvailability({ serviceId: "night", range: sunday("2026-03-01", "-05:00") }),
+      await connector.slots.find({ serviceId: "night", range: sunday("2026-03-01", "-05:00") }),
     );
     expect(starts(slots)).toEqual([
       "00:00",
@@ -139,7 +137,7 @@ describe("DST days: the grid follows the shop's clock", () => {
     const { connector, clock } = connectorFor(nightShift);
     clock.set(t("2026-03-07T00:00:00-05:00"));
     const slots = value(
-      await connector.findAvailability({ serviceId: "night", range: sunday("2026-03-08", "-05:00") }),
+      await connector.slots.find({ serviceId: "night", range: sunday("2026-03-08", "-05:00") }),
     );
     expect(starts(slots)).toEqual([
       "00:00",
@@ -160,7 +158,7 @@ describe("DST days: the grid follows the shop's clock", () => {
     const { connector, clock } = connectorFor(nightShift);
     clock.set(t("2026-10-31T00:00:00-04:00"));
     const slots = value(
-      await connector.findAvailability({ serviceId: "night", range: sunday("2026-11-01", "-04:00") }),
+      await connector.slots.find({ serviceId: "night", range: sunday("2026-11-01", "-04:00") }),
     );
     expect(slots).toHaveLength(13);
     expect(starts(slots)).toEqual([
@@ -187,9 +185,9 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
   it("a booking removes exactly the bay and technician it took", async () => {
     const { connector } = maple();
     value(
-      await connector.createBooking(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
+      await connector.bookings.create(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
     );
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range: monday }));
     const byTime = new Map(slots.map((s) => [hhmm(s.start, TORONTO), s.resourceIds]));
     expect(byTime.get("09:00")).toEqual(ALL_MAPLE);
     // 09:15 + 60 min overlaps 10:00; the buffer keeps them until 11:00.
@@ -201,24 +199,26 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
   it("with both bays taken 10:00–11:00 (buffer included), 09:15–10:45 are gone and 09:00 / 11:00 stay", async () => {
     const { connector } = maple();
     value(
-      await connector.createBooking(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
+      await connector.bookings.create(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
     );
-    value(await connector.createBooking(oilChange("k2", "2026-10-19T10:00:00-04:00", ["bay-2", "tech-sam"])));
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range: monday }));
+    value(
+      await connector.bookings.create(oilChange("k2", "2026-10-19T10:00:00-04:00", ["bay-2", "tech-sam"])),
+    );
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range: monday }));
     const expected = quarters("08:00", "17:00").filter((s) => s < "09:15" || s > "10:45");
     expect(starts(slots)).toEqual(expected);
     // A brake inspection has no buffer but is an hour long: the same starts are gone.
-    const brakes = value(await connector.findAvailability({ serviceId: "brake-inspection", range: monday }));
+    const brakes = value(await connector.slots.find({ serviceId: "brake-inspection", range: monday }));
     expect(starts(brakes)).toEqual(expected);
   });
 
   it("a cancelled booking frees its time", async () => {
     const { connector } = maple();
     const b = value(
-      await connector.createBooking(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
+      await connector.bookings.create(oilChange("k1", "2026-10-19T10:00:00-04:00", ["bay-1", "tech-alex"])),
     );
-    value(await connector.cancelBooking(b.upstreamId));
-    const slots = value(await connector.findAvailability({ serviceId: "oil-change", range: monday }));
+    value(await connector.bookings.cancel(b.upstreamId));
+    const slots = value(await connector.slots.find({ serviceId: "oil-change", range: monday }));
     expect(slots.find((s) => hhmm(s.start, TORONTO) === "10:00")?.resourceIds).toEqual(ALL_MAPLE);
   });
 
@@ -227,7 +227,7 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
     const tuesday = { start: t("2026-10-20T00:00:00-04:00"), end: t("2026-10-21T00:00:00-04:00") };
     const start = t("2026-10-20T11:00:00-04:00");
     value(
-      await connector.createBooking({
+      await connector.bookings.create({
         idempotencyKey: "cut-1",
         serviceId: "haircut",
         start,
@@ -237,7 +237,7 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
       }),
     );
     const marcus = value(
-      await connector.findAvailability({
+      await connector.slots.find({
         serviceId: "haircut",
         range: tuesday,
         resourceIds: ["barber-marcus"],
@@ -247,7 +247,7 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
     expect(starts(marcus)).not.toContain("11:00");
     expect(starts(marcus)).toContain("11:30");
     expect(marcus.find((s) => s.start === start - 30 * MIN)?.resourceIds).toEqual(["barber-marcus"]);
-    const anyone = value(await connector.findAvailability({ serviceId: "haircut", range: tuesday }));
+    const anyone = value(await connector.slots.find({ serviceId: "haircut", range: tuesday }));
     expect(anyone.find((s) => s.start === start)?.resourceIds).toEqual(["barber-jordan"]);
     // Tue–Sat 10:00–19:00: the last half-hour cut starts 18:30.
     expect(starts(anyone).at(-1)).toBe("18:30");
@@ -256,9 +256,7 @@ describe("appointments take their resources for duration + buffer (§4.1)", () =
   it("an unpriced service is offered like any other (§5.2)", async () => {
     const { connector } = connectorFor(fadesOnQueen);
     const tuesday = { start: t("2026-10-20T00:00:00-04:00"), end: t("2026-10-21T00:00:00-04:00") };
-    expect(
-      value(await connector.findAvailability({ serviceId: "consultation", range: tuesday })),
-    ).toHaveLength(35);
+    expect(value(await connector.slots.find({ serviceId: "consultation", range: tuesday }))).toHaveLength(35);
   });
 });
 
@@ -274,7 +272,7 @@ describe("open-ended services (§4.2): a start only, time set aside", () => {
 
   it("until_close (the default): every start while a bay works, with no end", async () => {
     const { connector } = connectorFor(withService(dropOff));
-    const slots = value(await connector.findAvailability({ serviceId: "diagnosis", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "diagnosis", range: monday }));
     expect(starts(slots)).toEqual(quarters("08:00", "17:45"));
     expect(slots.every((s) => s.end === undefined)).toBe(true);
     expect(slots[0]?.resourceIds).toEqual(["bay-1", "bay-2"]);
@@ -284,7 +282,7 @@ describe("open-ended services (§4.2): a start only, time set aside", () => {
     const { connector } = connectorFor(withService(dropOff));
     const start = t("2026-10-19T10:00:00-04:00");
     const booked = value(
-      await connector.createBooking({
+      await connector.bookings.create({
         idempotencyKey: "d1",
         serviceId: "diagnosis",
         start,
@@ -298,7 +296,7 @@ describe("open-ended services (§4.2): a start only, time set aside", () => {
     expect(busy.busy).toEqual([
       { resourceId: "bay-1", interval: { start, end: t("2026-10-19T18:00:00-04:00") } },
     ]);
-    const slots = value(await connector.findAvailability({ serviceId: "diagnosis", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "diagnosis", range: monday }));
     // Earlier starts would run into the 10:00 drop-off on bay 1: only bay 2 is free all day.
     expect(slots.every((s) => s.resourceIds.join() === "bay-2")).toBe(true);
     expect(slots).toHaveLength(40);
@@ -306,7 +304,7 @@ describe("open-ended services (§4.2): a start only, time set aside", () => {
 
   it("a set_aside duration must fit in the hours: PT2H starts until 16:00", async () => {
     const { connector } = connectorFor(withService({ ...dropOff, setAside: 2 * HOUR }));
-    const slots = value(await connector.findAvailability({ serviceId: "diagnosis", range: monday }));
+    const slots = value(await connector.slots.find({ serviceId: "diagnosis", range: monday }));
     expect(starts(slots).at(-1)).toBe("16:00");
   });
 });
@@ -343,7 +341,7 @@ describe("capacity and parties (§4.1)", () => {
   it("a shared resource is free while the party fits", async () => {
     const { connector } = connectorFor(studio);
     const book = (key: string, partySize: number) =>
-      connector.createBooking({
+      connector.bookings.create({
         idempotencyKey: key,
         serviceId: "spin",
         start: nine,
@@ -353,10 +351,10 @@ describe("capacity and parties (§4.1)", () => {
       });
     value(await book("p2", 2));
     expect(
-      value(await connector.findAvailability({ serviceId: "spin", range: nineOnly, partySize: 1 })),
+      value(await connector.slots.find({ serviceId: "spin", range: nineOnly, partySize: 1 })),
     ).toHaveLength(1);
     expect(
-      value(await connector.findAvailability({ serviceId: "spin", range: nineOnly, partySize: 2 })),
+      value(await connector.slots.find({ serviceId: "spin", range: nineOnly, partySize: 2 })),
     ).toHaveLength(0);
     expect(failure(await book("p2b", 2)).code).toBe("slot_taken");
     value(await book("p1", 1));
@@ -364,12 +362,10 @@ describe("capacity and parties (§4.1)", () => {
 
   it("combine: two 4-tops pushed together seat six, each taken whole", async () => {
     const { connector } = connectorFor(studio);
-    const six = value(
-      await connector.findAvailability({ serviceId: "dinner", range: nineOnly, partySize: 6 }),
-    );
+    const six = value(await connector.slots.find({ serviceId: "dinner", range: nineOnly, partySize: 6 }));
     expect(six[0]?.resourceIds).toEqual(["table-1", "table-2"]);
     const booked = value(
-      await connector.createBooking({
+      await connector.bookings.create({
         idempotencyKey: "d6",
         serviceId: "dinner",
         start: nine,
@@ -379,9 +375,9 @@ describe("capacity and parties (§4.1)", () => {
       }),
     );
     expect(booked.resourceIds).toEqual(["table-1", "table-2"]);
-    expect(
-      value(await connector.findAvailability({ serviceId: "dinner", range: nineOnly, partySize: 2 })),
-    ).toEqual([]);
+    expect(value(await connector.slots.find({ serviceId: "dinner", range: nineOnly, partySize: 2 }))).toEqual(
+      [],
+    );
   });
 });
 
@@ -390,7 +386,7 @@ describe("bounded work (§7.2): the platform refuses searches it will not do", (
     const { connector } = maple();
     const start = monday.start;
     const over = failure(
-      await connector.findAvailability({
+      await connector.slots.find({
         serviceId: "oil-change",
         range: { start, end: start + 31 * DAY + 1 },
       }),
@@ -398,7 +394,7 @@ describe("bounded work (§7.2): the platform refuses searches it will not do", (
     expect(over.code).toBe("invalid_request");
     expect(over.upstream?.status).toBe(400);
     const month = value(
-      await connector.findAvailability({ serviceId: "oil-change", range: { start, end: start + 31 * DAY } }),
+      await connector.slots.find({ serviceId: "oil-change", range: { start, end: start + 31 * DAY } }),
     );
     expect(month.length).toBeGreaterThan(500);
   });
@@ -406,7 +402,7 @@ describe("bounded work (§7.2): the platform refuses searches it will not do", (
   it("more than 3,000 grid starts is invalid_request (a 1-minute grid over 3 days)", async () => {
     const { connector } = connectorFor({ ...mapleStreetAuto, stepMs: MIN });
     const e = failure(
-      await connector.findAvailability({
+      await connector.slots.find({
         serviceId: "oil-change",
         range: { start: monday.start, end: monday.start + 3 * DAY },
       }),
@@ -431,20 +427,20 @@ describe("bounded work (§7.2): the platform refuses searches it will not do", (
     ["party size 0", { serviceId: "oil-change", range: monday, partySize: 0 }, "invalid_request"],
   ])("%s is refused (%s)", async (_name, query, code) => {
     const { connector } = maple();
-    expect(failure(await connector.findAvailability(query)).code).toBe(code);
+    expect(failure(await connector.slots.find(query)).code).toBe(code);
   });
 
   it("a 31-day search of a busy month answers well within a second", async () => {
     const { connector } = maple({ clock: testClock(monday.start - DAY) });
     for (let i = 0; i < 20; i++) {
       const day = monday.start + i * DAY + 9 * HOUR;
-      await connector.createBooking(
+      await connector.bookings.create(
         oilChange(`busy-${i}`, new Date(day).toISOString(), ["bay-1", "tech-alex"]),
       );
     }
     const began = performance.now();
     value(
-      await connector.findAvailability({
+      await connector.slots.find({
         serviceId: "oil-change",
         range: { start: monday.start, end: monday.start + 31 * DAY },
       }),

@@ -97,7 +97,7 @@ describe("Bayview Reference Studio", () => {
     ["the DST change", "2026-11-01", "-07:00"],
   ])("offers 09:00 to 17:00 every half hour with every provider on %s", async (_name, date, offset) => {
     const { connector } = connectorFor(bayview, { clock: testClock(t("2026-10-01T00:00:00Z")) });
-    const slots = value(await connector.findAvailability({ serviceId: "haircut", range: day(date, offset) }));
+    const slots = value(await connector.slots.find({ serviceId: "haircut", range: day(date, offset) }));
     expect(slots.map((s) => hhmm(s.start, ZONE))).toEqual(
       Array.from(
         { length: 17 },
@@ -123,17 +123,17 @@ describe("Bayview Reference Studio", () => {
       resourceIds: ["stylist-jordan"],
       tentative: false,
     });
-    const e = failure(await connector.createBooking(create("colour-consultation", 30)));
+    const e = failure(await connector.bookings.create(create("colour-consultation", 30)));
     expect(e).toMatchObject({
       code: "invalid_request",
       message: "this service is booked through a consultation request",
     });
     expect(e.upstream?.status).toBe(400);
-    value(await connector.createBooking(create("haircut", 60)));
+    value(await connector.bookings.create(create("haircut", 60)));
     // The verified service needs a code first (OSBP requires_verification).
     expect(
       failure(
-        await connector.createBooking({ ...create("express-trim", 30), resourceIds: ["stylist-riley"] }),
+        await connector.bookings.create({ ...create("express-trim", 30), resourceIds: ["stylist-riley"] }),
       ),
     ).toMatchObject({ code: "verification_required", verificationMethod: "sms" });
   });
@@ -145,11 +145,11 @@ describe("test-mode verification: the conformance scenario only", () => {
   it("Bayview sends 123456, the OSBP conformance kit's code, and books with it", async () => {
     expect(bayview.testVerificationCode).toBe("123456");
     const { connector } = connectorFor(bayview, { clock: testClock(t("2026-10-01T00:00:00Z")) });
-    value(await connector.sendVerification({ phone: PHONE }, "booking:bayview-reference-studio"));
+    value(await connector.verification.send({ phone: PHONE }, "booking:bayview-reference-studio"));
     expect(await connector.lastCodeFor(PHONE)).toBe("123456");
     const start = t("2026-10-21T10:00:00-07:00");
     value(
-      await connector.createBooking({
+      await connector.bookings.create({
         idempotencyKey: "k-verified",
         serviceId: "express-trim",
         start,
@@ -170,10 +170,10 @@ describe("test-mode verification: the conformance scenario only", () => {
     const { testVerificationCode: _fixed, ...live } = bayview;
     const clock = testClock(t("2026-10-01T00:00:00Z"));
     const { connector } = connectorFor(live, { clock });
-    value(await connector.sendVerification({ phone: PHONE }, "booking"));
+    value(await connector.verification.send({ phone: PHONE }, "booking"));
     const first = await connector.lastCodeFor(PHONE);
     clock.advance(MIN);
-    value(await connector.sendVerification({ phone: PHONE }, "booking"));
+    value(await connector.verification.send({ phone: PHONE }, "booking"));
     const second = await connector.lastCodeFor(PHONE);
     expect(first).toMatch(/^\d{6}$/);
     expect(second).not.toBe(first);

@@ -6,17 +6,18 @@ import {
   createSyntheticConnector,
   mapleStreetAuto,
 } from "../../../src/connectors/synthetic/index.js";
-import { BEFORE_MONDAY, failure, maple, MIN, oilChange, t, testClock, value } from "./support.js";
+import { BEFORE_MONDAY, failure, meta, maple, MIN, oilChange, t, testClock, value } from "./support.js";
 
 const TEN = "2026-10-19T10:00:00-04:00";
 
 describe("idempotent create (the same key never makes a second appointment)", () => {
   it("the same key twice returns the same appointment: 201, then 200", async () => {
     const { connector } = maple();
-    const first = value(
-      await connector.createBooking(oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"])),
+    const made = await connector.bookings.create(
+      oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"]),
     );
-    expect(connector.lastUpstream?.status).toBe(201);
+    const first = value(made);
+    expect(meta(made)?.status).toBe(201);
     expect(first).toEqual({
       upstreamId: expect.stringMatching(/^syn_[0-9a-f]{24}$/) as unknown,
       idempotencyKey: "maple-street-auto:h_1",
@@ -26,10 +27,11 @@ describe("idempotent create (the same key never makes a second appointment)", ()
       resourceIds: ["bay-1", "tech-alex"],
       status: "confirmed",
     });
-    const again = value(
-      await connector.createBooking(oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"])),
+    const retried = await connector.bookings.create(
+      oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"]),
     );
-    expect(connector.lastUpstream?.status).toBe(200);
+    const again = value(retried);
+    expect(meta(retried)?.status).toBe(200);
     expect(again).toEqual(first);
     const busy = value(await connector.readBusy({ start: t(TEN), end: t(TEN) + 60 * MIN }, []));
     expect(busy.busy).toHaveLength(2);
@@ -38,7 +40,7 @@ describe("idempotent create (the same key never makes a second appointment)", ()
   it("concurrent creates under one key make one appointment", async () => {
     const { connector } = maple();
     const results = await Promise.all(
-      Array.from({ length: 8 }, () => connector.createBooking(oilChange("k", TEN, ["bay-1", "tech-alex"]))),
+      Array.from({ length: 8 }, () => connector.bookings.create(oilChange("k", TEN, ["bay-1", "tech-alex"]))),
     );
     const ids = new Set(results.map((r) => value(r).upstreamId));
     expect(ids.size).toBe(1);
@@ -48,23 +50,23 @@ describe("idempotent create (the same key never makes a second appointment)", ()
 
   it("a retry keeps its answer even after the time was taken again or the booking moved", async () => {
     const { connector } = maple();
-    const booked = value(await connector.createBooking(oilChange("k", TEN, ["bay-1", "tech-alex"])));
+    const booked = value(await connector.bookings.create(oilChange("k", TEN, ["bay-1", "tech-alex"])));
     value(
-      await connector.moveBooking(booked.upstreamId, {
+      await connector.bookings.move(booked.upstreamId, {
         start: t(TEN) + 60 * MIN,
         resourceIds: ["bay-1", "tech-alex"],
       }),
     );
-    const retried = value(await connector.createBooking(oilChange("k", TEN, ["bay-1", "tech-alex"])));
+    const retried = value(await connector.bookings.create(oilChange("k", TEN, ["bay-1", "tech-alex"])));
     expect(retried.upstreamId).toBe(booked.upstreamId);
     expect(retried.start).toBe(t(TEN) + 60 * MIN);
   });
 
   it("the same key for a different booking is invalid_request, and makes nothing", async () => {
     const { connector } = maple();
-    value(await connector.createBooking(oilChange("k", TEN, ["bay-1", "tech-alex"])));
+    value(await connector.bookings.create(oilChange("k", TEN, ["bay-1", "tech-alex"])));
     const e = failure(
-      await connector.createBooking(oilChange("k", "2026-10-19T12:00:00-04:00", ["bay-1", "tech-alex"])),
+      await connector.bookings.create(oilChange("k", "2026-10-19T12:00:00-04:00", ["bay-1", "tech-alex"])),
     );
     expect(e.code).toBe("invalid_request");
     const busy = value(await connector.readBusy({ start: t(TEN), end: t(TEN) + 4 * 60 * MIN }, []));
@@ -73,10 +75,11 @@ describe("idempotent create (the same key never makes a second appointment)", ()
 
   it("findBookingByIdempotencyKey: null before, the booking after (reconciliation)", async () => {
     const { connector } = maple();
-    expect(value(await connector.findBookingByIdempotencyKey("maple-street-auto:h_9"))).toBeNull();
-    const booked = value(await connector.createBooking(oilChange("maple-street-auto:h_9", TEN)));
-    expect(value(await connector.findBookingByIdempotencyKey("maple-street-auto:h_9"))).toEqual(booked);
-    expect(connector.lastUpstream?.call).toBe("GET /v2/bookings");
+    expect(value(await connector.bookings.findByIdempotencyKey("maple-street-auto:h_9"))).toBeNull();
+    const booked = value(await connector.bookings.create(oilChange("maple-street-auto:h_9", TEN)));
+    const found = await connector.bookings.findByIdempotencyKey("maple-street-auto:h_9");
+    expect(value(found)).toEqual(booked);
+    expect(meta(found)?.call).toBe("GET /v2/bookings");
   });
 });
 
@@ -84,13 +87,13 @@ describe("slot_taken: the time must still be free upstream", () => {
   it("two creates for the same resources and time under different keys: exactly one wins", async () => {
     const { connector } = maple();
     const [a, b] = await Promise.all([
-      connector.createBooking(oilChange("a", TEN, ["bay-1", "tech-alex"])),
-      connector.createBooking(oilChange("b", TEN, ["bay-1", "tech-alex"])),
+      connector.bookings.create(oilChange("a", TEN, ["bay-1", "tech-alex"])),
+      connector.bookings.create(oilChange("b", TEN, ["bay-1", "tech-alex"])),
     ]);
     const outcomes = [a, b].map((r) => (r.ok ? "ok" : r.error.code)).sort();
     expect(outcomes).toEqual(["ok", "slot_taken"]);
     const lost = [a, b].find((r) => !r.ok);
-    expect(lost && !lost.ok ? lost.error.upstream?.status : undefined).toBe(409);
+    expect(lost?.upstream?.status).toBe(409);
   });
 
   it("two connectors sharing one backend (two gateway processes) race: one wins", async () => {
@@ -106,32 +109,32 @@ describe("slot_taken: the time must still be free upstream", () => {
       backend,
     });
     const results = await Promise.all([
-      one.createBooking(oilChange("p1", TEN, ["bay-2", "tech-sam"])),
-      two.createBooking(oilChange("p2", TEN, ["bay-2", "tech-sam"])),
+      one.bookings.create(oilChange("p1", TEN, ["bay-2", "tech-sam"])),
+      two.bookings.create(oilChange("p2", TEN, ["bay-2", "tech-sam"])),
     ]);
     expect(results.filter((r) => r.ok)).toHaveLength(1);
   });
 
   it("another resource at the same time is still free", async () => {
     const { connector } = maple();
-    value(await connector.createBooking(oilChange("a", TEN, ["bay-1", "tech-alex"])));
-    value(await connector.createBooking(oilChange("b", TEN, ["bay-2", "tech-sam"])));
+    value(await connector.bookings.create(oilChange("a", TEN, ["bay-1", "tech-alex"])));
+    value(await connector.bookings.create(oilChange("b", TEN, ["bay-2", "tech-sam"])));
     // Both bays are now taken until 11:00 (buffer included).
-    expect(failure(await connector.createBooking(oilChange("c", TEN, []))).code).toBe("slot_taken");
-    expect(failure(await connector.createBooking(oilChange("d", "2026-10-19T10:45:00-04:00"))).code).toBe(
+    expect(failure(await connector.bookings.create(oilChange("c", TEN, []))).code).toBe("slot_taken");
+    expect(failure(await connector.bookings.create(oilChange("d", "2026-10-19T10:45:00-04:00"))).code).toBe(
       "slot_taken",
     );
-    value(await connector.createBooking(oilChange("e", "2026-10-19T11:00:00-04:00")));
+    value(await connector.bookings.create(oilChange("e", "2026-10-19T11:00:00-04:00")));
   });
 
   it("with no resources named the platform picks free ones", async () => {
     const { connector } = maple();
-    value(await connector.createBooking(oilChange("a", TEN, ["bay-1", "tech-alex"])));
-    const picked = value(await connector.createBooking(oilChange("b", TEN)));
+    value(await connector.bookings.create(oilChange("a", TEN, ["bay-1", "tech-alex"])));
+    const picked = value(await connector.bookings.create(oilChange("b", TEN)));
     expect(picked.resourceIds).toEqual(["bay-2", "tech-sam"]);
     // Naming one type leaves the other to the platform.
     const c = value(
-      await connector.createBooking(oilChange("c", "2026-10-19T12:00:00-04:00", ["tech-priya"])),
+      await connector.bookings.create(oilChange("c", "2026-10-19T12:00:00-04:00", ["tech-priya"])),
     );
     expect(c.resourceIds).toEqual(["bay-1", "tech-priya"]);
   });
@@ -142,21 +145,21 @@ describe("slot_taken: the time must still be free upstream", () => {
     ["in the past", "2026-10-18T09:00:00-04:00"],
   ])("%s is slot_taken", async (_name, at) => {
     const { connector } = maple();
-    expect(failure(await connector.createBooking(oilChange("x", at))).code).toBe("slot_taken");
+    expect(failure(await connector.bookings.create(oilChange("x", at))).code).toBe("slot_taken");
   });
 
   it("a start off the availability grid is accepted when free (like a real platform's create)", async () => {
     const { connector } = maple();
-    value(await connector.createBooking(oilChange("x", "2026-10-19T10:07:00-04:00")));
+    value(await connector.bookings.create(oilChange("x", "2026-10-19T10:07:00-04:00")));
   });
 });
 
 describe("status and strict input", () => {
   it("tentative creates a tentative appointment (host approval, §10)", async () => {
     const { connector } = maple();
-    const b = value(await connector.createBooking({ ...oilChange("k", TEN), tentative: true }));
+    const b = value(await connector.bookings.create({ ...oilChange("k", TEN), tentative: true }));
     expect(b.status).toBe("tentative");
-    expect(value(await connector.getBooking(b.upstreamId)).status).toBe("tentative");
+    expect(value(await connector.bookings.get(b.upstreamId)).status).toBe("tentative");
   });
 
   const base = oilChange("k", TEN);
@@ -173,14 +176,14 @@ describe("status and strict input", () => {
     ["party size 0", { ...base, partySize: 0 }],
   ])("%s is invalid_request", async (_name, request) => {
     const { connector } = maple();
-    const e = failure(await connector.createBooking(request));
+    const e = failure(await connector.bookings.create(request));
     expect(e.code).toBe("invalid_request");
     expect(e.upstream).toMatchObject({ call: "POST /v2/bookings", status: 400 });
   });
 
   it("a booking for an unknown id is not_found", async () => {
     const { connector } = maple();
-    const e = failure(await connector.getBooking("syn_nope"));
+    const e = failure(await connector.bookings.get("syn_nope"));
     expect(e.code).toBe("not_found");
     expect(e.upstream).toMatchObject({ call: "GET /v2/bookings/syn_nope", status: 404 });
   });
@@ -188,7 +191,7 @@ describe("status and strict input", () => {
   it("an extended booking (a longer end) takes the longer time", async () => {
     const { connector } = maple();
     const b = value(
-      await connector.createBooking({
+      await connector.bookings.create({
         ...oilChange("k", TEN, ["bay-1", "tech-alex"]),
         end: t(TEN) + 90 * MIN,
       }),

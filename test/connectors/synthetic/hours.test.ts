@@ -1,14 +1,20 @@
 /**
- * The availability grid's precomputed working stretches agree with src/holds/working-hours.ts
- * (SchCP §4.1 hours, §4.2 until_close) on every start, across DST changes, so the platform
- * and the gateway's hold store never disagree about when a resource works.
+ * The synthetic platform computes hours with its own code (an outside system's); these tests
+ * check it against the gateway's src/calendar (SchCP §4.1 hours, §4.2 until_close) on every
+ * start, across DST changes, both for one slot (directHours) and for an availability grid
+ * (rangeHours), so a disagreement between the platform and the gateway shows here.
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { CatalogResource, WeeklyPeriod } from "../../../src/connectors/port.js";
 import { gridStarts } from "../../../src/connectors/synthetic/availability.js";
-import { rangeHours, STRETCH_CAP_MS, workingStretches } from "../../../src/connectors/synthetic/hours.js";
-import { isWithinWorkingHours, workingStretchEnd } from "../../../src/holds/working-hours.js";
+import {
+  directHours,
+  rangeHours,
+  STRETCH_CAP_MS,
+  workingStretches,
+} from "../../../src/connectors/synthetic/hours.js";
+import { isWithinWorkingHours, workingStretchEnd } from "../../../src/calendar/index.js";
 import { DAY, hhmm, HOUR, MIN, t } from "./support.js";
 
 const ZONES = [
@@ -71,6 +77,27 @@ describe("rangeHours matches isWithinWorkingHours and workingStretchEnd", () => 
         },
       ),
       { numRuns: 30 },
+    );
+  });
+
+  it("directHours (creates and moves) agrees too, one question at a time", () => {
+    fc.assert(
+      fc.property(
+        fc.array(period, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(...ZONES),
+        fc.constantFrom(...DAYS),
+        fc.constantFrom(15 * MIN, HOUR, 10 * HOUR, 30 * HOUR),
+        fc.integer({ min: 0, max: 4 * 24 - 1 }),
+        (hours, zone, day, length, quarter) => {
+          const at = t(`${day}T00:00:00Z`) + quarter * 15 * MIN;
+          const view = directHours(zone);
+          const r = resource(hours);
+          const interval = { start: at, end: at + length };
+          expect(view.within(r, interval)).toBe(isWithinWorkingHours(hours, zone, interval));
+          expect(view.stretchEnd(r, at)).toBe(workingStretchEnd(hours, zone, at));
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 

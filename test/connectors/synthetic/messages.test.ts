@@ -25,7 +25,7 @@ describe("the message sink", () => {
   it("receives the code after it is stored: sent time, host, method, recipient and the platform's wording", async () => {
     const inbox: SyntheticMessage[] = [];
     const { connector } = connectorFor(bayviewReferenceStudio, { messages: (m) => void inbox.push(m) });
-    expect(value(await connector.sendVerification({ phone: PHONE, email: EMAIL }, "booking:x"))).toEqual({
+    expect(value(await connector.verification.send({ phone: PHONE, email: EMAIL }, "booking:x"))).toEqual({
       method: "sms",
     });
     const code = await connector.lastCodeFor(PHONE);
@@ -48,7 +48,7 @@ describe("the message sink", () => {
       { ...bayviewReferenceStudio, verificationMethod: "email" },
       { messages: (m) => void inbox.push(m) },
     );
-    value(await connector.sendVerification({ phone: PHONE, email: EMAIL }, "booking:x"));
+    value(await connector.verification.send({ phone: PHONE, email: EMAIL }, "booking:x"));
     expect(inbox.map((m) => [m.method, m.to])).toEqual([["email", EMAIL]]);
   });
 
@@ -56,7 +56,7 @@ describe("the message sink", () => {
     const { connector } = connectorFor(bayviewReferenceStudio, {
       messages: () => Promise.reject(new Error("provider down")),
     });
-    const e = failure(await connector.sendVerification({ phone: PHONE }, "booking:x"));
+    const e = failure(await connector.verification.send({ phone: PHONE }, "booking:x"));
     expect(e.code).toBe("unavailable");
     expect(e.upstream).toMatchObject({ call: "POST /v2/verifications", status: 503 });
     const sync = connectorFor(bayviewReferenceStudio, {
@@ -64,7 +64,7 @@ describe("the message sink", () => {
         throw new Error("provider down");
       },
     });
-    expect(failure(await sync.connector.sendVerification({ phone: PHONE }, "booking:x")).code).toBe(
+    expect(failure(await sync.connector.verification.send({ phone: PHONE }, "booking:x")).code).toBe(
       "unavailable",
     );
   });
@@ -83,9 +83,9 @@ describe("fileMessageSink and readSyntheticMessages", () => {
     const path = join(dir, "nested", "phone", "messages.jsonl");
     const { connector, clock } = connectorFor(bayviewReferenceStudio, { messages: fileMessageSink(path) });
     expect(await readSyntheticMessages(path)).toEqual([]);
-    value(await connector.sendVerification({ phone: PHONE }, "booking:x"));
+    value(await connector.verification.send({ phone: PHONE }, "booking:x"));
     clock.advance(60_000);
-    value(await connector.sendVerification({ phone: "+15555550101" }, "booking:x"));
+    value(await connector.verification.send({ phone: "+15555550101" }, "booking:x"));
     const latest = await connector.lastCodeFor("+15555550101");
 
     const messages = await readSyntheticMessages(path);

@@ -81,12 +81,12 @@ describe("two connector instances sharing one Redis-backed platform", () => {
   it("a booking made through one is seen by the other: get, key lookup, busy time, availability", async () => {
     const [a, b, keyPrefix] = twoProcesses();
     const booked = value(
-      await a.createBooking(oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"])),
+      await a.bookings.create(oilChange("maple-street-auto:h_1", TEN, ["bay-1", "tech-alex"])),
     );
-    expect(value(await b.getBooking(booked.upstreamId))).toEqual(booked);
-    expect(value(await b.findBookingByIdempotencyKey("maple-street-auto:h_1"))).toEqual(booked);
+    expect(value(await b.bookings.get(booked.upstreamId))).toEqual(booked);
+    expect(value(await b.bookings.findByIdempotencyKey("maple-street-auto:h_1"))).toEqual(booked);
     expect(value(await b.readBusy(monday, ["bay-1"])).busy).toHaveLength(1);
-    const slots = value(await b.findAvailability({ serviceId: "oil-change", range: monday }));
+    const slots = value(await b.slots.find({ serviceId: "oil-change", range: monday }));
     expect(slots.find((s) => s.start === t(TEN))?.resourceIds).toEqual(["bay-2", "tech-sam", "tech-priya"]);
     // Every key lives under the prefix, tagged with the host for Redis Cluster.
     const keys = await clients[0]!.keys(`${keyPrefix}*`);
@@ -98,7 +98,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
     const [a, b] = twoProcesses();
     const results = await Promise.all(
       Array.from({ length: 6 }, (_, i) =>
-        (i % 2 === 0 ? a : b).createBooking(oilChange("same-key", TEN, ["bay-1", "tech-alex"])),
+        (i % 2 === 0 ? a : b).bookings.create(oilChange("same-key", TEN, ["bay-1", "tech-alex"])),
       ),
     );
     expect(new Set(results.map((r) => value(r).upstreamId)).size).toBe(1);
@@ -110,9 +110,9 @@ describe("two connector instances sharing one Redis-backed platform", () => {
     for (let round = 0; round < 5; round++) {
       const at = `2026-10-19T${String(9 + round).padStart(2, "0")}:00:00-04:00`;
       const results = await Promise.all([
-        a.createBooking(oilChange(`a-${round}`, at, ["bay-2", "tech-priya"])),
-        b.createBooking(oilChange(`b-${round}`, at, ["bay-2", "tech-priya"])),
-        a.createBooking(oilChange(`c-${round}`, at, ["bay-2", "tech-priya"])),
+        a.bookings.create(oilChange(`a-${round}`, at, ["bay-2", "tech-priya"])),
+        b.bookings.create(oilChange(`b-${round}`, at, ["bay-2", "tech-priya"])),
+        a.bookings.create(oilChange(`c-${round}`, at, ["bay-2", "tech-priya"])),
       ]);
       expect(results.filter((r) => r.ok)).toHaveLength(1);
       expect(results.filter((r) => !r.ok).map((r) => (r.ok ? "" : r.error.code))).toEqual([
@@ -126,21 +126,21 @@ describe("two connector instances sharing one Redis-backed platform", () => {
   it("moves, status changes and cancels made through one are seen by the other", async () => {
     const [a, b] = twoProcesses();
     const booked = value(
-      await a.createBooking({ ...oilChange("k", TEN, ["bay-1", "tech-alex"]), tentative: true }),
+      await a.bookings.create({ ...oilChange("k", TEN, ["bay-1", "tech-alex"]), tentative: true }),
     );
-    value(await b.setStatus(booked.upstreamId, "confirmed"));
+    value(await b.bookings.setStatus(booked.upstreamId, "confirmed"));
     value(
-      await a.moveBooking(booked.upstreamId, {
+      await a.bookings.move(booked.upstreamId, {
         start: t(TEN) + 60 * MIN,
         resourceIds: ["bay-1", "tech-alex"],
       }),
     );
-    expect(value(await b.getBooking(booked.upstreamId))).toMatchObject({
+    expect(value(await b.bookings.get(booked.upstreamId))).toMatchObject({
       status: "confirmed",
       start: t(TEN) + 60 * MIN,
     });
-    value(await b.cancelBooking(booked.upstreamId));
-    expect(value(await a.getBooking(booked.upstreamId)).status).toBe("cancelled");
+    value(await b.bookings.cancel(booked.upstreamId));
+    expect(value(await a.bookings.get(booked.upstreamId)).status).toBe("cancelled");
     expect(value(await a.readBusy(monday, [])).busy).toEqual([]);
   });
 
@@ -151,7 +151,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
     };
     const [a, b] = twoProcesses(scenario);
     const phone = "+14165550177";
-    value(await a.sendVerification({ phone }, "booking"));
+    value(await a.verification.send({ phone }, "booking"));
     const code = await b.lastCodeFor(phone);
     expect(code).toMatch(/^\d{6}$/);
     const start = t("2026-10-20T11:00:00-04:00");
@@ -164,7 +164,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
       customer: { phone },
       tentative: false,
     };
-    value(await b.createBooking({ ...create, verificationCode: code! }));
+    value(await b.bookings.create({ ...create, verificationCode: code! }));
     expect(await a.lastCodeFor(phone)).toBeUndefined();
   });
 
@@ -172,7 +172,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
     const [a, b] = twoProcesses(bayviewReferenceStudio);
     const phone = "+15555550100";
     const results = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).sendVerification({ phone }, "booking")),
+      Array.from({ length: 6 }, (_, i) => (i % 2 === 0 ? a : b).verification.send({ phone }, "booking")),
     );
     expect(results.filter((r) => r.ok)).toHaveLength(3);
     for (const r of results.filter((x) => !x.ok)) {
@@ -180,7 +180,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
       expect(e).toMatchObject({ code: "rate_limited", retryAfterMs: 10 * MIN });
       expect(e.upstream).toMatchObject({ status: 429, ratelimit: { "retry-after": "600" } });
     }
-    value(await b.sendVerification({ phone: "+15555550101" }, "booking"));
+    value(await b.verification.send({ phone: "+15555550101" }, "booking"));
   });
 
   it("Redis going away is the platform answering 503, never a throw", async () => {
@@ -196,7 +196,7 @@ describe("two connector instances sharing one Redis-backed platform", () => {
       clock: testClock(BEFORE_MONDAY),
       backend: new RedisSyntheticBackend({ client: broken, keyPrefix: prefix("syn-down") }),
     });
-    const e = failure(await connector.createBooking(oilChange("k", TEN)));
+    const e = failure(await connector.bookings.create(oilChange("k", TEN)));
     expect(e.code).toBe("unavailable");
     expect(e.upstream).toMatchObject({ call: "POST /v2/bookings", status: 503 });
     broken.disconnect();
@@ -210,8 +210,8 @@ describe("two connector instances sharing one Redis-backed platform", () => {
       clock: testClock(BEFORE_MONDAY),
       backend,
     });
-    value(await connector.createBooking(oilChange("k", TEN)));
+    value(await connector.bookings.create(oilChange("k", TEN)));
     await backend.close();
-    expect(failure(await connector.getBooking("syn_x")).code).toBe("unavailable");
+    expect(failure(await connector.bookings.get("syn_x")).code).toBe("unavailable");
   });
 });

@@ -98,9 +98,9 @@ describe("the three hosts of the embedded default", () => {
     expect(s.taxes).toEqual([{ label: "HST", percent: "13" }]);
   });
 
-  it("catalog() serves the scenario's catalog without the platform's own settings", async () => {
+  it("catalog.read() serves the scenario's catalog without the platform's own settings", async () => {
     const connector = createSyntheticConnector({ scenario: mapleStreetAuto, clock: testClock(0) });
-    const catalog = value(await connector.catalog());
+    const catalog = value(await connector.catalog.read());
     expect(catalog).toEqual({
       organization: mapleStreetAuto.organization,
       services: mapleStreetAuto.services,

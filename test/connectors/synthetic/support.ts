@@ -1,5 +1,5 @@
 /** Shared helpers for the synthetic connector's tests. */
-import type { UpstreamCreate } from "../../../src/connectors/port.js";
+import type { UpstreamCreate, UpstreamMeta } from "../../../src/connectors/port.js";
 import {
   createSyntheticConnector,
   type SyntheticConnector,
@@ -73,15 +73,23 @@ export function oilChange(
   };
 }
 
+/** The metadata a result carries (every result has its own). */
+export function meta(r: { readonly upstream?: UpstreamMeta }): UpstreamMeta | undefined {
+  return r.upstream;
+}
+
 /** Unwraps an ok result or fails the test with the error. */
 export function value<T>(r: { ok: true; value: T } | { ok: false; error: unknown }): T {
   if (!r.ok) throw new Error(`expected ok, got ${JSON.stringify(r.error)}`);
   return r.value;
 }
 
-export function failure<E>(r: { ok: true; value: unknown } | { ok: false; error: E }): E {
+/** The error of a failed result, with the metadata the result carried as `upstream`. */
+export function failure<E>(
+  r: ({ ok: true; value: unknown } | { ok: false; error: E }) & { readonly upstream?: UpstreamMeta },
+): E & { readonly upstream?: UpstreamMeta } {
   if (r.ok) throw new Error(`expected an error, got ${JSON.stringify(r.value)}`);
-  return r.error;
+  return { ...r.error, ...(r.upstream === undefined ? {} : { upstream: r.upstream }) };
 }
 
 /** Local wall-clock "HH:MM" of an instant in a zone. */

@@ -61,7 +61,13 @@ const STEPS: readonly Step[] = [
     nth: 1,
     reachedUpstream: false,
   },
-  { name: "the upstream create", where: "upstream", method: "createBooking", nth: 1, reachedUpstream: true },
+  {
+    name: "the upstream create",
+    where: "upstream",
+    method: "bookings.create",
+    nth: 1,
+    reachedUpstream: true,
+  },
   { name: "recording the booking", where: "store", method: "completeConfirm", nth: 1, reachedUpstream: true },
   { name: "the agent's outcome", where: "store", method: "recordOutcome", nth: 1, reachedUpstream: true },
   { name: "the principal's outcome", where: "store", method: "recordOutcome", nth: 2, reachedUpstream: true },
@@ -76,11 +82,12 @@ const STEPS: readonly Step[] = [
 function killAfter(gw: TestGateway, hostId: string, step: Step): { readonly died: () => boolean } {
   let dead = false;
   let seen = 0;
-  const wrap = (target: Record<string, unknown>, where: Where, names: readonly string[]) => {
-    for (const name of names) {
-      const real = target[name];
-      if (typeof real !== "function" || name === "close" || name === "constructor") continue;
-      target[name] = async (...args: unknown[]) => {
+  const wrap = (target: Record<string, unknown>, where: Where, names: readonly string[], prefix = "") => {
+    for (const member of names) {
+      const name = `${prefix}${member}`;
+      const real = target[member];
+      if (typeof real !== "function" || member === "close" || member === "constructor") continue;
+      target[member] = async (...args: unknown[]) => {
         if (dead) throw new Error(`killed: ${where}.${name} after the crash`);
         const value: unknown = await (real as (...a: unknown[]) => Promise<unknown>).apply(target, args);
         if (where === step.where && name === step.method && ++seen === step.nth) {
@@ -93,8 +100,12 @@ function killAfter(gw: TestGateway, hostId: string, step: Step): { readonly died
   };
   const store = gw.runtime.store as unknown as Record<string, unknown>;
   wrap(store, "store", Object.getOwnPropertyNames(Object.getPrototypeOf(store)));
+  // The connector's capabilities (connectors/port.ts): every call of each is one upstream call.
   const connector = gw.runtime.hosts.get(hostId)!.connector as unknown as Record<string, unknown>;
-  wrap(connector, "upstream", Object.keys(connector));
+  for (const capability of ["catalog", "slots", "bookings", "verification"]) {
+    const c = connector[capability] as Record<string, unknown> | undefined;
+    if (c !== undefined) wrap(c, "upstream", Object.keys(c), `${capability}.`);
+  }
   return { died: () => dead };
 }
 
@@ -220,7 +231,7 @@ describe("a Redis-backed confirm killed after each step, then restarted and reco
         expect(mine).toHaveLength(1);
         expect(mine[0]?.booking.status).toBe("confirmed");
         // Only a kill between the upstream create and the record leaves work for the reconciler.
-        expect(report.recorded).toHaveLength(step.method === "createBooking" ? 1 : 0);
+        expect(report.recorded).toHaveLength(step.method === "bookings.create" ? 1 : 0);
         if (report.recorded.length === 1) expect(report.recorded[0]).toBe(mine[0]?.booking.booking_id);
       } else {
         expect(upstream).toBe(0);

@@ -13,7 +13,7 @@ import type {
   OperatorApi,
   SchcpHostApi,
 } from "../../../src/booking/api.js";
-import type { Connector, Catalog } from "../../../src/connectors/port.js";
+import type { Catalog, PlatformConnector } from "../../../src/connectors/port.js";
 import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.js";
 import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../../src/gateway/http/rate-limit.js";
@@ -63,7 +63,7 @@ export function hostConfig(id: string, over: Partial<HostConfig> = {}): HostConf
 export function hostDirectory(configs: readonly HostConfig[]): HostDirectory {
   const runtimes = configs.map((config): HostRuntime => ({
     config,
-    connector: {} as Connector,
+    connector: {} as PlatformConnector,
     catalog: {} as Catalog,
     keys: [],
   }));

@@ -11,7 +11,7 @@ function recordingQueries(queries: AvailabilityQuery[]) {
     wrapConnector(c, {
       findAvailability: (q: AvailabilityQuery) => {
         queries.push(q);
-        return c.findAvailability(q);
+        return c.slots!.find(q);
       },
     });
 }
@@ -66,7 +66,7 @@ describe('OSBP "availability.find": slots per provider', () => {
     const r = rig();
     const start = t("2026-10-19T10:00:00-04:00");
     valueOf(
-      await r.synthetic.createBooking({
+      await r.synthetic.bookings.create({
         idempotencyKey: "walk-in",
         serviceId: "oil-change",
         start,

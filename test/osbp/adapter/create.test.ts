@@ -57,7 +57,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       text: `Booked Oil change on 2026-10-19 at 10:00 (America/Toronto) with Alex. Appointment id: ${receipt.booking_id}.`,
     });
     // The platform holds the technician AND a bay, under the attempt's upstream key.
-    const booked = valueOf(await r.synthetic.getBooking(await r.upstreamIdOf(receipt.booking_id)));
+    const booked = valueOf(await r.synthetic.bookings.get(await r.upstreamIdOf(receipt.booking_id)));
     expect(booked).toMatchObject({
       // The core's upstream key: the hold's, which derives from the OSBP attempt (booking/direct).
       idempotencyKey: `maple-street-auto:${attemptHoldId("maple-street-auto", "osbp:maple-street-auto:idem_1", 0)}`,
@@ -76,7 +76,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
         wrapConnector(c, {
           createBooking: (req: UpstreamCreate) => {
             creates.push(req);
-            return c.createBooking(req);
+            return c.bookings.create(req);
           },
         }),
     });
@@ -113,7 +113,7 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       time: "01:00",
     });
     const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, input)));
-    expect(valueOf(await r.synthetic.getBooking(await r.upstreamIdOf(receipt.booking_id))).start).toBe(
+    expect(valueOf(await r.synthetic.bookings.get(await r.upstreamIdOf(receipt.booking_id))).start).toBe(
       t("2026-11-01T05:00:00Z"),
     );
   });
@@ -370,7 +370,7 @@ describe('OSBP "booking.create": the request must name what the platform has', (
     const r = rig();
     const approved = await approve(r.adapter, createInput());
     valueOf(
-      await r.synthetic.createBooking({
+      await r.synthetic.bookings.create({
         idempotencyKey: "someone-else",
         serviceId: "oil-change",
         start: TEN,
@@ -461,7 +461,7 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
         wrapConnector(c, {
           createBooking: (req: UpstreamCreate) => {
             if (broken) throw new Error("connector bug: undefined is not a function");
-            return c.createBooking(req);
+            return c.bookings.create(req);
           },
         }),
     });
@@ -505,7 +505,7 @@ describe('OSBP "Time Discipline": an unknown zone leaves starts_at absent and fa
   const marsZone = (c: Connector): Connector =>
     wrapConnector(c, {
       catalog: async () => {
-        const read = await c.catalog();
+        const read = await c.catalog!.read();
         return read.ok
           ? {
               ok: true,

@@ -62,35 +62,72 @@ export function withPayment(
 
 export const MAPLE = withPayment(mapleStreetAuto);
 
+/** The capability method behind each operation name the tests use (the synthetic platform's). */
+const OPERATIONS: Readonly<Record<string, readonly [capability: string, method: string]>> = {
+  catalog: ["catalog", "read"],
+  findAvailability: ["slots", "find"],
+  createBooking: ["bookings", "create"],
+  getBooking: ["bookings", "get"],
+  findBookingByIdempotencyKey: ["bookings", "findByIdempotencyKey"],
+  moveBooking: ["bookings", "move"],
+  cancelBooking: ["bookings", "cancel"],
+  setStatus: ["bookings", "setStatus"],
+  sendVerification: ["verification", "send"],
+  verifyCode: ["verification", "verify"],
+};
+
 /**
- * A connector that answers some members itself and passes the rest to `inner` (methods bound to
- * it). Getters on `over` are live, so a test can compute lastUpstream per read.
+ * A connector that answers some members itself and passes the rest to `inner`. `over` names
+ * top-level members (kind, a whole capability) or operations by name (createBooking →
+ * bookings.create); getters on `over` are live.
  */
 export function wrapConnector(inner: Connector, over: object): Connector {
+  const byCapability = new Map<string, Record<string, unknown>>();
+  for (const name of Object.keys(over)) {
+    const op = OPERATIONS[name];
+    // "catalog" names both the capability and its read: a function over it is the read.
+    if (op === undefined || typeof Reflect.get(over, name) !== "function") continue;
+    const [capability, method] = op;
+    const methods = byCapability.get(capability) ?? {};
+    methods[method] = Reflect.get(over, name) as unknown;
+    byCapability.set(capability, methods);
+  }
   return new Proxy(inner, {
     get(target, prop) {
+      if (typeof prop === "string" && byCapability.has(prop)) {
+        const base = Reflect.get(target, prop, target) as object | undefined;
+        return { ...(base ?? {}), ...byCapability.get(prop) };
+      }
       if (Object.prototype.hasOwnProperty.call(over, prop)) return Reflect.get(over, prop) as unknown;
-      const v = Reflect.get(target, prop, target) as unknown;
-      return typeof v === "function" ? (v as (...a: unknown[]) => unknown).bind(target) : v;
+      return Reflect.get(target, prop, target) as unknown;
     },
   });
 }
 
-/** Counts every method call that goes through the returned connector. */
+/** Counts every capability call that goes through the returned connector, by operation name. */
 export function counting(inner: Connector): {
   connector: Connector;
   count: (name?: string) => number;
   reset: () => void;
 } {
   const counts = new Map<string, number>();
+  const nameOf = new Map(Object.entries(OPERATIONS).map(([name, [c, m]]) => [`${c}.${m}`, name]));
   const connector = new Proxy(inner, {
     get(target, prop) {
-      const v = Reflect.get(target, prop, target) as unknown;
-      if (typeof v !== "function" || typeof prop !== "string") return v;
-      return (...args: unknown[]) => {
-        counts.set(prop, (counts.get(prop) ?? 0) + 1);
-        return (v as (...a: unknown[]) => unknown).apply(target, args);
-      };
+      const capability = Reflect.get(target, prop, target) as unknown;
+      if (typeof prop !== "string" || typeof capability !== "object" || capability === null)
+        return capability;
+      return new Proxy(capability, {
+        get(cap, method) {
+          const v = Reflect.get(cap, method, cap) as unknown;
+          if (typeof v !== "function" || typeof method !== "string") return v;
+          const name = nameOf.get(`${prop}.${method}`) ?? `${prop}.${method}`;
+          return (...args: unknown[]) => {
+            counts.set(name, (counts.get(name) ?? 0) + 1);
+            return (v as (...a: unknown[]) => unknown).apply(cap, args);
+          };
+        },
+      });
     },
   });
   return {

@@ -4,37 +4,66 @@
  * only, calendar-kind connectors, and catalog read failures.
  */
 import { describe, expect, it } from "vitest";
-import type { Connector, UpstreamMeta } from "../../../src/connectors/port.js";
+import type { Connector, ConnectorResult, UpstreamMeta } from "../../../src/connectors/port.js";
 import { SYNTHETIC_PLATFORM } from "../../../src/connectors/synthetic/index.js";
 import { approve, createInput, MONDAY, problemOf, rig, valueOf, wrapConnector } from "./support.js";
 
-/** The synthetic platform, with Deprecation/Sunset headers on some endpoints (same object per answer). */
+type AnyResult = ConnectorResult<unknown>;
+
+/** Passes every capability result through `f` (each result carries its own call's metadata). */
+function mapResults(c: Connector, f: (r: AnyResult) => AnyResult): Connector {
+  return new Proxy(c, {
+    get(target, prop) {
+      const capability = Reflect.get(target, prop, target) as unknown;
+      if (prop === "platform" || typeof capability !== "object" || capability === null) return capability;
+      return new Proxy(capability, {
+        get(cap, method) {
+          const v = Reflect.get(cap, method, cap) as unknown;
+          if (typeof v !== "function") return v;
+          return async (...args: unknown[]) =>
+            f(await (v as (...a: unknown[]) => Promise<AnyResult>).apply(cap, args));
+        },
+      });
+    },
+  });
+}
+
+/** The synthetic platform, with Deprecation/Sunset headers on some endpoints. */
 function retiring(calls: readonly string[]) {
-  return (c: Connector): Connector => {
-    const seen = new WeakMap<UpstreamMeta, UpstreamMeta>();
-    return wrapConnector(c, {
-      get lastUpstream(): UpstreamMeta | undefined {
-        const meta = c.lastUpstream;
-        if (meta === undefined || !calls.includes(meta.call)) return meta;
-        let dressed = seen.get(meta);
-        if (dressed === undefined) {
-          dressed = { ...meta, deprecation: "@1798761600", sunset: "Sat, 01 May 2027 00:00:00 GMT" };
-          seen.set(meta, dressed);
-        }
-        return dressed;
-      },
-    });
-  };
+  return (c: Connector): Connector =>
+    mapResults(c, (r) =>
+      r.upstream === undefined || !calls.includes(r.upstream.call)
+        ? r
+        : {
+            ...r,
+            upstream: { ...r.upstream, deprecation: "@1798761600", sunset: "Sat, 01 May 2027 00:00:00 GMT" },
+          },
+    );
 }
 
 describe('OSBP "Platform Metadata and Versioning"', () => {
-  it("platform is the connector's identity; upstreamMeta is the connector's lastUpstream, by reference", async () => {
-    const r = rig();
+  it("platform is the connector's identity; upstreamMeta is the metadata the last result carried, by reference", async () => {
+    const seen: UpstreamMeta[] = [];
+    const r = rig({
+      wrap: (c) =>
+        mapResults(c, (res) => {
+          if (res.upstream !== undefined) seen.push(res.upstream);
+          return res;
+        }),
+    });
     expect(r.adapter.platform).toEqual(SYNTHETIC_PLATFORM);
     expect(r.adapter.upstreamMeta).toBeUndefined();
-    await r.adapter.findAvailability({ service_id: "oil-change", date: MONDAY });
+    const found = await r.adapter.findAvailability({ service_id: "oil-change", date: MONDAY });
     const meta = r.adapter.upstreamMeta;
-    expect(meta).toBe(r.synthetic.lastUpstream);
+    // The catalog is read as the host starts; the core then asks once per technician.
+    expect(seen.map((m) => m.call)).toEqual([
+      "GET /v2/catalog",
+      "POST /v2/availability/search",
+      "POST /v2/availability/search",
+      "POST /v2/availability/search",
+    ]);
+    expect(meta).toBe(seen[3]);
+    expect(r.adapter.upstreamOf(found)).toBe(meta);
     expect(meta).toMatchObject({ call: "POST /v2/availability/search", status: 200 });
     expect(r.adapter.upstreamMeta).toBe(meta);
     // A tool answered from the cached catalog makes no call: the reference does not move.
@@ -48,11 +77,12 @@ describe('OSBP "Platform Metadata and Versioning"', () => {
     const input = { service_id: "oil-change", date: MONDAY };
     const expected = valueOf(await plain.adapter.findAvailability(input));
     for (let i = 0; i < 3; i++) expect(valueOf(await r.adapter.findAvailability(input))).toEqual(expected);
-    expect(r.warnings).toHaveLength(2);
+    // The calls this adapter caused: the search, once. (The catalog is read by the gateway as
+    // the host starts, outside any tool call.)
+    expect(r.warnings).toHaveLength(1);
     const search = r.warnings.find((w) => w.includes("POST /v2/availability/search"));
     expect(search).toContain("Deprecation: @1798761600");
     expect(search).toContain("Sunset: Sat, 01 May 2027 00:00:00 GMT");
-    expect(r.warnings.some((w) => w.includes("GET /v2/catalog"))).toBe(true);
     expect(plain.warnings).toEqual([]);
     expect(r.errors).toEqual([]);
   });
@@ -67,7 +97,7 @@ describe('OSBP "Platform Metadata and Versioning"', () => {
 });
 
 describe("the adapter boundary", () => {
-  it("a calendar-kind connector: every method answers unsupported_connector and nothing reaches it", async () => {
+  it("a calendar-kind connector: the host does not start, every method fails closed and nothing reaches it", async () => {
     const r = rig({ wrap: (c) => wrapConnector(c, { kind: "calendar" }) });
     const a = r.adapter;
     const results = [
@@ -83,21 +113,30 @@ describe("the adapter boundary", () => {
       await a.createBooking(createInput()),
       await a.getBooking({ booking_id: "x" }),
     ];
-    for (const result of results) expect(problemOf(result, "unsupported_connector").retryable).toBe(false);
+    // The gateway refuses to start a host whose connector cannot serve it (booking/hosts/capabilities.ts).
+    for (const result of results) expect(problemOf(result, "internal_adapter_error").retryable).toBe(false);
+    expect(r.errors.join("\n")).toContain("calendar");
     expect(r.count()).toBe(0);
   });
 
-  it("a failed catalog read maps like any platform failure, and is not cached", async () => {
-    const r = rig();
-    r.faults.next("catalog", "unavailable");
+  it("a catalog that could not be read as the host started: retryable upstream_unavailable until the gateway reads it", async () => {
+    let failing = true;
+    const r = rig({
+      wrap: (c) =>
+        wrapConnector(c, {
+          catalog: () =>
+            failing
+              ? Promise.resolve({ ok: false, error: { code: "unavailable", message: "503" } })
+              : c.catalog.read(),
+        }),
+    });
     expect(
       problemOf(await r.adapter.describeService({ service_id: "oil-change" }), "upstream_unavailable")
         .retryable,
     ).toBe(true);
-    r.faults.next("catalog", "rate_limited");
-    problemOf(await r.adapter.explainPolicy({ service_id: "oil-change" }), "rate_limited");
+    failing = false;
+    await (await r.core).host(r.hostId)?.refreshCatalog?.();
     valueOf(await r.adapter.describeService({ service_id: "oil-change" }));
-    expect(r.count("catalog")).toBe(3);
   });
 
   it("a throw in a read: internal_adapter_error with a generic message; the detail goes to the operator log", async () => {
@@ -110,8 +149,6 @@ describe("the adapter boundary", () => {
     const p = problemOf(await r.adapter.describeService({}), "internal_adapter_error");
     expect(p.message).not.toContain("socket");
     expect(r.errors.join("\n")).toContain("socket exploded");
-    // The rejected read was not kept: the next call asks again.
     problemOf(await r.adapter.describeService({}), "internal_adapter_error");
-    expect(r.count("catalog")).toBe(2);
   });
 });

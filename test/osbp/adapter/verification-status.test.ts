@@ -149,7 +149,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
       ends_at_local: "2026-10-19T10:45:00",
       schedule_timezone: "America/Toronto",
     });
-    valueOf(await r.synthetic.cancelBooking(upstreamId, "the shop closed early"));
+    valueOf(await r.synthetic.bookings.cancel(upstreamId, "the shop closed early"));
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("cancelled");
     expect(r.count("getBooking")).toBe(reads + 2);
   });
@@ -160,11 +160,11 @@ describe('OSBP "booking.status": a fresh platform read', () => {
     expect(receipt.text).toContain("pending until they answer");
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("pending");
     const upstreamId = await r.upstreamIdOf(receipt.booking_id);
-    expect(valueOf(await r.synthetic.getBooking(upstreamId)).status).toBe("tentative");
+    expect(valueOf(await r.synthetic.bookings.get(upstreamId)).status).toBe("tentative");
     const core = await r.core;
     expect((await core.approve(r.hostId, receipt.booking_id)).ok).toBe(true);
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("booked");
-    valueOf(await r.synthetic.setStatus(upstreamId, "no_show"));
+    valueOf(await r.synthetic.bookings.setStatus(upstreamId, "no_show"));
     expect(valueOf(await r.adapter.getBooking({ booking_id: receipt.booking_id })).status).toBe("no_show");
   });
 
@@ -172,7 +172,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
     const r = rig();
     const start = t("2026-10-19T11:00:00-04:00");
     const made = valueOf(
-      await r.synthetic.createBooking({
+      await r.synthetic.bookings.create({
         idempotencyKey: "by-phone",
         serviceId: "oil-change",
         start,
@@ -204,7 +204,7 @@ describe('OSBP "booking.status": a fresh platform read', () => {
                     verificationMethod: "sms",
                   },
                 })
-              : c.getBooking(id),
+              : c.bookings.get(id),
         }),
     });
     const receipt = valueOf(await r.adapter.createBooking(await approve(r.adapter, createInput())));

@@ -291,7 +291,7 @@ describe("createAdapter", () => {
     });
     // One appointment on the platform, under the key the core derived from this attempt.
     const key = `${CONFORMANCE_HOST_ID}:${attemptHoldId(CONFORMANCE_HOST_ID, `osbp:${CONFORMANCE_HOST_ID}:${input.idempotency_key}`, 0)}`;
-    const upstream = await adapter.connector.findBookingByIdempotencyKey(key);
+    const upstream = await adapter.connector.bookings.findByIdempotencyKey(key);
     expect(upstream.ok && upstream.value?.status).toBe("confirmed");
   });
 

@@ -1,0 +1,95 @@
+/**
+ * The catalog capability: what the upstream knows about the business (organization, services,
+ * resources with weekly hours, taxes). Platforms have one; a calendar has none of its own (its
+ * host configures services instead).
+ */
+import type { WorkingPeriod } from "../../calendar/index.js";
+import type { Money } from "../../protocol/money/index.js";
+import type { ConnectorResult } from "./result.js";
+
+/** ISO weekday and wall-clock "HH:MM" in the location's zone; close ≤ open continues past midnight. */
+export type WeeklyPeriod = WorkingPeriod;
+
+export interface CatalogResource {
+  readonly id: string;
+  /** SchCP resource_type (§4.1): "bay", "technician", "chair", "person". */
+  readonly type: string;
+  readonly name: string;
+  readonly capacity: number;
+  readonly hours: readonly WeeklyPeriod[];
+  /**
+   * A person (staff member) whose time a booking binds, as opposed to a room, bay or piece of
+   * equipment: the OSBP Provider. Platforms know this (team members vs resources).
+   */
+  readonly staff?: boolean;
+}
+
+export interface CatalogTax {
+  readonly label: string;
+  /** The exact decimal as written (e.g. "13"), applied half up (SchCP §2.1). */
+  readonly percent: string;
+}
+
+export interface CatalogService {
+  readonly id: string;
+  readonly name: string;
+  /** Milliseconds, or "open" for an open-ended service (§4.2). */
+  readonly duration: number | "open";
+  readonly bufferAfterMs: number;
+  /** Open-ended services: ms set aside, or until the first resource closes (§4.2). */
+  readonly setAside?: number | "until_close";
+  /** Absent: the service has no price (§5.2). */
+  readonly price?: Money;
+  readonly pricePer?: "booking" | "person";
+  /** Mandatory fees added as lines (§5.2 service.fees). */
+  readonly fees?: ReadonlyArray<{ readonly label: string; readonly amount: Money }>;
+  readonly taxExempt?: boolean;
+  readonly requires: ReadonlyArray<{ readonly resourceType: string; readonly combine?: boolean }>;
+  /** The platform needs the customer verified before it books this service. */
+  readonly requiresVerification?: boolean;
+  /** The platform routes this service to a consultation/quote workflow (OSBP). */
+  readonly requiresConsultation?: boolean;
+  /**
+   * Payment the platform itself requires (OSBP policy.explain); SchCP never moves money.
+   * Absent means the platform did not say, which OSBP reads as "unknown" and fails closed on:
+   * a connector whose platform takes nothing upfront states requirement "none".
+   */
+  readonly payment?: {
+    readonly requirement: "none" | "deposit" | "full_prepay" | "unknown";
+    readonly deposit?: Money;
+  };
+  /** Non-fixed price kinds a platform may report (OSBP Money type). */
+  readonly priceType?: "fixed" | "insurance_dependent" | "quote_required" | "unknown";
+  readonly cancellationFee?: Money;
+  readonly noShowFee?: Money;
+  /** Cancellation terms the platform reports (OSBP policy.explain); absent when it reports none. */
+  readonly cancellation?: {
+    readonly enabled: boolean;
+    /** How long before the start a cancellation is still accepted, ms. */
+    readonly windowMs?: number;
+    /** The platform's own wording, shown as display data. */
+    readonly note?: string;
+    /** Lateness tolerated before the appointment counts as a no-show, ms. */
+    readonly lateGraceMs?: number;
+  };
+}
+
+/** What the upstream knows about the business: services, resources, hours, taxes. */
+export interface Catalog {
+  readonly organization: {
+    readonly id: string;
+    readonly name: string;
+    readonly timezone: string;
+    readonly currency?: string;
+    readonly country?: string;
+  };
+  readonly services: readonly CatalogService[];
+  readonly resources: readonly CatalogResource[];
+  readonly taxes: readonly CatalogTax[];
+  readonly verificationMethod?: "sms" | "email" | "none" | "unknown";
+}
+
+export interface CatalogSource {
+  /** The business as the upstream describes it now (the caller caches it). */
+  read(): Promise<ConnectorResult<Catalog>>;
+}

@@ -1,0 +1,63 @@
+/**
+ * What every capability answers with: a result that carries the metadata of the upstream call
+ * that produced it (OSBP UpstreamMeta), on success and on failure alike. There is no shared
+ * "last call" slot: two concurrent calls each get their own metadata (DESIGN.md).
+ */
+import type { Err, Ok } from "../../protocol/result.js";
+
+/** The platform's static identity and the exact native API pin it sends (OSBP Platform Metadata). */
+export interface PlatformIdentity {
+  readonly vendor: string;
+  readonly api_version: string;
+}
+
+/** Response metadata of one upstream call (OSBP UpstreamMeta); status 0: no answer arrived. */
+export interface UpstreamMeta {
+  /** "METHOD /path": query omitted, contact-bearing segments redacted. */
+  readonly call: string;
+  readonly status: number;
+  readonly server?: string;
+  readonly request_id?: string;
+  readonly api_version?: string;
+  readonly deprecation?: string;
+  readonly sunset?: string;
+  /** Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-*, keyed lowercase. */
+  readonly ratelimit?: Readonly<Record<string, string>>;
+}
+
+export type ConnectorErrorCode =
+  /** The time is no longer free upstream (someone booked it outside the gateway). */
+  | "slot_taken"
+  /** HTTP 429; retryAfterMs when the platform said. */
+  | "rate_limited"
+  /** 5xx or an unreadable answer. */
+  | "unavailable"
+  | "timeout"
+  /** The platform wants the customer verified before booking (OSBP requires_verification). */
+  | "verification_required"
+  | "verification_failed"
+  | "not_found"
+  /** The platform refused the request as malformed (a gateway or mapping bug). */
+  | "invalid_request"
+  /** Credentials expired or revoked (HTTP 401/403): the business must reconnect; not retryable. */
+  | "unauthorized"
+  /** The connector cannot do this at all (e.g. verification on a platform without it). */
+  | "unsupported";
+
+/**
+ * A failed upstream call. `C` widens the codes for the capabilities that have their own
+ * (calendar sync: cursor_expired; event writer: precondition_failed), so the platform paths
+ * keep an exhaustive switch over ConnectorErrorCode.
+ */
+export interface ConnectorError<C extends string = ConnectorErrorCode> {
+  readonly code: C;
+  readonly message: string;
+  readonly retryAfterMs?: number;
+  /** For verification_required: how the platform will send the code. */
+  readonly verificationMethod?: "sms" | "email" | "unknown";
+}
+
+/** A result with the metadata of the call that made it (absent only when no call was made). */
+export type ConnectorResult<T, C extends string = ConnectorErrorCode> = (Ok<T> | Err<ConnectorError<C>>) & {
+  readonly upstream?: UpstreamMeta;
+};

@@ -133,6 +133,8 @@ async function main(): Promise<void> {
     if (profiler !== undefined) {
       profiler.connect();
       await profiler.post("Profiler.enable");
+      // 100 µs, not the default 1 ms: 200 pairs are about a second of CPU.
+      await profiler.post("Profiler.setSamplingInterval", { interval: 100 });
       await profiler.post("Profiler.start");
     }
     const t0 = performance.now();

@@ -28,6 +28,7 @@
  * all: read the body, verify the request signature (§3.2, nonce included), parse the JSON and
  * answer 201 with one Ed25519-signed JWS (an offer or a receipt). Sent by the same agent client
  * at the same concurrency, so its ratio to the baseline bounds what the whole path can reach.
+ * Its client reads and strictly parses each answer and hashes the offer, as an agent does.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -38,6 +39,7 @@ import { Session } from "node:inspector/promises";
 import { writeFileSync } from "node:fs";
 import { serve } from "@hono/node-server";
 import { KeyApp, SchcpClient, createAgentKey, describeAgentError } from "../src/agent/index.js";
+import { readStrictJson } from "../src/agent/http.js";
 import type { AgentKey, DiscoveredHost } from "../src/agent/index.js";
 import { embeddedDefaultHosts } from "../src/booking/hosts/index.js";
 import { createHttpApp } from "../src/gateway/http/app.js";
@@ -343,8 +345,17 @@ async function floorPerSecond(url: string, audience: string, count: number): Pro
       mandate: mandate.compact,
     });
     if (!res.ok) throw new Error(`floor: ${describeAgentError(res.error)}`);
-    const text = await res.value.text();
-    if (res.value.status !== 201) throw new Error(`floor: ${res.value.status} ${text}`);
+    // The same client-side work as an agent's hold: the answer read and strictly parsed by the
+    // agent's own reader, and the signed offer hashed for its confirm. Without it the floor's
+    // client did less than the booking path's (it only read text), and the ratio charged the
+    // server for the client's work. The booking client still also schema-checks each answer,
+    // which this one cannot (its answer is no Hold), so the ratio stays on the low side.
+    const json = await readStrictJson(res.value);
+    if (!json.ok) throw new Error(`floor: ${describeAgentError(json.error)}`);
+    const offer = (json.value as { offer?: unknown }).offer;
+    if (res.value.status !== 201 || typeof offer !== "string")
+      throw new Error(`floor: ${res.value.status} ${JSON.stringify(json.value)}`);
+    offerSha256(offer);
   };
   for (let i = 0; i < 200; i++) await send(-1 - i); // warm
   let next = 0;

@@ -102,13 +102,51 @@ export function gridStarts(from: number, to: number, stepMs: number, zone: strin
   const out: number[] = [];
   let segment = from;
   while (segment < to) {
-    const zoned = Temporal.Instant.fromEpochMilliseconds(segment).toZonedDateTimeISO(zone);
-    const offset = Math.round(zoned.offsetNanoseconds / 1e6);
-    const next = zoned.getTimeZoneTransition("next");
-    const segmentEnd = Math.min(to, next === null ? Infinity : next.epochMilliseconds);
+    const { offset, next } = offsetUntilTransition(segment, zone);
+    const segmentEnd = Math.min(to, next);
     for (let t = Math.ceil((segment + offset) / stepMs) * stepMs - offset; t < segmentEnd; t += stepMs)
       out.push(t);
     segment = segmentEnd;
   }
   return out;
+}
+
+interface Steady {
+  /** The zone's offset (ms) in force from the instant asked about … */
+  readonly offset: number;
+  /** … until this transition (Infinity when there is none). */
+  readonly next: number;
+}
+
+const DAY_MS = 86_400_000;
+const MAX_CACHED_DAYS = 10_000;
+/** zone → UTC day → the offset at the day's start and the next transition after it. */
+const steadyFromDay = new Map<string, Map<number, Steady>>();
+
+function steadyAt(at: number, zone: string): Steady {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(at).toZonedDateTimeISO(zone);
+  const next = zoned.getTimeZoneTransition("next");
+  return {
+    offset: Math.round(zoned.offsetNanoseconds / 1e6),
+    next: next === null ? Infinity : next.epochMilliseconds,
+  };
+}
+
+/**
+ * The offset at `at` and the next transition after it. Asking Temporal costs tenths of a
+ * millisecond under the polyfill and every hold asks, so the answer at each UTC day's start is
+ * kept per zone: it holds for any instant of the day before that transition, which is exact;
+ * an instant past a transition inside its day is asked directly.
+ */
+function offsetUntilTransition(at: number, zone: string): Steady {
+  const day = Math.floor(at / DAY_MS);
+  let days = steadyFromDay.get(zone);
+  if (days === undefined) steadyFromDay.set(zone, (days = new Map<number, Steady>()));
+  let steady = days.get(day);
+  if (steady === undefined) {
+    if (days.size >= MAX_CACHED_DAYS) days.clear();
+    steady = steadyAt(day * DAY_MS, zone);
+    days.set(day, steady);
+  }
+  return at < steady.next ? steady : steadyAt(at, zone);
 }

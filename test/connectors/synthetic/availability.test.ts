@@ -7,6 +7,7 @@ import {
   mapleStreetAuto,
   type SyntheticScenario,
 } from "../../../src/connectors/synthetic/index.js";
+import { gridStarts } from "../../../src/connectors/synthetic/availability.js";
 import {
   connectorFor,
   DAY,
@@ -446,5 +447,18 @@ describe("bounded work (§7.2): the platform refuses searches it will not do", (
       }),
     );
     expect(performance.now() - began).toBeLessThan(1000);
+  });
+});
+
+describe("gridStarts keeps each UTC day's offset only until the day's transition", () => {
+  // 45 minutes: a one-hour offset change moves the grid, so a stale offset would show.
+  const step = 45 * MIN;
+
+  it("after the spring-forward transition of a day already asked about, starts use the new offset", () => {
+    // 8 March 2026, America/Toronto: 07:00Z is 02:00 EST → 03:00 EDT; the UTC day starts at 00:00Z.
+    const before = gridStarts(t("2026-03-07T19:00:00-05:00"), t("2026-03-07T21:00:00-05:00"), step, TORONTO);
+    expect(before.map((s) => hhmm(s, TORONTO))).toEqual(["19:30", "20:15"]);
+    const after = gridStarts(t("2026-03-08T03:00:00-04:00"), t("2026-03-08T06:00:00-04:00"), step, TORONTO);
+    expect(after.map((s) => hhmm(s, TORONTO))).toEqual(["03:00", "03:45", "04:30", "05:15"]);
   });
 });

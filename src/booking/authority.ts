@@ -8,7 +8,7 @@
  */
 import type { Money } from "../protocol/money/index.js";
 import type { Result } from "../protocol/result.js";
-import type { BookingRefusal } from "./api.js";
+import type { BookingRefusal, Caller } from "./api.js";
 
 /** The terms an action would take, as the core has priced and placed them. */
 export interface ActionTerms {
@@ -31,3 +31,7 @@ export interface Authority {
   readonly kind: string;
   permits(terms: ActionTerms): Result<void, BookingRefusal>;
 }
+
+/** Whose request it is: the SchCP mandate's root principal or the Authority's; null when anonymous. */
+export const principalOf = (caller: Caller): string | null =>
+  caller.mandate?.principal ?? caller.authority?.principal ?? null;

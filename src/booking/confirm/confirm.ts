@@ -58,15 +58,8 @@ export async function confirmHold(
   if (!checked.ok) return checked;
   const chain = checked.value;
 
-  const begun = await deps.store.beginConfirm(hostId, holdId, now, CONFIRM_LEASE_MS);
-  if (!begun.ok) {
-    // Lost a race since the read: whatever state the hold is in now refuses the confirm.
-    if (begun.reason === "not_found") return err(notFound("hold"));
-    return err(
-      (begun.hold && holdStateRefusal(begun.hold)) ??
-        invalidState(`the hold cannot be confirmed (${begun.reason})`),
-    );
-  }
+  const begun = await fenceHold(deps, hostId, holdId, now);
+  if (!begun.ok) return begun;
   const { hold: fenced, fence } = begun.value;
 
   const intent: ConfirmIntent = {
@@ -81,6 +74,25 @@ export async function confirmHold(
   if (!made.ok) return made;
   const status = made.value.status === "pending_host" ? 202 : 201;
   return ok({ status, body: bookingResponse(made.value, host) });
+}
+
+/**
+ * Step 2, for every edge's confirm: beginConfirm fences the hold under the lease. A refusal
+ * means the hold changed since it was read (a race): its state now says why.
+ */
+export async function fenceHold(
+  deps: BookingDeps,
+  hostId: string,
+  holdId: string,
+  now: number,
+): UseCase<{ readonly hold: HoldRecord; readonly fence: number }> {
+  const begun = await deps.store.beginConfirm(hostId, holdId, now, CONFIRM_LEASE_MS);
+  if (begun.ok) return ok(begun.value);
+  if (begun.reason === "not_found") return err(notFound("hold"));
+  return err(
+    (begun.hold && holdStateRefusal(begun.hold)) ??
+      invalidState(`the hold cannot be confirmed (${begun.reason})`),
+  );
 }
 
 /** What the upstream create carries beyond the hold itself. */

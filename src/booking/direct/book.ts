@@ -14,6 +14,7 @@
  * ambiguous first create can never become a second upstream booking. A hold that ended
  * (released after slot_taken, expired) made nothing upstream: the next attempt number is used.
  */
+import { principalOf } from "../authority.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, Caller, HostRuntime, UseCase } from "../api.js";
@@ -21,7 +22,7 @@ import type { UpstreamCustomer } from "../../connectors/port.js";
 import type { BookingState } from "../bookings/state.js";
 import { loadBooking } from "../bookings/store.js";
 import { invalidState, notFound, refuse } from "../bookings/refuse.js";
-import { CONFIRM_LEASE_MS, settleUpstream } from "../confirm/confirm.js";
+import { fenceHold, settleUpstream } from "../confirm/confirm.js";
 import { decodeHoldPayload } from "../confirm/hold-payload.js";
 import type { ConfirmIntent } from "../confirm/intent.js";
 import { holdStateRefusal } from "../confirm/checks.js";
@@ -127,15 +128,9 @@ async function confirmHeld(
 ): UseCase<DirectBooking> {
   const hostId = host.config.id;
   const payload = decodeHoldPayload(hold.payload, hold.holdId);
-  const begun = await deps.store.beginConfirm(hostId, hold.holdId, deps.clock.now(), CONFIRM_LEASE_MS);
-  if (!begun.ok) {
-    if (begun.reason === "not_found") return err(notFound("hold"));
-    return err(
-      (begun.hold && holdStateRefusal(begun.hold)) ??
-        invalidState(`the hold cannot be confirmed (${begun.reason})`),
-    );
-  }
-  const principal = caller.authority?.principal ?? caller.mandate?.principal ?? caller.agentKey;
+  const begun = await fenceHold(deps, hostId, hold.holdId, deps.clock.now());
+  if (!begun.ok) return begun;
+  const principal = principalOf(caller) ?? caller.agentKey;
   // The person approved this booking's summary through the edge's own gate (OSBP "final
   // confirmation"): consent to the offer as shown.
   const confirmIntent: ConfirmIntent = {

@@ -4,6 +4,7 @@
  * resource — after live holds and bookings, the booking window, notice and horizon, and the
  * walk-in reserve — because it is the same `openings` the SchCP availability runs.
  */
+import { principalOf } from "../authority.js";
 import type { Interval } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, Caller, UseCase } from "../api.js";
@@ -39,7 +40,7 @@ export async function directOpenings(
   if (host === undefined) return err(notFound("host"));
   const now = deps.clock.now();
   const { policies } = host.config;
-  const principal = caller.authority?.principal ?? caller.mandate?.principal ?? null;
+  const principal = principalOf(caller);
   // A host whose upstream needs reconnection, or has no catalog yet, offers no time (hosts/health).
   const unhealthy = hostTimeRefusal(host, now);
   if (unhealthy !== undefined) return err(withContactRemedy(unhealthy, host.config));

@@ -6,6 +6,7 @@
  * (a change offer by "host", §5.8) is the host's decision: only the start must not have
  * passed.
  */
+import { principalOf } from "../authority.js";
 import type { CatalogResource } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { Place } from "../../protocol/schcp/types.js";
@@ -48,7 +49,7 @@ export async function checkHold(
   const hostInitiated = isHostInitiated(params);
   const principal = hostInitiated
     ? await proposalPrincipal(deps, config.id, params)
-    : (params.caller.mandate?.principal ?? params.caller.authority?.principal ?? null);
+    : principalOf(params.caller);
   const proven = principal !== null && (await deps.store.isPrincipalProven(config.id, principal, now));
 
   let place: Place | undefined = params.place;

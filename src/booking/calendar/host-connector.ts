@@ -27,7 +27,12 @@ import type {
 } from "../../connectors/port.js";
 import type { HoldStore } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
-import { addDays, instantToWallClock, wallClockToInstant, type WallClock } from "../../protocol/time/index.js";
+import {
+  addDays,
+  instantToWallClock,
+  wallClockToInstant,
+  type WallClock,
+} from "../../protocol/time/index.js";
 import { writeOwnEvent, ownEventId, type OwnEventDeps } from "./own-events.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
@@ -93,7 +98,10 @@ export function calendarHostConnector(
 }
 
 /** How far every calendar of the host was read in full; undefined while one is unread. */
-export async function knownUntil(plan: CalendarHostPlan, state: CalendarStateStore): Promise<number | undefined> {
+export async function knownUntil(
+  plan: CalendarHostPlan,
+  state: CalendarStateStore,
+): Promise<number | undefined> {
   let until = Infinity;
   for (const c of plan.calendars) {
     const s = await state.get(plan.hostId, c.calendarId);
@@ -128,12 +136,19 @@ async function findStarts(
     { start: window.start, end: window.end + span },
     now,
   );
-  const working = workingIntervals(setup.hours, plan.timezone, { start: window.start, end: window.end + span });
+  const working = workingIntervals(setup.hours, plan.timezone, {
+    start: window.start,
+    end: window.end + span,
+  });
   const byStart = new Map<number, string[]>();
   for (const unit of units) {
     const busy = mergeIntervals((occupancy.get(unit) ?? []).filter((e) => !e.agent));
     for (const free of subtract(working, busy)) {
-      for (let s = firstOnGrid(free.start, step, plan.timezone); s + span <= free.end && s < window.end; s += step) {
+      for (
+        let s = firstOnGrid(free.start, step, plan.timezone);
+        s + span <= free.end && s < window.end;
+        s += step
+      ) {
         if (s < window.start) continue;
         const list = byStart.get(s) ?? [];
         list.push(unit);
@@ -181,7 +196,11 @@ function subtract(a: readonly Interval[], b: readonly Interval[]): Interval[] {
 /** The first start at or after `t` on the grid that begins at local midnight of t's day. */
 function firstOnGrid(t: number, step: number, zone: string): number {
   const w = instantToWallClock(t, zone);
-  const midnight = wallClockToInstant({ ...w, hour: 0, minute: 0, second: 0, millisecond: 0 }, zone, "compatible");
+  const midnight = wallClockToInstant(
+    { ...w, hour: 0, minute: 0, second: 0, millisecond: 0 },
+    zone,
+    "compatible",
+  );
   const anchor = midnight.ok ? midnight.value : t;
   return anchor + Math.ceil((t - anchor) / step) * step;
 }
@@ -199,7 +218,10 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
   const serviceName = (id: string) => setup.services.find((s) => s.id === id)?.name ?? id;
   const load = async (id: string) => deps.state.getOwn(setup.plan.hostId, id);
   /** A rewrite: stored first, then tried; a failed write is the retry job's, not the caller's. */
-  const rewrite = async (id: string, change: Partial<OwnEvent>): Promise<ConnectorResult<UpstreamBooking>> => {
+  const rewrite = async (
+    id: string,
+    change: Partial<OwnEvent>,
+  ): Promise<ConnectorResult<UpstreamBooking>> => {
     const current = await load(id);
     if (current === undefined) return err({ code: "not_found", message: `no booking event ${id}` });
     const next: OwnEvent = { ...current, ...change, attempts: 0 };

@@ -16,7 +16,12 @@
  *   sync read and tries once more, else leaves it to the retry job (after the next sync).
  */
 import { createHash } from "node:crypto";
-import type { ConnectorError, EventWriteErrorCode, EventWriter, UpstreamMeta } from "../../connectors/port.js";
+import type {
+  ConnectorError,
+  EventWriteErrorCode,
+  EventWriter,
+  UpstreamMeta,
+} from "../../connectors/port.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 
 export interface OwnEventDeps {
@@ -125,7 +130,11 @@ export interface RetryReport {
   readonly tried: number;
   readonly landed: number;
   /** Own events still behind after this run, with their last error. */
-  readonly pending: ReadonlyArray<{ readonly eventId: string; readonly attempts: number; readonly lastError?: string }>;
+  readonly pending: ReadonlyArray<{
+    readonly eventId: string;
+    readonly attempts: number;
+    readonly lastError?: string;
+  }>;
 }
 
 /** The retry job: rewrites every own event whose calendar copy lags and whose time has come. */

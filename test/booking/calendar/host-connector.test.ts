@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { calendarHostConnector, type CalendarHostSetup } from "../../../src/booking/calendar/host-connector.js";
+import {
+  calendarHostConnector,
+  type CalendarHostSetup,
+} from "../../../src/booking/calendar/host-connector.js";
 import { ownEventId, retryOwnEvents } from "../../../src/booking/calendar/own-events.js";
 import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
 import { CALENDAR_BUSY_SOURCE } from "../../../src/booking/calendar/sync.js";
@@ -21,7 +24,15 @@ const setup: CalendarHostSetup = {
   },
   writeCalendarId: "main",
   organization: { id: "cal-host", name: "Ana's studio", timezone: "Europe/Madrid", currency: "EUR" },
-  services: [{ id: "cut", name: "Haircut", duration: 45 * MIN, bufferAfterMs: 15 * MIN, requires: [{ resourceType: "chair" }] }],
+  services: [
+    {
+      id: "cut",
+      name: "Haircut",
+      duration: 45 * MIN,
+      bufferAfterMs: 15 * MIN,
+      requires: [{ resourceType: "chair" }],
+    },
+  ],
   hours: [{ day: 4, open: "09:00", close: "12:00" }],
   granularityMs: 30 * MIN,
 };
@@ -54,7 +65,9 @@ describe("a calendar host's free starts: working hours minus synced busy time, n
 
   it("busy time laid on one chair leaves the other free", async () => {
     const { connector, store } = await subject();
-    await store.replaceBusy("cal-host", "chair-1", CALENDAR_BUSY_SOURCE, [{ start: day + 9 * H, end: day + 10 * H }]);
+    await store.replaceBusy("cal-host", "chair-1", CALENDAR_BUSY_SOURCE, [
+      { start: day + 9 * H, end: day + 10 * H },
+    ]);
     const r = await connector.slots.find({ serviceId: "cut", range: { start: day, end: day + 24 * H } });
     expect(r.ok && starts(r.value)).toEqual([
       ["08:00", "chair-2"],
@@ -68,11 +81,18 @@ describe("a calendar host's free starts: working hours minus synced busy time, n
   it("an unread calendar offers nothing; nothing past what was read", async () => {
     const unread = await subject();
     const state = new MemoryCalendarStateStore();
-    const c = calendarHostConnector(unread.cal.connector(), setup, { store: unread.store, state, now: unread.now });
+    const c = calendarHostConnector(unread.cal.connector(), setup, {
+      store: unread.store,
+      state,
+      now: unread.now,
+    });
     const none = await c.slots.find({ serviceId: "cut", range: { start: day, end: day + 24 * H } });
     expect(none.ok && none.value).toEqual([]);
     const partly = await subject(day + 10 * H);
-    const r = await partly.connector.slots.find({ serviceId: "cut", range: { start: day, end: day + 24 * H } });
+    const r = await partly.connector.slots.find({
+      serviceId: "cut",
+      range: { start: day, end: day + 24 * H },
+    });
     // 08:30Z would end at 09:15Z, past what was read (09:00Z).
     expect(r.ok && starts(r.value).map(([t]) => t)).toEqual(["08:00"]);
   });
@@ -96,7 +116,11 @@ describe("bookings are the gateway's own events in the host's calendar", () => {
     expect(a.ok && a.value).toMatchObject({ upstreamId: ownEventId("cal-host:h_1"), status: "tentative" });
     expect(b).toEqual(a);
     expect(cal.writes).toHaveLength(1);
-    expect(cal.writes[0]).toMatchObject({ status: "tentative", transparency: "opaque", summary: "Haircut — Jo" });
+    expect(cal.writes[0]).toMatchObject({
+      status: "tentative",
+      transparency: "opaque",
+      summary: "Haircut — Jo",
+    });
     expect(ownEventId("cal-host:h_1")).toMatch(/^bg[0-9a-v]{26}$/);
   });
 

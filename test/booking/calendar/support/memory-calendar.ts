@@ -53,7 +53,9 @@ export class MemoryCalendar {
     };
   }
 
-  private sync(cursor: string | undefined): ConnectorResult<CalendarSyncPage, "cursor_expired" | "unavailable" | "unauthorized"> {
+  private sync(
+    cursor: string | undefined,
+  ): ConnectorResult<CalendarSyncPage, "cursor_expired" | "unavailable" | "unauthorized"> {
     const fault = this.syncFaults.shift();
     if (fault !== undefined) return { ok: false, error: { code: fault, message: `injected ${fault}` } };
     // Cursor "full:<offset>" pages a full read; "seq:<n>" an incremental one.
@@ -114,6 +116,9 @@ export class MemoryCalendar {
       status: e.status,
       transparency: e.transparency,
     });
-    return { ok: true, value: { calendarId: e.calendarId, eventId: e.eventId, etag: this.events.get(e.eventId)?.etag ?? "" } };
+    return {
+      ok: true,
+      value: { calendarId: e.calendarId, eventId: e.eventId, etag: this.events.get(e.eventId)?.etag ?? "" },
+    };
   }
 }

@@ -119,7 +119,7 @@ async function syncedVersion(deps: OwnEventDeps, event: OwnEvent): Promise<strin
   const ids = new Set([event.eventId, event.upstreamEventId].filter((x): x is string => x !== undefined));
   for (const calendarId of deps.calendarIds) {
     const state = await deps.state.get(deps.hostId, calendarId);
-    for (const e of Object.values(state?.events ?? {})) {
+    for (const e of Object.values(state?.events ?? {}).flat()) {
       if (ids.has(e.eventId) && e.etag !== undefined) return e.etag;
     }
   }

@@ -20,8 +20,12 @@ export interface CalendarSyncState {
   readonly readUntil: number;
   /** When the last full sync completed (the horizon moves with a new full sync). */
   readonly fullSyncAt: number;
-  /** The calendar's events by the upstream's event id. */
-  readonly events: Readonly<Record<string, RawCalendarEvent>>;
+  /**
+   * The calendar's events by the upstream's event id. One id may carry several events: a
+   * CalDAV resource holds a series master and its RECURRENCE-ID overrides, and a change to the
+   * resource replaces all of them (src/connectors/ports/calendar-sync.ts).
+   */
+  readonly events: Readonly<Record<string, readonly RawCalendarEvent[]>>;
 }
 
 export type SyncOutcome = "complete" | "incomplete";

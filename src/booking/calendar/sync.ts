@@ -111,7 +111,7 @@ export async function syncCalendarHost(
   let complete = true;
   for (const [i, r] of done.entries()) {
     const { resourceId } = plan.calendars[i] as { resourceId?: string };
-    const events = Object.values(r.state.events).filter((e) => !isOwn(e, own));
+    const events = Object.entries(r.state.events).flatMap(([id, group]) => (own.has(id) ? [] : group));
     const expanded = expandEvents(events, {
       from: started,
       to: r.state.readUntil,
@@ -155,8 +155,6 @@ async function finish(deps: CalendarSyncDeps, reports: SyncReport[]): Promise<Sy
   for (const r of reports) await deps.state.putReport(r);
   return reports;
 }
-
-const isOwn = (e: RawCalendarEvent, own: ReadonlySet<string>) => own.has(e.eventId);
 
 /** Reads one calendar's changes into a new state (nothing is stored here). */
 async function readCalendar(
@@ -211,7 +209,7 @@ type PagesOutcome =
   | {
       readonly ok: true;
       readonly pages: number;
-      readonly events: Record<string, RawCalendarEvent>;
+      readonly events: Record<string, readonly RawCalendarEvent[]>;
       readonly cursor?: string;
       readonly readUntil: number;
     }
@@ -222,14 +220,17 @@ async function readPages(
   calendarId: string,
   window: Interval,
   cursor: string | undefined,
-  base: Readonly<Record<string, RawCalendarEvent>>,
+  base: Readonly<Record<string, readonly RawCalendarEvent[]>>,
 ): Promise<PagesOutcome> {
-  const events: Record<string, RawCalendarEvent> = { ...base };
+  const events: Record<string, readonly RawCalendarEvent[]> = { ...base };
   let next = cursor;
   for (let pages = 1; pages <= MAX_PAGES; pages++) {
     const page = await sync.sync({ calendarId, window, ...(next !== undefined && { cursor: next }) });
     if (!page.ok) return { ok: false, pages, code: page.error.code, message: page.error.message };
-    for (const e of page.value.events) events[e.eventId] = e;
+    // A changed event id is reported whole: its events replace all the caller held under it.
+    const changed = new Map<string, RawCalendarEvent[]>();
+    for (const e of page.value.events) changed.set(e.eventId, [...(changed.get(e.eventId) ?? []), e]);
+    for (const [id, group] of changed) events[id] = group;
     for (const id of page.value.removed) delete events[id];
     next = page.value.nextCursor;
     if (page.value.complete) {

@@ -177,7 +177,7 @@ describe("bookings are the gateway's own events in the host's calendar", () => {
     await state.put("cal-host", "main", {
       readUntil: day + 30 * 24 * H,
       fullSyncAt: day,
-      events: { [id]: cal.events.get(id) as never },
+      events: { [id]: [cal.events.get(id)] as never },
     });
     const approved = await connector.bookings.setStatus(id, "confirmed");
     expect(approved.ok).toBe(true);

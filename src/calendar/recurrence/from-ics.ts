@@ -57,7 +57,9 @@ const props = (ev: ICAL.Component, name: string): JCalProperty[] =>
 
 function timeOf(type: string, value: unknown, params: Record<string, unknown>, resolver: ZoneResolver): TimeValue {
   if (typeof value !== "string") throw new TypeError(`not a ${type} value: ${JSON.stringify(value)}`);
-  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?)?$/.exec(value);
+  // A DATE written without VALUE=DATE ("DTSTART:20180110") reaches us from ical.js as
+  // "2018-01-10T::": read it as the date it is.
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?|T::)?$/.exec(value);
   if (m === null) throw new TypeError(`not a date or date-time: ${value}`);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
   const local = Date.UTC(y, mo - 1, d, h, mi, s);

@@ -10,7 +10,7 @@
  * Nothing is offered past what the calendar was read up to (the least `readUntil` of its
  * calendars), and an unread calendar offers nothing (§10).
  */
-import { expandWeeklyHours, mergeIntervals, type WeeklyHours } from "../../calendar/index.js";
+import { slotStarts, subtractIntervals, workingIntervals, type WeeklyHours } from "../../calendar/index.js";
 import type {
   BookingPort,
   Catalog,
@@ -27,12 +27,7 @@ import type {
 } from "../../connectors/port.js";
 import type { HoldStore } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
-import {
-  addDays,
-  instantToWallClock,
-  wallClockToInstant,
-  type WallClock,
-} from "../../protocol/time/index.js";
+import { instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
 import { writeOwnEvent, ownEventId, type OwnEventDeps } from "./own-events.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
@@ -55,7 +50,6 @@ export interface CalendarHostDeps {
   readonly now: () => number;
 }
 
-const DAY = 86_400_000;
 const DEFAULT_GRANULARITY_MS = 15 * 60_000;
 
 export function calendarHostConnector(
@@ -140,20 +134,20 @@ async function findStarts(
     start: window.start,
     end: window.end + span,
   });
+  const anchor = localMidnight(window.start, plan.timezone);
   const byStart = new Map<number, string[]>();
   for (const unit of units) {
-    const busy = mergeIntervals((occupancy.get(unit) ?? []).filter((e) => !e.agent));
-    for (const free of subtract(working, busy)) {
-      for (
-        let s = firstOnGrid(free.start, step, plan.timezone);
-        s + span <= free.end && s < window.end;
-        s += step
-      ) {
-        if (s < window.start) continue;
-        const list = byStart.get(s) ?? [];
-        list.push(unit);
-        byStart.set(s, list);
-      }
+    const busy = (occupancy.get(unit) ?? []).filter((e) => !e.agent);
+    const starts = slotStarts(subtractIntervals(working, busy), {
+      duration: length,
+      buffer: service.bufferAfterMs,
+      granularity: step,
+      anchor,
+      now: window.start,
+    });
+    for (const s of starts) {
+      if (s >= window.end) break;
+      byStart.set(s, [...(byStart.get(s) ?? []), unit]);
     }
   }
   const slots = [...byStart.entries()]
@@ -167,42 +161,15 @@ async function findStarts(
   return ok(slots);
 }
 
-function workingIntervals(hours: WeeklyHours, zone: string, span: Interval): Interval[] {
-  const first = instantToWallClock(span.start, zone);
-  const from = addDays({ year: first.year, month: first.month, day: first.day }, -1);
-  const days = Math.ceil((span.end - span.start) / DAY) + 2;
-  return expandWeeklyHours(hours, from, days, (w: WallClock) => {
-    const r = wallClockToInstant(w, zone, "compatible");
-    return r.ok ? r.value : undefined;
-  });
-}
-
-/** Sorted, merged `a` minus sorted, merged `b`. */
-function subtract(a: readonly Interval[], b: readonly Interval[]): Interval[] {
-  const out: Interval[] = [];
-  for (const iv of a) {
-    let start = iv.start;
-    for (const x of b) {
-      if (x.end <= start || x.start >= iv.end) continue;
-      if (x.start > start) out.push({ start, end: x.start });
-      start = Math.max(start, x.end);
-      if (start >= iv.end) break;
-    }
-    if (start < iv.end) out.push({ start, end: iv.end });
-  }
-  return out;
-}
-
-/** The first start at or after `t` on the grid that begins at local midnight of t's day. */
-function firstOnGrid(t: number, step: number, zone: string): number {
+/** Local midnight of the window's first day: the grid SchCP granularity is read on. */
+function localMidnight(t: number, zone: string): number {
   const w = instantToWallClock(t, zone);
   const midnight = wallClockToInstant(
     { ...w, hour: 0, minute: 0, second: 0, millisecond: 0 },
     zone,
     "compatible",
   );
-  const anchor = midnight.ok ? midnight.value : t;
-  return anchor + Math.ceil((t - anchor) / step) * step;
+  return midnight.ok ? midnight.value : t;
 }
 
 function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: CalendarHostDeps): BookingPort {

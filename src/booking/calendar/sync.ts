@@ -120,7 +120,7 @@ export async function syncCalendarHost(
       maxTotal: plan.maxTotal ?? DEFAULT_MAX_TOTAL,
     });
     complete &&= expanded.complete;
-    const mine = expanded.occurrences.filter((o) => o.status !== "cancelled" && !o.transparent);
+    const mine = expanded.occurrences.filter((o) => o.status !== "CANCELLED" && !o.transparent);
     perCalendar.push(mine.length);
     for (const o of mine)
       busy.push({ start: o.start, end: o.end, ...(resourceId !== undefined && { resourceId }) });
@@ -181,9 +181,9 @@ async function readCalendar(
     );
     pages += read.pages;
     if (read.ok) {
-      const readUntil = full
-        ? read.readUntil
-        : Math.min(read.readUntil, previous?.readUntil ?? read.readUntil);
+      // Never past the horizon this sync asked for, whatever the calendar says it read.
+      const reported = Math.min(read.readUntil, window.end);
+      const readUntil = full ? reported : Math.min(reported, previous?.readUntil ?? reported);
       return {
         ok: true,
         kind,

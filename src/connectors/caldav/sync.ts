@@ -84,6 +84,9 @@ export function createCalendarSync(ctx: CaldavContext): CalendarSync {
   };
 }
 
+const missing = (calendar: URL, resources: readonly DavResource[]): boolean =>
+  resources.some((r) => r.status === 404 && isCollection(calendar, r.href));
+
 /** Reads the resources' VEVENTs into `into` (by eventId); the message of the first unreadable one. */
 function collect(
   calendar: URL,
@@ -110,6 +113,13 @@ async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Pr
     };
   const token = await davCall(ctx, "PROPFIND", calendar, "0", syncTokenPropfind, "reading the calendar");
   if (!token.ok) return failed(token);
+  // A PROPFIND of a missing collection may come back 207 with a 404 inside (xandikos does).
+  if (missing(calendar, token.multistatus.resources))
+    return {
+      ok: false,
+      error: { code: "not_found", message: "the calendar does not exist" },
+      upstream: token.meta,
+    };
   const syncToken = token.multistatus.resources.find((r) => r.syncToken !== undefined)?.syncToken;
   const byId = new Map<string, readonly RawCalendarEvent[]>();
   let meta = token.meta;
@@ -152,6 +162,12 @@ async function syncFailure(
   if (status !== 500) return failed(outcome);
   const probe = await davCall(ctx, "PROPFIND", calendar, "0", syncTokenPropfind, "reading the calendar");
   if (!probe.ok) return failed(probe);
+  if (missing(calendar, probe.multistatus.resources))
+    return {
+      ok: false,
+      error: { code: "not_found", message: "the calendar does not exist" },
+      upstream: probe.meta,
+    };
   return {
     ok: false,
     error: {

@@ -11,7 +11,8 @@
  * "YYYY-MM-DDTHH:MM:SS" in the start's zone (or floating), "…Z" for UTC, and "start/end" or
  * "start/duration" for an RDATE PERIOD. A value written with a TZID other than the start's is
  * converted to UTC with the resource's own VTIMEZONE (when it has none, the value is kept as
- * written, read in the start's zone). EXRULE (deprecated by RFC 5545) is not read: ignoring it
+ * written, read in the start's zone). RRULE is the parsed rule written back by ical.js: the same
+ * rule, its parts in ical.js's order and the default WKST=MO left out. EXRULE (deprecated by RFC 5545) is not read: ignoring it
  * can only add busy time, never lose it. A second RRULE (RFC 5545: SHOULD NOT) is not read either.
  */
 import ICAL from "ical.js";

@@ -7,8 +7,9 @@
  * A plain translator: fetch, clock and timeout come in as dependencies; settings are checked by
  * validateCaldavSettings; nothing is read from the environment or kept between calls.
  */
-import type { CalendarSync, Connector, EventWriter, PlatformIdentity } from "../port.js";
+import type { CalendarSync, Connector, ConnectorResult, EventWriter, PlatformIdentity } from "../port.js";
 import type { CaldavContext } from "./context.js";
+import { discoverCalendars, type DiscoveredCalendar } from "./discover.js";
 import { calendarUrl } from "./resources.js";
 import { validateCaldavSettings, type CaldavSettings } from "./settings.js";
 import { createCalendarSync } from "./sync.js";
@@ -33,6 +34,8 @@ export interface CaldavConnector extends Connector {
   readonly events: EventWriter;
   /** The calendar collection of the settings (calendarPath) as a calendarId, when set. */
   readonly calendarId?: string;
+  /** Onboarding: the account's calendars that take events (discover.ts). */
+  discoverCalendars(): Promise<ConnectorResult<readonly DiscoveredCalendar[]>>;
 }
 
 /** Throws TypeError for invalid settings (a programmer error: check them with validateCaldavSettings). */
@@ -63,6 +66,7 @@ export function createCaldavConnector(settings: CaldavSettings, deps: CaldavDeps
     kind: "calendar",
     calendar: createCalendarSync(ctx),
     events: createEventWriter(ctx),
+    discoverCalendars: () => discoverCalendars(ctx),
     ...(calendar?.ok === true ? { calendarId: calendar.url.pathname } : {}),
   };
 }

@@ -9,5 +9,6 @@ export {
   type CaldavConnector,
   type CaldavDeps,
 } from "./connector.js";
+export type { DiscoveredCalendar } from "./discover.js";
 export { validateCaldavSettings, type CaldavSettings } from "./settings.js";
 export { readResource, type ReadResource } from "./vevent.js";

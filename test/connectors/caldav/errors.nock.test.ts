@@ -270,3 +270,26 @@ describe("CalDAV connector: sync-collection answers of other servers (RFC 6578)"
     });
   });
 });
+
+describe("CalDAV connector: discovery failures", () => {
+  it("a 401 on the way is unauthorized", async () => {
+    const scope = nock(ORIGIN).persist().intercept(/.*/, "PROPFIND").reply(401).get(/.*/).reply(401);
+    const result = await make().discoverCalendars();
+    expect(result).toMatchObject({ ok: false, error: { code: "unauthorized" }, upstream: { status: 401 } });
+    expectNoSecrets(result);
+    scope.persist(false);
+  });
+
+  it("a redirect to another server is not followed with the credentials", async () => {
+    const elsewhere = nock("https://elsewhere.example")
+      .intercept(/.*/, "PROPFIND")
+      .reply(207, multistatus(""), XML);
+    const scope = nock(ORIGIN)
+      .intercept("/.well-known/caldav", "PROPFIND")
+      .reply(301, "", { location: "https://elsewhere.example/dav/" });
+    const result = await make().discoverCalendars();
+    scope.done();
+    expect(elsewhere.isDone()).toBe(false);
+    expect(result.ok).toBe(false);
+  });
+});

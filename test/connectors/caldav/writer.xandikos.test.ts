@@ -160,3 +160,22 @@ describe("CalDAV event writer against xandikos", () => {
     expect(result.upstream).toBeUndefined();
   });
 });
+
+describe("CalDAV calendar discovery against xandikos (onboarding)", () => {
+  it("walks /.well-known/caldav, the principal and its calendar home to the calendars", async () => {
+    await server.makeCalendar("found-by-discovery");
+    const found = await connector.discoverCalendars();
+    expect(found.ok).toBe(true);
+    if (!found.ok) return;
+    expect(found.value).toContainEqual({
+      calendarId: "/user/calendars/found-by-discovery/",
+      displayName: "found-by-discovery",
+      components: expect.arrayContaining(["VEVENT"]) as unknown,
+      syncCollection: true,
+    });
+    expect(found.value.map((c) => c.calendarId)).toContain(server.defaultCalendar);
+    expect(found.upstream).toMatchObject({
+      call: expect.stringMatching(/^PROPFIND \/user\/calendars\//) as unknown,
+    });
+  });
+});

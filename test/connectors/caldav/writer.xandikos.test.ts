@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaldavConnector, type CaldavConnector } from "../../../src/connectors/caldav/index.js";
 import type { CalendarEventWrite, RawCalendarEvent } from "../../../src/connectors/port.js";
-import { startXandikos, type Xandikos } from "../../support/xandikos.js";
+import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
 let server: Xandikos;
 let connector: CaldavConnector;
@@ -14,7 +14,7 @@ const window = { start: NOW, end: NOW + 31 * 86_400_000 };
 beforeAll(async () => {
   server = await startXandikos();
   connector = createCaldavConnector({ serverUrl: server.serverUrl }, { clock: { now: () => NOW } });
-});
+}, XANDIKOS_START_TIMEOUT_MS);
 afterAll(async () => {
   await server?.stop();
 });

@@ -154,6 +154,32 @@ describe("CalDAV event writer against xandikos", () => {
     expect(result.ok ? "ok" : result.error.code).toBe("precondition_failed");
   });
 
+  it("a UID already used by another resource is invalid_request (CalDAV no-uid-conflict)", async () => {
+    const cal = await server.makeCalendar("uid-conflict");
+    // A client filed an event with the UID the gateway is about to use, under another name.
+    const body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:hold-6"]
+      .concat(["DTSTAMP:20261201T000000Z", "DTSTART:20261205T090000Z", "DTEND:20261205T100000Z"])
+      .concat(["END:VEVENT", "END:VCALENDAR", ""])
+      .join("\r\n");
+    const put = await fetch(new URL(`${cal}foreign.ics`, server.serverUrl), {
+      method: "PUT",
+      headers: { "content-type": "text/calendar" },
+      body,
+    });
+    await put.arrayBuffer();
+    expect(put.status).toBe(201);
+
+    const result = await connector.events.create(booking(cal, "hold-6"));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("no-uid-conflict") as unknown,
+    });
+    expect(result.upstream).toMatchObject({ call: "PUT /user/calendars/uid-conflict/hold-6.ics" });
+    expect((await readAll(cal)).map((e) => e.eventId)).toEqual(["foreign"]);
+  });
+
   it("refuses a calendar on another origin before any request (credentials stay home)", async () => {
     const result = await connector.events.create(booking("https://elsewhere.example/cal/", "x"));
     expect(result).toMatchObject({ ok: false, error: { code: "invalid_request" } });

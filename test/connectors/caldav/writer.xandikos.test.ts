@@ -180,6 +180,12 @@ describe("CalDAV event writer against xandikos", () => {
     expect((await readAll(cal)).map((e) => e.eventId)).toEqual(["foreign"]);
   });
 
+  it("a write into a calendar that does not exist is not_found", async () => {
+    const result = await connector.events.create(booking("/user/calendars/missing/", "hold-8"));
+    expect(result.ok ? "ok" : result.error.code).toBe("not_found");
+    expect(result.upstream).toMatchObject({ call: "PUT /user/calendars/missing/hold-8.ics", status: 404 });
+  });
+
   it("refuses a calendar on another origin before any request (credentials stay home)", async () => {
     const result = await connector.events.create(booking("https://elsewhere.example/cal/", "x"));
     expect(result).toMatchObject({ ok: false, error: { code: "invalid_request" } });

@@ -27,6 +27,8 @@ export interface Xandikos {
 
 const BINARY = "xandikos";
 const READY_TIMEOUT_MS = 60_000;
+/** For the test file's beforeAll: longer than the wait for the server to answer. */
+export const XANDIKOS_START_TIMEOUT_MS = READY_TIMEOUT_MS + 15_000;
 
 export const XANDIKOS_MISSING =
   "xandikos is not installed: the CalDAV connector tests run against a real CalDAV server. " +

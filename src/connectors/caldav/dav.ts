@@ -76,7 +76,11 @@ export interface Multistatus {
   readonly syncToken?: string;
 }
 
-/** tsdav's reader turns text into numbers and booleans where it can; the values we read are text. */
+/**
+ * tsdav's reader turns text into numbers and booleans where it can (safe integers only); the
+ * values read here are text and survive String(): ETags are quoted, sync-tokens are URIs or
+ * 40-digit hashes, calendar data is never a number.
+ */
 function textOf(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);

@@ -122,6 +122,14 @@ function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
  */
 export function statusError(answer: HttpAnswer, what: string, clock: { now(): number }): ConnectorError {
   const { status } = answer;
+  const precondition = preconditionOf(answer.body);
+  // RFC 4791 §1.3 / RFC 4918 §16: a 403 or 409 naming a precondition refused the request itself
+  // (no-uid-conflict, valid-calendar-data, max-resource-size…), not the credentials.
+  if ((status === 403 || status === 409) && precondition !== undefined)
+    return {
+      code: "invalid_request",
+      message: `the CalDAV server refused ${what}: ${precondition} (${status})`,
+    };
   if (status === 401 || status === 403)
     return {
       code: "unauthorized",
@@ -147,6 +155,15 @@ export function statusError(answer: HttpAnswer, what: string, clock: { now(): nu
     };
   }
   return { code: "invalid_request", message: `the CalDAV server refused ${what} (${status})` };
+}
+
+/**
+ * The precondition or postcondition a WebDAV error body names (RFC 4918 §16: the first element
+ * inside DAV:error, e.g. "no-uid-conflict"), if the body is one.
+ */
+export function preconditionOf(body: string): string | undefined {
+  const match = /<(?:[\w.-]+:)?error\b[^>]*>\s*<(?:[\w.-]+:)?([\w-]+)/.exec(body);
+  return match?.[1];
 }
 
 /** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now. */

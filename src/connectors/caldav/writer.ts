@@ -24,7 +24,7 @@ import type {
 import { buildEvent } from "./build-event.js";
 import { isSuccess, type CaldavContext } from "./context.js";
 import { calendarUrl, eventUrl } from "./resources.js";
-import { statusError } from "./upstream.js";
+import { preconditionOf, statusError } from "./upstream.js";
 
 type WriteResult<T> = ConnectorResult<T, EventWriteErrorCode>;
 
@@ -91,6 +91,21 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
     });
     if (!sent.ok) return { ok: false, error: sent.error, upstream: sent.meta };
     const { answer, meta } = sent;
+    // xandikos answers a refused PUT (no-uid-conflict, valid-calendar-data) with a 207 naming the
+    // precondition, where RFC 4791 §5.3.2.1 says 403: either way it is not a write.
+    const refused = answer.status === 207 ? preconditionOf(answer.body) : undefined;
+    if (answer.status === 207 && refused === undefined)
+      return {
+        ok: false,
+        error: { code: "unavailable", message: `${what}: the server answered 207` },
+        upstream: meta,
+      };
+    if (refused !== undefined)
+      return {
+        ok: false,
+        error: { code: "invalid_request", message: `the CalDAV server refused ${what}: ${refused}` },
+        upstream: meta,
+      };
     if (answer.status === 412) return onPrecondition(target.url, meta);
     if (!isSuccess(answer.status))
       return { ok: false, error: statusError(answer, what, ctx.clock), upstream: meta };

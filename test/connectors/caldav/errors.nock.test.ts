@@ -81,6 +81,20 @@ describe("CalDAV connector: upstream failures in the port's vocabulary", () => {
     expectNoSecrets(result);
   });
 
+  it("403 naming a CalDAV precondition refused the request, not the credentials: invalid_request", async () => {
+    const scope = nock(ORIGIN)
+      .put(`${CAL}hold-1.ics`)
+      .reply(
+        403,
+        '<?xml version="1.0"?><D:error xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"><C:no-uid-conflict><D:href>/x.ics</D:href></C:no-uid-conflict></D:error>',
+        XML,
+      );
+    const result = await make().events.create(event);
+    scope.done();
+    expect(result).toMatchObject({ ok: false, error: { code: "invalid_request" } });
+    expect(!result.ok && result.error.message).toContain("no-uid-conflict");
+  });
+
   it("429 is rate_limited with Retry-After, and the request id and rate-limit headers are kept", async () => {
     const scope = nock(ORIGIN)
       .matchHeader("if-none-match", "*")

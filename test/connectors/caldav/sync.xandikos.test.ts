@@ -7,7 +7,7 @@ import { createCaldavConnector, type CaldavConnector } from "../../../src/connec
 import { encodeCursor } from "../../../src/connectors/caldav/cursor.js";
 import type { RawCalendarEvent } from "../../../src/connectors/port.js";
 import { readFixture } from "../../support/fixtures.js";
-import { startXandikos, type Xandikos } from "../../support/xandikos.js";
+import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
 let server: Xandikos;
 let connector: CaldavConnector;
@@ -15,7 +15,7 @@ let connector: CaldavConnector;
 beforeAll(async () => {
   server = await startXandikos();
   connector = createCaldavConnector({ serverUrl: server.serverUrl });
-});
+}, XANDIKOS_START_TIMEOUT_MS);
 afterAll(async () => {
   await server?.stop();
 });

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCaldavConnector, type CaldavConnector } from "../../../src/connectors/caldav/index.js";
 import type { CalendarEventWrite, RawCalendarEvent } from "../../../src/connectors/port.js";
-import { startXandikos, type Xandikos } from "../../support/xandikos.js";
+import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
 let server: Xandikos;
 let connector: CaldavConnector;
@@ -14,7 +14,7 @@ const window = { start: NOW, end: NOW + 31 * 86_400_000 };
 beforeAll(async () => {
   server = await startXandikos();
   connector = createCaldavConnector({ serverUrl: server.serverUrl }, { clock: { now: () => NOW } });
-});
+}, XANDIKOS_START_TIMEOUT_MS);
 afterAll(async () => {
   await server?.stop();
 });
@@ -152,6 +152,38 @@ describe("CalDAV event writer against xandikos", () => {
     const cal = await server.makeCalendar("gone");
     const result = await connector.events.update(booking(cal, "never-made"), '"an-old-etag"');
     expect(result.ok ? "ok" : result.error.code).toBe("precondition_failed");
+  });
+
+  it("a UID already used by another resource is invalid_request (CalDAV no-uid-conflict)", async () => {
+    const cal = await server.makeCalendar("uid-conflict");
+    // A client filed an event with the UID the gateway is about to use, under another name.
+    const body = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//t//EN", "BEGIN:VEVENT", "UID:hold-6"]
+      .concat(["DTSTAMP:20261201T000000Z", "DTSTART:20261205T090000Z", "DTEND:20261205T100000Z"])
+      .concat(["END:VEVENT", "END:VCALENDAR", ""])
+      .join("\r\n");
+    const put = await fetch(new URL(`${cal}foreign.ics`, server.serverUrl), {
+      method: "PUT",
+      headers: { "content-type": "text/calendar" },
+      body,
+    });
+    await put.arrayBuffer();
+    expect(put.status).toBe(201);
+
+    const result = await connector.events.create(booking(cal, "hold-6"));
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error).toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("no-uid-conflict") as unknown,
+    });
+    expect(result.upstream).toMatchObject({ call: "PUT /user/calendars/uid-conflict/hold-6.ics" });
+    expect((await readAll(cal)).map((e) => e.eventId)).toEqual(["foreign"]);
+  });
+
+  it("a write into a calendar that does not exist is not_found", async () => {
+    const result = await connector.events.create(booking("/user/calendars/missing/", "hold-8"));
+    expect(result.ok ? "ok" : result.error.code).toBe("not_found");
+    expect(result.upstream).toMatchObject({ call: "PUT /user/calendars/missing/hold-8.ics", status: 404 });
   });
 
   it("refuses a calendar on another origin before any request (credentials stay home)", async () => {

@@ -107,7 +107,7 @@ describe("calendar host on a real CalDAV server (issue #11)", () => {
             requires: [{ resourceType: "chair" }],
           },
         ],
-        hours: [1, 2, 3, 4, 5].map((day) => ({ day, open: "09:00", close: "17:00" })),
+        hours: ([1, 2, 3, 4, 5] as const).map((day) => ({ day, open: "09:00", close: "17:00" })),
       },
       { store, state, now: () => from },
     );

@@ -1,0 +1,329 @@
+/**
+ * Square bookings behind the BookingPort (Bookings API: CreateBooking, RetrieveBooking,
+ * UpdateBooking, CancelBooking, ListBookings).
+ *
+ * Create, idempotent by the gateway's key (derived from the hold):
+ * 1. A booking already made under the key is answered as is: the key is written into the
+ *    booking's seller_note (`[gateway-key:…]`, visible to the seller only) and the bookings
+ *    starting at that time are listed. A retried create after its first answer came back (or was
+ *    lost) therefore returns the same booking without asking for availability it now holds.
+ * 2. The time is checked with SearchAvailability for the service (and the team member asked
+ *    for): Square lets seller-level writes double-book, so a time it does not offer is refused
+ *    here as slot_taken, never booked. Without a team member asked for, the first free one by id
+ *    is taken, so concurrent first attempts of one key send the very same request.
+ * 3. CreateBooking with `idempotency_key` = the gateway's key. Square answers the same booking to
+ *    the same key and request (its idempotency contract), which covers concurrent first attempts;
+ *    IDEMPOTENCY_KEY_REUSED (same key, other request) falls back to the key lookup.
+ * findByIdempotencyKey (reconciliation after a lost answer, when the request is not at hand) lists
+ * the location's bookings from a day ago to `lookaheadDays` ahead, 31 days per ListBookings call,
+ * and matches the key in seller_note. Where the create request IS at hand, retrying the create
+ * with the same key is the cheaper path: step 1 or Square's replay answers the booking made.
+ *
+ * Move = RetrieveBooking (version) + availability check + UpdateBooking with that version.
+ * Cancel = RetrieveBooking + CancelBooking with `booking_version`; an already cancelled booking
+ * is answered as it is. Square has no API to accept a pending booking or mark a no-show, so
+ * setStatus does "cancelled" (and "confirmed" of an accepted booking) and answers unsupported
+ * otherwise; for the same reason a tentative create is unsupported (the gateway keeps host
+ * approval itself and creates upstream once approved).
+ */
+import type { Square, SquareClient } from "square";
+import type {
+  BookingMove,
+  ConnectorResult,
+  UpstreamBooking,
+  UpstreamCreate,
+  UpstreamStatus,
+} from "../port.js";
+import { searchAvailability, type SquareAvailability } from "./availability.js";
+import type { SquareApi } from "./client.js";
+import { Refusal, UnreadableAnswer } from "./errors.js";
+import { instant, int, optionalInt, rfc3339, text } from "./read.js";
+
+const DAY = 86_400_000;
+const LIST_WINDOW_MS = 31 * DAY;
+const KEY_MARK = /\[gateway-key:([^\]\s]+)\]/;
+
+export const keyMark = (key: string): string => `[gateway-key:${encodeURIComponent(key)}]`;
+
+export function keyOf(note: string | null | undefined): string | undefined {
+  const m = note === null || note === undefined ? null : KEY_MARK.exec(note);
+  if (m === null || m[1] === undefined) return undefined;
+  try {
+    return decodeURIComponent(m[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+const STATUS: Readonly<Record<string, UpstreamStatus>> = {
+  PENDING: "tentative",
+  ACCEPTED: "confirmed",
+  CANCELLED_BY_CUSTOMER: "cancelled",
+  CANCELLED_BY_SELLER: "cancelled",
+  DECLINED: "cancelled",
+  NO_SHOW: "no_show",
+};
+
+export function upstreamBookingOf(b: Square.Booking): UpstreamBooking {
+  const segments = b.appointmentSegments ?? [];
+  const first = segments[0];
+  if (first === undefined) throw new UnreadableAnswer(`booking ${b.id ?? "?"} has no appointment segment`);
+  const start = instant(b.startAt, "booking start_at");
+  const minutes = segments.reduce((sum, s) => sum + int(s.durationMinutes, "duration_minutes"), 0);
+  const key = keyOf(b.sellerNote);
+  return {
+    upstreamId: text(b.id, "booking id"),
+    ...(key === undefined ? {} : { idempotencyKey: key }),
+    serviceId: text(first.serviceVariationId, "service_variation_id"),
+    start,
+    end: start + minutes * 60_000,
+    resourceIds: [...new Set(segments.map((s) => text(s.teamMemberId, "team_member_id")))],
+    status: STATUS[b.status ?? ""] ?? "unknown",
+  };
+}
+
+function sellerNote(request: UpstreamCreate): string {
+  const lines = [keyMark(request.idempotencyKey)];
+  const c = request.customer;
+  const who = [c?.name, c?.phone, c?.email].filter((x): x is string => x !== undefined && x !== "");
+  if (who.length > 0) lines.push(`Customer: ${who.join(", ")}`);
+  if (request.notes !== undefined && request.notes !== "") lines.push(request.notes);
+  return lines.join("\n");
+}
+
+/** The bookings of the location starting in [min, max], every page. */
+async function listBookings(
+  client: SquareClient,
+  locationId: string,
+  min: number,
+  max: number,
+): Promise<Square.Booking[]> {
+  const page = await client.bookings.list({
+    locationId,
+    startAtMin: rfc3339(min),
+    startAtMax: rfc3339(max),
+    limit: 100,
+  });
+  const found: Square.Booking[] = [];
+  for await (const b of page) found.push(b);
+  return found;
+}
+
+async function findByKey(
+  client: SquareClient,
+  locationId: string,
+  key: string,
+  min: number,
+  max: number,
+): Promise<UpstreamBooking | null> {
+  for (let start = min; start < max; start += LIST_WINDOW_MS) {
+    const end = Math.min(start + LIST_WINDOW_MS, max);
+    const hit = (await listBookings(client, locationId, start, end)).find((b) => keyOf(b.sellerNote) === key);
+    if (hit !== undefined) return upstreamBookingOf(hit);
+  }
+  return null;
+}
+
+/** A free start at exactly `start` for one of `teamMemberIds` (any when empty), or SlotUnavailable. */
+async function freeAt(
+  client: SquareClient,
+  locationId: string,
+  serviceId: string,
+  start: number,
+  teamMemberIds: readonly string[],
+  now: number,
+  prefer?: string,
+): Promise<SquareAvailability> {
+  const found = await searchAvailability(
+    client,
+    locationId,
+    {
+      serviceId,
+      range: { start, end: start + 1 },
+      ...(teamMemberIds.length > 0 ? { resourceIds: teamMemberIds } : {}),
+    },
+    now,
+  );
+  const at = found
+    .filter(
+      (a) => a.start === start && (teamMemberIds.length === 0 || teamMemberIds.includes(a.teamMemberId)),
+    )
+    .sort((a, b) =>
+      a.teamMemberId === prefer
+        ? -1
+        : b.teamMemberId === prefer
+          ? 1
+          : a.teamMemberId.localeCompare(b.teamMemberId),
+    );
+  const pick = at[0];
+  if (pick === undefined)
+    throw new Refusal("slot_taken", 409, "Square does not offer that time for this service any more");
+  return pick;
+}
+
+/** The service variation's current version, when the availability answer did not carry it. */
+async function versionOf(client: SquareClient, a: SquareAvailability, serviceId: string): Promise<number> {
+  if (a.serviceVariationVersion !== undefined) return a.serviceVariationVersion;
+  const object = (await client.catalog.object.get({ objectId: serviceId })).object;
+  return int(object?.version, "service variation version");
+}
+
+function segment(serviceId: string, a: SquareAvailability, version: number): Square.AppointmentSegment {
+  return {
+    teamMemberId: a.teamMemberId,
+    serviceVariationId: serviceId,
+    serviceVariationVersion: BigInt(version),
+    durationMinutes: Math.round(a.durationMs / 60_000),
+  };
+}
+
+function isKeyReused(error: unknown): boolean {
+  const list: unknown = (error as { errors?: unknown } | null)?.errors;
+  return Array.isArray(list) && list.some((x) => (x as { code?: unknown }).code === "IDEMPOTENCY_KEY_REUSED");
+}
+
+export function squareBookings(api: SquareApi) {
+  const { locationId } = api.settings;
+  const lookaheadMs = (api.settings.lookaheadDays ?? 93) * DAY;
+
+  async function retrieve(client: SquareClient, id: string): Promise<Square.Booking> {
+    const b = (await client.bookings.get({ bookingId: id })).booking;
+    if (b === undefined) throw new UnreadableAnswer("the booking is missing");
+    // Another location's booking is not this host's: answered as Square answers an unknown id.
+    if (b.locationId !== locationId) throw new Refusal("not_found", 404, "no such booking at this location");
+    return b;
+  }
+
+  return {
+    async create(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>> {
+      if (request.tentative)
+        return {
+          ok: false,
+          error: { code: "unsupported", message: "Square's API cannot hold a booking for host approval" },
+        };
+      return api.call("POST /v2/bookings", async (client) => {
+        const replay = await findByKey(
+          client,
+          locationId,
+          request.idempotencyKey,
+          request.start - 60_000,
+          request.start + 60_000,
+        );
+        if (replay !== null) return replay;
+        const free = await freeAt(
+          client,
+          locationId,
+          request.serviceId,
+          request.start,
+          request.resourceIds,
+          api.now(),
+        );
+        const version = await versionOf(client, free, request.serviceId);
+        try {
+          const made = await client.bookings.create({
+            idempotencyKey: request.idempotencyKey,
+            booking: {
+              locationId,
+              startAt: rfc3339(request.start),
+              sellerNote: sellerNote(request),
+              appointmentSegments: [segment(request.serviceId, free, version)],
+            },
+          });
+          if (made.booking === undefined) throw new UnreadableAnswer("CreateBooking answered no booking");
+          return upstreamBookingOf(made.booking);
+        } catch (error) {
+          if (!isKeyReused(error)) throw error;
+          const again = await findByKey(
+            client,
+            locationId,
+            request.idempotencyKey,
+            request.start - 60_000,
+            request.start + 60_000,
+          );
+          if (again === null) throw error;
+          return again;
+        }
+      });
+    },
+
+    get(upstreamId: string) {
+      return api.call(`GET /v2/bookings/${encodeURIComponent(upstreamId)}`, async (client) =>
+        upstreamBookingOf(await retrieve(client, upstreamId)),
+      );
+    },
+
+    findByIdempotencyKey(key: string) {
+      const now = api.now();
+      return api.call("GET /v2/bookings", (client) =>
+        findByKey(client, locationId, key, now - DAY, now + lookaheadMs),
+      );
+    },
+
+    move(upstreamId: string, change: BookingMove) {
+      return api.call(`PUT /v2/bookings/${encodeURIComponent(upstreamId)}`, async (client) => {
+        const current = await retrieve(client, upstreamId);
+        const was = upstreamBookingOf(current);
+        if (was.status === "cancelled")
+          throw new Refusal("invalid_request", 400, "a cancelled booking cannot be moved");
+        const free = await freeAt(
+          client,
+          locationId,
+          was.serviceId,
+          change.start,
+          change.resourceIds,
+          api.now(),
+          was.resourceIds[0],
+        );
+        const version = await versionOf(client, free, was.serviceId);
+        const bookingVersion = int(current.version, "booking version");
+        const updated = await client.bookings.update({
+          bookingId: upstreamId,
+          // A retried move of the same version to the same time is one change.
+          idempotencyKey: `move:${upstreamId}:${bookingVersion}:${change.start}`,
+          booking: {
+            version: bookingVersion,
+            startAt: rfc3339(change.start),
+            appointmentSegments: [segment(was.serviceId, free, version)],
+          },
+        });
+        if (updated.booking === undefined) throw new UnreadableAnswer("UpdateBooking answered no booking");
+        return upstreamBookingOf(updated.booking);
+      });
+    },
+
+    cancel(upstreamId: string, _reason?: string) {
+      // Square's CancelBooking has no reason field; the reason stays in the gateway's records.
+      return api.call(`POST /v2/bookings/${encodeURIComponent(upstreamId)}/cancel`, async (client) => {
+        const current = await retrieve(client, upstreamId);
+        if (upstreamBookingOf(current).status === "cancelled") return upstreamBookingOf(current);
+        const bookingVersion = optionalInt(current.version, "booking version");
+        const cancelled = await client.bookings.cancel({
+          bookingId: upstreamId,
+          idempotencyKey: `cancel:${upstreamId}:${bookingVersion ?? 0}`,
+          ...(bookingVersion === undefined ? {} : { bookingVersion }),
+        });
+        if (cancelled.booking === undefined) throw new UnreadableAnswer("CancelBooking answered no booking");
+        return upstreamBookingOf(cancelled.booking);
+      });
+    },
+
+    setStatus(upstreamId: string, status: UpstreamStatus): Promise<ConnectorResult<UpstreamBooking>> {
+      if (status === "cancelled") return this.cancel(upstreamId);
+      if (status !== "confirmed")
+        return Promise.resolve({
+          ok: false,
+          error: { code: "unsupported", message: `Square's API cannot set a booking ${status}` },
+        });
+      return api.call(`GET /v2/bookings/${encodeURIComponent(upstreamId)}`, async (client) => {
+        const b = upstreamBookingOf(await retrieve(client, upstreamId));
+        if (b.status !== "confirmed")
+          throw new Refusal(
+            "invalid_request",
+            400,
+            "Square's API cannot accept a pending booking; the seller accepts it in Square",
+          );
+        return b;
+      });
+    },
+  };
+}

@@ -202,44 +202,36 @@ export function squareBookings(api: SquareApi) {
           error: { code: "unsupported", message: "Square's API cannot hold a booking for host approval" },
         };
       return api.call("POST /v2/bookings", async (client) => {
-        const replay = await findByKey(
-          client,
-          locationId,
-          request.idempotencyKey,
-          request.start - 60_000,
-          request.start + 60_000,
-        );
+        const { idempotencyKey: key, start } = request;
+        const madeUnderKey = () => findByKey(client, locationId, key, start - 60_000, start + 60_000);
+        const replay = await madeUnderKey();
         if (replay !== null) return replay;
-        const free = await freeAt(
-          client,
-          locationId,
-          request.serviceId,
-          request.start,
-          request.resourceIds,
-          api.now(),
-        );
+        let free: SquareAvailability;
+        try {
+          free = await freeAt(client, locationId, request.serviceId, start, request.resourceIds, api.now());
+        } catch (error) {
+          // A concurrent attempt of this very key may have booked the time between the lookup
+          // and the availability answer: that booking is this create's answer, not a taken slot.
+          const late = error instanceof Refusal ? await madeUnderKey() : null;
+          if (late === null) throw error;
+          return late;
+        }
         const version = await versionOf(client, free, request.serviceId);
         try {
-          const made = await client.bookings.create({
-            idempotencyKey: request.idempotencyKey,
+          const answer = await client.bookings.create({
+            idempotencyKey: key,
             booking: {
               locationId,
-              startAt: rfc3339(request.start),
+              startAt: rfc3339(start),
               sellerNote: sellerNote(request),
               appointmentSegments: [segment(request.serviceId, free, version)],
             },
           });
-          if (made.booking === undefined) throw new UnreadableAnswer("CreateBooking answered no booking");
-          return upstreamBookingOf(made.booking);
+          if (answer.booking === undefined) throw new UnreadableAnswer("CreateBooking answered no booking");
+          return upstreamBookingOf(answer.booking);
         } catch (error) {
           if (!isKeyReused(error)) throw error;
-          const again = await findByKey(
-            client,
-            locationId,
-            request.idempotencyKey,
-            request.start - 60_000,
-            request.start + 60_000,
-          );
+          const again = await madeUnderKey();
           if (again === null) throw error;
           return again;
         }

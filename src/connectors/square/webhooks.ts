@@ -110,7 +110,9 @@ export function parseSquareBookingEvent(
   const booking = isRecord(object) ? object["booking"] : undefined;
   if (!isRecord(booking))
     return err(fieldError("missing_member", "/data/object/booking", "the booking is missing"));
-  const id = booking["id"] ?? (isRecord(data) ? data["id"] : undefined);
+  // data.id is "<booking id>:<version>"; the booking's own id is preferred.
+  const dataId = isRecord(data) && typeof data["id"] === "string" ? data["id"].split(":")[0] : undefined;
+  const id = booking["id"] ?? dataId;
   if (typeof id !== "string" || id === "")
     return err(fieldError("missing_member", "/data/object/booking/id", "the booking id is missing"));
   const version = booking["version"];

@@ -124,6 +124,9 @@ async function findByKey(
   return null;
 }
 
+// Code-point order, the same in every process (localeCompare depends on the runtime's locale).
+const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
 /** A free start at exactly `start` for one of `teamMemberIds` (any when empty), or SlotUnavailable. */
 async function freeAt(
   client: SquareClient,
@@ -153,7 +156,7 @@ async function freeAt(
         ? -1
         : b.teamMemberId === prefer
           ? 1
-          : a.teamMemberId.localeCompare(b.teamMemberId),
+          : byCodePoint(a.teamMemberId, b.teamMemberId),
     );
   const pick = at[0];
   if (pick === undefined)

@@ -142,7 +142,8 @@ export class FakeSquare {
       return send([429, errors["rate_limited"], { "retry-after": String(fault.retryAfterSeconds) }]);
     if (fault?.kind === "status") return send([fault.status, fault.body, { ...fault.headers }]);
     const reply = this.route(method, url, body as Json);
-    if (fault?.kind === "lost_response") return cb(new Error("socket hang up (lost_response fault)"), [0, ""]);
+    if (fault?.kind === "lost_response")
+      return cb(new Error("socket hang up (lost_response fault)"), [0, ""]);
     send(reply);
   }
 

@@ -35,94 +35,10 @@ import type {
   UpstreamStatus,
 } from "../port.js";
 import { searchAvailability, type SquareAvailability } from "./availability.js";
+import { DAY, findByKey, sellerNote, upstreamBookingOf } from "./booking-read.js";
 import type { SquareApi } from "./client.js";
 import { Refusal, UnreadableAnswer } from "./errors.js";
-import { instant, int, optionalInt, rfc3339, text } from "./read.js";
-
-const DAY = 86_400_000;
-const LIST_WINDOW_MS = 31 * DAY;
-const KEY_MARK = /\[gateway-key:([^\]\s]+)\]/;
-
-export const keyMark = (key: string): string => `[gateway-key:${encodeURIComponent(key)}]`;
-
-export function keyOf(note: string | null | undefined): string | undefined {
-  const m = note === null || note === undefined ? null : KEY_MARK.exec(note);
-  if (m === null || m[1] === undefined) return undefined;
-  try {
-    return decodeURIComponent(m[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-const STATUS: Readonly<Record<string, UpstreamStatus>> = {
-  PENDING: "tentative",
-  ACCEPTED: "confirmed",
-  CANCELLED_BY_CUSTOMER: "cancelled",
-  CANCELLED_BY_SELLER: "cancelled",
-  DECLINED: "cancelled",
-  NO_SHOW: "no_show",
-};
-
-export function upstreamBookingOf(b: Square.Booking): UpstreamBooking {
-  const segments = b.appointmentSegments ?? [];
-  const first = segments[0];
-  if (first === undefined) throw new UnreadableAnswer(`booking ${b.id ?? "?"} has no appointment segment`);
-  const start = instant(b.startAt, "booking start_at");
-  const minutes = segments.reduce((sum, s) => sum + int(s.durationMinutes, "duration_minutes"), 0);
-  const key = keyOf(b.sellerNote);
-  return {
-    upstreamId: text(b.id, "booking id"),
-    ...(key === undefined ? {} : { idempotencyKey: key }),
-    serviceId: text(first.serviceVariationId, "service_variation_id"),
-    start,
-    end: start + minutes * 60_000,
-    resourceIds: [...new Set(segments.map((s) => text(s.teamMemberId, "team_member_id")))],
-    status: STATUS[b.status ?? ""] ?? "unknown",
-  };
-}
-
-function sellerNote(request: UpstreamCreate): string {
-  const lines = [keyMark(request.idempotencyKey)];
-  const c = request.customer;
-  const who = [c?.name, c?.phone, c?.email].filter((x): x is string => x !== undefined && x !== "");
-  if (who.length > 0) lines.push(`Customer: ${who.join(", ")}`);
-  if (request.notes !== undefined && request.notes !== "") lines.push(request.notes);
-  return lines.join("\n");
-}
-
-/** The bookings of the location starting in [min, max], every page. */
-async function listBookings(
-  client: SquareClient,
-  locationId: string,
-  min: number,
-  max: number,
-): Promise<Square.Booking[]> {
-  const page = await client.bookings.list({
-    locationId,
-    startAtMin: rfc3339(min),
-    startAtMax: rfc3339(max),
-    limit: 100,
-  });
-  const found: Square.Booking[] = [];
-  for await (const b of page) found.push(b);
-  return found;
-}
-
-async function findByKey(
-  client: SquareClient,
-  locationId: string,
-  key: string,
-  min: number,
-  max: number,
-): Promise<UpstreamBooking | null> {
-  for (let start = min; start < max; start += LIST_WINDOW_MS) {
-    const end = Math.min(start + LIST_WINDOW_MS, max);
-    const hit = (await listBookings(client, locationId, start, end)).find((b) => keyOf(b.sellerNote) === key);
-    if (hit !== undefined) return upstreamBookingOf(hit);
-  }
-  return null;
-}
+import { int, optionalInt, rfc3339 } from "./read.js";
 
 // Code-point order, the same in every process (localeCompare depends on the runtime's locale).
 const byCodePoint = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
@@ -196,6 +112,20 @@ export function squareBookings(api: SquareApi) {
     if (b.locationId !== locationId) throw new Refusal("not_found", 404, "no such booking at this location");
     return b;
   }
+
+  const cancel = (upstreamId: string): Promise<ConnectorResult<UpstreamBooking>> =>
+    api.call(`POST /v2/bookings/${encodeURIComponent(upstreamId)}/cancel`, async (client) => {
+      const current = await retrieve(client, upstreamId);
+      if (upstreamBookingOf(current).status === "cancelled") return upstreamBookingOf(current);
+      const bookingVersion = optionalInt(current.version, "booking version");
+      const cancelled = await client.bookings.cancel({
+        bookingId: upstreamId,
+        idempotencyKey: `cancel:${upstreamId}:${bookingVersion ?? 0}`,
+        ...(bookingVersion === undefined ? {} : { bookingVersion }),
+      });
+      if (cancelled.booking === undefined) throw new UnreadableAnswer("CancelBooking answered no booking");
+      return upstreamBookingOf(cancelled.booking);
+    });
 
   return {
     async create(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>> {
@@ -286,24 +216,11 @@ export function squareBookings(api: SquareApi) {
       });
     },
 
-    cancel(upstreamId: string, _reason?: string) {
-      // Square's CancelBooking has no reason field; the reason stays in the gateway's records.
-      return api.call(`POST /v2/bookings/${encodeURIComponent(upstreamId)}/cancel`, async (client) => {
-        const current = await retrieve(client, upstreamId);
-        if (upstreamBookingOf(current).status === "cancelled") return upstreamBookingOf(current);
-        const bookingVersion = optionalInt(current.version, "booking version");
-        const cancelled = await client.bookings.cancel({
-          bookingId: upstreamId,
-          idempotencyKey: `cancel:${upstreamId}:${bookingVersion ?? 0}`,
-          ...(bookingVersion === undefined ? {} : { bookingVersion }),
-        });
-        if (cancelled.booking === undefined) throw new UnreadableAnswer("CancelBooking answered no booking");
-        return upstreamBookingOf(cancelled.booking);
-      });
-    },
+    // Square's CancelBooking has no reason field; the reason stays in the gateway's records.
+    cancel: (upstreamId: string, _reason?: string) => cancel(upstreamId),
 
     setStatus(upstreamId: string, status: UpstreamStatus): Promise<ConnectorResult<UpstreamBooking>> {
-      if (status === "cancelled") return this.cancel(upstreamId);
+      if (status === "cancelled") return cancel(upstreamId);
       if (status !== "confirmed")
         return Promise.resolve({
           ok: false,

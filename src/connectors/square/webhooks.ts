@@ -17,7 +17,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UpstreamStatus } from "../port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
-import { keyOf } from "./bookings.js";
+import { keyOf, statusOf } from "./booking-read.js";
 
 export const SQUARE_SIGNATURE_HEADER = "x-square-hmacsha256-signature";
 
@@ -71,15 +71,6 @@ export interface SquareBookingChange {
   /** When Square says the event happened (epoch ms). */
   readonly occurredAt?: number;
 }
-
-const STATUSES: Readonly<Record<string, UpstreamStatus>> = {
-  PENDING: "tentative",
-  ACCEPTED: "confirmed",
-  CANCELLED_BY_CUSTOMER: "cancelled",
-  CANCELLED_BY_SELLER: "cancelled",
-  DECLINED: "cancelled",
-  NO_SHOW: "no_show",
-};
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
@@ -143,7 +134,7 @@ export function parseSquareBookingEvent(
     bookingId: id,
     locationId,
     version,
-    status: STATUSES[typeof booking["status"] === "string" ? booking["status"] : ""] ?? "unknown",
+    status: statusOf(booking["status"]),
     start,
     ...(minutes > 0 ? { end: start + minutes * 60_000 } : {}),
     ...(typeof serviceId === "string" ? { serviceId } : {}),

@@ -140,6 +140,11 @@ export interface HostConfig {
   readonly connector: { readonly type: string; readonly settings: Readonly<Record<string, unknown>> };
   readonly policies: HostPolicies;
   readonly services: readonly ServiceRules[];
+  /**
+   * A calendar host's section as written (capacity, hours, services, approver); read by
+   * src/booking/calendar/config.ts when the host is built, so its errors name its fields.
+   */
+  readonly calendar?: unknown;
 }
 
 /** A configured host with its live pieces: catalog read from the connector, signing keys. */

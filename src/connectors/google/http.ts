@@ -33,14 +33,20 @@ export interface GoogleHttpDeps {
 export interface SdkAnswer {
   readonly status: number;
   readonly data: unknown;
-  /** A fetch Headers (gaxios 7); a plain object only on the SDK's HTTP/2 path, which is not used. */
+  /** Headers-like (gaxios 7, node-fetch's class); a plain object only on the SDK's HTTP/2 path, not used here. */
   readonly headers: unknown;
 }
 
+/** Google's answer headers as a fetch Headers (gaxios hands node-fetch's own class, not the global one). */
 function headersOf(raw: unknown): Headers {
   if (raw instanceof Headers) return raw;
   const out = new Headers();
-  if (raw !== null && typeof raw === "object") {
+  const iterable = raw as { forEach?: unknown } | null;
+  if (typeof iterable?.forEach === "function") {
+    (raw as { forEach(cb: (value: string, name: string) => void): void }).forEach((value, name) =>
+      out.append(name, value),
+    );
+  } else if (raw !== null && typeof raw === "object") {
     for (const [name, value] of Object.entries(raw as Record<string, unknown>)) {
       if (typeof value === "string") out.set(name, value);
       else if (Array.isArray(value)) out.set(name, value.join(", "));

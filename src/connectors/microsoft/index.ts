@@ -1,0 +1,22 @@
+/** The Microsoft 365 calendar connector: calendarView delta sync, event writes, subscriptions (Graph v1.0). */
+export {
+  createMicrosoftCalendarConnector,
+  type MicrosoftCalendarConnector,
+  type MicrosoftCalendarDeps,
+} from "./connector.js";
+export {
+  validateMicrosoftCalendarSettings,
+  type MicrosoftCalendarSettings,
+  type ValidMicrosoftCalendarSettings,
+} from "./settings.js";
+export {
+  answerValidation,
+  checkNotifications,
+  MAX_EVENT_SUBSCRIPTION_MS,
+  needsRenewal,
+  type ChangeNotification,
+  type NotificationRefusal,
+  type Subscription,
+  type SubscriptionRequest,
+} from "./subscriptions.js";
+export { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";

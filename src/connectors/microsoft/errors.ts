@@ -18,11 +18,14 @@ export function graphCodeOf(data: unknown): string | undefined {
   return typeof code === "string" ? code : undefined;
 }
 
-/** Retry-After as ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3); undefined if absent or unreadable. */
+/**
+ * Retry-After as ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3); fractional seconds, which
+ * some Graph services send, are read too. Undefined if absent or unreadable.
+ */
 export function retryAfterMs(value: string | null, now: number): number | undefined {
   if (value === null) return undefined;
   const text = value.trim();
-  if (/^\d+$/.test(text)) return Number(text) * 1000;
+  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
   const at = Date.parse(text);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -152,13 +152,19 @@ export async function callGoogle(
   }
 }
 
+/** A timeout as gaxios reports it: a GaxiosError whose `error`/`cause` is the fetch's AbortError. */
 function isTimeout(e: unknown): boolean {
-  const x = e as { name?: unknown; code?: unknown; type?: unknown } | null;
-  return (
-    x?.name === "AbortError" ||
-    x?.name === "TimeoutError" ||
-    x?.code === "ETIMEDOUT" ||
-    x?.type === "request-timeout" ||
-    x?.type === "aborted"
+  const names = (x: unknown): unknown[] => {
+    const o = x as { name?: unknown; code?: unknown; type?: unknown } | null;
+    return [o?.name, o?.code, o?.type];
+  };
+  const x = e as { error?: unknown; cause?: unknown } | null;
+  return [...names(e), ...names(x?.error), ...names(x?.cause)].some(
+    (v) =>
+      v === "AbortError" ||
+      v === "TimeoutError" ||
+      v === "ETIMEDOUT" ||
+      v === "request-timeout" ||
+      v === "aborted",
   );
 }

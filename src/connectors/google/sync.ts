@@ -16,7 +16,8 @@
  *
  * A cancelled instance carries no iCalUID, yet its series' uid is what ties it to the series:
  * it is taken from the series when the same page has it, else read with events.get on the
- * series (once per series per page). A series that is gone makes the instance a removal.
+ * series (once per series per page). A series that is gone (deleted on the same page, or
+ * 404/410/cancelled when read) makes the instance a removal.
  */
 import type { calendar_v3 } from "@googleapis/calendar";
 import type {
@@ -124,7 +125,12 @@ export class GoogleCalendarSync implements CalendarSync {
     | { ok: false; error: { code: CalendarSyncErrorCode; message: string; retryAfterMs?: number } }
   > {
     const uids = new Map<string, string | null>();
-    for (const item of items) if (item.id && item.iCalUID) uids.set(item.id, item.iCalUID);
+    for (const item of items) {
+      if (!item.id) continue;
+      // A series deleted on this same page: its cancelled instances go with it, no lookup.
+      if (item.status === "cancelled" && !item.recurringEventId) uids.set(item.id, null);
+      else if (item.iCalUID) uids.set(item.id, item.iCalUID);
+    }
     const events: RawCalendarEvent[] = [];
     const removed: string[] = [];
     try {

@@ -270,3 +270,73 @@ describe("Google sync failures", () => {
     expect(JSON.stringify(result)).not.toContain("rt-SECRET");
   });
 });
+
+describe("Google with no answer", () => {
+  it("a call that outlives timeoutMs is timeout, with status 0 and no token", async () => {
+    google()
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .delay(2_000)
+      .reply(200, { kind: "calendar#events", items: [] });
+    const result = await connector({ timeoutMs: 50 }).calendar.sync({
+      calendarId: "primary",
+      window: WINDOW,
+    });
+    expectNoToken(result);
+    expect(!result.ok && result.error.code).toBe("timeout");
+    expect(result.upstream).toEqual({ call: "GET /calendar/v3/calendars/primary/events", status: 0 });
+  });
+});
+
+describe("Google pages that cannot be read in full", () => {
+  it("a series deleted on the page takes its cancelled instances with it, without a lookup", async () => {
+    const cursor =
+      "gcal1." +
+      Buffer.from(JSON.stringify({ k: "incr", syncToken: "t0", readUntil: WINDOW.end })).toString(
+        "base64url",
+      );
+    google()
+      .get("/calendar/v3/calendars/primary/events")
+      .query({ syncToken: "t0", singleEvents: "false", maxResults: "250" })
+      .reply(200, {
+        kind: "calendar#events",
+        nextSyncToken: "t1",
+        items: [
+          { id: "gone0series", status: "cancelled" },
+          {
+            id: "gone0series_20261216T150000Z",
+            status: "cancelled",
+            recurringEventId: "gone0series",
+            originalStartTime: { dateTime: "2026-12-16T10:00:00-05:00", timeZone: "America/New_York" },
+          },
+        ],
+      });
+    const result = await connector().calendar.sync({ calendarId: "primary", cursor, window: WINDOW });
+    expect(result.ok && result.value).toMatchObject({
+      events: [],
+      removed: ["gone0series", "gone0series_20261216T150000Z"],
+      complete: true,
+    });
+  });
+
+  it("an event it cannot read fails the page (incomplete sync), naming the event", async () => {
+    google()
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .reply(200, {
+        kind: "calendar#events",
+        nextSyncToken: "t1",
+        items: [
+          {
+            id: "bad0zone",
+            status: "confirmed",
+            start: { dateTime: "2026-12-08T10:00:00Z", timeZone: "Mars/Olympus" },
+          },
+        ],
+      });
+    const result = await connector().calendar.sync({ calendarId: "primary", window: WINDOW });
+    expect(!result.ok && result.error.code).toBe("unavailable");
+    expect(!result.ok && result.error.message).toContain("bad0zone");
+    expect(result.upstream).toMatchObject({ status: 200 });
+  });
+});

@@ -166,13 +166,10 @@ describe("Graph incremental sync", () => {
 
 describe("Graph sync failures and paths", () => {
   it("429 with Retry-After is rate_limited with retryAfterMs", async () => {
-    graph()
-      .get(DELTA)
-      .query(true)
-      .reply(429, fixture("error-429-too-many-requests.json"), {
-        "Retry-After": "10",
-        "request-id": "r-429",
-      });
+    graph().get(DELTA).query(true).reply(429, fixture("error-429-too-many-requests.json"), {
+      "Retry-After": "10",
+      "request-id": "r-429",
+    });
     const result = await connector().calendar.sync({ calendarId: "primary", window: WINDOW });
     expectNoToken(result);
     expect(!result.ok && result.error).toMatchObject({ code: "rate_limited", retryAfterMs: 10_000 });
@@ -213,5 +210,18 @@ describe("Graph sync failures and paths", () => {
       deprecation: "@1798761600",
       sunset: "Fri, 01 Jan 2027 00:00:00 GMT",
     });
+  });
+});
+
+describe("Graph with no answer", () => {
+  it("a call that outlives timeoutMs is timeout, with status 0 and no token", async () => {
+    graph().get(DELTA).query(true).delay(2_000).reply(200, page2);
+    const result = await connector({ timeoutMs: 50 }).calendar.sync({
+      calendarId: "primary",
+      window: WINDOW,
+    });
+    expectNoToken(result);
+    expect(!result.ok && result.error.code).toBe("timeout");
+    expect(result.upstream).toEqual({ call: "GET /v1.0/me/calendarView/delta", status: 0 });
   });
 });

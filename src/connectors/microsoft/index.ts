@@ -10,13 +10,15 @@ export {
   type ValidMicrosoftCalendarSettings,
 } from "./settings.js";
 export {
-  answerValidation,
-  checkNotifications,
   MAX_EVENT_SUBSCRIPTION_MS,
   needsRenewal,
-  type ChangeNotification,
-  type NotificationRefusal,
   type Subscription,
   type SubscriptionRequest,
 } from "./subscriptions.js";
+export {
+  answerValidation,
+  checkNotifications,
+  type ChangeNotification,
+  type NotificationRefusal,
+} from "./notifications.js";
 export { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";

@@ -21,15 +21,18 @@ const RATE_REASONS = new Set([
   "dailyLimitExceeded",
 ]);
 
-/** The `reason` strings of an error body (empty when it has none). */
-export function reasonsOf(data: unknown): string[] {
+/** The `errors[]` entries' `field` strings ("reason" or "domain") of an error body. */
+function detailsOf(data: unknown, field: "reason" | "domain"): string[] {
   const errors = (data as { error?: { errors?: unknown } } | null)?.error?.errors;
   if (!Array.isArray(errors)) return [];
   return errors.flatMap((e) => {
-    const reason = (e as { reason?: unknown } | null)?.reason;
-    return typeof reason === "string" ? [reason] : [];
+    const value = (e as Record<string, unknown> | null)?.[field];
+    return typeof value === "string" ? [value] : [];
   });
 }
+
+/** The `reason` strings of an error body (empty when it has none). */
+export const reasonsOf = (data: unknown): string[] => detailsOf(data, "reason");
 
 /**
  * Retry-After as ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3); fractional seconds are
@@ -55,7 +58,9 @@ export function googleWriteError(answer: Answered, now: number): ConnectorError<
   const { status } = answer;
   const reasons = reasonsOf(answer.data);
   const what = `${answer.meta.call} answered ${status}${reasons.length > 0 ? ` (${reasons.join(", ")})` : ""}`;
-  const rateLimited = status === 429 || (status === 403 && reasons.some((r) => RATE_REASONS.has(r)));
+  const usageLimit =
+    reasons.some((r) => RATE_REASONS.has(r)) || detailsOf(answer.data, "domain").includes("usageLimits");
+  const rateLimited = status === 429 || (status === 403 && usageLimit);
   if (rateLimited) {
     const after = retryAfterMs(answer.headers.get("retry-after"), now);
     return { code: "rate_limited", message: what, ...(after !== undefined && { retryAfterMs: after }) };

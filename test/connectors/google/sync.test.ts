@@ -226,6 +226,44 @@ describe("Google sync failures", () => {
     expect(!result.ok && result.error.retryAfterMs).toBeUndefined();
   });
 
+  it("403 in the usageLimits domain is rate_limited whatever its reason; other 403s are unauthorized", async () => {
+    google()
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .reply(403, {
+        error: { code: 403, message: "Quota", errors: [{ domain: "usageLimits", reason: "someNewQuota" }] },
+      })
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .reply(403, {
+        error: {
+          code: 403,
+          message: "Forbidden",
+          errors: [{ domain: "global", reason: "insufficientPermissions" }],
+        },
+      });
+    const c = connector();
+    const quota = await c.calendar.sync({ calendarId: "primary", window: WINDOW });
+    expect(!quota.ok && quota.error.code).toBe("rate_limited");
+    const denied = await c.calendar.sync({ calendarId: "primary", window: WINDOW });
+    expect(!denied.ok && denied.error.code).toBe("unauthorized");
+  });
+
+  it("the SDK does not retry on its own: a 503 comes back as unavailable, the next call is the caller's", async () => {
+    google()
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .reply(503, { error: { code: 503, message: "Backend Error", errors: [{ reason: "backendError" }] } })
+      .get("/calendar/v3/calendars/primary/events")
+      .query(true)
+      .reply(200, { kind: "calendar#events", items: [], nextSyncToken: "x" });
+    const c = connector();
+    const first = await c.calendar.sync({ calendarId: "primary", window: WINDOW });
+    expect(!first.ok && first.error.code).toBe("unavailable");
+    const second = await c.calendar.sync({ calendarId: "primary", window: WINDOW });
+    expect(second.ok).toBe(true);
+  });
+
   it("401 is unauthorized, and neither error nor metadata holds the token", async () => {
     google()
       .get("/calendar/v3/calendars/primary/events")

@@ -3,9 +3,10 @@
  * errors"): the body is `{ error: { code, message, errors: [{ domain, reason, message }] } }`.
  *
  * - 401 authError: the token is expired or revoked → unauthorized (reconnect; not retried).
- * - 403 with a usageLimits reason (rateLimitExceeded, userRateLimitExceeded, quotaExceeded)
- *   and 429 → rate_limited, with Retry-After when Google sends one (it usually does not;
- *   the guide asks for exponential backoff, which the caller's job does).
+ * - 403 in the usageLimits domain or with a limit reason (rateLimitExceeded,
+ *   userRateLimitExceeded, quotaExceeded) and 429 → rate_limited, with Retry-After when
+ *   Google sends one (it usually does not; the guide asks for exponential backoff, which the
+ *   caller's job does).
  * - other 403 (insufficientPermissions, forbidden…) → unauthorized: the grant no longer
  *   covers the calendar, and only the business can fix that.
  * - 404 → not_found; 412 → precondition_failed (If-Match); 410 is decided by the caller

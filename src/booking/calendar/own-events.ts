@@ -69,7 +69,8 @@ const RETRY_MAX_MS = 15 * 60_000;
 export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promise<WriteOutcome> {
   const body = {
     calendarId: event.calendarId,
-    eventId: event.upstreamEventId ?? event.eventId,
+    eventId: event.eventId,
+    ...(event.upstreamEventId !== undefined && { upstreamEventId: event.upstreamEventId }),
     start: event.start,
     end: event.end,
     zone: deps.zone,
@@ -80,7 +81,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
   };
   let answer =
     event.etag === undefined
-      ? await deps.events.create({ ...body, eventId: event.eventId })
+      ? await deps.events.create(body)
       : await deps.events.update(body, event.etag);
   if (!answer.ok && answer.error.code === "precondition_failed" && event.etag !== undefined) {
     const seen = await syncedVersion(deps, event);
@@ -92,7 +93,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
       etag: answer.value.etag,
       written: event.status,
       attempts: 0,
-      ...(answer.value.eventId !== event.eventId && { upstreamEventId: answer.value.eventId }),
+      ...(answer.value.upstreamEventId !== undefined && { upstreamEventId: answer.value.upstreamEventId }),
     };
     const { retryAt: _r, lastError: _e, ...clean } = landed;
     await deps.state.putOwn(deps.hostId, clean);

@@ -90,6 +90,9 @@ const MAX_RANGE_DAYS = 90;
 const fail = <T>(error: ConnectorError, upstream?: UpstreamMeta): ConnectorResult<T> =>
   upstream === undefined ? { ok: false, error } : { ok: false, error, upstream };
 
+const withMeta = <T>(value: T, upstream?: UpstreamMeta): ConnectorResult<T> =>
+  upstream === undefined ? { ok: true, value } : { ok: true, value, upstream };
+
 const unreadable = <T>(what: string, upstream?: UpstreamMeta): ConnectorResult<T> =>
   fail({ code: "unavailable", message: `Servicialo answered an unreadable ${what}` }, upstream);
 
@@ -335,6 +338,18 @@ export function createServicialoConnector(
     };
   }
 
+  async function pickProvider(request: UpstreamCreate): Promise<ConnectorResult<string | undefined>> {
+    const date = isoDate(localDay(request.start));
+    let meta: UpstreamMeta | undefined;
+    for (const p of settings.providers ?? []) {
+      const r = await availability(request.serviceId, { date }, p.id);
+      if (!r.ok) return r;
+      meta = r.upstream;
+      if (r.value.slots.some((s) => s.start === request.start)) return withMeta(p.id, meta);
+    }
+    return withMeta(undefined, meta);
+  }
+
   const ambiguous = (upstream?: UpstreamMeta): ConnectorResult<never> =>
     fail(
       {
@@ -363,7 +378,20 @@ export function createServicialoConnector(
       });
     }
     const [first, ...rest] = (request.customer?.name ?? "").trim().split(/\s+/);
-    const providerId = request.resourceIds[0];
+    let providerId = request.resourceIds[0];
+    if (providerId === undefined && settings.providers !== undefined && settings.providers.length > 0) {
+      // No provider named: the first configured provider free at that start, so the booking
+      // knows whose time it holds (the platform's own default would be "first assigned").
+      const picked = await pickProvider(request);
+      if (!picked.ok) return picked;
+      if (picked.value === undefined) {
+        return fail(
+          { code: "slot_taken", message: "Servicialo: no provider is free at that time" },
+          picked.upstream,
+        );
+      }
+      providerId = picked.value;
+    }
     const body = {
       clientEmail: email,
       ...(first ? { clientName: first } : {}),
@@ -378,7 +406,11 @@ export function createServicialoConnector(
       notes: `${request.notes ? `${request.notes.slice(0, 1900)}\n` : ""}[booking-gateway ${key}]`,
       initialStatus: request.tentative ? "pending_confirmation" : "scheduled",
     };
-    journal.markSent(key, request, clock.now());
+    journal.markSent(
+      key,
+      { ...request, resourceIds: providerId !== undefined ? [providerId] : [] },
+      clock.now(),
+    );
     const { result, retried } = await send("POST", "/book", { body });
     if (!result.ok) {
       // No answer, or a 5xx: the platform may have booked. Otherwise it refused.
@@ -473,6 +505,9 @@ export function createServicialoConnector(
     },
 
     async cancel(upstreamId, reason) {
+      // Cancelled already, by this process: answered as it is, with the call that cancelled it.
+      const before = journal.find(byId(upstreamId));
+      if (before?.booking.status === "cancelled") return answer(before);
       const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/cancel`, {
         body: { ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}), cancelledBy: "system" },
         authed: true,

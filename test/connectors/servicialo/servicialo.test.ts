@@ -274,6 +274,22 @@ describe("Servicialo connector", () => {
     expect(h.fake.live()[1]?.email).toBe("reservas@clinica-demo.example");
   });
 
+  it("a create naming no provider books the first configured provider free at that start", async () => {
+    const h = harness();
+    const [slot] = await freeSlots(h, ["clx1abc123"]);
+    const first = value(await h.connector.bookings.create(createFor({ ...slot!, resourceIds: [] }, "np-1")));
+    expect(first.resourceIds).toEqual(["clx1abc123"]);
+    const second = value(await h.connector.bookings.create(createFor({ ...slot!, resourceIds: [] }, "np-2")));
+    expect(second.resourceIds).toEqual(["clx2def456"]);
+    expect(await h.connector.bookings.create(createFor({ ...slot!, resourceIds: [] }, "np-3"))).toMatchObject(
+      {
+        ok: false,
+        error: { code: "slot_taken" },
+      },
+    );
+    expect(h.fake.live().map((s) => s.providerId)).toEqual(["clx1abc123", "clx2def456"]);
+  });
+
   it("refuses a booking without any email when no fallback is configured", async () => {
     const h = harness({ fallbackClientEmail: undefined });
     const [slot] = await freeSlots(h);

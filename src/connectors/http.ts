@@ -104,7 +104,8 @@ export interface UpstreamClient {
   readonly userAgent: string;
   request(request: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>>;
   /**
-   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied;
+   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied
+   * (a header pin; a path-prefix pin is the SDK's base URL and is not rewritten here);
    * each call's meta is recorded into the `withCapture` scope it runs in (AsyncLocalStorage, so
    * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
    */

@@ -72,6 +72,8 @@ export interface UpstreamRequest {
   /** Non-credential headers of this call (never for secrets: the provider attaches those). */
   readonly headers?: Readonly<Record<string, string>>;
   readonly timeoutMs?: number;
+  /** Send without the credential headers (public endpoints of an API that has private ones). */
+  readonly anonymous?: boolean;
 }
 
 export interface UpstreamResponse {
@@ -102,7 +104,8 @@ export interface UpstreamClient {
   readonly userAgent: string;
   request(request: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>>;
   /**
-   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied;
+   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied
+   * (a header pin; a path-prefix pin is the SDK's base URL and is not rewritten here);
    * each call's meta is recorded into the `withCapture` scope it runs in (AsyncLocalStorage, so
    * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
    */
@@ -166,9 +169,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const captures = new AsyncLocalStorage<CapturedCall[]>();
 
   /** Our headers over the caller's: credentials, then UA, then the pin last of all. */
-  async function finalHeaders(init: ConstructorParameters<typeof Headers>[0]): Promise<Headers> {
+  async function finalHeaders(
+    init: ConstructorParameters<typeof Headers>[0],
+    anonymous = false,
+  ): Promise<Headers> {
     const headers = new Headers(init);
-    const secret = options.credentials ? await options.credentials() : {};
+    const secret = options.credentials && !anonymous ? await options.credentials() : {};
     for (const [name, value] of Object.entries(secret)) headers.set(name, value);
     headers.set("user-agent", userAgent);
     if ("header" in pin) headers.set(pin.header, pin.value);
@@ -209,7 +215,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     const init: Record<string, string> = { accept: "application/json", ...req.headers };
     if (req.body !== undefined) init["content-type"] = "application/json";
-    const headers = await finalHeaders(init);
+    const headers = await finalHeaders(init, req.anonymous);
 
     await spacer.wait();
     const controller = new AbortController();

@@ -48,6 +48,8 @@ export interface CalendarHostDeps {
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
   readonly now: () => number;
+  /** A TENTATIVE event landed: the host must be asked (the approval link, src/booking/approval). */
+  readonly onTentative?: (event: OwnEvent) => void;
 }
 
 const DEFAULT_GRANULARITY_MS = 15 * 60_000;
@@ -229,6 +231,7 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
       if (!out.ok) return { ...err(asPortError(out.error)), ...meta };
+      if (out.event.status === "tentative") deps.onTentative?.(out.event);
       return { ...ok(view(out.event)), ...meta };
     },
     async get(id) {

@@ -80,9 +80,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
     transparency: event.status === "cancelled" ? ("transparent" as const) : ("opaque" as const),
   };
   let answer =
-    event.etag === undefined
-      ? await deps.events.create(body)
-      : await deps.events.update(body, event.etag);
+    event.etag === undefined ? await deps.events.create(body) : await deps.events.update(body, event.etag);
   if (!answer.ok && answer.error.code === "precondition_failed" && event.etag !== undefined) {
     const seen = await syncedVersion(deps, event);
     if (seen !== undefined && seen !== event.etag) answer = await deps.events.update(body, seen);

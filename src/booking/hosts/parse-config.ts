@@ -77,7 +77,11 @@ function readHost(h: Json, at: string): HostConfig {
     ...(h.address !== undefined && { address: h.address as Record<string, string> }),
     ...(h.contact !== undefined && { contact: h.contact as { phone?: string; url?: string } }),
     connector: { type: connector.type as string, settings: (connector.settings as Json | undefined) ?? {} },
-    policies: readPolicies((h.policies as Json | undefined) ?? {}, `${at}/policies`, h.calendar !== undefined),
+    policies: readPolicies(
+      (h.policies as Json | undefined) ?? {},
+      `${at}/policies`,
+      h.calendar !== undefined,
+    ),
     services,
     ...(h.calendar !== undefined && { calendar: h.calendar }),
   };

@@ -3,9 +3,13 @@
  *
  * - platforms: "synthetic" (the credential-free platform of the embedded default; with Redis
  *   every process shares its appointment store, as several processes share a real platform),
- *   "square";
- * - calendars: "caldav", "ics-dir" (a local directory of iCalendar files). A calendar host is
- *   then made a booking host by hosts.ts (src/booking/calendar).
+ *   "square", "openings", "servicialo";
+ * - calendars: "caldav", "google", "microsoft", "ics-dir" (a local directory of iCalendar
+ *   files). A calendar host is then made a booking host by hosts.ts (src/booking/calendar).
+ *
+ * Google and Microsoft take an OAuth access token. Until the gateway's own onboarding keeps
+ * and refreshes tokens (issue #13), a host names `accessTokenFile`: a file an outside token
+ * broker keeps current, read on every call and never logged.
  *
  * Settings errors name the field in the config file. Every connector that speaks HTTP hands
  * its upstream's Deprecation/Sunset notices to `onNotice`, recorded per host for operators.
@@ -17,6 +21,15 @@ import { createCaldavConnector, validateCaldavSettings } from "../../connectors/
 import { createIcsDirConnector } from "../../connectors/ics-dir/connector.js";
 import type { Connector } from "../../connectors/port.js";
 import { createSquareConnector, SquareSettingsError } from "../../connectors/square/connector.js";
+import { createGoogleCalendarConnector } from "../../connectors/google/connector.js";
+import { validateGoogleCalendarSettings } from "../../connectors/google/settings.js";
+import { createMicrosoftCalendarConnector } from "../../connectors/microsoft/connector.js";
+import { validateMicrosoftCalendarSettings } from "../../connectors/microsoft/settings.js";
+import { createOpeningsConnector } from "../../connectors/openings/connector.js";
+import { parseOpeningsSettings } from "../../connectors/openings/settings.js";
+import { createServicialoConnector } from "../../connectors/servicialo/connector.js";
+import { parseServicialoSettings } from "../../connectors/servicialo/settings.js";
+import { readFile } from "node:fs/promises";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
@@ -48,7 +61,78 @@ const invalid = (at: string, inner: string, why: string) => {
   return err(fieldError("invalid_setting", field, `${field}: ${why}`));
 };
 
+/** Settings minus the gateway's own `accessTokenFile`, and a provider reading that file. */
+function oauthSettings(
+  config: HostConfig,
+  at: string,
+  deps: ConnectorDeps,
+): Result<{ rest: Record<string, unknown>; accessToken: () => Promise<string> }, FieldError> {
+  const { accessTokenFile, ...rest } = config.connector.settings;
+  if (typeof accessTokenFile !== "string" || accessTokenFile.length === 0) {
+    return invalid(
+      at,
+      "/accessTokenFile",
+      "a file holding a current OAuth access token (kept fresh by your token broker)",
+    );
+  }
+  const path = isAbsolute(accessTokenFile) ? accessTokenFile : resolve(deps.dataDir ?? ".", accessTokenFile);
+  return ok({ rest, accessToken: async () => (await readFile(path, "utf8")).trim() });
+}
+
+const noticeOf = (config: HostConfig, deps: ConnectorDeps) =>
+  deps.onNotice === undefined ? {} : { onNotice: (n: NoticeSighting) => deps.onNotice?.(config.id, n) };
+
 const FACTORIES: Readonly<Record<string, Factory>> = {
+  openings: (config, at, deps) => {
+    const valid = parseOpeningsSettings(config.connector.settings);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createOpeningsConnector(config.connector.settings, {
+        clock: deps.clock,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
+      }),
+    );
+  },
+  servicialo: (config, at, deps) => {
+    const valid = parseServicialoSettings(config.connector.settings);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createServicialoConnector(config.connector.settings, {
+        clock: deps.clock,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
+      }),
+    );
+  },
+  google: (config, at, deps) => {
+    const oauth = oauthSettings(config, at, deps);
+    if (!oauth.ok) return oauth;
+    const valid = validateGoogleCalendarSettings(oauth.value.rest);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createGoogleCalendarConnector(valid.value, {
+        accessToken: oauth.value.accessToken,
+        now: () => deps.clock.now(),
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      }),
+    );
+  },
+  microsoft: (config, at, deps) => {
+    const oauth = oauthSettings(config, at, deps);
+    if (!oauth.ok) return oauth;
+    const valid = validateMicrosoftCalendarSettings(oauth.value.rest);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createMicrosoftCalendarConnector(valid.value, {
+        accessToken: oauth.value.accessToken,
+        now: () => deps.clock.now(),
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      }),
+    );
+  },
   synthetic: synthetic,
   square: (config, at, deps) => {
     try {
@@ -106,7 +190,8 @@ function synthetic(config: HostConfig, at: string, deps: ConnectorDeps): Result<
   const { settings } = config.connector;
   const name = settings["scenario"] ?? config.id;
   const field = `${at}/connector/settings/scenario`;
-  if (typeof name !== "string") return err(fieldError("invalid_setting", field, `${field}: must be a string`));
+  if (typeof name !== "string")
+    return err(fieldError("invalid_setting", field, `${field}: must be a string`));
   const scenario = Object.prototype.hasOwnProperty.call(SYNTHETIC_SCENARIOS, name)
     ? SYNTHETIC_SCENARIOS[name]
     : undefined;

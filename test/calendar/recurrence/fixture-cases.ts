@@ -29,7 +29,8 @@ export const caseFiles = (): string[] =>
     .filter((f) => /^R\d+.*\.json$/.test(f))
     .sort();
 
-export const readCase = (file: string): RecurrenceCase => readFixtureJson<RecurrenceCase>(`recurrence/${file}`);
+export const readCase = (file: string): RecurrenceCase =>
+  readFixtureJson<RecurrenceCase>(`recurrence/${file}`);
 export const readCalendar = (name: string): string => readFixture(`recurrence/${name}`);
 
 function iana(name: string): string | undefined {
@@ -89,7 +90,11 @@ export function dayWindow(text: string, zone: string): { from: string; to: strin
   let end: string;
   if (h !== undefined) end = formatInstant(startMs + 3_600_000);
   else if (parts.length === 3) end = rfc3339In(nextDay(y, mo, d), zone);
-  else if (parts.length === 2) end = rfc3339In(`${mo === 12 ? pad(y + 1, 4) : pad(y, 4)}-${pad(mo === 12 ? 1 : mo + 1)}-01T00:00:00`, zone);
+  else if (parts.length === 2)
+    end = rfc3339In(
+      `${mo === 12 ? pad(y + 1, 4) : pad(y, 4)}-${pad(mo === 12 ? 1 : mo + 1)}-01T00:00:00`,
+      zone,
+    );
   else end = rfc3339In(`${pad(y + 1, 4)}-01-01T00:00:00`, zone);
   return { from: formatInstant(startMs), to: end };
 }

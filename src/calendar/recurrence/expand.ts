@@ -49,6 +49,8 @@ export interface Expansion {
   readonly complete: boolean;
 }
 
+const HOUR = 3_600_000;
+
 /** Most periods (years, months, weeks, days, hours…) one RRULE may walk. */
 export const MAX_PERIODS = 100_000;
 
@@ -178,14 +180,21 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
   // How far outside the window an original start may lie and still land in it.
   const nominal = (d: NominalDuration | undefined): number => (d === undefined ? 0 : Math.abs(d.days) * DAY + Math.abs(d.ms));
   const spanOf = (c: Component): number =>
-    Math.max(nominal(c.duration), c.end === undefined ? DAY : Math.abs(c.end.local - c.start.local)) + 2 * DAY;
+    c.duration !== undefined
+      ? nominal(c.duration)
+      : c.end !== undefined
+        ? Math.abs(instantOf(c.end, opt.floating) - instantOf(c.start, opt.floating))
+        : c.start.date
+          ? DAY
+          : 0;
   const margin = Math.max(
     spanOf(master),
     ...future.map((f) => Math.abs(f.shift) + spanOf(f.o)),
     ...master.rdates.map((r) => (r.end === undefined ? 0 : Math.abs(r.end.local - r.start.local)) + nominal(r.duration)),
   );
-  const after = zone.toLocal(opt.from - margin) - 2 * DAY;
-  const before = zone.toLocal(opt.to + margin) + 2 * DAY;
+  // Three hours either side cover any change of UTC offset (DST moves clocks by up to two).
+  const after = zone.toLocal(opt.from - margin) - 3 * HOUR;
+  const before = zone.toLocal(opt.to + margin) + 3 * HOUR;
 
   let complete = true;
   const instances = new Map<number, { local: number; rdate?: (typeof master.rdates)[number] }>();

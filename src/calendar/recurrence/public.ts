@@ -86,7 +86,11 @@ function window(from: number, to: number): void {
   if (from >= to) throw new RangeError(`from must be before to (from ${from}, to ${to})`);
 }
 
-const iso = (ms: number): string => formatInstant(ms);
+/** RFC 3339 in UTC, whole seconds unless there are milliseconds (as formatInstant, faster). */
+const iso = (ms: number): string => {
+  const text = new Date(ms).toISOString();
+  return text.length === 24 ? text.replace(".000Z", "Z") : formatInstant(ms);
+};
 
 /**
  * Expands an iCalendar text over [from, to): the occurrences that start before `to` and end

@@ -282,6 +282,16 @@ function periodIndexAt(rule: Rule, start: number, t: number): number {
   return Math.max(0, Math.floor(units / rule.interval));
 }
 
+/** For a sub-daily period whose day or hour no BY* part allows: the next day's or hour's start. */
+function filteredUntil(rule: Rule, p: number): number | undefined {
+  if (rule.freq !== "HOURLY" && rule.freq !== "MINUTELY" && rule.freq !== "SECONDLY") return undefined;
+  const day = Math.floor(p / DAY);
+  if (!dayMatches(rule, day)) return (day + 1) * DAY;
+  const hour = Math.floor(p / 3_600_000);
+  if (rule.byHour && !rule.byHour.includes(hour % 24)) return (hour + 1) * 3_600_000;
+  return undefined;
+}
+
 export interface ExpandLimits {
   /** Floating ms: nothing before it is needed (a rule without COUNT skips ahead to it). */
   readonly after: number;
@@ -321,6 +331,13 @@ export function expandRule(
     if (walked >= limits.maxPeriods) return { starts, startMatches, complete: false };
     const p = periodStart(rule, start, k);
     if (p > limits.before) break;
+    const skipTo = filteredUntil(rule, p);
+    if (skipTo !== undefined) {
+      // A sub-daily period on a day (or hour) the BY* parts exclude: go straight past it.
+      k = Math.max(k, periodIndexAt(rule, start, skipTo) - 1);
+      if (periodStart(rule, start, k + 1) < skipTo) k++;
+      continue;
+    }
     for (const t of periodCandidates(rule, start, p)) {
       if (t < start) continue;
       if (stop(t)) return { starts, startMatches, complete: true };

@@ -87,7 +87,8 @@ export interface SlotRules {
 /** Grid starts whose [start, start + duration + buffer) lies inside one free interval. */
 export function slotStarts(free: readonly Interval[], rules: SlotRules): number[] {
   const { duration, granularity } = rules;
-  if (!(duration > 0) || !(granularity > 0)) throw new RangeError("duration and granularity must be positive");
+  if (!(duration > 0) || !(granularity > 0))
+    throw new RangeError("duration and granularity must be positive");
   const need = duration + (rules.buffer ?? 0);
   const anchor = rules.anchor ?? 0;
   const earliest = rules.now + (rules.minNotice ?? 0);

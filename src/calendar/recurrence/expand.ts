@@ -120,12 +120,18 @@ function lengthOf(
 
 const atLeast = (start: number, end: number): number => Math.max(start, end);
 
-function pushOverride(out: Occurrence[], o: Component, recurrenceId: number | undefined, opt: ExpandOptions): void {
+function pushOverride(
+  out: Occurrence[],
+  o: Component,
+  recurrenceId: number | undefined,
+  opt: ExpandOptions,
+): void {
   const zone = floatingOf(o.start, opt.floating);
   const start = zone.toInstant(o.start.local);
   const end = atLeast(start, lengthOf(o.start, o.end, o.duration, opt.floating)(o.start.local, zone));
   if (!inWindow(start, end, opt.from, opt.to)) return;
-  const rid = recurrenceId ?? (o.recurrenceId === undefined ? undefined : instantOf(o.recurrenceId, opt.floating));
+  const rid =
+    recurrenceId ?? (o.recurrenceId === undefined ? undefined : instantOf(o.recurrenceId, opt.floating));
   out.push({
     uid: o.uid,
     eventId: o.eventId,
@@ -139,7 +145,12 @@ function pushOverride(out: Occurrence[], o: Component, recurrenceId: number | un
 }
 
 /** Expands one master with its overrides into `out`; false when a bound or bad data cut it short. */
-function expandSeries(master: Component, overrides: readonly Component[], opt: ExpandOptions, out: Occurrence[]): boolean {
+function expandSeries(
+  master: Component,
+  overrides: readonly Component[],
+  opt: ExpandOptions,
+  out: Occurrence[],
+): boolean {
   const allDay = master.start.date;
   const zone = floatingOf(master.start, opt.floating);
   const length = lengthOf(master.start, master.end, master.duration, opt.floating);
@@ -161,7 +172,8 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
   // EXDATE: exact keys, and whole dates for a DATE EXDATE on a timed series.
   const exKeys = new Set<number>();
   const exDates = new Set<number>();
-  for (const v of master.exdates) (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOf(localOf(v)));
+  for (const v of master.exdates)
+    (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOf(localOf(v)));
 
   const single = new Map<number, Component>();
   const singleDates = new Map<number, Component>();
@@ -178,7 +190,8 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
   future.sort((a, b) => a.key - b.key);
 
   // How far outside the window an original start may lie and still land in it.
-  const nominal = (d: NominalDuration | undefined): number => (d === undefined ? 0 : Math.abs(d.days) * DAY + Math.abs(d.ms));
+  const nominal = (d: NominalDuration | undefined): number =>
+    d === undefined ? 0 : Math.abs(d.days) * DAY + Math.abs(d.ms);
   const spanOf = (c: Component): number =>
     c.duration !== undefined
       ? nominal(c.duration)
@@ -190,7 +203,9 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
   const margin = Math.max(
     spanOf(master),
     ...future.map((f) => Math.abs(f.shift) + spanOf(f.o)),
-    ...master.rdates.map((r) => (r.end === undefined ? 0 : Math.abs(r.end.local - r.start.local)) + nominal(r.duration)),
+    ...master.rdates.map(
+      (r) => (r.end === undefined ? 0 : Math.abs(r.end.local - r.start.local)) + nominal(r.duration),
+    ),
   );
   // Three hours either side cover any change of UTC offset (DST moves clocks by up to two).
   const after = zone.toLocal(opt.from - margin) - 3 * HOUR;
@@ -216,7 +231,11 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
   if (!startStopped && master.start.local >= after && master.start.local <= before)
     instances.set(keyOf(master.start.local), { local: master.start.local });
   for (const r of master.rdates) {
-    const local = allDay ? localOf(r.start) : r.start.date ? r.start.local + (((master.start.local % DAY) + DAY) % DAY) : localOf(r.start);
+    const local = allDay
+      ? localOf(r.start)
+      : r.start.date
+        ? r.start.local + (((master.start.local % DAY) + DAY) % DAY)
+        : localOf(r.start);
     if (local >= after && local <= before) instances.set(keyOf(local), { local, rdate: r });
   }
 
@@ -245,11 +264,27 @@ function expandSeries(master: Component, overrides: readonly Component[], opt: E
     }
     end = atLeast(start, end);
     if (!inWindow(start, end, opt.from, opt.to)) continue;
-    out.push({ uid: master.uid, eventId: master.eventId, start, end, allDay, recurrenceId, status, transparent });
+    out.push({
+      uid: master.uid,
+      eventId: master.eventId,
+      start,
+      end,
+      allDay,
+      recurrenceId,
+      status,
+      transparent,
+    });
   }
   for (const o of overrides) {
     const rid = o.recurrenceId!;
-    pushOverride(out, o, allDay || dateOnly(rid) ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid)) : keyOf(localOf(rid)), opt);
+    pushOverride(
+      out,
+      o,
+      allDay || dateOnly(rid)
+        ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid))
+        : keyOf(localOf(rid)),
+      opt,
+    );
   }
   return complete;
 }

@@ -30,8 +30,10 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
   } catch (e) {
     throw new TypeError(`not iCalendar: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const roots = (Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[])) as unknown[];
-  const calendars = roots.map((r) => new ICAL.Component(r as unknown[])).filter((c) => c.name === "vcalendar");
+  const roots = Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[]);
+  const calendars = roots
+    .map((r) => new ICAL.Component(r as unknown[]))
+    .filter((c) => c.name === "vcalendar");
   if (calendars.length === 0) throw new TypeError("not iCalendar: no VCALENDAR component");
 
   const vtimezones = new Map<string, ICAL.Component>();
@@ -55,13 +57,25 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
 const props = (ev: ICAL.Component, name: string): JCalProperty[] =>
   ev.getAllProperties(name).map((p) => p.toJSON() as JCalProperty);
 
-function timeOf(type: string, value: unknown, params: Record<string, unknown>, resolver: ZoneResolver): TimeValue {
+function timeOf(
+  type: string,
+  value: unknown,
+  params: Record<string, unknown>,
+  resolver: ZoneResolver,
+): TimeValue {
   if (typeof value !== "string") throw new TypeError(`not a ${type} value: ${JSON.stringify(value)}`);
   // A DATE written without VALUE=DATE ("DTSTART:20180110") reaches us from ical.js as
   // "2018-01-10T::": read it as the date it is.
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2}):(\d{2})(Z)?|T::)?$/.exec(value);
   if (m === null) throw new TypeError(`not a date or date-time: ${value}`);
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   const local = Date.UTC(y, mo - 1, d, h, mi, s);
   if (m[4] === undefined) return { date: true, local };
   const tzid = params["tzid"];
@@ -79,7 +93,8 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
     const dtend = one("dtend");
     const durationText = one("duration")?.[3];
     // DTEND wins over a (forbidden) DURATION next to it (fixtures/recurrence R03).
-    const duration = dtend === undefined && typeof durationText === "string" ? parseDuration(durationText) : undefined;
+    const duration =
+      dtend === undefined && typeof durationText === "string" ? parseDuration(durationText) : undefined;
     const rid = one("recurrence-id");
     const rdates: RDateValue[] = props(ev, "rdate").flatMap((p) =>
       p.slice(3).map((v): RDateValue => {
@@ -87,10 +102,14 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
         const [s, e] = v as [string, string];
         const startValue = timeOf("date-time", s, p[1], resolver);
         const d = parseDuration(e);
-        return d !== undefined ? { start: startValue, duration: d } : { start: startValue, end: timeOf("date-time", e, p[1], resolver) };
+        return d !== undefined
+          ? { start: startValue, duration: d }
+          : { start: startValue, end: timeOf("date-time", e, p[1], resolver) };
       }),
     );
-    const exdates = props(ev, "exdate").flatMap((p) => p.slice(3).map((v) => timeOf(p[2], v, p[1], resolver)));
+    const exdates = props(ev, "exdate").flatMap((p) =>
+      p.slice(3).map((v) => timeOf(p[2], v, p[1], resolver)),
+    );
     const rrules = ev.getAllProperties("rrule").map((p) => String(p.getFirstValue()));
     const status = String(ev.getFirstPropertyValue("status") ?? "").toUpperCase();
     const uid = ev.getFirstPropertyValue("uid");
@@ -104,7 +123,7 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
       rdates,
       exdates,
       ...(rid !== undefined && { recurrenceId: time(rid) }),
-      thisAndFuture: rid !== undefined && String(rid[1]["range"] ?? "").toUpperCase() === "THISANDFUTURE",
+      thisAndFuture: rid !== undefined && String(rid[1]["range"]).toUpperCase() === "THISANDFUTURE",
       status: (["TENTATIVE", "CONFIRMED", "CANCELLED"].includes(status) ? status : null) as EventStatus,
       transparent: String(ev.getFirstPropertyValue("transp") ?? "").toUpperCase() === "TRANSPARENT",
     };

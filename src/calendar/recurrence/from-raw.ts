@@ -16,14 +16,19 @@ function valueOf(text: string, form: { date: boolean; zone: Zone }, what: string
   if (t === undefined) throw new TypeError(`${what}: ${JSON.stringify(text)} is not a date or date-time`);
   if (t.date) return { date: true, local: t.local };
   if (t.offsetMinutes !== undefined)
-    return { date: false, local: t.local, zone: t.offsetMinutes === 0 ? UTC : fixedOffsetZone(t.offsetMinutes) };
+    return {
+      date: false,
+      local: t.local,
+      zone: t.offsetMinutes === 0 ? UTC : fixedOffsetZone(t.offsetMinutes),
+    };
   return { date: false, local: t.local, zone: form.zone };
 }
 
 function eventTime(e: EventTime, resolver: ZoneResolver, what: string): TimeValue {
   if ("date" in e) {
     const t = parseTime(e.date);
-    if (t === undefined || !t.date) throw new TypeError(`${what}.date: ${JSON.stringify(e.date)} is not YYYY-MM-DD`);
+    if (t === undefined || !t.date)
+      throw new TypeError(`${what}.date: ${JSON.stringify(e.date)} is not YYYY-MM-DD`);
     return { date: true, local: t.local };
   }
   const zone = e.zone === undefined || e.zone === "" ? resolver.floating : resolver.resolve(e.zone);
@@ -34,7 +39,10 @@ function eventTime(e: EventTime, resolver: ZoneResolver, what: string): TimeValu
 
 /** Splits "a,b" lists a connector may pass through as written. */
 const values = (list: readonly string[] | undefined): string[] =>
-  (list ?? []).flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "");
+  (list ?? [])
+    .flatMap((s) => s.split(","))
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
 
 export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component {
   const what = `event ${JSON.stringify(e.eventId)}`;
@@ -49,7 +57,9 @@ export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component 
     const s = valueOf(text.slice(0, slash), form, `${what} rdate`);
     const rest = text.slice(slash + 1);
     const d = parseDuration(rest);
-    return d !== undefined ? { start: s, duration: d } : { start: s, end: valueOf(rest, form, `${what} rdate`) };
+    return d !== undefined
+      ? { start: s, duration: d }
+      : { start: s, end: valueOf(rest, form, `${what} rdate`) };
   });
   return {
     uid: e.uid,
@@ -60,7 +70,9 @@ export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component 
     rrules: e.rrule === undefined || e.rrule.trim() === "" ? [] : [e.rrule.trim().replace(/^RRULE:/i, "")],
     rdates,
     exdates: values(e.exdate).map((t) => valueOf(t, form, `${what} exdate`)),
-    ...(e.recurrenceId !== undefined && { recurrenceId: eventTime(e.recurrenceId, resolver, `${what} recurrenceId`) }),
+    ...(e.recurrenceId !== undefined && {
+      recurrenceId: eventTime(e.recurrenceId, resolver, `${what} recurrenceId`),
+    }),
     thisAndFuture: e.thisAndFuture === true,
     status: e.status === "tentative" ? "TENTATIVE" : e.status === "cancelled" ? "CANCELLED" : "CONFIRMED",
     transparent: e.transparency === "transparent",

@@ -81,7 +81,11 @@ export function parseTime(text: string): ParsedTime | undefined {
   if (zone.toUpperCase() === "Z") return { date: false, local, offsetMinutes: 0 };
   const sign = zone.startsWith("-") ? -1 : 1;
   const digits = zone.slice(1).replace(":", "");
-  return { date: false, local, offsetMinutes: sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))) };
+  return {
+    date: false,
+    local,
+    offsetMinutes: sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2))),
+  };
 }
 
 const DURATION = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
@@ -89,7 +93,8 @@ const DURATION = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\
 /** Reads an RFC 5545 DURATION ("PT1H30M", "P1D", "-PT15M", "P2W"); undefined if not one. */
 export function parseDuration(text: string): NominalDuration | undefined {
   const m = DURATION.exec(text.trim());
-  if (m === null || /T$/i.test(text.trim()) || text.trim().replace(/^[+-]/, "").toUpperCase() === "P") return undefined;
+  if (m === null || /T$/i.test(text.trim()) || text.trim().replace(/^[+-]/, "").toUpperCase() === "P")
+    return undefined;
   const n = (i: number): number => Number(m[i] ?? 0);
   const sign = m[1] === "-" ? -1 : 1;
   return { days: sign * (n(2) * 7 + n(3)), ms: sign * ((n(4) * 60 + n(5)) * 60 + n(6)) * 1000 };

@@ -70,13 +70,15 @@ export interface EventsExpansion {
 function floatingZone(name: string | undefined): Zone {
   if (name === undefined) return UTC;
   const id = typeof name === "string" ? canonicalIana(name) : undefined;
-  if (id === undefined) throw new RangeError(`floatingZone: ${JSON.stringify(name)} is not an IANA time zone`);
+  if (id === undefined)
+    throw new RangeError(`floatingZone: ${JSON.stringify(name)} is not an IANA time zone`);
   return id === "UTC" ? UTC : ianaZone(id);
 }
 
 function bound(value: number | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`${name} must be a positive integer, got ${value}`);
   return value;
 }
 

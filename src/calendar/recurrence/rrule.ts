@@ -47,7 +47,15 @@ export interface Rule {
 }
 
 const DAY = 86_400_000;
-const FREQS: readonly Frequency[] = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SECONDLY"];
+const FREQS: readonly Frequency[] = [
+  "YEARLY",
+  "MONTHLY",
+  "WEEKLY",
+  "DAILY",
+  "HOURLY",
+  "MINUTELY",
+  "SECONDLY",
+];
 const WEEKDAYS = ["MO", "TU", "WE", "TH", "FR", "SA", "SU"];
 
 function ints(name: string, value: string, min: number, max: number, signed: boolean): number[] {
@@ -64,24 +72,36 @@ function ints(name: string, value: string, min: number, max: number, signed: boo
 export function parseUntil(value: string): Until {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(value.replace(/[-:]/g, ""));
   if (m === null) throw new RangeError(`RRULE UNTIL=${value} is not a date or date-time`);
-  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   return { date: m[4] === undefined, utc: m[7] === "Z", local: Date.UTC(y, mo - 1, d, h, mi, s) };
 }
 
 /** Parses an RRULE value ("FREQ=WEEKLY;BYDAY=MO,WE"); throws RangeError naming the bad part. */
 export function parseRule(text: string): Rule {
   const parts = new Map<string, string>();
-  for (const part of text.trim().replace(/^RRULE:/i, "").split(";")) {
+  for (const part of text
+    .trim()
+    .replace(/^RRULE:/i, "")
+    .split(";")) {
     if (part === "") continue;
     const eq = part.indexOf("=");
     if (eq < 1) throw new RangeError(`RRULE part ${JSON.stringify(part)} is not NAME=VALUE`);
     parts.set(part.slice(0, eq).toUpperCase(), part.slice(eq + 1));
   }
   const freq = parts.get("FREQ")?.toUpperCase() as Frequency | undefined;
-  if (freq === undefined || !FREQS.includes(freq)) throw new RangeError(`RRULE ${text}: FREQ is missing or unknown`);
+  if (freq === undefined || !FREQS.includes(freq))
+    throw new RangeError(`RRULE ${text}: FREQ is missing or unknown`);
   const interval = parts.has("INTERVAL") ? ints("INTERVAL", parts.get("INTERVAL")!, 1, 1e6, false)[0]! : 1;
   const count = parts.has("COUNT") ? ints("COUNT", parts.get("COUNT")!, 1, 1e9, false)[0] : undefined;
-  if (parts.has("COUNT") && parts.has("UNTIL")) throw new RangeError(`RRULE ${text}: COUNT and UNTIL together`);
+  if (parts.has("COUNT") && parts.has("UNTIL"))
+    throw new RangeError(`RRULE ${text}: COUNT and UNTIL together`);
   const wd = (s: string, name: string): number => {
     const i = WEEKDAYS.indexOf(s.toUpperCase());
     if (i < 0) throw new RangeError(`RRULE ${name}: ${JSON.stringify(s)} is not a weekday`);
@@ -89,14 +109,17 @@ export function parseRule(text: string): Rule {
   };
   const list = (name: string, min: number, max: number, signed: boolean): number[] | undefined =>
     parts.has(name) ? ints(name, parts.get(name)!, min, max, signed) : undefined;
-  const byDay = parts.get("BYDAY")?.split(",").map((s) => {
-    const m = /^([+-]?\d{1,2})?([A-Za-z]{2})$/.exec(s.trim());
-    if (m === null) throw new RangeError(`RRULE BYDAY: ${JSON.stringify(s)} is not [±n]weekday`);
-    const n = m[1] === undefined ? 0 : Number(m[1]);
-    if (n === 0 && m[1] !== undefined) throw new RangeError(`RRULE BYDAY: ${s} has ordinal 0`);
-    if (Math.abs(n) > 53) throw new RangeError(`RRULE BYDAY: ${s} is out of range`);
-    return { n, wd: wd(m[2]!, "BYDAY") };
-  });
+  const byDay = parts
+    .get("BYDAY")
+    ?.split(",")
+    .map((s) => {
+      const m = /^([+-]?\d{1,2})?([A-Za-z]{2})$/.exec(s.trim());
+      if (m === null) throw new RangeError(`RRULE BYDAY: ${JSON.stringify(s)} is not [±n]weekday`);
+      const n = m[1] === undefined ? 0 : Number(m[1]);
+      if (n === 0 && m[1] !== undefined) throw new RangeError(`RRULE BYDAY: ${s} has ordinal 0`);
+      if (Math.abs(n) > 53) throw new RangeError(`RRULE BYDAY: ${s} is out of range`);
+      return { n, wd: wd(m[2]!, "BYDAY") };
+    });
   return {
     freq,
     interval,
@@ -191,11 +214,15 @@ function dayMatches(rule: Rule, day: number): boolean {
     // Ordinals count within the month (MONTHLY, or YEARLY with BYMONTH) or the year (YEARLY).
     const inMonth = rule.freq === "MONTHLY" || (rule.freq === "YEARLY" && rule.byMonth !== undefined);
     const ordinals = rule.freq === "MONTHLY" || rule.freq === "YEARLY";
-    const [idx, len] = inMonth ? [d - 1, daysInMonth(y, m)] : [day - dayOf(y, 1, 1), dayOf(y + 1, 1, 1) - dayOf(y, 1, 1)];
+    const [idx, len] = inMonth
+      ? [d - 1, daysInMonth(y, m)]
+      : [day - dayOf(y, 1, 1), dayOf(y + 1, 1, 1) - dayOf(y, 1, 1)];
     const nth = Math.floor(idx / 7) + 1;
     const nthBack = -(Math.floor((len - 1 - idx) / 7) + 1);
     const hit = rule.byDay.some(
-      (x) => x.wd === wd && (x.n === 0 || !ordinals || rule.byWeekNo !== undefined || x.n === nth || x.n === nthBack),
+      (x) =>
+        x.wd === wd &&
+        (x.n === 0 || !ordinals || rule.byWeekNo !== undefined || x.n === nth || x.n === nthBack),
     );
     if (!hit) return false;
   }
@@ -228,12 +255,20 @@ function periodCandidates(rule: Rule, start: number, period: number): number[] {
     const first = Math.floor(period / DAY);
     const [y, m] = ymd(first);
     const length =
-      rule.freq === "YEARLY" ? dayOf(y + 1, 1, 1) - first : rule.freq === "MONTHLY" ? daysInMonth(y, m) : rule.freq === "WEEKLY" ? 7 : 1;
+      rule.freq === "YEARLY"
+        ? dayOf(y + 1, 1, 1) - first
+        : rule.freq === "MONTHLY"
+          ? daysInMonth(y, m)
+          : rule.freq === "WEEKLY"
+            ? 7
+            : 1;
     for (let i = 0; i < length; i++) if (dayMatches(rule, first + i)) days.push(first + i);
     const hours = sortedSet(rule.byHour ?? [h0]);
     const minutes = sortedSet(rule.byMinute ?? [m0]);
     const seconds = sortedSet(rule.bySecond ?? [s0]);
-    times = hours.flatMap((h) => minutes.flatMap((x) => seconds.map((y) => h * 3_600_000 + x * 60_000 + y * 1000)));
+    times = hours.flatMap((h) =>
+      minutes.flatMap((x) => seconds.map((y) => h * 3_600_000 + x * 60_000 + y * 1000)),
+    );
   }
   const all = days.flatMap((d) => times.map((t) => d * DAY + t));
   if (!rule.bySetPos) return all;
@@ -278,7 +313,10 @@ function periodIndexAt(rule: Rule, start: number, t: number): number {
         ? (y - y0) * 12 + (m - m0)
         : rule.freq === "WEEKLY"
           ? Math.floor((Math.floor(t / DAY) - Math.floor(periodStart(rule, start, 0) / DAY)) / 7)
-          : Math.floor((t - periodStart(rule, start, 0)) / { DAILY: DAY, HOURLY: 3_600_000, MINUTELY: 60_000, SECONDLY: 1000 }[rule.freq]);
+          : Math.floor(
+              (t - periodStart(rule, start, 0)) /
+                { DAILY: DAY, HOURLY: 3_600_000, MINUTELY: 60_000, SECONDLY: 1000 }[rule.freq],
+            );
   return Math.max(0, Math.floor(units / rule.interval));
 }
 

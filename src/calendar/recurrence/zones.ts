@@ -65,7 +65,11 @@ export const UTC: Zone = { id: "UTC", toInstant: (l) => l, toLocal: (i) => i };
 
 export function fixedOffsetZone(minutes: number): Zone {
   const ms = minutes * 60_000;
-  return { id: `UTC${minutes >= 0 ? "+" : "-"}${Math.abs(minutes)}m`, toInstant: (l) => l - ms, toLocal: (i) => i + ms };
+  return {
+    id: `UTC${minutes >= 0 ? "+" : "-"}${Math.abs(minutes)}m`,
+    toInstant: (l) => l - ms,
+    toLocal: (i) => i + ms,
+  };
 }
 
 /** The canonical IANA id of a name Temporal knows (any case), else undefined. */
@@ -103,14 +107,24 @@ function vtimezoneZone(id: string, component: ICAL.Component): Zone {
     toInstant(local) {
       const w = wall(local);
       const t = ICAL.Time.fromData(
-        { year: w.year, month: w.month, day: w.day, hour: w.hour, minute: w.minute, second: w.second, isDate: false },
+        {
+          year: w.year,
+          month: w.month,
+          day: w.day,
+          hour: w.hour,
+          minute: w.minute,
+          second: w.second,
+          isDate: false,
+        },
         tz,
       );
       return t.toUnixTime() * 1000 + w.millisecond;
     },
     toLocal(instant) {
       const z = utcTime(instant).convertToZone(tz);
-      return Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second) + (((instant % 1000) + 1000) % 1000);
+      return (
+        Date.UTC(z.year, z.month - 1, z.day, z.hour, z.minute, z.second) + (((instant % 1000) + 1000) % 1000)
+      );
     },
   };
 }

@@ -61,7 +61,12 @@ describe("expandEvents: Google Calendar style", () => {
     expect(mv).toMatchObject({ eventId: "g1_20260310T080000Z", recurrenceId: at("2026-03-10T08:00:00Z") });
     expect(mv!.end - mv!.start).toBe(90 * 60_000);
     expect(cx).toMatchObject({ status: "CANCELLED", recurrenceId: at("2026-03-17T08:00:00Z") });
-    expect(r.occurrences[0]).toMatchObject({ eventId: "g1", status: "CONFIRMED", allDay: false, transparent: false });
+    expect(r.occurrences[0]).toMatchObject({
+      eventId: "g1",
+      status: "CONFIRMED",
+      allDay: false,
+      transparent: false,
+    });
   });
 
   it("busy time: the moved instance only at its new time, the cancelled one free", () => {
@@ -100,7 +105,9 @@ describe("expandEvents: Google Calendar style", () => {
     const r = expandEvents([series, inFromJune, outToMay], MARCH);
     expect(starts(r.occurrences)).toContain("2026-03-20T11:00:00.000Z");
     expect(starts(r.occurrences)).not.toContain("2026-03-24T08:00:00.000Z");
-    expect(r.occurrences.find((o) => o.eventId === "g1_20260616")?.recurrenceId).toBe(at("2026-06-16T07:00:00Z"));
+    expect(r.occurrences.find((o) => o.eventId === "g1_20260616")?.recurrenceId).toBe(
+      at("2026-06-16T07:00:00Z"),
+    );
   });
 
   it("reads all-day events in the floating zone, end date exclusive", () => {
@@ -113,7 +120,11 @@ describe("expandEvents: Google Calendar style", () => {
       rrule: "FREQ=MONTHLY;COUNT=2",
       exdate: ["20260405"],
     };
-    const r = expandEvents([holiday], { ...MARCH, to: at("2026-06-01T00:00:00Z"), floatingZone: "America/New_York" });
+    const r = expandEvents([holiday], {
+      ...MARCH,
+      to: at("2026-06-01T00:00:00Z"),
+      floatingZone: "America/New_York",
+    });
     expect(r.occurrences).toHaveLength(1);
     expect(r.occurrences[0]).toMatchObject({
       allDay: true,
@@ -313,7 +324,12 @@ describe("bounds", () => {
   });
 
   it("a rule walking too many periods from an old DTSTART is incomplete", () => {
-    const old = { ...hourly, start: { dateTime: "1990-01-01T00:00:00Z" }, end: undefined, rrule: "FREQ=MINUTELY;COUNT=100000000" };
+    const old = {
+      ...hourly,
+      start: { dateTime: "1990-01-01T00:00:00Z" },
+      end: undefined,
+      rrule: "FREQ=MINUTELY;COUNT=100000000",
+    };
     expect(expandEvents([old], MARCH).complete).toBe(false);
   });
 
@@ -389,7 +405,9 @@ describe("one engine", () => {
       MARCH,
     );
     expect(fromIcs.occurrences).toHaveLength(7);
-    expect(fromEvents.occurrences.map((o) => [o.start, o.end, o.recurrenceId, o.status === "TENTATIVE"])).toEqual(
+    expect(
+      fromEvents.occurrences.map((o) => [o.start, o.end, o.recurrenceId, o.status === "TENTATIVE"]),
+    ).toEqual(
       fromIcs.occurrences.map((o) => [at(o.start), at(o.end), at(o.recurrenceId!), o.status === "TENTATIVE"]),
     );
   });

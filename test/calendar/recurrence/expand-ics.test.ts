@@ -10,7 +10,9 @@ const cal = (...lines: string[]): string =>
 const event = (...lines: string[]): string[] => ["BEGIN:VEVENT", "UID:e", ...lines, "END:VEVENT"];
 
 const starts = (text: string, from: string, to: string, floatingZone?: string): string[] =>
-  expandIcs(text, { from, to, ...(floatingZone !== undefined && { floatingZone }) }).occurrences.map((o) => o.start);
+  expandIcs(text, { from, to, ...(floatingZone !== undefined && { floatingZone }) }).occurrences.map(
+    (o) => o.start,
+  );
 
 describe("expandIcs input", () => {
   const ok = cal(...event("DTSTART:20260301T090000Z"));
@@ -19,7 +21,9 @@ describe("expandIcs input", () => {
   it("refuses text that is not iCalendar", () => {
     expect(() => expandIcs("hello", win)).toThrow(TypeError);
     expect(() => expandIcs("hello", win)).toThrow(/not iCalendar/);
-    expect(() => expandIcs("BEGIN:VCALENDAR\r\nthis is not a content line\r\n", win)).toThrow(/not iCalendar/);
+    expect(() => expandIcs("BEGIN:VCALENDAR\r\nthis is not a content line\r\n", win)).toThrow(
+      /not iCalendar/,
+    );
   });
 
   it("refuses a window that is empty, inverted or not RFC 3339 instants", () => {
@@ -49,7 +53,14 @@ describe("expandIcs input", () => {
     );
     expect(r).toEqual({
       occurrences: [
-        { uid: "e", start: "2026-03-02T09:00:00Z", end: "2026-03-02T10:00:00Z", allDay: false, status: null, transparent: false },
+        {
+          uid: "e",
+          start: "2026-03-02T09:00:00Z",
+          end: "2026-03-02T10:00:00Z",
+          allDay: false,
+          status: null,
+          transparent: false,
+        },
         {
           uid: "s",
           start: "2026-03-03T09:00:00Z",
@@ -66,7 +77,9 @@ describe("expandIcs input", () => {
   });
 
   it("an occurrence is in the window when it starts before `to` and ends after `from`", () => {
-    const text = cal(...event("DTSTART:20260301T090000Z", "DTEND:20260301T100000Z", "RRULE:FREQ=HOURLY;COUNT=3"));
+    const text = cal(
+      ...event("DTSTART:20260301T090000Z", "DTEND:20260301T100000Z", "RRULE:FREQ=HOURLY;COUNT=3"),
+    );
     expect(starts(text, "2026-03-01T10:00:00Z", "2026-03-01T11:00:00Z")).toEqual(["2026-03-01T10:00:00Z"]);
     expect(starts(text, "2026-03-01T09:59:59Z", "2026-03-01T10:00:00Z")).toEqual(["2026-03-01T09:00:00Z"]);
   });
@@ -120,52 +133,60 @@ describe("RFC 5545 §3.8.5.3 examples (DTSTART;TZID=America/New_York:19970902T09
 
   it("Friday the 13th (the RFC excludes its unsynchronized DTSTART), the first Saturday after the first Sunday", () => {
     const exdate = "EXDATE;TZID=America/New_York:19970902T090000";
-    expect(rfc("FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13;COUNT=4", "19970902T090000", exdate).map((s) => s.slice(0, 10))).toEqual([
-      "1998-02-13",
-      "1998-03-13",
-      "1998-11-13",
-    ]);
-    expect(rfc("FREQ=MONTHLY;BYDAY=SA;BYMONTHDAY=7,8,9,10,11,12,13;COUNT=3", "19970913T090000").map((s) => s.slice(0, 10))).toEqual([
-      "1997-09-13",
-      "1997-10-11",
-      "1997-11-08",
-    ]);
+    expect(
+      rfc("FREQ=MONTHLY;BYDAY=FR;BYMONTHDAY=13;COUNT=4", "19970902T090000", exdate).map((s) =>
+        s.slice(0, 10),
+      ),
+    ).toEqual(["1998-02-13", "1998-03-13", "1998-11-13"]);
+    expect(
+      rfc("FREQ=MONTHLY;BYDAY=SA;BYMONTHDAY=7,8,9,10,11,12,13;COUNT=3", "19970913T090000").map((s) =>
+        s.slice(0, 10),
+      ),
+    ).toEqual(["1997-09-13", "1997-10-11", "1997-11-08"]);
   });
 
   it("US presidential election day, every 4 years", () => {
     expect(
-      rfc("FREQ=YEARLY;INTERVAL=4;BYMONTH=11;BYDAY=TU;BYMONTHDAY=2,3,4,5,6,7,8;COUNT=2", "19961105T090000").map((s) =>
-        s.slice(0, 10),
-      ),
+      rfc(
+        "FREQ=YEARLY;INTERVAL=4;BYMONTH=11;BYDAY=TU;BYMONTHDAY=2,3,4,5,6,7,8;COUNT=2",
+        "19961105T090000",
+      ).map((s) => s.slice(0, 10)),
     ).toEqual(["1996-11-05", "2000-11-07"]);
   });
 
   it("Monday of week 20, and the 3rd instance of TU/WE/TH in the month", () => {
-    expect(rfc("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "19970512T090000").map((s) => s.slice(0, 10))).toEqual([
-      "1997-05-12",
-      "1998-05-11",
-      "1999-05-17",
-    ]);
-    expect(rfc("FREQ=MONTHLY;COUNT=3;BYDAY=TU,WE,TH;BYSETPOS=3", "19970904T090000").map((s) => s.slice(0, 10))).toEqual([
-      "1997-09-04",
-      "1997-10-07",
-      "1997-11-06",
-    ]);
+    expect(
+      rfc("FREQ=YEARLY;BYWEEKNO=20;BYDAY=MO;COUNT=3", "19970512T090000").map((s) => s.slice(0, 10)),
+    ).toEqual(["1997-05-12", "1998-05-11", "1999-05-17"]);
+    expect(
+      rfc("FREQ=MONTHLY;COUNT=3;BYDAY=TU,WE,TH;BYSETPOS=3", "19970904T090000").map((s) => s.slice(0, 10)),
+    ).toEqual(["1997-09-04", "1997-10-07", "1997-11-06"]);
   });
 });
 
 describe("invalid dates are skipped (RFC 5545 §3.3.10)", () => {
   const all = (dtstart: string, rule: string): string[] =>
-    starts(cal(...event(`DTSTART:${dtstart}`, `RRULE:${rule}`)), "2024-01-01T00:00:00Z", "2033-01-01T00:00:00Z").map(
-      (s) => s.slice(0, 10),
-    );
+    starts(
+      cal(...event(`DTSTART:${dtstart}`, `RRULE:${rule}`)),
+      "2024-01-01T00:00:00Z",
+      "2033-01-01T00:00:00Z",
+    ).map((s) => s.slice(0, 10));
 
   it("monthly on the 31st skips shorter months", () => {
-    expect(all("20240131T090000Z", "FREQ=MONTHLY;COUNT=4")).toEqual(["2024-01-31", "2024-03-31", "2024-05-31", "2024-07-31"]);
+    expect(all("20240131T090000Z", "FREQ=MONTHLY;COUNT=4")).toEqual([
+      "2024-01-31",
+      "2024-03-31",
+      "2024-05-31",
+      "2024-07-31",
+    ]);
   });
 
   it("yearly on February 29 waits for leap years", () => {
-    expect(all("20240229T090000Z", "FREQ=YEARLY;COUNT=3")).toEqual(["2024-02-29", "2028-02-29", "2032-02-29"]);
+    expect(all("20240229T090000Z", "FREQ=YEARLY;COUNT=3")).toEqual([
+      "2024-02-29",
+      "2028-02-29",
+      "2032-02-29",
+    ]);
   });
 });
 

@@ -29,7 +29,8 @@ export const caseFiles = (): string[] =>
     .filter((f) => /^R\d+.*\.json$/.test(f))
     .sort();
 
-export const readCase = (file: string): RecurrenceCase => readFixtureJson<RecurrenceCase>(`recurrence/${file}`);
+export const readCase = (file: string): RecurrenceCase =>
+  readFixtureJson<RecurrenceCase>(`recurrence/${file}`);
 export const readCalendar = (name: string): string => readFixture(`recurrence/${name}`);
 
 function iana(name: string): string | undefined {
@@ -58,9 +59,9 @@ export function instantIn(value: string, zone: string): number {
   if (/(Z|[+-]\d{2}:\d{2})$/.test(value)) return Date.parse(value);
   const m = /^(\d{4})-?(\d{2})-?(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
   if (m === null) throw new Error(`cannot read ${value}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
+  const n = (i: number): number => Number(m[i] ?? 0);
   const r = wallClockToInstant(
-    { year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second!, millisecond: 0 },
+    { year: n(1), month: n(2), day: n(3), hour: n(4), minute: n(5), second: n(6), millisecond: 0 },
     zone,
   );
   if (!r.ok) throw new Error(`cannot place ${value} in ${zone}`);
@@ -89,7 +90,11 @@ export function dayWindow(text: string, zone: string): { from: string; to: strin
   let end: string;
   if (h !== undefined) end = formatInstant(startMs + 3_600_000);
   else if (parts.length === 3) end = rfc3339In(nextDay(y, mo, d), zone);
-  else if (parts.length === 2) end = rfc3339In(`${mo === 12 ? pad(y + 1, 4) : pad(y, 4)}-${pad(mo === 12 ? 1 : mo + 1)}-01T00:00:00`, zone);
+  else if (parts.length === 2)
+    end = rfc3339In(
+      `${mo === 12 ? pad(y + 1, 4) : pad(y, 4)}-${pad(mo === 12 ? 1 : mo + 1)}-01T00:00:00`,
+      zone,
+    );
   else end = rfc3339In(`${pad(y + 1, 4)}-01-01T00:00:00`, zone);
   return { from: formatInstant(startMs), to: end };
 }

@@ -103,12 +103,21 @@ function windowOf(ctx: Ctx, check: Record<string, unknown>): { from: string; to:
   }
 }
 
-const IGNORED = new Set(["query", "window_start", "window_end", "day", "instant", "expected_summary", "expected_last_summary"]);
+const IGNORED = new Set([
+  "query",
+  "window_start",
+  "window_end",
+  "day",
+  "instant",
+  "expected_summary",
+  "expected_last_summary",
+]);
 
 function runCheck(ctx: Ctx, check: Record<string, unknown>): void {
-  const query = String(check["query"] ?? "");
+  const query = typeof check["query"] === "string" ? check["query"] : "";
   if (Array.isArray(check["days"])) {
-    for (const day of check["days"] as string[]) runCheck(ctx, { day, expected_count: check["expected_count_each"] });
+    for (const day of check["days"] as string[])
+      runCheck(ctx, { day, expected_count: check["expected_count_each"] });
     return;
   }
   const w = windowOf(ctx, check);
@@ -137,7 +146,10 @@ function runCheck(ctx: Ctx, check: Record<string, unknown>): void {
       }
       case "expected_ends": {
         const want = (value as string[]).map((s) => formatInstant(instantIn(s, ctx.zone)));
-        expect(occ.slice(0, want.length).map((o) => o.end), query).toEqual(want);
+        expect(
+          occ.slice(0, want.length).map((o) => o.end),
+          query,
+        ).toEqual(want);
         break;
       }
       case "expected_start_hour":
@@ -210,10 +222,14 @@ describe("fixtures/recurrence through expandIcs", () => {
       it(`yields exactly the expected starts in ${c.window_start} .. ${c.window_end}`, () => {
         const r = expand(ctx, from, to);
         expect(r.complete).toBe(true);
-        expect(r.occurrences.map((o) => keyOf(ctx, o))).toEqual(c.expected_starts.map((s) => expectedKey(s, ctx.zone)));
+        expect(r.occurrences.map((o) => keyOf(ctx, o))).toEqual(
+          c.expected_starts.map((s) => expectedKey(s, ctx.zone)),
+        );
         if (c.expected_status) expect(r.occurrences.map((o) => o.status)).toEqual(c.expected_status);
         if (c.expected_ends)
-          expect(r.occurrences.map((o) => o.end)).toEqual(c.expected_ends.map((s) => formatInstant(instantIn(s, ctx.zone))));
+          expect(r.occurrences.map((o) => o.end)).toEqual(
+            c.expected_ends.map((s) => formatInstant(instantIn(s, ctx.zone))),
+          );
       });
 
       for (const [i, check] of c.checks.entries())

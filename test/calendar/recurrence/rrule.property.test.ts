@@ -22,7 +22,7 @@ import { expandIcs } from "../../../src/calendar/index.js";
 import { formatInstant, wallClockToInstant } from "../../../src/protocol/time/index.js";
 
 // rrule's ESM build is not Node ESM; its CommonJS build is, through the default export.
-const { rrulestr } = rrulePkg as unknown as typeof import("rrule");
+const { rrulestr } = rrulePkg;
 
 const FREQS = ["YEARLY", "MONTHLY", "WEEKLY", "DAILY", "HOURLY", "MINUTELY", "SECONDLY"] as const;
 type Freq = (typeof FREQS)[number];
@@ -56,12 +56,14 @@ const ruleBody = (freqs: readonly Freq[]): fc.Arbitrary<{ freq: Freq; text: stri
       // All with an ordinal or none: rrule requires a day to match both kinds when a list
       // mixes them ("1MO,TU" gives nothing), where RFC 5545 takes either.
       byDay: fc.option(
-        fc.boolean().chain((withOrdinals) =>
-          fc.uniqueArray(
-            fc.record({ n: withOrdinals ? signed(5) : fc.constant(0), wd: fc.constantFrom(...WD) }),
-            { minLength: 1, maxLength: 3, selector: (d) => `${d.n}${d.wd}` },
+        fc
+          .boolean()
+          .chain((withOrdinals) =>
+            fc.uniqueArray(
+              fc.record({ n: withOrdinals ? signed(5) : fc.constant(0), wd: fc.constantFrom(...WD) }),
+              { minLength: 1, maxLength: 3, selector: (d) => `${d.n}${d.wd}` },
+            ),
           ),
-        ),
         { nil: undefined, freq: 2 },
       ),
       byMonthDay: list(signed(31), 3),
@@ -75,7 +77,10 @@ const ruleBody = (freqs: readonly Freq[]): fc.Arbitrary<{ freq: Freq; text: stri
       // it twice for COUNT); a recurrence set has no duplicates.
       bySetPos: fc.option(
         fc.boolean().chain((neg) =>
-          fc.uniqueArray(fc.integer({ min: 1, max: 4 }).map((n) => (neg ? -n : n)), { minLength: 1, maxLength: 2 }),
+          fc.uniqueArray(
+            fc.integer({ min: 1, max: 4 }).map((n) => (neg ? -n : n)),
+            { minLength: 1, maxLength: 2 },
+          ),
         ),
         { nil: undefined, freq: 2 },
       ),
@@ -87,7 +92,9 @@ const ruleBody = (freqs: readonly Freq[]): fc.Arbitrary<{ freq: Freq; text: stri
       // Ordinal BYDAY only where RFC 5545 allows it (MONTHLY, YEARLY without BYWEEKNO).
       const ordinals = r.freq === "MONTHLY" || (r.freq === "YEARLY" && r.byWeekNo === undefined);
       if (r.byDay)
-        parts.push(`BYDAY=${[...new Set(r.byDay.map((d) => `${ordinals && d.n ? d.n : ""}${d.wd}`))].join(",")}`);
+        parts.push(
+          `BYDAY=${[...new Set(r.byDay.map((d) => `${ordinals && d.n ? d.n : ""}${d.wd}`))].join(",")}`,
+        );
       // BYMONTHDAY is not allowed with WEEKLY, BYYEARDAY only with YEARLY (and sub-daily),
       // BYWEEKNO only with YEARLY (RFC 5545 §3.3.10).
       if (r.byMonthDay && r.freq !== "WEEKLY") parts.push(`BYMONTHDAY=${r.byMonthDay.join(",")}`);
@@ -137,7 +144,9 @@ const ending = fc.oneof(
   fc.double({ min: 0, max: 1, noNaN: true }).map((at) => ({ kind: "until" as const, at })),
 );
 
-const seedArb = fc.integer({ min: Date.UTC(1995, 0, 1), max: Date.UTC(2035, 0, 1) }).map((t) => Math.floor(t / 1000) * 1000);
+const seedArb = fc
+  .integer({ min: Date.UTC(1995, 0, 1), max: Date.UTC(2035, 0, 1) })
+  .map((t) => Math.floor(t / 1000) * 1000);
 
 function ics(dtstart: string, rule: string): string {
   return [
@@ -161,22 +170,25 @@ describe("RRULE expansion against the rrule package", () => {
         const start = firstAfter(body.text, seed, body.freq);
         fc.pre(start !== undefined);
         const span = SPAN[body.freq];
-        const to = start! + span;
+        const to = start + span;
         let rule = body.text;
         if (end.kind === "count") rule += `;COUNT=${end.count}`;
-        if (end.kind === "until") rule += `;UNTIL=${basic(start! + Math.floor(end.at * span))}Z`;
-        const oracle = rrulestr(`DTSTART:${basic(start!)}Z\nRRULE:${rule}`)
-          .between(new Date(start!), new Date(to), true)
+        if (end.kind === "until") rule += `;UNTIL=${basic(start + Math.floor(end.at * span))}Z`;
+        const oracle = rrulestr(`DTSTART:${basic(start)}Z\nRRULE:${rule}`)
+          .between(new Date(start), new Date(to), true)
           .map((d) => d.getTime())
           .filter((t) => t < to)
           .map((t) => formatInstant(t));
-        const r = expandIcs(ics(`DTSTART:${basic(start!)}Z`, rule), {
-          from: formatInstant(start!),
+        const r = expandIcs(ics(`DTSTART:${basic(start)}Z`, rule), {
+          from: formatInstant(start),
           to: formatInstant(to),
           maxPerSeries: 100_000,
         });
         expect(r.complete).toBe(true);
-        expect(r.occurrences.map((o) => o.start), rule).toEqual(oracle);
+        expect(
+          r.occurrences.map((o) => o.start),
+          rule,
+        ).toEqual(oracle);
       }),
       { numRuns: 300 },
     );
@@ -207,7 +219,7 @@ describe("RRULE expansion against the rrule package", () => {
         const startWall = firstAfter(body.text, seed, body.freq);
         fc.pre(startWall !== undefined);
         const span = SPAN[body.freq];
-        const from = toInstant(startWall!);
+        const from = toInstant(startWall);
         const to = from + span;
         let rule = body.text;
         let until = Infinity;
@@ -215,21 +227,24 @@ describe("RRULE expansion against the rrule package", () => {
         if (end.kind === "until") until = from + Math.floor(end.at * span);
         const oracle = [
           ...new Set(
-            rrulestr(`DTSTART:${basic(startWall!)}Z\nRRULE:${rule}`)
-              .between(new Date(startWall!), new Date(startWall! + span + 2 * DAY), true)
+            rrulestr(`DTSTART:${basic(startWall)}Z\nRRULE:${rule}`)
+              .between(new Date(startWall), new Date(startWall + span + 2 * DAY), true)
               .map((d) => toInstant(d.getTime())),
           ),
         ]
           .filter((t) => t <= until && t >= from && t < to)
           .map((t) => formatInstant(t));
         const ours = until === Infinity ? rule : `${rule};UNTIL=${basic(until)}Z`;
-        const r = expandIcs(ics(`DTSTART;TZID=${zone}:${basic(startWall!)}`, ours), {
+        const r = expandIcs(ics(`DTSTART;TZID=${zone}:${basic(startWall)}`, ours), {
           from: formatInstant(from),
           to: formatInstant(to),
           maxPerSeries: 100_000,
         });
         expect(r.complete).toBe(true);
-        expect(r.occurrences.map((o) => o.start), ours).toEqual(oracle);
+        expect(
+          r.occurrences.map((o) => o.start),
+          ours,
+        ).toEqual(oracle);
       }),
       { numRuns: 200 },
     );

@@ -9,7 +9,9 @@
  * replace the instance whose original start they name: an occurrence at their own time (so one
  * moved into the window from far outside it is found without expanding that far), the
  * original time freed. RANGE=THISANDFUTURE also moves every later instance by the same
- * wall-clock shift and gives it the override's length, status and transparency.
+ * wall-clock shift and gives it the override's length, status and transparency. An override
+ * is an occurrence even when its RECURRENCE-ID names no instance, or its series is missing
+ * (Google shares single instances): it is what the calendar shows, so it is busy time.
  *
  * Bounds: an RRULE without COUNT skips straight to the window; one with COUNT walks from
  * DTSTART. A series walks at most MAX_PERIODS periods and keeps at most `maxPerSeries`
@@ -76,8 +78,9 @@ export function expandComponents(components: readonly Component[], options: Expa
       // Exceptions whose series the calendar did not give us (Google shares single instances).
       for (const o of overrides) pushOverride(found, o, undefined, options);
     }
-    for (const master of masters) {
-      const r = expandSeries(master, overrides, options, found);
+    // Two masters under one UID (a calendar's mistake): both expand, the overrides count once.
+    for (const [i, master] of masters.entries()) {
+      const r = expandSeries(master, overrides, options, found, i === 0);
       complete &&= r;
     }
     found.sort(byStart);
@@ -144,12 +147,16 @@ function pushOverride(
   });
 }
 
-/** Expands one master with its overrides into `out`; false when a bound or bad data cut it short. */
+/**
+ * Expands one master into `out`, its overrides too when `withOverrides`; false when a bound or
+ * bad data cut it short.
+ */
 function expandSeries(
   master: Component,
   overrides: readonly Component[],
   opt: ExpandOptions,
   out: Occurrence[],
+  withOverrides: boolean,
 ): boolean {
   const allDay = master.start.date;
   const zone = floatingOf(master.start, opt.floating);
@@ -160,7 +167,7 @@ function expandSeries(
     const replaced = overrides.some((o) => instantOf(o.recurrenceId!, opt.floating) === at);
     if (!replaced) pushOverride(out, master, undefined, opt);
     // Overrides of a single event still replace it when they name its start.
-    for (const o of overrides) pushOverride(out, o, undefined, opt);
+    if (withOverrides) for (const o of overrides) pushOverride(out, o, undefined, opt);
     return true;
   }
   /** Where a value written in any form falls in this series' frame (its key). */
@@ -275,7 +282,7 @@ function expandSeries(
       transparent,
     });
   }
-  for (const o of overrides) {
+  for (const o of withOverrides ? overrides : []) {
     const rid = o.recurrenceId!;
     pushOverride(
       out,

@@ -360,6 +360,48 @@ describe("bounds", () => {
   });
 });
 
+describe("odd calendars", () => {
+  const one: RawCalendarEvent = {
+    ...base,
+    uid: "o",
+    eventId: "o",
+    start: { dateTime: "2026-03-02T09:00:00Z" },
+    end: { dateTime: "2026-03-02T10:00:00Z" },
+    rrule: "FREQ=DAILY;COUNT=2",
+  };
+  const moved: RawCalendarEvent = {
+    ...base,
+    uid: "o",
+    eventId: "o-2",
+    recurrenceId: { dateTime: "2026-03-03T09:00:00Z" },
+    start: { dateTime: "2026-03-03T15:00:00Z" },
+    end: { dateTime: "2026-03-03T16:00:00Z" },
+  };
+
+  it("an exception without its series (a shared single instance) is still an occurrence", () => {
+    const r = expandEvents([moved], MARCH);
+    expect(r.occurrences).toEqual([
+      expect.objectContaining({
+        eventId: "o-2",
+        start: at("2026-03-03T15:00:00Z"),
+        recurrenceId: at("2026-03-03T09:00:00Z"),
+      }),
+    ]);
+  });
+
+  it("two masters under one UID both expand; their exception counts once", () => {
+    const twin = { ...one, eventId: "o-twin", start: { dateTime: "2026-03-02T11:00:00Z" }, end: undefined };
+    const r = expandEvents([one, twin, moved], MARCH);
+    expect(r.occurrences.filter((o) => o.eventId === "o-2")).toHaveLength(1);
+    expect(starts(r.occurrences)).toEqual([
+      "2026-03-02T09:00:00.000Z",
+      "2026-03-02T11:00:00.000Z",
+      "2026-03-03T11:00:00.000Z",
+      "2026-03-03T15:00:00.000Z",
+    ]);
+  });
+});
+
 describe("one engine", () => {
   it("expandIcs and expandEvents agree on the same series", () => {
     const ics = [

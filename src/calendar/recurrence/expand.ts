@@ -71,7 +71,7 @@ export function expandComponents(components: readonly Component[], options: Expa
     byUid.set(c.uid, group);
   }
   let complete = true;
-  let all: Occurrence[] = [];
+  const all: Occurrence[] = [];
   for (const { masters, overrides } of byUid.values()) {
     const found: Occurrence[] = [];
     if (masters.length === 0) {
@@ -88,7 +88,7 @@ export function expandComponents(components: readonly Component[], options: Expa
       complete = false;
       found.length = options.maxPerSeries;
     }
-    all = all.concat(found);
+    for (const o of found) all.push(o);
   }
   all.sort(byStart);
   if (all.length > options.maxTotal) {
@@ -263,7 +263,7 @@ function expandSeries(
       status = f.o.status;
       transparent = f.o.transparent;
     } else {
-      start = zone.toInstant(local);
+      start = allDay ? zone.toInstant(local) : key;
       end =
         rdate !== undefined && (rdate.end !== undefined || rdate.duration !== undefined)
           ? lengthOf(rdate.start, rdate.end, rdate.duration, opt.floating)(local, zone)

@@ -22,7 +22,27 @@ export interface RecurrenceCase {
   readonly extra_calendars?: Record<string, unknown>[];
   readonly busy_note?: string;
   readonly expected_starts_provenance?: string;
+  readonly derived_full_series?: { readonly note?: string; readonly starts: string[] };
 }
+
+/** Top-level fields this test reads or knowingly leaves (prose, sources); any other fails. */
+export const KNOWN_FIELDS = new Set([
+  "id",
+  "calendar",
+  "window_start",
+  "window_end",
+  "expected_starts",
+  "expected_status",
+  "expected_ends",
+  "checks",
+  "extra_calendars",
+  "busy_note",
+  "derived_full_series",
+  "expected_starts_provenance",
+  "features",
+  "notes",
+  "source",
+]);
 
 export const caseFiles = (): string[] =>
   readdirSync(fixturePath("recurrence"))

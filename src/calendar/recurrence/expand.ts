@@ -174,13 +174,14 @@ function expandSeries(
   const localOf = (v: TimeValue): number =>
     allDay ? Math.floor(v.local / DAY) * DAY : v.date ? v.local : zone.toLocal(instantOf(v, opt.floating));
   const keyOf = (local: number): number => (allDay ? local : zone.toInstant(local));
+  /** The key of a written value: its date for an all-day series, else its instant. */
+  const keyOfValue = (v: TimeValue): number => (allDay ? localOf(v) : instantOf(v, opt.floating));
   const dateOnly = (v: TimeValue): boolean => !allDay && v.date;
 
   // EXDATE: exact keys, and whole dates for a DATE EXDATE on a timed series.
   const exKeys = new Set<number>();
   const exDates = new Set<number>();
-  for (const v of master.exdates)
-    (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOf(localOf(v)));
+  for (const v of master.exdates) (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOfValue(v));
 
   const single = new Map<number, Component>();
   const singleDates = new Map<number, Component>();
@@ -190,8 +191,8 @@ function expandSeries(
     if (dateOnly(rid)) singleDates.set(rid.local, o);
     else {
       const ridLocal = localOf(rid);
-      single.set(keyOf(ridLocal), o);
-      if (o.thisAndFuture) future.push({ key: keyOf(ridLocal), shift: localOf(o.start) - ridLocal, o });
+      single.set(keyOfValue(rid), o);
+      if (o.thisAndFuture) future.push({ key: keyOfValue(rid), shift: localOf(o.start) - ridLocal, o });
     }
   }
   future.sort((a, b) => a.key - b.key);
@@ -287,9 +288,7 @@ function expandSeries(
     pushOverride(
       out,
       o,
-      allDay || dateOnly(rid)
-        ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid))
-        : keyOf(localOf(rid)),
+      allDay || dateOnly(rid) ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid)) : keyOfValue(rid),
       opt,
     );
   }

@@ -21,7 +21,7 @@
  */
 import { DAY, type Component, type EventStatus, type NominalDuration, type TimeValue } from "./model.js";
 import { expandRule, parseRule, type Rule } from "./rrule.js";
-import type { Zone } from "./zones.js";
+import { UTC, type Zone } from "./zones.js";
 
 export interface Occurrence {
   readonly uid: string;
@@ -170,9 +170,18 @@ function expandSeries(
     if (withOverrides) for (const o of overrides) pushOverride(out, o, undefined, opt);
     return true;
   }
-  /** Where a value written in any form falls in this series' frame (its key). */
-  const localOf = (v: TimeValue): number =>
-    allDay ? Math.floor(v.local / DAY) * DAY : v.date ? v.local : zone.toLocal(instantOf(v, opt.floating));
+  /**
+   * Where a value written in any form falls in this series' frame. For an all-day series, a
+   * date-time is taken at its date: as written when it has a TZID or floats (Exchange writes
+   * RECURRENCE-ID;TZID=…:20200528T000000), in the floating zone when it is UTC or an offset
+   * (Microsoft Graph's originalStart is UTC).
+   */
+  const localOf = (v: TimeValue): number => {
+    if (!allDay) return v.date ? v.local : zone.toLocal(instantOf(v, opt.floating));
+    const absolute = !v.date && (v.zone === UTC || v.zone.id.startsWith("UTC"));
+    const wall = absolute ? opt.floating.toLocal(instantOf(v, opt.floating)) : v.local;
+    return Math.floor(wall / DAY) * DAY;
+  };
   const keyOf = (local: number): number => (allDay ? local : zone.toInstant(local));
   /** The key of a written value: its date for an all-day series, else its instant. */
   const keyOfValue = (v: TimeValue): number => (allDay ? localOf(v) : instantOf(v, opt.floating));

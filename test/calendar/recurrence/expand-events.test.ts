@@ -183,6 +183,33 @@ describe("expandEvents: Microsoft Graph style (Windows zone names)", () => {
   });
 });
 
+describe("expandEvents: Microsoft Graph all-day exceptions", () => {
+  it("an originalStart in UTC names the all-day instance of its date in the floating zone", () => {
+    const series: RawCalendarEvent = {
+      ...base,
+      uid: "ad",
+      eventId: "ad",
+      start: { date: "2026-03-09" },
+      end: { date: "2026-03-10" },
+      rrule: "FREQ=DAILY;COUNT=3",
+    };
+    const moved: RawCalendarEvent = {
+      ...base,
+      uid: "ad",
+      eventId: "ad-2",
+      recurrenceId: { dateTime: "2026-03-09T23:00:00Z" }, // Mar 10, midnight in Berlin
+      start: { date: "2026-03-12" },
+      end: { date: "2026-03-13" },
+    };
+    const r = expandEvents([series, moved], { ...MARCH, floatingZone: "Europe/Berlin" });
+    expect(r.occurrences.map((o) => [o.eventId, new Date(o.start).toISOString()])).toEqual([
+      ["ad", "2026-03-08T23:00:00.000Z"],
+      ["ad", "2026-03-10T23:00:00.000Z"],
+      ["ad-2", "2026-03-11T23:00:00.000Z"],
+    ]);
+  });
+});
+
 describe("expandEvents: CalDAV style", () => {
   it("floating times are read in the floating zone", () => {
     const e: RawCalendarEvent = {

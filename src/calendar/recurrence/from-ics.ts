@@ -26,7 +26,7 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
     throw new TypeError("not iCalendar: the text does not start with BEGIN:VCALENDAR");
   let parsed: unknown;
   try {
-    parsed = ICAL.parse(text);
+    parsed = ICAL.parse(rawRules(text));
   } catch (e) {
     throw new TypeError(`not iCalendar: ${e instanceof Error ? e.message : String(e)}`);
   }
@@ -52,6 +52,24 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
       else components.push(c);
     }
   return { components, complete, resolver };
+}
+
+/**
+ * ical.js parses RRULE values while it reads the text and throws for the whole calendar on
+ * one it does not accept ("FREQ=weekly", an X- part). Renamed inside VEVENTs (never inside
+ * VTIMEZONEs, whose rules ical.js needs), an RRULE reaches us as written and rrule.ts judges
+ * it, for its event alone. EXRULE (deprecated, not expanded) is renamed for the same reason.
+ */
+function rawRules(text: string): string {
+  let inEvent = false;
+  return text
+    .split(/(?<=\n)/)
+    .map((line) => {
+      if (/^BEGIN:VEVENT\s*$/i.test(line)) inEvent = true;
+      else if (/^END:VEVENT\s*$/i.test(line)) inEvent = false;
+      return inEvent ? line.replace(/^(RRULE|EXRULE)(?=[;:])/i, "X-GATEWAY-$1") : line;
+    })
+    .join("");
 }
 
 const props = (ev: ICAL.Component, name: string): JCalProperty[] =>
@@ -110,7 +128,7 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
     const exdates = props(ev, "exdate").flatMap((p) =>
       p.slice(3).map((v) => timeOf(p[2], v, p[1], resolver)),
     );
-    const rrules = ev.getAllProperties("rrule").map((p) => String(p.getFirstValue()));
+    const rrules = props(ev, "x-gateway-rrule").map((p) => String(p[3]));
     const status = String(ev.getFirstPropertyValue("status") ?? "").toUpperCase();
     const uid = ev.getFirstPropertyValue("uid");
     return {

@@ -36,6 +36,26 @@ describe("expandIcs input", () => {
     expect(() => expandIcs(ok, { ...win, maxPerSeries: 1.5 })).toThrow(/maxPerSeries/);
   });
 
+  it("reads each RRULE as written: a lowercase or X- part is fine, a bad one costs only its event", () => {
+    const r = expandIcs(
+      cal(
+        ...event("DTSTART:20260302T090000Z", "RRULE:freq=daily;count=2;X-NAME=1"),
+        "BEGIN:VEVENT",
+        "UID:bad",
+        "DTSTART:20260305T090000Z",
+        "RRULE:FREQ=FORTNIGHTLY",
+        "END:VEVENT",
+      ),
+      win,
+    );
+    expect(r.occurrences.map((o) => `${o.uid} ${o.start}`)).toEqual([
+      "e 2026-03-02T09:00:00Z",
+      "e 2026-03-03T09:00:00Z",
+      "bad 2026-03-05T09:00:00Z",
+    ]);
+    expect(r.complete).toBe(false);
+  });
+
   it("answers UTC RFC 3339 text, STATUS as written or null, no recurrenceId for single events", () => {
     const r = expandIcs(
       cal(

@@ -142,6 +142,25 @@ describe("expandEvents: Google Calendar style", () => {
     expect(starts(r.occurrences)).toEqual(["2026-03-24T08:00:00.000Z", "2026-03-31T07:00:00.000Z"]);
   });
 
+  it("EXDATE and RDATE as whole content lines (Google's recurrence array), TZID honoured", () => {
+    const r = expandEvents(
+      [
+        {
+          ...series,
+          exdate: ["EXDATE;TZID=America/New_York:20260303T030000,20260310T040000"],
+          rdate: ["RDATE:20260305T120000Z"],
+        },
+      ],
+      MARCH,
+    );
+    expect(starts(r.occurrences)).toEqual([
+      "2026-03-05T12:00:00.000Z",
+      "2026-03-17T08:00:00.000Z",
+      "2026-03-24T08:00:00.000Z",
+      "2026-03-31T07:00:00.000Z",
+    ]);
+  });
+
   it("transparent events are returned but not busy", () => {
     const r = expandEvents([{ ...series, transparency: "transparent" }], MARCH);
     expect(r.occurrences.every((o) => o.transparent)).toBe(true);

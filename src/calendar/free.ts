@@ -7,24 +7,41 @@
  * Both are linear sweeps over sorted intervals, so availability is served from the synced busy
  * time without expanding any recurrence again.
  */
-import { addDays, instantToWallClock, wallClockToInstant } from "../protocol/time/index.js";
+import { addDays, instantToWallClock, isValidTimeZone } from "../protocol/time/index.js";
 import { mergeIntervals, type Interval } from "./interval.js";
+import { ianaZone } from "./recurrence/zones.js";
 import { expandWeeklyHours, type WeeklyHours } from "./weekly-hours.js";
 
 const DAY = 86_400_000;
 
-/** Working intervals of `hours` in `zone` clipped to `window`. */
-export function workingIntervals(hours: WeeklyHours, zone: string, window: Interval): Interval[] {
+/** Expansions by hours (the same object) and zone + window; a handful per schedule. */
+const expanded = new WeakMap<WeeklyHours, Map<string, readonly Interval[]>>();
+const MAX_PER_HOURS = 16;
+
+/**
+ * Working intervals of `hours` in `zone` clipped to `window`. Memoized per hours object, zone
+ * and window, since every resource sharing a schedule asks the same question on every query.
+ */
+export function workingIntervals(hours: WeeklyHours, zone: string, window: Interval): readonly Interval[] {
+  if (!isValidTimeZone(zone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(zone)}`);
   if (window.end <= window.start) return [];
+  const key = `${zone} ${window.start} ${window.end}`;
+  const byWindow = expanded.get(hours) ?? new Map<string, readonly Interval[]>();
+  const known = byWindow.get(key);
+  if (known !== undefined) return known;
   const first = instantToWallClock(window.start, zone);
   // From the day before (a period may run past midnight into the window) to a day after.
   const from = addDays({ year: first.year, month: first.month, day: first.day }, -1);
   const days = Math.ceil((window.end - window.start) / DAY) + 2;
-  const open = expandWeeklyHours(hours, from, days, (w) => {
-    const r = wallClockToInstant(w, zone, "compatible");
-    return r.ok ? r.value : undefined;
-  });
-  return clip(open, window);
+  const frame = ianaZone(zone);
+  const open = expandWeeklyHours(hours, from, days, (w) =>
+    frame.toInstant(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond)),
+  );
+  const clipped = clip(open, window);
+  if (byWindow.size >= MAX_PER_HOURS) byWindow.clear();
+  byWindow.set(key, clipped);
+  expanded.set(hours, byWindow);
+  return clipped;
 }
 
 function clip(intervals: readonly Interval[], window: Interval): Interval[] {

@@ -34,9 +34,12 @@ export interface RawCalendarEvent {
   readonly duration?: string;
   /** RRULE value as written ("FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20261231T235959Z"). */
   readonly rrule?: string;
-  /** RDATE values as written, in the start's form and zone. */
+  /**
+   * RDATE values as written, in the start's form and zone unless they carry Z or an offset
+   * ("20260310T090000", "…/PT1H" for a PERIOD); whole content lines ("RDATE;TZID=…:…") work too.
+   */
   readonly rdate?: readonly string[];
-  /** EXDATE values as written, in the start's form and zone. */
+  /** EXDATE values, read as `rdate` is. */
   readonly exdate?: readonly string[];
   /** STATUS; a cancelled exception removes its instance. */
   readonly status: "tentative" | "confirmed" | "cancelled";

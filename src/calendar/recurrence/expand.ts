@@ -9,7 +9,9 @@
  * replace the instance whose original start they name: an occurrence at their own time (so one
  * moved into the window from far outside it is found without expanding that far), the
  * original time freed. RANGE=THISANDFUTURE also moves every later instance by the same
- * wall-clock shift and gives it the override's length, status and transparency.
+ * wall-clock shift and gives it the override's length, status and transparency. An override
+ * is an occurrence even when its RECURRENCE-ID names no instance, or its series is missing
+ * (Google shares single instances): it is what the calendar shows, so it is busy time.
  *
  * Bounds: an RRULE without COUNT skips straight to the window; one with COUNT walks from
  * DTSTART. A series walks at most MAX_PERIODS periods and keeps at most `maxPerSeries`
@@ -19,7 +21,7 @@
  */
 import { DAY, type Component, type EventStatus, type NominalDuration, type TimeValue } from "./model.js";
 import { expandRule, parseRule, type Rule } from "./rrule.js";
-import type { Zone } from "./zones.js";
+import { UTC, type Zone } from "./zones.js";
 
 export interface Occurrence {
   readonly uid: string;
@@ -49,6 +51,8 @@ export interface Expansion {
   readonly complete: boolean;
 }
 
+const HOUR = 3_600_000;
+
 /** Most periods (years, months, weeks, days, hours…) one RRULE may walk. */
 export const MAX_PERIODS = 100_000;
 
@@ -67,15 +71,16 @@ export function expandComponents(components: readonly Component[], options: Expa
     byUid.set(c.uid, group);
   }
   let complete = true;
-  let all: Occurrence[] = [];
+  const all: Occurrence[] = [];
   for (const { masters, overrides } of byUid.values()) {
     const found: Occurrence[] = [];
     if (masters.length === 0) {
       // Exceptions whose series the calendar did not give us (Google shares single instances).
       for (const o of overrides) pushOverride(found, o, undefined, options);
     }
-    for (const master of masters) {
-      const r = expandSeries(master, overrides, options, found);
+    // Two masters under one UID (a calendar's mistake): both expand, the overrides count once.
+    for (const [i, master] of masters.entries()) {
+      const r = expandSeries(master, overrides, options, found, i === 0);
       complete &&= r;
     }
     found.sort(byStart);
@@ -83,7 +88,7 @@ export function expandComponents(components: readonly Component[], options: Expa
       complete = false;
       found.length = options.maxPerSeries;
     }
-    all = all.concat(found);
+    for (const o of found) all.push(o);
   }
   all.sort(byStart);
   if (all.length > options.maxTotal) {
@@ -142,12 +147,16 @@ function pushOverride(
   });
 }
 
-/** Expands one master with its overrides into `out`; false when a bound or bad data cut it short. */
+/**
+ * Expands one master into `out`, its overrides too when `withOverrides`; false when a bound or
+ * bad data cut it short.
+ */
 function expandSeries(
   master: Component,
   overrides: readonly Component[],
   opt: ExpandOptions,
   out: Occurrence[],
+  withOverrides: boolean,
 ): boolean {
   const allDay = master.start.date;
   const zone = floatingOf(master.start, opt.floating);
@@ -158,20 +167,30 @@ function expandSeries(
     const replaced = overrides.some((o) => instantOf(o.recurrenceId!, opt.floating) === at);
     if (!replaced) pushOverride(out, master, undefined, opt);
     // Overrides of a single event still replace it when they name its start.
-    for (const o of overrides) pushOverride(out, o, undefined, opt);
+    if (withOverrides) for (const o of overrides) pushOverride(out, o, undefined, opt);
     return true;
   }
-  /** Where a value written in any form falls in this series' frame (its key). */
-  const localOf = (v: TimeValue): number =>
-    allDay ? Math.floor(v.local / DAY) * DAY : v.date ? v.local : zone.toLocal(instantOf(v, opt.floating));
+  /**
+   * Where a value written in any form falls in this series' frame. For an all-day series, a
+   * date-time is taken at its date: as written when it has a TZID or floats (Exchange writes
+   * RECURRENCE-ID;TZID=…:20200528T000000), in the floating zone when it is UTC or an offset
+   * (Microsoft Graph's originalStart is UTC).
+   */
+  const localOf = (v: TimeValue): number => {
+    if (!allDay) return v.date ? v.local : zone.toLocal(instantOf(v, opt.floating));
+    const absolute = !v.date && (v.zone === UTC || v.zone.id.startsWith("UTC"));
+    const wall = absolute ? opt.floating.toLocal(instantOf(v, opt.floating)) : v.local;
+    return Math.floor(wall / DAY) * DAY;
+  };
   const keyOf = (local: number): number => (allDay ? local : zone.toInstant(local));
+  /** The key of a written value: its date for an all-day series, else its instant. */
+  const keyOfValue = (v: TimeValue): number => (allDay ? localOf(v) : instantOf(v, opt.floating));
   const dateOnly = (v: TimeValue): boolean => !allDay && v.date;
 
   // EXDATE: exact keys, and whole dates for a DATE EXDATE on a timed series.
   const exKeys = new Set<number>();
   const exDates = new Set<number>();
-  for (const v of master.exdates)
-    (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOf(localOf(v)));
+  for (const v of master.exdates) (dateOnly(v) ? exDates : exKeys).add(dateOnly(v) ? v.local : keyOfValue(v));
 
   const single = new Map<number, Component>();
   const singleDates = new Map<number, Component>();
@@ -181,8 +200,8 @@ function expandSeries(
     if (dateOnly(rid)) singleDates.set(rid.local, o);
     else {
       const ridLocal = localOf(rid);
-      single.set(keyOf(ridLocal), o);
-      if (o.thisAndFuture) future.push({ key: keyOf(ridLocal), shift: localOf(o.start) - ridLocal, o });
+      single.set(keyOfValue(rid), o);
+      if (o.thisAndFuture) future.push({ key: keyOfValue(rid), shift: localOf(o.start) - ridLocal, o });
     }
   }
   future.sort((a, b) => a.key - b.key);
@@ -191,8 +210,13 @@ function expandSeries(
   const nominal = (d: NominalDuration | undefined): number =>
     d === undefined ? 0 : Math.abs(d.days) * DAY + Math.abs(d.ms);
   const spanOf = (c: Component): number =>
-    Math.max(nominal(c.duration), c.end === undefined ? DAY : Math.abs(c.end.local - c.start.local)) +
-    2 * DAY;
+    c.duration !== undefined
+      ? nominal(c.duration)
+      : c.end !== undefined
+        ? Math.abs(instantOf(c.end, opt.floating) - instantOf(c.start, opt.floating))
+        : c.start.date
+          ? DAY
+          : 0;
   const margin = Math.max(
     spanOf(master),
     ...future.map((f) => Math.abs(f.shift) + spanOf(f.o)),
@@ -200,8 +224,9 @@ function expandSeries(
       (r) => (r.end === undefined ? 0 : Math.abs(r.end.local - r.start.local)) + nominal(r.duration),
     ),
   );
-  const after = zone.toLocal(opt.from - margin) - 2 * DAY;
-  const before = zone.toLocal(opt.to + margin) + 2 * DAY;
+  // Three hours either side cover any change of UTC offset (DST moves clocks by up to two).
+  const after = zone.toLocal(opt.from - margin) - 3 * HOUR;
+  const before = zone.toLocal(opt.to + margin) + 3 * HOUR;
 
   let complete = true;
   const instances = new Map<number, { local: number; rdate?: (typeof master.rdates)[number] }>();
@@ -248,7 +273,7 @@ function expandSeries(
       status = f.o.status;
       transparent = f.o.transparent;
     } else {
-      start = zone.toInstant(local);
+      start = allDay ? zone.toInstant(local) : key;
       end =
         rdate !== undefined && (rdate.end !== undefined || rdate.duration !== undefined)
           ? lengthOf(rdate.start, rdate.end, rdate.duration, opt.floating)(local, zone)
@@ -267,14 +292,12 @@ function expandSeries(
       transparent,
     });
   }
-  for (const o of overrides) {
+  for (const o of withOverrides ? overrides : []) {
     const rid = o.recurrenceId!;
     pushOverride(
       out,
       o,
-      allDay || dateOnly(rid)
-        ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid))
-        : keyOf(localOf(rid)),
+      allDay || dateOnly(rid) ? zone.toInstant(dateOnly(rid) ? rid.local : localOf(rid)) : keyOfValue(rid),
       opt,
     );
   }

@@ -26,13 +26,11 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
     throw new TypeError("not iCalendar: the text does not start with BEGIN:VCALENDAR");
   let parsed: unknown;
   try {
-    parsed = ICAL.parse(text);
+    parsed = ICAL.parse(rawRules(text));
   } catch (e) {
     throw new TypeError(`not iCalendar: ${e instanceof Error ? e.message : String(e)}`);
   }
-  const roots = (
-    Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[])
-  ) as unknown[];
+  const roots = Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[]);
   const calendars = roots
     .map((r) => new ICAL.Component(r as unknown[]))
     .filter((c) => c.name === "vcalendar");
@@ -54,6 +52,24 @@ export function parseIcs(text: string, floating: Zone): ParsedCalendar {
       else components.push(c);
     }
   return { components, complete, resolver };
+}
+
+/**
+ * ical.js parses RRULE values while it reads the text and throws for the whole calendar on
+ * one it does not accept ("FREQ=weekly", an X- part). Renamed inside VEVENTs (never inside
+ * VTIMEZONEs, whose rules ical.js needs), an RRULE reaches us as written and rrule.ts judges
+ * it, for its event alone. EXRULE (deprecated, not expanded) is renamed for the same reason.
+ */
+function rawRules(text: string): string {
+  let inEvent = false;
+  return text
+    .split(/(?<=\n)/)
+    .map((line) => {
+      if (/^BEGIN:VEVENT\s*$/i.test(line)) inEvent = true;
+      else if (/^END:VEVENT\s*$/i.test(line)) inEvent = false;
+      return inEvent ? line.replace(/^(RRULE|EXRULE)(?=[;:])/i, "X-GATEWAY-$1") : line;
+    })
+    .join("");
 }
 
 const props = (ev: ICAL.Component, name: string): JCalProperty[] =>
@@ -112,7 +128,7 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
     const exdates = props(ev, "exdate").flatMap((p) =>
       p.slice(3).map((v) => timeOf(p[2], v, p[1], resolver)),
     );
-    const rrules = ev.getAllProperties("rrule").map((p) => String(p.getFirstValue()));
+    const rrules = props(ev, "x-gateway-rrule").map((p) => String(p[3]));
     const status = String(ev.getFirstPropertyValue("status") ?? "").toUpperCase();
     const uid = ev.getFirstPropertyValue("uid");
     return {
@@ -125,7 +141,7 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | unde
       rdates,
       exdates,
       ...(rid !== undefined && { recurrenceId: time(rid) }),
-      thisAndFuture: rid !== undefined && String(rid[1]["range"] ?? "").toUpperCase() === "THISANDFUTURE",
+      thisAndFuture: rid !== undefined && String(rid[1]["range"]).toUpperCase() === "THISANDFUTURE",
       status: (["TENTATIVE", "CONFIRMED", "CANCELLED"].includes(status) ? status : null) as EventStatus,
       transparent: String(ev.getFirstPropertyValue("transp") ?? "").toUpperCase() === "TRANSPARENT",
     };

@@ -4,8 +4,8 @@
  * Times: `{ date }` is all-day; `{ dateTime }` ending in Z or an offset is that instant (read in
  * UTC or that fixed offset); `{ dateTime, zone }` is a wall clock in the zone (IANA, Windows,
  * else the floating zone: zones.ts); `{ dateTime }` alone floats. RDATE/EXDATE strings are read
- * in the start's form and zone unless they carry Z or an offset; an RDATE "start/end" or
- * "start/duration" is a PERIOD. A value that cannot be read throws TypeError naming it.
+ * in the start's form and zone unless they carry Z, an offset or (as whole content lines) a
+ * TZID; an RDATE "start/end" or "start/duration" is a PERIOD. A value that cannot be read throws TypeError naming it.
  */
 import type { EventTime, RawCalendarEvent } from "../raw-event.js";
 import { parseDuration, parseTime, type Component, type RDateValue, type TimeValue } from "./model.js";
@@ -37,12 +37,27 @@ function eventTime(e: EventTime, resolver: ZoneResolver, what: string): TimeValu
   return v;
 }
 
-/** Splits "a,b" lists a connector may pass through as written. */
-const values = (list: readonly string[] | undefined): string[] =>
-  (list ?? [])
-    .flatMap((s) => s.split(","))
-    .map((s) => s.trim())
-    .filter((s) => s !== "");
+/**
+ * RDATE/EXDATE entries: values ("20260310T090000", "a,b"), or whole content lines as Google's
+ * `recurrence` array holds them ("EXDATE;TZID=America/New_York:20260310T090000,…"), whose TZID
+ * then applies to their values.
+ */
+function values(
+  list: readonly string[] | undefined,
+  form: { date: boolean; zone: Zone },
+  resolver: ZoneResolver,
+): { text: string; form: { date: boolean; zone: Zone } }[] {
+  return (list ?? []).flatMap((entry) => {
+    const line = /^(?:RDATE|EXDATE)((?:;[^:;]+)*):(.*)$/i.exec(entry.trim());
+    const tzid = line === null ? undefined : /;TZID=("?)([^;"]+)\1/i.exec(line[1]!)?.[2];
+    const own = tzid === undefined ? form : { date: form.date, zone: resolver.resolve(tzid) };
+    return (line === null ? entry : line[2]!)
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== "")
+      .map((text) => ({ text, form: own }));
+  });
+}
 
 export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component {
   const what = `event ${JSON.stringify(e.eventId)}`;
@@ -51,7 +66,7 @@ export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component 
   const duration = e.end === undefined && e.duration !== undefined ? parseDuration(e.duration) : undefined;
   if (e.end === undefined && e.duration !== undefined && duration === undefined)
     throw new TypeError(`${what} duration: ${JSON.stringify(e.duration)} is not an RFC 5545 duration`);
-  const rdates = values(e.rdate).map((text): RDateValue => {
+  const rdates = values(e.rdate, form, resolver).map(({ text, form }): RDateValue => {
     const slash = text.indexOf("/");
     if (slash < 0) return { start: valueOf(text, form, `${what} rdate`) };
     const s = valueOf(text.slice(0, slash), form, `${what} rdate`);
@@ -69,7 +84,7 @@ export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component 
     ...(duration !== undefined && { duration }),
     rrules: e.rrule === undefined || e.rrule.trim() === "" ? [] : [e.rrule.trim().replace(/^RRULE:/i, "")],
     rdates,
-    exdates: values(e.exdate).map((t) => valueOf(t, form, `${what} exdate`)),
+    exdates: values(e.exdate, form, resolver).map((v) => valueOf(v.text, v.form, `${what} exdate`)),
     ...(e.recurrenceId !== undefined && {
       recurrenceId: eventTime(e.recurrenceId, resolver, `${what} recurrenceId`),
     }),

@@ -3,13 +3,18 @@
  * - expandIcs: iCalendar text, RFC 3339 window, RFC 3339 UTC answers;
  * - expandEvents: the connectors' RawCalendarEvents, epoch-ms window and answers.
  *
- * Library choice (issue #11): ical.js reads the text (from-ics.ts) and interprets VTIMEZONEs
- * that name no known zone; it is not used to expand, because its RRULE iterator mishandles
- * invalid dates, BYWEEKNO and INTERVAL with BYHOUR (rrule.ts) and its exception handling
- * (RecurExpansion, Event.relateException) has no RANGE=THISANDFUTURE over RDATEs and trusts
- * VTIMEZONEs over IANA rules. `rrule` is not used at all outside tests (no RECURRENCE-ID, open
- * EXDATE/time-zone bugs). Temporal (temporal-polyfill, through src/protocol/time) does the
- * zone arithmetic; windows-iana maps Windows zone names.
+ * Library choice (issue #11):
+ * - ical.js (v2) reads the text (from-ics.ts: unfolding, escaping, parameters, value types)
+ *   and interprets VTIMEZONEs that name no known zone. It does not expand: its RRULE iterator
+ *   (2.2.1) turns FREQ=YEARLY from Feb 29 into March 1, misplaces BYWEEKNO and ignores INTERVAL
+ *   under FREQ=HOURLY with BYHOUR (rrule.ts), its Event/RecurExpansion exception handling sits
+ *   on that iterator, and a TZID without a VTIMEZONE in the file (even "Europe/Berlin") becomes
+ *   a floating time there, where we want IANA and Windows names read by their rules.
+ * - rrule (dev only): no RECURRENCE-ID, open EXDATE and time-zone bugs; it is the independent
+ *   reading the property test compares our RRULE expansion with.
+ * - The RRULE expansion is ours (rrule.ts), small and property-tested; Temporal
+ *   (temporal-polyfill, through src/protocol/time) does the zone arithmetic; windows-iana
+ *   (CLDR's table) maps Windows zone names.
  */
 import { canonicalIana, ianaZone, UTC, ZoneResolver, type Zone } from "./zones.js";
 import { expandComponents, type Occurrence } from "./expand.js";
@@ -88,7 +93,11 @@ function window(from: number, to: number): void {
   if (from >= to) throw new RangeError(`from must be before to (from ${from}, to ${to})`);
 }
 
-const iso = (ms: number): string => formatInstant(ms);
+/** RFC 3339 in UTC, whole seconds unless there are milliseconds (as formatInstant, faster). */
+const iso = (ms: number): string => {
+  const text = new Date(ms).toISOString();
+  return text.length === 24 ? text.replace(".000Z", "Z") : formatInstant(ms);
+};
 
 /**
  * Expands an iCalendar text over [from, to): the occurrences that start before `to` and end

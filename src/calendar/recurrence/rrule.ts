@@ -143,9 +143,19 @@ const optional = <K extends string, V>(key: K, v: V | undefined): { [P in K]?: V
 
 // ---- calendar arithmetic on epoch days (Date's proleptic Gregorian calendar) ---------------
 
+/** Year, month, day of an epoch day (civil-from-days: integer arithmetic, no Date per call). */
 const ymd = (day: number): [number, number, number] => {
-  const d = new Date(day * DAY);
-  return [d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate()];
+  const z = day + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor(
+    (doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365,
+  );
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  return [yoe + era * 400 + (m <= 2 ? 1 : 0), m, d];
 };
 const dayOf = (y: number, m: number, d: number): number => Math.floor(Date.UTC(y, m - 1, d) / DAY);
 /** ISO weekday of an epoch day (1970-01-01 was a Thursday). */
@@ -231,14 +241,32 @@ function dayMatches(rule: Rule, day: number): boolean {
 
 const sortedSet = (xs: readonly number[]): number[] => [...new Set(xs)].sort((a, b) => a - b);
 
+const clockOf = (t: number): [number, number, number] => {
+  const ms = ((t % DAY) + DAY) % DAY;
+  return [Math.floor(ms / 3_600_000), Math.floor(ms / 60_000) % 60, Math.floor(ms / 1000) % 60];
+};
+
+/** Times of day (ms) of a YEARLY…DAILY rule: the same every period, so worked out once. */
+const timesOf = new WeakMap<Rule, readonly number[]>();
+function dailyTimes(rule: Rule, h0: number, m0: number, s0: number): readonly number[] {
+  const known = timesOf.get(rule);
+  if (known !== undefined) return known;
+  const hours = sortedSet(rule.byHour ?? [h0]);
+  const minutes = sortedSet(rule.byMinute ?? [m0]);
+  const seconds = sortedSet(rule.bySecond ?? [s0]);
+  const times = hours.flatMap((h) =>
+    minutes.flatMap((x) => seconds.map((y) => h * 3_600_000 + x * 60_000 + y * 1000)),
+  );
+  timesOf.set(rule, times);
+  return times;
+}
+
 /** The period's candidates (floating ms, sorted), BYSETPOS applied. */
 function periodCandidates(rule: Rule, start: number, period: number): number[] {
   const sub = rule.freq === "HOURLY" || rule.freq === "MINUTELY" || rule.freq === "SECONDLY";
   let days: number[] = [];
-  let times: number[];
-  const h0 = new Date(start).getUTCHours();
-  const m0 = new Date(start).getUTCMinutes();
-  const s0 = new Date(start).getUTCSeconds();
+  let times: readonly number[];
+  const [h0, m0, s0] = clockOf(start);
   if (sub) {
     const day = Math.floor(period / DAY);
     const t = period - day * DAY;
@@ -263,14 +291,10 @@ function periodCandidates(rule: Rule, start: number, period: number): number[] {
             ? 7
             : 1;
     for (let i = 0; i < length; i++) if (dayMatches(rule, first + i)) days.push(first + i);
-    const hours = sortedSet(rule.byHour ?? [h0]);
-    const minutes = sortedSet(rule.byMinute ?? [m0]);
-    const seconds = sortedSet(rule.bySecond ?? [s0]);
-    times = hours.flatMap((h) =>
-      minutes.flatMap((x) => seconds.map((y) => h * 3_600_000 + x * 60_000 + y * 1000)),
-    );
+    times = dailyTimes(rule, h0, m0, s0);
   }
-  const all = days.flatMap((d) => times.map((t) => d * DAY + t));
+  const all: number[] = [];
+  for (const d of days) for (const t of times) all.push(d * DAY + t);
   if (!rule.bySetPos) return all;
   const picked = rule.bySetPos
     .map((p) => (p > 0 ? all[p - 1] : all[all.length + p]))
@@ -320,6 +344,16 @@ function periodIndexAt(rule: Rule, start: number, t: number): number {
   return Math.max(0, Math.floor(units / rule.interval));
 }
 
+/** For a sub-daily period whose day or hour no BY* part allows: the next day's or hour's start. */
+function filteredUntil(rule: Rule, p: number): number | undefined {
+  if (rule.freq !== "HOURLY" && rule.freq !== "MINUTELY" && rule.freq !== "SECONDLY") return undefined;
+  const day = Math.floor(p / DAY);
+  if (!dayMatches(rule, day)) return (day + 1) * DAY;
+  const hour = Math.floor(p / 3_600_000);
+  if (rule.byHour && !rule.byHour.includes(hour % 24)) return (hour + 1) * 3_600_000;
+  return undefined;
+}
+
 export interface ExpandLimits {
   /** Floating ms: nothing before it is needed (a rule without COUNT skips ahead to it). */
   readonly after: number;
@@ -359,6 +393,13 @@ export function expandRule(
     if (walked >= limits.maxPeriods) return { starts, startMatches, complete: false };
     const p = periodStart(rule, start, k);
     if (p > limits.before) break;
+    const skipTo = filteredUntil(rule, p);
+    if (skipTo !== undefined) {
+      // A sub-daily period on a day (or hour) the BY* parts exclude: go straight past it.
+      k = Math.max(k, periodIndexAt(rule, start, skipTo) - 1);
+      if (periodStart(rule, start, k + 1) < skipTo) k++;
+      continue;
+    }
     for (const t of periodCandidates(rule, start, p)) {
       if (t < start) continue;
       if (stop(t)) return { starts, startMatches, complete: true };

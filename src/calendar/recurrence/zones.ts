@@ -18,7 +18,9 @@
 import ICAL from "ical.js";
 import { Temporal } from "temporal-polyfill";
 import { findIana } from "windows-iana";
-import { instantToWallClock, wallClockToInstant, type WallClock } from "../../protocol/time/index.js";
+import { offsetMinutesAt, wallClockToInstant, type WallClock } from "../../protocol/time/index.js";
+
+const DAY = 86_400_000;
 
 export interface Zone {
   readonly id: string;
@@ -40,9 +42,6 @@ const wall = (local: number): WallClock => {
     millisecond: d.getUTCMilliseconds(),
   };
 };
-const fromWall = (w: WallClock): number =>
-  Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond);
-
 const ianaZones = new Map<string, Zone>();
 
 export function ianaZone(id: string): Zone {
@@ -51,11 +50,15 @@ export function ianaZone(id: string): Zone {
   const zone: Zone = {
     id,
     toInstant(local) {
+      // Away from a transition (the offset a day before equals the one a day after) the
+      // instant is plain arithmetic; near one, Temporal decides (gaps forward, overlaps earlier).
+      const before = offsetMinutesAt(local - DAY, id);
+      if (before === offsetMinutesAt(local + DAY, id)) return local - before * 60_000;
       const r = wallClockToInstant(wall(local), id, "compatible");
       if (!r.ok) throw new RangeError(`cannot place ${new Date(local).toISOString()} in ${id}`);
       return r.value;
     },
-    toLocal: (instant) => fromWall(instantToWallClock(instant, id)),
+    toLocal: (instant) => instant + offsetMinutesAt(instant, id) * 60_000,
   };
   if (ianaZones.size < 1_000) ianaZones.set(id, zone);
   return zone;

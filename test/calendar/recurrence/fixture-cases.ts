@@ -22,7 +22,27 @@ export interface RecurrenceCase {
   readonly extra_calendars?: Record<string, unknown>[];
   readonly busy_note?: string;
   readonly expected_starts_provenance?: string;
+  readonly derived_full_series?: { readonly note?: string; readonly starts: string[] };
 }
+
+/** Top-level fields this test reads or knowingly leaves (prose, sources); any other fails. */
+export const KNOWN_FIELDS = new Set([
+  "id",
+  "calendar",
+  "window_start",
+  "window_end",
+  "expected_starts",
+  "expected_status",
+  "expected_ends",
+  "checks",
+  "extra_calendars",
+  "busy_note",
+  "derived_full_series",
+  "expected_starts_provenance",
+  "features",
+  "notes",
+  "source",
+]);
 
 export const caseFiles = (): string[] =>
   readdirSync(fixturePath("recurrence"))
@@ -59,9 +79,9 @@ export function instantIn(value: string, zone: string): number {
   if (/(Z|[+-]\d{2}:\d{2})$/.test(value)) return Date.parse(value);
   const m = /^(\d{4})-?(\d{2})-?(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2}))?)?$/.exec(value);
   if (m === null) throw new Error(`cannot read ${value}`);
-  const [year, month, day, hour, minute, second] = m.slice(1, 7).map((x) => Number(x ?? 0)) as number[];
+  const n = (i: number): number => Number(m[i] ?? 0);
   const r = wallClockToInstant(
-    { year: year!, month: month!, day: day!, hour: hour!, minute: minute!, second: second!, millisecond: 0 },
+    { year: n(1), month: n(2), day: n(3), hour: n(4), minute: n(5), second: n(6), millisecond: 0 },
     zone,
   );
   if (!r.ok) throw new Error(`cannot place ${value} in ${zone}`);

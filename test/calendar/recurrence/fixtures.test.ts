@@ -15,6 +15,7 @@ import {
   dayWindow,
   expectedKey,
   instantIn,
+  KNOWN_FIELDS,
   readCalendar,
   readCase,
   rfc3339In,
@@ -114,7 +115,7 @@ const IGNORED = new Set([
 ]);
 
 function runCheck(ctx: Ctx, check: Record<string, unknown>): void {
-  const query = String(check["query"] ?? "");
+  const query = typeof check["query"] === "string" ? check["query"] : "";
   if (Array.isArray(check["days"])) {
     for (const day of check["days"] as string[])
       runCheck(ctx, { day, expected_count: check["expected_count_each"] });
@@ -231,6 +232,20 @@ describe("fixtures/recurrence through expandIcs", () => {
             c.expected_ends.map((s) => formatInstant(instantIn(s, ctx.zone))),
           );
       });
+
+      it("has only fields this test knows", () => {
+        expect(Object.keys(c).filter((k) => !KNOWN_FIELDS.has(k))).toEqual([]);
+      });
+
+      if (c.derived_full_series !== undefined) {
+        const series = c.derived_full_series;
+        it("yields the whole derived series", () => {
+          const r = expand(ctx, FAR_PAST, FAR_FUTURE);
+          expect(r.occurrences.map((o) => keyOf(ctx, o))).toEqual(
+            series.starts.map((s) => expectedKey(s, ctx.zone)),
+          );
+        });
+      }
 
       for (const [i, check] of c.checks.entries())
         it(`check ${i}: ${String(check["query"])}`, () => runCheck(ctx, check));

@@ -156,8 +156,9 @@ export async function buildGatewayRuntime(
     const secret = await loadApprovalSecret(opts.dataDir);
     const messenger = hostMessenger(opts.dataDir, opts.hostMessages ?? {}, logger);
     // The sender runs only once a booking is made, after the directory below exists.
-    let directoryRef: HostDirectory | undefined;
-    let handlesRef: readonly CalendarHostHandle[] = [];
+    const built: { directory?: HostDirectory; calendarHosts: readonly CalendarHostHandle[] } = {
+      calendarHosts: [],
+    };
     const hosts = await buildHosts(opts.hosts, opts.dataDir, {
       clock,
       logger,
@@ -171,8 +172,8 @@ export async function buildGatewayRuntime(
           );
       },
       onTentative: approvalSender({
-        handles: () => handlesRef,
-        hosts: () => directoryRef,
+        handles: () => built.calendarHosts,
+        hosts: () => built.directory,
         secret,
         origin: publicOrigin,
         messenger,
@@ -189,8 +190,8 @@ export async function buildGatewayRuntime(
       return hosts;
     }
     const { directory, generatedKeys, calendarHosts } = hosts.value;
-    directoryRef = directory;
-    handlesRef = calendarHosts;
+    built.directory = directory;
+    built.calendarHosts = calendarHosts;
     const token = await operatorCredential(opts.dataDir, opts.operatorToken);
     const outbox = createOutbox(
       opts.redisUrl === undefined

@@ -169,10 +169,10 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     );
     expect(r.status).toBe(202);
     const approved = ok(await g.service.approve(host, r.body.booking.booking_id));
-    expect(approved.booking.status).toBe("confirmed");
+    expect(approved.status).toBe("confirmed");
     expect(g.events.map((e) => e.event.type)).toEqual(["booking.confirmed"]);
     expect(validateSchcp("WebhookEvent", g.events[0]?.event).ok).toBe(true);
-    expect(ok(await g.service.listBookings(host)).map((b) => b.booking.booking_id)).toEqual([
+    expect(ok(await g.service.listBookings(host)).map((b) => b.bookingId)).toEqual([
       r.body.booking.booking_id,
     ]);
   });
@@ -192,7 +192,9 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     const later = slots[slots.length - 1];
     if (later === undefined) throw new Error("no slot");
     const proposed = ok(await g.service.propose(host, bookingId, { start: later.start }));
-    const proposal = proposed.booking.proposal;
+    expect(proposed.proposal).toMatchObject({ by: "host", start: Date.parse(later.start) });
+    // The guest reads the proposal, with its signed change offer, from the SchCP booking.
+    const proposal = ok(await g.service.getBooking(host, caller, bookingId)).booking.proposal;
     expect(proposal).toMatchObject({ by: "host", start: later.start });
     if (proposal === undefined) throw new Error("no proposal");
     expect(g.events.map((e) => e.event.type)).toEqual(["booking.change_proposed"]);

@@ -6,9 +6,9 @@
  * read what it keeps with a hold (hold.expired).
  */
 import type { BookingDeps } from "../api.js";
-import { availability } from "../availability/index.js";
 import type { CreateHold } from "../changes/hold-engine.js";
 import type { SchcpHostApi } from "./api.js";
+import { availability } from "./availability.js";
 import { cancelBooking } from "./cancel.js";
 import { changeOffer } from "./change-offer.js";
 import { confirmHold } from "./confirm.js";

@@ -4,7 +4,7 @@
  * tax-exempt host_approval host, unpriced and selectable barber shop).
  */
 import { describe, expect, it } from "vitest";
-import { availability } from "../../../src/booking/availability/index.js";
+import { availability } from "../../../src/booking/schcp/availability.js";
 import type { HostRuntime } from "../../../src/booking/api.js";
 import { hostDiscoveryDocument } from "../../../src/booking/discovery/index.js";
 import { getHold } from "../../../src/booking/schcp/holds.js";

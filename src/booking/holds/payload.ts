@@ -74,7 +74,11 @@ function fromV1(p: Record<string, unknown>): Result<HoldPayload, FieldError> {
   const end = typeof p["end"] === "number" ? p["end"] : undefined;
   const partySize = typeof p["partySize"] === "number" ? p["partySize"] : 1;
   const place = p["place"] as Place | undefined;
-  const opt = <K extends string>(k: K) => (p[k] === undefined ? {} : ({ [k]: p[k] } as Record<K, never>));
+  const str = (k: string): string | undefined => (typeof p[k] === "string" ? p[k] : undefined);
+  const bookingId = str("bookingId");
+  const proposalId = str("proposalId");
+  const by = p["by"] === "guest" || p["by"] === "host" ? p["by"] : undefined;
+  const callbackUrl = str("callbackUrl");
   return ok({
     v: 2,
     contract: contractFromClaims(claims as OfferClaims, {
@@ -83,12 +87,12 @@ function fromV1(p: Record<string, unknown>): Result<HoldPayload, FieldError> {
       partySize,
       ...(place !== undefined && { place }),
     }),
-    ...opt("bookingId"),
-    ...opt("proposalId"),
-    ...opt("by"),
+    ...(bookingId !== undefined && { bookingId }),
+    ...(proposalId !== undefined && { proposalId }),
+    ...(by !== undefined && { by }),
     agentKey: p["agentKey"] as string,
-    principal: typeof p["principal"] === "string" ? p["principal"] : null,
-    ...opt("callbackUrl"),
+    principal: str("principal") ?? null,
+    ...(callbackUrl !== undefined && { callbackUrl }),
     attachments: { schcp: { offer, offerSha256, claims: claims as OfferClaims, hold: hold as Hold } },
   });
 }

@@ -26,7 +26,8 @@ export interface SchcpBookingAttachment extends SchcpOffer {
   readonly receipt: string;
 }
 
-function isOffer(v: unknown): v is SchcpOffer {
+/** Whether a record (an attachment read back from the store) is a SchCP offer. */
+export function isSchcpOffer(v: unknown): v is SchcpOffer {
   if (typeof v !== "object" || v === null) return false;
   const o = v as Partial<SchcpOffer>;
   return typeof o.offer === "string" && typeof o.offerSha256 === "string" && typeof o.claims === "object";
@@ -35,7 +36,7 @@ function isOffer(v: unknown): v is SchcpOffer {
 /** The SchCP offer kept with a hold, proposal or booking; undefined when made through another edge. */
 export function schcpOffer(attachments: Attachments | undefined): SchcpOffer | undefined {
   const a = attachments?.[SCHCP];
-  return isOffer(a) ? a : undefined;
+  return isSchcpOffer(a) ? a : undefined;
 }
 
 export function schcpHold(attachments: Attachments | undefined): SchcpHoldAttachment | undefined {

@@ -7,7 +7,12 @@
  */
 import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import type { BookingEdge } from "../api.js";
-import { SCHCP, schcpOffer, type SchcpBookingAttachment, type SchcpHoldAttachment } from "./attachment.js";
+import {
+  isSchcpOffer,
+  schcpOffer,
+  type SchcpBookingAttachment,
+  type SchcpHoldAttachment,
+} from "./attachment.js";
 import { offerClaims, signOfferOnce, wireHold } from "./offer.js";
 import { issueReceipt } from "./receipt.js";
 import { notifySchcpGuest } from "./webhook.js";
@@ -29,8 +34,8 @@ export const schcpEdge: BookingEdge = {
   },
 
   async bookingAttachment(host, state, attachment, now): Promise<unknown> {
-    const signed = schcpOffer({ [SCHCP]: attachment });
-    if (signed === undefined) return attachment;
+    if (!isSchcpOffer(attachment)) return attachment;
+    const signed = attachment;
     const receipt = await issueReceipt(state, host, signed, now);
     const kept: SchcpBookingAttachment = {
       offer: signed.offer,

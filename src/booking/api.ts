@@ -1,10 +1,13 @@
 /**
- * The booking core's public surface: protocol-neutral use cases the edges call.
+ * The booking core's public surface: the types the edges and the core share, the neutral
+ * records it keeps (HoldPayload here, BookingState in bookings/state.ts, both on the
+ * contract.ts terms), the hooks an edge keeps its own records through (BookingEdge), and the
+ * operator's use cases. SchCP's use cases (SchcpHostApi) are built over the core in schcp/.
  *
  * The HTTP edge authenticates the request (SchCP §3.2 signature, §3.3 mandate verified for
  * the host in the path), validates the body against the closed schema, and calls one
- * method here. The core never sees an HTTP request; it answers with a value or a
- * BookingRefusal that the edge maps once to the §9.2 refusal body.
+ * method. The core never sees an HTTP request; it answers with a value or a BookingRefusal
+ * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
 import type { Catalog, ConnectorError, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { availability } from "../../../src/booking/availability/index.js";
-import { placeHold } from "../../../src/booking/holds/index.js";
+import { availability } from "../../../src/booking/schcp/availability.js";
+import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import type { BookingRefusal, HostRuntime } from "../../../src/booking/api.js";
 import type { AvailabilityRequest, AvailabilityResponse } from "../../../src/protocol/schcp/types.js";
 import type { Result } from "../../../src/protocol/result.js";

@@ -4,9 +4,10 @@
  * the booking's service, time, total and contract like any other action.
  */
 import type { BookingRefusal, Caller } from "../api.js";
+import { fromMandateRefusal, mandateRequired, notFound } from "../bookings/refuse.js";
+import type { BookingState } from "../bookings/state.js";
+import { schcpOffer } from "./attachment.js";
 import type { HoldStore } from "../../holds/port.js";
-import { parseSchcpMoney } from "../../protocol/money/index.js";
-import type { Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { checkMandateAction } from "../../protocol/schcp/mandate/index.js";
@@ -16,35 +17,25 @@ import type {
   MandateBookingCounter,
   MandateChain,
 } from "../../protocol/schcp/mandate/index.js";
-import type { OfferClaims } from "../../protocol/schcp/types.js";
-import { fromMandateRefusal, mandateRequired, notFound } from "./refuse.js";
-import type { BookingState } from "./state.js";
 
 /** max_bookings usage at this host, keyed by (root iss, jti) (§3.3 "Ids are per link"). */
 export function mandateCounter(store: HoldStore, hostId: string): MandateBookingCounter {
   return { active: (rootIss, jti, exclude) => store.countForMandate(hostId, rootIss, jti, exclude) };
 }
 
-/** The offer's stated all-in total, or null when it states no price (§3.3 check 6). */
-export function offerTotal(claims: OfferClaims): Money | null {
-  if (claims.total === undefined) return null;
-  const total = parseSchcpMoney(claims.total, "/total");
-  // Our own signed offer passed checkOfferClaims, so its total parses.
-  if (!total.ok) throw new Error(`offer total unreadable: ${total.error.message}`);
-  return total.value;
-}
-
 /** The action on a booking as §3.3 checks 5 and 6 see it. */
 export function bookingAction(kind: MandateActionKind, state: BookingState): MandateAction {
+  const signed = schcpOffer(state.attachments);
   return {
     kind,
     serviceId: state.serviceId,
     start: state.start,
     ...(state.end !== undefined && { end: state.end }),
     ...(state.openEnd === true && { openEnded: true }),
-    total: offerTotal(state.contract.claims),
+    // The contract's total is the signed offer's (§3.3 check 6), one value in either shape.
+    total: state.contract.total,
     bookingId: state.bookingId,
-    offerSha256: state.contract.offerSha256,
+    ...(signed !== undefined && { offerSha256: signed.offerSha256 }),
   };
 }
 

@@ -15,9 +15,10 @@ import { err, ok, type Result } from "../../protocol/result.js";
 import type { Hold, HoldStatus } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
 import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import { checkAction } from "../holds/mandate.js";
+import { decodeHoldPayload } from "../holds/payload.js";
 import { bookingRefusal, notFound, withContactRemedy } from "../rules/index.js";
-import { checkAction } from "./mandate.js";
-import { decodeHoldPayload } from "./payload.js";
+import { schcpHold, type SchcpHoldAttachment } from "./attachment.js";
 
 const STATUS: Record<HoldState, HoldStatus> = {
   held: "held",
@@ -29,14 +30,15 @@ const STATUS: Record<HoldState, HoldStatus> = {
 };
 
 /** The wire Hold as the record stands: the created body, its status and expiry re-derived. */
-export function holdView(payload: HoldPayload, record: HoldRecord): Hold {
-  return { ...payload.hold, status: STATUS[record.state], expires_at: formatInstant(record.expiresAt) };
+export function holdView(signed: SchcpHoldAttachment, record: HoldRecord): Hold {
+  return { ...signed.hold, status: STATUS[record.state], expires_at: formatInstant(record.expiresAt) };
 }
 
 interface OwnHold {
   readonly runtime: HostRuntime;
   readonly record: HoldRecord;
   readonly payload: HoldPayload;
+  readonly signed: SchcpHoldAttachment;
 }
 
 async function ownHold(
@@ -55,8 +57,10 @@ async function ownHold(
   const decoded = decodeHoldPayload(record.payload);
   if (!decoded.ok) throw new Error(`hold ${hostId}/${holdId}: ${decoded.error.message}`);
   const payload = decoded.value;
-  // A change offer's hold is reached through its booking (§5.7), never as a Hold.
-  if (payload.kind !== "booking") return fail(notFound(`hold ${holdId}`));
+  // A change offer's hold is reached through its booking (§5.7), never as a Hold; a hold
+  // placed through another edge has no SchCP offer and is not found here either.
+  const signed = schcpHold(payload.attachments);
+  if (payload.contract.kind !== "booking" || signed === undefined) return fail(notFound(`hold ${holdId}`));
   const chain = caller.mandate;
   const mine =
     chain !== undefined && payload.principal !== null
@@ -66,15 +70,15 @@ async function ownHold(
   if (chain !== undefined) {
     const allowed = await checkAction(deps.store, hostId, chain, {
       kind: action,
-      serviceId: payload.serviceId,
-      start: payload.start,
-      ...(payload.end === undefined ? { openEnded: true } : { end: payload.end }),
-      total: payload.total,
-      offerSha256: payload.offerSha256,
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      ...(payload.contract.end === undefined ? { openEnded: true } : { end: payload.contract.end }),
+      total: payload.contract.total,
+      offerSha256: signed.offerSha256,
     });
     if (!allowed.ok) return fail(allowed.error);
   }
-  return ok({ runtime, record, payload });
+  return ok({ runtime, record, payload, signed });
 }
 
 export async function getHold(
@@ -84,7 +88,7 @@ export async function getHold(
   holdId: string,
 ): UseCase<Hold> {
   const found = await ownHold(deps, hostId, caller, holdId, "read", deps.clock.now());
-  return found.ok ? ok(holdView(found.value.payload, found.value.record)) : found;
+  return found.ok ? ok(holdView(found.value.signed, found.value.record)) : found;
 }
 
 export async function releaseHold(
@@ -96,7 +100,7 @@ export async function releaseHold(
   const now = deps.clock.now();
   const found = await ownHold(deps, hostId, caller, holdId, "release", now);
   if (!found.ok) return found;
-  const { runtime, payload } = found.value;
+  const { runtime, signed } = found.value;
   const released = await deps.store.releaseHold(hostId, holdId, now);
   if (!released.ok) {
     const r =
@@ -120,5 +124,5 @@ export async function releaseHold(
     if (owner.attester !== undefined)
       await deps.store.recordOutcome({ kind: "attester", id: owner.attester }, outcome, now);
   }
-  return ok(holdView(payload, hold));
+  return ok(holdView(signed, hold));
 }

@@ -19,9 +19,9 @@ import { formatInstant, instantToWallClock, wallClockToInstant } from "../../pro
 import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
 import { findChosenResource, findService, slotAt } from "../holds/index.js";
 import { checkAccess, checkPartySize, notFound, partyCapacity, withContactRemedy } from "../rules/index.js";
-import { openings } from "./openings.js";
+import { openings } from "../availability/openings.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
-import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "./window.js";
+import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "../availability/window.js";
 
 export async function availability(
   deps: BookingDeps,

@@ -1,35 +1,16 @@
 /**
- * The signed offer and the wire Hold (SchCP §5.2). The offer states every term that governs
- * the booking: who the host is, the service, the slot in the host's zone, the all-in price
- * when there is one, retention, the place, the party, and for a host_approval host the
- * latest time it will answer. It is signed once, with the host's first key, and the same
- * bytes are returned for the life of the hold.
+ * The signed offer and the wire Hold (SchCP §5.2), built from the neutral contract the core
+ * priced. The offer states every term that governs the booking: who the host is, the
+ * service, the slot in the host's zone, the all-in price when there is one, retention, the
+ * place, the party, and for a host_approval host the latest time it will answer. It is signed
+ * once, with the host's first key, and the same bytes are returned for the life of the hold.
  */
 import { toSchcpMoney } from "../../protocol/money/index.js";
 import { signOffer } from "../../protocol/schcp/offer/index.js";
-import type { Hold, OfferClaims, Place } from "../../protocol/schcp/types.js";
+import type { Hold, OfferClaims } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import type { HostConfig, HostRuntime } from "../api.js";
-import type { PricedOffer } from "../pricing/index.js";
-
-export interface OfferTerms {
-  readonly kind: "booking" | "change";
-  readonly holdId: string;
-  readonly bookingId?: string;
-  readonly prev?: string | null;
-  readonly now: number;
-  readonly expiresAt: number;
-  readonly service: { readonly id: string; readonly name: string };
-  readonly start: number;
-  /** Service end; absent when open-ended (§4.2). */
-  readonly end?: number;
-  readonly priced: PricedOffer;
-  readonly retention: string;
-  readonly place?: Place;
-  readonly partySize: number;
-  readonly approvalBy?: number;
-  readonly resource?: { readonly id: string; readonly name: string };
-}
+import type { HeldTerms, HostConfig, HostRuntime } from "../api.js";
+import type { BookingContract } from "../contract.js";
 
 const ADDRESS_ORDER = ["street", "locality", "region", "postal_code", "country"] as const;
 
@@ -55,19 +36,24 @@ function offerHost(config: HostConfig): NonNullable<OfferClaims["host"]> {
   };
 }
 
-export function offerClaims(runtime: HostRuntime, t: OfferTerms): OfferClaims {
+/**
+ * The claims of the offer for `held`. A change offer names its booking and, as prev, the hash
+ * of the booking's current contract; null when that booking was made through another edge and
+ * stands on no SchCP offer (§5.7).
+ */
+export function offerClaims(runtime: HostRuntime, held: HeldTerms, prev?: string | null): OfferClaims {
   const tz = runtime.config.timezone;
-  const { price, total, lines } = t.priced;
+  const t = held.contract;
   return {
     v: "0.4",
     kind: t.kind,
     iss: runtime.config.id,
     // A booking offer belongs to its hold; a change offer to its booking, chained by prev (§5.7).
     ...(t.kind === "booking"
-      ? { hold_id: t.holdId }
-      : { booking_id: t.bookingId ?? "", prev: t.prev ?? null }),
-    iat: Math.floor(t.now / 1000),
-    exp: Math.floor(t.expiresAt / 1000),
+      ? { hold_id: held.holdId }
+      : { booking_id: held.booking?.bookingId ?? "", prev: prev ?? null }),
+    iat: Math.floor(held.now / 1000),
+    exp: Math.floor(held.expiresAt / 1000),
     host: offerHost(runtime.config),
     service: { id: t.service.id, name: t.service.name },
     slot: {
@@ -75,8 +61,11 @@ export function offerClaims(runtime: HostRuntime, t: OfferTerms): OfferClaims {
       ...(t.end !== undefined && { end: formatInstant(t.end, tz) }),
     },
     ...(t.end === undefined && { open_end: true as const }),
-    ...(price !== null && { price: toSchcpMoney(price) }),
-    ...(total !== null && { total: toSchcpMoney(total), lines: lines.map((l) => ({ ...l })) }),
+    ...(t.price !== null && { price: toSchcpMoney(t.price) }),
+    ...(t.total !== null && {
+      total: toSchcpMoney(t.total),
+      lines: t.lines.map((l) => ({ kind: l.kind, label: l.label, amount: toSchcpMoney(l.amount) })),
+    }),
     retention: t.retention,
     ...(t.resource !== undefined && { resource: t.resource.id, resource_name: t.resource.name }),
     ...(t.place !== undefined && { place: { ...t.place } }),
@@ -96,17 +85,23 @@ export async function signOfferOnce(runtime: HostRuntime, claims: OfferClaims): 
 }
 
 /** The wire Hold as created (status held); GET and DELETE re-derive status and expiry. */
-export function wireHold(runtime: HostRuntime, t: OfferTerms, serviceId: string, offer: string): Hold {
+export function wireHold(
+  runtime: HostRuntime,
+  holdId: string,
+  t: BookingContract,
+  expiresAt: number,
+  offer: string,
+): Hold {
   const tz = runtime.config.timezone;
-  const { price, total } = t.priced;
   return {
-    hold_id: t.holdId,
+    hold_id: holdId,
     status: "held",
-    service_id: serviceId,
+    service_id: t.service.id,
     start: formatInstant(t.start, tz),
     ...(t.end !== undefined ? { end: formatInstant(t.end, tz) } : { open_end: true as const }),
-    expires_at: formatInstant(t.expiresAt),
-    ...(price !== null && total !== null && { price: toSchcpMoney(price), total: toSchcpMoney(total) }),
+    expires_at: formatInstant(expiresAt),
+    ...(t.price !== null &&
+      t.total !== null && { price: toSchcpMoney(t.price), total: toSchcpMoney(t.total) }),
     party_size: t.partySize,
     ...(t.place !== undefined && { place: { ...t.place } }),
     ...(t.resource !== undefined && { resource: t.resource.id, resource_name: t.resource.name }),

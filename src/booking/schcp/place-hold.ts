@@ -1,14 +1,16 @@
 /**
  * POST /holds (SchCP §5.2): the validated wire request to the hold engine. The edge has
  * checked the signature, the mandate and the closed HoldRequest schema; this reads the
- * values (start, ttl) and returns the wire Hold. Idempotency (§9.1) wraps it at the edge.
+ * values (start, ttl) into the hold engine's intent, asks for the SchCP offer with it
+ * (edge.ts), and returns the wire Hold kept with the hold. Idempotency (§9.1) wraps it at the edge.
  */
 import { err, ok } from "../../protocol/result.js";
 import type { Hold, HoldRequest } from "../../protocol/schcp/types.js";
 import { parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
 import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { createHold } from "../holds/create-hold.js";
 import { bookingRefusal, notFound, withContactRemedy } from "../rules/index.js";
-import { createHold } from "./create-hold.js";
+import { SCHCP, schcpHold } from "./attachment.js";
 
 export async function placeHold(
   deps: BookingDeps,
@@ -42,6 +44,11 @@ export async function placeHold(
     ...(body.place !== undefined && { place: body.place }),
     ...(body.resource !== undefined && { resourceId: body.resource }),
     kind: "booking",
+    edges: [SCHCP],
   });
-  return created.ok ? ok(created.value.payload.hold) : created;
+  if (!created.ok) return created;
+  const signed = schcpHold(created.value.payload.attachments);
+  if (signed === undefined)
+    throw new Error(`hold ${created.value.record.holdId}: the SchCP edge is not installed`);
+  return ok(signed.hold);
 }

@@ -5,17 +5,17 @@
  * The booking keeps its time until the offer is accepted. At most one open change offer: asking
  * again releases the previous one; asking clears a recorded declined_change.
  */
-import type { BookingDeps, Caller, HostRuntime, UseCase } from "../api.js";
+import type { BookingDeps, Caller, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { ChangeOfferRequest, ChangeOfferResponse } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
-import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
+import { authorizeOnBooking, bookingAction } from "./access.js";
 import { invalidState, refuse, staleSequence } from "../bookings/refuse.js";
-import type { BookingState, StoredProposal } from "../bookings/state.js";
-import { hostBooking, saveBooking } from "../bookings/store.js";
-import { buildProposal } from "../bookings/wire.js";
-import { withoutProposal } from "./apply-move.js";
-import type { ChangeHoldParams, CreateHold } from "./hold-engine.js";
+import { saveBooking } from "../bookings/store.js";
+import { placeChangeHold } from "../changes/change-hold.js";
+import type { CreateHold } from "../changes/hold-engine.js";
+import { schcpHostBooking } from "./booking.js";
+import { buildProposal } from "./wire.js";
 
 export async function changeOffer(
   deps: BookingDeps,
@@ -25,7 +25,7 @@ export async function changeOffer(
   bookingId: string,
   body: ChangeOfferRequest,
 ): UseCase<ChangeOfferResponse> {
-  const found = await hostBooking(deps, hostId, bookingId);
+  const found = await schcpHostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
@@ -58,7 +58,7 @@ export async function changeOffer(
   const proposal = created.value;
 
   const saved = await saveBooking(
-    deps.store,
+    deps,
     host,
     bookingId,
     (s) => {
@@ -72,7 +72,10 @@ export async function changeOffer(
     await deps.store.releaseHold(hostId, proposal.holdId, deps.clock.now());
     return saved;
   }
-  return ok({ proposal: buildProposal(proposal, host) });
+  const shown = buildProposal(proposal, host);
+  // The booking stands on a SchCP offer, so the SchCP edge signed the change offer (edge.ts).
+  if (shown === undefined) throw new Error(`change offer ${proposalId} carries no SchCP offer`);
+  return ok({ proposal: shown });
 }
 
 const parseStart = (text: string) => {
@@ -83,62 +86,3 @@ const parseStart = (text: string) => {
         refuse("INVALID_REQUEST", "invalid_request", parsed.error.message, { details: { field: "/start" } }),
       );
 };
-
-/**
- * Releases the open proposal (at most one, §5.7), then holds the new time with the hold
- * engine as a change offer. Shared by a guest's change offer and a host proposal (§5.8).
- */
-export async function placeChangeHold(
-  deps: BookingDeps,
-  createHold: CreateHold,
-  host: HostRuntime,
-  state: BookingState,
-  opts: Pick<ChangeHoldParams, "caller" | "start" | "proposalId" | "by" | "place" | "principal"> & {
-    readonly ttlMs?: number;
-  },
-) {
-  const now = deps.clock.now();
-  if (state.proposal !== undefined) {
-    const previous = state.proposal;
-    await deps.store.releaseHold(host.config.id, previous.holdId, now);
-    await saveBooking(
-      deps.store,
-      host,
-      state.bookingId,
-      (s) => ok(withoutProposal(s, previous.proposalId)),
-      now,
-    );
-  }
-  const place = opts.place ?? state.place;
-  const created = await createHold(deps, host, {
-    caller: opts.caller,
-    serviceId: state.serviceId,
-    start: opts.start,
-    ttlMs: opts.ttlMs ?? host.config.policies.holds.maxTtlMs,
-    ...(state.callbackUrl !== undefined && { callbackUrl: state.callbackUrl }),
-    partySize: state.partySize ?? 1,
-    ...(place !== undefined && { place }),
-    kind: "change",
-    bookingId: state.bookingId,
-    proposalId: opts.proposalId,
-    by: opts.by,
-    overlapBookingId: state.bookingId,
-    prev: state.contract.offerSha256,
-    retentionOverride: state.retention,
-    ...(opts.principal !== undefined && { principal: opts.principal }),
-  });
-  if (!created.ok) return created;
-  const { record, payload } = created.value;
-  const proposal: StoredProposal = {
-    proposalId: opts.proposalId,
-    by: opts.by,
-    holdId: record.holdId,
-    contract: { offer: payload.offer, offerSha256: payload.offerSha256, claims: payload.claims },
-    start: payload.start,
-    ...(payload.end !== undefined && { end: payload.end }),
-    ...(payload.place !== undefined && { place: payload.place }),
-    expiresAt: record.expiresAt,
-    resourceIds: record.allocations.map((a) => a.resourceId),
-  };
-  return ok(proposal);
-}

@@ -1,17 +1,38 @@
 import { describe, expect, it } from "vitest";
 import { decodeBookingState, encodeBookingState } from "../../../src/booking/bookings/state.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
-import { buildBooking, placeLine } from "../../../src/booking/bookings/wire.js";
-import { bookingResponse, withReceipt } from "../../../src/booking/bookings/receipt.js";
+import { schcpEdge } from "../../../src/booking/schcp/edge.js";
+import type { SchcpOffer } from "../../../src/booking/schcp/attachment.js";
+import { buildBooking as buildWire, placeLine } from "../../../src/booking/schcp/wire.js";
+import { bookingResponse } from "../../../src/booking/schcp/receipt.js";
+import type { HostRuntime } from "../../../src/booking/api.js";
 import { sha256Base64Url } from "../../../src/protocol/json/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
-import { MINUTE, NOW, SLOT, makeHost } from "./world.js";
+import { MINUTE, NOW, SLOT, makeHost } from "../bookings/world.js";
 
 const host = makeHost("maple-street-auto", "Maple Street Auto");
 
+const signed: SchcpOffer = {
+  offer: "a.b.c",
+  offerSha256: sha256Base64Url("a.b.c"),
+  claims: {
+    v: "0.4",
+    kind: "booking",
+    iss: "maple-street-auto",
+    iat: 1,
+    exp: 2,
+    service: { id: "oil-change", name: "Synthetic oil change" },
+    slot: { start: "2030-01-08T10:00:00-05:00", end: "2030-01-08T10:45:00-05:00" },
+    retention: "P365D",
+  },
+};
+
+/** The wire Booking of `s` on the booking's signed offer. */
+const buildBooking = (s: BookingState, rt: HostRuntime) => buildWire(s, rt, signed);
+
 function state(over: Partial<BookingState> = {}): BookingState {
   return {
-    v: 1,
+    v: 2,
     bookingId: "b_1",
     hostId: "maple-street-auto",
     holdId: "h_1",
@@ -22,25 +43,21 @@ function state(over: Partial<BookingState> = {}): BookingState {
     end: SLOT + 45 * MINUTE,
     resourceIds: ["bay-1"],
     contract: {
-      offer: "a.b.c",
-      offerSha256: sha256Base64Url("a.b.c"),
-      claims: {
-        v: "0.4",
-        kind: "booking",
-        iss: "maple-street-auto",
-        iat: 1,
-        exp: 2,
-        service: { id: "oil-change", name: "Synthetic oil change" },
-        slot: { start: "2030-01-08T10:00:00-05:00", end: "2030-01-08T10:45:00-05:00" },
-        retention: "P365D",
-      },
+      kind: "booking",
+      service: { id: "oil-change", name: "Synthetic oil change" },
+      start: SLOT,
+      end: SLOT + 45 * MINUTE,
+      partySize: 1,
+      price: null,
+      total: null,
+      lines: [],
+      retention: "P365D",
     },
     consent: { approved: "limits", mandate: "m-1" },
-    receipt: "",
     upstreamId: "up_1",
     agentKey: "agent",
     principal: "urn:schcp:principal:jwk-thumbprint:abc",
-    retention: "P365D",
+    attachments: { schcp: signed },
     createdAt: NOW,
     updatedAt: NOW,
     ...over,
@@ -53,6 +70,7 @@ describe("the stored booking state", () => {
     expect(decodeBookingState(encodeBookingState(s))).toEqual({ ok: true, value: s });
     expect(decodeBookingState("{").ok).toBe(false);
     expect(decodeBookingState('{"v":2}').ok).toBe(false);
+    expect(decodeBookingState(JSON.stringify({ ...s, v: 3 })).ok).toBe(false);
     expect(decodeBookingState(JSON.stringify({ ...s, contract: undefined })).ok).toBe(false);
   });
 });
@@ -96,7 +114,9 @@ describe("the wire Booking and its JSCalendar event (SchCP §5.3, RFC 8984)", ()
   });
 
   it("a signed receipt over the same booking the response carries", async () => {
-    const s = await withReceipt(state(), host.runtime, NOW);
+    const s0 = state();
+    const attachment = await schcpEdge.bookingAttachment(host.runtime, s0, signed, NOW);
+    const s = { ...s0, attachments: { schcp: attachment } };
     const r = bookingResponse(s, host.runtime);
     expect(validateSchcp("BookingResponse", r).ok).toBe(true);
     const claims = JSON.parse(Buffer.from(r.receipt.split(".")[1] ?? "", "base64url").toString()) as {

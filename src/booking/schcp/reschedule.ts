@@ -11,12 +11,14 @@ import type { Result } from "../../protocol/result.js";
 import { checkClosedMandatePolicy, receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { MandateAction, MandateActionKind, MandateChain } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, RescheduleRequest } from "../../protocol/schcp/types.js";
-import { authorizeOnBooking, bookingAction, offerTotal } from "../bookings/access.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { authorizeOnBooking, bookingAction } from "./access.js";
+import { schcpOffer } from "./attachment.js";
+import { schcpHostBooking } from "./booking.js";
+import { bookingResponse } from "./receipt.js";
 import { contractMismatch, fromMandateRefusal, staleSequence } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
-import { hostBooking, saveBooking } from "../bookings/store.js";
-import { applyMove } from "./apply-move.js";
+import { saveBooking } from "../bookings/store.js";
+import { applyMove } from "../changes/apply-move.js";
 
 /** The action of accepting `proposal` as §3.3 checks it: the new time, total and offer. */
 export function acceptAction(
@@ -29,7 +31,7 @@ export function acceptAction(
     ...bookingAction(kind, state),
     start: p.start,
     ...(p.end !== undefined && { end: p.end }),
-    total: offerTotal(p.contract.claims),
+    total: p.contract.total,
     offerSha256: hash,
   };
 }
@@ -59,7 +61,7 @@ export async function reschedule(
   bookingId: string,
   body: RescheduleRequest,
 ): UseCase<BookingResponse> {
-  const found = await hostBooking(deps, hostId, bookingId);
+  const found = await schcpHostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
@@ -73,15 +75,14 @@ export async function reschedule(
   if (!allowed.ok) return allowed;
 
   if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
-  if (open === undefined || open.contract.offerSha256 !== body.offer_sha256) {
-    return err(
-      contractMismatch(open?.contract.offerSha256, "offer_sha256 does not name the open change offer"),
-    );
+  const signed = schcpOffer(open?.attachments);
+  if (open === undefined || signed?.offerSha256 !== body.offer_sha256) {
+    return err(contractMismatch(signed?.offerSha256, "offer_sha256 does not name the open change offer"));
   }
   // §5.7 step 3: "Accepting again returns the same."
   if (open.awaitingHost === true) return ok(bookingResponse(state, host));
 
-  const consent = receiptConsent(allowed.value, open.contract.offerSha256);
+  const consent = receiptConsent(allowed.value, body.offer_sha256);
   if (host.config.policies.confirmation === "host_approval") {
     // The new time stays held until the hold's expiry, never past the booking's own start.
     const waiting: StoredProposal = {
@@ -91,7 +92,7 @@ export async function reschedule(
       expiresAt: Math.min(open.expiresAt, state.start),
     };
     const saved = await saveBooking(
-      deps.store,
+      deps,
       host,
       bookingId,
       (s) =>

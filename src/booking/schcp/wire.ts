@@ -1,6 +1,7 @@
 /**
- * The wire Booking (SchCP §5.3, §5.5), derived from the stored state, and its JSCalendar
- * (RFC 8984) event. The shape is closed: only members the Booking schema defines are set.
+ * The wire Booking (SchCP §5.3, §5.5), derived from the stored state and the signed offer the
+ * booking stands on (its SchCP attachment), and its JSCalendar (RFC 8984) event. The shape is
+ * closed: only members the Booking schema defines are set.
  */
 import type { HostRuntime } from "../api.js";
 import {
@@ -10,7 +11,9 @@ import {
   instantToWallClock,
 } from "../../protocol/time/index.js";
 import type { Booking, BookingEvent, BookingStatus, Place, Proposal } from "../../protocol/schcp/types.js";
-import type { BookingState, StoredProposal } from "./state.js";
+import type { BookingState, StoredProposal } from "../bookings/state.js";
+import type { Place as NeutralPlace } from "../contract.js";
+import { schcpOffer, type SchcpOffer } from "./attachment.js";
 
 /** RFC 8984 status of the event: a pending booking is tentative, an ended one stays confirmed. */
 const EVENT_STATUS: Record<BookingStatus, BookingEvent["status"]> = {
@@ -25,7 +28,7 @@ const EVENT_STATUS: Record<BookingStatus, BookingEvent["status"]> = {
 };
 
 /** §5.2: "the event's location is its name and address on one line". */
-export function placeLine(place: Place): string {
+export function placeLine(place: Place | NeutralPlace): string {
   return [place.name, place.street, place.locality, place.region, place.postal_code, place.country]
     .filter((part): part is string => part !== undefined && part !== "")
     .join(", ");
@@ -33,7 +36,7 @@ export function placeLine(place: Place): string {
 
 export function buildEvent(state: BookingState, host: HostRuntime): BookingEvent {
   const tz = host.config.timezone;
-  const serviceName = state.contract.claims.service.name;
+  const serviceName = state.contract.service.name;
   const line = state.place === undefined ? "" : placeLine(state.place);
   return {
     "@type": "Event",
@@ -51,7 +54,10 @@ export function buildEvent(state: BookingState, host: HostRuntime): BookingEvent
   };
 }
 
-export function buildProposal(p: StoredProposal, host: HostRuntime): Proposal {
+/** The wire proposal; a proposal without a SchCP offer (an edge's own) is not shown. */
+export function buildProposal(p: StoredProposal, host: HostRuntime): Proposal | undefined {
+  const signed = schcpOffer(p.attachments);
+  if (signed === undefined) return undefined;
   const tz = host.config.timezone;
   return {
     proposal_id: p.proposalId,
@@ -60,16 +66,17 @@ export function buildProposal(p: StoredProposal, host: HostRuntime): Proposal {
     ...(p.end === undefined ? { open_end: true as const } : { end: formatInstant(p.end, tz) }),
     ...(p.place !== undefined && { place: p.place }),
     expires_at: formatInstant(p.expiresAt),
-    offer: p.contract.offer,
+    offer: signed.offer,
     ...(p.awaitingHost === true && { awaiting_host: true as const }),
     ...(p.consent !== undefined && { consent: p.consent }),
   };
 }
 
 /** The closed Booking for GET, receipts and webhooks (§5.3: one shape everywhere). */
-export function buildBooking(state: BookingState, host: HostRuntime): Booking {
+export function buildBooking(state: BookingState, host: HostRuntime, signed: SchcpOffer): Booking {
   const tz = host.config.timezone;
-  const c = state.contract.claims;
+  const c = signed.claims;
+  const proposal = state.proposal === undefined ? undefined : buildProposal(state.proposal, host);
   return {
     booking_id: state.bookingId,
     status: state.status,
@@ -82,8 +89,8 @@ export function buildBooking(state: BookingState, host: HostRuntime): Booking {
     ...(c.price !== undefined && { price: c.price }),
     ...(c.total !== undefined && { total: c.total }),
     ...(c.lines !== undefined && { lines: c.lines }),
-    offer_sha256: state.contract.offerSha256,
-    retention: state.retention,
+    offer_sha256: signed.offerSha256,
+    retention: state.contract.retention,
     ...(c.reconfirm !== undefined && { reconfirm: c.reconfirm }),
     ...(state.partySize !== undefined && { party_size: state.partySize }),
     ...(state.place !== undefined && { place: state.place }),
@@ -93,7 +100,7 @@ export function buildBooking(state: BookingState, host: HostRuntime): Booking {
       state.approvalBy !== undefined && { approval_by: formatInstant(state.approvalBy) }),
     event: buildEvent(state, host),
     ...(state.refusal !== undefined && { refusal: state.refusal }),
-    ...(state.proposal !== undefined && { proposal: buildProposal(state.proposal, host) }),
+    ...(proposal !== undefined && { proposal }),
     ...(state.declinedChange !== undefined && { declined_change: state.declinedChange }),
     ...(state.answer !== undefined && { answer: state.answer }),
   };

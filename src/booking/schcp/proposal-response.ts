@@ -10,11 +10,13 @@ import { err, ok } from "../../protocol/result.js";
 import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ProposalResponseRequest } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { authorizeOnBooking, bookingAction } from "./access.js";
+import { schcpOffer } from "./attachment.js";
+import { schcpHostBooking } from "./booking.js";
+import { bookingResponse } from "./receipt.js";
 import { contractMismatch, invalidState, staleSequence, upstreamRefusal } from "../bookings/refuse.js";
-import { hostBooking, saveBooking } from "../bookings/store.js";
-import { applyMove, withoutProposal } from "./apply-move.js";
+import { saveBooking } from "../bookings/store.js";
+import { applyMove, withoutProposal } from "../changes/apply-move.js";
 import { acceptAction, authorizeAcceptance } from "./reschedule.js";
 
 export async function proposalResponse(
@@ -24,7 +26,7 @@ export async function proposalResponse(
   bookingId: string,
   body: ProposalResponseRequest,
 ): UseCase<BookingResponse> {
-  const found = await hostBooking(deps, hostId, bookingId);
+  const found = await schcpHostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
@@ -33,7 +35,8 @@ export async function proposalResponse(
       ? state.proposal
       : undefined;
 
-  const hash = body.offer_sha256 ?? p?.contract.offerSha256 ?? "";
+  const proposed = schcpOffer(p?.attachments)?.offerSha256;
+  const hash = body.offer_sha256 ?? proposed ?? "";
   const action =
     p === undefined
       ? bookingAction("proposal_response", state)
@@ -49,17 +52,11 @@ export async function proposalResponse(
   const now = deps.clock.now();
   if (!body.accept) {
     await deps.store.releaseHold(hostId, p.holdId, now);
-    const saved = await saveBooking(
-      deps.store,
-      host,
-      bookingId,
-      (s) => ok(withoutProposal(s, p.proposalId)),
-      now,
-    );
+    const saved = await saveBooking(deps, host, bookingId, (s) => ok(withoutProposal(s, p.proposalId)), now);
     return saved.ok ? ok(bookingResponse(saved.value, host)) : saved;
   }
-  if (body.offer_sha256 !== p.contract.offerSha256) {
-    return err(contractMismatch(p.contract.offerSha256, "offer_sha256 does not name the host's proposal"));
+  if (proposed === undefined || body.offer_sha256 !== proposed) {
+    return err(contractMismatch(proposed, "offer_sha256 does not name the host's proposal"));
   }
 
   const counter = state.status === "pending_host";
@@ -67,16 +64,10 @@ export async function proposalResponse(
     const confirmed = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
     if (!confirmed.ok) return err(upstreamRefusal(confirmed.error));
   }
-  const moved = await applyMove(
-    deps,
-    host,
-    state,
-    p,
-    receiptConsent(allowed.value, p.contract.offerSha256),
-    (s) =>
-      s.status === "pending_host"
-        ? { status: "confirmed", answer: { by: "host", at: formatInstant(deps.clock.now()) } }
-        : {},
+  const moved = await applyMove(deps, host, state, p, receiptConsent(allowed.value, proposed), (s) =>
+    s.status === "pending_host"
+      ? { status: "confirmed", answer: { by: "host", at: formatInstant(deps.clock.now()) } }
+      : {},
   );
   return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
 }

@@ -6,8 +6,8 @@ import type { BookingDeps, Caller, UseCase } from "../api.js";
 import { ok } from "../../protocol/result.js";
 import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
+import { schcpHostBooking } from "./booking.js";
 import { bookingResponse } from "./receipt.js";
-import { hostBooking } from "./store.js";
 
 export async function getBooking(
   deps: BookingDeps,
@@ -15,7 +15,7 @@ export async function getBooking(
   caller: Caller,
   bookingId: string,
 ): UseCase<BookingResponse> {
-  const found = await hostBooking(deps, hostId, bookingId);
+  const found = await schcpHostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const allowed = await authorizeOnBooking(

@@ -1,10 +1,13 @@
 /**
- * The booking core's public surface: protocol-neutral use cases the edges call.
+ * The booking core's public surface: the types the edges and the core share, the neutral
+ * records it keeps (HoldPayload here, BookingState in bookings/state.ts, both on the
+ * contract.ts terms), the hooks an edge keeps its own records through (BookingEdge), and the
+ * operator's use cases. SchCP's use cases (SchcpHostApi) are built over the core in schcp/.
  *
  * The HTTP edge authenticates the request (SchCP §3.2 signature, §3.3 mandate verified for
  * the host in the path), validates the body against the closed schema, and calls one
- * method here. The core never sees an HTTP request; it answers with a value or a
- * BookingRefusal that the edge maps once to the §9.2 refusal body.
+ * method. The core never sees an HTTP request; it answers with a value or a BookingRefusal
+ * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
 import type { Catalog, ConnectorError, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
@@ -13,24 +16,12 @@ import type { Money } from "../protocol/money/index.js";
 import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
 import type { MandateChain } from "../protocol/schcp/mandate/index.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
-import type {
-  AvailabilityRequest,
-  AvailabilityResponse,
-  BookingResponse,
-  CancelRequest,
-  ChangeOfferRequest,
-  ChangeOfferResponse,
-  ConfirmRequest,
-  Hold,
-  HoldRequest,
-  OfferClaims,
-  Place,
-  ProposalResponseRequest,
-  RescheduleRequest,
-  Remedy,
-} from "../protocol/schcp/types.js";
+import type { RefusalError, Remedy } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
+import type { BookingState } from "./bookings/state.js";
+import type { Attachments, BookingContract } from "./contract.js";
+import type { BookingView } from "./view.js";
 
 /**
  * Who is asking: the verified agent key and, when sent, the verified mandate chain (SchCP), or
@@ -140,6 +131,11 @@ export interface HostConfig {
   readonly connector: { readonly type: string; readonly settings: Readonly<Record<string, unknown>> };
   readonly policies: HostPolicies;
   readonly services: readonly ServiceRules[];
+  /**
+   * A calendar host's section as written (capacity, hours, services, approver); read by
+   * src/booking/calendar/config.ts when the host is built, so its errors name its fields.
+   */
+  readonly calendar?: unknown;
 }
 
 /** A configured host with its live pieces: catalog read from the connector, signing keys. */
@@ -171,16 +167,13 @@ export interface HostDirectory {
 
 // ---- what the core keeps with a hold and a booking ----------------------------------
 
-/** Stored as the hold record's payload: everything the confirm needs, signed once. */
+/**
+ * Stored as the hold record's payload (holds/payload.ts): the neutral contract, who placed the
+ * hold, and what each edge keeps with it (SchCP: the signed offer and the wire Hold).
+ */
 export interface HoldPayload {
-  readonly v: 1;
-  /** The wire Hold as created; status and expiry are re-derived from the store's record. */
-  readonly hold: Hold;
-  /** Compact JWS: identical bytes for the life of the hold (§5.2). */
-  readonly offer: string;
-  readonly offerSha256: string;
-  readonly claims: OfferClaims;
-  readonly kind: "booking" | "change";
+  readonly v: 2;
+  readonly contract: BookingContract;
   /** For a change offer: the booking it would move (§5.7). */
   readonly bookingId?: string;
   readonly proposalId?: string;
@@ -188,71 +181,90 @@ export interface HoldPayload {
   readonly agentKey: string;
   readonly principal: string | null;
   readonly callbackUrl?: string;
-  readonly partySize: number;
-  readonly place?: Place;
-  readonly serviceId: string;
-  readonly start: number;
-  /** End of the service itself (no buffer); absent when open-ended. */
-  readonly end?: number;
-  readonly resourceIds: readonly string[];
-  readonly total: Money | null;
+  readonly attachments?: Attachments;
+}
+
+/** A hold just priced, before it is placed: what an edge attaches its own record to. */
+export interface HeldTerms {
+  readonly holdId: string;
+  readonly now: number;
+  readonly expiresAt: number;
+  readonly contract: BookingContract;
+  /** For a change hold: the booking it would change, with that edge's attachment. */
+  readonly booking?: BookingState;
+}
+
+/** What the guest is told about (an edge delivers it in its own shape: SchCP webhooks, §5.8). */
+export type BookingNotice =
+  | "confirmed"
+  | "declined"
+  | "expired"
+  | "cancelled_by_host"
+  | "change_proposed"
+  | "change_approved"
+  | "change_declined"
+  | "no_show"
+  | "ended";
+
+export interface NoticeExtras {
+  readonly refusal?: RefusalError;
+  /** Nearby free starts (epoch ms) offered instead. */
+  readonly alternatives?: ReadonlyArray<{ readonly start: number; readonly end?: number }>;
+}
+
+/**
+ * An edge's hooks into the core, for the records only it reads (contract.ts Attachments). The
+ * core calls them for holds the edge asked for and for bookings that carry its attachment,
+ * whichever edge or operator action changed them.
+ */
+export interface BookingEdge {
+  /** The record to keep with a hold of this edge's caller, or a change hold of its booking. */
+  holdAttachment(host: HostRuntime, held: HeldTerms): Promise<unknown>;
+  /**
+   * The record to store with the booking as it now stands (`attachment`: what it carries now:
+   * the hold's at confirm, the proposal's after a move, else its own). SchCP signs a receipt.
+   */
+  bookingAttachment(
+    host: HostRuntime,
+    state: BookingState,
+    attachment: unknown,
+    now: number,
+  ): Promise<unknown>;
+  /** Tells the booking's guest (state.callbackUrl is set). */
+  notify(
+    deps: Pick<BookingDeps, "ids" | "outbox">,
+    host: HostRuntime,
+    state: BookingState,
+    notice: BookingNotice,
+    now: number,
+    extras: NoticeExtras,
+  ): Promise<void>;
 }
 
 // ---- the use cases -----------------------------------------------------------------
 
-export interface SchcpHostApi {
-  availability(hostId: string, caller: Caller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
-  placeHold(hostId: string, caller: Caller, body: HoldRequest): UseCase<Hold>;
-  getHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
-  releaseHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
-  confirm(
-    hostId: string,
-    caller: Caller,
-    holdId: string,
-    body: ConfirmRequest,
-  ): UseCase<{ readonly status: 201 | 202; readonly body: BookingResponse }>;
-  getBooking(hostId: string, caller: Caller, bookingId: string): UseCase<BookingResponse>;
-  cancel(hostId: string, caller: Caller, bookingId: string, body: CancelRequest): UseCase<BookingResponse>;
-  changeOffer(
-    hostId: string,
-    caller: Caller,
-    bookingId: string,
-    body: ChangeOfferRequest,
-  ): UseCase<ChangeOfferResponse>;
-  reschedule(
-    hostId: string,
-    caller: Caller,
-    bookingId: string,
-    body: RescheduleRequest,
-  ): UseCase<BookingResponse>;
-  proposalResponse(
-    hostId: string,
-    caller: Caller,
-    bookingId: string,
-    body: ProposalResponseRequest,
-  ): UseCase<BookingResponse>;
-}
+export type { SchcpHostApi } from "./schcp/api.js";
 
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {
-  listBookings(hostId: string): UseCase<readonly BookingResponse[]>;
-  approve(hostId: string, bookingId: string): UseCase<BookingResponse>;
+  listBookings(hostId: string): UseCase<readonly BookingView[]>;
+  approve(hostId: string, bookingId: string): UseCase<BookingView>;
   decline(
     hostId: string,
     bookingId: string,
     input: { reason?: string; message?: string },
-  ): UseCase<BookingResponse>;
+  ): UseCase<BookingView>;
   hostCancel(
     hostId: string,
     bookingId: string,
     input: { message?: string; timeStillGood?: boolean },
-  ): UseCase<BookingResponse>;
+  ): UseCase<BookingView>;
   markAttendance(
     hostId: string,
     bookingId: string,
     input: { status: "completed" | "no_show"; end?: string },
-  ): UseCase<BookingResponse>;
-  propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingResponse>;
+  ): UseCase<BookingView>;
+  propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingView>;
 }
 
 /** A webhook to deliver (§5.8); the jobs layer signs it with the host key and sends it. */
@@ -294,4 +306,6 @@ export interface BookingDeps {
   readonly outbox: Outbox;
   /** Added by I3 (optional): see BookingIndex. */
   readonly bookingIndex?: BookingIndex;
+  /** Edge hooks by attachment name; createBookingService installs SchCP's (schcp/edge.ts). */
+  readonly edges?: Readonly<Record<string, BookingEdge>>;
 }

@@ -1,21 +1,15 @@
 /**
- * The booking core as the edges see it: every SchCP use case (SchcpHostApi) and the host's
+ * The booking core as the edges see it: the SchCP edge's use cases (SchcpHostApi, built in
+ * schcp/ over the neutral core), the direct ones (DirectBookingApi: OSBP, A2A) and the host's
  * side (OperatorApi) over one BookingDeps. Availability and holds are the hold use cases
  * (src/booking/availability, src/booking/holds); everything from confirm on lives in
  * confirm/, bookings/, changes/ and operator/. Change offers and host proposals are placed
  * with the same createHold engine as any hold.
  */
 import type { BookingDeps, OperatorApi, SchcpHostApi } from "./api.js";
-import { availability } from "./availability/index.js";
-import { createHold, getHold, placeHold, releaseHold } from "./holds/index.js";
+import { createHold } from "./holds/index.js";
 import { storeBookingIndex } from "./bookings/booking-index.js";
-import { cancelBooking } from "./bookings/cancel.js";
-import { getBooking } from "./bookings/get.js";
-import { changeOffer } from "./changes/change-offer.js";
 import type { CreateHold } from "./changes/hold-engine.js";
-import { proposalResponse } from "./changes/proposal-response.js";
-import { reschedule } from "./changes/reschedule.js";
-import { confirmHold } from "./confirm/confirm.js";
 import { approveBooking } from "./operator/approve.js";
 import { markAttendance } from "./operator/attendance.js";
 import { declineBooking } from "./operator/decline.js";
@@ -34,6 +28,9 @@ import {
   type DirectBookingApi,
 } from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
+import { SCHCP } from "./schcp/attachment.js";
+import { schcpEdge } from "./schcp/edge.js";
+import { schcpHostApi } from "./schcp/host-api.js";
 
 /** The periodic work the jobs layer runs per host (I5's maintenance runners). */
 export interface BookingMaintenance {
@@ -46,22 +43,17 @@ export interface BookingMaintenance {
 export type BookingService = SchcpHostApi & OperatorApi & BookingMaintenance & DirectBookingApi;
 
 export function createBookingService(deps: BookingDeps): BookingService {
-  // Without a configured index, the store's own (written with each booking) serves (api.ts BookingIndex).
-  const d: BookingDeps =
-    deps.bookingIndex === undefined ? { ...deps, bookingIndex: storeBookingIndex(deps.store) } : deps;
+  // Without a configured index, the store's own (written with each booking) serves (api.ts
+  // BookingIndex). The SchCP edge's hooks are always installed: a SchCP booking gets its
+  // receipt and webhooks whichever edge or operator action changes it.
+  const d: BookingDeps = {
+    ...deps,
+    bookingIndex: deps.bookingIndex ?? storeBookingIndex(deps.store),
+    edges: { [SCHCP]: schcpEdge, ...deps.edges },
+  };
   const engine: CreateHold = createHold;
   return {
-    availability: (hostId, caller, body) => availability(d, hostId, caller, body),
-    placeHold: (hostId, caller, body) => placeHold(d, hostId, caller, body),
-    getHold: (hostId, caller, holdId) => getHold(d, hostId, caller, holdId),
-    releaseHold: (hostId, caller, holdId) => releaseHold(d, hostId, caller, holdId),
-    confirm: (hostId, caller, holdId, body) => confirmHold(d, hostId, caller, holdId, body),
-    getBooking: (hostId, caller, bookingId) => getBooking(d, hostId, caller, bookingId),
-    cancel: (hostId, caller, bookingId, body) => cancelBooking(d, hostId, caller, bookingId, body),
-    changeOffer: (hostId, caller, bookingId, body) => changeOffer(d, engine, hostId, caller, bookingId, body),
-    reschedule: (hostId, caller, bookingId, body) => reschedule(d, hostId, caller, bookingId, body),
-    proposalResponse: (hostId, caller, bookingId, body) =>
-      proposalResponse(d, hostId, caller, bookingId, body),
+    ...schcpHostApi(d, engine),
 
     listBookings: (hostId) => listBookings(d, hostId),
     approve: (hostId, bookingId) => approveBooking(d, hostId, bookingId),

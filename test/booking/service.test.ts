@@ -17,6 +17,9 @@ import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
 import { generateEd25519KeyPair, jwkThumbprint } from "../../src/protocol/jose/index.js";
 import { issueMandate, verifyMandate } from "../../src/protocol/schcp/mandate/index.js";
 import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
+import { decodeBookingState } from "../../src/booking/bookings/state.js";
+import { decodeHoldPayload } from "../../src/booking/holds/payload.js";
+import { schcpBooking } from "../../src/booking/schcp/attachment.js";
 import { validateSchcp } from "../../src/protocol/schcp/validate.js";
 
 /** Monday 2030-01-07, 09:00 in Toronto. */
@@ -39,15 +42,17 @@ async function gateway() {
   }
   const events: OutboundEvent[] = [];
   let n = 0;
+  const store = new MemoryHoldStore({ clock: clock.now });
   const service = createBookingService({
     hosts: createHostDirectory(runtimes),
-    store: new MemoryHoldStore({ clock: clock.now }),
+    store,
     clock,
     ids: { next: (prefix) => `${prefix}${++n}` },
     outbox: { enqueue: (e) => Promise.resolve(void events.push(e)) },
   });
   return {
     service,
+    store,
     events,
     connector: (id: string) => connectors.get(id) as SyntheticConnector,
     advance: (ms: number) => (t += ms),
@@ -169,10 +174,10 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     );
     expect(r.status).toBe(202);
     const approved = ok(await g.service.approve(host, r.body.booking.booking_id));
-    expect(approved.booking.status).toBe("confirmed");
+    expect(approved.status).toBe("confirmed");
     expect(g.events.map((e) => e.event.type)).toEqual(["booking.confirmed"]);
     expect(validateSchcp("WebhookEvent", g.events[0]?.event).ok).toBe(true);
-    expect(ok(await g.service.listBookings(host)).map((b) => b.booking.booking_id)).toEqual([
+    expect(ok(await g.service.listBookings(host)).map((b) => b.bookingId)).toEqual([
       r.body.booking.booking_id,
     ]);
   });
@@ -192,7 +197,9 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     const later = slots[slots.length - 1];
     if (later === undefined) throw new Error("no slot");
     const proposed = ok(await g.service.propose(host, bookingId, { start: later.start }));
-    const proposal = proposed.booking.proposal;
+    expect(proposed.proposal).toMatchObject({ by: "host", start: Date.parse(later.start) });
+    // The guest reads the proposal, with its signed change offer, from the SchCP booking.
+    const proposal = ok(await g.service.getBooking(host, caller, bookingId)).booking.proposal;
     expect(proposal).toMatchObject({ by: "host", start: later.start });
     if (proposal === undefined) throw new Error("no proposal");
     expect(g.events.map((e) => e.event.type)).toEqual(["booking.change_proposed"]);
@@ -234,5 +241,121 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     expect(
       ok(await g.connector(host).bookings.findByIdempotencyKey(`${host}:${hold.hold_id}`)),
     ).not.toBeNull();
+  });
+
+  it("reads a booking stored by the build before issue 10 (version 1): the same SchCP answer, and it still changes", async () => {
+    const g = await gateway();
+    const host = "maple-street-auto";
+    const caller = await guest(host, g.now());
+    const { slots, hold } = await holdFirstSlot(g, host, "oil-change", caller);
+    const confirmed = ok(
+      await g.service.confirm(host, caller, hold.hold_id, {
+        idempotency_key: "c",
+        offer_sha256: offerSha256(hold.offer),
+      }),
+    );
+    const bookingId = confirmed.body.booking.booking_id;
+    const later = slots[slots.length - 1];
+    if (later === undefined) throw new Error("no slot");
+    const offered = ok(
+      await g.service.changeOffer(host, caller, bookingId, {
+        idempotency_key: "o",
+        start: later.start,
+        sequence: 0,
+      }),
+    );
+    const before = ok(await g.service.getBooking(host, caller, bookingId));
+
+    // The same booking as the previous build wrote it: the signed offer as the contract, the
+    // receipt and retention at the top level, the open change offer's contract likewise.
+    const record = await g.store.getBooking(host, bookingId);
+    const decoded = decodeBookingState(record?.payload ?? "");
+    if (!decoded.ok || record === undefined) throw new Error("no booking");
+    const { v: _v, contract, attachments, proposal, ...rest } = decoded.value;
+    const signed = schcpBooking(attachments);
+    const proposed = proposal?.attachments?.["schcp"] as {
+      offer: string;
+      offerSha256: string;
+      claims: unknown;
+    };
+    if (signed === undefined || proposal === undefined) throw new Error("no SchCP record");
+    const { attachments: _pa, contract: _pc, ...proposalRest } = proposal;
+    const v1 = {
+      ...rest,
+      v: 1,
+      contract: { offer: signed.offer, offerSha256: signed.offerSha256, claims: signed.claims },
+      receipt: signed.receipt,
+      retention: contract.retention,
+      proposal: {
+        ...proposalRest,
+        contract: { offer: proposed.offer, offerSha256: proposed.offerSha256, claims: proposed.claims },
+      },
+    };
+    expect((await g.store.updateBookingPayload(host, bookingId, JSON.stringify(v1), record.payload)).ok).toBe(
+      true,
+    );
+
+    // Decoded into the neutral contract the core had made itself, and answered byte for byte.
+    const read = decodeBookingState(JSON.stringify(v1));
+    expect(read.ok && read.value.contract).toEqual(contract);
+    expect(read.ok && read.value.proposal?.contract).toEqual(proposal.contract);
+    expect(ok(await g.service.getBooking(host, caller, bookingId))).toEqual(before);
+
+    // And it still moves: the change offer made before is accepted, then the booking cancelled.
+    const moved = ok(
+      await g.service.reschedule(host, caller, bookingId, {
+        idempotency_key: "r",
+        sequence: 0,
+        offer_sha256: offerSha256(offered.proposal.offer),
+      }),
+    );
+    expect(moved.booking).toMatchObject({ sequence: 1, start: later.start });
+    expect(ok(await g.service.cancel(host, caller, bookingId, { idempotency_key: "x" })).booking.status).toBe(
+      "cancelled",
+    );
+  });
+
+  it("a direct booking (OSBP's path) stands on the neutral contract alone: no SchCP offer is signed", async () => {
+    const g = await gateway();
+    const host = "maple-street-auto";
+    const slots = ok(
+      await g.service.availability(host, await guest(host, g.now()), {
+        service_id: "oil-change",
+        window: { start: "2030-01-08T10:00:00-05:00", end: "2030-01-08T16:00:00-05:00" },
+        limit: 1,
+      }),
+    ).slots;
+    const start = Date.parse(slots[0]?.start ?? "");
+    const principal = "osbp:org-1:person-7";
+    const direct: Caller = {
+      agentKey: "osbp-edge",
+      authority: { principal, kind: "osbp", permits: () => ({ ok: true, value: undefined }) },
+    };
+    const booked = ok(
+      await g.service.bookNow(host, direct, {
+        serviceId: "oil-change",
+        start,
+        partySize: 1,
+        attemptKey: "osbp:org-1:idem-1",
+      }),
+    );
+    expect(booked.state.attachments).toBeUndefined();
+    expect(booked.state.contract).toMatchObject({
+      kind: "booking",
+      service: { id: "oil-change" },
+      start,
+      total: { currency: "CAD" },
+    });
+    const held = await g.store.getHold(host, booked.state.holdId, g.now());
+    const payload = decodeHoldPayload(held?.payload ?? "");
+    expect(payload.ok && payload.value.attachments).toBeUndefined();
+
+    // The operator sees it like any booking; SchCP does not reach it, even for the same principal.
+    const listed = ok(await g.service.listBookings(host));
+    expect(listed.map((b) => [b.bookingId, b.edges])).toEqual([[booked.state.bookingId, []]]);
+    const asSchcp = await g.service.getBooking(host, await guest(host, g.now()), booked.state.bookingId);
+    expect(asSchcp.ok).toBe(false);
+    // No edge keeps a record of it, so no webhook was built for it either.
+    expect(g.events).toEqual([]);
   });
 });

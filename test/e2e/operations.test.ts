@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "../../src/agent/index.js";
 import type { DiscoveredHost } from "../../src/agent/index.js";
 import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
-import type { BookingResponse, Hold } from "../../src/protocol/schcp/types.js";
+import type { Hold } from "../../src/protocol/schcp/types.js";
 import { validateSchcp } from "../../src/protocol/schcp/validate.js";
 import { parseInstant } from "../../src/protocol/time/index.js";
 import {
@@ -520,10 +520,21 @@ describe("every response over HTTP is what the schemas allow", () => {
     expect(validateSchcp("Refusal", await res.json()).ok).toBe(true);
   });
 
-  it("keeps the booking list of the operator API in the BookingResponse shape", async () => {
+  it("answers the operator's booking list as the neutral view: no protocol's offer or receipt (issue 10)", async () => {
     const list = await operator(gw, "maple-street-auto", "/bookings");
-    const bookings = (list.json as { bookings: BookingResponse[] }).bookings;
+    const bookings = (list.json as { bookings: Array<Record<string, unknown>> }).bookings;
     expect(bookings.length).toBeGreaterThan(0);
-    for (const b of bookings) expect(validateSchcp("BookingResponse", b).ok).toBe(true);
+    for (const b of bookings) {
+      expect(Object.keys(b)).toEqual(["booking"]);
+      expect(b["booking"]).toMatchObject({
+        booking_id: expect.stringMatching(/^b_/) as string,
+        host_id: "maple-street-auto",
+        edges: ["schcp"],
+        service: { id: expect.any(String) as string },
+        retention: expect.any(String) as string,
+      });
+      expect(b["booking"]).not.toHaveProperty("offer_sha256");
+      expect(b["booking"]).not.toHaveProperty("receipt");
+    }
   });
 });

@@ -139,10 +139,11 @@ describe("two-phase confirm under failure (§5.3, DESIGN: reconciliation)", () =
       expect(creates()).toBe(1);
       expect(await upstreamAppointments(slot.start, slot.end!)).toBe(1);
 
+      // The operator's neutral view names no offer: the booking is the one at the held start.
       const list = await operator(gw, HOST, "/bookings");
-      const mine = (
-        list.json as { bookings: { booking: { start: string; offer_sha256: string | null } }[] }
-      ).bookings.filter((b) => b.booking.offer_sha256 === hash);
+      const mine = (list.json as { bookings: { booking: { start: string } }[] }).bookings.filter(
+        (b) => Date.parse(b.booking.start) === Date.parse(slot.start),
+      );
       expect(mine).toHaveLength(1);
 
       // The agent retries its confirm: nothing is created again, and the answer is the

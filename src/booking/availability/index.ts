@@ -1,5 +1,7 @@
-/** POST /availability (SchCP §5.1): bounded, filtered to where a hold would be granted. */
-export { availability } from "./availability.js";
+/**
+ * Availability for every edge: `openings`, the starts a hold would be granted at, bounded by
+ * the query window (SchCP POST /availability is built over it in ../schcp/availability.ts).
+ */
 export {
   DEFAULT_GRANULARITY_MS,
   MAX_CANDIDATE_STARTS,

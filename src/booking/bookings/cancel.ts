@@ -1,50 +1,14 @@
 /**
- * POST /bookings/{booking_id}/cancel (SchCP §5.6). Before the start it always succeeds, costs
- * nothing and records nothing: status cancelled, sequence + 1, a fresh receipt, the upstream
- * booking cancelled and the time freed. After the start it is 409 INVALID_STATE
- * already_started (attendance is the host's to declare, §6). Cancelling a cancelled booking
- * returns it unchanged.
+ * Ending a booking (SchCP §5.6, §6), for the guest's cancel (schcp/cancel.ts) and the host's
+ * answers (operator/): whether it can still be cancelled, and the ending itself.
  */
-import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
+import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import type { BookingResponse, CancelRequest } from "../../protocol/schcp/types.js";
-import { authorizeOnBooking, bookingAction } from "./access.js";
-import { bookingResponse } from "./receipt.js";
 import { invalidState, refuse, upstreamRefusal } from "./refuse.js";
 import { ACTIVE_STATUSES } from "./state.js";
 import type { BookingState } from "./state.js";
-import { hostBooking, saveBooking } from "./store.js";
-
-export async function cancelBooking(
-  deps: BookingDeps,
-  hostId: string,
-  caller: Caller,
-  bookingId: string,
-  body: CancelRequest,
-): UseCase<BookingResponse> {
-  const found = await hostBooking(deps, hostId, bookingId);
-  if (!found.ok) return found;
-  const { host, loaded } = found.value;
-  const state = loaded.state;
-  const allowed = await authorizeOnBooking(deps.store, caller, state, bookingAction("cancel", state));
-  if (!allowed.ok) return allowed;
-
-  if (state.status === "cancelled") return ok(bookingResponse(state, host));
-  const now = deps.clock.now();
-  const cancellable = canCancel(state, now);
-  if (!cancellable.ok) return cancellable;
-
-  const saved = await endBooking(deps, host, state, body.reason, now, (s) =>
-    s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1 },
-  );
-  if (!saved.ok) return saved;
-  // §5.6: a booking that never became final counts like a released hold (§7.3).
-  if (state.status !== "confirmed") {
-    await deps.store.recordOutcome({ kind: "agent", id: state.agentKey }, "released", now);
-  }
-  return ok(bookingResponse(saved.value, host));
-}
+import { saveBooking } from "./store.js";
 
 /** §5.6: a confirmed, pending_host or tentative booking whose start has not passed. */
 export function canCancel(state: BookingState, now: number): Result<void, BookingRefusal> {
@@ -76,7 +40,7 @@ export async function endBooking(
   if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamRefusal(upstream.error));
   await freeTime(deps, host, state, now);
   return saveBooking(
-    deps.store,
+    deps,
     host,
     state.bookingId,
     (stored) => {

@@ -1,11 +1,17 @@
 /**
  * What the gateway keeps for a booking: the JSON in the hold store's booking payload.
  *
- * The wire Booking (SchCP §5.3, §5.5) is derived from this state every time (wire.ts), so the
- * booking, its receipt and webhooks can never disagree. The contract is the accepted offer's
- * exact bytes and claims: "the booking stands on the offer" (§5.2), so price, lines,
- * retention and reconfirm come from it, never from the host's current policy.
+ * The contract is the neutral terms the booking stands on (contract.ts): "the booking stands
+ * on the offer" (SchCP §5.2), so price, lines and retention come from it, never from the
+ * host's current policy. What an edge keeps beside it (SchCP: the accepted offer's exact
+ * bytes, hash and claims, and the latest signed receipt) is in `attachments` under the edge's
+ * name; every edge's view of the booking is derived from this state each time, so the
+ * booking, its receipt and webhooks can never disagree.
+ *
+ * Version 1 (the build before issue 10's split) kept the signed offer as the contract, the
+ * receipt and the retention at the top level; decodeBookingState reads it into version 2.
  */
+import { parseSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import type {
@@ -13,24 +19,17 @@ import type {
   BookingStatus,
   DeclinedChange,
   OfferClaims,
-  Place,
-  ReceiptConsent,
   RefusalError,
 } from "../../protocol/schcp/types.js";
-
-/** The contract a booking stands on: an offer's exact compact JWS, its hash and claims (§5.3). */
-export interface Contract {
-  readonly offer: string;
-  readonly offerSha256: string;
-  readonly claims: OfferClaims;
-}
+import { parseInstant } from "../../protocol/time/index.js";
+import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 
 /** An open change offer (guest's, §5.7) or host proposal (§5.8, §5.11) and the hold behind it. */
 export interface StoredProposal {
   readonly proposalId: string;
   readonly by: "guest" | "host";
   readonly holdId: string;
-  readonly contract: Contract;
+  readonly contract: BookingContract;
   readonly start: number;
   /** Service end (no buffer); absent for an open-ended booking. */
   readonly end?: number;
@@ -39,12 +38,14 @@ export interface StoredProposal {
   readonly resourceIds: readonly string[];
   /** §5.7 step 3: the guest accepted; a host_approval host has yet to say yes. */
   readonly awaitingHost?: true;
-  /** How the guest agreed to the move; the receipt carries it once the move is made (§5.7). */
-  readonly consent?: ReceiptConsent;
+  /** How the guest agreed to the move; the booking carries it once the move is made (§5.7). */
+  readonly consent?: Consent;
+  /** What each edge kept with the change hold (SchCP: the signed change offer). */
+  readonly attachments?: Attachments;
 }
 
 export interface BookingState {
-  readonly v: 1;
+  readonly v: 2;
   readonly bookingId: string;
   readonly hostId: string;
   /** The hold the booking was confirmed from; the upstream idempotency key is `${hostId}:${holdId}`. */
@@ -53,6 +54,7 @@ export interface BookingState {
   /** iTIP SEQUENCE: bumped on every change the guest must see (§5.6, §5.7, §6). */
   readonly sequence: number;
   readonly serviceId: string;
+  /** The booking's time as it stands (the contract's, or the end the host recorded). */
   readonly start: number;
   /** Service end (no buffer); absent for an open-ended booking until the host ends it (§4.2). */
   readonly end?: number;
@@ -60,18 +62,15 @@ export interface BookingState {
   readonly resourceIds: readonly string[];
   readonly partySize?: number;
   readonly place?: Place;
-  readonly contract: Contract;
-  /** How the person agreed to the current contract (§5.3 receipt consent). */
-  readonly consent: ReceiptConsent;
-  /** The latest signed receipt of the booking as it stands. */
-  readonly receipt: string;
+  /** The terms the booking stands on; a change offer's replace them when it is accepted. */
+  readonly contract: BookingContract;
+  /** How the person agreed to the current contract. */
+  readonly consent: Consent;
   readonly upstreamId: string;
   readonly callbackUrl?: string;
   readonly agentKey: string;
-  /** Root principal (mandate iss) that owns the booking (§5.5). */
+  /** Root principal that owns the booking (§5.5). */
   readonly principal: string;
-  /** The contract's retention, repeated by every change offer (§5.2). */
-  readonly retention: string;
   readonly answer?: BookingAnswer;
   /** host_approval: the latest time the host answers (§5.2 approval_by). */
   readonly approvalBy?: number;
@@ -81,6 +80,8 @@ export interface BookingState {
   readonly createdAt: number;
   /** When the booking last changed: the JSCalendar event's `updated` (RFC 8984). */
   readonly updatedAt: number;
+  /** Each edge's own record of the booking (SchCP: offer and receipt); opaque here. */
+  readonly attachments?: Attachments;
 }
 
 export function encodeBookingState(state: BookingState): string {
@@ -88,8 +89,9 @@ export function encodeBookingState(state: BookingState): string {
 }
 
 /**
- * Reads a stored payload. Only what the use cases rely on is checked: the payload is written
- * by this module alone, so a failure means corruption, which the caller reports loudly.
+ * Reads a stored payload, version 2 or 1. Only what the use cases rely on is checked: the
+ * payload is written by this module alone, so a failure means corruption, which the caller
+ * reports loudly.
  */
 export function decodeBookingState(payload: string): Result<BookingState, string> {
   let value: unknown;
@@ -99,16 +101,126 @@ export function decodeBookingState(payload: string): Result<BookingState, string
     return err("the booking payload is not JSON");
   }
   if (typeof value !== "object" || value === null) return err("the booking payload is not an object");
-  const s = value as Partial<BookingState>;
-  if (s.v !== 1) return err("unknown booking payload version");
-  const strings = [s.bookingId, s.hostId, s.holdId, s.status, s.serviceId, s.receipt, s.upstreamId];
+  const s = value as Record<string, unknown>;
+  const strings = [s["bookingId"], s["hostId"], s["holdId"], s["status"], s["serviceId"], s["upstreamId"]];
   if (strings.some((x) => typeof x !== "string")) return err("the booking payload lacks an identifier");
-  if (typeof s.sequence !== "number" || typeof s.start !== "number")
+  if (typeof s["sequence"] !== "number" || typeof s["start"] !== "number")
     return err("the booking payload lacks times");
-  if (typeof s.contract?.offer !== "string" || typeof s.contract.claims !== "object") {
-    return err("the booking payload lacks its contract");
+  if (s["v"] === 2) {
+    if (!isContract(s["contract"])) return err("the booking payload lacks its contract");
+    return ok(value as BookingState);
   }
-  return ok(s as BookingState);
+  if (s["v"] === 1) return fromV1(s);
+  return err("unknown booking payload version");
+}
+
+function isContract(c: unknown): c is BookingContract {
+  if (typeof c !== "object" || c === null) return false;
+  const k = c as Partial<BookingContract>;
+  return (
+    (k.kind === "booking" || k.kind === "change") &&
+    typeof k.service?.id === "string" &&
+    typeof k.start === "number" &&
+    typeof k.retention === "string" &&
+    Array.isArray(k.lines)
+  );
+}
+
+/** A version 1 contract: the signed offer itself (SchCP §5.3). */
+interface V1Contract {
+  readonly offer: string;
+  readonly offerSha256: string;
+  readonly claims: OfferClaims;
+}
+
+const isV1Contract = (c: unknown): c is V1Contract =>
+  typeof c === "object" &&
+  c !== null &&
+  typeof (c as V1Contract).offer === "string" &&
+  typeof (c as V1Contract).offerSha256 === "string" &&
+  typeof (c as V1Contract).claims === "object";
+
+/**
+ * The neutral terms a version 1 record's signed offer stated (the claims this gateway signed),
+ * for the time, party and place the record kept beside them.
+ */
+export function contractFromClaims(
+  claims: OfferClaims,
+  at: { readonly start: number; readonly end?: number; readonly partySize: number; readonly place?: Place },
+): BookingContract {
+  const money = (m: unknown, field: string): Money | null => {
+    if (m === undefined) return null;
+    const parsed = parseSchcpMoney(m, field);
+    if (!parsed.ok) throw new Error(`stored offer ${field}: ${parsed.error.message}`);
+    return parsed.value;
+  };
+  const lines: PriceLine[] = (claims.lines ?? []).map((l, i) => ({
+    kind: l.kind,
+    label: l.label,
+    amount: money(l.amount, `/lines/${i}/amount`) as Money,
+  }));
+  const approval =
+    claims.approval_by === undefined ? undefined : parseInstant(claims.approval_by, "/approval_by");
+  return {
+    kind: claims.kind,
+    service: { id: claims.service.id, name: claims.service.name },
+    start: at.start,
+    ...(at.end !== undefined && { end: at.end }),
+    ...(claims.resource !== undefined && {
+      resource: { id: claims.resource, name: claims.resource_name ?? claims.resource },
+    }),
+    partySize: at.partySize,
+    ...(at.place !== undefined && { place: at.place }),
+    price: money(claims.price, "/price"),
+    total: money(claims.total, "/total"),
+    lines,
+    retention: claims.retention,
+    ...(approval?.ok === true && { approvalBy: approval.value.epochMs }),
+  };
+}
+
+/** Version 1 → 2: the offer, its hash and claims and the receipt become the SchCP attachment. */
+function fromV1(s: Record<string, unknown>): Result<BookingState, string> {
+  const contract = s["contract"];
+  if (!isV1Contract(contract)) return err("the booking payload lacks its contract");
+  if (typeof s["receipt"] !== "string") return err("the booking payload lacks an identifier");
+  const { receipt, retention: _r, contract: _c, proposal, v: _v, ...rest } = s;
+  const start = s["start"] as number;
+  const end = s["end"] as number | undefined;
+  const partySize = typeof s["partySize"] === "number" ? s["partySize"] : 1;
+  const place = s["place"] as Place | undefined;
+  const state = {
+    ...rest,
+    v: 2,
+    contract: contractFromClaims(contract.claims, {
+      start,
+      ...(end !== undefined && { end }),
+      partySize,
+      ...(place !== undefined && { place }),
+    }),
+    attachments: {
+      schcp: { offer: contract.offer, offerSha256: contract.offerSha256, claims: contract.claims, receipt },
+    },
+    ...(proposal !== undefined && { proposal: proposalFromV1(proposal, partySize) }),
+  };
+  return ok(state as unknown as BookingState);
+}
+
+function proposalFromV1(p: unknown, partySize: number): StoredProposal {
+  const old = p as Omit<StoredProposal, "contract" | "attachments"> & { contract: V1Contract };
+  const { contract, ...rest } = old;
+  return {
+    ...rest,
+    contract: contractFromClaims(contract.claims, {
+      start: old.start,
+      ...(old.end !== undefined && { end: old.end }),
+      partySize,
+      ...(old.place !== undefined && { place: old.place }),
+    }),
+    attachments: {
+      schcp: { offer: contract.offer, offerSha256: contract.offerSha256, claims: contract.claims },
+    },
+  };
 }
 
 /** Corrupt stored state is not the caller's fault and not a refusal: it is an internal error. */

@@ -12,7 +12,7 @@ import type { BookingRecord, HoldStore } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { notFound } from "./refuse.js";
-import { withReceipt } from "./receipt.js";
+import { withEdgeRecords } from "./edges.js";
 import { decodeOrThrow, encodeBookingState } from "./state.js";
 import type { BookingState } from "./state.js";
 
@@ -52,24 +52,26 @@ export type BookingChange = (state: BookingState) => Result<BookingState, Bookin
 const MAX_ATTEMPTS = 5;
 
 /**
- * Applies `change` to the stored state, stamps `updatedAt`, signs a fresh receipt and writes
- * it with a compare-and-set, retrying on a concurrent write. Returns the state as written.
+ * Applies `change` to the stored state, stamps `updatedAt`, brings each edge's record up to
+ * date (SchCP signs a fresh receipt) and writes it with a compare-and-set, retrying on a
+ * concurrent write. Returns the state as written.
  */
 export async function saveBooking(
-  store: HoldStore,
+  deps: Pick<BookingDeps, "store" | "edges">,
   host: HostRuntime,
   bookingId: string,
   change: BookingChange,
   now: number,
 ): Promise<Result<BookingState, BookingRefusal>> {
   const hostId = host.config.id;
+  const store = deps.store;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const loaded = await loadBooking(store, hostId, bookingId);
     if (loaded === undefined) return err(notFound("booking"));
     const next = change(loaded.state);
     if (!next.ok) return next;
     if (next.value === loaded.state) return ok(loaded.state);
-    const signed = await withReceipt({ ...next.value, updatedAt: now }, host, now);
+    const signed = await withEdgeRecords(deps, host, { ...next.value, updatedAt: now }, now);
     const written = await store.updateBookingPayload(
       hostId,
       bookingId,

@@ -1,16 +1,16 @@
 /**
  * The atomic swap of an accepted change (SchCP §5.7 step 2, §5.8, §5.11): the booking takes
- * the change offer's held time and contract, its old time is freed, sequence + 1, and a new
- * receipt is signed. "A failure leaves the original booking intact": the upstream moves
+ * the change offer's held time and contract, its old time is freed, sequence + 1, and each
+ * edge's record is renewed (SchCP signs a new receipt). "A failure leaves the original booking intact": the upstream moves
  * first (slot_taken there refuses with nothing changed here); the local swap is then one
  * store transaction (moveBookingToHold), and should it fail, the upstream is moved back.
  */
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import type { ReceiptConsent } from "../../protocol/schcp/types.js";
 import { invalidState, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
+import type { Consent } from "../contract.js";
 import { saveBooking } from "../bookings/store.js";
 
 /** Anything else the accepting use case changes with the move (a counter's status and answer). */
@@ -21,7 +21,7 @@ export async function applyMove(
   host: HostRuntime,
   state: BookingState,
   proposal: StoredProposal,
-  consent: ReceiptConsent,
+  consent: Consent,
   extras: MoveExtras = () => ({}),
 ): Promise<Result<BookingState, BookingRefusal>> {
   const hostId = host.config.id;
@@ -39,13 +39,7 @@ export async function applyMove(
   if (!moved.ok) {
     if (moved.error.code !== "slot_taken") return err(upstreamRefusal(moved.error));
     await deps.store.releaseHold(hostId, proposal.holdId, now);
-    await saveBooking(
-      deps.store,
-      host,
-      state.bookingId,
-      (s) => ok(withoutProposal(s, proposal.proposalId)),
-      now,
-    );
+    await saveBooking(deps, host, state.bookingId, (s) => ok(withoutProposal(s, proposal.proposalId)), now);
     return err(
       refuse("SLOT_UNAVAILABLE", "slot_taken", "the new time was taken at the host's booking system"),
     );
@@ -69,7 +63,7 @@ export async function applyMove(
   }
 
   return saveBooking(
-    deps.store,
+    deps,
     host,
     state.bookingId,
     (s) => {
@@ -80,8 +74,12 @@ export async function applyMove(
         ...(proposal.end !== undefined && { end: proposal.end }),
         ...(proposal.place !== undefined && { place: proposal.place }),
         resourceIds,
-        // §5.7: the change offer becomes the booking's contract; its total and lines with it.
+        // §5.7: the change offer becomes the booking's contract; its total and lines with it,
+        // and each edge's record of it (SchCP: the signed change offer) the booking's.
         contract: proposal.contract,
+        ...(proposal.attachments !== undefined && {
+          attachments: { ...s.attachments, ...proposal.attachments },
+        }),
         consent,
         sequence: s.sequence + 1,
         ...extras(s),

@@ -1,13 +1,14 @@
 /**
  * The hold engine a change offer is placed with: the hold use case's createHold (I2,
  * src/booking/holds/), which applies every §5.2 rule, the mandate check (change_offer), the
- * reputation-scaled TTL, prices and signs the offer once, and places the hold atomically.
+ * reputation-scaled TTL, prices the change, lets the booking's edges attach their records (SchCP signs the change offer once), and places the hold atomically.
  * Taken as a parameter so the change use cases stay testable on their own; the booking
  * service passes the real one.
  */
 import type { BookingDeps, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import type { HoldRecord } from "../../holds/port.js";
-import type { Place } from "../../protocol/schcp/types.js";
+import type { BookingState } from "../bookings/state.js";
+import type { Place } from "../contract.js";
 
 /** The parameters of createHold this module uses (structurally the hold use case's own). */
 export interface ChangeHoldParams {
@@ -26,8 +27,8 @@ export interface ChangeHoldParams {
   readonly by: "guest" | "host";
   /** §5.7: the change offer's hold may overlap the booking it belongs to, and nothing else. */
   readonly overlapBookingId: string;
-  /** The hash of the booking's current contract (§5.7 prev). */
-  readonly prev: string;
+  /** The booking as it stands: its edges attach their records to the change hold (§5.7 prev). */
+  readonly booking: BookingState;
   /** A change offer repeats the booking's own retention, not the host's current policy (§5.2). */
   readonly retentionOverride: string;
   /** A host proposal (by "host") carries no mandate: the hold belongs to the booking's principal. */

@@ -1,5 +1,4 @@
-/** Changes (SchCP §5.7, §5.8, §5.11): change offers, reschedule, answers to host proposals. */
-export { changeOffer } from "./change-offer.js";
-export { reschedule } from "./reschedule.js";
-export { proposalResponse } from "./proposal-response.js";
+/** Changes of a booking (§5.7, §5.8, §5.11): the change hold and the atomic move, for every edge. */
+export { placeChangeHold } from "./change-hold.js";
+export { applyMove, withoutProposal } from "./apply-move.js";
 export type { ChangeHoldParams, CreateHold } from "./hold-engine.js";

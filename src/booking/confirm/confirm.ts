@@ -1,7 +1,8 @@
 /**
- * POST /holds/{hold_id}/confirm (SchCP §5.3), two-phase against the upstream (DESIGN.md):
+ * The confirm of a hold, two-phase against the upstream (DESIGN.md), for every edge (SchCP
+ * POST /holds/{hold_id}/confirm in ../schcp/confirm.ts, a direct booking in ../direct/):
  *
- * 1. every check on the hold, the offer hash, the mandate and the policies (checks.ts);
+ * 1. the edge's own checks on the hold (SchCP: the offer hash, the mandate and the policies);
  * 2. beginConfirm fences the hold under a lease: it can no longer lapse or be confirmed twice;
  * 3. the confirm intent (consent) is written, then the upstream create runs with the
  *    idempotency key `${hostId}:${holdId}`;
@@ -9,72 +10,20 @@
  *    gives the hold back: released when the slot was taken upstream, held on a transient error.
  * A crash between 3 and 4 leaves the hold confirming; reconciliation settles it (reconcile/).
  */
-import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import type { ConnectorError, UpstreamBooking, UpstreamCustomer } from "../../connectors/port.js";
 import type { BookingState } from "../bookings/state.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
-import type { Result } from "../../protocol/result.js";
-import { authorizeOnBooking, bookingAction } from "../bookings/access.js";
-import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
-import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
 import { loadBooking } from "../bookings/store.js";
-import { bookingResponse } from "../bookings/receipt.js";
 import { invalidState, notFound, refuse, upstreamRefusal } from "../bookings/refuse.js";
-import { checkConfirm, holdStateRefusal } from "./checks.js";
-import { decodeHoldPayload } from "./hold-payload.js";
+import { holdStateRefusal } from "./checks.js";
 import { writeConfirmIntent } from "./intent.js";
 import type { ConfirmIntent } from "./intent.js";
 import { recordBooking, upstreamKey } from "./record-booking.js";
 
 /** How long a confirm may spend upstream before a reconciler may take the hold over. */
 export const CONFIRM_LEASE_MS = 30_000;
-
-export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
-
-export async function confirmHold(
-  deps: BookingDeps,
-  hostId: string,
-  caller: Caller,
-  holdId: string,
-  body: ConfirmRequest,
-): UseCase<ConfirmResult> {
-  const host = deps.hosts.get(hostId);
-  if (host === undefined) return err(notFound("host"));
-  const now = deps.clock.now();
-  const hold = await deps.store.getHold(hostId, holdId, now);
-  if (hold === undefined) return err(notFound("hold"));
-  const payload = decodeHoldPayload(hold.payload, holdId);
-
-  // A confirm that already happened (a retry after a lost answer, or a crash that
-  // reconciliation settled) answers with the booking it made, for the same principal and
-  // the same offer: the agent has no other way to learn the booking id.
-  if (hold.state === "booked" && hold.bookingId !== undefined) {
-    const recorded = await answerRecorded(deps, host, caller, hold.bookingId, payload, body);
-    if (recorded !== undefined) return recorded;
-  }
-
-  const checked = await checkConfirm(deps.store, host, caller, hold, payload, body);
-  if (!checked.ok) return checked;
-  const chain = checked.value;
-
-  const begun = await fenceHold(deps, hostId, holdId, now);
-  if (!begun.ok) return begun;
-  const { hold: fenced, fence } = begun.value;
-
-  const intent: ConfirmIntent = {
-    principal: chain.principal,
-    consent: receiptConsent(chain, payload.offerSha256),
-  };
-  const contact = body.contact ?? chain.root.claims.contact;
-  const made = await settleUpstream(deps, host, fenced, fence, payload, intent, {
-    ...(contact !== undefined && { customer: contact }),
-    ...(body.notes !== undefined && { notes: body.notes }),
-  });
-  if (!made.ok) return made;
-  const status = made.value.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(made.value, host) });
-}
 
 /**
  * Step 2, for every edge's confirm: beginConfirm fences the hold under the lease. A refusal
@@ -122,14 +71,14 @@ export async function settleUpstream(
   const create = () =>
     host.connector.bookings.create({
       idempotencyKey: upstreamKey(hostId, fenced.holdId),
-      serviceId: payload.serviceId,
-      start: payload.start,
-      ...(payload.end !== undefined && { end: payload.end }),
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      ...(payload.contract.end !== undefined && { end: payload.contract.end }),
       resourceIds: fenced.allocations.map((a) => a.resourceId),
       ...(extras.customer !== undefined && { customer: extras.customer }),
       ...(extras.notes !== undefined && { notes: extras.notes }),
       ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
-      partySize: payload.partySize,
+      partySize: payload.contract.partySize,
       tentative: host.config.policies.confirmation === "host_approval",
     });
   let created: Awaited<ReturnType<typeof create>>;
@@ -147,30 +96,6 @@ export async function settleUpstream(
   }
   if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
   return upstreamFailed(deps, host, fenced, fence, payload, intent, created.error);
-}
-
-async function answerRecorded(
-  deps: BookingDeps,
-  host: HostRuntime,
-  caller: Caller,
-  bookingId: string,
-  payload: HoldPayload,
-  body: ConfirmRequest,
-): Promise<Result<ConfirmResult, BookingRefusal> | undefined> {
-  if (body.offer_sha256 !== payload.offerSha256) return undefined;
-  const chain = caller.mandate;
-  if (chain === undefined || !chain.links.every((l) => l.claims.scope.includes("book"))) return undefined;
-  const loaded = await loadBooking(deps.store, host.config.id, bookingId);
-  if (loaded === undefined) return undefined;
-  const allowed = await authorizeOnBooking(
-    deps.store,
-    caller,
-    loaded.state,
-    bookingAction("read", loaded.state),
-  );
-  if (!allowed.ok) return allowed;
-  const status = loaded.state.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(loaded.state, host) });
 }
 
 /** Phase two; when the fence was lost (a reconciler took over), answer what was recorded. */

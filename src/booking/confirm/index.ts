@@ -1,4 +1,4 @@
-/** POST /holds/{id}/confirm, two-phase against the upstream (SchCP §5.3). */
-export { CONFIRM_LEASE_MS, confirmHold } from "./confirm.js";
-export type { ConfirmResult } from "./confirm.js";
+/** The two-phase confirm against the upstream, for every edge (SchCP §5.3; direct bookings). */
+export { CONFIRM_LEASE_MS, fenceHold, settleUpstream, type UpstreamExtras } from "./confirm.js";
+export { holdStateRefusal } from "./checks.js";
 export { upstreamKey } from "./record-booking.js";

@@ -12,12 +12,12 @@
  */
 import type { IdempotencyScope, IdempotencyStore } from "../../holds/port.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
-import type { ReceiptConsent } from "../../protocol/schcp/types.js";
+import type { Consent } from "../contract.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
   readonly principal: string;
-  readonly consent: ReceiptConsent;
+  readonly consent: Consent;
 }
 
 const NAMESPACE = "schcp-gateway:confirm-intent";

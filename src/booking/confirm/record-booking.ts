@@ -10,7 +10,7 @@ import type { HoldRecord, TransitionRefusal } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
-import { withReceipt } from "../bookings/receipt.js";
+import { withEdgeRecords } from "../bookings/edges.js";
 import { encodeBookingState } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
@@ -30,38 +30,38 @@ export function newBookingState(
 ): BookingState {
   const policies = host.config.policies;
   const instant = policies.confirmation === "instant";
-  const claims = payload.claims;
-  // §5.2 approval_by as the offer states it; otherwise the host's approval timeout (§5.7),
-  // never past the start.
+  const c = payload.contract;
+  // The approval deadline as the contract states it (to the second, as every edge shows it);
+  // otherwise the host's approval timeout (§5.7), never past the start.
   const stated =
-    claims.approval_by === undefined ? undefined : parseInstant(claims.approval_by, "/approval_by");
+    c.approvalBy === undefined ? undefined : parseInstant(formatInstant(c.approvalBy), "/approval_by");
   const approvalBy =
-    stated?.ok === true ? stated.value.epochMs : Math.min(now + policies.approvalTimeoutMs, payload.start);
+    stated?.ok === true ? stated.value.epochMs : Math.min(now + policies.approvalTimeoutMs, c.start);
   return {
-    v: 1,
+    v: 2,
     bookingId,
     hostId: host.config.id,
     holdId: hold.holdId,
     status: instant ? "confirmed" : "pending_host",
     sequence: 0,
-    serviceId: payload.serviceId,
-    start: payload.start,
-    ...(payload.end !== undefined ? { end: payload.end } : { openEnd: true as const }),
+    serviceId: c.service.id,
+    start: c.start,
+    ...(c.end !== undefined ? { end: c.end } : { openEnd: true as const }),
     resourceIds: hold.allocations.map((a) => a.resourceId),
-    partySize: payload.partySize,
-    ...(payload.place !== undefined && { place: payload.place }),
-    contract: { offer: payload.offer, offerSha256: payload.offerSha256, claims },
+    partySize: c.partySize,
+    ...(c.place !== undefined && { place: c.place }),
+    contract: c,
     consent: intent.consent,
-    receipt: "",
     upstreamId: upstream.upstreamId,
     ...(payload.callbackUrl !== undefined && { callbackUrl: payload.callbackUrl }),
     agentKey: payload.agentKey,
     principal: intent.principal,
-    retention: claims.retention,
     // §7.9: instant confirmation is the business's standing yes.
     ...(instant ? { answer: { by: "host" as const, at: formatInstant(now) } } : { approvalBy }),
     createdAt: now,
     updatedAt: now,
+    // Each edge's record of the hold becomes its record of the booking (edges.ts).
+    ...(payload.attachments !== undefined && { attachments: payload.attachments }),
   };
 }
 
@@ -82,9 +82,10 @@ export async function recordBooking(
 ): Promise<Result<BookingState, TransitionRefusal>> {
   const hostId = host.config.id;
   const bookingId = deps.ids.next("b_");
-  const state = await withReceipt(
-    newBookingState(host, hold, payload, bookingId, upstream, intent, now),
+  const state = await withEdgeRecords(
+    deps,
     host,
+    newBookingState(host, hold, payload, bookingId, upstream, intent, now),
     now,
   );
   const done = await deps.store.completeConfirm(

@@ -23,7 +23,7 @@ import type { BookingState } from "../bookings/state.js";
 import { loadBooking } from "../bookings/store.js";
 import { invalidState, notFound, refuse } from "../bookings/refuse.js";
 import { fenceHold, settleUpstream } from "../confirm/confirm.js";
-import { decodeHoldPayload } from "../confirm/hold-payload.js";
+import { decodeHoldOrThrow } from "../holds/payload.js";
 import type { ConfirmIntent } from "../confirm/intent.js";
 import { holdStateRefusal } from "../confirm/checks.js";
 import { createHold } from "../holds/create-hold.js";
@@ -127,7 +127,7 @@ async function confirmHeld(
   intent: DirectBookingIntent,
 ): UseCase<DirectBooking> {
   const hostId = host.config.id;
-  const payload = decodeHoldPayload(hold.payload, hold.holdId);
+  const payload = decodeHoldOrThrow(hold.payload, hold.holdId);
   const begun = await fenceHold(deps, hostId, hold.holdId, deps.clock.now());
   if (!begun.ok) return begun;
   const principal = principalOf(caller) ?? caller.agentKey;

@@ -2,15 +2,17 @@
  * createHold: the one hold engine (SchCP §5.2), for a booking hold and for a change offer's
  * hold (§5.7, §5.8). In order: the who/when/where rules (checks.ts); the price; the mandate
  * (hold, or change_offer); the reputation-scaled TTL (§7.3); the upstream's free resources at
- * the start and at nearby alternatives (one findAvailability call); the offer, signed ONCE;
- * then one store.placeHold that checks the caps, the walk-in reserve and the allocation
- * atomically and keeps the offer with the hold. Every refusal carries the host's contact
+ * the start and at nearby alternatives (one findAvailability call); the neutral contract, and
+ * each edge's record of it (SchCP signs its offer ONCE, schcp/edge.ts); then one
+ * store.placeHold that checks the caps, the walk-in reserve and the allocation atomically and
+ * keeps the contract and the records with the hold. Every refusal carries the host's contact
  * remedy when it publishes one (§9.2).
  */
 import type { HoldRecord, HoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
-import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import { edgesOf, holdAttachments } from "../bookings/edges.js";
+import type { BookingContract } from "../contract.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
 import { bookingRefusal, withContactRemedy } from "../rules/index.js";
@@ -18,7 +20,6 @@ import { slotAt } from "./alternatives.js";
 import { checkHold } from "./checks.js";
 import { locate } from "./locate.js";
 import { checkAction, mandateCounts } from "./mandate.js";
-import { offerClaims, signOfferOnce, wireHold, type OfferTerms } from "./offer.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
@@ -121,46 +122,38 @@ async function create(
     policies.confirmation === "host_approval" && !c.hostInitiated
       ? Math.min(expiresAt + policies.approvalTimeoutMs, params.start)
       : undefined;
-  const terms: OfferTerms = {
+  const contract: BookingContract = {
     kind: params.kind,
-    holdId,
-    ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
-    ...(params.prev !== undefined && { prev: params.prev }),
-    now,
-    expiresAt,
     service: { id: service.id, name: service.name },
     start: params.start,
     ...(end !== undefined && { end }),
-    priced,
-    retention: params.retentionOverride ?? policies.retention,
-    ...(c.place !== undefined && { place: c.place }),
-    partySize: params.partySize,
-    ...(approvalBy !== undefined && { approvalBy }),
     ...(c.resource !== undefined && { resource: { id: c.resource.id, name: c.resource.name } }),
+    partySize: params.partySize,
+    ...(c.place !== undefined && { place: c.place }),
+    price: priced.price,
+    total: priced.total,
+    lines: priced.lines,
+    retention: params.retentionOverride ?? policies.retention,
+    ...(approvalBy !== undefined && { approvalBy }),
   };
-  const claims = offerClaims(runtime, terms);
-  const offer = await signOfferOnce(runtime, claims);
+  const edges = params.booking !== undefined ? edgesOf(params.booking.attachments) : (params.edges ?? []);
+  const attachments = await holdAttachments(deps, runtime, edges, {
+    holdId,
+    now,
+    expiresAt,
+    contract,
+    ...(params.booking !== undefined && { booking: params.booking }),
+  });
   const payload: HoldPayload = {
-    v: 1,
-    hold: wireHold(runtime, terms, service.id, offer),
-    offer,
-    offerSha256: offerSha256(offer),
-    claims,
-    kind: params.kind,
+    v: 2,
+    contract,
     ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
     ...(params.proposalId !== undefined && { proposalId: params.proposalId }),
     ...(params.by !== undefined && { by: params.by }),
     agentKey: params.caller.agentKey,
     principal: c.principal,
     ...(params.callbackUrl !== undefined && { callbackUrl: params.callbackUrl }),
-    partySize: params.partySize,
-    ...(c.place !== undefined && { place: c.place }),
-    serviceId: service.id,
-    start: params.start,
-    ...(end !== undefined && { end }),
-    // The allocation is the store's answer: read it from record.allocations.
-    resourceIds: c.resource !== undefined ? [c.resource.id] : [],
-    total: priced.total,
+    ...(attachments !== undefined && { attachments }),
   };
 
   const request: HoldRequest = {

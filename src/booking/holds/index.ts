@@ -1,9 +1,7 @@
 /** Holds (SchCP §5.2, §5.4): the shared hold engine and the three hold routes' use cases. */
 export { createHold, type CreatedHold } from "./create-hold.js";
 export type { CreateHoldParams } from "./params.js";
-export { placeHold } from "./place-hold.js";
-export { getHold, holdView, releaseHold } from "./read-release.js";
-export { decodeHoldPayload, encodeHoldPayload } from "./payload.js";
+export { decodeHoldOrThrow, decodeHoldPayload, encodeHoldPayload } from "./payload.js";
 export {
   candidateResources,
   hoursIndexFor,
@@ -17,4 +15,3 @@ export { findService, findChosenResource, upstreamRefusal, type ServiceLookup } 
 export { ALTERNATIVE_STEP_MS, alternativeStartsFor, slotAt } from "./alternatives.js";
 export { MAX_ALTERNATIVES } from "./outcome.js";
 export { grantTtl, type TtlGrant } from "./ttl.js";
-export { offerClaims, oneLineAddress, type OfferTerms } from "./offer.js";

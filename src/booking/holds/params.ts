@@ -1,6 +1,7 @@
 /** The parameters of the shared hold engine (createHold), for booking holds and change offers. */
-import type { Place } from "../../protocol/schcp/types.js";
 import type { Caller } from "../api.js";
+import type { BookingState } from "../bookings/state.js";
+import type { Place } from "../contract.js";
 
 export interface CreateHoldParams {
   readonly caller: Caller;
@@ -31,8 +32,13 @@ export interface CreateHoldParams {
   readonly by?: "guest" | "host";
   /** §5.7: a change offer's hold may overlap the booking it belongs to, and nothing else. */
   readonly overlapBookingId?: string;
-  /** §5.7 prev: the SHA-256 of the booking's current contract (null: made outside SchCP). */
-  readonly prev?: string | null;
+  /**
+   * For a change offer: the booking as it stands. The edges that keep a record with it
+   * (its attachments) attach one to the change hold too (SchCP: the signed change offer).
+   */
+  readonly booking?: BookingState;
+  /** For a booking hold: the edges that keep a record with it ("schcp" signs the offer). */
+  readonly edges?: readonly string[];
   /** §5.2: a change offer repeats the booking's own retention, not the current policy. */
   readonly retentionOverride?: string;
   /**

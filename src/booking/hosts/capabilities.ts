@@ -37,7 +37,7 @@ export function missingCapabilities(connector: Connector, configuredServices: bo
 /**
  * The connector as the booking core uses it, or the refusal at `/connector` (relative to the
  * host; the gateway prefixes "/hosts/N"). The booking core drives platform hosts only so far,
- * so a calendar host with every capability is still refused, saying so.
+ * and a calendar host is driven through it once src/booking/calendar wrapped it.
  */
 export function checkCapabilities(
   hostId: string,
@@ -62,12 +62,15 @@ export function checkCapabilities(
       ),
     );
   }
-  if (connector.kind !== "platform" || !hasCapabilities(connector, ["catalog", "slots", "bookings"])) {
+  // A calendar host reaches the core through src/booking/calendar, which gives it the
+  // platform path (catalog from its configuration, starts from synced busy time, bookings as
+  // its own events); a bare calendar connector means that step was skipped.
+  if (!hasCapabilities(connector, ["catalog", "slots", "bookings"])) {
     return err(
       fieldError(
         "unsupported_connector_kind",
         field,
-        `host ${hostId}: ${field}: the ${vendor} connector is a calendar; this gateway books on platform hosts only so far`,
+        `host ${hostId}: ${field}: the ${vendor} connector is a calendar; a calendar host needs its calendar section (capacity, hours, services, approver)`,
       ),
     );
   }

@@ -105,6 +105,9 @@ const host = closed(
     address: closed({ street: str, locality: str, region: str, postal_code: str, country: str }),
     contact: { ...closed({ phone: str, url: { type: "string", format: "uri" } }), minProperties: 1 },
     connector: closed({ type: str, settings: { type: "object" } }, ["type"]),
+    // A calendar host's capacity, hours, services and approver (src/booking/calendar/config.ts
+    // reads it, naming its fields).
+    calendar: { type: "object" },
     policies,
     services: { type: "array", items: service },
   },

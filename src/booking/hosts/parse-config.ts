@@ -77,12 +77,18 @@ function readHost(h: Json, at: string): HostConfig {
     ...(h.address !== undefined && { address: h.address as Record<string, string> }),
     ...(h.contact !== undefined && { contact: h.contact as { phone?: string; url?: string } }),
     connector: { type: connector.type as string, settings: (connector.settings as Json | undefined) ?? {} },
-    policies: readPolicies((h.policies as Json | undefined) ?? {}, `${at}/policies`),
+    policies: readPolicies(
+      (h.policies as Json | undefined) ?? {},
+      `${at}/policies`,
+      h.calendar !== undefined,
+    ),
     services,
+    ...(h.calendar !== undefined && { calendar: h.calendar }),
   };
 }
 
-function readPolicies(p: Json, at: string): HostPolicies {
+/** A calendar host approves each booking unless its policies say otherwise (SchCP §10). */
+function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
   const d = DEFAULT_POLICIES;
   const holds = (p.holds as Json | undefined) ?? {};
   const retention = p.retention ?? d.retention;
@@ -104,7 +110,9 @@ function readPolicies(p: Json, at: string): HostPolicies {
       maxActiveUnproven: num(holds.max_active_unproven, d.holds.maxActiveUnproven),
       maxActivePerAttester: num(holds.max_active_per_attester, d.holds.maxActivePerAttester),
     },
-    confirmation: (p.confirmation as HostPolicies["confirmation"] | undefined) ?? d.confirmation,
+    confirmation:
+      (p.confirmation as HostPolicies["confirmation"] | undefined) ??
+      (calendarHost ? "host_approval" : d.confirmation),
     closedMandate: (p.closed_mandate as HostPolicies["closedMandate"] | undefined) ?? d.closedMandate,
     retention: retention as string,
     access: (p.access as HostPolicies["access"] | undefined) ?? d.access,

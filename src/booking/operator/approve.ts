@@ -7,12 +7,11 @@
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { bookingView, type BookingView } from "../view.js";
 import { invalidState, upstreamRefusal } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
-import { notifyGuest } from "../bookings/webhook.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { applyMove } from "../changes/apply-move.js";
 import { hostBooking } from "../bookings/store.js";
 
@@ -20,7 +19,7 @@ export async function approveBooking(
   deps: BookingDeps,
   hostId: string,
   bookingId: string,
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
@@ -34,8 +33,8 @@ export async function approveBooking(
       answer,
     }));
     if (!moved.ok) return moved;
-    await notifyGuest(deps, host, moved.value, "booking.change_approved", deps.clock.now());
-    return ok(bookingResponse(moved.value, host));
+    await notifyGuest(deps, host, moved.value, "change_approved", deps.clock.now());
+    return ok(bookingView(moved.value));
   }
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
@@ -43,7 +42,7 @@ export async function approveBooking(
   const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
   if (!upstream.ok) return err(upstreamRefusal(upstream.error));
   const saved = await saveBooking(
-    deps.store,
+    deps,
     host,
     bookingId,
     (s) => {
@@ -56,6 +55,6 @@ export async function approveBooking(
     now,
   );
   if (!saved.ok) return saved;
-  await notifyGuest(deps, host, saved.value, "booking.confirmed", now);
-  return ok(bookingResponse(saved.value, host));
+  await notifyGuest(deps, host, saved.value, "confirmed", now);
+  return ok(bookingView(saved.value));
 }

@@ -6,12 +6,11 @@
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { bookingView, type BookingView } from "../view.js";
 import { invalidState, refuse } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
-import { notifyGuest } from "../bookings/webhook.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { hostBooking } from "../bookings/store.js";
 
 export async function markAttendance(
@@ -19,13 +18,13 @@ export async function markAttendance(
   hostId: string,
   bookingId: string,
   input: { status: "completed" | "no_show"; end?: string },
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  if (state.status === input.status) return ok(bookingResponse(state, host));
+  if (state.status === input.status) return ok(bookingView(state));
   if (state.status !== "confirmed") return err(invalidState(`a ${state.status} booking cannot be marked`));
   if (now < state.start) return err(invalidState("attendance can be marked once the start has passed (§6)"));
 
@@ -53,7 +52,7 @@ export async function markAttendance(
 
   const bump = input.status === "no_show" || ending;
   const saved = await saveBooking(
-    deps.store,
+    deps,
     host,
     bookingId,
     (s) => {
@@ -69,7 +68,7 @@ export async function markAttendance(
     now,
   );
   if (!saved.ok) return saved;
-  if (input.status === "no_show") await notifyGuest(deps, host, saved.value, "booking.no_show", now);
-  if (ending) await notifyGuest(deps, host, saved.value, "booking.ended", now);
-  return ok(bookingResponse(saved.value, host));
+  if (input.status === "no_show") await notifyGuest(deps, host, saved.value, "no_show", now);
+  if (ending) await notifyGuest(deps, host, saved.value, "ended", now);
+  return ok(bookingView(saved.value));
 }

@@ -11,7 +11,7 @@ import { ok } from "../../protocol/result.js";
 import { endBooking } from "../bookings/cancel.js";
 import type { BookingState } from "../bookings/state.js";
 import { loadBooking, saveBooking } from "../bookings/store.js";
-import { notifyGuest } from "../bookings/webhook.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { withoutProposal } from "../changes/apply-move.js";
 import { dropMove } from "./decline.js";
 import { expiredRefusal } from "./refusals.js";
@@ -40,13 +40,7 @@ export async function expireOverdue(deps: BookingDeps, hostId: string, limit = 5
         if ((await dropMove(deps, host, s, p, expiredRefusal())).ok) report.movesLapsed.push(id);
       } else {
         await deps.store.releaseHold(hostId, p.holdId, now);
-        const saved = await saveBooking(
-          deps.store,
-          host,
-          id,
-          (x) => ok(withoutProposal(x, p.proposalId)),
-          now,
-        );
+        const saved = await saveBooking(deps, host, id, (x) => ok(withoutProposal(x, p.proposalId)), now);
         if (saved.ok) report.offersDropped.push(id);
       }
     }
@@ -66,6 +60,6 @@ async function expirePending(
     x.status === "pending_host" ? { ...x, status: "expired", refusal } : undefined,
   );
   if (!saved.ok || saved.value.status !== "expired") return false;
-  await notifyGuest(deps, host, saved.value, "booking.expired", now, { refusal });
+  await notifyGuest(deps, host, saved.value, "expired", now, { refusal });
   return true;
 }

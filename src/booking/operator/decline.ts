@@ -8,14 +8,14 @@
  */
 import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { BookingResponse, RefusalError } from "../../protocol/schcp/types.js";
+import type { RefusalError } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
 import { endBooking } from "../bookings/cancel.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { bookingView, type BookingView } from "../view.js";
 import { invalidState } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
-import { notifyGuest } from "../bookings/webhook.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { declinedRefusal } from "./refusals.js";
 import { hostBooking } from "../bookings/store.js";
 
@@ -24,7 +24,7 @@ export async function declineBooking(
   hostId: string,
   bookingId: string,
   input: { reason?: string; message?: string },
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
@@ -45,8 +45,8 @@ export async function declineBooking(
         { ...s, status: "declined", refusal, answer: { by: "host", at: formatInstant(now) } },
   );
   if (!saved.ok) return saved;
-  await notifyGuest(deps, host, saved.value, "booking.declined", now, { refusal });
-  return ok(bookingResponse(saved.value, host));
+  await notifyGuest(deps, host, saved.value, "declined", now, { refusal });
+  return ok(bookingView(saved.value));
 }
 
 /** §5.7: the booking keeps its time; the move is recorded as declined_change with its refusal. */
@@ -56,12 +56,12 @@ export async function dropMove(
   state: BookingState,
   move: StoredProposal,
   refusal: RefusalError,
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const now = deps.clock.now();
   await deps.store.releaseHold(host.config.id, move.holdId, now);
   const tz = host.config.timezone;
   const saved = await saveBooking(
-    deps.store,
+    deps,
     host,
     state.bookingId,
     (s) => {
@@ -81,6 +81,6 @@ export async function dropMove(
     now,
   );
   if (!saved.ok) return saved;
-  await notifyGuest(deps, host, saved.value, "booking.change_declined", now, { refusal });
-  return ok(bookingResponse(saved.value, host));
+  await notifyGuest(deps, host, saved.value, "change_declined", now, { refusal });
+  return ok(bookingView(saved.value));
 }

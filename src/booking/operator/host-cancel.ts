@@ -10,14 +10,12 @@
  */
 import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { BookingResponse, Slot } from "../../protocol/schcp/types.js";
-import { formatInstant } from "../../protocol/time/index.js";
 import { endBooking } from "../bookings/cancel.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { bookingView, type BookingView } from "../view.js";
 import { invalidState, refuse } from "../bookings/refuse.js";
 import { ACTIVE_STATUSES } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
-import { notifyGuest } from "../bookings/webhook.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { cancelledRefusal } from "./refusals.js";
 import { hostBooking } from "../bookings/store.js";
 
@@ -29,13 +27,13 @@ export async function hostCancelBooking(
   hostId: string,
   bookingId: string,
   input: { message?: string; timeStillGood?: boolean },
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  if (state.status === "cancelled") return ok(bookingResponse(state, host));
+  if (state.status === "cancelled") return ok(bookingView(state));
   if (!ACTIVE_STATUSES.has(state.status))
     return err(invalidState(`a ${state.status} booking cannot be cancelled`));
   if (now >= state.start)
@@ -49,8 +47,8 @@ export async function hostCancelBooking(
   );
   if (!saved.ok) return saved;
   const alternatives = await nearbyStarts(host, state, now, input.timeStillGood === true);
-  await notifyGuest(deps, host, saved.value, "booking.cancelled_by_host", now, { refusal, alternatives });
-  return ok(bookingResponse(saved.value, host));
+  await notifyGuest(deps, host, saved.value, "cancelled_by_host", now, { refusal, alternatives });
+  return ok(bookingView(saved.value));
 }
 
 /** The upstream's free starts nearest the booking's, within a day either side (a snapshot, §5.1). */
@@ -59,21 +57,17 @@ async function nearbyStarts(
   state: BookingState,
   now: number,
   keepOwn: boolean,
-): Promise<Slot[]> {
+): Promise<Array<{ start: number; end?: number }>> {
   const free = await host.connector.slots.find({
     serviceId: state.serviceId,
     range: { start: Math.max(now, state.start - DAY_MS), end: state.start + DAY_MS },
     ...(state.partySize !== undefined && { partySize: state.partySize }),
   });
   if (!free.ok) return [];
-  const tz = host.config.timezone;
   return free.value
     .filter((s) => s.start > now && (keepOwn || s.start !== state.start))
     .sort((a, b) => Math.abs(a.start - state.start) - Math.abs(b.start - state.start))
     .slice(0, MAX_ALTERNATIVES)
     .sort((a, b) => a.start - b.start)
-    .map((s) => ({
-      start: formatInstant(s.start, tz),
-      ...(s.end === undefined ? { open_end: true as const } : { end: formatInstant(s.end, tz) }),
-    }));
+    .map((s) => ({ start: s.start, ...(s.end !== undefined && { end: s.end }) }));
 }

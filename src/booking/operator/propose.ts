@@ -8,13 +8,12 @@
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
-import { bookingResponse } from "../bookings/receipt.js";
+import { bookingView, type BookingView } from "../view.js";
 import { invalidState, refuse, staleSequence } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
-import { notifyGuest } from "../bookings/webhook.js";
-import { placeChangeHold } from "../changes/change-offer.js";
+import { notifyGuest } from "../bookings/edges.js";
+import { placeChangeHold } from "../changes/change-hold.js";
 import type { CreateHold } from "../changes/hold-engine.js";
 import { hostBooking } from "../bookings/store.js";
 
@@ -24,7 +23,7 @@ export async function proposeChange(
   hostId: string,
   bookingId: string,
   input: { start: string },
-): UseCase<BookingResponse> {
+): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host, loaded } = found.value;
@@ -53,7 +52,7 @@ export async function proposeChange(
   if (!created.ok) return created;
   const proposal = { ...created.value, expiresAt: Math.min(created.value.expiresAt, until) };
   const saved = await saveBooking(
-    deps.store,
+    deps,
     host,
     bookingId,
     (s) =>
@@ -66,6 +65,6 @@ export async function proposeChange(
     await deps.store.releaseHold(hostId, proposal.holdId, now);
     return saved;
   }
-  await notifyGuest(deps, host, saved.value, "booking.change_proposed", now);
-  return ok(bookingResponse(saved.value, host));
+  await notifyGuest(deps, host, saved.value, "change_proposed", now);
+  return ok(bookingView(saved.value));
 }

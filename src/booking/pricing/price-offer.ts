@@ -14,9 +14,9 @@
  * mismatch here is a programmer error and throws.
  */
 import type { CatalogService, CatalogTax } from "../../connectors/port.js";
-import { addMoney, applyPercent, toSchcpMoney, type Money } from "../../protocol/money/index.js";
-import type { OfferLine } from "../../protocol/schcp/types.js";
+import { addMoney, applyPercent, type Money } from "../../protocol/money/index.js";
 import type { ServiceRules } from "../api.js";
+import type { PriceLine } from "../contract.js";
 import type { ZoneView } from "../rules/zone-view.js";
 import { surchargeApplies } from "./surcharges.js";
 
@@ -39,8 +39,8 @@ export interface PricedOffer {
   /** The service's stated price (per person when price_per is "person"), or null. */
   readonly price: Money | null;
   readonly total: Money | null;
-  /** Wire lines, in order: service, fees, surcharges, taxes. Empty when there is no price. */
-  readonly lines: readonly OfferLine[];
+  /** In order: service, fees, surcharges, taxes. Empty when there is no price. */
+  readonly lines: readonly PriceLine[];
 }
 
 const NO_PRICE: PricedOffer = { price: null, total: null, lines: [] };
@@ -64,7 +64,7 @@ export function priceOffer(
   const serviceMinor = perPerson ? price.minor * query.partySize : price.minor;
   if (!Number.isSafeInteger(serviceMinor)) throw new RangeError("pricing: the service line is too large");
 
-  const taxable: Array<{ kind: OfferLine["kind"]; label: string; amount: Money }> = [
+  const taxable: PriceLine[] = [
     {
       kind: "service",
       label: perPerson && query.partySize > 1 ? `${service.name} × ${query.partySize}` : service.name,
@@ -89,9 +89,5 @@ export function priceOffer(
         }));
   const all = [...taxable, ...taxes];
   const total = all.reduce<Money>((sum, l) => add(sum, l.amount), { minor: 0, currency });
-  return {
-    price,
-    total,
-    lines: all.map((l) => ({ kind: l.kind, label: l.label, amount: toSchcpMoney(l.amount) })),
-  };
+  return { price, total, lines: all };
 }

@@ -7,7 +7,7 @@
  * has passed); an upstream error -> left for the next run (the re-fenced lease runs out again).
  */
 import type { BookingDeps } from "../api.js";
-import { decodeHoldPayload } from "../confirm/hold-payload.js";
+import { decodeHoldOrThrow } from "../holds/payload.js";
 import { readConfirmIntent } from "../confirm/intent.js";
 import type { ConfirmIntent } from "../confirm/intent.js";
 import { CONFIRM_LEASE_MS } from "../confirm/confirm.js";
@@ -57,7 +57,7 @@ export async function reconcileStuckConfirms(
       (back.ok ? report.returned : report.left).push(hold.holdId);
       continue;
     }
-    const payload = decodeHoldPayload(hold.payload, hold.holdId);
+    const payload = decodeHoldOrThrow(hold.payload, hold.holdId);
     const intent = (await readConfirmIntent(deps.store, hostId, hold.holdId, at)) ?? fallbackIntent(hold);
     const recorded = await recordBooking(deps, host, hold, fence, payload, found.value, intent, at);
     if (recorded.ok) report.recorded.push(recorded.value.bookingId);

@@ -21,48 +21,10 @@
  * - A sync that stopped part way (an error on a later page) is incomplete: the caller keeps the
  *   busy time it had (§10).
  */
-import type { Interval } from "../../calendar/index.js";
+import type { Interval, RawCalendarEvent } from "../../calendar/index.js";
 import type { ConnectorErrorCode, ConnectorResult } from "./result.js";
 
-/**
- * A start or end as the calendar wrote it:
- * - `{ date }`: an all-day value, "YYYY-MM-DD" (VALUE=DATE); the end date is exclusive;
- * - `{ dateTime, zone }`: a local "YYYY-MM-DDTHH:MM:SS" in an IANA zone (TZID);
- * - `{ dateTime }` without a zone: a floating time when it has no offset ("…T09:00:00"), read
- *   in the host's zone; an absolute time when it ends in "Z" or an offset.
- */
-export type EventTime = { readonly date: string } | { readonly dateTime: string; readonly zone?: string };
-
-export interface RawCalendarEvent {
-  /** iCalendar UID (Google iCalUID, Microsoft iCalUId): shared by a series and its exceptions. */
-  readonly uid: string;
-  /** The upstream's own id of this event or exception, for event writes and deletes. */
-  readonly eventId: string;
-  /**
-   * Set on an exception of a series (a moved or cancelled instance): the original start of
-   * the instance it replaces, in the series' form.
-   */
-  readonly recurrenceId?: EventTime;
-  /** RECURRENCE-ID;RANGE=THISANDFUTURE: the exception applies to this and later instances. */
-  readonly thisAndFuture?: boolean;
-  readonly start: EventTime;
-  /** DTEND (exclusive); absent: `duration`, else the RFC 5545 default (a day, or zero). */
-  readonly end?: EventTime;
-  /** RFC 5545 DURATION ("PT1H30M"), when the calendar states one instead of an end. */
-  readonly duration?: string;
-  /** RRULE value as written ("FREQ=WEEKLY;BYDAY=MO,WE;UNTIL=20261231T235959Z"). */
-  readonly rrule?: string;
-  /** RDATE values as written, in the start's form and zone. */
-  readonly rdate?: readonly string[];
-  /** EXDATE values as written, in the start's form and zone. */
-  readonly exdate?: readonly string[];
-  /** STATUS; a cancelled exception removes its instance. */
-  readonly status: "tentative" | "confirmed" | "cancelled";
-  /** TRANSP: only opaque events are busy time. */
-  readonly transparency: "opaque" | "transparent";
-  /** The version the upstream holds (ETag, Google etag, Microsoft changeKey). */
-  readonly etag?: string;
-}
+export type { EventTime, RawCalendarEvent } from "../../calendar/index.js";
 
 export interface CalendarSyncRequest {
   readonly calendarId: string;

@@ -1,5 +1,5 @@
 /**
- * The event writer capability (calendars; no implementation yet): the events the gateway
+ * The event writer capability (calendars: Google, Microsoft 365): the events the gateway
  * writes for its bookings on a calendar host. A host_approval booking is a TENTATIVE event;
  * every later transition rewrites it (DESIGN.md "Calendar-fallback hosts").
  *
@@ -9,6 +9,11 @@
  * - Updates and deletes carry the version the gateway last saw (`ifMatch`: ETag / changeKey);
  *   a calendar whose event changed since answers `precondition_failed`, and the gateway reads
  *   the event again before deciding. Deleting an event that is gone is not an error.
+ * - Some calendars cannot take a client-chosen id (Microsoft Graph: it dedupes retried creates
+ *   by `transactionId` and assigns its own id). Such a connector answers the calendar's id as
+ *   `upstreamEventId` on the WrittenEvent, and the gateway passes it back on update and delete.
+ *   A connector that derives the upstream id from `eventId` (Google) answers it too and needs
+ *   none back. Optional everywhere, so callers that never see one are unaffected.
  */
 import type { ConnectorErrorCode, ConnectorResult } from "./result.js";
 
@@ -24,6 +29,8 @@ export interface CalendarEventWrite {
   readonly description?: string;
   readonly status: "tentative" | "confirmed" | "cancelled";
   readonly transparency: "opaque" | "transparent";
+  /** On update: the calendar's own id of the event, when it differs from `eventId` (WrittenEvent). */
+  readonly upstreamEventId?: string;
 }
 
 export interface WrittenEvent {
@@ -31,6 +38,13 @@ export interface WrittenEvent {
   readonly eventId: string;
   /** The version after the write, for the next `ifMatch`. */
   readonly etag: string;
+  /** The calendar's own id of the event when it differs from `eventId`; keep it for update and delete. */
+  readonly upstreamEventId?: string;
+}
+
+export interface EventDeleteOptions {
+  /** The calendar's own id of the event (WrittenEvent.upstreamEventId), when it differs from `eventId`. */
+  readonly upstreamEventId?: string;
 }
 
 export type EventWriteErrorCode = ConnectorErrorCode | "precondition_failed";
@@ -45,5 +59,6 @@ export interface EventWriter {
     calendarId: string,
     eventId: string,
     ifMatch?: string,
+    options?: EventDeleteOptions,
   ): Promise<ConnectorResult<{ readonly deleted: boolean }, EventWriteErrorCode>>;
 }

@@ -13,6 +13,8 @@ import { HoldStoreUnavailableError } from "../../holds/port.js";
 import { edgeRefusal } from "./refusal-map.js";
 import { internalError, jsonResponse, refusalResponse, toHttp } from "./respond.js";
 import { mountOperatorHostRoutes } from "./operator-hosts.js";
+import { mountOperatorUpstreamRoutes } from "./operator-upstreams.js";
+import { mountApprovalRoutes } from "./approval-routes.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
 import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
@@ -56,6 +58,8 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   mountSchcpRoutes(app, deps, origin);
   mountOperatorRoutes(app, deps);
   mountOperatorHostRoutes(app, deps);
+  if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
+  if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
 
   app.notFound((c) =>
     toHttp(

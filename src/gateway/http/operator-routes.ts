@@ -1,15 +1,18 @@
 /**
  * The operator API: the host's side of a booking (approve, decline, host cancel, attendance,
  * host proposals, §5.7–§5.8, §6), at {origin}/operator/v0/{hostId}/bookings[...]. Reached only
- * with the operator credential; answers use the SchCP refusal shape for failures so one
+ * with the operator credential. A booking is answered as the core's neutral view
+ * (operator-view.ts), whichever edge made it; failures use the SchCP refusal shape so one
  * client can read both APIs.
  */
 import type { Context, Hono } from "hono";
 import type { BookingRefusal, HostRuntime, OperatorApi, UseCase } from "../../booking/api.js";
+import type { BookingView } from "../../booking/view.js";
 import { readBoundedBody } from "./body.js";
 import { checkOperatorBody } from "./operator-bodies.js";
 import type { OperatorAction } from "./operator-bodies.js";
 import { operatorCredentialMatches } from "./operator-auth.js";
+import { operatorBookingJson } from "./operator-view.js";
 import { edgeRefusal, fromBookingRefusal } from "./refusal-map.js";
 import { parseJsonBody } from "./request-body.js";
 import { jsonResponse, refusalResponse, toHttp } from "./respond.js";
@@ -25,7 +28,7 @@ const str = (v: unknown): string | undefined => (typeof v === "string" ? v : und
 /** Each action's use case, from the checked body. */
 const ACTIONS: Record<
   OperatorAction,
-  (api: OperatorApi, hostId: string, bookingId: string, b: Input) => UseCase<unknown>
+  (api: OperatorApi, hostId: string, bookingId: string, b: Input) => UseCase<BookingView>
 > = {
   approve: (api, h, id) => api.approve(h, id),
   decline: (api, h, id, b) => {
@@ -55,7 +58,11 @@ export function mountOperatorRoutes(app: Hono, deps: HttpAppDeps): void {
     toHttp(
       await guarded(c, deps, async (host) => {
         const listed = await deps.api.listBookings(host.config.id);
-        return listed.ok ? jsonResponse(200, { bookings: listed.value }) : refused(listed.error, host);
+        return listed.ok
+          ? jsonResponse(200, {
+              bookings: listed.value.map((v) => ({ booking: operatorBookingJson(v, host) })),
+            })
+          : refused(listed.error, host);
       }),
     ),
   );
@@ -133,5 +140,7 @@ async function runAction(
   }
   const bookingId = c.req.param("bookingId") ?? "";
   const result = await ACTIONS[action](deps.api, host.config.id, bookingId, body.value);
-  return result.ok ? jsonResponse(200, result.value) : refused(result.error, host);
+  return result.ok
+    ? jsonResponse(200, { booking: operatorBookingJson(result.value, host) })
+    : refused(result.error, host);
 }

@@ -1,3 +1,6 @@
+import type { ApprovalRouteDeps } from "./approval-routes.js";
+import type { HostNotice } from "../../booking/hosts/notices.js";
+import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 /**
  * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
  * returns an object that satisfies it; tests hand in fakes of the use cases.
@@ -69,6 +72,19 @@ export interface DiscoveryDocuments {
   host(hostId: string): unknown;
 }
 
+export interface UpstreamsView {
+  /** A host's upstream Deprecation/Sunset notices, as recorded (src/booking/hosts/notices.ts). */
+  notices(hostId: string): Promise<readonly HostNotice[]>;
+  /** A calendar host's last sync per calendar and its own events still to be rewritten. */
+  calendar(
+    hostId: string,
+  ): Promise<
+    { readonly reports: readonly SyncReport[]; readonly pendingEvents: readonly OwnEvent[] } | undefined
+  >;
+  /** Ask for a calendar host's sync now (false: not a calendar host). */
+  syncNow(hostId: string): Promise<boolean>;
+}
+
 export interface HttpAppDeps {
   /** The origin agents address (SchCP §3.2: @target-uri is rebuilt from it, never from Host). */
   readonly publicOrigin: string;
@@ -98,6 +114,10 @@ export interface HttpAppDeps {
    * running gateway.
    */
   readonly allowPrivateCallbacksForTests?: boolean;
+  /** Calendar hosts' approval links (GET/POST /approve/{token}); absent: no such route. */
+  readonly approval?: ApprovalRouteDeps;
+  /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
+  readonly upstreams?: UpstreamsView;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

@@ -1,15 +1,40 @@
 /**
- * One Connector per configured host, from its `connector: { type, settings }`. Only the
- * synthetic platform exists so far; its settings name the scenario (the synthetic platform's
- * own data). With Redis, every process's synthetic connector shares one appointment store,
- * the way several gateway processes share one real platform.
+ * One Connector per configured host, from its `connector: { type, settings }`:
+ *
+ * - platforms: "synthetic" (the credential-free platform of the embedded default; with Redis
+ *   every process shares its appointment store, as several processes share a real platform),
+ *   "square", "openings", "servicialo";
+ * - calendars: "caldav", "google", "microsoft", "ics-dir" (a local directory of iCalendar
+ *   files). A calendar host is then made a booking host by hosts.ts (src/booking/calendar).
+ *
+ * Google and Microsoft take an OAuth access token. Until the gateway's own onboarding keeps
+ * and refreshes tokens (issue #13), a host names `accessTokenFile`: a file an outside token
+ * broker keeps current, read on every call and never logged.
+ *
+ * Settings errors name the field in the config file. Every connector that speaks HTTP hands
+ * its upstream's Deprecation/Sunset notices to `onNotice`, recorded per host for operators.
  */
+import { isAbsolute, resolve } from "node:path";
 import type { Clock, HostConfig } from "../../booking/api.js";
+import type { NoticeSighting } from "../../booking/hosts/notices.js";
+import { createCaldavConnector, validateCaldavSettings } from "../../connectors/caldav/index.js";
+import { createIcsDirConnector } from "../../connectors/ics-dir/connector.js";
 import type { Connector } from "../../connectors/port.js";
+import { createSquareConnector, SquareSettingsError } from "../../connectors/square/connector.js";
+import { createGoogleCalendarConnector } from "../../connectors/google/connector.js";
+import { validateGoogleCalendarSettings } from "../../connectors/google/settings.js";
+import { createMicrosoftCalendarConnector } from "../../connectors/microsoft/connector.js";
+import { validateMicrosoftCalendarSettings } from "../../connectors/microsoft/settings.js";
+import { createOpeningsConnector } from "../../connectors/openings/connector.js";
+import { parseOpeningsSettings } from "../../connectors/openings/settings.js";
+import { createServicialoConnector } from "../../connectors/servicialo/connector.js";
+import { parseServicialoSettings } from "../../connectors/servicialo/settings.js";
+import { readFile } from "node:fs/promises";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
+import type { Logger } from "../http/types.js";
 
 export interface ConnectorDeps {
   readonly clock: Clock;
@@ -19,9 +44,127 @@ export interface ConnectorDeps {
   readonly syntheticMessages?: SyntheticMessageSink;
   /** Test hook: the fault plan of a host's synthetic connector, by host id. */
   readonly syntheticFaults?: (hostId: string) => FaultPlan | undefined;
+  /** Where relative paths in settings (ics-dir) are read from: the data dir. */
+  readonly dataDir?: string;
+  readonly logger?: Logger;
+  /** An upstream's Deprecation/Sunset notice for a host (src/booking/hosts/notices.ts). */
+  readonly onNotice?: (hostId: string, notice: NoticeSighting) => void;
+  /** The HTTP client connectors use (tests: a recording fetch); globalThis.fetch by default. */
+  readonly fetch?: typeof fetch;
 }
 
-export const CONNECTOR_TYPES = ["synthetic"] as const;
+type Factory = (config: HostConfig, at: string, deps: ConnectorDeps) => Result<Connector, FieldError>;
+
+const settingsField = (at: string, inner: string) => `${at}/connector/settings${inner}`;
+const invalid = (at: string, inner: string, why: string) => {
+  const field = settingsField(at, inner);
+  return err(fieldError("invalid_setting", field, `${field}: ${why}`));
+};
+
+/** Settings minus the gateway's own `accessTokenFile`, and a provider reading that file. */
+function oauthSettings(
+  config: HostConfig,
+  at: string,
+  deps: ConnectorDeps,
+): Result<{ rest: Record<string, unknown>; accessToken: () => Promise<string> }, FieldError> {
+  const { accessTokenFile, ...rest } = config.connector.settings;
+  if (typeof accessTokenFile !== "string" || accessTokenFile.length === 0) {
+    return invalid(
+      at,
+      "/accessTokenFile",
+      "a file holding a current OAuth access token (kept fresh by your token broker)",
+    );
+  }
+  const path = isAbsolute(accessTokenFile) ? accessTokenFile : resolve(deps.dataDir ?? ".", accessTokenFile);
+  return ok({ rest, accessToken: async () => (await readFile(path, "utf8")).trim() });
+}
+
+const noticeOf = (config: HostConfig, deps: ConnectorDeps) =>
+  deps.onNotice === undefined ? {} : { onNotice: (n: NoticeSighting) => deps.onNotice?.(config.id, n) };
+
+const FACTORIES: Readonly<Record<string, Factory>> = {
+  openings: (config, at, deps) => {
+    const valid = parseOpeningsSettings(config.connector.settings);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createOpeningsConnector(config.connector.settings, {
+        clock: deps.clock,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
+      }),
+    );
+  },
+  servicialo: (config, at, deps) => {
+    const valid = parseServicialoSettings(config.connector.settings);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createServicialoConnector(config.connector.settings, {
+        clock: deps.clock,
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
+      }),
+    );
+  },
+  google: (config, at, deps) => {
+    const oauth = oauthSettings(config, at, deps);
+    if (!oauth.ok) return oauth;
+    const valid = validateGoogleCalendarSettings(oauth.value.rest);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createGoogleCalendarConnector(valid.value, {
+        accessToken: oauth.value.accessToken,
+        now: () => deps.clock.now(),
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      }),
+    );
+  },
+  microsoft: (config, at, deps) => {
+    const oauth = oauthSettings(config, at, deps);
+    if (!oauth.ok) return oauth;
+    const valid = validateMicrosoftCalendarSettings(oauth.value.rest);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(
+      createMicrosoftCalendarConnector(valid.value, {
+        accessToken: oauth.value.accessToken,
+        now: () => deps.clock.now(),
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      }),
+    );
+  },
+  synthetic: synthetic,
+  square: (config, at, deps) => {
+    try {
+      return ok(
+        createSquareConnector(config.connector.settings, {
+          clock: deps.clock,
+          ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+          ...(deps.logger !== undefined && { logger: deps.logger }),
+          ...(deps.onNotice !== undefined && { onNotice: (n) => deps.onNotice?.(config.id, n) }),
+        }),
+      );
+    } catch (e) {
+      if (e instanceof SquareSettingsError) return invalid(at, e.problem.field, e.problem.message);
+      throw e;
+    }
+  },
+  caldav: (config, at, deps) => {
+    const valid = validateCaldavSettings(config.connector.settings);
+    if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+    return ok(createCaldavConnector(valid.value, { ...(deps.fetch !== undefined && { fetch: deps.fetch }) }));
+  },
+  "ics-dir": (config, at, deps) => {
+    const path = config.connector.settings["path"];
+    if (typeof path !== "string" || path.length === 0) {
+      return invalid(at, "/path", "the directory of the calendar's .ics files");
+    }
+    const dir = isAbsolute(path) ? path : resolve(deps.dataDir ?? ".", path);
+    return ok(createIcsDirConnector({ path: dir }, { now: () => deps.clock.now() }));
+  },
+};
+
+export const CONNECTOR_TYPES = Object.keys(FACTORIES);
 
 /** `at` is the host's pointer in the config ("/hosts/0"), so errors name the field. */
 export function connectorFor(
@@ -29,8 +172,9 @@ export function connectorFor(
   at: string,
   deps: ConnectorDeps,
 ): Result<Connector, FieldError> {
-  const { type, settings } = config.connector;
-  if (type !== "synthetic") {
+  const { type } = config.connector;
+  const factory = Object.prototype.hasOwnProperty.call(FACTORIES, type) ? FACTORIES[type] : undefined;
+  if (factory === undefined) {
     return err(
       fieldError(
         "unknown_connector",
@@ -39,6 +183,11 @@ export function connectorFor(
       ),
     );
   }
+  return factory(config, at, deps);
+}
+
+function synthetic(config: HostConfig, at: string, deps: ConnectorDeps): Result<Connector, FieldError> {
+  const { settings } = config.connector;
   const name = settings["scenario"] ?? config.id;
   const field = `${at}/connector/settings/scenario`;
   if (typeof name !== "string")

@@ -13,6 +13,11 @@ import { childPointer, err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { connectorFor } from "./connectors.js";
+import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calendar/host-setup.js";
+import type { CalendarStateStore, OwnEvent } from "../../booking/calendar/state.js";
+import type { NoticeSighting } from "../../booking/hosts/notices.js";
+import type { HoldStore } from "../../holds/port.js";
+import { hasCapabilities } from "../../connectors/port.js";
 import { loadOrCreateHostKey } from "./host-keys.js";
 import { loadOrCreateOperatorToken } from "./operator-token.js";
 
@@ -24,20 +29,56 @@ export interface BuildHostsDeps {
   readonly healthPolicy?: HostHealthPolicy;
   /** Test hook: a fault plan for a host's synthetic connector, by host id. */
   readonly syntheticFaults?: (hostId: string) => FaultPlan | undefined;
+  /** Calendar hosts read their busy time from the hold store and keep their sync state here. */
+  readonly store: HoldStore;
+  readonly calendarState: CalendarStateStore;
+  readonly onNotice?: (hostId: string, notice: NoticeSighting) => void;
+  /** A calendar host's booking waits for the host: send the approval link. */
+  readonly onTentative?: (hostId: string, event: OwnEvent) => void;
+  /** The HTTP client connectors use (tests). */
+  readonly fetch?: typeof fetch;
 }
 
 export async function buildHosts(
   hosts: readonly HostConfig[],
   dataDir: string,
   deps: BuildHostsDeps,
-): Promise<Result<{ directory: HostDirectory; generatedKeys: string[] }, FieldError>> {
+): Promise<
+  Result<
+    { directory: HostDirectory; generatedKeys: string[]; calendarHosts: CalendarHostHandle[] },
+    FieldError
+  >
+> {
   const { clock } = deps;
   const runtimes: HostRuntime[] = [];
   const generatedKeys: string[] = [];
+  const calendarHosts: CalendarHostHandle[] = [];
   for (const [i, config] of hosts.entries()) {
     const at = childPointer("/hosts", i);
-    const connector = connectorFor(config, at, deps);
-    if (!connector.ok) return connector;
+    const made = connectorFor(config, at, { ...deps, dataDir });
+    if (!made.ok) return made;
+    let connector = made;
+    if (made.value.kind === "calendar" && hasCapabilities(made.value, ["calendar", "events"])) {
+      // A calendar becomes a booking host through the core's calendar path (src/booking/calendar).
+      const host = calendarHostFrom(config, at, made.value, {
+        store: deps.store,
+        state: deps.calendarState,
+        now: () => clock.now(),
+        ...(deps.onTentative !== undefined && { onTentative: deps.onTentative }),
+      });
+      if (!host.ok) return host;
+      connector = ok(host.value.connector);
+      calendarHosts.push(host.value.handle);
+    } else if (config.calendar !== undefined) {
+      const field = `${at}/calendar`;
+      return err(
+        fieldError(
+          "unexpected_field",
+          field,
+          `${field}: only a calendar host (caldav, google, microsoft, ics-dir) has a calendar section`,
+        ),
+      );
+    }
     const { key, created } = await loadOrCreateHostKey(dataDir, config.id, clock.now());
     if (created) generatedKeys.push(config.id);
     const runtime = await buildHostRuntime(config, connector.value, [key], {
@@ -54,7 +95,7 @@ export async function buildHosts(
     }
     runtimes.push(runtime.value);
   }
-  return ok({ directory: createHostDirectory(runtimes), generatedKeys });
+  return ok({ directory: createHostDirectory(runtimes), generatedKeys, calendarHosts });
 }
 
 /** One line per transition: errors for a host that cannot serve as it should, info on recovery. */

@@ -19,6 +19,13 @@ import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import { DEFAULT_ORIGIN_RATE } from "../http/origin-limit.js";
 import type { RateLimiter } from "../http/types.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
+import {
+  MemoryCalendarStateStore,
+  RedisCalendarStateStore,
+  type CalendarStateStore,
+} from "../../booking/calendar/state.js";
+import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../booking/hosts/notices.js";
+import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
 
 export interface Infra {
   readonly store: GatewayStore;
@@ -28,6 +35,12 @@ export interface Infra {
   readonly originLimiter?: RateLimiter;
   /** Lists a host's bookings for the operator API: the store's own index, written with each booking. */
   readonly bookingIndex: BookingIndex;
+  /** Calendar hosts' synced events, cursors, reports and own events (src/booking/calendar). */
+  readonly calendarState: CalendarStateStore;
+  /** Upstream Deprecation/Sunset notices per host. */
+  readonly notices: NoticeBook;
+  /** Approval links already used. */
+  readonly linkUses: LinkUseStore;
   close(): Promise<void>;
 }
 
@@ -52,6 +65,9 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       rateLimiter: new MemoryRateLimiter(rate),
       ...(originRate !== false && { originLimiter: new MemoryRateLimiter(originRate) }),
       bookingIndex: storeBookingIndex(store),
+      calendarState: new MemoryCalendarStateStore(),
+      notices: new MemoryNoticeBook(),
+      linkUses: new MemoryLinkUseStore(() => opts.clock.now()),
       close: () => Promise.resolve(),
     };
   }
@@ -81,6 +97,9 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
         originLimiter: new RedisRateLimiter(client, originRate, prefix, "origin"),
       }),
       bookingIndex: storeBookingIndex(store),
+      calendarState: new RedisCalendarStateStore(client, prefix),
+      notices: new RedisNoticeBook(client, prefix),
+      linkUses: new RedisLinkUseStore(client, prefix, () => opts.clock.now()),
       close: closeAll,
     };
   } catch (e) {

@@ -14,4 +14,4 @@ export {
 } from "./periodic.js";
 export { RedisTaskLock, type RedisTaskLockOptions } from "./redis-lock.js";
 export { sweepExpiredHolds, type SweepOptions, type SweepReport, type SweeperDeps } from "./sweeper.js";
-export { buildHoldExpiredEvent, holdExpiredEventId, readHoldPayload } from "./hold-expired.js";
+export { buildHoldExpiredEvent, holdExpiredEventId } from "./hold-expired.js";

@@ -11,7 +11,9 @@ import type { Clock, Outbox } from "../../booking/api.js";
 import type { ExpiryEvent, HoldStore, ReputationStore, ReputationSubject } from "../../holds/port.js";
 import { describeError } from "../logger.js";
 import type { JobLogger } from "../logger.js";
-import { buildHoldExpiredEvent, readHoldPayload } from "./hold-expired.js";
+import { decodeHoldPayload } from "../../booking/holds/payload.js";
+import { schcpHold } from "../../booking/schcp/attachment.js";
+import { buildHoldExpiredEvent } from "./hold-expired.js";
 
 export interface SweeperDeps {
   readonly store: HoldStore & ReputationStore;
@@ -96,7 +98,7 @@ async function handleExpiry(deps: SweeperDeps, event: ExpiryEvent): Promise<bool
 
   const record = await deps.store.getHold(event.hostId, event.holdId, now);
   if (record === undefined) return false; // pruned long after it ended: nothing left to send
-  const payload = readHoldPayload(record.payload);
+  const payload = decodeHoldPayload(record.payload);
   if (!payload.ok) {
     deps.logger.error("sweeper: unreadable hold payload", {
       host_id: event.hostId,
@@ -106,9 +108,12 @@ async function handleExpiry(deps: SweeperDeps, event: ExpiryEvent): Promise<bool
     return false;
   }
   const callbackUrl = payload.value.callbackUrl;
-  // A change offer's hold is a proposal, not a hold the agent placed: it has no hold.expired.
-  if (callbackUrl === undefined || payload.value.kind !== "booking") return false;
-  const built = buildHoldExpiredEvent(record, payload.value);
+  // A change offer's hold is a proposal, not a hold the agent placed: it has no hold.expired;
+  // nor has a hold placed through an edge without webhooks (no SchCP Hold kept with it).
+  const signed = schcpHold(payload.value.attachments);
+  if (callbackUrl === undefined || payload.value.contract.kind !== "booking" || signed === undefined)
+    return false;
+  const built = buildHoldExpiredEvent(record, signed);
   if (!built.ok) {
     deps.logger.error("sweeper: hold.expired does not match the WebhookEvent schema", {
       host_id: event.hostId,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cancelBooking } from "../../../src/booking/bookings/cancel.js";
-import { getBooking } from "../../../src/booking/bookings/get.js";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
+import { cancelBooking } from "../../../src/booking/schcp/cancel.js";
+import { getBooking } from "../../../src/booking/schcp/get.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {
@@ -27,7 +27,7 @@ async function booked(hostId = INSTANT) {
   const r = unwrap(
     await confirmHold(world.deps, hostId, caller, hold.record.holdId, {
       idempotency_key: "c",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     }),
   );
   return { world, host, party, caller, hold, bookingId: r.body.booking.booking_id };
@@ -73,7 +73,7 @@ describe("POST /bookings/{id}/cancel (SchCP §5.6)", () => {
     expect(validateSchcp("BookingResponse", r).ok).toBe(true);
     const receipt = await verifyReceipt(r.receipt, discoveryKeys(host), {
       bookingId,
-      offerSha256: hold.payload.offerSha256,
+      offerSha256: hold.offerSha256,
       mandateJti: caller.mandate?.root.claims.jti,
     });
     expect(receipt.ok).toBe(true);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { saveBooking, loadBooking } from "../../../src/booking/bookings/store.js";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import type { BookingRecord, GatewayStore, Transition } from "../../../src/holds/port.js";
 import { ok } from "../../../src/protocol/result.js";
 import { INSTANT, callerFor, makeWorld, newParty, placeTestHold, unwrap } from "./world.js";
@@ -41,13 +41,13 @@ describe("saveBooking: read, change, compare-and-set", () => {
     const r = unwrap(
       await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
         idempotency_key: "c",
-        offer_sha256: hold.payload.offerSha256,
+        offer_sha256: hold.offerSha256,
       }),
     );
     const id = r.body.booking.booking_id;
     const bump = () =>
       saveBooking(
-        world.store,
+        world.deps,
         host.runtime,
         id,
         (s) => ok({ ...s, sequence: s.sequence + 1 }),
@@ -58,7 +58,7 @@ describe("saveBooking: read, change, compare-and-set", () => {
     });
     const saved = unwrap(
       await saveBooking(
-        racing,
+        { ...world.deps, store: racing },
         host.runtime,
         id,
         (s) => ok({ ...s, sequence: s.sequence + 10 }),
@@ -77,13 +77,13 @@ describe("saveBooking: read, change, compare-and-set", () => {
     const r = unwrap(
       await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
         idempotency_key: "c",
-        offer_sha256: hold.payload.offerSha256,
+        offer_sha256: hold.offerSha256,
       }),
     );
     const before = await loadBooking(world.store, INSTANT, r.body.booking.booking_id);
     unwrap(
       await saveBooking(
-        world.store,
+        world.deps,
         host.runtime,
         r.body.booking.booking_id,
         (s) => ok(s),

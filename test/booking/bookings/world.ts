@@ -1,8 +1,9 @@
 /**
  * A small world for the booking use-case tests: MemoryHoldStore, two hosts on fake
  * connectors (one instant, one host_approval), a settable clock, sequential ids, a recording
- * outbox, mandates issued and verified as the edge would, and holds placed the way the hold
- * use case stores them (a signed offer and a HoldPayload).
+ * outbox, mandates issued and verified as the edge would, and holds placed with a signed
+ * offer the way the build before issue 10 stored them (HoldPayload version 1), so every use
+ * case test also proves such holds still confirm, change and read (holds/payload.ts).
  */
 import type {
   BookingDeps,
@@ -25,6 +26,9 @@ import type { Hold, MandateConstraints, OfferClaims } from "../../../src/protoco
 import { formatInstant } from "../../../src/protocol/time/index.js";
 import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
 import { FakeConnector } from "./fake-connector.js";
+import { decodeHoldOrThrow } from "../../../src/booking/holds/payload.js";
+import { schcpEdge } from "../../../src/booking/schcp/edge.js";
+import { schcpOffer } from "../../../src/booking/schcp/attachment.js";
 import type { CreateHold } from "../../../src/booking/changes/hold-engine.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
 import type { Result } from "../../../src/protocol/result.js";
@@ -159,6 +163,7 @@ export function makeWorld(extra: TestHost[] = []): World {
     ids: new SeqIds(),
     outbox,
     bookingIndex: storeBookingIndex(store),
+    edges: { schcp: schcpEdge },
   };
   return {
     deps,
@@ -236,7 +241,10 @@ export interface TestHoldOptions {
 
 export interface TestHold {
   readonly record: HoldRecord;
+  /** The payload as the core decodes it (version 2, the offer in attachments.schcp). */
   readonly payload: HoldPayload;
+  readonly offer: string;
+  readonly offerSha256: string;
 }
 
 /** Signs an offer for the oil change and places the hold in the store (one bay). */
@@ -295,7 +303,7 @@ export async function placeTestHold(
     total,
     offer,
   };
-  const payload: HoldPayload = {
+  const v1 = {
     v: 1,
     hold,
     offer,
@@ -342,10 +350,15 @@ export async function placeTestHold(
     owner: { agentKey: caller.agentKey, principal: caller.mandate?.principal ?? null, mandates },
     caps: { principalProven: true },
     ...(opts.bookingId !== undefined && { overlapBookingId: opts.bookingId }),
-    payload: JSON.stringify(payload),
+    payload: JSON.stringify(v1),
   });
   if (!outcome.ok) throw new HoldRefused(outcome.reason);
-  return { record: outcome.hold, payload };
+  return {
+    record: outcome.hold,
+    payload: decodeHoldOrThrow(outcome.hold.payload, holdId),
+    offer,
+    offerSha256: v1.offerSha256,
+  };
 }
 
 export class HoldRefused extends Error {
@@ -366,7 +379,9 @@ export function testCreateHold(world: World): CreateHold {
         start: params.start,
         kind: "change",
         bookingId: params.bookingId,
-        prev: params.prev,
+        ...(schcpOffer(params.booking.attachments) !== undefined && {
+          prev: schcpOffer(params.booking.attachments)?.offerSha256,
+        }),
         ttlMs: Math.min(params.ttlMs, runtime.config.policies.holds.maxTtlMs),
         proposalId: params.proposalId,
         by: params.by,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { changeOffer } from "../../../src/booking/changes/change-offer.js";
-import { reschedule } from "../../../src/booking/changes/reschedule.js";
-import { getBooking } from "../../../src/booking/bookings/get.js";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
+import { changeOffer } from "../../../src/booking/schcp/change-offer.js";
+import { reschedule } from "../../../src/booking/schcp/reschedule.js";
+import { getBooking } from "../../../src/booking/schcp/get.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import { loadBooking } from "../../../src/booking/bookings/store.js";
 import { decodeCompactJws } from "../../../src/protocol/jose/index.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
@@ -38,13 +38,13 @@ async function booked(hostId = INSTANT) {
       ? await callerFor(world, party, {
           hostId,
           scope: ["book"],
-          constraints: { offer_sha256: hold.payload.offerSha256 },
+          constraints: { offer_sha256: hold.offerSha256 },
         })
       : caller;
   const r = unwrap(
     await confirmHold(world.deps, hostId, confirmer, hold.record.holdId, {
       idempotency_key: "c",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     }),
   );
   const bookingId = r.body.booking.booking_id;
@@ -57,7 +57,7 @@ async function booked(hostId = INSTANT) {
     });
   const accept = (hash: string, sequence = 0, c = caller) =>
     reschedule(world.deps, hostId, c, bookingId, { idempotency_key: "r", sequence, offer_sha256: hash });
-  return { world, host, party, caller, hold, bookingId, originalHash: hold.payload.offerSha256, ask, accept };
+  return { world, host, party, caller, hold, bookingId, originalHash: hold.offerSha256, ask, accept };
 }
 
 const claimsOf = (offer: string): OfferClaims => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {
@@ -22,7 +22,7 @@ async function setup(hostId = INSTANT) {
   const party = newParty();
   const caller = await callerFor(world, party, { hostId });
   const hold = await placeTestHold(world, host, caller, { callbackUrl: "https://agent.example/hooks" });
-  const confirm = (c = caller, hash = hold.payload.offerSha256) =>
+  const confirm = (c = caller, hash = hold.offerSha256) =>
     confirmHold(world.deps, hostId, c, hold.record.holdId, { idempotency_key: "k1", offer_sha256: hash });
   return { world, host, party, caller, hold, confirm };
 }
@@ -38,7 +38,7 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
       status: "confirmed",
       sequence: 0,
       service_id: "oil-change",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     });
     expect(b.total).toEqual({ amount: "89.27", currency: "CAD" });
     expect(b.answer?.by).toBe("host");
@@ -51,10 +51,10 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
       status: "confirmed",
       sequence: 0,
     });
-    expect(r.body.offer).toBe(hold.payload.offer);
+    expect(r.body.offer).toBe(hold.offer);
     const receipt = await verifyReceipt(r.body.receipt, discoveryKeys(host), {
       expectedIss: INSTANT,
-      offerSha256: hold.payload.offerSha256,
+      offerSha256: hold.offerSha256,
       mandateJti: caller.mandate?.root.claims.jti,
       retention: "P365D",
       bookingId: b.booking_id,
@@ -90,18 +90,18 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
   it("refuses another hash with 409 CONTRACT_MISMATCH naming the hold's offer_sha256", async () => {
     const { world, hold, confirm, caller } = await setup();
     const e = refusalOf(await confirm(caller, "A".repeat(43)), "CONTRACT_MISMATCH", "contract_mismatch");
-    expect(e.details).toEqual({ offer_sha256: hold.payload.offerSha256 });
+    expect(e.details).toEqual({ offer_sha256: hold.offerSha256 });
     expect((await world.store.getHold(INSTANT, hold.record.holdId, world.clock.now()))?.state).toBe("held");
   });
 
   it("closed_mandate always: an open mandate is 403 OFFER_APPROVAL_REQUIRED with approve_offer; a closed root books", async () => {
     const { world, party, hold, confirm } = await setup("closed-shop");
     const e = refusalOf(await confirm(), "OFFER_APPROVAL_REQUIRED", "closed_approval_required");
-    expect(e.remedies).toEqual([{ type: "approve_offer", offer_sha256: hold.payload.offerSha256 }]);
+    expect(e.remedies).toEqual([{ type: "approve_offer", offer_sha256: hold.offerSha256 }]);
     const closed = await callerFor(world, party, {
       hostId: "closed-shop",
       scope: ["book"],
-      constraints: { offer_sha256: hold.payload.offerSha256 },
+      constraints: { offer_sha256: hold.offerSha256 },
     });
     const r = unwrap(await confirm(closed));
     expect(r.status).toBe(201);
@@ -143,7 +143,7 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
     world.clock.advance(11 * MINUTE);
     const r = await confirmHold(world.deps, INSTANT, caller, late.record.holdId, {
       idempotency_key: "k2",
-      offer_sha256: late.payload.offerSha256,
+      offer_sha256: late.offerSha256,
     });
     refusalOf(r, "INVALID_STATE");
   });
@@ -158,7 +158,7 @@ describe("confirm: access and shared limits", () => {
     const e = refusalOf(
       await confirmHold(world.deps, "private", caller, hold.record.holdId, {
         idempotency_key: "k",
-        offer_sha256: hold.payload.offerSha256,
+        offer_sha256: hold.offerSha256,
       }),
       "NOT_PERMITTED",
       "not_a_contact",

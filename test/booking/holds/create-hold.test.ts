@@ -1,13 +1,16 @@
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../src/booking/api.js";
 import { hostDiscoveryDocument } from "../../../src/booking/discovery/index.js";
-import { createHold, decodeHoldPayload, placeHold } from "../../../src/booking/holds/index.js";
+import { createHold, decodeHoldPayload } from "../../../src/booking/holds/index.js";
+import { placeHold } from "../../../src/booking/schcp/place-hold.js";
+import { schcpHold } from "../../../src/booking/schcp/attachment.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { GatewayStore } from "../../../src/holds/port.js";
 import { offerSha256, verifyOffer } from "../../../src/protocol/schcp/offer/index.js";
 import type { HoldRequest } from "../../../src/protocol/schcp/types.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {
+  bookingFor,
   agent,
   at,
   caller,
@@ -124,11 +127,22 @@ describe("POST /holds: a granted hold (SchCP §5.2)", () => {
     const decoded = decodeHoldPayload(record?.payload ?? "");
     if (!decoded.ok) throw new Error(decoded.error.message);
     const payload = decoded.value;
-    expect(payload.offer).toBe(h.offer);
-    expect(payload.offerSha256).toBe(offerSha256(h.offer));
+    // The neutral contract, and the SchCP edge's record beside it: the offer's exact bytes.
+    expect(schcpHold(payload.attachments)?.offer).toBe(h.offer);
+    expect(schcpHold(payload.attachments)?.offerSha256).toBe(offerSha256(h.offer));
+    expect(schcpHold(payload.attachments)?.hold).toEqual(h);
     expect(payload).toMatchObject({
-      v: 1,
-      kind: "booking",
+      v: 2,
+      contract: {
+        kind: "booking",
+        service: { id: "oil-change", name: "Synthetic oil change" },
+        start: THU_1300,
+        end: THU_1300 + 45 * MIN,
+        partySize: 1,
+        price: { minor: 7900, currency: "CAD" },
+        total: { minor: 8927, currency: "CAD" },
+        retention: "P365D",
+      },
       agentKey: thumb(agent),
       principal: principalOf(principal),
     });
@@ -577,15 +591,16 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
         proposalId: "p_1",
         by: "guest",
         overlapBookingId: "b_1",
-        prev,
+        booking: bookingFor("b_1", prev),
         retentionOverride: "P30D",
       }),
     );
-    const claims = created.payload.claims;
+    const claims = schcpHold(created.payload.attachments)?.claims;
+    if (claims === undefined) throw new Error("no SchCP offer");
     expect(claims).toMatchObject({ kind: "change", booking_id: "b_1", prev, retention: "P30D" });
     expect(claims.hold_id).toBeUndefined();
     expect(created.payload).toMatchObject({
-      kind: "change",
+      contract: { kind: "change", retention: "P30D" },
       bookingId: "b_1",
       proposalId: "p_1",
       by: "guest",
@@ -604,7 +619,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
       kind: "change" as const,
       bookingId: "b_1",
       by: "guest" as const,
-      prev: null,
+      booking: bookingFor("b_1", null),
     };
     refusalOf(
       await createHold(d, host, { ...params, caller: await caller({ scope: ["hold", "book"] }) }),
@@ -631,7 +646,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
       kind: "change",
       bookingId: "b_1",
       by: "guest",
-      prev: null,
+      booking: bookingFor("b_1", null),
     });
     refusalOf(r, "HOLD_LIMIT", "agent_limit");
   });
@@ -659,7 +674,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
         bookingId: "b_7",
         by: "host",
         overlapBookingId: "b_7",
-        prev: offerSha256(held.offer),
+        booking: bookingFor("b_7", offerSha256(held.offer)),
       }),
     );
     expect(created.record.owner.principal).toBe(principalOf(principal));
@@ -682,12 +697,13 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
         bookingId: "b_1",
         proposalId: "p_9",
         by: "host",
-        prev: offerSha256("a.b.c"),
+        booking: bookingFor("b_1", offerSha256("a.b.c")),
         retentionOverride: "P365D",
       }),
     );
     expect(created.record.ttlMs).toBe(20 * MIN);
     expect(created.record.owner).toMatchObject({ agentKey: thumb(agent), principal: principalOf(principal) });
-    expect(created.payload.claims.approval_by).toBeUndefined();
+    expect(created.payload.contract.approvalBy).toBeUndefined();
+    expect(schcpHold(created.payload.attachments)?.claims.approval_by).toBeUndefined();
   });
 });

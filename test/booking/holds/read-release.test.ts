@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../src/booking/api.js";
-import { getHold, placeHold, releaseHold } from "../../../src/booking/holds/index.js";
+import { getHold, releaseHold } from "../../../src/booking/schcp/holds.js";
+import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {

@@ -3,6 +3,8 @@
  * a maple-like catalog, host runtimes, deps with a settable clock, mandates, and refusal
  * assertions.
  */
+import type { BookingState } from "../../../src/booking/bookings/state.js";
+import { schcpEdge } from "../../../src/booking/schcp/edge.js";
 import type {
   AvailabilityQuery,
   BookingPort,
@@ -259,7 +261,43 @@ export function deps(
     clock: { now: () => t, set: (ms) => (t = ms), advance: (ms) => (t += ms) },
     ids: { next: (prefix) => `${prefix}${String(++n).padStart(4, "0")}` },
     outbox: { enqueue: (e) => Promise.resolve(void events.push(e)) },
+    edges: { schcp: schcpEdge },
     events,
+  };
+}
+
+/**
+ * The booking a change hold is for, as createHold reads it: only its SchCP record matters
+ * (the prev of the change offer, §5.7); `prev` null is a booking made through another edge.
+ */
+export function bookingFor(bookingId: string, prev: string | null): BookingState {
+  return {
+    v: 2,
+    bookingId,
+    hostId: "maple-street-auto",
+    holdId: "h_0",
+    status: "confirmed",
+    sequence: 0,
+    serviceId: "oil-change",
+    start: NOW,
+    resourceIds: [],
+    contract: {
+      kind: "booking",
+      service: { id: "oil-change", name: "Synthetic oil change" },
+      start: NOW,
+      partySize: 1,
+      price: null,
+      total: null,
+      lines: [],
+      retention: "P365D",
+    },
+    consent: { approved: "limits", mandate: "m-0" },
+    upstreamId: "up_0",
+    agentKey: "agent",
+    principal: "principal",
+    createdAt: NOW,
+    updatedAt: NOW,
+    ...(prev !== null && { attachments: { schcp: { offer: "a.b.c", offerSha256: prev, claims: {} } } }),
   };
 }
 

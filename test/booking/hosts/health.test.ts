@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { availability } from "../../../src/booking/availability/index.js";
-import { placeHold } from "../../../src/booking/holds/index.js";
+import { availability } from "../../../src/booking/schcp/availability.js";
+import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import {
   buildHostRuntime,
   HostHealth,

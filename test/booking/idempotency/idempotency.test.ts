@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { Caller } from "../../../src/booking/api.js";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import {
   mandateReplayAuthorizer,
   requestHash,
@@ -138,13 +138,13 @@ describe("a replay is authorized like a fresh request (SchCP §9.1)", () => {
     const party = newParty();
     const caller = await callerFor(world, party);
     const hold = await placeTestHold(world, world.host(), caller);
-    const body = JSON.stringify({ idempotency_key: "k", offer_sha256: hold.payload.offerSha256 });
+    const body = JSON.stringify({ idempotency_key: "k", offer_sha256: hold.offerSha256 });
     let creates = 0;
     const run = async (): Promise<StoredResponse> => {
       creates++;
       const r = await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
         idempotency_key: "k",
-        offer_sha256: hold.payload.offerSha256,
+        offer_sha256: hold.offerSha256,
       });
       return r.ok
         ? { status: r.value.status, body: JSON.stringify(r.value.body) }

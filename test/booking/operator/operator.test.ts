@@ -1,16 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { getBooking } from "../../../src/booking/bookings/get.js";
-import { changeOffer } from "../../../src/booking/changes/change-offer.js";
-import { proposalResponse } from "../../../src/booking/changes/proposal-response.js";
-import { reschedule } from "../../../src/booking/changes/reschedule.js";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
-import { approveBooking } from "../../../src/booking/operator/approve.js";
-import { markAttendance } from "../../../src/booking/operator/attendance.js";
-import { declineBooking } from "../../../src/booking/operator/decline.js";
+import { getBooking } from "../../../src/booking/schcp/get.js";
+import { changeOffer } from "../../../src/booking/schcp/change-offer.js";
+import { proposalResponse } from "../../../src/booking/schcp/proposal-response.js";
+import { reschedule } from "../../../src/booking/schcp/reschedule.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import type { BookingDeps, BookingRefusal, UseCase } from "../../../src/booking/api.js";
+import { loadBooking } from "../../../src/booking/bookings/store.js";
+import { approveBooking as approveView } from "../../../src/booking/operator/approve.js";
+import { markAttendance as attendanceView } from "../../../src/booking/operator/attendance.js";
+import { declineBooking as declineView } from "../../../src/booking/operator/decline.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
-import { hostCancelBooking } from "../../../src/booking/operator/host-cancel.js";
+import { hostCancelBooking as hostCancelView } from "../../../src/booking/operator/host-cancel.js";
 import { listBookings } from "../../../src/booking/operator/list.js";
-import { proposeChange } from "../../../src/booking/operator/propose.js";
+import { proposeChange as proposeView } from "../../../src/booking/operator/propose.js";
+import { bookingResponse } from "../../../src/booking/schcp/receipt.js";
+import type { BookingView } from "../../../src/booking/view.js";
+import type { Result } from "../../../src/protocol/result.js";
+import type { BookingResponse } from "../../../src/protocol/schcp/types.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import type { WebhookEvent } from "../../../src/protocol/schcp/types.js";
@@ -42,7 +48,7 @@ async function booked(hostId = INSTANT) {
   const r = unwrap(
     await confirmHold(world.deps, hostId, caller, hold.record.holdId, {
       idempotency_key: "c",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     }),
   );
   return { world, host, caller, hold, bookingId: r.body.booking.booking_id };
@@ -66,6 +72,27 @@ async function webhooks(world: World, host: TestHost): Promise<WebhookEvent[]> {
   }
   return out;
 }
+
+/**
+ * The operator use cases answer the neutral view (booking/view.ts); what the guest sees of the
+ * booking afterwards is its SchCP BookingResponse, read here from the stored state.
+ */
+async function asSchcp(
+  deps: BookingDeps,
+  run: UseCase<BookingView>,
+): Promise<Result<BookingResponse, BookingRefusal>> {
+  const r = await run;
+  if (!r.ok) return r;
+  const loaded = await loadBooking(deps.store, r.value.hostId, r.value.bookingId);
+  const host = deps.hosts.get(r.value.hostId);
+  if (loaded === undefined || host === undefined) throw new Error("the answered booking is not stored");
+  return { ok: true, value: bookingResponse(loaded.state, host) };
+}
+const approveBooking = (...a: Parameters<typeof approveView>) => asSchcp(a[0], approveView(...a));
+const declineBooking = (...a: Parameters<typeof declineView>) => asSchcp(a[0], declineView(...a));
+const hostCancelBooking = (...a: Parameters<typeof hostCancelView>) => asSchcp(a[0], hostCancelView(...a));
+const markAttendance = (...a: Parameters<typeof attendanceView>) => asSchcp(a[0], attendanceView(...a));
+const proposeChange = (...a: Parameters<typeof proposeView>) => asSchcp(a[0], proposeView(...a));
 
 describe("operator: approve and decline (SchCP §6, §7.9)", () => {
   it("approve: pending_host -> confirmed, answer by the host, upstream confirmed, booking.confirmed", async () => {
@@ -325,11 +352,11 @@ describe("operator: list", () => {
     const b2 = unwrap(
       await confirmHold(world.deps, INSTANT, caller, h2.record.holdId, {
         idempotency_key: "c2",
-        offer_sha256: h2.payload.offerSha256,
+        offer_sha256: h2.offerSha256,
       }),
     );
     const list = unwrap(await listBookings(world.deps, INSTANT));
-    expect(list.map((r) => r.booking.booking_id)).toEqual([b2.body.booking.booking_id, bookingId]);
+    expect(list.map((r) => r.bookingId)).toEqual([b2.body.booking.booking_id, bookingId]);
     expect(
       unwrap(await getBooking(world.deps, INSTANT, caller, b2.body.booking.booking_id)).booking.status,
     ).toBe("confirmed");

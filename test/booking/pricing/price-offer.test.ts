@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { CatalogService, CatalogTax } from "../../../src/connectors/port.js";
 import type { ServiceRules } from "../../../src/booking/api.js";
-import { priceOffer, surchargeApplies } from "../../../src/booking/pricing/index.js";
+import { priceOffer, surchargeApplies, type PricedOffer } from "../../../src/booking/pricing/index.js";
 import { checkOfferMoney } from "../../../src/protocol/schcp/offer/index.js";
 import { toSchcpMoney } from "../../../src/protocol/money/index.js";
 import { at, MIN, NOW, OIL, THU_1300 } from "../holds/support.js";
 
 const TORONTO = { timezone: "America/Toronto", taxes: [{ label: "HST", percent: "13" }] as CatalogTax[] };
 const q = (start = THU_1300, partySize = 1, now = NOW) => ({ start, partySize, now });
+
+/** The lines as a SchCP offer states them (the core prices in minor units, contract.ts). */
+const wire = (p: PricedOffer) =>
+  p.lines.map((l) => ({ kind: l.kind, label: l.label, amount: toSchcpMoney(l.amount) }));
 
 /** The priced lines must pass the offer's own money rules (§5.2 "sum exactly to total"). */
 function expectConsistent(p: ReturnType<typeof priceOffer>) {
@@ -23,7 +27,7 @@ function expectConsistent(p: ReturnType<typeof priceOffer>) {
     slot: { start: "2026-10-15T13:00:00-04:00", end: "2026-10-15T14:00:00-04:00" },
     price: toSchcpMoney(p.price),
     total: toSchcpMoney(p.total),
-    lines: [...p.lines],
+    lines: wire(p),
     retention: "P365D",
   });
   expect(check.ok, JSON.stringify(check)).toBe(true);
@@ -34,7 +38,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
     const p = priceOffer(OIL, undefined, TORONTO, q());
     expect(p.price).toEqual({ minor: 7900, currency: "CAD" });
     expect(p.total).toEqual({ minor: 8927, currency: "CAD" });
-    expect(p.lines).toEqual([
+    expect(wire(p)).toEqual([
       { kind: "service", label: "Synthetic oil change", amount: { amount: "79.00", currency: "CAD" } },
       { kind: "tax", label: "HST 13%", amount: { amount: "10.27", currency: "CAD" } },
     ]);
@@ -50,7 +54,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
       q(),
     );
     // 10 % of 999 = 99.9 -> 100 (half up).
-    expect(p.lines.map((l) => l.amount)).toEqual([
+    expect(wire(p).map((l) => l.amount)).toEqual([
       { amount: "999", currency: "JPY" },
       { amount: "100", currency: "JPY" },
     ]);
@@ -65,7 +69,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
       { timezone: "UTC", taxes: [{ label: "T", percent: "12.5" }] },
       q(),
     );
-    expect(p.lines[1]?.amount).toEqual({ amount: "0.13", currency: "CAD" });
+    expect(wire(p)[1]?.amount).toEqual({ amount: "0.13", currency: "CAD" });
   });
 
   it("§4.1 price_per person: the service line is price × party, and the total follows", () => {
@@ -77,7 +81,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
     };
     const p = priceOffer(spin, undefined, TORONTO, q(THU_1300, 3));
     expect(p.price).toEqual({ minor: 2500, currency: "CAD" });
-    expect(p.lines[0]).toEqual({
+    expect(wire(p)[0]).toEqual({
       kind: "service",
       label: "Spin class × 3",
       amount: { amount: "75.00", currency: "CAD" },
@@ -95,7 +99,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
     const p = priceOffer(withFee, undefined, TORONTO, q());
     expect(p.lines.map((l) => l.kind)).toEqual(["service", "fee", "tax"]);
     // 13 % of 84.00 = 10.92.
-    expect(p.lines[2]?.amount.amount).toBe("10.92");
+    expect(wire(p)[2]?.amount.amount).toBe("10.92");
     expect(p.total?.minor).toBe(7900 + 500 + 1092);
     expectConsistent(p);
 
@@ -106,7 +110,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
       taxExempt: true,
     };
     const exempt = priceOffer(cleaning, undefined, TORONTO, q());
-    expect(exempt.lines).toEqual([
+    expect(wire(exempt)).toEqual([
       { kind: "service", label: "Cleaning and check-up", amount: { amount: "180.00", currency: "CAD" } },
     ]);
     expect(exempt.total).toEqual({ minor: 18000, currency: "CAD" });
@@ -134,7 +138,7 @@ describe("priceOffer (SchCP §5.2 all-in totals, §2.1 exact money)", () => {
     it("a Saturday 17:30 slot booked the same day takes weekend, after-hours and same-day lines", () => {
       const sat = at("2026-10-17T17:30:00-04:00");
       const p = priceOffer(OIL, rules, TORONTO, q(sat, 1, at("2026-10-17T09:00:00-04:00")));
-      expect(p.lines.map((l) => [l.kind, l.label, l.amount.amount])).toEqual([
+      expect(wire(p).map((l) => [l.kind, l.label, l.amount.amount])).toEqual([
         ["service", "Synthetic oil change", "79.00"],
         ["surcharge", "Weekend", "10.00"],
         ["surcharge", "Evening", "7.90"],

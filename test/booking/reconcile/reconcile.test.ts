@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { confirmHold } from "../../../src/booking/confirm/confirm.js";
-import { getBooking } from "../../../src/booking/bookings/get.js";
+import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import { getBooking } from "../../../src/booking/schcp/get.js";
 import { reconcileStuckConfirms } from "../../../src/booking/reconcile/reconcile.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import type { GatewayStore } from "../../../src/holds/port.js";
@@ -36,7 +36,7 @@ async function stuckConfirm() {
   await expect(
     confirmHold(crashing, INSTANT, caller, hold.record.holdId, {
       idempotency_key: "k",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     }),
   ).rejects.toThrow("process crashed");
   expect((await world.store.getHold(INSTANT, hold.record.holdId, world.clock.now()))?.state).toBe(
@@ -61,7 +61,7 @@ describe("reconcileStuckConfirms (issue 4: a crash between the upstream create a
     // The receipt names the mandate the confirm used, as the confirm would have.
     const receipt = await verifyReceipt(got.receipt, discoveryKeys(host), {
       mandateJti: caller.mandate?.root.claims.jti,
-      offerSha256: hold.payload.offerSha256,
+      offerSha256: hold.offerSha256,
     });
     expect(receipt.ok).toBe(true);
     expect((await world.store.getHold(INSTANT, hold.record.holdId, world.clock.now()))?.state).toBe("booked");
@@ -83,7 +83,7 @@ describe("reconcileStuckConfirms (issue 4: a crash between the upstream create a
     refusalOf(
       await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
         idempotency_key: "k",
-        offer_sha256: hold.payload.offerSha256,
+        offer_sha256: hold.offerSha256,
       }),
       "UPSTREAM_UNAVAILABLE",
     );
@@ -103,7 +103,7 @@ describe("reconcileStuckConfirms (issue 4: a crash between the upstream create a
     host.connector.fail("find", "timeout");
     await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
       idempotency_key: "k",
-      offer_sha256: hold.payload.offerSha256,
+      offer_sha256: hold.offerSha256,
     });
     world.clock.advance(11 * MINUTE);
     const report = await reconcileStuckConfirms(world.deps, INSTANT);

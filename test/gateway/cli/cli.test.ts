@@ -175,8 +175,23 @@ describe("configuration errors exit 2 and name the field", () => {
     ["an unknown member", () => ({ hosts: [{ ...host(), colour: "red" }] }), /\/hosts\/0\/colour/],
     [
       "an unknown connector type",
-      () => ({ hosts: [{ ...host(), connector: { type: "square", settings: {} } }] }),
+      () => ({ hosts: [{ ...host(), connector: { type: "acuity", settings: {} } }] }),
       /\/hosts\/0\/connector\/type/,
+    ],
+    [
+      "a Square host without its settings",
+      () => ({ hosts: [{ ...host(), connector: { type: "square", settings: {} } }] }),
+      /\/hosts\/0\/connector\/settings\/environment/,
+    ],
+    [
+      "a calendar host without its calendar section",
+      () => ({ hosts: [{ ...host(), connector: { type: "ics-dir", settings: { path: "cal" } } }] }),
+      /\/hosts\/0\/calendar/,
+    ],
+    [
+      "a calendar section on a platform host",
+      () => ({ hosts: [{ ...host(), calendar: { capacity: "me" } }] }),
+      /\/hosts\/0\/calendar/,
     ],
     [
       "an unknown synthetic scenario",

@@ -13,6 +13,7 @@ import type {
   OperatorApi,
   SchcpHostApi,
 } from "../../../src/booking/api.js";
+import type { BookingView } from "../../../src/booking/view.js";
 import type { Catalog, PlatformConnector } from "../../../src/connectors/port.js";
 import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.js";
 import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
@@ -24,6 +25,42 @@ import type {
   Logger,
 } from "../../../src/gateway/http/types.js";
 import * as ex from "../../protocol/schcp/schemas/spec-examples.js";
+
+/** A booking as the operator use cases answer it (the core's neutral view, booking/view.ts). */
+export function sampleView(): BookingView {
+  const start = Date.parse("2026-10-15T13:00:00-04:00");
+  return {
+    bookingId: "b_1",
+    hostId: "maple-street-auto",
+    status: "confirmed",
+    sequence: 0,
+    serviceId: "oil-change",
+    start,
+    end: start + 45 * 60_000,
+    resourceIds: ["bay-1"],
+    partySize: 1,
+    contract: {
+      kind: "booking",
+      service: { id: "oil-change", name: "Synthetic oil change" },
+      start,
+      end: start + 45 * 60_000,
+      partySize: 1,
+      price: { minor: 7900, currency: "CAD" },
+      total: { minor: 8927, currency: "CAD" },
+      lines: [
+        { kind: "service", label: "Synthetic oil change", amount: { minor: 7900, currency: "CAD" } },
+        { kind: "tax", label: "HST 13%", amount: { minor: 1027, currency: "CAD" } },
+      ],
+      retention: "P365D",
+    },
+    consent: { approved: "offer", mandate: "m-1" },
+    principal: "urn:schcp:principal:jwk-thumbprint:abc",
+    answer: { by: "host", at: "2026-10-14T12:00:00Z" },
+    edges: ["schcp"],
+    createdAt: start - 86_400_000,
+    updatedAt: start - 86_400_000,
+  };
+}
 
 export const ORIGIN = "https://gateway.example";
 export const NOW_MS = 1_792_000_000_000;
@@ -136,22 +173,22 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
     return this.answer("proposalResponse", h, c, [id, b], ex.bookingResponse() as never);
   }
   listBookings(h: string) {
-    return this.answer("listBookings", h, undefined, [], [ex.bookingResponse()] as never);
+    return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }
   approve(h: string, id: string) {
-    return this.answer("approve", h, undefined, [id], ex.bookingResponse() as never);
+    return this.answer("approve", h, undefined, [id], sampleView() as never);
   }
   decline(h: string, id: string, input: unknown) {
-    return this.answer("decline", h, undefined, [id, input], ex.bookingResponse() as never);
+    return this.answer("decline", h, undefined, [id, input], sampleView() as never);
   }
   hostCancel(h: string, id: string, input: unknown) {
-    return this.answer("hostCancel", h, undefined, [id, input], ex.bookingResponse() as never);
+    return this.answer("hostCancel", h, undefined, [id, input], sampleView() as never);
   }
   markAttendance(h: string, id: string, input: unknown) {
-    return this.answer("markAttendance", h, undefined, [id, input], ex.bookingResponse() as never);
+    return this.answer("markAttendance", h, undefined, [id, input], sampleView() as never);
   }
   propose(h: string, id: string, input: unknown) {
-    return this.answer("propose", h, undefined, [id, input], ex.bookingResponse() as never);
+    return this.answer("propose", h, undefined, [id, input], sampleView() as never);
   }
 }
 

@@ -1,5 +1,6 @@
 /** Holds with HoldPayloads as the core stores them, for the sweeper tests. */
 import type { HoldPayload, OutboundEvent, Outbox } from "../../../src/booking/api.js";
+import type { Hold } from "../../../src/protocol/schcp/types.js";
 import type { GatewayStore, HoldOwner, HoldRequest } from "../../../src/holds/port.js";
 import { sampleHold } from "../support.js";
 
@@ -16,11 +17,50 @@ export const OWNER: HoldOwner = {
 };
 
 /** Only what the sweeper reads is real; the rest of a payload is irrelevant here. */
-export function payload(holdId: string, over: Partial<HoldPayload> = {}): string {
-  const p = {
+export function payload(
+  holdId: string,
+  over: { kind?: "booking" | "change"; hold?: Hold; callbackUrl?: string } = {},
+): string {
+  const hold = over.hold ?? { ...sampleHold(holdId), expires_at: "2030-01-07T13:05:00Z" };
+  const p: HoldPayload = {
+    v: 2,
+    contract: {
+      kind: over.kind ?? "booking",
+      service: { id: "oil-change", name: "Synthetic oil change" },
+      start: T0,
+      partySize: 1,
+      price: null,
+      total: null,
+      lines: [],
+      retention: "P365D",
+    },
+    agentKey: OWNER.agentKey,
+    principal: OWNER.principal,
+    callbackUrl: over.callbackUrl ?? "https://agent.example/hooks/schcp",
+    attachments: { schcp: { offer: hold.offer, offerSha256: "sha", claims: {}, hold } },
+  };
+  return JSON.stringify(p);
+}
+
+/** The same hold as the build before issue 10 stored it (HoldPayload version 1). */
+export function payloadV1(holdId: string): string {
+  const hold = { ...sampleHold(holdId), expires_at: "2030-01-07T13:05:00Z" };
+  return JSON.stringify({
     v: 1,
-    hold: { ...sampleHold(holdId), expires_at: "2030-01-07T13:05:00Z" },
-    offer: sampleHold(holdId).offer,
+    hold,
+    offer: hold.offer,
+    offerSha256: "sha",
+    claims: {
+      v: "0.4",
+      kind: "booking",
+      iss: "maple-street-auto",
+      hold_id: holdId,
+      iat: 1,
+      exp: 2,
+      service: { id: "oil-change", name: "Synthetic oil change" },
+      slot: { start: "2030-01-07T09:00:00-05:00" },
+      retention: "P365D",
+    },
     kind: "booking",
     agentKey: OWNER.agentKey,
     principal: OWNER.principal,
@@ -30,9 +70,7 @@ export function payload(holdId: string, over: Partial<HoldPayload> = {}): string
     start: T0,
     resourceIds: ["bay-1"],
     total: null,
-    ...over,
-  };
-  return JSON.stringify(p);
+  });
 }
 
 let seq = 0;

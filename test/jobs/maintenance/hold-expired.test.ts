@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { HoldRecord } from "../../../src/holds/port.js";
-import {
-  buildHoldExpiredEvent,
-  holdExpiredEventId,
-  readHoldPayload,
-} from "../../../src/jobs/maintenance/hold-expired.js";
-import { NOW, OWNER, TTL, payload } from "./fixtures.js";
+import { decodeHoldPayload as readHoldPayload } from "../../../src/booking/holds/payload.js";
+import { schcpHold } from "../../../src/booking/schcp/attachment.js";
+import { buildHoldExpiredEvent, holdExpiredEventId } from "../../../src/jobs/maintenance/hold-expired.js";
+import { NOW, OWNER, TTL, payload, payloadV1 } from "./fixtures.js";
 
 const record: HoldRecord = {
   hostId: "maple-street-auto",
@@ -22,18 +20,35 @@ const record: HoldRecord = {
   endedAt: NOW + TTL,
 };
 
-describe("readHoldPayload", () => {
+describe("the hold payload as the sweeper reads it (the core's one decoder)", () => {
   it("reads the core's HoldPayload", () => {
     const read = readHoldPayload(payload("h_1"));
-    expect(read.ok && read.value.kind).toBe("booking");
+    expect(read.ok && read.value.contract.kind).toBe("booking");
+  });
+
+  it("reads a hold stored by the build before issue 10 (version 1): its wire Hold is the SchCP record", () => {
+    const read = readHoldPayload(payloadV1("h_1"));
+    if (!read.ok) throw new Error(read.error.message);
+    expect(read.value).toMatchObject({ v: 2, contract: { kind: "booking", start: NOW + 3_600_000 } });
+    const stored = JSON.parse(payloadV1("h_1")) as { hold: unknown };
+    expect(schcpHold(read.value.attachments)?.hold).toEqual(stored.hold);
   });
 
   it.each([
     ["not JSON", "{", ""],
     ["not an object", "42", ""],
-    ["another version", JSON.stringify({ ...JSON.parse(payload("h_1")), v: 2 }), "/v"],
-    ["no hold", JSON.stringify({ ...JSON.parse(payload("h_1")), hold: null }), "/hold"],
-    ["an unknown kind", JSON.stringify({ ...JSON.parse(payload("h_1")), kind: "meeting" }), "/kind"],
+    ["another version", JSON.stringify({ ...JSON.parse(payload("h_1")), v: 3 }), "/v"],
+    ["no contract", JSON.stringify({ ...JSON.parse(payload("h_1")), contract: null }), "/contract"],
+    [
+      "a version 1 payload without its Hold",
+      JSON.stringify({ ...JSON.parse(payloadV1("h_1")), hold: null }),
+      "/hold",
+    ],
+    [
+      "a version 1 payload of an unknown kind",
+      JSON.stringify({ ...JSON.parse(payloadV1("h_1")), kind: "meeting" }),
+      "/kind",
+    ],
     [
       "a non-string callbackUrl",
       JSON.stringify({ ...JSON.parse(payload("h_1")), callbackUrl: 7 }),
@@ -47,8 +62,9 @@ describe("readHoldPayload", () => {
 describe("hold.expired event (SchCP §5.8)", () => {
   it("carries the stored Hold with status expired and the record's expiry, and nothing else", () => {
     const read = readHoldPayload(record.payload);
-    if (!read.ok) throw new Error("fixture");
-    const built = buildHoldExpiredEvent(record, read.value);
+    const signed = read.ok ? schcpHold(read.value.attachments) : undefined;
+    if (signed === undefined) throw new Error("fixture");
+    const built = buildHoldExpiredEvent(record, signed);
     expect(built).toEqual({
       ok: true,
       value: {
@@ -56,16 +72,17 @@ describe("hold.expired event (SchCP §5.8)", () => {
         type: "hold.expired",
         host_id: "maple-street-auto",
         occurred_at: "2030-01-07T13:05:00Z",
-        hold: { ...read.value.hold, status: "expired", expires_at: "2030-01-07T13:05:00Z" },
+        hold: { ...signed.hold, status: "expired", expires_at: "2030-01-07T13:05:00Z" },
       },
     });
   });
 
   it("refuses to build an event whose Hold breaks the closed schema", () => {
     const read = readHoldPayload(record.payload);
-    if (!read.ok) throw new Error("fixture");
-    const hold = { ...read.value.hold, offer: "not a jws" };
-    expect(buildHoldExpiredEvent(record, { ...read.value, hold })).toMatchObject({
+    const signed = read.ok ? schcpHold(read.value.attachments) : undefined;
+    if (signed === undefined) throw new Error("fixture");
+    const hold = { ...signed.hold, offer: "not a jws" };
+    expect(buildHoldExpiredEvent(record, { hold })).toMatchObject({
       ok: false,
       error: { code: "invalid_event", field: "/hold/offer" },
     });

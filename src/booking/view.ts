@@ -1,0 +1,37 @@
+/**
+ * A booking as the core answers it to a caller that is no protocol's agent (the operator API):
+ * the state's neutral part, without any edge's record, naming the edges that keep one. The
+ * HTTP edge renders it as JSON (src/gateway/http/operator-view.ts, shape in the README).
+ */
+import type { BookingState, StoredProposal } from "./bookings/state.js";
+import { edgesOf } from "./bookings/edges.js";
+
+export type ProposalView = Omit<StoredProposal, "attachments" | "holdId">;
+
+export type BookingView = Omit<
+  BookingState,
+  "v" | "attachments" | "proposal" | "agentKey" | "callbackUrl" | "upstreamId" | "holdId"
+> & {
+  readonly proposal?: ProposalView;
+  /** The edges the booking was made or changed through that keep a record of it ("schcp"). */
+  readonly edges: readonly string[];
+};
+
+export function bookingView(state: BookingState): BookingView {
+  const {
+    v: _v,
+    attachments,
+    proposal,
+    agentKey: _a,
+    callbackUrl: _c,
+    upstreamId: _u,
+    holdId: _h,
+    ...rest
+  } = state;
+  let p: ProposalView | undefined;
+  if (proposal !== undefined) {
+    const { attachments: _pa, holdId: _ph, ...shown } = proposal;
+    p = shown;
+  }
+  return { ...rest, ...(p !== undefined && { proposal: p }), edges: edgesOf(attachments) };
+}

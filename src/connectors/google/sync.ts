@@ -1,0 +1,191 @@
+/**
+ * CalendarSync over Google Calendar events.list (guide "Synchronize resources efficiently"):
+ *
+ * - Full sync (no cursor): timeMin/timeMax = the window, `singleEvents=false` so a series comes
+ *   as its master with `recurrence` and its exceptions apart (nothing expanded here), and
+ *   `showDeleted=false`: deleted events are left out, but cancelled instances of a series
+ *   still come (as the reference says for singleEvents=false), and they are cancelled
+ *   exceptions, not removals. Pages follow `nextPageToken` with the same query; the last page
+ *   carries `nextSyncToken`, the next sync's cursor.
+ * - Incremental (cursor): `syncToken` only (Google refuses timeMin/timeMax with it); deleted
+ *   items always come, as `status: "cancelled"`. A cancelled item of a series
+ *   (`recurringEventId`) is a cancelled exception; any other cancelled item (a single event
+ *   or a whole series) is a removal, reported by id in `removed`.
+ * - 410 Gone (fullSyncRequired: the token expired, or the calendar's sharing changed) is
+ *   cursor_expired: the caller drops this lineage and syncs in full again.
+ *
+ * A cancelled instance carries no iCalUID, yet its series' uid is what ties it to the series:
+ * it is taken from the series when the same page has it, else read with events.get on the
+ * series (once per series per page). A series that is gone (deleted on the same page, or
+ * 404/410/cancelled when read) makes the instance a removal.
+ */
+import type { calendar_v3 } from "@googleapis/calendar";
+import type {
+  CalendarSync,
+  CalendarSyncErrorCode,
+  CalendarSyncPage,
+  CalendarSyncRequest,
+  ConnectorResult,
+  RawCalendarEvent,
+} from "../port.js";
+import { decodeCursor, encodeCursor, type GoogleCursor } from "./cursor.js";
+import { googleError } from "./errors.js";
+import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
+import { mapCancelledInstance, mapEvent, UnreadableEvent } from "./map-event.js";
+
+type Result = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
+
+export class GoogleCalendarSync implements CalendarSync {
+  constructor(
+    private readonly api: calendar_v3.Calendar,
+    private readonly deps: GoogleHttpDeps,
+    private readonly pageSize: number,
+  ) {}
+
+  private now(): number {
+    return (this.deps.now ?? Date.now)();
+  }
+
+  async sync(request: CalendarSyncRequest): Promise<Result> {
+    const { calendarId } = request;
+    let cursor: GoogleCursor | undefined;
+    if (request.cursor !== undefined) {
+      cursor = decodeCursor(request.cursor);
+      if (cursor === undefined) {
+        return {
+          ok: false,
+          error: { code: "cursor_expired", message: "the cursor is not a Google sync cursor" },
+        };
+      }
+    }
+    const full = cursor === undefined || cursor.k === "full";
+    const start = cursor?.k === "full" ? cursor.start : request.window.start;
+    const end = cursor?.k === "full" ? cursor.end : request.window.end;
+    const readUntil = cursor?.k === "incr" ? cursor.readUntil : end;
+    const params: calendar_v3.Params$Resource$Events$List = {
+      calendarId,
+      singleEvents: false,
+      maxResults: this.pageSize,
+      ...(cursor?.pageToken !== undefined && { pageToken: cursor.pageToken }),
+      ...(cursor?.k === "incr"
+        ? { syncToken: cursor.syncToken }
+        : {
+            timeMin: new Date(start).toISOString(),
+            timeMax: new Date(end).toISOString(),
+            showDeleted: false,
+          }),
+    };
+    const call = callLine("GET", ["calendars", calendarId, "events"]);
+    const outcome = await callGoogle(this.deps, call, (o) => this.api.events.list(params, o));
+    if (!outcome.ok)
+      return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
+    const upstream = outcome.meta;
+    if (outcome.status === 410) {
+      return {
+        ok: false,
+        upstream,
+        error: { code: "cursor_expired", message: `${call} answered 410: a full sync is required` },
+      };
+    }
+    if (outcome.status !== 200) return { ok: false, upstream, error: googleError(outcome, this.now()) };
+
+    const page = outcome.data as calendar_v3.Schema$Events;
+    const read = await this.readItems(calendarId, page.items ?? [], full);
+    if (!read.ok) return { ok: false, upstream, error: read.error };
+
+    let nextCursor: string | undefined;
+    if (page.nextPageToken) {
+      nextCursor = encodeCursor(
+        cursor?.k === "incr"
+          ? { k: "incr", syncToken: cursor.syncToken, pageToken: page.nextPageToken, readUntil }
+          : { k: "full", pageToken: page.nextPageToken, start, end },
+      );
+    } else if (page.nextSyncToken) {
+      nextCursor = encodeCursor({ k: "incr", syncToken: page.nextSyncToken, readUntil });
+    }
+    return {
+      ok: true,
+      upstream,
+      value: {
+        events: read.events,
+        removed: read.removed,
+        complete: !page.nextPageToken,
+        readUntil,
+        ...(nextCursor !== undefined && { nextCursor }),
+      },
+    };
+  }
+
+  private async readItems(
+    calendarId: string,
+    items: readonly calendar_v3.Schema$Event[],
+    full: boolean,
+  ): Promise<
+    | { ok: true; events: RawCalendarEvent[]; removed: string[] }
+    | { ok: false; error: { code: CalendarSyncErrorCode; message: string; retryAfterMs?: number } }
+  > {
+    const uids = new Map<string, string | null>();
+    for (const item of items) {
+      if (!item.id) continue;
+      // A series deleted on this same page: its cancelled instances go with it, no lookup.
+      if (item.status === "cancelled" && !item.recurringEventId) uids.set(item.id, null);
+      else if (item.iCalUID) uids.set(item.id, item.iCalUID);
+    }
+    const events: RawCalendarEvent[] = [];
+    const removed: string[] = [];
+    try {
+      for (const item of items) {
+        if (item.status !== "cancelled") {
+          events.push(mapEvent(item, item.iCalUID ?? item.id ?? ""));
+          continue;
+        }
+        if (!item.recurringEventId) {
+          // A deleted single event or series: a removal (a full sync has nothing to remove).
+          if (!full && item.id) removed.push(item.id);
+          continue;
+        }
+        let uid = item.iCalUID ?? uids.get(item.recurringEventId);
+        if (uid === undefined) {
+          const series = await this.seriesUid(calendarId, item.recurringEventId);
+          if (!series.ok) return series;
+          uid = series.uid;
+          uids.set(item.recurringEventId, uid);
+        }
+        if (uid === null) {
+          if (!full && item.id) removed.push(item.id);
+          continue;
+        }
+        events.push(mapCancelledInstance(item, uid));
+      }
+    } catch (e) {
+      if (e instanceof UnreadableEvent) {
+        return {
+          ok: false,
+          error: { code: "unavailable", message: `unreadable Google event: ${e.message}` },
+        };
+      }
+      throw e;
+    }
+    return { ok: true, events, removed };
+  }
+
+  /** The series' iCalUID; null when the series is gone (404/410 or cancelled). */
+  private async seriesUid(
+    calendarId: string,
+    seriesId: string,
+  ): Promise<
+    | { ok: true; uid: string | null }
+    | { ok: false; error: { code: CalendarSyncErrorCode; message: string; retryAfterMs?: number } }
+  > {
+    const call = callLine("GET", ["calendars", calendarId, "events", seriesId]);
+    const outcome: Outcome = await callGoogle(this.deps, call, (o) =>
+      this.api.events.get({ calendarId, eventId: seriesId }, o),
+    );
+    if (!outcome.ok) return { ok: false, error: outcome.error };
+    if (outcome.status === 404 || outcome.status === 410) return { ok: true, uid: null };
+    if (outcome.status !== 200) return { ok: false, error: googleError(outcome, this.now()) };
+    const series = outcome.data as calendar_v3.Schema$Event;
+    if (series.status === "cancelled" || !series.iCalUID) return { ok: true, uid: null };
+    return { ok: true, uid: series.iCalUID };
+  }
+}

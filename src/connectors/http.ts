@@ -1,0 +1,333 @@
+/**
+ * The single upstream request helper (DESIGN.md, OSBP "Platform Metadata and Versioning").
+ * Every connector's HTTP goes through `createUpstreamClient(...).request`, or, for an SDK that
+ * takes a fetch function, through the same client's `fetch` wrapper read with `withCapture`.
+ * On every call it:
+ * - pins the platform's API version (a header, set last so nothing overrides it, or a path prefix);
+ * - sends `User-Agent: booking-gateway/<version> <vendor>/<api_version> node/<major>`;
+ * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included;
+ * - attaches credentials from the provider here and nowhere else: they never reach metadata,
+ *   logs or errors (meta is built from response headers only);
+ * - spaces calls to the platform's published rate (http/spacer.ts);
+ * - captures the response's UpstreamMeta and announces Deprecation/Sunset (http/notices.ts);
+ * - maps transport outcomes: network error → unavailable, abort → timeout, 429 → rate_limited
+ *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable,
+ *   unreadable JSON → unavailable. Other statuses come back as values for the connector to map,
+ *   because only it knows the platform's error bodies.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync } from "node:fs";
+import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
+import { callLine, captureUpstreamMeta, retryAfterMs, type SegmentRedactor } from "./http/meta.js";
+import { announce, consoleLogger, type UpstreamLogger, type UpstreamNotice } from "./http/notices.js";
+import { createSpacer, realSleep } from "./http/spacer.js";
+
+export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
+export type { SegmentRedactor } from "./http/meta.js";
+export { resetNoticeLog } from "./http/notices.js";
+export type { UpstreamLogger, UpstreamNotice } from "./http/notices.js";
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Where the platform's API version goes on each request. */
+export type VersionPin =
+  | { readonly header: string; readonly value: string }
+  /** Path-versioned APIs: prefixed to every request path (e.g. "/v1"). */
+  | { readonly pathPrefix: string };
+
+export interface UpstreamClientOptions {
+  readonly vendor: string;
+  /** The exact native pin (OSBP PlatformIdentity.api_version). */
+  readonly apiVersion: string;
+  /** Scheme, host and any fixed path before the pin, e.g. "https://api.example.com". */
+  readonly baseUrl: string;
+  readonly pin: VersionPin;
+  /** Credential headers, asked for on each call (a token provider may refresh). */
+  readonly credentials?: () => Promise<Readonly<Record<string, string>>>;
+  readonly timeoutMs?: number;
+  readonly fetch?: typeof fetch;
+  readonly clock?: { now(): number };
+  readonly sleep?: (ms: number) => Promise<void>;
+  /** The platform's published request rate for one client; absent: no spacing. */
+  readonly maxPerSecond?: number;
+  /** Extra contact-bearing path segments the platform uses (emails and phones are built in). */
+  readonly redact?: SegmentRedactor;
+  /** Response headers that echo the API version; the pin header is tried first. */
+  readonly versionEchoHeaders?: readonly string[];
+  /** Statuses that mean the credential is bad; default 401 and 403. */
+  readonly unauthorizedStatuses?: readonly number[];
+  readonly onNotice?: (notice: UpstreamNotice) => void;
+  readonly logger?: UpstreamLogger;
+  /** The gateway's version for the User-Agent; default: package.json's. */
+  readonly gatewayVersion?: string;
+}
+
+export interface UpstreamRequest {
+  readonly method: string;
+  /** Path after the pin prefix, e.g. "/businesses/acme"; may carry no query string. */
+  readonly path: string;
+  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+  /** Sent as JSON when present. */
+  readonly body?: unknown;
+  /** Non-credential headers of this call (never for secrets: the provider attaches those). */
+  readonly headers?: Readonly<Record<string, string>>;
+  readonly timeoutMs?: number;
+  /** Send without the credential headers (public endpoints of an API that has private ones). */
+  readonly anonymous?: boolean;
+}
+
+export interface UpstreamResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Parsed JSON; undefined for an empty body (or an unreadable one on a non-2xx status). */
+  readonly body: unknown;
+}
+
+/** One call the capturing fetch made: its meta and, when no answer came, why. */
+export interface CapturedCall {
+  readonly meta: UpstreamMeta;
+  readonly failure?: "timeout" | "unavailable";
+}
+
+export type Captured<T> = (
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly thrown: unknown }
+) & {
+  /** Every call made inside, in order. */
+  readonly calls: readonly CapturedCall[];
+  /** The last call's meta (the one whose answer the SDK returned or threw on). */
+  readonly meta?: UpstreamMeta;
+};
+
+export interface UpstreamClient {
+  readonly vendor: string;
+  readonly apiVersion: string;
+  readonly userAgent: string;
+  request(request: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>>;
+  /**
+   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied
+   * (a header pin; a path-prefix pin is the SDK's base URL and is not rewritten here);
+   * each call's meta is recorded into the `withCapture` scope it runs in (AsyncLocalStorage, so
+   * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
+   */
+  readonly fetch: typeof fetch;
+  withCapture<T>(run: () => Promise<T>): Promise<Captured<T>>;
+  /** The error a captured call maps to by transport rules, or undefined when it is the connector's. */
+  errorOf(call: CapturedCall): ConnectorError | undefined;
+}
+
+let packageVersion: string | undefined;
+
+/** package.json is two levels up from both src/connectors and dist/connectors. */
+function gatewayPackageVersion(): string {
+  if (packageVersion === undefined) {
+    try {
+      const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
+      const parsed = JSON.parse(text) as { version?: unknown };
+      packageVersion = typeof parsed.version === "string" ? parsed.version : "0.0.0";
+    } catch {
+      packageVersion = "0.0.0";
+    }
+  }
+  return packageVersion;
+}
+
+export function userAgentFor(
+  vendor: string,
+  apiVersion: string,
+  gatewayVersion = gatewayPackageVersion(),
+): string {
+  const nodeMajor = process.versions.node.split(".")[0] ?? "0";
+  return `booking-gateway/${gatewayVersion} ${vendor}/${apiVersion} node/${nodeMajor}`;
+}
+
+const isAbort = (error: unknown): boolean =>
+  error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+
+/** A transport failure's message: the call line and a code, never the URL, headers or body. */
+function networkMessage(call: string, error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? ` (${cause.code})` : "";
+  return `upstream unreachable: ${call}${code}`;
+}
+
+function mergeSignals(timeout: AbortSignal, other: AbortSignal | null | undefined): AbortSignal {
+  return other ? AbortSignal.any([timeout, other]) : timeout;
+}
+
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const doFetch = options.fetch ?? globalThis.fetch;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const logger = options.logger ?? consoleLogger;
+  const timeoutDefault = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const unauthorized = new Set(options.unauthorizedStatuses ?? [401, 403]);
+  const spacer = createSpacer(options.maxPerSecond ?? 0, clock, options.sleep ?? realSleep);
+  const userAgent = userAgentFor(options.vendor, options.apiVersion, options.gatewayVersion);
+  const pin = options.pin;
+  const prefix = "pathPrefix" in pin ? pin.pathPrefix.replace(/\/$/, "") : "";
+  const echoes = [...("header" in pin ? [pin.header] : []), ...(options.versionEchoHeaders ?? [])];
+  const base = options.baseUrl.replace(/\/$/, "");
+  const captures = new AsyncLocalStorage<CapturedCall[]>();
+
+  /** Our headers over the caller's: credentials, then UA, then the pin last of all. */
+  async function finalHeaders(
+    init: ConstructorParameters<typeof Headers>[0],
+    anonymous = false,
+  ): Promise<Headers> {
+    const headers = new Headers(init);
+    const secret = options.credentials && !anonymous ? await options.credentials() : {};
+    for (const [name, value] of Object.entries(secret)) headers.set(name, value);
+    headers.set("user-agent", userAgent);
+    if ("header" in pin) headers.set(pin.header, pin.value);
+    return headers;
+  }
+
+  function transportError(
+    status: number,
+    headers: Headers | undefined,
+    call: string,
+  ): ConnectorError | undefined {
+    if (status === 429) {
+      const after = retryAfterMs(headers?.get("retry-after"), clock.now());
+      return {
+        code: "rate_limited",
+        message: `upstream rate limited: ${call}`,
+        ...(after !== undefined ? { retryAfterMs: after } : {}),
+      };
+    }
+    if (unauthorized.has(status)) {
+      return { code: "unauthorized", message: `upstream refused the credential (HTTP ${status}): ${call}` };
+    }
+    if (status >= 500) return { code: "unavailable", message: `upstream failed (HTTP ${status}): ${call}` };
+    return undefined;
+  }
+
+  function observe(meta: UpstreamMeta): void {
+    announce(options.vendor, meta, logger, options.onNotice);
+  }
+
+  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+    if (/[?#]/.test(req.path)) throw new Error("UpstreamRequest.path carries no query: use query");
+    const path = `${prefix}${req.path.startsWith("/") ? "" : "/"}${req.path}`;
+    const call = callLine(req.method, path, options.redact);
+    const search = new URLSearchParams();
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
+    const url = `${base}${path}${search.size > 0 ? `?${search.toString()}` : ""}`;
+
+    const init: Record<string, string> = { accept: "application/json", ...req.headers };
+    if (req.body !== undefined) init["content-type"] = "application/json";
+    const headers = await finalHeaders(init, req.anonymous);
+
+    await spacer.wait();
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), req.timeoutMs ?? timeoutDefault);
+    let response: Response;
+    let text: string;
+    try {
+      response = await doFetch(url, {
+        method: req.method.toUpperCase(),
+        headers,
+        ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
+        signal: controller.signal,
+      });
+      text = await response.text();
+    } catch (error) {
+      const meta: UpstreamMeta = { call, status: 0 };
+      if (isAbort(error) || controller.signal.aborted) {
+        return {
+          ok: false,
+          error: { code: "timeout", message: `upstream timed out: ${call}` },
+          upstream: meta,
+        };
+      }
+      return {
+        ok: false,
+        error: { code: "unavailable", message: networkMessage(call, error) },
+        upstream: meta,
+      };
+    } finally {
+      clearTimeout(timer);
+    }
+
+    const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
+    observe(meta);
+    const mapped = transportError(response.status, response.headers, call);
+    if (mapped) return { ok: false, error: mapped, upstream: meta };
+
+    let body: unknown;
+    if (text.trim() !== "") {
+      try {
+        body = JSON.parse(text);
+      } catch {
+        if (response.status >= 200 && response.status < 300) {
+          return {
+            ok: false,
+            error: { code: "unavailable", message: `upstream answered unreadable JSON: ${call}` },
+            upstream: meta,
+          };
+        }
+        body = undefined;
+      }
+    }
+    return { ok: true, value: { status: response.status, headers: response.headers, body }, upstream: meta };
+  }
+
+  const capturingFetch: typeof fetch = async (input, init) => {
+    const incoming = input instanceof Request ? input : undefined;
+    const url = new URL(incoming ? incoming.url : input instanceof URL ? input.href : input);
+    const method = (init?.method ?? incoming?.method ?? "GET").toUpperCase();
+    const call = callLine(method, url.pathname, options.redact);
+    const headers = await finalHeaders(init?.headers ?? incoming?.headers);
+    const record = (entry: CapturedCall): void => {
+      captures.getStore()?.push(entry);
+    };
+
+    await spacer.wait();
+    const timeout = AbortSignal.timeout(timeoutDefault);
+    try {
+      const response = await doFetch(incoming ? new Request(incoming, { headers }) : url, {
+        ...init,
+        method,
+        headers,
+        signal: mergeSignals(timeout, init?.signal ?? incoming?.signal),
+      });
+      const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
+      record({ meta });
+      observe(meta);
+      return response;
+    } catch (error) {
+      const failure = isAbort(error) || timeout.aborted ? "timeout" : "unavailable";
+      record({ meta: { call, status: 0 }, failure });
+      throw error;
+    }
+  };
+
+  return {
+    vendor: options.vendor,
+    apiVersion: options.apiVersion,
+    userAgent,
+    request,
+    fetch: capturingFetch,
+    async withCapture<T>(run: () => Promise<T>): Promise<Captured<T>> {
+      const calls: CapturedCall[] = [];
+      const last = (): UpstreamMeta | undefined => calls.at(-1)?.meta;
+      try {
+        const value = await captures.run(calls, run);
+        const meta = last();
+        return { ok: true, value, calls, ...(meta ? { meta } : {}) };
+      } catch (thrown) {
+        const meta = last();
+        return { ok: false, thrown, calls, ...(meta ? { meta } : {}) };
+      }
+    },
+    errorOf(entry: CapturedCall): ConnectorError | undefined {
+      if (entry.failure === "timeout")
+        return { code: "timeout", message: `upstream timed out: ${entry.meta.call}` };
+      if (entry.failure === "unavailable") {
+        return { code: "unavailable", message: `upstream unreachable: ${entry.meta.call}` };
+      }
+      // Retry-After is not in the meta unless the platform sent it; ratelimit keeps it lowercase.
+      const headers = new Headers(entry.meta.ratelimit ?? {});
+      return transportError(entry.meta.status, headers, entry.meta.call);
+    },
+  };
+}

@@ -1,0 +1,77 @@
+/**
+ * Idempotent creates for a platform whose create is not idempotent (Openings, Servicialo):
+ * one create in flight per key (concurrent callers share its answer) and, once answered, the
+ * same key answers the same booking without a second call. Kept in process memory: the
+ * connector never writes the gateway's stores, so after a restart, or in another process, a
+ * key is known again only through what the platform itself can be asked (see each connector's
+ * README for that residual risk).
+ *
+ * A key whose create was sent but whose answer was lost is "unresolved": the platform may or
+ * may not have booked. The connector must not send it again blindly; it asks the platform what
+ * it can, and otherwise refuses (never a second booking).
+ */
+export interface Attempt<B> {
+  /** What the create asked for, so a lookup can recognise the booking. */
+  readonly request: B;
+  readonly sentAt: number;
+}
+
+export class CreateJournal<Req, Booking> {
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  private readonly answered = new Map<string, Booking>();
+  private readonly unresolved = new Map<string, Attempt<Req>>();
+
+  constructor(private readonly limit = 10_000) {}
+
+  booked(key: string): Booking | undefined {
+    return this.answered.get(key);
+  }
+
+  unresolvedAttempt(key: string): Attempt<Req> | undefined {
+    return this.unresolved.get(key);
+  }
+
+  /** Runs `create` unless one for the key is already running; callers share its promise. */
+  single<T>(key: string, create: () => Promise<T>): Promise<T> {
+    const running = this.inflight.get(key);
+    if (running !== undefined) return running as Promise<T>;
+    const promise = create().finally(() => this.inflight.delete(key));
+    this.inflight.set(key, promise);
+    return promise;
+  }
+
+  markSent(key: string, request: Req, now: number): void {
+    this.unresolved.set(key, { request, sentAt: now });
+    this.trim(this.unresolved);
+  }
+
+  markBooked(key: string, booking: Booking): void {
+    this.unresolved.delete(key);
+    this.answered.set(key, booking);
+    this.trim(this.answered);
+  }
+
+  /** The create was refused (the platform answered): nothing was booked under the key. */
+  markRefused(key: string): void {
+    this.unresolved.delete(key);
+  }
+
+  /** Updates a booking already known (a move or cancel answered by the platform). */
+  update(match: (b: Booking) => boolean, next: (b: Booking) => Booking): void {
+    for (const [key, b] of this.answered) if (match(b)) this.answered.set(key, next(b));
+  }
+
+  find(match: (b: Booking) => boolean): Booking | undefined {
+    for (const b of this.answered.values()) if (match(b)) return b;
+    return undefined;
+  }
+
+  private trim(map: Map<string, unknown>): void {
+    // Maps iterate in insertion order: the oldest entries go first.
+    while (map.size > this.limit) {
+      const oldest = map.keys().next().value;
+      if (oldest === undefined) return;
+      map.delete(oldest);
+    }
+  }
+}

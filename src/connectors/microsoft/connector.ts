@@ -1,0 +1,54 @@
+/**
+ * The Microsoft 365 calendar connector (kind "calendar", SchCP §10): calendar sync, event
+ * writes and change-notification subscriptions over Microsoft Graph v1.0, with the injected
+ * fetch and token provider (http.ts says why not @microsoft/microsoft-graph-client).
+ */
+import type { CalendarConnector } from "../port.js";
+import { GraphEventWriter } from "./events.js";
+import type { GraphHttpDeps } from "./http.js";
+import { GraphPaths } from "./paths.js";
+import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
+import { validateMicrosoftCalendarSettings, type MicrosoftCalendarSettings } from "./settings.js";
+import { GraphSubscriptions } from "./subscriptions.js";
+import { GraphCalendarSync } from "./sync.js";
+
+export interface MicrosoftCalendarDeps {
+  /** A current OAuth access token for Graph (Calendars.ReadWrite); never logged or kept. */
+  readonly accessToken: () => Promise<string>;
+  readonly now?: () => number;
+  /** Default the global fetch. */
+  readonly fetch?: typeof fetch;
+}
+
+export interface MicrosoftCalendarConnector extends CalendarConnector {
+  readonly kind: "calendar";
+  readonly calendar: GraphCalendarSync;
+  readonly events: GraphEventWriter;
+  readonly subscriptions: GraphSubscriptions;
+}
+
+/** Throws TypeError naming the field when the settings are invalid (validate them at start). */
+export function createMicrosoftCalendarConnector(
+  settings: MicrosoftCalendarSettings,
+  deps: MicrosoftCalendarDeps,
+): MicrosoftCalendarConnector {
+  const valid = validateMicrosoftCalendarSettings(settings);
+  if (!valid.ok)
+    throw new TypeError(`Microsoft 365 calendar settings ${valid.error.field}: ${valid.error.message}`);
+  if (typeof deps.accessToken !== "function")
+    throw new TypeError("Microsoft 365 calendar deps.accessToken must be a function");
+  const paths = new GraphPaths(valid.value.baseUrl, valid.value.user);
+  const http: GraphHttpDeps = {
+    accessToken: deps.accessToken,
+    timeoutMs: valid.value.timeoutMs,
+    ...(deps.now !== undefined && { now: deps.now }),
+    ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+  };
+  return {
+    platform: MICROSOFT_GRAPH_PLATFORM,
+    kind: "calendar",
+    calendar: new GraphCalendarSync(paths, http, valid.value.pageSize),
+    events: new GraphEventWriter(paths, http),
+    subscriptions: new GraphSubscriptions(paths, http),
+  };
+}

@@ -1,0 +1,621 @@
+/**
+ * Servicialo / Coordinalo as a platform connector (specs/servicialo-a2a-v1.2.0.md, REST under
+ * /api/servicialo/{orgSlug}, "the recommended integration path for structured agents"):
+ * catalog from list_services, slots from check_availability, bookings through book_session,
+ * cancel_session and reschedule_session. No verification capability: Servicialo has none.
+ *
+ * What the REST API does not have, and what the connector does instead (README.md here):
+ * - no readback of a session (no GET, no search): get and findByIdempotencyKey answer from what
+ *   this process was told (CreateJournal); a create whose answer was lost is checked against
+ *   availability (the attempted start still free: nothing was booked);
+ * - no idempotent create: one create per key in flight; the platform's own double-booking
+ *   check (409 SLOT_CONFLICT for the same provider and time) is what stops a second booking
+ *   when a process retries after losing an answer.
+ */
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamLogger,
+  type UpstreamNotice,
+} from "../http.js";
+import { CreateJournal } from "../http/create-journal.js";
+import type { Connector } from "../port.js";
+import type {
+  BookingMove,
+  BookingPort,
+  UpstreamBooking,
+  UpstreamCreate,
+  UpstreamStatus,
+} from "../ports/bookings.js";
+import type { Catalog, CatalogService, CatalogSource } from "../ports/catalog.js";
+import type { ConnectorError, ConnectorResult, PlatformIdentity, UpstreamMeta } from "../ports/result.js";
+import type { AvailabilityQuery, SlotSource, UpstreamSlot } from "../ports/slots.js";
+import { fromMajorUnits } from "../../protocol/money/index.js";
+import { dateOfEpochDay, epochDay, type LocalDate } from "../../protocol/time/calendar.js";
+import { formatInstant, instantToWallClock } from "../../protocol/time/index.js";
+import { parseServicialoSettings, type ServicialoSettings } from "./settings.js";
+import {
+  readAvailability,
+  readBooked,
+  readCancelled,
+  readError,
+  readRescheduled,
+  readServices,
+  statusOf,
+  type WireAvailability,
+  type WireSession,
+} from "./wire.js";
+
+/**
+ * Servicialo has no request-side version (no header, no path segment): the pin recorded is the
+ * documented spec version, servicialo-a2a v1.2.0 (/work/shared/specs, retrieved 2026-12), and
+ * the answers' `servicialo_version` body member is what drifts visibly (OSBP "Platform Metadata").
+ */
+export const SERVICIALO_PLATFORM: PlatformIdentity = { vendor: "servicialo", api_version: "1.2.0" };
+
+export interface ServicialoDeps {
+  readonly fetch?: typeof fetch;
+  readonly clock?: { now(): number };
+  readonly sleep?: (ms: number) => Promise<void>;
+  readonly logger?: UpstreamLogger;
+  readonly onNotice?: (notice: UpstreamNotice) => void;
+  /** Wait before the one retry of a 500 or 502 ("Error Recovery": retry once after 5 seconds). */
+  readonly retryDelayMs?: number;
+}
+
+export interface ServicialoConnector extends Connector {
+  readonly kind: "platform";
+  readonly catalog: CatalogSource;
+  readonly slots: SlotSource;
+  readonly bookings: BookingPort;
+  /** Single-day mode: the day's free starts, and the platform's reason when there are none. */
+  day(
+    serviceId: string,
+    date: string,
+    providerId?: string,
+  ): Promise<ConnectorResult<{ readonly slots: readonly UpstreamSlot[]; readonly reason?: string }>>;
+  /** Next-N mode: the next `n` (1-50) free starts. */
+  next(serviceId: string, n: number, providerId?: string): Promise<ConnectorResult<readonly UpstreamSlot[]>>;
+}
+
+interface Known {
+  readonly booking: UpstreamBooking;
+  readonly upstream?: UpstreamMeta;
+}
+
+type Sent = ConnectorResult<{ readonly status: number; readonly body: unknown }>;
+
+const MAX_RANGE_DAYS = 90;
+
+const fail = <T>(error: ConnectorError, upstream?: UpstreamMeta): ConnectorResult<T> =>
+  upstream === undefined ? { ok: false, error } : { ok: false, error, upstream };
+
+const withMeta = <T>(value: T, upstream?: UpstreamMeta): ConnectorResult<T> =>
+  upstream === undefined ? { ok: true, value } : { ok: true, value, upstream };
+
+const unreadable = <T>(what: string, upstream?: UpstreamMeta): ConnectorResult<T> =>
+  fail({ code: "unavailable", message: `Servicialo answered an unreadable ${what}` }, upstream);
+
+const isoDate = (d: LocalDate): string =>
+  `${String(d.year).padStart(4, "0")}-${String(d.month).padStart(2, "0")}-${String(d.day).padStart(2, "0")}`;
+
+export function createServicialoConnector(
+  rawSettings: unknown,
+  deps: ServicialoDeps = {},
+): ServicialoConnector {
+  const parsed = parseServicialoSettings(rawSettings);
+  if (!parsed.ok)
+    throw new Error(`servicialo settings ${parsed.error.field || "/"}: ${parsed.error.message}`);
+  const settings: ServicialoSettings = parsed.value;
+  const clock = deps.clock ?? { now: () => Date.now() };
+  const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  const retryDelayMs = deps.retryDelayMs ?? 5_000;
+  const apiKey = settings.apiKey;
+  const client: UpstreamClient = createUpstreamClient({
+    vendor: SERVICIALO_PLATFORM.vendor,
+    apiVersion: SERVICIALO_PLATFORM.api_version,
+    baseUrl: settings.baseUrl,
+    pin: { pathPrefix: `/api/servicialo/${encodeURIComponent(settings.orgSlug)}` },
+    ...(apiKey !== undefined ? { credentials: () => Promise.resolve({ "X-Org-Api-Key": apiKey }) } : {}),
+    ...(settings.timeoutMs !== undefined ? { timeoutMs: settings.timeoutMs } : {}),
+    ...(settings.maxPerSecond !== undefined ? { maxPerSecond: settings.maxPerSecond } : {}),
+    ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}),
+    clock,
+    ...(deps.logger !== undefined ? { logger: deps.logger } : {}),
+    ...(deps.onNotice !== undefined ? { onNotice: deps.onNotice } : {}),
+  });
+  // Each booking with the metadata of the call that last told us about it (no readback exists).
+  const journal = new CreateJournal<UpstreamCreate, Known>();
+  const answer = (k: Known): ConnectorResult<UpstreamBooking> => ({
+    ok: true,
+    value: k.booking,
+    ...(k.upstream ? { upstream: k.upstream } : {}),
+  });
+  const byId = (id: string) => (k: Known) => k.booking.upstreamId === id;
+  // The verbatim start text of each slot seen, so a booking sends the slot's start as it came.
+  const startTexts = new Map<number, string>();
+
+  /** One call; a 500 or 502 is retried once ("HTTP Status Codes": 500 retry once; 502 retry). */
+  async function send(
+    method: string,
+    path: string,
+    extra: { query?: Record<string, string | number | undefined>; body?: unknown; authed?: boolean } = {},
+  ): Promise<{ readonly result: Sent; readonly retried: boolean }> {
+    const request = {
+      method,
+      path,
+      ...(extra.query !== undefined ? { query: extra.query } : {}),
+      ...(extra.body !== undefined ? { body: extra.body } : {}),
+      anonymous: extra.authed !== true,
+    };
+    const first = await client.request(request);
+    const status = first.upstream?.status;
+    if (first.ok || (status !== 500 && status !== 502)) return { result: first, retried: false };
+    await sleep(retryDelayMs);
+    return { result: await client.request(request), retried: true };
+  }
+
+  function serviceOf(
+    w: NonNullable<ReturnType<typeof readServices>>["services"][number],
+  ): CatalogService | undefined {
+    if (w.duration_minutes === null) return undefined;
+    let price: CatalogService["price"];
+    if (w.price !== undefined && w.currency !== undefined) {
+      // "price": whole currency units as a numeric string; scaled by the ISO 4217 exponent.
+      const minor = fromMajorUnits(typeof w.price === "string" ? w.price.trim() : w.price, w.currency, "");
+      if (minor.ok) price = { minor: minor.value, currency: w.currency };
+    }
+    return {
+      id: w.id,
+      name: w.name,
+      duration: w.duration_minutes * 60_000,
+      bufferAfterMs: 0,
+      ...(price !== undefined
+        ? { price, pricePer: "booking" as const, priceType: "fixed" as const }
+        : { priceType: "unknown" as const }),
+      requires:
+        settings.providers !== undefined && settings.providers.length > 0 ? [{ resourceType: "person" }] : [],
+      ...(settings.paymentRequirement !== undefined
+        ? { payment: { requirement: settings.paymentRequirement } }
+        : {}),
+    };
+  }
+
+  const catalog: CatalogSource = {
+    async read() {
+      const { result } = await send("GET", "/services");
+      if (!result.ok) return result;
+      const wire = readServices(result.value.status === 200 ? result.value.body : undefined);
+      if (result.value.status === 404) {
+        return fail(
+          { code: "not_found", message: "Servicialo: organization not found or not public" },
+          result.upstream,
+        );
+      }
+      if (wire === undefined) return unreadable("services list", result.upstream);
+      const services = wire.services.map(serviceOf).filter((s): s is CatalogService => s !== undefined);
+      const value: Catalog = {
+        organization: {
+          id: settings.orgSlug,
+          name: wire.organization.name,
+          timezone: settings.timezone,
+          ...(wire.services[0]?.currency !== undefined ? { currency: wire.services[0].currency } : {}),
+        },
+        services,
+        resources: (settings.providers ?? []).map((p) => ({
+          id: p.id,
+          type: "person",
+          name: p.name,
+          capacity: 1,
+          // Servicialo computes availability itself and publishes no weekly hours.
+          hours: [],
+          staff: true,
+        })),
+        taxes: [],
+        verificationMethod: "none",
+      };
+      return { ok: true, value, ...(result.upstream ? { upstream: result.upstream } : {}) };
+    },
+  };
+
+  function slotsOf(serviceId: string, wire: WireAvailability): UpstreamSlot[] {
+    const out: UpstreamSlot[] = [];
+    for (const s of wire.slots) {
+      const start = Date.parse(s.start);
+      const end = Date.parse(s.end);
+      if (Number.isNaN(start) || Number.isNaN(end)) continue;
+      if (startTexts.size > 5_000) startTexts.clear();
+      startTexts.set(start, s.start);
+      out.push({ serviceId, start, end, resourceIds: s.providerId !== undefined ? [s.providerId] : [] });
+    }
+    return out;
+  }
+
+  function availabilityError<T>(r: Sent): ConnectorResult<T> | undefined {
+    if (!r.ok) return r;
+    if (r.value.status === 200) return undefined;
+    const e = readError(r.value.body);
+    if (r.value.status === 404) {
+      return fail({ code: "not_found", message: `Servicialo: ${e.error ?? "not found"}` }, r.upstream);
+    }
+    return fail(
+      {
+        code: "invalid_request",
+        message: `Servicialo refused the availability query (HTTP ${r.value.status})`,
+      },
+      r.upstream,
+    );
+  }
+
+  async function availability(
+    serviceId: string,
+    mode: { date: string } | { from: string; days: number } | { next: number },
+    providerId: string | undefined,
+  ): Promise<ConnectorResult<{ slots: UpstreamSlot[]; reason?: string }>> {
+    const { result } = await send("GET", "/availability", { query: { serviceId, providerId, ...mode } });
+    const bad = availabilityError<{ slots: UpstreamSlot[] }>(result);
+    if (bad !== undefined) return bad;
+    const wire = readAvailability(result.ok ? result.value.body : undefined);
+    if (wire === undefined) return unreadable("availability answer", result.upstream);
+    return {
+      ok: true,
+      value: {
+        slots: slotsOf(serviceId, wire),
+        ...(wire.reason !== undefined ? { reason: wire.reason } : {}),
+      },
+      ...(result.upstream ? { upstream: result.upstream } : {}),
+    };
+  }
+
+  const localDay = (ms: number): LocalDate => {
+    const w = instantToWallClock(ms, settings.timezone);
+    return { year: w.year, month: w.month, day: w.day };
+  };
+
+  const providersFor = (ids: readonly string[] | undefined): (string | undefined)[] =>
+    ids !== undefined && ids.length > 0
+      ? [...ids]
+      : settings.providers !== undefined && settings.providers.length > 0
+        ? settings.providers.map((p) => p.id)
+        : [undefined];
+
+  const slots: SlotSource = {
+    async find(query: AvailabilityQuery) {
+      if (query.range.end <= query.range.start) return { ok: true, value: [] };
+      const first = epochDay(localDay(query.range.start));
+      const last = epochDay(localDay(query.range.end - 1));
+      const found: UpstreamSlot[] = [];
+      let meta: UpstreamMeta | undefined;
+      for (const providerId of providersFor(query.resourceIds)) {
+        for (let day = first; day <= last; day += MAX_RANGE_DAYS) {
+          const days = Math.min(MAX_RANGE_DAYS, last - day + 1);
+          const from = isoDate(dateOfEpochDay(day));
+          // One local day: the single-day mode (it also says why a day is empty).
+          const mode = days === 1 ? { date: from } : { from, days };
+          const r = await availability(query.serviceId, mode, providerId);
+          if (!r.ok) return r;
+          meta = r.upstream;
+          found.push(
+            ...r.value.slots.filter((s) => s.start >= query.range.start && s.start < query.range.end),
+          );
+        }
+      }
+      found.sort((a, b) => a.start - b.start);
+      return { ok: true, value: found, ...(meta ? { upstream: meta } : {}) };
+    },
+  };
+
+  const startText = (ms: number): string => startTexts.get(ms) ?? formatInstant(ms, settings.timezone);
+
+  function bookingFrom(
+    session: WireSession,
+    base: { serviceId: string; resourceIds: readonly string[]; idempotencyKey?: string },
+    fallbackStatus: UpstreamStatus,
+  ): UpstreamBooking | undefined {
+    const start = Date.parse(session.scheduled_at);
+    if (Number.isNaN(start)) return undefined;
+    const status = statusOf(session);
+    return {
+      upstreamId: session.id,
+      ...(base.idempotencyKey !== undefined ? { idempotencyKey: base.idempotencyKey } : {}),
+      serviceId: base.serviceId,
+      start,
+      ...(session.duration_minutes !== undefined ? { end: start + session.duration_minutes * 60_000 } : {}),
+      resourceIds: base.resourceIds,
+      status: status === "unknown" ? fallbackStatus : status,
+    };
+  }
+
+  /** A lost create: is its start still free with that provider? Then nothing was booked. */
+  async function stillFree(request: UpstreamCreate): Promise<ConnectorResult<boolean>> {
+    const date = isoDate(localDay(request.start));
+    const r = await availability(request.serviceId, { date }, request.resourceIds[0]);
+    if (!r.ok) return r;
+    return {
+      ok: true,
+      value: r.value.slots.some((s) => s.start === request.start),
+      ...(r.upstream ? { upstream: r.upstream } : {}),
+    };
+  }
+
+  async function pickProvider(request: UpstreamCreate): Promise<ConnectorResult<string | undefined>> {
+    const date = isoDate(localDay(request.start));
+    let meta: UpstreamMeta | undefined;
+    for (const p of settings.providers ?? []) {
+      const r = await availability(request.serviceId, { date }, p.id);
+      if (!r.ok) return r;
+      meta = r.upstream;
+      if (r.value.slots.some((s) => s.start === request.start)) return withMeta(p.id, meta);
+    }
+    return withMeta(undefined, meta);
+  }
+
+  const ambiguous = (upstream?: UpstreamMeta): ConnectorResult<never> =>
+    fail(
+      {
+        code: "unavailable",
+        message:
+          "Servicialo: a create's answer was lost and its time is now taken; the platform has no readback to tell whether it is this booking (ask the business)",
+      },
+      upstream,
+    );
+
+  async function book(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>> {
+    const key = request.idempotencyKey;
+    const known = journal.booked(key);
+    if (known !== undefined) return answer(known);
+    if (journal.unresolvedAttempt(key) !== undefined) {
+      const free = await stillFree(request);
+      if (!free.ok) return free;
+      if (!free.value) return ambiguous(free.upstream);
+      journal.markRefused(key);
+    }
+    const email = request.customer?.email ?? settings.fallbackClientEmail;
+    if (email === undefined) {
+      return fail({
+        code: "invalid_request",
+        message: "Servicialo needs the customer's email (clientEmail) to book",
+      });
+    }
+    const [first, ...rest] = (request.customer?.name ?? "").trim().split(/\s+/);
+    let providerId = request.resourceIds[0];
+    if (providerId === undefined && settings.providers !== undefined && settings.providers.length > 0) {
+      // No provider named: the first configured provider free at that start, so the booking
+      // knows whose time it holds (the platform's own default would be "first assigned").
+      const picked = await pickProvider(request);
+      if (!picked.ok) return picked;
+      if (picked.value === undefined) {
+        return fail(
+          { code: "slot_taken", message: "Servicialo: no provider is free at that time" },
+          picked.upstream,
+        );
+      }
+      providerId = picked.value;
+    }
+    const body = {
+      clientEmail: email,
+      ...(first ? { clientName: first } : {}),
+      ...(rest.length > 0 ? { clientLastName: rest.join(" ") } : {}),
+      ...(request.customer?.phone !== undefined ? { clientPhone: request.customer.phone } : {}),
+      serviceId: request.serviceId,
+      ...(providerId !== undefined ? { providerId } : {}),
+      // "Use the exact slot time from check_availability in scheduledAt", with its offset.
+      scheduledAt: startText(request.start),
+      ...(request.end !== undefined ? { duration: Math.round((request.end - request.start) / 60_000) } : {}),
+      // The key rides in the notes the provider sees, so the business can match a lost answer.
+      notes: `${request.notes ? `${request.notes.slice(0, 1900)}\n` : ""}[booking-gateway ${key}]`,
+      initialStatus: request.tentative ? "pending_confirmation" : "scheduled",
+    };
+    journal.markSent(
+      key,
+      { ...request, resourceIds: providerId !== undefined ? [providerId] : [] },
+      clock.now(),
+    );
+    const { result, retried } = await send("POST", "/book", { body });
+    if (!result.ok) {
+      // No answer, or a 5xx: the platform may have booked. Otherwise it refused.
+      if (result.error.code !== "timeout" && result.error.code !== "unavailable") journal.markRefused(key);
+      return result;
+    }
+    const { status, body: reply } = result.value;
+    const meta = result.upstream;
+    if (status === 201 || status === 200) {
+      const session = readBooked(reply);
+      const booking =
+        session &&
+        bookingFrom(
+          session,
+          { serviceId: request.serviceId, resourceIds: providerId ? [providerId] : [], idempotencyKey: key },
+          request.tentative ? "tentative" : "confirmed",
+        );
+      if (booking === undefined) return unreadable("booking answer", meta);
+      journal.markBooked(key, { booking, ...(meta ? { upstream: meta } : {}) });
+      return { ok: true, value: booking, ...(meta ? { upstream: meta } : {}) };
+    }
+    const e = readError(reply);
+    if (status === 409 && retried) return ambiguous(meta);
+    journal.markRefused(key);
+    return fail(bookError(status, e), meta);
+  }
+
+  const bookings: BookingPort = {
+    create: (request) => journal.single(request.idempotencyKey, () => book(request)),
+
+    get(upstreamId) {
+      // No session readback in Servicialo v1.2.0: what this process was told, or not_found.
+      const known = journal.find(byId(upstreamId));
+      return Promise.resolve(
+        known !== undefined
+          ? answer(known)
+          : fail({
+              code: "not_found",
+              message: "Servicialo has no session readback; this session is unknown here",
+            }),
+      );
+    },
+
+    async findByIdempotencyKey(key) {
+      const known = journal.booked(key);
+      if (known !== undefined) return answer(known);
+      const attempt = journal.unresolvedAttempt(key);
+      if (attempt === undefined) return { ok: true, value: null };
+      const free = await stillFree(attempt.request);
+      if (!free.ok) return free;
+      if (!free.value) return ambiguous(free.upstream);
+      journal.markRefused(key);
+      return { ok: true, value: null, ...(free.upstream ? { upstream: free.upstream } : {}) };
+    },
+
+    async move(upstreamId, change: BookingMove) {
+      const known = journal.find(byId(upstreamId))?.booking;
+      const provider = known?.resourceIds[0];
+      if (change.resourceIds.length > 0 && provider !== undefined && change.resourceIds[0] !== provider) {
+        return fail({
+          code: "invalid_request",
+          message: "Servicialo cannot change the provider when rescheduling",
+        });
+      }
+      const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/reschedule`, {
+        body: { scheduledAt: startText(change.start) },
+        authed: true,
+      });
+      if (!result.ok) return result;
+      const { status, body } = result.value;
+      if (status === 200) {
+        const session = readRescheduled(body);
+        const booking =
+          session &&
+          bookingFrom(
+            session,
+            {
+              serviceId: known?.serviceId ?? "",
+              resourceIds: known?.resourceIds ?? [],
+              ...(known?.idempotencyKey ? { idempotencyKey: known.idempotencyKey } : {}),
+            },
+            known?.status ?? "confirmed",
+          );
+        if (booking === undefined) return unreadable("reschedule answer", result.upstream);
+        journal.update(byId(upstreamId), () => ({
+          booking,
+          ...(result.upstream ? { upstream: result.upstream } : {}),
+        }));
+        return { ok: true, value: booking, ...(result.upstream ? { upstream: result.upstream } : {}) };
+      }
+      return fail(rescheduleError(status, readError(body)), result.upstream);
+    },
+
+    async cancel(upstreamId, reason) {
+      // Cancelled already, by this process: answered as it is, with the call that cancelled it.
+      const before = journal.find(byId(upstreamId));
+      if (before?.booking.status === "cancelled") return answer(before);
+      const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/cancel`, {
+        body: { ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}), cancelledBy: "system" },
+        authed: true,
+      });
+      if (!result.ok) return result;
+      const { status, body } = result.value;
+      const e = readError(body);
+      // Cancelling a cancelled session answers it as it is (the port's cancel is idempotent).
+      const done =
+        (status === 200 && readCancelled(body) !== undefined) ||
+        (status === 409 && e.code === "ALREADY_CANCELLED");
+      if (done) {
+        const known = journal.find(byId(upstreamId))?.booking;
+        const booking: UpstreamBooking = known
+          ? { ...known, status: "cancelled" }
+          : // Unknown to this process (no readback): the id and the state are all the platform said.
+            { upstreamId, serviceId: "", start: 0, resourceIds: [], status: "cancelled" };
+        journal.update(byId(upstreamId), () => ({
+          booking,
+          ...(result.upstream ? { upstream: result.upstream } : {}),
+        }));
+        return { ok: true, value: booking, ...(result.upstream ? { upstream: result.upstream } : {}) };
+      }
+      if (status === 404)
+        return fail({ code: "not_found", message: "Servicialo: session not found" }, result.upstream);
+      return fail(
+        {
+          code: "invalid_request",
+          message: `Servicialo refused the cancel (HTTP ${status}${e.currentStatus ? `, session is ${e.currentStatus}` : ""})`,
+        },
+        result.upstream,
+      );
+    },
+
+    async setStatus(upstreamId, status) {
+      if (status === "cancelled") return bookings.cancel(upstreamId);
+      return fail({ code: "unsupported", message: `Servicialo's REST API cannot set a session ${status}` });
+    },
+  };
+
+  return {
+    platform: SERVICIALO_PLATFORM,
+    kind: "platform",
+    catalog,
+    slots,
+    bookings,
+    async day(serviceId, date, providerId) {
+      return availability(serviceId, { date }, providerId);
+    },
+    async next(serviceId, n, providerId) {
+      const r = await availability(serviceId, { next: Math.max(1, Math.min(50, Math.floor(n))) }, providerId);
+      return r.ok ? { ok: true, value: r.value.slots, ...(r.upstream ? { upstream: r.upstream } : {}) } : r;
+    },
+  };
+}
+
+/** book_session errors ("3. book_session", Error Responses). */
+function bookError(status: number, e: { error?: string; code?: string }): ConnectorError {
+  switch (e.code ?? "") {
+    case "SLOT_CONFLICT":
+    case "OUTSIDE_PROVIDER_HOURS":
+      return { code: "slot_taken", message: `Servicialo: ${e.code}` };
+    case "PAYMENT_REQUIRED":
+    case "PAYMENT_NOT_APPROVED":
+    case "PAYMENT_INSUFFICIENT":
+    case "PAYMENT_ALREADY_USED":
+      // The gateway never collects payment (OSBP "Payment authority is a separate layer"): the
+      // port has no payment code, so this is `unsupported` with a payment_required message the
+      // edge turns into a handoff to the business.
+      return {
+        code: "unsupported",
+        message: `payment_required: Servicialo ${e.code}: the service requires prepayment; hand off to the business`,
+      };
+    case "PAST_DATE":
+    case "VALIDATION_ERROR":
+      return { code: "invalid_request", message: `Servicialo: ${e.code}` };
+  }
+  if (status === 409) return { code: "slot_taken", message: "Servicialo: conflict" };
+  if (status === 402)
+    return {
+      code: "unsupported",
+      message: "payment_required: Servicialo asks for payment; hand off to the business",
+    };
+  if (status === 404)
+    return {
+      code: "not_found",
+      message: `Servicialo: ${e.error === "Provider not found" ? "provider" : "service"} not found`,
+    };
+  return { code: "invalid_request", message: `Servicialo refused the booking (HTTP ${status})` };
+}
+
+/** reschedule_session errors: every refusal is 400 SLOT_INVALID, told apart by its text. */
+function rescheduleError(
+  status: number,
+  e: { error?: string; code?: string; currentStatus?: string },
+): ConnectorError {
+  if (status === 404) return { code: "not_found", message: "Servicialo: session not found" };
+  if (status === 409) return { code: "slot_taken", message: "Servicialo: conflict" };
+  if (
+    status === 400 &&
+    e.code === "SLOT_INVALID" &&
+    e.currentStatus === undefined &&
+    !/past/i.test(e.error ?? "")
+  ) {
+    return { code: "slot_taken", message: "Servicialo: the new time is not free" };
+  }
+  return {
+    code: "invalid_request",
+    message: `Servicialo refused the reschedule (HTTP ${status}${e.currentStatus ? `, session is ${e.currentStatus}` : ""})`,
+  };
+}

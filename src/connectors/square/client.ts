@@ -1,0 +1,134 @@
+/**
+ * The one place the Square SDK client is built and every Square call is made.
+ *
+ * Every request goes through connectors/http.ts: the SDK is given the upstream client's
+ * capturing `fetch`, which
+ * - sets `Square-Version` to the pinned version LAST, on the outgoing request itself. The SDK
+ *   writes its own default ("2026-09-16" in square@46) into each request's headers after the
+ *   client-level `version` option, so a client option alone is not a pin;
+ * - attaches the bearer token (the SDK itself is built with `auth: false` and never sees it),
+ *   sends the gateway's User-Agent and bounds each request with the timeout;
+ * - records each request's UpstreamMeta into the `withCapture` scope of the operation that made
+ *   it (concurrent operations never see each other's) and announces Deprecation/Sunset.
+ * SDK retries are off (maxRetries 0): the booking core decides what is retried, and a 429 comes
+ * back as rate_limited with its Retry-After instead of being slept on inside the SDK.
+ */
+import { SquareClient } from "square";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamLogger,
+  type UpstreamNotice,
+} from "../http.js";
+import type { ConnectorResult, PlatformIdentity, UpstreamMeta } from "../port.js";
+import { Refusal, SquareCallError, squareErrorOf } from "./errors.js";
+import { BASE_URLS, type SquareSettings } from "./settings.js";
+
+/** Supplies the current access token; undefined when the business has no valid grant (revoked). */
+export type SquareTokenProvider = () => Promise<string | undefined>;
+
+export interface SquareDeps {
+  readonly clock: { now(): number };
+  /** The HTTP client (default globalThis.fetch). */
+  readonly fetch?: typeof fetch;
+  /** OAuth tokens from the gateway's onboarding; exclusive with settings.accessToken. */
+  readonly tokenProvider?: SquareTokenProvider;
+  /** Operator log for Deprecation/Sunset notices (default: console, JSON). */
+  readonly logger?: UpstreamLogger;
+  /** Every Deprecation/Sunset notice, for the integrator to record per host. */
+  readonly onNotice?: (notice: UpstreamNotice) => void;
+}
+
+export const SQUARE_VENDOR = "square";
+const DEFAULT_TIMEOUT_MS = 10_000;
+// The SDK's own timeout only backs up http.ts's, which fires first and is the one recorded.
+const SDK_TIMEOUT_SLACK_MS = 5_000;
+
+export class SquareApi {
+  readonly platform: PlatformIdentity;
+  readonly upstream: UpstreamClient;
+  private readonly client: SquareClient;
+
+  constructor(
+    readonly settings: SquareSettings,
+    private readonly deps: SquareDeps,
+  ) {
+    this.platform = { vendor: SQUARE_VENDOR, api_version: settings.version };
+    const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.upstream = createUpstreamClient({
+      vendor: SQUARE_VENDOR,
+      apiVersion: settings.version,
+      baseUrl: BASE_URLS[settings.environment],
+      pin: { header: "Square-Version", value: settings.version },
+      credentials: async () => ({ authorization: `Bearer ${await this.token()}` }),
+      timeoutMs,
+      clock: deps.clock,
+      versionEchoHeaders: ["square-version"],
+      ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+      ...(deps.onNotice === undefined ? {} : { onNotice: deps.onNotice }),
+    });
+    this.client = new SquareClient({
+      baseUrl: BASE_URLS[settings.environment],
+      auth: false,
+      fetch: this.upstream.fetch,
+      maxRetries: 0,
+      timeoutInSeconds: (timeoutMs + SDK_TIMEOUT_SLACK_MS) / 1000,
+      logging: { silent: true },
+    });
+  }
+
+  now(): number {
+    return this.deps.clock.now();
+  }
+
+  private async token(): Promise<string> {
+    if (this.settings.accessToken !== undefined) return this.settings.accessToken;
+    let token: string | undefined;
+    try {
+      token = await this.deps.tokenProvider?.();
+    } catch {
+      // The provider's own error may quote what it was refreshing; it is not passed on.
+      throw new SquareCallError("unavailable", "the Square access token could not be obtained");
+    }
+    if (token === undefined || token === "")
+      throw new SquareCallError("unauthorized", "the business has no valid Square grant: reconnect Square");
+    return token;
+  }
+
+  /**
+   * Runs one operation (one or more SDK requests) and answers its result with the metadata of
+   * the last request it made. `intent` is the call line reported when no request was made.
+   */
+  async call<T>(intent: string, op: (client: SquareClient) => Promise<T>): Promise<ConnectorResult<T>> {
+    try {
+      await this.token();
+    } catch (error) {
+      return {
+        ok: false,
+        error: squareErrorOf(error, { call: intent, status: 0 }),
+        upstream: { call: intent, status: 0 },
+      };
+    }
+    const captured = await this.upstream.withCapture(() => op(this.client));
+    let meta: UpstreamMeta = captured.meta ?? { call: intent, status: 0 };
+    if (captured.ok) return { ok: true, value: captured.value, upstream: meta };
+    const { thrown } = captured;
+    const last = captured.calls.at(-1);
+    // The connector's own refusal on a 2xx answer: the metadata stays that answer's (call
+    // line, request id) with the refusal's status, because a failed result never reports a
+    // 2xx status (the contract suite's rule for every connector).
+    if (thrown instanceof Refusal) {
+      if (meta.status >= 200 && meta.status < 300) meta = { ...meta, status: thrown.status };
+      return { ok: false, error: squareErrorOf(thrown, meta), upstream: meta };
+    }
+    // Transport outcomes by http.ts's rules (no answer, timeout, 429, 401/403, 5xx), the rest by
+    // Square's error body.
+    const transport =
+      last === undefined || (last.meta.status >= 200 && last.meta.status < 300)
+        ? undefined
+        : this.upstream.errorOf(last);
+    const error = transport ?? squareErrorOf(thrown, meta, this.now());
+    return { ok: false, error, upstream: meta };
+  }
+}

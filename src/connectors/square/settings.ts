@@ -1,0 +1,132 @@
+/**
+ * A Square host's connector settings (the `"type": "square"` entry of host configuration) and
+ * their validator. Errors name the field, so a bad configuration is refused at start with a
+ * message an operator can act on.
+ *
+ * The access token comes from exactly one place: `accessToken` in configuration (a personal or
+ * sandbox token), or the token provider the integrator passes in deps (OAuth, refreshed and
+ * decrypted by the gateway's onboarding). It is never echoed in an error.
+ */
+import { SquareEnvironment } from "square";
+import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+
+export type SquareEnvironmentName = "sandbox" | "production";
+
+export interface SquareSettings {
+  readonly environment: SquareEnvironmentName;
+  /** The Square location whose services, team and bookings this host is. */
+  readonly locationId: string;
+  /** The Square-Version pinned on every request ("YYYY-MM-DD"). */
+  readonly version: string;
+  /** A static access token; absent when deps.tokenProvider supplies one. */
+  readonly accessToken?: string;
+  /** Per-request timeout, ms (default 10,000). */
+  readonly timeoutMs?: number;
+  /**
+   * How far ahead findByIdempotencyKey looks for a booking made under a key, days (default 93:
+   * past Square's usual maximum booking lead time; one ListBookings call per 31 days).
+   */
+  readonly lookaheadDays?: number;
+}
+
+export const BASE_URLS: Readonly<Record<SquareEnvironmentName, string>> = {
+  sandbox: SquareEnvironment.Sandbox,
+  production: SquareEnvironment.Production,
+};
+
+const VERSION = /^\d{4}-\d{2}-\d{2}$/;
+// Square location ids are short uppercase alphanumerics ("L88917AVBK2S5"); 32 is the API's max.
+const LOCATION_ID = /^[A-Za-z0-9_-]{1,32}$/;
+const MEMBERS = new Set([
+  "type",
+  "environment",
+  "locationId",
+  "version",
+  "accessToken",
+  "timeoutMs",
+  "lookaheadDays",
+]);
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Reads settings from host configuration at `field` (e.g. "/hosts/0/connector").
+ * `hasTokenProvider`: whether deps carry a token provider, so a missing accessToken is fine.
+ */
+export function validateSquareSettings(
+  value: unknown,
+  hasTokenProvider: boolean,
+  field = "",
+): Result<SquareSettings, FieldError> {
+  const at = (name: string) => childPointer(field, name);
+  if (!isRecord(value)) return err(fieldError("invalid_type", field, "Square settings are an object"));
+  for (const key of Object.keys(value))
+    if (!MEMBERS.has(key))
+      return err(fieldError("unknown_member", at(key), `Square settings have no "${key}"`));
+  if (value["type"] !== undefined && value["type"] !== "square")
+    return err(fieldError("invalid_value", at("type"), 'type must be "square"'));
+
+  const { environment, locationId, version, accessToken, timeoutMs, lookaheadDays } = value;
+  if (environment !== "sandbox" && environment !== "production")
+    return err(fieldError("invalid_value", at("environment"), 'environment is "sandbox" or "production"'));
+  if (typeof locationId !== "string" || !LOCATION_ID.test(locationId))
+    return err(
+      fieldError(
+        "invalid_value",
+        at("locationId"),
+        "locationId is the Square location id (1-32 letters and digits)",
+      ),
+    );
+  if (
+    typeof version !== "string" ||
+    !VERSION.test(version) ||
+    Number.isNaN(Date.parse(`${version}T00:00:00Z`))
+  )
+    return err(
+      fieldError("invalid_value", at("version"), 'version is the pinned Square-Version, a date "YYYY-MM-DD"'),
+    );
+  if (accessToken !== undefined && (typeof accessToken !== "string" || accessToken.trim() === ""))
+    // The value itself is never quoted: it may be a credential.
+    return err(fieldError("invalid_value", at("accessToken"), "accessToken must be a non-empty string"));
+  if (accessToken === undefined && !hasTokenProvider)
+    return err(
+      fieldError(
+        "missing_member",
+        at("accessToken"),
+        "an access token is required: accessToken, or a token provider",
+      ),
+    );
+  if (accessToken !== undefined && hasTokenProvider)
+    return err(
+      fieldError("conflicting_members", at("accessToken"), "give accessToken or a token provider, not both"),
+    );
+  if (
+    timeoutMs !== undefined &&
+    !(Number.isSafeInteger(timeoutMs) && (timeoutMs as number) >= 100 && (timeoutMs as number) <= 120_000)
+  )
+    return err(
+      fieldError("invalid_value", at("timeoutMs"), "timeoutMs is a whole number from 100 to 120000"),
+    );
+  if (
+    lookaheadDays !== undefined &&
+    !(
+      Number.isSafeInteger(lookaheadDays) &&
+      (lookaheadDays as number) >= 1 &&
+      (lookaheadDays as number) <= 400
+    )
+  )
+    return err(
+      fieldError("invalid_value", at("lookaheadDays"), "lookaheadDays is a whole number from 1 to 400"),
+    );
+
+  return ok({
+    environment,
+    locationId,
+    version,
+    ...(accessToken === undefined ? {} : { accessToken }),
+    ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
+    ...(lookaheadDays === undefined ? {} : { lookaheadDays: lookaheadDays as number }),
+  });
+}

@@ -1,0 +1,77 @@
+/**
+ * What each host's upstream says about itself, for operators (issues #11, #12), behind the
+ * operator credential:
+ *
+ *   GET  /operator/v0/{hostId}/upstream-notices  Deprecation/Sunset notices the platform sent
+ *                                                 ({notices: [{vendor, call, deprecation?,
+ *                                                 sunset?, first_seen, last_seen}]})
+ *   GET  /operator/v0/{hostId}/calendar           a calendar host's last sync per calendar and
+ *                                                 its booking events still to be rewritten
+ *   POST /operator/v0/{hostId}/calendar/sync      sync it now (202; the result lands in the
+ *                                                 logs and the GET above)
+ */
+import type { Hono } from "hono";
+import { formatInstant } from "../../protocol/time/index.js";
+import { guarded } from "./operator-routes.js";
+import { edgeRefusal } from "./refusal-map.js";
+import { jsonResponse, refusalResponse, toHttp } from "./respond.js";
+import type { HttpAppDeps, UpstreamsView } from "./types.js";
+
+export function mountOperatorUpstreamRoutes(app: Hono, deps: HttpAppDeps, view: UpstreamsView): void {
+  app.get("/operator/v0/:hostId/upstream-notices", async (c) =>
+    toHttp(
+      await guarded(c, deps, async (host) =>
+        jsonResponse(200, { notices: await view.notices(host.config.id) }),
+      ),
+    ),
+  );
+  app.get("/operator/v0/:hostId/calendar", async (c) =>
+    toHttp(
+      await guarded(c, deps, async (host) => {
+        const cal = await view.calendar(host.config.id);
+        if (cal === undefined) return notCalendar(host.config.id);
+        return jsonResponse(200, {
+          host_id: host.config.id,
+          calendars: cal.reports.map((r) => ({
+            calendar_id: r.calendarId,
+            last_sync: {
+              at: formatInstant(r.at),
+              kind: r.kind,
+              outcome: r.outcome,
+              pages: r.pages,
+              events: r.events,
+              duration_ms: r.durationMs,
+              ...(r.busy !== undefined && { busy: r.busy }),
+              ...(r.readUntil !== undefined && { read_until: formatInstant(r.readUntil) }),
+              ...(r.restarted === true && { restarted: true }),
+              ...(r.error !== undefined && { error: r.error }),
+            },
+          })),
+          pending_event_writes: cal.pendingEvents.map((e) => ({
+            event_id: e.eventId,
+            status: e.status,
+            attempts: e.attempts,
+            ...(e.written !== undefined && { written: e.written }),
+            ...(e.retryAt !== undefined && { retry_at: formatInstant(e.retryAt) }),
+            ...(e.lastError !== undefined && { last_error: e.lastError }),
+          })),
+        });
+      }),
+    ),
+  );
+  app.post("/operator/v0/:hostId/calendar/sync", async (c) =>
+    toHttp(
+      await guarded(c, deps, async (host) =>
+        (await view.syncNow(host.config.id))
+          ? jsonResponse(202, { host_id: host.config.id, sync: "requested" })
+          : notCalendar(host.config.id),
+      ),
+    ),
+  );
+}
+
+function notCalendar(hostId: string) {
+  return refusalResponse(
+    edgeRefusal({ code: "NOT_FOUND", message: `host ${hostId} is not a calendar host` }),
+  );
+}

@@ -1,0 +1,236 @@
+/**
+ * The calendar hosts of a gateway process (issue #11): their sync jobs, the host messages
+ * that carry approval links, and the pieces the approval page and the operator API read.
+ *
+ * - Sync: each host every `sync_every` (5 min by default) and on request, through the
+ *   calendar-sync queue (in-process, or BullMQ with REDIS_URL); each run syncs the host's
+ *   calendars into the hold store and rewrites own events whose calendar copy lags. Every run
+ *   logs its outcome; an incomplete one is a warning naming why.
+ * - Approval links: a TENTATIVE event that landed sends the host's approver a signed,
+ *   expiring, single-use link (SMTP or SMS when configured; otherwise a JSON-lines file in
+ *   the data dir whose lines are also printed, so the embedded default shows the link).
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import type { BookingDeps, HostDirectory } from "../../booking/api.js";
+import { notifyApprover } from "../../booking/approval/notify.js";
+import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
+import type { LinkUseStore } from "../../booking/approval/links.js";
+import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
+import { retryOwnEvents } from "../../booking/calendar/own-events.js";
+import type { CalendarStateStore, OwnEvent, SyncReport } from "../../booking/calendar/state.js";
+import { syncCalendarHost } from "../../booking/calendar/sync.js";
+import type { HoldStore } from "../../holds/port.js";
+import {
+  bullmqCalendarSyncQueue,
+  memoryCalendarSyncQueue,
+  type CalendarSyncQueue,
+} from "../../jobs/calendar-sync/queue.js";
+import { describeError, type JobLogger } from "../../jobs/logger.js";
+import {
+  createHostMessenger,
+  fileTransport,
+  smsTransport,
+  smtpTransport,
+  type HostMessenger,
+  type MessageTransport,
+  type SmsSettings,
+  type SmtpSettings,
+} from "../../jobs/outbox/index.js";
+import type { ApprovalRouteDeps } from "../http/approval-routes.js";
+import type { ApprovalView } from "../http/approval-page.js";
+import { readOrCreateSecret } from "./secret-files.js";
+
+export interface HostMessageSettings {
+  readonly smtp?: SmtpSettings;
+  readonly sms?: SmsSettings;
+}
+
+/** The approval-link secret, generated once into the data dir (shared by its processes). */
+export async function loadApprovalSecret(dataDir: string): Promise<Uint8Array> {
+  const { text } = await readOrCreateSecret(
+    join(dataDir, "approval-link-secret"),
+    () => `${randomBytes(32).toString("base64url")}\n`,
+  );
+  return Buffer.from(text.trim(), "base64url");
+}
+
+export function hostMessenger(
+  dataDir: string,
+  settings: HostMessageSettings,
+  logger: JobLogger,
+): HostMessenger {
+  const transports: MessageTransport[] = [
+    ...(settings.smtp !== undefined ? [smtpTransport(settings.smtp)] : []),
+    ...(settings.sms !== undefined ? [smsTransport(settings.sms)] : []),
+  ];
+  if (transports.length === 0) transports.push(fileTransport(join(dataDir, "host-messages.jsonl")));
+  return createHostMessenger({ transports, logger });
+}
+
+const whenFormat = (zone: string) =>
+  new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  });
+const timeFormat = (zone: string) =>
+  new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" });
+
+export function describeWhen(start: number, end: number | undefined, zone: string): string {
+  const from = whenFormat(zone).format(start);
+  return end === undefined ? from : `${from}–${timeFormat(zone).format(end)}`;
+}
+
+export interface CalendarHostsDeps {
+  readonly handles: readonly CalendarHostHandle[];
+  readonly hosts: HostDirectory;
+  readonly store: HoldStore;
+  readonly state: CalendarStateStore;
+  readonly now: () => number;
+  readonly logger: JobLogger;
+  readonly redis?: { readonly url: string; readonly prefix: string };
+}
+
+/** One run for one host: sync its calendars, then rewrite lagging own events. */
+export async function runCalendarHost(
+  deps: CalendarHostsDeps,
+  hostId: string,
+  reason: string,
+): Promise<void> {
+  const handle = deps.handles.find((h) => h.hostId === hostId);
+  if (handle === undefined) return;
+  const reports = await syncCalendarHost(
+    { sync: handle.calendar.calendar, state: deps.state, store: deps.store, now: deps.now },
+    handle.plan,
+  );
+  for (const r of reports) logSync(deps.logger, r, reason);
+  const retried = await retryOwnEvents(handle.own);
+  if (retried.tried > 0) {
+    const level = retried.pending.length > 0 ? "warn" : "info";
+    deps.logger[level]("calendar event rewrites", {
+      host_id: hostId,
+      tried: retried.tried,
+      landed: retried.landed,
+      pending: retried.pending,
+    });
+  }
+}
+
+function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
+  const fields = {
+    host_id: r.hostId,
+    calendar_id: r.calendarId,
+    reason,
+    kind: r.kind,
+    pages: r.pages,
+    events: r.events,
+    duration_ms: r.durationMs,
+    ...(r.busy !== undefined && { busy: r.busy }),
+    ...(r.readUntil !== undefined && { read_until: new Date(r.readUntil).toISOString() }),
+    ...(r.restarted === true && { restarted: true }),
+    ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
+  };
+  if (r.outcome === "complete") logger.info("calendar synced", fields);
+  else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
+}
+
+export function startCalendarSync(deps: CalendarHostsDeps): CalendarSyncQueue {
+  const schedules = deps.handles.map((h) => ({ hostId: h.hostId, everyMs: h.section.syncEveryMs }));
+  const run = (hostId: string, reason: string) =>
+    runCalendarHost(deps, hostId, reason).catch((e: unknown) => {
+      deps.logger.error("calendar sync failed", { host_id: hostId, error: describeError(e) });
+    });
+  return deps.redis === undefined
+    ? memoryCalendarSyncQueue(schedules, run, deps.logger)
+    : bullmqCalendarSyncQueue(
+        { redisUrl: deps.redis.url, prefix: deps.redis.prefix },
+        schedules,
+        run,
+        deps.logger,
+      );
+}
+
+/** The approval link for a TENTATIVE event: to the host's approver, once per booking. */
+export function approvalSender(opts: {
+  readonly handles: () => readonly CalendarHostHandle[];
+  readonly hosts: () => HostDirectory | undefined;
+  readonly secret: Uint8Array;
+  readonly origin: string;
+  readonly messenger: HostMessenger;
+  readonly now: () => number;
+}): (hostId: string, event: OwnEvent) => void {
+  return (hostId, event) => {
+    const handle = opts.handles().find((h) => h.hostId === hostId);
+    const host = opts.hosts()?.get(hostId);
+    const zone = host?.config.timezone ?? handle?.plan.timezone ?? "UTC";
+    const answerBy = opts.now() + (host?.config.policies.approvalTimeoutMs ?? 2 * 3_600_000);
+    const service = handle?.section.services.find((s) => s.id === event.serviceId);
+    notifyApprover(
+      { secret: opts.secret, origin: opts.origin, send: (m) => opts.messenger.send(m) },
+      {
+        hostId,
+        hostName: host?.config.name ?? hostId,
+        approver: handle?.section.approver ?? {},
+        bookingId: event.eventId,
+        serviceName: service?.name ?? event.serviceId,
+        when: describeWhen(event.start, event.end, zone),
+        answerBy,
+        answerByText: describeWhen(answerBy, undefined, zone),
+      },
+    );
+  };
+}
+
+/** What the approval page reads and does, through the booking core. */
+export function approvalRoutes(opts: {
+  readonly deps: BookingDeps;
+  readonly service: {
+    approve(h: string, b: string): Promise<unknown>;
+    decline(h: string, b: string, i: object): Promise<unknown>;
+  };
+  readonly secret: Uint8Array;
+  readonly uses: LinkUseStore;
+}): ApprovalRouteDeps {
+  const { deps } = opts;
+  const read = async (hostId: string, eventId: string): Promise<ApprovalView | undefined> => {
+    const host = deps.hosts.get(hostId);
+    const loaded = host === undefined ? undefined : await bookingForUpstreamId(deps.store, hostId, eventId);
+    if (host === undefined || loaded === undefined) return undefined;
+    const s = loaded.state;
+    const zone = host.config.timezone;
+    return {
+      hostName: host.config.name,
+      serviceName: host.catalog.services.find((x) => x.id === s.serviceId)?.name ?? s.serviceId,
+      when: describeWhen(s.start, s.end, zone),
+      zone,
+      partySize: s.partySize ?? 1,
+      status: s.status,
+      ...(s.approvalBy !== undefined && { answerBy: describeWhen(s.approvalBy, undefined, zone) }),
+    };
+  };
+  return {
+    secret: opts.secret,
+    uses: opts.uses,
+    now: () => deps.clock.now(),
+    read,
+    async answer(hostId, eventId, action) {
+      const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);
+      if (loaded === undefined) return { ok: false, message: "no such booking" };
+      const id = loaded.state.bookingId;
+      const r = (await (action === "approve"
+        ? opts.service.approve(hostId, id)
+        : opts.service.decline(hostId, id, {}))) as {
+        ok: boolean;
+        error?: { message?: string };
+      };
+      if (!r.ok) return { ok: false, message: r.error?.message ?? "refused" };
+      const after = await bookingForUpstreamId(deps.store, hostId, eventId);
+      return { ok: true, status: after?.state.status ?? (action === "approve" ? "confirmed" : "declined") };
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * Calendar sync jobs (issue #11): each calendar host is synced periodically (its `sync_every`)
+ * and whenever its calendar says it changed (a push: Google watch channel, Graph subscription),
+ * one sync per host at a time. The work itself (read, expand, lay busy time, rewrite lagging
+ * own events) is the caller's `run(hostId)`; this only schedules it.
+ *
+ * - Embedded default: in-process timers; a request while the host's sync runs sets it to run
+ *   once more after (pushes coalesce, none are lost).
+ * - Redis mode: BullMQ queue "calendar-sync", a job scheduler per host (every process upserts
+ *   the same one, so there is one schedule however many run), and push jobs de-duplicated per
+ *   host within a second. Any process's worker takes a job; concurrency 1 per process and a
+ *   per-host job id keep one host's syncs from overlapping.
+ */
+import { Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import { describeError, type JobLogger } from "../logger.js";
+
+export interface CalendarSyncSchedule {
+  readonly hostId: string;
+  readonly everyMs: number;
+}
+
+export interface CalendarSyncQueue {
+  /** Ask for a sync of this host soon (a push, an operator, a start). */
+  request(hostId: string, reason: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type RunSync = (hostId: string, reason: string) => Promise<void>;
+
+export function memoryCalendarSyncQueue(
+  schedules: readonly CalendarSyncSchedule[],
+  run: RunSync,
+  logger: JobLogger,
+): CalendarSyncQueue {
+  const running = new Map<string, Promise<void>>();
+  const again = new Map<string, string>();
+  const timers: NodeJS.Timeout[] = [];
+  let closed = false;
+
+  const start = (hostId: string, reason: string): void => {
+    if (closed) return;
+    if (running.has(hostId)) {
+      again.set(hostId, reason);
+      return;
+    }
+    const p = run(hostId, reason)
+      .catch((e: unknown) =>
+        logger.error("calendar sync threw", { host_id: hostId, error: describeError(e) }),
+      )
+      .finally(() => {
+        running.delete(hostId);
+        const next = again.get(hostId);
+        if (next !== undefined) {
+          again.delete(hostId);
+          start(hostId, next);
+        }
+      });
+    running.set(hostId, p);
+  };
+
+  for (const s of schedules) {
+    start(s.hostId, "start");
+    const t = setInterval(() => start(s.hostId, "schedule"), s.everyMs);
+    t.unref();
+    timers.push(t);
+  }
+  return {
+    request(hostId, reason) {
+      start(hostId, reason);
+      return Promise.resolve();
+    },
+    async close() {
+      closed = true;
+      for (const t of timers) clearInterval(t);
+      again.clear();
+      while (running.size > 0) await Promise.all([...running.values()]);
+    },
+  };
+}
+
+export const CALENDAR_SYNC_QUEUE = "calendar-sync";
+
+interface SyncJob {
+  readonly hostId: string;
+  readonly reason: string;
+}
+
+export function bullmqCalendarSyncQueue(
+  opts: { readonly redisUrl: string; readonly prefix: string },
+  schedules: readonly CalendarSyncSchedule[],
+  run: RunSync,
+  logger: JobLogger,
+): CalendarSyncQueue {
+  const onError = (e: Error) => logger.error("calendar sync queue error", { error: e.message });
+  const producer = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 5_000 });
+  producer.on("error", onError);
+  const consumer = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  consumer.on("error", onError);
+  const queue = new Queue<SyncJob>(CALENDAR_SYNC_QUEUE, { connection: producer, prefix: opts.prefix });
+  queue.on("error", onError);
+  const worker = new Worker<SyncJob>(
+    CALENDAR_SYNC_QUEUE,
+    async (job) => {
+      await run(job.data.hostId, job.data.reason);
+    },
+    { connection: consumer, prefix: opts.prefix, concurrency: 1 },
+  );
+  worker.on("error", onError);
+  worker.on("failed", (job, e) =>
+    logger.error("calendar sync job failed", { host_id: job?.data.hostId, error: e.message }),
+  );
+  const ready = Promise.all(
+    schedules.map((s) =>
+      queue.upsertJobScheduler(
+        `calendar:${s.hostId}`,
+        { every: s.everyMs, immediately: true },
+        {
+          name: "sync",
+          data: { hostId: s.hostId, reason: "schedule" },
+          opts: { removeOnComplete: 100, removeOnFail: 100 },
+        },
+      ),
+    ),
+  ).catch((e: unknown) => logger.error("calendar sync schedules not set", { error: describeError(e) }));
+  return {
+    async request(hostId, reason) {
+      await ready;
+      // Pushes for one host within the same second are one job (a burst of notifications);
+      // a later one is a new job, so a change made while a sync runs is never missed.
+      await queue.add(
+        "sync",
+        { hostId, reason },
+        {
+          jobId: `push-${hostId}-${Math.floor(Date.now() / 1000)}`,
+          removeOnComplete: true,
+          removeOnFail: 100,
+        },
+      );
+    },
+    async close() {
+      await ready;
+      await worker.close();
+      await queue.close();
+      producer.disconnect();
+      consumer.disconnect();
+    },
+  };
+}

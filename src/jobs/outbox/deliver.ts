@@ -1,0 +1,78 @@
+/**
+ * Delivery of host messages: the first transport that accepts the recipient sends it, with
+ * bounded exponential retries when its peer fails; a message key is delivered once per
+ * process. `send` queues and returns, so a booking never waits on a mail server; `idle()`
+ * resolves when the queue is empty (tests, shutdown).
+ */
+import { describeError, type JobLogger } from "../logger.js";
+import type { HostMessage, MessageTransport } from "./message.js";
+
+export interface MessengerOptions {
+  readonly transports: readonly MessageTransport[];
+  readonly logger: JobLogger;
+  /** Attempts per message (default 6: about 1, 2, 4, 8, 16 s apart). */
+  readonly maxAttempts?: number;
+  readonly baseDelayMs?: number;
+  readonly sleep?: (ms: number) => Promise<void>;
+}
+
+export interface HostMessenger {
+  send(message: HostMessage): void;
+  idle(): Promise<void>;
+}
+
+export function createHostMessenger(options: MessengerOptions): HostMessenger {
+  const maxAttempts = options.maxAttempts ?? 6;
+  const base = options.baseDelayMs ?? 1_000;
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref()));
+  const seen = new Set<string>();
+  const running = new Set<Promise<void>>();
+
+  async function deliver(m: HostMessage): Promise<void> {
+    const transport = options.transports.find((t) => t.accepts(m));
+    if (transport === undefined) {
+      options.logger.error("host message has no transport that can reach its recipient", {
+        host_id: m.hostId,
+        key: m.key,
+      });
+      return;
+    }
+    for (let attempt = 1; attempt <= maxAttempts; attempt++) {
+      try {
+        await transport.send(m);
+        options.logger.info("host message sent", {
+          host_id: m.hostId,
+          key: m.key,
+          transport: transport.name,
+          attempt,
+        });
+        return;
+      } catch (error) {
+        const last = attempt === maxAttempts;
+        options.logger[last ? "error" : "warn"](
+          last ? "host message abandoned" : "host message failed; retrying",
+          {
+            host_id: m.hostId,
+            key: m.key,
+            transport: transport.name,
+            attempt,
+            error: describeError(error),
+          },
+        );
+        if (!last) await sleep(base * 2 ** (attempt - 1));
+      }
+    }
+  }
+
+  return {
+    send(m) {
+      if (seen.has(m.key)) return;
+      seen.add(m.key);
+      const p = deliver(m).finally(() => running.delete(p));
+      running.add(p);
+    },
+    async idle() {
+      while (running.size > 0) await Promise.all([...running]);
+    },
+  };
+}

@@ -1,0 +1,27 @@
+/**
+ * Messages to a host (issue #11): the approval link of a pending booking, by mail or SMS. A
+ * small port with real transports — SMTP (nodemailer), an HTTP SMS provider (Twilio's
+ * Messages API) — and a file/console one for the embedded default, where nobody has a mail
+ * server. Delivery retries with backoff (deliver.ts); a transport throws when its peer did
+ * not accept the message.
+ */
+export interface HostMessage {
+  /** Who the message is for: the host's address and/or number from its configuration. */
+  readonly to: { readonly email?: string; readonly phone?: string };
+  readonly subject: string;
+  /** Plain text, complete on its own (an SMS gets this). */
+  readonly text: string;
+  readonly html?: string;
+  /** For logs and de-duplication: the same key is delivered once. */
+  readonly key: string;
+  readonly hostId: string;
+}
+
+export interface MessageTransport {
+  /** "smtp", "sms", "file"… for logs. */
+  readonly name: string;
+  /** Whether this transport can reach the recipient (an SMS transport needs a phone). */
+  accepts(message: HostMessage): boolean;
+  /** Resolves when the peer accepted the message; throws otherwise. */
+  send(message: HostMessage): Promise<void>;
+}

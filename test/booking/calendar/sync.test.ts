@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
+import { syncCalendarHost, type CalendarHostPlan } from "../../../src/booking/calendar/sync.js";
+import { unitsFor } from "../../../src/booking/calendar/units.js";
+import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
+import { MemoryCalendar } from "./support/memory-calendar.js";
+
+const H = 3_600_000;
+const now = Date.parse("2026-12-07T06:00:00Z"); // Monday 07:00 in Madrid
+const plan: CalendarHostPlan = {
+  hostId: "cal",
+  timezone: "Europe/Madrid",
+  units: unitsFor({ resourceType: "chair", units: 2 }),
+  calendars: [{ calendarId: "main" }],
+  horizonMs: 31 * 24 * H,
+};
+
+async function busyOf(store: MemoryHoldStore, unit: string, from = now, to = now + 31 * 24 * H) {
+  const occ = await store.listOccupancy("cal", [unit], { start: from, end: to }, now);
+  return (occ.get(unit) ?? [])
+    .filter((e) => !e.agent)
+    .map((e) => [new Date(e.start).toISOString(), new Date(e.end).toISOString()]);
+}
+
+function setup() {
+  const cal = new MemoryCalendar();
+  const store = new MemoryHoldStore();
+  const state = new MemoryCalendarStateStore();
+  const deps = { sync: cal.connector().calendar, state, store, now: () => now };
+  return { cal, store, state, deps };
+}
+
+const weekly = {
+  uid: "standup@example",
+  eventId: "standup",
+  start: { dateTime: "2026-12-07T09:00:00", zone: "Europe/Madrid" },
+  end: { dateTime: "2026-12-07T10:00:00", zone: "Europe/Madrid" },
+  rrule: "FREQ=WEEKLY;COUNT=3",
+  status: "confirmed" as const,
+  transparency: "opaque" as const,
+};
+
+describe("calendar sync: busy time lands in the hold store (issue #11, SchCP §10)", () => {
+  it("a full sync expands a weekly series (every occurrence, not only the first) and records readUntil", async () => {
+    const { cal, store, state, deps } = setup();
+    cal.readUntil = now + 31 * 24 * H;
+    cal.put(weekly);
+    const [report] = await syncCalendarHost(deps, plan);
+    expect(report).toMatchObject({
+      outcome: "complete",
+      kind: "full",
+      busy: 3,
+      readUntil: now + 31 * 24 * H,
+    });
+    expect(await busyOf(store, "chair-1")).toEqual([
+      ["2026-12-07T08:00:00.000Z", "2026-12-07T09:00:00.000Z"],
+      ["2026-12-14T08:00:00.000Z", "2026-12-14T09:00:00.000Z"],
+      ["2026-12-21T08:00:00.000Z", "2026-12-21T09:00:00.000Z"],
+    ]);
+    expect(await busyOf(store, "chair-2")).toEqual([]);
+    expect((await state.get("cal", "main"))?.readUntil).toBe(now + 31 * 24 * H);
+  });
+
+  it("a moved and a cancelled exception: busy only at the new time, the cancelled one free", async () => {
+    const { cal, store, deps } = setup();
+    cal.put(weekly);
+    cal.put({
+      ...weekly,
+      eventId: "standup-moved",
+      recurrenceId: { dateTime: "2026-12-14T09:00:00", zone: "Europe/Madrid" },
+      start: { dateTime: "2026-12-15T12:00:00", zone: "Europe/Madrid" },
+      end: { dateTime: "2026-12-15T13:00:00", zone: "Europe/Madrid" },
+      rrule: undefined,
+    });
+    cal.put({
+      ...weekly,
+      eventId: "standup-cancelled",
+      recurrenceId: { dateTime: "2026-12-21T09:00:00", zone: "Europe/Madrid" },
+      start: { dateTime: "2026-12-21T09:00:00", zone: "Europe/Madrid" },
+      end: { dateTime: "2026-12-21T10:00:00", zone: "Europe/Madrid" },
+      rrule: undefined,
+      status: "cancelled",
+    });
+    await syncCalendarHost(deps, plan);
+    expect(await busyOf(store, "chair-1")).toEqual([
+      ["2026-12-07T08:00:00.000Z", "2026-12-07T09:00:00.000Z"],
+      ["2026-12-15T11:00:00.000Z", "2026-12-15T12:00:00.000Z"],
+    ]);
+  });
+
+  it("an incremental sync picks up a change and a removal", async () => {
+    const { cal, store, deps } = setup();
+    cal.put(weekly);
+    cal.put({
+      ...weekly,
+      uid: "dentist",
+      eventId: "dentist",
+      rrule: undefined,
+      start: { dateTime: "2026-12-08T09:00:00Z" },
+      end: { dateTime: "2026-12-08T10:00:00Z" },
+    });
+    await syncCalendarHost(deps, plan);
+    cal.remove("standup");
+    const [r] = await syncCalendarHost(deps, plan);
+    expect(r).toMatchObject({ kind: "incremental", outcome: "complete", busy: 1 });
+    expect(await busyOf(store, "chair-1")).toEqual([
+      ["2026-12-08T09:00:00.000Z", "2026-12-08T10:00:00.000Z"],
+    ]);
+  });
+
+  it("a refused cursor starts over with a full read, once", async () => {
+    const { cal, store, deps } = setup();
+    cal.put(weekly);
+    await syncCalendarHost(deps, plan);
+    cal.syncFaults.push("cursor_expired");
+    const [r] = await syncCalendarHost(deps, plan);
+    expect(r).toMatchObject({ kind: "full", restarted: true, outcome: "complete" });
+    expect(await busyOf(store, "chair-1")).toHaveLength(3);
+  });
+
+  it("a sync that fails part way keeps the busy time it had (§10) and says why", async () => {
+    const { cal, store, deps, state } = setup();
+    cal.put(weekly);
+    await syncCalendarHost(deps, plan);
+    cal.remove("standup");
+    cal.pageSize = 1;
+    cal.syncFaults.push("unavailable");
+    const [r] = await syncCalendarHost(deps, plan);
+    expect(r).toMatchObject({ outcome: "incomplete", error: { code: "unavailable" } });
+    expect(await busyOf(store, "chair-1")).toHaveLength(3);
+    expect((await state.reports("cal"))[0]?.outcome).toBe("incomplete");
+  });
+
+  it("over the expansion bound is incomplete: the busy time stays", async () => {
+    const { cal, store, deps } = setup();
+    cal.put(weekly);
+    await syncCalendarHost(deps, plan);
+    cal.put({
+      ...weekly,
+      uid: "every-minute",
+      eventId: "flood",
+      rrule: "FREQ=MINUTELY;INTERVAL=15",
+      end: { dateTime: "2026-12-07T09:10:00", zone: "Europe/Madrid" },
+    });
+    const [r] = await syncCalendarHost(deps, { ...plan, maxTotal: 500 });
+    expect(r).toMatchObject({ outcome: "incomplete", error: { code: "expansion_bound" } });
+    expect(await busyOf(store, "chair-1")).toHaveLength(3);
+  });
+
+  it("the gateway's own events are not laid twice (its bookings already hold their units)", async () => {
+    const { cal, store, deps, state } = setup();
+    cal.put({ ...weekly, rrule: undefined, eventId: "bgown", uid: "bgown@gateway" });
+    await state.putOwn("cal", {
+      calendarId: "main",
+      eventId: "bgown",
+      idempotencyKey: "k",
+      serviceId: "cut",
+      start: 0,
+      end: 1,
+      resourceIds: ["chair-1"],
+      summary: "x",
+      status: "tentative",
+      written: "tentative",
+      etag: "v1",
+      attempts: 0,
+    });
+    await syncCalendarHost(deps, plan);
+    expect(await busyOf(store, "chair-1")).toEqual([]);
+  });
+
+  it("overlapping events fill both chairs", async () => {
+    const { cal, store, deps } = setup();
+    cal.put({ ...weekly, rrule: undefined });
+    cal.put({ ...weekly, rrule: undefined, uid: "b", eventId: "b" });
+    await syncCalendarHost(deps, plan);
+    expect(await busyOf(store, "chair-1")).toHaveLength(1);
+    expect(await busyOf(store, "chair-2")).toHaveLength(1);
+  });
+});

@@ -7,11 +7,22 @@
  * 1. maple-street-auto: instant confirmation, bays and technicians, HST on every line.
  * 2. harbourview-dental: host_approval, hygienists, a tax-exempt cleaning.
  * 3. fades-on-queen: instant, selectable barbers, an unpriced consultation.
+ * And, apart (EMBEDDED_CALENDAR_CONFIG), nora-okafor-tutoring: a person's own calendar (SchCP §10 calendar fallback): a local
+ *    calendar directory in the data dir, seeded with a weekly class and a one-off the first time
+ *    (seedEmbeddedCalendar); every booking waits for Nora, who gets an approval link (printed to
+ *    the console and kept in <data dir>/host-messages.jsonl, since there is no mail server).
  */
+import { existsSync } from "node:fs";
+import { mkdir, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import type { HostConfig } from "../api.js";
 import { parseHostsConfig } from "./parse-config.js";
 
 const synthetic = (scenario: string) => ({ type: "synthetic", settings: { scenario } });
+
+export const EMBEDDED_CALENDAR_HOST = "nora-okafor-tutoring";
+/** Relative to the data dir (GATEWAY_DATA_DIR). */
+export const EMBEDDED_CALENDAR_DIR = "calendars/nora-okafor-tutoring";
 
 export const EMBEDDED_DEFAULT_CONFIG = {
   hosts: [
@@ -57,9 +68,122 @@ export const EMBEDDED_DEFAULT_CONFIG = {
   ],
 } as const;
 
+/**
+ * The fourth embedded host, served by `npm start` (and `booking-gateway mcp`) beside the three
+ * synthetic ones: a person's own calendar. Kept apart from EMBEDDED_DEFAULT_CONFIG, whose three
+ * synthetic hosts are the fixture many tests build on.
+ */
+export const EMBEDDED_CALENDAR_CONFIG = {
+  hosts: [
+    {
+      id: EMBEDDED_CALENDAR_HOST,
+      name: "Nora Okafor — maths tutoring",
+      kind: "person",
+      timezone: "America/Toronto",
+      domain: null,
+      connector: { type: "ics-dir", settings: { path: EMBEDDED_CALENDAR_DIR } },
+      // Approval is the default for a calendar host; the approver gets a link.
+      policies: { retention: "P365D" },
+      services: [],
+      calendar: {
+        capacity: "me",
+        hours: [
+          { day: 1, open: "15:00", close: "20:00" },
+          { day: 2, open: "15:00", close: "20:00" },
+          { day: 3, open: "15:00", close: "20:00" },
+          { day: 4, open: "15:00", close: "20:00" },
+          { day: 6, open: "10:00", close: "14:00" },
+        ],
+        services: [
+          {
+            id: "lesson",
+            name: "Maths lesson",
+            duration: "PT1H",
+            buffer_after: "PT15M",
+            price: { amount: "60.00", currency: "CAD" },
+          },
+          { id: "intro-call", name: "Intro call", duration: "PT15M" },
+        ],
+        granularity: "PT15M",
+        approver: { email: "nora@tutoring.example" },
+        sync_every: "PT1M",
+      },
+    },
+  ],
+} as const;
+
+export function embeddedCalendarHost(): HostConfig {
+  const parsed = parseHostsConfig(EMBEDDED_CALENDAR_CONFIG);
+  if (!parsed.ok || parsed.value[0] === undefined) {
+    throw new Error(`embedded calendar host config: ${parsed.ok ? "empty" : parsed.error.message}`);
+  }
+  return parsed.value[0];
+}
+
 export function embeddedDefaultHosts(): HostConfig[] {
   const parsed = parseHostsConfig(EMBEDDED_DEFAULT_CONFIG);
   // The constant above is ours: failing to parse it is a programmer error.
   if (!parsed.ok) throw new Error(`embedded default hosts config: ${parsed.error.message}`);
   return parsed.value;
+}
+
+/**
+ * The embedded calendar host's calendar, made the first time: a weekly class every Tuesday
+ * 16:00–17:30 (one week moved to Wednesday, one week cancelled) and a one-off two days from
+ * now, so availability shows recurring busy time with its exceptions. An existing directory
+ * is left as it is: it is the host's calendar, edited with any tool that reads .ics files.
+ */
+export async function seedEmbeddedCalendar(dataDir: string, now: number): Promise<string> {
+  const dir = join(dataDir, EMBEDDED_CALENDAR_DIR);
+  if (existsSync(dir)) return dir;
+  await mkdir(dir, { recursive: true });
+  const day = (offset: number) =>
+    new Date(now + offset * 86_400_000).toISOString().slice(0, 10).replace(/-/g, "");
+  const stamp = `${day(0)}T000000Z`;
+  const lines = (...l: string[]) => [...l, ""].join("\r\n");
+  const cal = (...events: string[]) =>
+    lines(
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//booking-gateway//embedded default//EN",
+      ...events,
+      "END:VCALENDAR",
+    );
+  // The Tuesday on or before now, in local date terms: close enough for a demo series.
+  const weekday = new Date(now).getUTCDay(); // 0 Sunday
+  const back = (weekday + 7 - 2) % 7;
+  const first = day(-back);
+  const second = day(7 - back);
+  const third = day(14 - back);
+  const weekly = cal(
+    "BEGIN:VEVENT",
+    "UID:weekly-class@nora.example",
+    `DTSTAMP:${stamp}`,
+    `DTSTART;TZID=America/Toronto:${first}T160000`,
+    `DTEND;TZID=America/Toronto:${first}T173000`,
+    "RRULE:FREQ=WEEKLY;BYDAY=TU",
+    `EXDATE;TZID=America/Toronto:${third}T160000`,
+    "SUMMARY:Group class",
+    "END:VEVENT",
+    "BEGIN:VEVENT",
+    "UID:weekly-class@nora.example",
+    `DTSTAMP:${stamp}`,
+    `RECURRENCE-ID;TZID=America/Toronto:${second}T160000`,
+    `DTSTART;TZID=America/Toronto:${day(8 - back)}T170000`,
+    `DTEND;TZID=America/Toronto:${day(8 - back)}T183000`,
+    "SUMMARY:Group class (moved to Wednesday)",
+    "END:VEVENT",
+  );
+  const oneOff = cal(
+    "BEGIN:VEVENT",
+    "UID:dentist@nora.example",
+    `DTSTAMP:${stamp}`,
+    `DTSTART;TZID=America/Toronto:${day(2)}T150000`,
+    `DTEND;TZID=America/Toronto:${day(2)}T160000`,
+    "SUMMARY:Dentist",
+    "END:VEVENT",
+  );
+  await writeFile(join(dir, "weekly-class.ics"), weekly);
+  await writeFile(join(dir, "dentist.ics"), oneOff);
+  return dir;
 }

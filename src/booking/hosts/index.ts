@@ -2,7 +2,14 @@
 export { parseHostsConfig } from "./parse-config.js";
 export { HOSTS_CONFIG_SCHEMA, HOST_ID_PATTERN } from "./config-schema.js";
 export { DEFAULT_POLICIES } from "./defaults.js";
-export { EMBEDDED_DEFAULT_CONFIG, embeddedDefaultHosts } from "./embedded-default.js";
+export {
+  EMBEDDED_CALENDAR_HOST,
+  EMBEDDED_CALENDAR_CONFIG,
+  EMBEDDED_DEFAULT_CONFIG,
+  embeddedCalendarHost,
+  embeddedDefaultHosts,
+  seedEmbeddedCalendar,
+} from "./embedded-default.js";
 export { buildHostRuntime, checkAgainstCatalog, type HostRuntimeOptions } from "./runtime.js";
 export {
   DEFAULT_HEALTH_POLICY,

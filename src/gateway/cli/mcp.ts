@@ -12,7 +12,11 @@ import { resolve } from "node:path";
 import type { Redis } from "ioredis";
 import type { Readable, Writable } from "node:stream";
 import type { HostConfig } from "../../booking/api.js";
-import { embeddedDefaultHosts } from "../../booking/hosts/index.js";
+import {
+  embeddedCalendarHost,
+  embeddedDefaultHosts,
+  seedEmbeddedCalendar,
+} from "../../booking/hosts/index.js";
 import { fileMessageSink } from "../../connectors/synthetic/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { startOsbpStdioServer } from "../../mcp/stdio.js";
@@ -90,8 +94,10 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
   const s = settings.value;
 
   let hosts: HostConfig[];
+  let embeddedCalendar = false;
   if (args.configPath === undefined) {
-    hosts = [...embeddedDefaultHosts(), conformanceHostConfig()];
+    hosts = [...embeddedDefaultHosts(), embeddedCalendarHost(), conformanceHostConfig()];
+    embeddedCalendar = true;
   } else {
     const loaded = await loadHostsConfigFile(resolve(cwd, args.configPath));
     if (!loaded.ok) {
@@ -154,6 +160,8 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     // The gateway's own core for this host: with Redis, the very hosts' holds, bookings and
     // synthetic platform `serve` uses, so a hold taken over SchCP binds this OSBP server and
     // the other way round; the same data dir, so offers are signed with the host's key.
+    if (embeddedCalendar && config.calendar !== undefined)
+      await seedEmbeddedCalendar(serve.value.dataDir, Date.now());
     const runtime = await buildGatewayRuntime({
       hosts: [config],
       publicOrigin: serve.value.publicOrigin ?? "http://127.0.0.1:8787",

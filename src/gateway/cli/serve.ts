@@ -9,7 +9,11 @@ import { createAdaptorServer } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import type { HostConfig } from "../../booking/api.js";
-import { embeddedDefaultHosts } from "../../booking/hosts/index.js";
+import {
+  embeddedCalendarHost,
+  embeddedDefaultHosts,
+  seedEmbeddedCalendar,
+} from "../../booking/hosts/index.js";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
@@ -44,7 +48,8 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   }
   let hosts: HostConfig[];
   if (configPath === undefined) {
-    hosts = embeddedDefaultHosts();
+    hosts = [...embeddedDefaultHosts(), embeddedCalendarHost()];
+    await seedEmbeddedCalendar(settings.value.dataDir, Date.now());
   } else {
     const loaded = await loadHostsConfigFile(resolve(cwd, configPath));
     if (!loaded.ok) {
@@ -110,6 +115,13 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       : `store: Redis at ${redactUrl(settings.value.redisUrl)}, webhooks on BullMQ`,
   );
   say(`host signing keys in ${settings.value.dataDir}`);
+  for (const c of runtime.calendarHosts) {
+    say(
+      `calendar host ${c.hostId}: availability from its synced calendar (every ${Math.round(c.section.syncEveryMs / 1000)} s); ` +
+        `bookings wait for its approver's link (sent by ${c.section.approver.email ?? c.section.approver.phone ?? "message"}; ` +
+        `without SMTP or SMS settings the link is printed here and kept in ${settings.value.dataDir}/host-messages.jsonl)`,
+    );
+  }
   say(
     `operator API at ${publicOrigin}/operator/v0/<host id>/bookings with "Authorization: Bearer <credential>"`,
   );

@@ -62,6 +62,7 @@ describe("booking-gateway serve", () => {
         "maple-street-auto",
         "harbourview-dental",
         "fades-on-queen",
+        "nora-okafor-tutoring",
       ]);
       // The default public origin names the port actually bound.
       expect(doc.hosts[0]?.discovery).toBe(`${server.publicOrigin}/hosts/maple-street-auto/scheduling.json`);
@@ -75,6 +76,20 @@ describe("booking-gateway serve", () => {
         headers: { authorization: `Bearer ${token}` },
       });
       expect(listed.status).toBe(200);
+
+      // The embedded calendar host: its seeded local calendar is synced at start (issue #11).
+      await expect
+        .poll(
+          async () => {
+            const cal = await fetch(`${server.url}/operator/v0/nora-okafor-tutoring/calendar`, {
+              headers: { authorization: `Bearer ${token}` },
+            });
+            const body = (await cal.json()) as { calendars?: Array<{ last_sync: { outcome: string } }> };
+            return body.calendars?.[0]?.last_sync.outcome;
+          },
+          { timeout: 20_000, interval: 200 },
+        )
+        .toBe("complete");
     } finally {
       await server.close();
     }

@@ -7,6 +7,7 @@ import { parseArgs } from "node:util";
 import { startMcp } from "./mcp.js";
 import type { RunningMcp } from "./mcp.js";
 import { startServe } from "./serve.js";
+import { runUpstreams } from "./upstreams.js";
 import type { RunningServer } from "./serve.js";
 
 export type { RunningMcp } from "./mcp.js";
@@ -33,6 +34,10 @@ Commands:
                           stdout, for an agent that launches local MCP servers; without
                           --config, the embedded default hosts and the OSBP conformance host.
                           Logs go to stderr; it exits when the client closes stdin
+  upstreams [--config FILE]
+                          each host's upstream (vendor, pinned API version, health) and every
+                          Deprecation/Sunset notice its platform sent (read the catalogs once;
+                          with REDIS_URL, also what serve processes recorded)
   help                    show this text
 
 Environment (serve):
@@ -96,6 +101,16 @@ export async function runCli(
         { host: values.host, ...(values.config !== undefined && { configPath: values.config }) },
         io,
       );
+    }
+    case "upstreams": {
+      let values: { config?: string | undefined };
+      try {
+        ({ values } = parseArgs({ args: [...rest], options: { config: { type: "string" } }, strict: true }));
+      } catch (e) {
+        io.err(`booking-gateway upstreams: ${(e as Error).message}`);
+        return 2;
+      }
+      return runUpstreams(values.config, io);
     }
     case undefined:
     case "help":

@@ -158,6 +158,11 @@ export interface HostRuntime {
   readonly health?: HostHealth;
   /** Reads the catalog again now (the refresh job, an operator after reconnecting). */
   readonly refreshCatalog?: () => Promise<HostHealthStatus>;
+  /**
+   * A calendar host: the instant up to which its calendar was read in full, undefined while
+   * unread (src/booking/calendar). Nothing later is offered or held: availability_unknown (§10).
+   */
+  readonly availabilityKnownUntil?: () => Promise<number | undefined>;
 }
 
 export interface HostDirectory {

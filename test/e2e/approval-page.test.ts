@@ -109,6 +109,19 @@ async function linkFromMessages(): Promise<string> {
 
 describe("a calendar host's approval link in a real browser (issue #11)", () => {
   it("offers working hours minus the calendar's busy time, books TENTATIVE, and the host approves from the link", async () => {
+    // §10: before its calendar was read, a calendar host offers nothing and holds nothing.
+    const early = await mandateFor({ principal, agent, aud: HOST, nowSec: gw.clock.sec });
+    const unread = await agentFetch(gw, agent, {
+      method: "POST",
+      path: `${PATH}/holds`,
+      mandate: early,
+      body: { service_id: "consult", start: "2026-10-14T09:00:00-04:00", idempotency_key: "hold-0" },
+    });
+    expect(unread.status, JSON.stringify(unread.json)).toBe(409);
+    expect(unread.json).toMatchObject({
+      error: { code: "SLOT_UNAVAILABLE", reason: "availability_unknown" },
+    });
+
     expect(await gw.runtime.syncCalendarNow(HOST)).toBe(true);
     const window = { start: "2026-10-14T09:00:00-04:00", end: "2026-10-14T12:00:00-04:00" };
     const avail = await agentFetch(gw, agent, {

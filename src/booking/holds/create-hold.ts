@@ -63,6 +63,22 @@ async function create(
   const c = checked.value;
   const { service, rules } = c.found;
   const end = service.duration === "open" ? undefined : params.start + service.duration;
+  if (runtime.availabilityKnownUntil !== undefined) {
+    // §10: a calendar host's time past what its calendar was read up to is unknown, not free.
+    const known = await runtime.availabilityKnownUntil();
+    if (known === undefined || (end ?? params.start) > known) {
+      return err(
+        bookingRefusal("SLOT_UNAVAILABLE", {
+          reason: "availability_unknown",
+          message:
+            known === undefined
+              ? "the host's calendar has not been read yet"
+              : "the host's calendar was read only up to an earlier time",
+          basis: { policy: "horizon" },
+        }),
+      );
+    }
+  }
   const priced = priceOffer(
     service,
     rules,

@@ -33,6 +33,8 @@ export interface HostRuntimeOptions {
   readonly healthPolicy?: HostHealthPolicy;
   /** Hears every health transition, the first (at start) included. */
   readonly onHealth?: HealthListener;
+  /** A calendar host's read horizon (HostRuntime.availabilityKnownUntil). */
+  readonly availabilityKnownUntil?: () => Promise<number | undefined>;
 }
 
 const problem = (code: string, field: string, hostId: string, why: string): Result<never, FieldError> =>
@@ -78,6 +80,9 @@ export async function buildHostRuntime(
     keys: [...keys],
     health,
     refreshCatalog,
+    ...(options.availabilityKnownUntil !== undefined && {
+      availabilityKnownUntil: options.availabilityKnownUntil,
+    }),
   });
 }
 

@@ -14,6 +14,8 @@ import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { connectorFor } from "./connectors.js";
 import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calendar/host-setup.js";
+import { knownUntil } from "../../booking/calendar/host-connector.js";
+import type { CalendarHostPlan } from "../../booking/calendar/sync.js";
 import type { CalendarStateStore, OwnEvent } from "../../booking/calendar/state.js";
 import type { NoticeSighting } from "../../booking/hosts/notices.js";
 import type { HoldStore } from "../../holds/port.js";
@@ -58,6 +60,7 @@ export async function buildHosts(
     const made = connectorFor(config, at, { ...deps, dataDir });
     if (!made.ok) return made;
     let connector = made;
+    let calendarPlan: CalendarHostPlan | undefined;
     if (made.value.kind === "calendar" && hasCapabilities(made.value, ["calendar", "events"])) {
       // A calendar becomes a booking host through the core's calendar path (src/booking/calendar).
       const host = calendarHostFrom(config, at, made.value, {
@@ -69,6 +72,7 @@ export async function buildHosts(
       if (!host.ok) return host;
       connector = ok(host.value.connector);
       calendarHosts.push(host.value.handle);
+      calendarPlan = host.value.handle.plan;
     } else if (config.calendar !== undefined) {
       const field = `${at}/calendar`;
       return err(
@@ -85,6 +89,9 @@ export async function buildHosts(
       clock,
       onHealth: (change) => logHealth(deps.logger, change),
       ...(deps.healthPolicy !== undefined && { healthPolicy: deps.healthPolicy }),
+      ...(calendarPlan !== undefined && {
+        availabilityKnownUntil: () => knownUntil(calendarPlan, deps.calendarState),
+      }),
     });
     if (!runtime.ok) {
       const { code, field, message } = runtime.error;

@@ -53,6 +53,11 @@ Environment (serve):
                     (default ./.gateway)
   OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)
   NODE_ENV          "production" stops validating every response against its schema
+  SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASSWORD, SMTP_FROM
+                    mail calendar hosts' approval links through this relay
+  TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM
+                    or text them through Twilio (without either: printed and kept in
+                    <data dir>/host-messages.jsonl)
 
 Environment (mcp):
   OSBP_AUDIT_LOG_PATH    the JSONL audit log (default .osbp/audit/events.jsonl)

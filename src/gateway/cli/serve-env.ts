@@ -2,6 +2,7 @@
  * `serve`'s settings from the environment, each checked with an error that names the
  * variable. Pure: the caller passes the environment in.
  */
+import type { HostMessageSettings } from "../runtime/calendar-hosts.js";
 import { isAbsolute, resolve } from "node:path";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
@@ -20,6 +21,8 @@ export interface ServeSettings {
   readonly validateResponses: boolean;
   /** TRUST_PROXY: key the §7.2 origin limit by the last X-Forwarded-For entry (off by default). */
   readonly trustForwardedFor: boolean;
+  /** How calendar hosts' approvers are reached (SMTP_*, TWILIO_*); a file in the data dir when absent. */
+  readonly hostMessages?: HostMessageSettings;
   /** ORIGIN_RATE_LIMIT "<burst>/<per second>" or "off"; undefined: the default. */
   readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
 }
@@ -71,8 +74,12 @@ export function readServeEnv(
   const originRate = readOriginRate(env["ORIGIN_RATE_LIMIT"]);
   if (!originRate.ok) return originRate;
 
+  const messages = readHostMessageEnv(env);
+  if (!messages.ok) return messages;
+
   return ok({
     port,
+    ...(messages.value !== undefined && { hostMessages: messages.value }),
     trustForwardedFor: trust === "1" || trust === "true",
     ...(originRate.value !== undefined && { originRate: originRate.value }),
     bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
@@ -83,6 +90,43 @@ export function readServeEnv(
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
   });
+}
+
+/**
+ * SMTP_HOST, SMTP_PORT (587), SMTP_SECURE (0: STARTTLS when offered; 1: implicit TLS),
+ * SMTP_USER, SMTP_PASSWORD, SMTP_FROM; TWILIO_ACCOUNT_SID, TWILIO_AUTH_TOKEN, TWILIO_FROM.
+ */
+export function readHostMessageEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<HostMessageSettings | undefined, string> {
+  let smtp: HostMessageSettings["smtp"];
+  if (set(env["SMTP_HOST"])) {
+    const port = set(env["SMTP_PORT"]) ? Number(env["SMTP_PORT"]) : 587;
+    if (!Number.isInteger(port) || port < 1 || port > 65535)
+      return err(`SMTP_PORT must be 1-65535, got "${env["SMTP_PORT"]}"`);
+    if (!set(env["SMTP_FROM"])) return err("SMTP_FROM is required with SMTP_HOST (the sender address)");
+    smtp = {
+      host: env["SMTP_HOST"],
+      port,
+      secure: env["SMTP_SECURE"] === "1" || env["SMTP_SECURE"] === "true",
+      requireTls: env["SMTP_SECURE"] !== "0",
+      from: env["SMTP_FROM"],
+      ...(set(env["SMTP_USER"]) && { user: env["SMTP_USER"], password: env["SMTP_PASSWORD"] ?? "" }),
+    };
+  }
+  let sms: HostMessageSettings["sms"];
+  if (set(env["TWILIO_ACCOUNT_SID"])) {
+    if (!set(env["TWILIO_AUTH_TOKEN"]) || !set(env["TWILIO_FROM"])) {
+      return err("TWILIO_AUTH_TOKEN and TWILIO_FROM are required with TWILIO_ACCOUNT_SID");
+    }
+    sms = {
+      accountSid: env["TWILIO_ACCOUNT_SID"],
+      authToken: env["TWILIO_AUTH_TOKEN"],
+      from: env["TWILIO_FROM"],
+    };
+  }
+  if (smtp === undefined && sms === undefined) return ok(undefined);
+  return ok({ ...(smtp !== undefined && { smtp }), ...(sms !== undefined && { sms }) });
 }
 
 export interface RedisSettings {

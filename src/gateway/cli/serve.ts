@@ -83,6 +83,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       dataDir: settings.value.dataDir,
       logger: jsonLinesLogger((line) => io.err(line)),
       validateResponses: settings.value.validateResponses,
+      ...(settings.value.hostMessages !== undefined && { hostMessages: settings.value.hostMessages }),
       operatorName: configPath === undefined ? "Booking Gateway (embedded default)" : "Booking Gateway",
       ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
       ...(settings.value.redisKeyPrefix !== undefined && { redisKeyPrefix: settings.value.redisKeyPrefix }),

@@ -1,5 +1,5 @@
 /**
- * The calendar sync capability (Google, Microsoft 365, CalDAV; no implementation yet): the
+ * The calendar sync capability (Google, Microsoft 365, CalDAV, a local .ics directory): the
  * calendar's events as it stores them, recurrence NOT expanded, read incrementally.
  *
  * The connector only translates; src/calendar expands recurrences (EXDATE, RDATE, moved and

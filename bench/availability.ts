@@ -3,13 +3,16 @@
  * SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
  * JSON object on stdout:
  *   {"queries", "slots", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms", "ratio",
- *    "upstream_calls", "sync_upstream_calls", "events", "series", "busy_occurrences"}
+ *    "connector_p50_ms", "upstream_calls", "sync_upstream_calls", "events", "series",
+ *    "busy_occurrences"}
  * p50/p99 = one SchCP availability query (the core's `availability` use case: openings, the
  * calendar host connector's slots.find over the hold store, every start tested with the
  * store's decideAllocation), after ONE real sync (runtime.syncCalendarNow) laid the calendar's
  * busy time in the hold store; naive_* = the same query answered by expanding every event and
  * series again (src/calendar's expandEvents, the recurrence engine the sync uses), laying the
- * busy time on the units and computing the same starts; ratio = naive_p50_ms / p50_ms
+ * busy time on the units and computing the same starts; connector_p50_ms = the calendar host
+ * connector's slots.find alone, asked what openings asks it (the part of p50_ms that reads the
+ * synced busy time; the rest is the core's per-start checks and the wire slots); ratio = naive_p50_ms / p50_ms
  * (target ≥ 20); upstream_calls = calls to the calendar connector (sync and event writes)
  * during the measured queries (target 0); sync_upstream_calls = those of the sync itself
  * (> 0, so the counting wrapper is known to sit on the path). Progress goes to stderr.
@@ -465,21 +468,36 @@ async function main(): Promise<void> {
       log(`${qs.length} queries agree (${slots} starts in all); ${ROUNDS} measured rounds`);
       for (const q of qs) await served(q); // a second warm-up pass of the served path
 
+      // The calendar host connector alone, asked what openings asks it (a part of p50_ms).
+      const connector = runtime.hosts.get(HOST)?.connector;
+      if (connector === undefined) throw new Error("no host runtime");
+      const upstreamStarts = async (q: Query): Promise<void> => {
+        const { length } = SERVICE_MS[q.serviceId]!;
+        const range = { start: Math.max(q.start, NOW), end: Math.min(q.end - length + 1, NOW + HORIZON_MS) };
+        const found = await connector.slots.find({ serviceId: q.serviceId, range, partySize: 1 });
+        if (!found.ok) throw new Error(found.error.message);
+      };
+
       counter.reset();
       const fast: number[] = [];
       const naive: number[] = [];
+      const calendarPart: number[] = [];
+      const paths = ["served", "naive", "connector"] as const;
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, q] of qs.entries()) {
-          // Alternate which path goes first, so drift lands on both.
-          const order = (round + i) % 2 === 0 ? ["served", "naive"] : ["naive", "served"];
-          for (const path of order) {
+          // Rotate which path goes first, so drift lands on all of them.
+          for (let k = 0; k < paths.length; k++) {
+            const path = paths[(round + i + k) % paths.length];
             const t0 = performance.now();
             if (path === "served") {
               await served(q);
               fast.push(performance.now() - t0);
-            } else {
+            } else if (path === "naive") {
               naiveStarts(events, host, q);
               naive.push(performance.now() - t0);
+            } else {
+              await upstreamStarts(q);
+              calendarPart.push(performance.now() - t0);
             }
           }
         }
@@ -489,6 +507,7 @@ async function main(): Promise<void> {
 
       fast.sort((a, b) => a - b);
       naive.sort((a, b) => a - b);
+      calendarPart.sort((a, b) => a - b);
       const p50 = percentile(fast, 50);
       const naiveP50 = percentile(naive, 50);
       const result = {
@@ -498,6 +517,7 @@ async function main(): Promise<void> {
         p99_ms: round(percentile(fast, 99)),
         naive_p50_ms: round(naiveP50),
         naive_p99_ms: round(percentile(naive, 99)),
+        connector_p50_ms: round(percentile(calendarPart, 50)),
         ratio: Math.round((naiveP50 / p50) * 10) / 10,
         upstream_calls: upstreamCalls,
         sync_upstream_calls: syncCalls,

@@ -2,9 +2,10 @@
  * npm run bench:availability — availability on a calendar host served from sync (issue #11,
  * SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
  * JSON object on stdout:
- *   {"queries", "slots", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms", "ratio",
+ *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms", "ratio",
  *    "connector_p50_ms", "upstream_calls", "sync_upstream_calls", "events", "series",
- *    "busy_occurrences"}
+ *    "busy_occurrences", "exceptions"}
+ * queries = timed queries per path; slots_per_query = starts offered, on average;
  * p50/p99 = one SchCP availability query (the core's `availability` use case: openings, the
  * calendar host connector's slots.find over the hold store, every start tested with the
  * store's decideAllocation), after ONE real sync (runtime.syncCalendarNow) laid the calendar's
@@ -12,8 +13,8 @@
  * series again (src/calendar's expandEvents, the recurrence engine the sync uses), laying the
  * busy time on the units and computing the same starts; connector_p50_ms = the calendar host
  * connector's slots.find alone, asked what openings asks it (the part of p50_ms that reads the
- * synced busy time; the rest is the core's per-start checks and the wire slots); ratio = naive_p50_ms / p50_ms
- * (target ≥ 20); upstream_calls = calls to the calendar connector (sync and event writes)
+ * synced busy time; the rest is the core's per-start checks and the wire slots);
+ * ratio = naive_p50_ms / p50_ms (target ≥ 20); upstream_calls = calls to the calendar connector (sync and event writes)
  * during the measured queries (target 0); sync_upstream_calls = those of the sync itself
  * (> 0, so the counting wrapper is known to sit on the path). Progress goes to stderr.
  *
@@ -27,7 +28,7 @@
  * of DST. Every query's starts are compared between the two paths before timing; a difference
  * stops the bench (exit 1), as does an upstream call during the measured queries.
  *
- *   --rounds N (default 5)   measured passes over the 12 queries, both paths interleaved
+ *   --rounds N (default 5)   measured passes over the 12 queries, the paths' order rotated
  *   --seed S (default 11)    the calendar's seed
  *   --profile FILE           after the measurement, write a V8 CPU profile of --rounds more
  *                            passes of the served path alone (open in Chrome DevTools)
@@ -161,6 +162,9 @@ function singleEvent(i: number, r: () => number): string {
   return vcalendar([lines]);
 }
 
+/** What the generated series hold, for the report (filled by seriesEvent). */
+const exceptions = { exdates: 0, moved: 0, cancelled: 0, in_horizon: 0 };
+
 type Kind = "weekdays" | "weekly" | "twice-weekly" | "fortnightly" | "monthly";
 
 function seriesEvent(i: number, r: () => number): string {
@@ -222,6 +226,10 @@ function seriesEvent(i: number, r: () => number): string {
     if (!chosen.includes(k)) chosen.push(k);
   }
   const [exA, exB, moved, cancelled] = chosen;
+  exceptions.exdates += [exA, exB].filter((k) => k !== undefined).length;
+  exceptions.moved += moved === undefined ? 0 : 1;
+  exceptions.cancelled += cancelled === undefined ? 0 : 1;
+  exceptions.in_horizon += chosen.filter((k) => pool === ahead && dayOf(occurrence(k)) >= 1).length;
   const master = [
     `UID:${uid}`,
     `SUMMARY:Series ${i}`,
@@ -376,7 +384,7 @@ function naiveStarts(
 /** A CPU profile of the served path alone, sampled every 100 µs. */
 async function profileServed(
   file: string,
-  path: () => (q: Query) => Promise<unknown>,
+  served: (q: Query) => Promise<unknown>,
   qs: readonly Query[],
 ): Promise<void> {
   const session = new Session();
@@ -384,7 +392,7 @@ async function profileServed(
   await session.post("Profiler.enable");
   await session.post("Profiler.setSamplingInterval", { interval: 100 });
   await session.post("Profiler.start");
-  for (let round = 0; round < ROUNDS; round++) for (const q of qs) await path()(q);
+  for (let round = 0; round < ROUNDS; round++) for (const q of qs) await served(q);
   const { profile } = await session.post("Profiler.stop");
   writeFileSync(file, JSON.stringify(profile));
   session.disconnect();
@@ -503,7 +511,7 @@ async function main(): Promise<void> {
         }
       }
       const upstreamCalls = counter.calls();
-      if (values.profile !== undefined) await profileServed(values.profile, () => served, qs);
+      if (values.profile !== undefined) await profileServed(values.profile, served, qs);
 
       fast.sort((a, b) => a - b);
       naive.sort((a, b) => a - b);
@@ -524,6 +532,7 @@ async function main(): Promise<void> {
         events: SINGLES + SERIES,
         series,
         busy_occurrences: report.busy,
+        exceptions,
       };
       process.stdout.write(`${JSON.stringify(result)}\n`);
       if (upstreamCalls !== 0) {

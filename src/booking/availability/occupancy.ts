@@ -14,14 +14,41 @@ export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
 export function allocationViews(
   occupancy: OccupancyMap,
   typeOf: (resourceId: string) => string | undefined,
-): { occupancyOf: OccupancyOf; agent: AgentOccupancy[] } {
+): {
+  occupancyOf: OccupancyOf;
+  agent: AgentOccupancy[];
+  near: (i: { start: number; end: number }) => OccupancyOf;
+} {
   const agent: AgentOccupancy[] = [];
   for (const [resourceId, entries] of occupancy) {
     const type = typeOf(resourceId);
     if (type === undefined) continue;
     for (const e of entries) if (e.agent) agent.push({ resourceId, type, start: e.start, end: e.end });
   }
-  const occupancyOf: OccupancyOf = (c) =>
-    (occupancy.get(c.id) ?? []).map((e): Occupancy => ({ start: e.start, end: e.end, units: e.units }));
-  return { occupancyOf, agent };
+  const byId = new Map<string, { entries: Occupancy[]; longest: number }>();
+  for (const [id, entries] of occupancy) {
+    const mapped = entries
+      .map((e): Occupancy => ({ start: e.start, end: e.end, units: e.units }))
+      .sort((a, b) => a.start - b.start);
+    byId.set(id, { entries: mapped, longest: mapped.reduce((m, e) => Math.max(m, e.end - e.start), 0) });
+  }
+  const lower = (xs: readonly Occupancy[], t: number) => {
+    let lo = 0;
+    let hi = xs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (xs[mid]!.start < t) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  const occupancyOf: OccupancyOf = (c) => byId.get(c.id)?.entries ?? [];
+  const near =
+    (i: { start: number; end: number }): OccupancyOf =>
+    (c) => {
+      const r = byId.get(c.id);
+      if (r === undefined) return [];
+      return r.entries.slice(lower(r.entries, i.start - r.longest), lower(r.entries, i.end));
+    };
+  return { occupancyOf, agent, near };
 }

@@ -87,7 +87,7 @@ export async function openings(
     q.now,
   );
   const typeOf = (id: string) => runtime.catalog.resources.find((r) => r.id === id)?.type;
-  const { occupancyOf, agent } = allocationViews(occupancy, typeOf);
+  const { near, agent } = allocationViews(occupancy, typeOf);
   const limit = Math.min(q.limit ?? MAX_CANDIDATE_STARTS, MAX_CANDIDATE_STARTS);
   const plans: SlotPlan[] = [];
   for (const plan of candidates) {
@@ -95,7 +95,7 @@ export async function openings(
     const decision = decideAllocation(
       plan.requirements,
       plan.interval,
-      occupancyOf,
+      near(plan.interval),
       reservesAt(runtime, plan.start, view),
       agent,
     );

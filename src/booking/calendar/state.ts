@@ -45,6 +45,15 @@ export interface SyncReport {
   readonly readUntil?: number;
   /** Why the sync is incomplete: the upstream's error code and message, or the expansion bound. */
   readonly error?: { readonly code: string; readonly message: string };
+  /**
+   * The gateway's holds or bookings whose time the calendar now shows busy on their unit, with
+   * every unit taken then: unresolved, for the host to act on (§5.8).
+   */
+  readonly conflicts?: ReadonlyArray<{
+    readonly resourceId: string;
+    readonly start: number;
+    readonly end: number;
+  }>;
   /** The sync started over from a full read because the upstream refused the cursor. */
   readonly restarted?: boolean;
   readonly durationMs: number;

@@ -139,14 +139,36 @@ export async function syncCalendarHost(
   for (const [i, r] of done.entries()) {
     await deps.state.put(plan.hostId, (plan.calendars[i] as { calendarId: string }).calendarId, r.state);
   }
-  const laid = layBusyOnUnits(plan.units, busy);
+  // The gateway's own holds and bookings: calendar time avoids their units where it can.
+  const span = { start: started, end: Math.max(...done.map((r) => r.state.readUntil)) };
+  const occupancy = await deps.store.listOccupancy(plan.hostId, plan.units.ids, span, started);
+  const ours = new Map(
+    [...occupancy].map(([unit, entries]) => [
+      unit,
+      entries.filter((e) => e.agent).map((e) => ({ start: e.start, end: e.end })),
+    ]),
+  );
+  const laid = layBusyOnUnits(plan.units, busy, ours);
   for (const [unitId, intervals] of laid) {
     await deps.store.replaceBusy(plan.hostId, unitId, CALENDAR_BUSY_SOURCE, intervals);
   }
+  // §5.8: calendar time that now overlaps the gateway's own hold or booking on its unit (every
+  // unit taken then). Moving it — another free unit, else a host change offer — is not done
+  // yet; it is reported, in the logs and the operator API, for the host to act on.
+  const conflicts = [...laid].flatMap(([unit, intervals]) =>
+    (ours.get(unit) ?? [])
+      .filter((b) => intervals.some((i) => i.start < b.end && i.end > b.start))
+      .map((b) => ({ resourceId: unit, start: b.start, end: b.end })),
+  );
   return finish(
     deps,
     done.map((r, i) =>
-      report(i, { outcome: "complete", busy: perCalendar[i] ?? 0, readUntil: r.state.readUntil }),
+      report(i, {
+        outcome: "complete",
+        busy: perCalendar[i] ?? 0,
+        readUntil: r.state.readUntil,
+        ...(conflicts.length > 0 && { conflicts }),
+      }),
     ),
   );
 }

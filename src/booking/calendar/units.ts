@@ -36,6 +36,11 @@ export interface BusyOccurrence extends Interval {
 export function layBusyOnUnits(
   units: CalendarUnits,
   occurrences: readonly BusyOccurrence[],
+  /**
+   * Time each unit already gives the gateway's own holds and bookings: an unmapped calendar
+   * event takes another unit when one is free, so a booking is displaced only when it must be.
+   */
+  avoid: ReadonlyMap<string, readonly Interval[]> = new Map(),
 ): ReadonlyMap<string, readonly Interval[]> {
   const byUnit = new Map<string, Interval[]>(units.ids.map((id) => [id, []]));
   const free: BusyOccurrence[] = [];
@@ -50,7 +55,7 @@ export function layBusyOnUnits(
     const until = units.ids.map((id) => ({
       id,
       end: -Infinity,
-      mapped: mergeIntervals(byUnit.get(id) ?? []),
+      mapped: mergeIntervals([...(byUnit.get(id) ?? []), ...(avoid.get(id) ?? [])]),
     }));
     const sorted = [...free].sort((a, b) => a.start - b.start || a.end - b.end);
     for (const o of sorted) {

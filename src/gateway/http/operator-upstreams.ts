@@ -45,6 +45,13 @@ export function mountOperatorUpstreamRoutes(app: Hono, deps: HttpAppDeps, view: 
               ...(r.readUntil !== undefined && { read_until: formatInstant(r.readUntil) }),
               ...(r.restarted === true && { restarted: true }),
               ...(r.error !== undefined && { error: r.error }),
+              ...(r.conflicts !== undefined && {
+                conflicts: r.conflicts.map((c) => ({
+                  resource_id: c.resourceId,
+                  start: formatInstant(c.start),
+                  end: formatInstant(c.end),
+                })),
+              }),
             },
           })),
           pending_event_writes: cal.pendingEvents.map((e) => ({

@@ -135,6 +135,19 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
     ...(r.restarted === true && { restarted: true }),
     ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
   };
+  if (r.conflicts !== undefined) {
+    logger.error(
+      "CALENDAR CONFLICT: the host's calendar is now busy over bookings the gateway made; the host must move or cancel them",
+      {
+        ...fields,
+        conflicts: r.conflicts.map((c) => ({
+          resource_id: c.resourceId,
+          start: new Date(c.start).toISOString(),
+          end: new Date(c.end).toISOString(),
+        })),
+      },
+    );
+  }
   if (r.outcome === "complete") logger.info("calendar synced", fields);
   else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
 }

@@ -185,7 +185,7 @@ export function validateSquareSettings(
     ...(accessToken === undefined ? {} : { accessToken }),
     ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
     ...(lookaheadDays === undefined ? {} : { lookaheadDays: lookaheadDays as number }),
-    ...(baseUrl === undefined ? {} : { baseUrl: (baseUrl as string).replace(/\/+$/, "") }),
-    ...(webhookSignatureKey === undefined ? {} : { webhookSignatureKey: webhookSignatureKey as string }),
+    ...(baseUrl === undefined ? {} : { baseUrl: baseUrl.replace(/\/+$/, "") }),
+    ...(webhookSignatureKey === undefined ? {} : { webhookSignatureKey: webhookSignatureKey }),
   });
 }

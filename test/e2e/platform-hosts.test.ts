@@ -264,12 +264,20 @@ describe("a create committed upstream whose answer is lost", { timeout: 120_000 
     const before = p.creates();
     const liveBefore = p.live();
     p.loseNextCreateAnswer();
+    const lookupsBefore = square.requests.filter(
+      (r) => r.method === "GET" && r.path === "/v2/bookings",
+    ).length;
     const body = { offer_sha256: held.offer.sha256, idempotency_key: "lost-square-1" };
     const first = must(
       await agent.client.confirm(host, hold.body.hold_id, body, { mandate: m.compact }),
       "confirm",
     );
     expect(first.status).toBe(201);
+    // The answer really was lost, and the booking was found by its key (ListBookings).
+    expect(square.faultsLeft("create")).toBe(0);
+    expect(
+      square.requests.filter((r) => r.method === "GET" && r.path === "/v2/bookings").length,
+    ).toBeGreaterThan(lookupsBefore + 1);
     // The agent lost this answer too and retries, with the same key and with a fresh one.
     const same = must(
       await agent.client.confirm(host, hold.body.hold_id, body, { mandate: m.compact }),
@@ -307,6 +315,7 @@ describe("a create committed upstream whose answer is lost", { timeout: 120_000 
         await agent.client.confirm(host, hold.body.hold_id, body, { mandate: m.compact }),
       );
       expect(first.code).toBe("UPSTREAM_UNAVAILABLE");
+      expect(servicialo.faultsLeft("book")).toBe(0);
       const same = await agent.client.confirm(host, hold.body.hold_id, body, { mandate: m.compact });
       const fresh = await agent.client.confirm(
         host,

@@ -85,6 +85,11 @@ export class FakeServicialoServer {
     return this.server?.close() ?? Promise.resolve();
   }
 
+  /** Faults queued for an operation and not yet served. */
+  faultsLeft(operation: ServicialoOperation): number {
+    return this.faults.get(operation)?.length ?? 0;
+  }
+
   inject(operation: ServicialoOperation, fault: ServicialoFault): void {
     this.faults.set(operation, [...(this.faults.get(operation) ?? []), fault]);
   }

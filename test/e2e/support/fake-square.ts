@@ -75,6 +75,11 @@ export class FakeSquareServer {
     return this.server?.close() ?? Promise.resolve();
   }
 
+  /** Faults queued for an operation and not yet served. */
+  faultsLeft(operation: SquareOperation): number {
+    return this.faults.get(operation)?.length ?? 0;
+  }
+
   inject(operation: SquareOperation, fault: SquareFault): void {
     this.faults.set(operation, [...(this.faults.get(operation) ?? []), fault]);
   }

@@ -14,6 +14,7 @@ import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { DiscoveredHost } from "../../../src/agent/index.js";
 import { RedisEventDeduplicator } from "../../../src/gateway/http/square-webhooks.js";
+import { readFixture } from "../../support/fixtures.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 import { discover, freeSlots, holdAndBook, must, newAgent, type E2eAgent } from "../../e2e/support/agents.js";
 import { FakeSquareServer, SQUARE_HAIRCUT, SQUARE_LOCATION_ID } from "../../e2e/support/fake-square.js";
@@ -211,6 +212,54 @@ describe("RedisEventDeduplicator", () => {
       expect(ttl).toBeLessThanOrEqual(60_000);
     } finally {
       client.disconnect();
+    }
+  });
+});
+
+describe("without Redis", { timeout: 60_000 }, () => {
+  it("de-duplicates in process memory", async () => {
+    const memory = await startGateway({
+      runtime: { workers: false },
+      config: {
+        hosts: [
+          {
+            id: "memory-square",
+            name: "Maple Street Studio",
+            timezone: "America/Toronto",
+            connector: {
+              type: "square",
+              settings: {
+                environment: "sandbox",
+                locationId: SQUARE_LOCATION_ID,
+                version: "2026-08-20",
+                accessToken: TOKEN,
+                baseUrl: square.origin,
+                webhookSignatureKey: SIGNATURE_KEY,
+              },
+            },
+            services: [],
+          },
+        ],
+      },
+    });
+    try {
+      const url = `${memory.origin}/webhooks/square/memory-square`;
+      const body = JSON.stringify({ type: "customer.created", event_id: "evt-memory-1", data: {} });
+      const other = readFixture("square/webhook-booking-updated.json");
+      const send = async (b: string) =>
+        (
+          await fetch(url, {
+            method: "POST",
+            headers: { "x-square-hmacsha256-signature": sign(url, b) },
+            body: b,
+          })
+        ).json();
+      expect(await send(body)).toMatchObject({ ignored: "not a booking event" });
+      expect(await send(other)).toEqual({ ok: true });
+      expect(await send(other)).toEqual({ ok: true, duplicate: true });
+      await memory.runtime.squareWebhooks!.idle();
+    } finally {
+      await memory.close();
     }
   });
 });

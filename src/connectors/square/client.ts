@@ -22,7 +22,7 @@ import {
 } from "../http.js";
 import type { ConnectorResult, PlatformIdentity, UpstreamMeta } from "../port.js";
 import { Refusal, SquareCallError, squareErrorOf } from "./errors.js";
-import { BASE_URLS, type SquareSettings } from "./settings.js";
+import { baseUrlOf, type SquareSettings } from "./settings.js";
 
 /** Supplies the current access token; undefined when the business has no valid grant (revoked). */
 export type SquareTokenProvider = () => Promise<string | undefined>;
@@ -58,7 +58,7 @@ export class SquareApi {
     this.upstream = createUpstreamClient({
       vendor: SQUARE_VENDOR,
       apiVersion: settings.version,
-      baseUrl: BASE_URLS[settings.environment],
+      baseUrl: baseUrlOf(settings),
       pin: { header: "Square-Version", value: settings.version },
       credentials: async () => ({ authorization: `Bearer ${await this.token()}` }),
       timeoutMs,
@@ -69,7 +69,7 @@ export class SquareApi {
       ...(deps.onNotice === undefined ? {} : { onNotice: deps.onNotice }),
     });
     this.client = new SquareClient({
-      baseUrl: BASE_URLS[settings.environment],
+      baseUrl: baseUrlOf(settings),
       auth: false,
       fetch: this.upstream.fetch,
       maxRetries: 0,

@@ -27,6 +27,17 @@ export interface SquareSettings {
    * past Square's usual maximum booking lead time; one ListBookings call per 31 days).
    */
   readonly lookaheadDays?: number;
+  /**
+   * Overrides the environment's Square origin (tests against a loopback fake, or an egress
+   * proxy). Never defaulted: absent, requests go to the environment's own origin. The
+   * environment still names which Square this host is (sandbox or production).
+   */
+  readonly baseUrl?: string;
+  /**
+   * The webhook subscription's signature key (Developer Console → Webhooks), for the booking
+   * webhook receiver (POST /webhooks/square/{hostId}); absent: that host's webhooks are refused.
+   */
+  readonly webhookSignatureKey?: string;
 }
 
 export const BASE_URLS: Readonly<Record<SquareEnvironmentName, string>> = {
@@ -45,10 +56,35 @@ const MEMBERS = new Set([
   "accessToken",
   "timeoutMs",
   "lookaheadDays",
+  "baseUrl",
+  "webhookSignatureKey",
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An http(s) URL with no query, fragment or credentials (a path prefix is allowed, for proxies). */
+function isOrigin(value: unknown): value is string {
+  if (typeof value !== "string") return false;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return false;
+  }
+  return (
+    (url.protocol === "https:" || url.protocol === "http:") &&
+    url.username === "" &&
+    url.password === "" &&
+    url.search === "" &&
+    url.hash === ""
+  );
+}
+
+/** The origin requests go to: the override when configured, else the environment's. */
+export function baseUrlOf(settings: SquareSettings): string {
+  return settings.baseUrl ?? BASE_URLS[settings.environment];
 }
 
 /**
@@ -68,7 +104,8 @@ export function validateSquareSettings(
   if (value["type"] !== undefined && value["type"] !== "square")
     return err(fieldError("invalid_value", at("type"), 'type must be "square"'));
 
-  const { environment, locationId, version, accessToken, timeoutMs, lookaheadDays } = value;
+  const { environment, locationId, version, accessToken, timeoutMs, lookaheadDays, baseUrl } = value;
+  const { webhookSignatureKey } = value;
   if (environment !== "sandbox" && environment !== "production")
     return err(fieldError("invalid_value", at("environment"), 'environment is "sandbox" or "production"'));
   if (typeof locationId !== "string" || !LOCATION_ID.test(locationId))
@@ -121,6 +158,26 @@ export function validateSquareSettings(
       fieldError("invalid_value", at("lookaheadDays"), "lookaheadDays is a whole number from 1 to 400"),
     );
 
+  if (baseUrl !== undefined && !isOrigin(baseUrl))
+    return err(
+      fieldError(
+        "invalid_value",
+        at("baseUrl"),
+        "baseUrl is an http(s) origin, e.g. https://proxy.example:8443",
+      ),
+    );
+  if (
+    webhookSignatureKey !== undefined &&
+    (typeof webhookSignatureKey !== "string" || webhookSignatureKey.trim() === "")
+  )
+    return err(
+      fieldError(
+        "invalid_value",
+        at("webhookSignatureKey"),
+        "webhookSignatureKey must be a non-empty string",
+      ),
+    );
+
   return ok({
     environment,
     locationId,
@@ -128,5 +185,7 @@ export function validateSquareSettings(
     ...(accessToken === undefined ? {} : { accessToken }),
     ...(timeoutMs === undefined ? {} : { timeoutMs: timeoutMs as number }),
     ...(lookaheadDays === undefined ? {} : { lookaheadDays: lookaheadDays as number }),
+    ...(baseUrl === undefined ? {} : { baseUrl: baseUrl.replace(/\/+$/, "") }),
+    ...(webhookSignatureKey === undefined ? {} : { webhookSignatureKey: webhookSignatureKey }),
   });
 }

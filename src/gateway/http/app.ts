@@ -7,6 +7,7 @@
  *   *    /schcp/v0/{hostId}/...                  the host endpoint (§5), see schcp-route-table.ts
  *   *    /operator/v0/{hostId}/bookings[...]     the operator API (Bearer credential)
  *   *    /operator/v0/hosts, /{hostId}/health     host health for operators (operator-hosts.ts)
+ *   POST /webhooks/square/{hostId}               Square booking notifications (square-webhooks.ts)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -18,6 +19,7 @@ import { mountApprovalRoutes } from "./approval-routes.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
 import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
+import { mountSquareWebhooks } from "./square-webhooks.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -60,6 +62,16 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   mountOperatorHostRoutes(app, deps);
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
+  if (deps.squareWebhooks !== undefined)
+    mountSquareWebhooks(
+      app,
+      {
+        publicOrigin: origin,
+        logger: deps.logger,
+        ...(deps.maxBodyBytes !== undefined && { maxBodyBytes: deps.maxBodyBytes }),
+      },
+      deps.squareWebhooks,
+    );
 
   app.notFound((c) =>
     toHttp(

@@ -1,4 +1,5 @@
 import type { ApprovalRouteDeps } from "./approval-routes.js";
+import type { SquareWebhookReceiver } from "./square-webhooks.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 /**
@@ -118,6 +119,8 @@ export interface HttpAppDeps {
   readonly approval?: ApprovalRouteDeps;
   /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
   readonly upstreams?: UpstreamsView;
+  /** Square booking webhooks (POST /webhooks/square/{hostId}); absent: no such route. */
+  readonly squareWebhooks?: SquareWebhookReceiver;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

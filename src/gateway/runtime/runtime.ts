@@ -30,6 +30,7 @@ import { createIdempotencyGate } from "./idempotency-gate.js";
 import { createInfra } from "./infra.js";
 import { jsonLinesLogger, randomIds, systemClock } from "./support.js";
 import { startWorkers } from "./workers.js";
+import { squareWebhookWiring } from "./square-webhook-wiring.js";
 import {
   approvalRoutes,
   approvalSender,
@@ -221,6 +222,16 @@ export async function buildGatewayRuntime(
       bookingIndex: infra.bookingIndex,
     };
     const service = createBookingService(deps);
+    const squareWebhooks = await squareWebhookWiring({
+      hosts: opts.hosts,
+      directory,
+      store: infra.store,
+      api: service,
+      clock,
+      logger,
+      redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
+      ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+    });
     const workers: Workers | undefined =
       opts.workers === false
         ? undefined
@@ -294,6 +305,7 @@ export async function buildGatewayRuntime(
           return true;
         },
       },
+      ...(squareWebhooks !== undefined && { squareWebhooks: squareWebhooks.receiver }),
       calendarHosts,
       messenger,
       syncCalendarNow: async (hostId) => {
@@ -316,6 +328,7 @@ export async function buildGatewayRuntime(
         (closing ??= (async () => {
           await calendarSync?.close();
           await workers?.stop();
+          await squareWebhooks?.close();
           await outbox.close();
           await infra.close();
         })()),

@@ -207,8 +207,9 @@ export function createServicialoConnector(
           type: "person",
           name: p.name,
           capacity: 1,
-          // Servicialo computes availability itself and publishes no weekly hours.
-          hours: [],
+          // Servicialo computes availability itself and publishes no weekly hours: the gateway
+          // must not narrow its slots by hours of its own, so every provider is open all week.
+          hours: ([1, 2, 3, 4, 5, 6, 7] as const).map((day) => ({ day, open: "00:00", close: "24:00" })),
           staff: true,
         })),
         taxes: [],

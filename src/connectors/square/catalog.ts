@@ -53,6 +53,7 @@ export function hoursOf(hours: Square.BusinessHours | undefined): WeeklyPeriod[]
 function servicesOf(
   items: readonly Square.CatalogObject[],
   profile: Square.BusinessBookingProfile | undefined,
+  payment?: "none" | "deposit" | "full_prepay",
 ): CatalogService[] {
   const settings = profile?.businessAppointmentSettings;
   const cancellationFee = moneyOf(settings?.cancellationFeeMoney, "cancellation_fee_money");
@@ -95,6 +96,7 @@ function servicesOf(
         requires: [{ resourceType: "person" }],
         ...(cancellation === undefined ? {} : { cancellation }),
         ...(cancellationFee === undefined ? {} : { cancellationFee }),
+        ...(payment === undefined ? {} : { payment: { requirement: payment } }),
       });
     }
   }
@@ -119,7 +121,11 @@ async function allServiceItems(client: SquareClient, locationId: string): Promis
   throw new UnreadableAnswer("the service catalog has more than 50 pages");
 }
 
-export async function readCatalog(client: SquareClient, locationId: string): Promise<Catalog> {
+export async function readCatalog(
+  client: SquareClient,
+  locationId: string,
+  paymentRequirement?: "none" | "deposit" | "full_prepay",
+): Promise<Catalog> {
   const location = (await client.locations.get({ locationId })).location;
   if (location === undefined) throw new UnreadableAnswer("the location is missing");
   const timezone = text(location.timezone, "location.timezone");
@@ -133,7 +139,7 @@ export async function readCatalog(client: SquareClient, locationId: string): Pro
     const id = text(member.teamMemberId, "team_member_id");
     resources.push({ id, type: "person", name: member.displayName || id, capacity: 1, hours, staff: true });
   }
-  const services = servicesOf(await allServiceItems(client, locationId), profile);
+  const services = servicesOf(await allServiceItems(client, locationId), profile, paymentRequirement);
   return {
     organization: {
       id: text(location.id, "location.id"),

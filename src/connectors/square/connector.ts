@@ -35,7 +35,10 @@ export function createSquareConnector(settings: unknown, deps: SquareDeps): Squa
     kind: "platform",
     platform: api.platform,
     catalog: {
-      read: () => api.call(`GET /v2/locations/${locationId}`, (client) => readCatalog(client, locationId)),
+      read: () =>
+        api.call(`GET /v2/locations/${locationId}`, (client) =>
+          readCatalog(client, locationId, valid.value.paymentRequirement),
+        ),
     },
     slots: {
       find: (query) =>

@@ -38,6 +38,13 @@ export interface SquareSettings {
    * webhook receiver (POST /webhooks/square/{hostId}); absent: that host's webhooks are refused.
    */
   readonly webhookSignatureKey?: string;
+  /**
+   * What the business takes up front, as its operator states it: Square's Bookings API does not
+   * say whether a service needs a card or a deposit (that is configured in the Square Dashboard),
+   * so without it every service's payment requirement is "unknown" and OSBP hands off instead of
+   * booking (OSBP "Security and Privacy": unknown payment requirements fail closed).
+   */
+  readonly paymentRequirement?: "none" | "deposit" | "full_prepay";
 }
 
 export const BASE_URLS: Readonly<Record<SquareEnvironmentName, string>> = {
@@ -58,6 +65,7 @@ const MEMBERS = new Set([
   "lookaheadDays",
   "baseUrl",
   "webhookSignatureKey",
+  "paymentRequirement",
 ]);
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -105,7 +113,20 @@ export function validateSquareSettings(
     return err(fieldError("invalid_value", at("type"), 'type must be "square"'));
 
   const { environment, locationId, version, accessToken, timeoutMs, lookaheadDays, baseUrl } = value;
-  const { webhookSignatureKey } = value;
+  const { webhookSignatureKey, paymentRequirement } = value;
+  if (
+    paymentRequirement !== undefined &&
+    paymentRequirement !== "none" &&
+    paymentRequirement !== "deposit" &&
+    paymentRequirement !== "full_prepay"
+  )
+    return err(
+      fieldError(
+        "invalid_value",
+        at("paymentRequirement"),
+        'paymentRequirement is "none", "deposit" or "full_prepay" (what the business takes up front)',
+      ),
+    );
   if (environment !== "sandbox" && environment !== "production")
     return err(fieldError("invalid_value", at("environment"), 'environment is "sandbox" or "production"'));
   if (typeof locationId !== "string" || !LOCATION_ID.test(locationId))
@@ -187,5 +208,6 @@ export function validateSquareSettings(
     ...(lookaheadDays === undefined ? {} : { lookaheadDays: lookaheadDays as number }),
     ...(baseUrl === undefined ? {} : { baseUrl: baseUrl.replace(/\/+$/, "") }),
     ...(webhookSignatureKey === undefined ? {} : { webhookSignatureKey: webhookSignatureKey }),
+    ...(paymentRequirement === undefined ? {} : { paymentRequirement }),
   });
 }

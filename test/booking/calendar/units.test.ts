@@ -29,6 +29,28 @@ describe("capacity on a calendar (issue #11)", () => {
     expect(laid.get("bay-2")).toEqual([{ start: 9 * H, end: 10 * H }]);
   });
 
+  it("calendar time avoids a unit the gateway already booked when another unit is free", () => {
+    const booked = new Map([["bay-1", [{ start: 9 * H, end: 10 * H }]]]);
+    const laid = layBusyOnUnits(
+      unitsFor({ resourceType: "bay", units: 2 }),
+      [{ start: 9 * H, end: 10 * H }],
+      booked,
+    );
+    expect(laid.get("bay-1")).toEqual([]);
+    expect(laid.get("bay-2")).toEqual([{ start: 9 * H, end: 10 * H }]);
+    // Both bays booked: the event must land on one of them (a conflict the sync reports).
+    const full = new Map([
+      ["bay-1", [{ start: 9 * H, end: 10 * H }]],
+      ["bay-2", [{ start: 9 * H, end: 10 * H }]],
+    ]);
+    const forced = layBusyOnUnits(
+      unitsFor({ resourceType: "bay", units: 2 }),
+      [{ start: 9 * H, end: 10 * H }],
+      full,
+    );
+    expect([...forced.values()].flat()).toEqual([{ start: 9 * H, end: 10 * H }]);
+  });
+
   it("every unit is in the answer, empty when free (yesterday's busy time is replaced)", () => {
     const laid = layBusyOnUnits(unitsFor({ resourceType: "chair", units: 3 }), []);
     expect([...laid.entries()]).toEqual([

@@ -60,3 +60,14 @@ describe("validateSquareSettings", () => {
     }
   });
 });
+
+describe("Square paymentRequirement (OSBP fails closed without it)", () => {
+  it("is carried when stated, refused when not one of the three", async () => {
+    const { validateSquareSettings } = await import("../../../src/connectors/square/settings.js");
+    const base = { environment: "sandbox", locationId: "L1", version: "2026-08-20", accessToken: "t" };
+    const ok = validateSquareSettings({ ...base, paymentRequirement: "deposit" }, false);
+    expect(ok.ok && ok.value.paymentRequirement).toBe("deposit");
+    const bad = validateSquareSettings({ ...base, paymentRequirement: "sometimes" }, false);
+    expect(!bad.ok && bad.error.field).toBe("/paymentRequirement");
+  });
+});

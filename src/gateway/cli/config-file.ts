@@ -4,10 +4,16 @@
  * parseHostsConfig, whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …").
  */
 import { readFile } from "node:fs/promises";
+import { resolve } from "node:path";
 import type { HostConfig } from "../../booking/api.js";
-import { parseHostsConfig } from "../../booking/hosts/index.js";
+import {
+  embeddedCalendarHost,
+  embeddedDefaultHosts,
+  parseHostsConfig,
+  seedEmbeddedCalendar,
+} from "../../booking/hosts/index.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
-import { err } from "../../protocol/result.js";
+import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 
 /** The error is one line for the operator, naming the file and the field. */
@@ -32,4 +38,18 @@ export async function loadHostsConfigFile(path: string): Promise<Result<HostConf
   }
   if (hosts.value.length === 0) return err(`${path}: /hosts: lists no host; there would be nothing to serve`);
   return hosts;
+}
+
+/**
+ * The hosts a command serves: the config file's, or without one the embedded default (three
+ * synthetic hosts and a person's own calendar, whose local calendar is seeded in the data dir).
+ */
+export async function hostsFor(
+  configPath: string | undefined,
+  cwd: string,
+  dataDir: string,
+): Promise<Result<HostConfig[], string>> {
+  if (configPath !== undefined) return loadHostsConfigFile(resolve(cwd, configPath));
+  await seedEmbeddedCalendar(dataDir, Date.now());
+  return ok([...embeddedDefaultHosts(), embeddedCalendarHost()]);
 }

@@ -7,19 +7,12 @@
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
-import { resolve } from "node:path";
-import type { HostConfig } from "../../booking/api.js";
-import {
-  embeddedCalendarHost,
-  embeddedDefaultHosts,
-  seedEmbeddedCalendar,
-} from "../../booking/hosts/index.js";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
-import { loadHostsConfigFile } from "./config-file.js";
+import { hostsFor } from "./config-file.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
 import type { ServeSettings } from "./serve-env.js";
 
@@ -46,18 +39,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     fail(settings.error);
     return 2;
   }
-  let hosts: HostConfig[];
-  if (configPath === undefined) {
-    hosts = [...embeddedDefaultHosts(), embeddedCalendarHost()];
-    await seedEmbeddedCalendar(settings.value.dataDir, Date.now());
-  } else {
-    const loaded = await loadHostsConfigFile(resolve(cwd, configPath));
-    if (!loaded.ok) {
-      fail(loaded.error);
-      return 2;
-    }
-    hosts = loaded.value;
+  const loaded = await hostsFor(configPath, cwd, settings.value.dataDir);
+  if (!loaded.ok) {
+    fail(loaded.error);
+    return 2;
   }
+  const hosts = loaded.value;
 
   // env carries the Node request (incoming), which the app reads bodies from directly.
   let handler: (request: Request, env?: unknown) => Response | Promise<Response> = () =>

@@ -6,17 +6,10 @@
  * notice book holds: with REDIS_URL that includes what every `serve` process recorded;
  * without it, only what this run's catalog reads saw.
  */
-import { resolve } from "node:path";
-import type { HostConfig } from "../../booking/api.js";
-import {
-  embeddedCalendarHost,
-  embeddedDefaultHosts,
-  seedEmbeddedCalendar,
-} from "../../booking/hosts/index.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
-import { loadHostsConfigFile } from "./config-file.js";
+import { hostsFor } from "./config-file.js";
 import { readServeEnv } from "./serve-env.js";
 
 export async function runUpstreams(configPath: string | undefined, io: CliIo): Promise<number> {
@@ -27,18 +20,12 @@ export async function runUpstreams(configPath: string | undefined, io: CliIo): P
     fail(settings.error);
     return 2;
   }
-  let hosts: HostConfig[];
-  if (configPath === undefined) {
-    hosts = [...embeddedDefaultHosts(), embeddedCalendarHost()];
-    await seedEmbeddedCalendar(settings.value.dataDir, Date.now());
-  } else {
-    const loaded = await loadHostsConfigFile(resolve(cwd, configPath));
-    if (!loaded.ok) {
-      fail(loaded.error);
-      return 2;
-    }
-    hosts = loaded.value;
+  const loaded = await hostsFor(configPath, cwd, settings.value.dataDir);
+  if (!loaded.ok) {
+    fail(loaded.error);
+    return 2;
   }
+  const hosts = loaded.value;
   const built = await buildGatewayRuntime({
     hosts,
     publicOrigin: settings.value.publicOrigin ?? "http://127.0.0.1:8787",

@@ -66,7 +66,11 @@ export function readApprovalToken(
   const [payload, given] = parts as [string, string];
   const expected = mac(secret, payload);
   const actual = Buffer.from(given, "base64url");
-  if (actual.length !== expected.length || !timingSafeEqual(actual, expected)) return err("bad_signature");
+  // One spelling per MAC: base64url's last character has two unused bits.
+  const canonical = actual.toString("base64url") === given;
+  if (!canonical || actual.length !== expected.length || !timingSafeEqual(actual, expected)) {
+    return err("bad_signature");
+  }
   let claims: unknown;
   try {
     claims = JSON.parse(Buffer.from(payload, "base64url").toString("utf8"));

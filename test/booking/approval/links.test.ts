@@ -29,8 +29,15 @@ describe("approval link tokens (issue #11: signed, expiring, single-use)", () =>
     const [payload, mac] = token.split(".") as [string, string];
     const forged = Buffer.from(JSON.stringify({ h: "h1", b: "b_2", x: 9e9, n: "x" })).toString("base64url");
     expect(readApprovalToken(secret, `${forged}.${mac}`, now)).toEqual({ ok: false, error: "bad_signature" });
-    const flipped = `${payload}.${mac.slice(0, -1)}${mac.endsWith("A") ? "B" : "A"}`;
+    const flipped = `${payload}.${mac.startsWith("A") ? "B" : "A"}${mac.slice(1)}`;
     expect(readApprovalToken(secret, flipped, now)).toEqual({ ok: false, error: "bad_signature" });
+    // The last character carries two unused bits: a non-canonical spelling of the same MAC is
+    // refused too, so a token has exactly one valid form.
+    const last = mac.at(-1) ?? "A";
+    const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const twin = alphabet[alphabet.indexOf(last) ^ 1] ?? "A";
+    const noncanonical = `${payload}.${mac.slice(0, -1)}${twin}`;
+    expect(readApprovalToken(secret, noncanonical, now)).toEqual({ ok: false, error: "bad_signature" });
   });
 
   it("refuses an expired token and malformed ones", () => {

@@ -11,6 +11,7 @@
  * message quotes a URL with user info, a request header or a response body.
  */
 import type { ConnectorError, UpstreamMeta } from "../port.js";
+import { captureUpstreamMeta } from "../http/meta.js";
 
 export interface TransportOptions {
   readonly fetch: typeof globalThis.fetch;
@@ -39,9 +40,6 @@ export interface OutgoingRequest {
 }
 
 export type Send = (request: OutgoingRequest) => Promise<Exchange>;
-
-const REQUEST_ID_HEADERS = ["x-request-id", "request-id", "x-correlation-id", "x-amz-request-id"];
-const RATELIMIT_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/;
 
 export function createSend(opts: TransportOptions): Send {
   const authorization =
@@ -97,23 +95,7 @@ export function callLine(method: string, url: URL, redacted: ReadonlySet<string>
 }
 
 function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  const ratelimit: Record<string, string> = {};
-  headers.forEach((value, key) => {
-    if (RATELIMIT_HEADER.test(key.toLowerCase())) ratelimit[key.toLowerCase()] = value;
-  });
-  const requestId = REQUEST_ID_HEADERS.map((h) => headers.get(h)).find((v) => v !== null);
-  const server = headers.get("server");
-  const deprecation = headers.get("deprecation");
-  const sunset = headers.get("sunset");
-  return {
-    call,
-    status,
-    ...(server === null ? {} : { server }),
-    ...(requestId === undefined || requestId === null ? {} : { request_id: requestId }),
-    ...(deprecation === null ? {} : { deprecation }),
-    ...(sunset === null ? {} : { sunset }),
-    ...(Object.keys(ratelimit).length === 0 ? {} : { ratelimit }),
-  };
+  return captureUpstreamMeta(call, status, headers);
 }
 
 /**

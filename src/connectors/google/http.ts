@@ -15,6 +15,7 @@
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
+import { captureUpstreamMeta } from "../http/meta.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 
 /** What a connector needs from the outside for HTTP. */
@@ -89,26 +90,10 @@ export function callLine(method: string, segments: readonly string[]): string {
   return `${method} /calendar/v3/${segments.map(redactSegment).join("/")}`;
 }
 
-const RATE_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/;
-
 /** The metadata of an answer (OSBP UpstreamMeta). */
 export function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  const ratelimit: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (RATE_HEADER.test(name.toLowerCase())) ratelimit[name.toLowerCase()] = value;
-  });
-  const server = headers.get("server") ?? undefined;
-  const deprecation = headers.get("deprecation") ?? undefined;
-  const sunset = headers.get("sunset") ?? undefined;
-  return {
-    call,
-    status,
-    api_version: GOOGLE_CALENDAR_PLATFORM.api_version,
-    ...(server !== undefined && { server }),
-    ...(deprecation !== undefined && { deprecation }),
-    ...(sunset !== undefined && { sunset }),
-    ...(Object.keys(ratelimit).length > 0 && { ratelimit }),
-  };
+  // The shared capture (src/connectors/http/meta.ts); Google echoes no version, so the pin is named.
+  return { ...captureUpstreamMeta(call, status, headers), api_version: GOOGLE_CALENDAR_PLATFORM.api_version };
 }
 
 /**

@@ -16,6 +16,7 @@
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
+import { captureUpstreamMeta } from "../http/meta.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
 
 export interface GraphHttpDeps {
@@ -67,28 +68,9 @@ export function callLine(method: string, url: string): string {
   return `${method} ${segments.join("/")}`;
 }
 
-const RATE_HEADER = /^(retry-after|ratelimit|ratelimit-policy|x-ratelimit-.*)$/;
-
 export function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  const ratelimit: Record<string, string> = {};
-  headers.forEach((value, name) => {
-    if (RATE_HEADER.test(name.toLowerCase())) ratelimit[name.toLowerCase()] = value;
-  });
-  const pick = (name: string) => headers.get(name) ?? undefined;
-  const server = pick("server");
-  const requestId = pick("request-id");
-  const deprecation = pick("deprecation");
-  const sunset = pick("sunset");
-  return {
-    call,
-    status,
-    api_version: MICROSOFT_GRAPH_PLATFORM.api_version,
-    ...(server !== undefined && { server }),
-    ...(requestId !== undefined && { request_id: requestId }),
-    ...(deprecation !== undefined && { deprecation }),
-    ...(sunset !== undefined && { sunset }),
-    ...(Object.keys(ratelimit).length > 0 && { ratelimit }),
-  };
+  // The shared capture (src/connectors/http/meta.ts); Graph echoes no version, so the pin is named.
+  return { ...captureUpstreamMeta(call, status, headers), api_version: MICROSOFT_GRAPH_PLATFORM.api_version };
 }
 
 export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<Outcome> {

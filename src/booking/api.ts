@@ -14,7 +14,6 @@ import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
-import type { MandateChain } from "../protocol/schcp/mandate/index.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
 import type { RefusalError, Remedy } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
@@ -24,15 +23,16 @@ import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
 
 /**
- * Who is asking: the verified agent key and, when sent, the verified mandate chain (SchCP), or
- * another edge's Authority (OSBP BookingMandate). At most one of mandate and authority.
+ * Who is asking, in the core's terms: the agent's key (or an edge-scoped id) and, when the
+ * request carries a grant, the Authority the edge built from it (authority.ts): a SchCP
+ * mandate chain, an OSBP BookingMandate. Absent: an anonymous agent.
  */
 export interface Caller {
   /** RFC 7638 thumbprint of the key that signed the request (SchCP); an edge-scoped id otherwise. */
   readonly agentKey: string;
-  readonly mandate?: MandateChain;
-  /** A non-SchCP grant that answers for the principal (authority.ts). */
   readonly authority?: Authority;
+  /** A SchCP chain reaches the core only as an Authority (schcp/caller.ts coreCaller). */
+  readonly mandate?: never;
   /**
    * An attester the edge honoured for this principal (§7.5: listed in the host's trust
    * attesters, signature and subject verified); its pool and reputation apply. Added by I2.
@@ -249,6 +249,7 @@ export interface BookingEdge {
 // ---- the use cases -----------------------------------------------------------------
 
 export type { SchcpHostApi } from "./schcp/api.js";
+export type { SchcpCaller } from "./schcp/caller.js";
 
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {

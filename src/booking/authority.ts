@@ -1,11 +1,11 @@
 /**
- * Authority: what answers "may this principal take this action on these terms" for a caller
- * that is not a SchCP mandate chain. The SchCP edge verifies a mandate chain and the core
- * checks it with checkMandateAction (holds/mandate.ts); any other edge hands the core an
- * Authority it built from its own protocol's grant (an OSBP BookingMandate, later a
- * Servicialo A2A request), so the core's rules (access, window, notice, caps, allocation)
- * bind every edge alike while each protocol's own limits stay in its own terms.
+ * Authority: what answers "may this principal take this action on these terms" for every edge.
+ * Each edge turns its protocol's grant into one (the SchCP edge a verified mandate chain,
+ * schcp/mandate-authority.ts; the OSBP edge a BookingMandate; later a Servicialo A2A request),
+ * so the core's rules (access, window, notice, caps, allocation) bind every edge alike, while
+ * each protocol's own limits stay in its own terms. The core never sees the grant itself.
  */
+import type { MandateCount } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { Result } from "../protocol/result.js";
 import type { BookingRefusal, Caller } from "./api.js";
@@ -22,16 +22,26 @@ export interface ActionTerms {
   readonly total: Money | null;
   /** The resource the caller pinned (a provider), when it pinned one. */
   readonly resourceId?: string;
+  /** For a change offer: the booking it would move. */
+  readonly bookingId?: string;
 }
 
 export interface Authority {
   /** Who the booking belongs to: a stable, non-personal id (never a phone or an email). */
   readonly principal: string;
-  /** A short name of the grant's protocol, for audit ("osbp", "a2a"). */
+  /** A short name of the grant's protocol, for audit ("schcp", "osbp", "a2a"). */
   readonly kind: string;
-  permits(terms: ActionTerms): Result<void, BookingRefusal>;
+  /** Asynchronous when the grant counts what it has already used (SchCP max_bookings). */
+  permits(terms: ActionTerms): Result<void, BookingRefusal> | Promise<Result<void, BookingRefusal>>;
+  /**
+   * Counted limits each booking hold takes one of (SchCP §7.1 max_bookings per mandate link),
+   * checked by the store in the same atomic step as the allocation, so two concurrent holds
+   * cannot both take the last one.
+   */
+  readonly holdLimits?: readonly MandateCount[];
+  /** Whether a time lies inside the grant's windows: alternatives outside it are not offered. */
+  covers?(start: number, end?: number): boolean;
 }
 
-/** Whose request it is: the SchCP mandate's root principal or the Authority's; null when anonymous. */
-export const principalOf = (caller: Caller): string | null =>
-  caller.mandate?.principal ?? caller.authority?.principal ?? null;
+/** Whose request it is: the Authority's principal; null when anonymous. */
+export const principalOf = (caller: Caller): string | null => caller.authority?.principal ?? null;

@@ -4,7 +4,7 @@
  * changes, operator side and reconciliation, over one MemoryHoldStore.
  */
 import { describe, expect, it } from "vitest";
-import type { Caller, OutboundEvent } from "../../src/booking/api.js";
+import type { Caller, SchcpCaller, OutboundEvent } from "../../src/booking/api.js";
 import {
   buildHostRuntime,
   createHostDirectory,
@@ -60,7 +60,7 @@ async function gateway() {
   };
 }
 
-async function guest(hostId: string, now: number): Promise<Caller> {
+async function guest(hostId: string, now: number): Promise<SchcpCaller> {
   const principal = generateEd25519KeyPair();
   const agent = generateEd25519KeyPair();
   const agentKey = jwkThumbprint(agent.publicJwk);
@@ -91,7 +91,7 @@ async function holdFirstSlot(
   g: Awaited<ReturnType<typeof gateway>>,
   hostId: string,
   serviceId: string,
-  caller: Caller,
+  caller: SchcpCaller,
 ) {
   const slots = ok(
     await g.service.availability(hostId, caller, {

@@ -2,18 +2,17 @@
  * Alternatives to a slot that cannot be held (SchCP §5.2: "409 SLOT_UNAVAILABLE (reason
  * slot_taken), with up to five alternatives (nearest available slots)"). Candidate starts lie
  * on a grid around the requested start (src/holds/alternatives.ts), inside the booking window,
- * the horizon and the mandate's window, so every alternative could itself be held; the store
+ * the horizon and the caller's grant (a mandate's window), so every alternative could itself be held; the store
  * tests them in the same atomic step as the refused hold.
  */
 import { alternativeStarts } from "../../holds/alternatives.js";
 import { toSchcpMoney } from "../../protocol/money/index.js";
-import type { MandateChain } from "../../protocol/schcp/mandate/index.js";
 import type { Slot } from "../../protocol/schcp/types.js";
 import type { HostRuntime } from "../api.js";
+import type { Authority } from "../authority.js";
 import { priceOffer } from "../pricing/index.js";
 import { checkWhen, zoneView, type ZoneView } from "../rules/index.js";
 import type { ServiceLookup } from "./lookup.js";
-import { insideMandateWindows } from "./mandate.js";
 
 /** The grid alternatives are sought on: a quarter hour, the usual booking step. */
 export const ALTERNATIVE_STEP_MS = 15 * 60_000;
@@ -23,7 +22,7 @@ export function alternativeStartsFor(
   found: ServiceLookup,
   start: number,
   now: number,
-  chain: MandateChain | undefined,
+  authority: Authority | undefined,
   view?: ZoneView,
 ): number[] {
   const { rules, service } = found;
@@ -37,7 +36,7 @@ export function alternativeStartsFor(
   return alternativeStarts(start, { stepMs: ALTERNATIVE_STEP_MS, anchor: start, notBefore, notAfter }).filter(
     (s) =>
       checkWhen(rules, policies, view ?? runtime.config.timezone, s, now) === undefined &&
-      insideMandateWindows(chain, s, length === undefined ? undefined : s + length),
+      (authority?.covers?.(s, length === undefined ? undefined : s + length) ?? true),
   );
 }
 

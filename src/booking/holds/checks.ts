@@ -91,9 +91,9 @@ export async function checkHold(
  * (scope reschedule, §5.7). The edge has verified any mandate sent; this is its absence.
  */
 function mandateNeeded(runtime: HostRuntime, params: CreateHoldParams): BookingRefusal | undefined {
-  if (params.caller.mandate !== undefined) return undefined;
-  // Another edge's grant stands in for a mandate on a booking hold, never on a change offer.
-  if (params.kind === "booking" && params.caller.authority !== undefined) return undefined;
+  // Any edge's grant answers for the principal; whether it allows a change offer is its own
+  // answer (Authority.permits: a SchCP mandate needs reschedule in scope, OSBP never does).
+  if (params.caller.authority !== undefined) return undefined;
   if (params.kind === "booking" && !runtime.config.policies.holds.requiresMandate) return undefined;
   return bookingRefusal("MANDATE_INVALID", {
     message:

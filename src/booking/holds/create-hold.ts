@@ -1,7 +1,7 @@
 /**
  * createHold: the one hold engine (SchCP §5.2), for a booking hold and for a change offer's
  * hold (§5.7, §5.8). In order: the who/when/where rules (checks.ts); the price; the mandate
- * (hold, or change_offer); the reputation-scaled TTL (§7.3); the upstream's free resources at
+ * (the caller's Authority: hold, or change_offer); the reputation-scaled TTL (§7.3); the upstream's free resources at
  * the start and at nearby alternatives (one findAvailability call); the neutral contract, and
  * each edge's record of it (SchCP signs its offer ONCE, schcp/edge.ts); then one
  * store.placeHold that checks the caps, the walk-in reserve and the allocation atomically and
@@ -19,7 +19,6 @@ import { bookingRefusal, withContactRemedy } from "../rules/index.js";
 import { slotAt } from "./alternatives.js";
 import { checkHold } from "./checks.js";
 import { locate } from "./locate.js";
-import { checkAction, mandateCounts } from "./mandate.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
@@ -90,25 +89,18 @@ async function create(
     },
   );
 
-  const chain = c.hostInitiated ? undefined : params.caller.mandate;
-  if (chain !== undefined) {
-    const allowed = await checkAction(deps.store, hostId, chain, {
-      kind: params.kind === "change" ? "change_offer" : "hold",
-      serviceId: service.id,
-      start: params.start,
-      ...(end === undefined ? { openEnded: true } : { end }),
-      total: priced.total,
-      ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
-    });
-    if (!allowed.ok) return allowed;
-  } else if (!c.hostInitiated && params.caller.authority !== undefined) {
-    const allowed = params.caller.authority.permits({
+  // The caller's grant, whichever edge it came through (authority.ts); a host's own proposal
+  // is the host's decision and carries none.
+  const authority = c.hostInitiated ? undefined : params.caller.authority;
+  if (authority !== undefined) {
+    const allowed = await authority.permits({
       action: params.kind === "change" ? "change_offer" : "hold",
       serviceId: service.id,
       start: params.start,
       ...(end !== undefined && { end }),
       total: priced.total,
       ...(c.resource !== undefined && { resourceId: c.resource.id }),
+      ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
     });
     if (!allowed.ok) return allowed;
   }
@@ -185,7 +177,7 @@ async function create(
       principal: c.principal,
       ...(grant.attester !== undefined && { attester: grant.attester }),
       // A change offer counts against the agent's cap, not max_bookings (§5.7, §7.1).
-      mandates: params.kind === "booking" ? mandateCounts(chain) : [],
+      mandates: params.kind === "booking" ? (authority?.holdLimits ?? []) : [],
     },
     caps: c.hostInitiated
       ? { principalProven: true }

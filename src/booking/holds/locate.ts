@@ -50,7 +50,7 @@ export async function locate(
   const starts =
     c.hostInitiated || !withAlternatives
       ? []
-      : alternativeStartsFor(runtime, c.found, params.start, now, params.caller.mandate, view);
+      : alternativeStartsFor(runtime, c.found, params.start, now, params.caller.authority, view);
   const from = Math.min(params.start, ...starts);
   const to = Math.max(params.start, ...starts) + 1;
   const hours = hoursIndexFor(runtime, c.found.service, from, to);

@@ -3,7 +3,8 @@
  * whose every link covers the action. Constraints bind reads too, so a GET is checked with
  * the booking's service, time, total and contract like any other action.
  */
-import type { BookingRefusal, Caller } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingRefusal } from "../api.js";
 import { fromMandateRefusal, mandateRequired, notFound } from "../bookings/refuse.js";
 import type { BookingState } from "../bookings/state.js";
 import { schcpOffer } from "./attachment.js";
@@ -45,7 +46,7 @@ export function bookingAction(kind: MandateActionKind, state: BookingState): Man
  */
 export async function authorizeOnBooking(
   store: HoldStore,
-  caller: Caller,
+  caller: SchcpCaller,
   state: BookingState,
   action: MandateAction,
 ): Promise<Result<MandateChain, BookingRefusal>> {

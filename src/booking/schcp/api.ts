@@ -3,7 +3,8 @@
  * bodies in, wire bodies out. Implemented in this folder over the neutral core (host-api.ts);
  * the edge has verified the signature, the mandate and the closed schema first.
  */
-import type { Caller, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { UseCase } from "../api.js";
 import type {
   AvailabilityRequest,
   AvailabilityResponse,
@@ -19,33 +20,38 @@ import type {
 } from "../../protocol/schcp/types.js";
 
 export interface SchcpHostApi {
-  availability(hostId: string, caller: Caller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
-  placeHold(hostId: string, caller: Caller, body: HoldRequest): UseCase<Hold>;
-  getHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
-  releaseHold(hostId: string, caller: Caller, holdId: string): UseCase<Hold>;
+  availability(hostId: string, caller: SchcpCaller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
+  placeHold(hostId: string, caller: SchcpCaller, body: HoldRequest): UseCase<Hold>;
+  getHold(hostId: string, caller: SchcpCaller, holdId: string): UseCase<Hold>;
+  releaseHold(hostId: string, caller: SchcpCaller, holdId: string): UseCase<Hold>;
   confirm(
     hostId: string,
-    caller: Caller,
+    caller: SchcpCaller,
     holdId: string,
     body: ConfirmRequest,
   ): UseCase<{ readonly status: 201 | 202; readonly body: BookingResponse }>;
-  getBooking(hostId: string, caller: Caller, bookingId: string): UseCase<BookingResponse>;
-  cancel(hostId: string, caller: Caller, bookingId: string, body: CancelRequest): UseCase<BookingResponse>;
+  getBooking(hostId: string, caller: SchcpCaller, bookingId: string): UseCase<BookingResponse>;
+  cancel(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: CancelRequest,
+  ): UseCase<BookingResponse>;
   changeOffer(
     hostId: string,
-    caller: Caller,
+    caller: SchcpCaller,
     bookingId: string,
     body: ChangeOfferRequest,
   ): UseCase<ChangeOfferResponse>;
   reschedule(
     hostId: string,
-    caller: Caller,
+    caller: SchcpCaller,
     bookingId: string,
     body: RescheduleRequest,
   ): UseCase<BookingResponse>;
   proposalResponse(
     hostId: string,
-    caller: Caller,
+    caller: SchcpCaller,
     bookingId: string,
     body: ProposalResponseRequest,
   ): UseCase<BookingResponse>;

@@ -13,10 +13,11 @@
  * The work is bounded (window.ts). Availability is a snapshot; the hold is where atomicity
  * is guaranteed.
  */
+import type { SchcpCaller } from "./caller.js";
 import { err, ok } from "../../protocol/result.js";
 import type { AvailabilityRequest, AvailabilityResponse, Slot } from "../../protocol/schcp/types.js";
 import { formatInstant, instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
-import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
+import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../api.js";
 import { findChosenResource, findService, slotAt } from "../holds/index.js";
 import { checkAccess, checkPartySize, notFound, partyCapacity, withContactRemedy } from "../rules/index.js";
 import { openings } from "../availability/openings.js";
@@ -26,7 +27,7 @@ import { MAX_CANDIDATE_STARTS, parseQueryWindow, type QueryWindow } from "../ava
 export async function availability(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   body: AvailabilityRequest,
 ): UseCase<AvailabilityResponse> {
   const runtime = deps.hosts.get(hostId);
@@ -38,7 +39,7 @@ export async function availability(
 async function query(
   deps: BookingDeps,
   runtime: HostRuntime,
-  caller: Caller,
+  caller: SchcpCaller,
   body: AvailabilityRequest,
 ): UseCase<AvailabilityResponse> {
   const now = deps.clock.now();

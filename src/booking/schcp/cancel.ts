@@ -5,7 +5,8 @@
  * already_started (attendance is the host's to declare, §6). Cancelling a cancelled booking
  * returns it unchanged.
  */
-import type { BookingDeps, Caller, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, UseCase } from "../api.js";
 import { ok } from "../../protocol/result.js";
 import type { BookingResponse, CancelRequest } from "../../protocol/schcp/types.js";
 import { canCancel, endBooking } from "../bookings/cancel.js";
@@ -16,7 +17,7 @@ import { bookingResponse } from "./receipt.js";
 export async function cancelBooking(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
   body: CancelRequest,
 ): UseCase<BookingResponse> {

@@ -5,7 +5,8 @@
  * The booking keeps its time until the offer is accepted. At most one open change offer: asking
  * again releases the previous one; asking clears a recorded declined_change.
  */
-import type { BookingDeps, Caller, UseCase } from "../api.js";
+import { coreCaller, type SchcpCaller } from "./caller.js";
+import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { ChangeOfferRequest, ChangeOfferResponse } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
@@ -21,7 +22,7 @@ export async function changeOffer(
   deps: BookingDeps,
   createHold: CreateHold,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
   body: ChangeOfferRequest,
 ): UseCase<ChangeOfferResponse> {
@@ -48,7 +49,7 @@ export async function changeOffer(
 
   const proposalId = deps.ids.next("p_");
   const created = await placeChangeHold(deps, createHold, host, state, {
-    caller,
+    caller: coreCaller(deps.store, hostId, caller),
     start: start.value,
     proposalId,
     by: "guest",

@@ -6,7 +6,8 @@
  * the mandate (book scope and constraints, max_bookings with this hold already counted), the
  * closed-mandate policy and shared limits.
  */
-import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import type { HoldRecord, HoldStore } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
@@ -40,7 +41,7 @@ export type ConfirmResult = { readonly status: 201 | 202; readonly body: Booking
 export async function confirmHold(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   holdId: string,
   body: ConfirmRequest,
 ): UseCase<ConfirmResult> {
@@ -87,7 +88,7 @@ export async function confirmHold(
 async function answerRecorded(
   deps: BookingDeps,
   host: HostRuntime,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
   signed: SchcpOffer,
   body: ConfirmRequest,
@@ -111,7 +112,7 @@ async function answerRecorded(
 export async function checkConfirm(
   store: HoldStore,
   host: HostRuntime,
-  caller: Caller,
+  caller: SchcpCaller,
   hold: HoldRecord,
   payload: HoldPayload,
   signed: SchcpOffer,

@@ -2,7 +2,8 @@
  * GET /bookings/{booking_id} (SchCP §5.5): the booking as it stands, for the principal that
  * owns it, under any scope; the mandate's constraints bind the read (§3.3).
  */
-import type { BookingDeps, Caller, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, UseCase } from "../api.js";
 import { ok } from "../../protocol/result.js";
 import type { BookingResponse } from "../../protocol/schcp/types.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
@@ -12,7 +13,7 @@ import { bookingResponse } from "./receipt.js";
 export async function getBooking(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
 ): UseCase<BookingResponse> {
   const found = await schcpHostBooking(deps, hostId, bookingId);

@@ -10,12 +10,13 @@
  * exist. Release is idempotent; releasing in the last fifth of the TTL counts as an expiry
  * for reputation (§7.2), otherwise as a release (§7.3).
  */
+import type { SchcpCaller } from "./caller.js";
 import type { HoldRecord, HoldState, ReputationOutcome } from "../../holds/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { Hold, HoldStatus } from "../../protocol/schcp/types.js";
 import { formatInstant } from "../../protocol/time/index.js";
-import type { BookingDeps, BookingRefusal, Caller, HoldPayload, HostRuntime, UseCase } from "../api.js";
-import { checkAction } from "../holds/mandate.js";
+import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../api.js";
+import { checkAction } from "./mandate-authority.js";
 import { decodeHoldPayload } from "../holds/payload.js";
 import { bookingRefusal, notFound, withContactRemedy } from "../rules/index.js";
 import { schcpHold, type SchcpHoldAttachment } from "./attachment.js";
@@ -44,7 +45,7 @@ interface OwnHold {
 async function ownHold(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   holdId: string,
   action: "read" | "release",
   now: number,
@@ -84,7 +85,7 @@ async function ownHold(
 export async function getHold(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   holdId: string,
 ): UseCase<Hold> {
   const found = await ownHold(deps, hostId, caller, holdId, "read", deps.clock.now());
@@ -94,7 +95,7 @@ export async function getHold(
 export async function releaseHold(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   holdId: string,
 ): UseCase<Hold> {
   const now = deps.clock.now();

@@ -4,10 +4,11 @@
  * values (start, ttl) into the hold engine's intent, asks for the SchCP offer with it
  * (edge.ts), and returns the wire Hold kept with the hold. Idempotency (§9.1) wraps it at the edge.
  */
+import { coreCaller, type SchcpCaller } from "./caller.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Hold, HoldRequest } from "../../protocol/schcp/types.js";
 import { parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
-import type { BookingDeps, Caller, UseCase } from "../api.js";
+import type { BookingDeps, UseCase } from "../api.js";
 import { createHold } from "../holds/create-hold.js";
 import { bookingRefusal, notFound, withContactRemedy } from "../rules/index.js";
 import { SCHCP, schcpHold } from "./attachment.js";
@@ -15,7 +16,7 @@ import { SCHCP, schcpHold } from "./attachment.js";
 export async function placeHold(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   body: HoldRequest,
 ): UseCase<Hold> {
   const runtime = deps.hosts.get(hostId);
@@ -35,7 +36,7 @@ export async function placeHold(
     ttlMs = ttl.value;
   }
   const created = await createHold(deps, runtime, {
-    caller,
+    caller: coreCaller(deps.store, hostId, caller),
     serviceId: body.service_id,
     start: start.value.epochMs,
     ttlMs,

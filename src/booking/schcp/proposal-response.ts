@@ -5,7 +5,8 @@
  * the booking becomes confirmed with answer by the host. Declining clears the proposal and
  * changes nothing the guest agreed to (no sequence bump).
  */
-import type { BookingDeps, Caller, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ProposalResponseRequest } from "../../protocol/schcp/types.js";
@@ -22,7 +23,7 @@ import { acceptAction, authorizeAcceptance } from "./reschedule.js";
 export async function proposalResponse(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
   body: ProposalResponseRequest,
 ): UseCase<BookingResponse> {

@@ -5,7 +5,8 @@
  * "always" host needs the principal's own approval of it (§5.3). Then the atomic swap; or, at
  * a host_approval host, the move waits for the host with the booking unchanged.
  */
-import type { BookingDeps, BookingRefusal, Caller, HostRuntime, UseCase } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { checkClosedMandatePolicy, receiptConsent } from "../../protocol/schcp/mandate/index.js";
@@ -40,7 +41,7 @@ export function acceptAction(
 export async function authorizeAcceptance(
   deps: BookingDeps,
   host: HostRuntime,
-  caller: Caller,
+  caller: SchcpCaller,
   state: BookingState,
   action: MandateAction,
 ): Promise<Result<MandateChain, BookingRefusal>> {
@@ -57,7 +58,7 @@ export async function authorizeAcceptance(
 export async function reschedule(
   deps: BookingDeps,
   hostId: string,
-  caller: Caller,
+  caller: SchcpCaller,
   bookingId: string,
   body: RescheduleRequest,
 ): UseCase<BookingResponse> {

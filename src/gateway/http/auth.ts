@@ -3,7 +3,8 @@
  * mandate (§3.3 checks 1–4 for the host in the path). Scope and constraints (checks 5–6)
  * depend on the action and are the core's business.
  */
-import type { Caller, HostRuntime } from "../../booking/api.js";
+import type { HostRuntime } from "../../booking/api.js";
+import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import { verifySchcpRequest } from "../../protocol/http-signatures/index.js";
 import type { VerifiedRequest } from "../../protocol/http-signatures/index.js";
@@ -57,7 +58,7 @@ export async function resolveCaller(
   host: HostRuntime,
   nowMs: number,
   required: boolean,
-): Promise<Result<Caller, EdgeRefusal>> {
+): Promise<Result<SchcpCaller, EdgeRefusal>> {
   if (verified.mandate === undefined) {
     if (!required) return ok({ agentKey: verified.keyid });
     return err(

@@ -4,7 +4,8 @@
  * needs a mandate and an idempotency key, and which use case it calls. The handler in
  * schcp-routes.ts runs the same pipeline for all of them.
  */
-import type { Caller, HostRuntime, SchcpHostApi, UseCase } from "../../booking/api.js";
+import type { HostRuntime, SchcpHostApi, UseCase } from "../../booking/api.js";
+import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { SchcpTypeOf, SchemaName } from "../../protocol/schcp/validate.js";
 import type { IdempotentRoute } from "./types.js";
 
@@ -31,7 +32,13 @@ export interface SchcpRoute {
   readonly rateLimited: boolean;
   /** Set for the routes that carry idempotency_key (§9.1); DELETE /holds/{id} is exempt. */
   readonly idempotent?: IdempotentRoute;
-  call(api: SchcpHostApi, hostId: string, caller: Caller, params: RouteParams, body: unknown): RouteAnswer;
+  call(
+    api: SchcpHostApi,
+    hostId: string,
+    caller: SchcpCaller,
+    params: RouteParams,
+    body: unknown,
+  ): RouteAnswer;
 }
 
 const always = (): boolean => true;
@@ -44,7 +51,7 @@ function withBody<N extends SchemaName>(
   fn: (
     api: SchcpHostApi,
     hostId: string,
-    caller: Caller,
+    caller: SchcpCaller,
     params: RouteParams,
     body: SchcpTypeOf<N>,
   ) => RouteAnswer,

@@ -6,7 +6,8 @@ import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
  * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
  * returns an object that satisfies it; tests hand in fakes of the use cases.
  */
-import type { Caller, Clock, HostDirectory, OperatorApi, SchcpHostApi } from "../../booking/api.js";
+import type { Clock, HostDirectory, OperatorApi, SchcpHostApi } from "../../booking/api.js";
+import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
 import type { OriginRateLimit } from "./origin-limit.js";
@@ -49,7 +50,7 @@ export type IdempotentRoute =
 export interface IdempotentRequest {
   readonly route: IdempotentRoute;
   readonly hostId: string;
-  readonly caller: Caller;
+  readonly caller: SchcpCaller;
   readonly idempotencyKey: string;
   readonly method: string;
   /** Path and query as addressed (the host id and the hold or booking id are in it). */

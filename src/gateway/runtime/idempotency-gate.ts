@@ -5,7 +5,8 @@
  * core's mandateReplayAuthorizer.
  */
 import type { Clock, HostDirectory } from "../../booking/api.js";
-import { mandateReplayAuthorizer, requestHash, withIdempotency } from "../../booking/idempotency/index.js";
+import { requestHash, withIdempotency } from "../../booking/idempotency/index.js";
+import { mandateReplayAuthorizer } from "../../booking/schcp/replay.js";
 import type { IdempotencyStore } from "../../holds/port.js";
 import type { MandateActionKind } from "../../protocol/schcp/mandate/index.js";
 import { fromBookingRefusal } from "../http/refusal-map.js";

@@ -32,6 +32,14 @@ export function osbpAuthority(args: {
     principal: osbpPrincipal(args.mandate),
     kind: "osbp",
     permits(terms) {
+      // OSBP v0.1.0 has no change offer: a BookingMandate grants booking.create only.
+      if (terms.action !== "hold") {
+        return err<BookingRefusal>({
+          code: "MANDATE_SCOPE",
+          reason: "not_in_scope",
+          message: "an OSBP booking mandate allows booking.create only",
+        });
+      }
       const valid = validateMandate(args.mandate, {
         now: args.now(),
         action: "booking.create",

@@ -7,7 +7,7 @@
  */
 import type {
   BookingDeps,
-  Caller,
+  SchcpCaller,
   HoldPayload,
   HostConfig,
   HostPolicies,
@@ -28,6 +28,7 @@ import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.j
 import { FakeConnector } from "./fake-connector.js";
 import { decodeHoldOrThrow } from "../../../src/booking/holds/payload.js";
 import { schcpEdge } from "../../../src/booking/schcp/edge.js";
+import { mandateChainOf } from "../../../src/booking/schcp/mandate-authority.js";
 import { schcpOffer } from "../../../src/booking/schcp/attachment.js";
 import type { CreateHold } from "../../../src/booking/changes/hold-engine.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
@@ -198,8 +199,8 @@ export interface MandateOptions {
   readonly jti?: string;
 }
 
-/** A Caller as the edge hands it over: the agent's thumbprint and the verified chain. */
-export async function callerFor(world: World, party: Party, opts: MandateOptions = {}): Promise<Caller> {
+/** A SchcpCaller as the edge hands it over: the agent's thumbprint and the verified chain. */
+export async function callerFor(world: World, party: Party, opts: MandateOptions = {}): Promise<SchcpCaller> {
   const agentKey = jwkThumbprint(party.agent.publicJwk);
   const nowSec = Math.floor(world.clock.now() / 1000);
   const compact = await issueMandate(
@@ -251,7 +252,7 @@ export interface TestHold {
 export async function placeTestHold(
   world: World,
   host: TestHost,
-  caller: Caller,
+  caller: SchcpCaller,
   opts: TestHoldOptions = {},
 ): Promise<TestHold> {
   const rt = host.runtime;
@@ -375,7 +376,13 @@ export function testCreateHold(world: World): CreateHold {
   return async (_deps, runtime, params) => {
     const host = world.host(runtime.config.id);
     try {
-      const made = await placeTestHold(world, host, params.caller, {
+      // The core hands the change hold the caller's Authority; the SchCP chain is behind it.
+      const chain = mandateChainOf(params.caller.authority);
+      const caller: SchcpCaller = {
+        agentKey: params.caller.agentKey,
+        ...(chain !== undefined && { mandate: chain }),
+      };
+      const made = await placeTestHold(world, host, caller, {
         start: params.start,
         kind: "change",
         bookingId: params.bookingId,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Caller } from "../../../src/booking/api.js";
+import { coreCaller } from "../../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../../src/booking/api.js";
 import { hostDiscoveryDocument } from "../../../src/booking/discovery/index.js";
 import { createHold, decodeHoldPayload } from "../../../src/booking/holds/index.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
@@ -46,7 +47,7 @@ function setup(config = hostConfig(), store: GatewayStore = new MemoryHoldStore(
   return {
     host,
     d,
-    hold: (who: Caller, over: Partial<HoldRequest> = {}) => placeHold(d, HOST, who, body(over)),
+    hold: (who: SchcpCaller, over: Partial<HoldRequest> = {}) => placeHold(d, HOST, who, body(over)),
   };
 }
 
@@ -229,7 +230,7 @@ describe("POST /holds: who, when and where refusals (§5.2), each with code, rea
   const cases: Array<{
     name: string;
     config?: ReturnType<typeof hostConfig>;
-    who?: () => Promise<Caller>;
+    who?: () => Promise<SchcpCaller>;
     over?: Partial<HoldRequest>;
     setup?: (d: TestDeps) => Promise<void>;
     expect: [string, string, Record<string, unknown>?];
@@ -581,7 +582,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
     const prev = offerSha256("a.b.c");
     const created = valueOf(
       await createHold(d, host, {
-        caller: await caller({ constraints: { max_bookings: 1 } }),
+        caller: coreCaller(d.store, host.config.id, await caller({ constraints: { max_bookings: 1 } })),
         serviceId: "oil-change",
         start: THU_1300,
         ttlMs: 5 * MIN,
@@ -622,7 +623,10 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
       booking: bookingFor("b_1", null),
     };
     refusalOf(
-      await createHold(d, host, { ...params, caller: await caller({ scope: ["hold", "book"] }) }),
+      await createHold(d, host, {
+        ...params,
+        caller: coreCaller(d.store, host.config.id, await caller({ scope: ["hold", "book"] })),
+      }),
       "MANDATE_SCOPE",
       "not_in_scope",
       { scope: "reschedule" },
@@ -638,7 +642,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
     const { d, host, hold } = setup(hostConfig({}, { holds: { max_active_per_agent: 1 } }));
     valueOf(await hold(await caller()));
     const r = await createHold(d, host, {
-      caller: await caller({ jti: "m-2" }),
+      caller: coreCaller(d.store, host.config.id, await caller({ jti: "m-2" })),
       serviceId: "oil-change",
       start: at(THU("15:00")),
       ttlMs: 5 * MIN,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Caller } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/api.js";
 import { getHold, releaseHold } from "../../../src/booking/schcp/holds.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
@@ -40,8 +40,8 @@ async function setup(config = hostConfig()) {
     d,
     owner,
     held,
-    get: (who: Caller = owner) => getHold(d, HOST, who, held.hold_id),
-    release: (who: Caller = owner) => releaseHold(d, HOST, who, held.hold_id),
+    get: (who: SchcpCaller = owner) => getHold(d, HOST, who, held.hold_id),
+    release: (who: SchcpCaller = owner) => releaseHold(d, HOST, who, held.hold_id),
     reputation: (kind: "agent" | "principal", id: string) => d.store.reputation({ kind, id }, d.clock.now()),
   };
 }

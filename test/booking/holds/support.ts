@@ -20,7 +20,7 @@ import { isRegisteredReason } from "../../../src/protocol/schcp/refusals.js";
 import type {
   BookingDeps,
   BookingRefusal,
-  Caller,
+  SchcpCaller,
   HostConfig,
   HostRuntime,
   OutboundEvent,
@@ -339,7 +339,7 @@ export async function caller(
   over: Partial<RootMandateClaims> = {},
   who: SigningKey = principal,
   by: SigningKey = agent,
-): Promise<Caller> {
+): Promise<SchcpCaller> {
   return { agentKey: thumb(by), mandate: await mandate(over, who, by) };
 }
 

@@ -1,11 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { Caller } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/api.js";
 import { confirmHold } from "../../../src/booking/schcp/confirm.js";
-import {
-  mandateReplayAuthorizer,
-  requestHash,
-  withIdempotency,
-} from "../../../src/booking/idempotency/index.js";
+import { requestHash, withIdempotency } from "../../../src/booking/idempotency/index.js";
+import { mandateReplayAuthorizer } from "../../../src/booking/schcp/replay.js";
 import type { StoredResponse } from "../../../src/holds/port.js";
 import {
   INSTANT,
@@ -21,7 +18,7 @@ import type { World } from "../bookings/world.js";
 const ok200 = (body: unknown, status = 200): StoredResponse => ({ status, body: JSON.stringify(body) });
 const always = () => ({ ok: true as const, value: undefined });
 
-function ctx(world: World, caller: Caller, key: string, body: string) {
+function ctx(world: World, caller: SchcpCaller, key: string, body: string) {
   return {
     agentKey: caller.agentKey,
     idempotencyKey: key,
@@ -150,7 +147,7 @@ describe("a replay is authorized like a fresh request (SchCP §9.1)", () => {
         ? { status: r.value.status, body: JSON.stringify(r.value.body) }
         : { status: 409, body: JSON.stringify(r.error) };
     };
-    const replay = (c: Caller) =>
+    const replay = (c: SchcpCaller) =>
       withIdempotency(world.store, ctx(world, c, "k", body), run, mandateReplayAuthorizer(c, "book"));
     const first = unwrap(await replay(caller));
     expect(first.response.status).toBe(201);

@@ -5,7 +5,7 @@
  */
 import type {
   BookingRefusal,
-  Caller,
+  SchcpCaller,
   HostConfig,
   HostDirectory,
   HostPolicies,
@@ -113,7 +113,7 @@ export function hostDirectory(configs: readonly HostConfig[]): HostDirectory {
 export interface RecordedCall {
   readonly method: string;
   readonly hostId: string;
-  readonly caller?: Caller;
+  readonly caller?: SchcpCaller;
   readonly args: readonly unknown[];
 }
 
@@ -127,7 +127,7 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   private answer<T>(
     method: string,
     hostId: string,
-    caller: Caller | undefined,
+    caller: SchcpCaller | undefined,
     args: unknown[],
     fallback: T,
   ) {
@@ -142,34 +142,34 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
     this.answers[method] = { ok: false, error: refusal as BookingRefusal };
   }
 
-  availability(h: string, c: Caller, b: unknown) {
+  availability(h: string, c: SchcpCaller, b: unknown) {
     return this.answer("availability", h, c, [b], ex.availabilityResponse() as never);
   }
-  placeHold(h: string, c: Caller, b: unknown) {
+  placeHold(h: string, c: SchcpCaller, b: unknown) {
     return this.answer("placeHold", h, c, [b], ex.hold() as never);
   }
-  getHold(h: string, c: Caller, id: string) {
+  getHold(h: string, c: SchcpCaller, id: string) {
     return this.answer("getHold", h, c, [id], ex.hold() as never);
   }
-  releaseHold(h: string, c: Caller, id: string) {
+  releaseHold(h: string, c: SchcpCaller, id: string) {
     return this.answer("releaseHold", h, c, [id], { ...ex.hold(), status: "released" } as never);
   }
-  confirm(h: string, c: Caller, id: string, b: unknown) {
+  confirm(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("confirm", h, c, [id, b], { status: 201, body: ex.bookingResponse() } as never);
   }
-  getBooking(h: string, c: Caller, id: string) {
+  getBooking(h: string, c: SchcpCaller, id: string) {
     return this.answer("getBooking", h, c, [id], ex.bookingResponse() as never);
   }
-  cancel(h: string, c: Caller, id: string, b: unknown) {
+  cancel(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("cancel", h, c, [id, b], ex.bookingResponse() as never);
   }
-  changeOffer(h: string, c: Caller, id: string, b: unknown) {
+  changeOffer(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("changeOffer", h, c, [id, b], ex.changeOfferResponse() as never);
   }
-  reschedule(h: string, c: Caller, id: string, b: unknown) {
+  reschedule(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("reschedule", h, c, [id, b], ex.bookingResponse() as never);
   }
-  proposalResponse(h: string, c: Caller, id: string, b: unknown) {
+  proposalResponse(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("proposalResponse", h, c, [id, b], ex.bookingResponse() as never);
   }
   listBookings(h: string) {

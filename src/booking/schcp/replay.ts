@@ -7,7 +7,8 @@
  * every link is checked against it. Nothing is counted against max_bookings: a replay
  * repeats no action.
  */
-import type { BookingRefusal, Caller } from "../api.js";
+import type { BookingRefusal } from "../api.js";
+import type { SchcpCaller } from "./caller.js";
 import type { IdempotencyRecord } from "../../holds/port.js";
 import { decodeCompactJws } from "../../protocol/jose/index.js";
 import { parseSchcpMoney } from "../../protocol/money/index.js";
@@ -19,11 +20,11 @@ import type { MandateAction, MandateActionKind, MandateChain } from "../../proto
 import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import { fromMandateRefusal, mandateRequired, refuse } from "../bookings/refuse.js";
-import type { ReplayAuthorizer } from "./with-idempotency.js";
+import type { ReplayAuthorizer } from "../idempotency/index.js";
 
 const NO_COUNT = { active: () => Promise.resolve(0) };
 
-export function mandateReplayAuthorizer(caller: Caller, kind: MandateActionKind): ReplayAuthorizer {
+export function mandateReplayAuthorizer(caller: SchcpCaller, kind: MandateActionKind): ReplayAuthorizer {
   return async (stored: IdempotencyRecord): Promise<Result<void, BookingRefusal>> => {
     const chain = caller.mandate;
     if (chain === undefined) return stored.principal === null ? ok(undefined) : err(mandateRequired());

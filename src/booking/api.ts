@@ -13,7 +13,6 @@ import type { Catalog, ConnectorError, PlatformConnector } from "../connectors/p
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
-import type { HttpRefusalCode } from "../protocol/schcp/refusals.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
 import type { RefusalError, Remedy } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
@@ -21,6 +20,7 @@ import type { Authority } from "./authority.js";
 import type { BookingState } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
+import type { BookingErrorCode } from "./errors.js";
 
 /**
  * Who is asking, in the core's terms: the agent's key (or an edge-scoped id) and, when the
@@ -40,8 +40,9 @@ export interface Caller {
   readonly attester?: string;
 }
 
+/** A refusal in the core's vocabulary (errors.ts); each edge maps it once to its protocol. */
 export interface BookingRefusal {
-  readonly code: HttpRefusalCode;
+  readonly code: BookingErrorCode;
   readonly reason: string;
   readonly message: string;
   readonly basis?: Readonly<Record<string, unknown>>;

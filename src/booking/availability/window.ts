@@ -22,7 +22,7 @@ export interface QueryWindow {
 }
 
 const invalid = (field: string, message: string, basis?: Record<string, unknown>): BookingRefusal =>
-  bookingRefusal("INVALID_REQUEST", { message, details: { field }, ...(basis !== undefined && { basis }) });
+  bookingRefusal("invalid_request", { message, details: { field }, ...(basis !== undefined && { basis }) });
 
 export function parseQueryWindow(body: AvailabilityRequest): Result<QueryWindow, BookingRefusal> {
   const start = parseInstant(body.window.start, "/window/start");

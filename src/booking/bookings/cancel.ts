@@ -15,7 +15,7 @@ export function canCancel(state: BookingState, now: number): Result<void, Bookin
   if (!ACTIVE_STATUSES.has(state.status)) return err(invalidState(`the booking is ${state.status}`));
   if (now >= state.start) {
     return err(
-      refuse("INVALID_STATE", "already_started", "the booking has started; attendance is the host's to mark"),
+      refuse("invalid_state", "already_started", "the booking has started; attendance is the host's to mark"),
     );
   }
   return ok(undefined);

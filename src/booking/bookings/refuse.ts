@@ -7,41 +7,48 @@
 import type { BookingRefusal } from "../api.js";
 import type { ConnectorError } from "../../connectors/port.js";
 import { hostNeedsReconnection } from "../hosts/refusals.js";
-import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
-import type { HttpRefusalCode, RefusalReason } from "../../protocol/schcp/refusals.js";
+import type { MandateRefusal, MandateRefusalCode } from "../../protocol/schcp/mandate/index.js";
+import type { BookingErrorCode, BookingErrorReason } from "../errors.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
 import { upstreamRejected } from "../rules/refusal.js";
 
 type Extra = Omit<BookingRefusal, "code" | "reason" | "message">;
 
-export function refuse<C extends HttpRefusalCode>(
+export function refuse<C extends BookingErrorCode>(
   code: C,
-  reason: RefusalReason<C>,
+  reason: BookingErrorReason<C>,
   message: string,
   extra: Extra = {},
 ): BookingRefusal {
   return { code, reason, message, ...extra };
 }
 
-export const notFound = (what: string): BookingRefusal => refuse("NOT_FOUND", "not_found", `no such ${what}`);
+export const notFound = (what: string): BookingRefusal => refuse("not_found", "not_found", `no such ${what}`);
 
 export const invalidState = (message: string, extra: Extra = {}): BookingRefusal =>
-  refuse("INVALID_STATE", "invalid_state", message, extra);
+  refuse("invalid_state", "invalid_state", message, extra);
 
 /** §3.3: a mandate is required for every booking route; its absence is MANDATE_INVALID. */
 export const mandateRequired = (): BookingRefusal =>
-  refuse("MANDATE_INVALID", "mandate_invalid", "this operation requires a mandate (SchCP-Mandate)");
+  refuse("authority_required", "authority_required", "this operation requires a mandate (SchCP-Mandate)");
+
+const FROM_MANDATE: Readonly<Record<MandateRefusalCode, BookingErrorCode>> = {
+  MANDATE_INVALID: "authority_invalid",
+  MANDATE_SCOPE: "authority_scope",
+  MANDATE_LIMIT: "authority_limit",
+  OFFER_APPROVAL_REQUIRED: "approval_required",
+};
 
 /** §5.6 / §5.7: sequence must be the booking's current one (iTIP: stale updates are ignored). */
 export const staleSequence = (current: number): BookingRefusal =>
-  refuse("STALE_SEQUENCE", "stale_sequence", `the booking's current sequence is ${current}`, {
+  refuse("stale_sequence", "stale_sequence", `the booking's current sequence is ${current}`, {
     details: { sequence: current },
   });
 
 /** §5.3: a different hash is 409 CONTRACT_MISMATCH whose details give the right one. */
 export const contractMismatch = (expected: string | undefined, message: string): BookingRefusal =>
   refuse(
-    "CONTRACT_MISMATCH",
+    "contract_mismatch",
     "contract_mismatch",
     message,
     expected === undefined ? {} : { details: { offer_sha256: expected } },
@@ -54,7 +61,7 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
       ? [{ type: "approve_offer" as const, offer_sha256: r.details.offer_sha256 }]
       : undefined;
   return {
-    code: r.code,
+    code: FROM_MANDATE[r.code],
     reason: r.reason,
     message: r.message,
     ...(r.basis !== undefined && { basis: r.basis }),
@@ -75,7 +82,7 @@ export function upstreamRefusal(e: ConnectorError): BookingRefusal {
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(
-    "UPSTREAM_UNAVAILABLE",
+    "upstream_unavailable",
     limited ? "upstream_rate_limited" : "upstream_unavailable",
     `the host's booking system did not answer (${e.code}); try again shortly`,
     {

@@ -41,7 +41,7 @@ export async function applyMove(
     await deps.store.releaseHold(hostId, proposal.holdId, now);
     await saveBooking(deps, host, state.bookingId, (s) => ok(withoutProposal(s, proposal.proposalId)), now);
     return err(
-      refuse("SLOT_UNAVAILABLE", "slot_taken", "the new time was taken at the host's booking system"),
+      refuse("slot_unavailable", "slot_taken", "the new time was taken at the host's booking system"),
     );
   }
 

@@ -118,7 +118,7 @@ async function finish(
   }
   return err(
     refuse(
-      "UPSTREAM_UNAVAILABLE",
+      "upstream_unavailable",
       "upstream_unavailable",
       "the booking is being recorded; try again shortly",
       {
@@ -161,7 +161,7 @@ async function upstreamFailed(
 
 const slotTaken = (): BookingRefusal =>
   refuse(
-    "SLOT_UNAVAILABLE",
+    "slot_unavailable",
     "slot_taken",
     "the time was taken at the host's booking system; place a new hold",
   );

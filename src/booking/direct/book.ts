@@ -91,7 +91,7 @@ export async function bookNow(
   }
   return err(
     refuse(
-      "INVALID_REQUEST",
+      "invalid_request",
       "invalid_request",
       "too many failed attempts under this idempotency key; use a new one",
     ),

@@ -95,7 +95,7 @@ function mandateNeeded(runtime: HostRuntime, params: CreateHoldParams): BookingR
   // answer (Authority.permits: a SchCP mandate needs reschedule in scope, OSBP never does).
   if (params.caller.authority !== undefined) return undefined;
   if (params.kind === "booking" && !runtime.config.policies.holds.requiresMandate) return undefined;
-  return bookingRefusal("MANDATE_INVALID", {
+  return bookingRefusal("authority_invalid", {
     message:
       params.kind === "change"
         ? "a change offer needs a mandate with reschedule in its scope"
@@ -114,7 +114,7 @@ function pinnedResource(
   const resource = runtime.catalog.resources.find((r) => r.id === resourceId && types.has(r.type));
   if (resource !== undefined) return ok(resource);
   return err(
-    bookingRefusal("INVALID_REQUEST", {
+    bookingRefusal("invalid_request", {
       message: `service ${found.service.id} has no resource ${resourceId}`,
       details: { field: "resource" },
     }),

@@ -51,7 +51,7 @@ async function create(
   if (unhealthy !== undefined) return err(unhealthy);
   if (!(params.ttlMs > 0)) {
     return err(
-      bookingRefusal("INVALID_REQUEST", {
+      bookingRefusal("invalid_request", {
         message: "ttl must be longer than zero",
         basis: { policy: "holds.max_ttl" },
       }),
@@ -67,7 +67,7 @@ async function create(
     const known = await runtime.availabilityKnownUntil();
     if (known === undefined || (end ?? params.start) > known) {
       return err(
-        bookingRefusal("SLOT_UNAVAILABLE", {
+        bookingRefusal("slot_unavailable", {
           reason: "availability_unknown",
           message:
             known === undefined

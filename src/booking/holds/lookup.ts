@@ -31,7 +31,7 @@ export function findChosenResource(
   if (resourceId === undefined || resourceId === null) return ok(undefined);
   if (found.rules?.selectable !== true) {
     return err(
-      bookingRefusal("INVALID_REQUEST", {
+      bookingRefusal("invalid_request", {
         message: "this service does not let the guest choose a resource",
         basis: { policy: "selectable", selectable: false },
       }),
@@ -41,7 +41,7 @@ export function findChosenResource(
   const resource = runtime.catalog.resources.find((r) => r.id === resourceId && types.has(r.type));
   if (resource === undefined) {
     return err(
-      bookingRefusal("INVALID_REQUEST", {
+      bookingRefusal("invalid_request", {
         message: `this service has no resource ${resourceId} to choose`,
         basis: { policy: "selectable" },
       }),

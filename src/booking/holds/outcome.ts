@@ -20,7 +20,7 @@ export function holdRefusal(outcome: Refused, slotAt: (start: number) => Slot): 
     case "slot_taken":
     case "walk_in_reserve": {
       const alternatives = (outcome.alternatives ?? []).slice(0, MAX_ALTERNATIVES).map(slotAt);
-      return bookingRefusal("SLOT_UNAVAILABLE", {
+      return bookingRefusal("slot_unavailable", {
         reason: outcome.reason,
         message:
           outcome.reason === "slot_taken"
@@ -31,21 +31,21 @@ export function holdRefusal(outcome: Refused, slotAt: (start: number) => Slot): 
       });
     }
     case "agent_limit":
-      return bookingRefusal("HOLD_LIMIT", {
+      return bookingRefusal("hold_limit", {
         reason: "agent_limit",
         message: "this agent holds as many slots as the host allows at once",
         ...(basis !== undefined && { basis }),
       });
     case "new_guest_pool_full":
     case "attester_pool_full":
-      return bookingRefusal("HOLD_LIMIT", {
+      return bookingRefusal("hold_limit", {
         reason: outcome.reason,
         message: "too many holds from new guests right now; try again shortly",
         ...(basis !== undefined && { basis }),
         retryAfterMs: POOL_RETRY_MS,
       });
     case "mandate_limit":
-      return bookingRefusal("HOLD_LIMIT", {
+      return bookingRefusal("hold_limit", {
         reason: "mandate_limit",
         message: "the mandate's bookings are all in use by holds and bookings",
         ...(basis !== undefined && { basis }),

@@ -29,7 +29,7 @@ export async function grantTtl(
   const caps: number[] = [];
   const suspended = (subject: string) =>
     err(
-      bookingRefusal("HOLD_LIMIT", {
+      bookingRefusal("hold_limit", {
         reason: "holds_suspended",
         message: "too many holds lapsed unconfirmed; holds are suspended for a while",
         basis: { policy: "reputation", subject },

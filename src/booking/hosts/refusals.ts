@@ -17,7 +17,7 @@ import type { BookingRefusal, HostRuntime } from "../api.js";
 import { bookingRefusal } from "../rules/index.js";
 
 export function hostNeedsReconnection(): BookingRefusal {
-  return bookingRefusal("UPSTREAM_UNAVAILABLE", {
+  return bookingRefusal("upstream_unavailable", {
     reason: "host_needs_reconnection",
     message:
       "the host's booking system no longer accepts this gateway's credentials; nothing can be booked " +
@@ -33,7 +33,7 @@ export function hostTimeRefusal(runtime: HostRuntime, now: number): BookingRefus
   if (health.health === "needs_reconnection") return hostNeedsReconnection();
   if (health.catalog !== undefined) return undefined;
   const retryAfterMs = Math.max(1_000, health.status().nextCheckAt - now);
-  return bookingRefusal("UPSTREAM_UNAVAILABLE", {
+  return bookingRefusal("upstream_unavailable", {
     message: "the host's booking system has not answered since the gateway started; try again shortly",
     basis: { policy: "host_health", health: "degraded" },
     retryAfterMs,

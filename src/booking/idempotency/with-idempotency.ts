@@ -63,7 +63,7 @@ export async function withIdempotency(
       return err(conflict("this idempotency_key was used with a different request"));
     case "in_progress":
       return err(
-        refuse("INVALID_STATE", "invalid_state", "a request with this idempotency_key is still in progress", {
+        refuse("invalid_state", "invalid_state", "a request with this idempotency_key is still in progress", {
           retryAfterMs: 1_000,
           remedies: [{ type: "retry", after: "PT1S" }],
         }),
@@ -103,4 +103,4 @@ export async function withIdempotency(
 }
 
 const conflict = (message: string): BookingRefusal =>
-  refuse("IDEMPOTENCY_CONFLICT", "idempotency_conflict", message);
+  refuse("idempotency_conflict", "idempotency_conflict", message);

@@ -35,7 +35,7 @@ export async function markAttendance(
     if (parsed?.ok !== true || parsed.value.epochMs <= state.start) {
       return err(
         refuse(
-          "INVALID_REQUEST",
+          "invalid_request",
           "invalid_request",
           "an open-ended booking is completed with its end (§4.2)",
         ),

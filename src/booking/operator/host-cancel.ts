@@ -38,7 +38,7 @@ export async function hostCancelBooking(
     return err(invalidState(`a ${state.status} booking cannot be cancelled`));
   if (now >= state.start)
     return err(
-      refuse("INVALID_STATE", "already_started", "the booking has started; mark attendance instead"),
+      refuse("invalid_state", "already_started", "the booking has started; mark attendance instead"),
     );
 
   const refusal = cancelledRefusal(input.message);

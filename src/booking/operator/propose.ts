@@ -32,9 +32,9 @@ export async function proposeChange(
   if (state.status !== "confirmed" && state.status !== "pending_host") {
     return err(invalidState(`a ${state.status} booking cannot be changed`));
   }
-  if (now >= state.start) return err(refuse("INVALID_STATE", "already_started", "the booking has started"));
+  if (now >= state.start) return err(refuse("invalid_state", "already_started", "the booking has started"));
   const start = parseInstant(input.start, "/start");
-  if (!start.ok) return err(refuse("INVALID_REQUEST", "invalid_request", start.error.message));
+  if (!start.ok) return err(refuse("invalid_request", "invalid_request", start.error.message));
 
   const until = Math.min(
     state.start,

@@ -9,7 +9,7 @@ import { bookingRefusal } from "./refusal.js";
 export function checkAccess(policies: HostPolicies, principal: string | null): BookingRefusal | undefined {
   if (policies.access === "public") return undefined;
   if (principal !== null && (policies.contacts ?? []).includes(principal)) return undefined;
-  return bookingRefusal("NOT_PERMITTED", {
+  return bookingRefusal("not_permitted", {
     reason: "not_a_contact",
     message:
       principal === null

@@ -35,7 +35,7 @@ export function checkReleaseSchedule(
   if (opens === undefined) return undefined;
   const at = releaseInstant(opens, start, zone);
   if (at !== undefined && now >= at) return undefined;
-  return bookingRefusal("OUTSIDE_BOOKING_WINDOW", {
+  return bookingRefusal("outside_booking_window", {
     reason: "not_yet_released",
     message: `that day opens for booking ${opens.daysAhead} day(s) ahead, at ${opens.at} local time`,
     basis: { policy: "booking_window.opens", days_ahead: opens.daysAhead, at: opens.at },
@@ -46,7 +46,7 @@ export function checkReleaseSchedule(
 export function checkMinNotice(minNoticeMs: number | undefined, start: number, now: number) {
   const notice = minNoticeMs ?? 0;
   if (start >= now + notice) return undefined;
-  return bookingRefusal("OUTSIDE_BOOKING_WINDOW", {
+  return bookingRefusal("outside_booking_window", {
     reason: "min_notice",
     message:
       notice === 0
@@ -60,7 +60,7 @@ export function checkMinNotice(minNoticeMs: number | undefined, start: number, n
 export function checkMaxAdvance(rules: ServiceRules | undefined, start: number, now: number) {
   const max = rules?.maxAdvanceMs;
   if (max === undefined || rules?.opens !== undefined || start <= now + max) return undefined;
-  return bookingRefusal("OUTSIDE_BOOKING_WINDOW", {
+  return bookingRefusal("outside_booking_window", {
     reason: "max_advance",
     message: `this service can be booked at most ${formatSchcpDuration(max)} ahead`,
     basis: { policy: "booking_window.max_advance", limit: formatSchcpDuration(max) },
@@ -73,7 +73,7 @@ export function checkMaxAdvance(rules: ServiceRules | undefined, start: number, 
  */
 export function checkHorizon(horizonMs: number, start: number, now: number): BookingRefusal | undefined {
   if (start < now + horizonMs) return undefined;
-  return bookingRefusal("SLOT_UNAVAILABLE", {
+  return bookingRefusal("slot_unavailable", {
     reason: "availability_unknown",
     message: `availability is known only ${formatSchcpDuration(horizonMs)} ahead`,
     basis: { policy: "horizon", limit: formatSchcpDuration(horizonMs) },

@@ -12,14 +12,14 @@ export function checkEligibility(
 ): BookingRefusal | undefined {
   if (eligibility === undefined) return undefined;
   if (eligibility === "returning" && !proven) {
-    return bookingRefusal("NOT_ELIGIBLE", {
+    return bookingRefusal("not_eligible", {
       reason: "returning_guests_only",
       message: "this service is for guests who have kept an appointment here before",
       basis: { policy: "eligibility", guest: "returning" },
     });
   }
   if (eligibility === "new" && proven) {
-    return bookingRefusal("NOT_ELIGIBLE", {
+    return bookingRefusal("not_eligible", {
       reason: "new_guests_only",
       message: "this service is for new guests only",
       basis: { policy: "eligibility", guest: "new" },

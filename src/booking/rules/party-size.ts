@@ -38,21 +38,21 @@ export function checkPartySize(
   const basis =
     range === undefined ? { policy: "party_size" } : { policy: "party_size", min: range.min, max: range.max };
   if (!Number.isSafeInteger(partySize) || partySize < 1) {
-    return bookingRefusal("INVALID_REQUEST", {
+    return bookingRefusal("invalid_request", {
       reason: "party_size",
       message: "party_size is a whole number of people, at least 1",
       basis,
     });
   }
   if (range !== undefined && (partySize < range.min || partySize > range.max)) {
-    return bookingRefusal("INVALID_REQUEST", {
+    return bookingRefusal("invalid_request", {
       reason: "party_size",
       message: `this service takes parties of ${range.min} to ${range.max}`,
       basis,
     });
   }
   if (capacity !== undefined && partySize > capacity) {
-    return bookingRefusal("INVALID_REQUEST", {
+    return bookingRefusal("invalid_request", {
       reason: "party_size",
       message: `this service's resources take parties of at most ${capacity}`,
       basis: { policy: "party_size", max: Math.min(capacity, range?.max ?? capacity) },

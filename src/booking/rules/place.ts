@@ -18,7 +18,7 @@ type ServiceArea = NonNullable<HostPolicies["serviceArea"]>;
 const normalize = (code: string): string => code.toUpperCase().replace(/[\s-]/g, "");
 
 const placeRequired = (message: string, needs: readonly string[]): BookingRefusal =>
-  bookingRefusal("OUT_OF_SERVICE_AREA", {
+  bookingRefusal("out_of_service_area", {
     reason: "place_required",
     message,
     basis: { policy: "service.location", requires: [...needs] },
@@ -62,7 +62,7 @@ export function checkPlace(
     }
     if (!insideServiceArea(serviceArea, place)) {
       return err(
-        bookingRefusal("OUT_OF_SERVICE_AREA", {
+        bookingRefusal("out_of_service_area", {
           reason: "outside_service_area",
           message: "that place is outside the area this host serves",
           basis: {

@@ -1,19 +1,19 @@
 /**
- * BookingRefusal builders (SchCP §9.2). Every refusal goes through the protocol registry's
- * `refusal()`, so an unregistered reason is a programmer error caught at once, and the
- * default message is the registry's.
+ * BookingRefusal builders over the core's vocabulary (errors.ts): a reason is typed against
+ * its code, so an unregistered one is a compile error, and the default reason and message are
+ * the registry's.
  */
-import {
-  refusal,
-  type HttpRefusalCode,
-  type RefusalCode,
-  type RefusalReason,
-} from "../../protocol/schcp/refusals.js";
 import type { Remedy } from "../../protocol/schcp/types.js";
 import type { BookingRefusal, HostConfig } from "../api.js";
+import {
+  BOOKING_ERRORS,
+  DEFAULT_ERROR_MESSAGES,
+  type BookingErrorCode,
+  type BookingErrorReason,
+} from "../errors.js";
 
-export interface RefusalInit<C extends RefusalCode> {
-  readonly reason?: RefusalReason<C>;
+export interface RefusalInit<C extends BookingErrorCode> {
+  readonly reason?: BookingErrorReason<C>;
   readonly message?: string;
   readonly basis?: Readonly<Record<string, unknown>>;
   readonly retryAfterMs?: number;
@@ -21,18 +21,14 @@ export interface RefusalInit<C extends RefusalCode> {
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
-export function bookingRefusal<C extends HttpRefusalCode>(
+export function bookingRefusal<C extends BookingErrorCode>(
   code: C,
   init: RefusalInit<C> = {},
 ): BookingRefusal {
-  const { error } = refusal(code, {
-    ...(init.reason !== undefined && { reason: init.reason }),
-    ...(init.message !== undefined && { message: init.message }),
-  }).body;
   return {
     code,
-    reason: error.reason,
-    message: error.message,
+    reason: init.reason ?? BOOKING_ERRORS[code][0],
+    message: init.message ?? DEFAULT_ERROR_MESSAGES[code],
     ...(init.basis !== undefined && { basis: init.basis }),
     ...(init.retryAfterMs !== undefined && { retryAfterMs: init.retryAfterMs }),
     ...(init.remedies !== undefined && init.remedies.length > 0 && { remedies: init.remedies }),
@@ -57,7 +53,7 @@ export function withContactRemedy(r: BookingRefusal, host: Pick<HostConfig, "con
 }
 
 export const notFound = (what: string): BookingRefusal =>
-  bookingRefusal("NOT_FOUND", { message: `${what} not found` });
+  bookingRefusal("not_found", { message: `${what} not found` });
 
 /**
  * The upstream refused the request itself (ConnectorError invalid_request): asking again
@@ -65,7 +61,7 @@ export const notFound = (what: string): BookingRefusal =>
  * The platform's own wording stays out of the answer (it names the platform's internals).
  */
 export const upstreamRejected = (): BookingRefusal =>
-  bookingRefusal("INVALID_REQUEST", {
+  bookingRefusal("invalid_request", {
     message: "the host's booking system refused this request as invalid; it cannot succeed as it is",
     basis: { policy: "upstream" },
   });

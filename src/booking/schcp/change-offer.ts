@@ -45,7 +45,7 @@ export async function changeOffer(
   const now = deps.clock.now();
   if (state.status !== "confirmed") return err(invalidState(`a ${state.status} booking cannot be changed`));
   if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
-  if (now >= state.start) return err(refuse("INVALID_STATE", "already_started", "the booking has started"));
+  if (now >= state.start) return err(refuse("invalid_state", "already_started", "the booking has started"));
 
   const proposalId = deps.ids.next("p_");
   const created = await placeChangeHold(deps, createHold, host, state, {
@@ -84,6 +84,6 @@ const parseStart = (text: string) => {
   return parsed.ok
     ? ok(parsed.value.epochMs)
     : err(
-        refuse("INVALID_REQUEST", "invalid_request", parsed.error.message, { details: { field: "/start" } }),
+        refuse("invalid_request", "invalid_request", parsed.error.message, { details: { field: "/start" } }),
       );
 };

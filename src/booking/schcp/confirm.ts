@@ -135,7 +135,7 @@ export async function checkConfirm(
     return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
   if (body.meeting !== undefined || body.participants !== undefined) {
     return err(
-      refuse("UNSUPPORTED", "unsupported", "meetings and participants are not supported by this host"),
+      refuse("unsupported", "unsupported", "meetings and participants are not supported by this host"),
     );
   }
 
@@ -148,7 +148,7 @@ export async function checkConfirm(
   const policies = host.config.policies;
   if (policies.access === "contacts" && !(policies.contacts ?? []).includes(chain.principal)) {
     return err(
-      refuse("NOT_PERMITTED", "not_a_contact", "this host accepts bookings from its contacts only", {
+      refuse("not_permitted", "not_a_contact", "this host accepts bookings from its contacts only", {
         basis: { policy: "access", access: "contacts" },
       }),
     );
@@ -177,7 +177,7 @@ export async function checkConfirm(
   // has no claims client yet, and "a booking the key app cannot vouch for is not made".
   if (sharedLimitLinks(chain).length > 0) {
     return err(
-      refuse("MANDATE_LIMIT", "shared_limit_reached", "this host cannot claim a shared booking limit", {
+      refuse("authority_limit", "shared_limit_reached", "this host cannot claim a shared booking limit", {
         basis: { constraint: "shared_limit" },
       }),
     );

@@ -107,7 +107,7 @@ export async function releaseHold(
     const r =
       released.reason === "not_found"
         ? notFound(`hold ${holdId}`)
-        : bookingRefusal("INVALID_STATE", {
+        : bookingRefusal("invalid_state", {
             message:
               released.reason === "booked" || released.reason === "confirming"
                 ? "the hold has been confirmed; cancel the booking instead"

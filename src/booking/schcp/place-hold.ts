@@ -23,7 +23,7 @@ export async function placeHold(
   if (runtime === undefined) return err(notFound(`host ${hostId}`));
   const invalid = (field: string, message: string) =>
     err(
-      withContactRemedy(bookingRefusal("INVALID_REQUEST", { message, details: { field } }), runtime.config),
+      withContactRemedy(bookingRefusal("invalid_request", { message, details: { field } }), runtime.config),
     );
 
   const start = parseInstant(body.start, "/start");

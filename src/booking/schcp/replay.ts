@@ -41,7 +41,7 @@ function scopeOnly(chain: MandateChain, kind: MandateActionKind): Result<void, B
   const needed = REQUIRED_SCOPE[kind];
   if (needed === null || chain.links.every((l) => l.claims.scope.includes(needed))) return ok(undefined);
   return err(
-    refuse("MANDATE_SCOPE", "not_in_scope", `${kind} needs "${needed}" in the mandate's scope`, {
+    refuse("authority_scope", "not_in_scope", `${kind} needs "${needed}" in the mandate's scope`, {
       basis: { scope: needed },
     }),
   );

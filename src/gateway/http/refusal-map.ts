@@ -5,6 +5,7 @@
  * contact remedy the host publishes on every refusal.
  */
 import type { BookingRefusal, HostConfig } from "../../booking/api.js";
+import { schcpRefusal } from "../../booking/schcp/refusal.js";
 import type { SignatureRefusal } from "../../protocol/http-signatures/index.js";
 import type { MandateRefusal } from "../../protocol/schcp/mandate/index.js";
 import { isRegisteredReason, refusal, withContactRemedy } from "../../protocol/schcp/refusals.js";
@@ -54,7 +55,9 @@ export function edgeRefusal(input: RefusalInput, host?: HostConfig): EdgeRefusal
   return retryAfterSec === undefined ? { status, body } : { status, body, retryAfterSec };
 }
 
-export function fromBookingRefusal(r: BookingRefusal, host?: HostConfig): EdgeRefusal {
+/** The core's refusal, in SchCP's code and reason (booking/schcp/refusal.ts), as the wire refusal. */
+export function fromBookingRefusal(core: BookingRefusal, host?: HostConfig): EdgeRefusal {
+  const r = schcpRefusal(core);
   const input: RefusalInput = {
     code: r.code,
     reason: r.reason,

@@ -35,7 +35,7 @@ export function osbpAuthority(args: {
       // OSBP v0.1.0 has no change offer: a BookingMandate grants booking.create only.
       if (terms.action !== "hold") {
         return err<BookingRefusal>({
-          code: "MANDATE_SCOPE",
+          code: "authority_scope",
           reason: "not_in_scope",
           message: "an OSBP booking mandate allows booking.create only",
         });
@@ -49,7 +49,7 @@ export function osbpAuthority(args: {
       });
       if (valid.ok) return ok(undefined);
       const refusal: BookingRefusal = {
-        code: "MANDATE_SCOPE",
+        code: "authority_scope",
         reason: "not_in_scope",
         message: valid.error.message,
         details: { [OSBP_PROBLEM_DETAIL]: valid.error },

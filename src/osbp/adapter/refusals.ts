@@ -21,53 +21,53 @@ export function refusalProblem(r: BookingRefusal, purpose: UpstreamPurpose): Pro
   const own = r.details?.[OSBP_PROBLEM_DETAIL];
   if (own !== undefined) return own as Problem;
   switch (r.code) {
-    case "SLOT_UNAVAILABLE":
+    case "slot_unavailable":
       return problem(
         "slot_taken",
         "That time is no longer available at this business; call availability.find and choose another slot.",
       );
-    case "OUTSIDE_BOOKING_WINDOW":
+    case "outside_booking_window":
       return problem(
         "slot_too_early",
         `This business does not take bookings at that time (${r.message}); choose a slot from availability.find.`,
       );
-    case "NOT_FOUND":
+    case "not_found":
       if (purpose === "status") return problem("booking_not_found");
       return adapterProblem("service_not_found", "This business has no such service; call service.describe.");
-    case "RATE_LIMITED":
-    case "HOLD_LIMIT":
+    case "rate_limited":
+    case "hold_limit":
       return problem(
         "rate_limited",
         `Too many booking attempts at this business right now.${seconds(r.retryAfterMs)}`,
       );
-    case "UPSTREAM_UNAVAILABLE":
+    case "upstream_unavailable":
       return adapterProblem(
         "upstream_unavailable",
         `The business's booking system is not available right now; retry shortly with the same input.${seconds(r.retryAfterMs)}`,
         { retryable: true },
       );
-    case "INVALID_STATE":
+    case "invalid_state":
       return adapterProblem(
         "idempotency_in_progress",
         "This booking attempt is still being completed; retry shortly with the same input.",
         { retryable: true },
       );
-    case "NOT_PERMITTED":
-    case "NOT_ELIGIBLE":
-    case "OUT_OF_SERVICE_AREA":
-    case "MANDATE_INVALID":
-    case "MANDATE_LIMIT":
-    case "MANDATE_SCOPE":
+    case "not_permitted":
+    case "not_eligible":
+    case "out_of_service_area":
+    case "authority_required":
+    case "authority_invalid":
+    case "authority_limit":
+    case "authority_scope":
       return problem("action_not_allowed", `This business does not accept this booking: ${r.message}.`);
-    case "BAD_SIGNATURE":
-    case "CONTRACT_MISMATCH":
-    case "DATA_NOT_ACCEPTED":
-    case "IDEMPOTENCY_CONFLICT":
-    case "INTERNAL_ERROR":
-    case "INVALID_REQUEST":
-    case "OFFER_APPROVAL_REQUIRED":
-    case "STALE_SEQUENCE":
-    case "UNSUPPORTED":
+    case "contract_mismatch":
+    case "data_not_accepted":
+    case "idempotency_conflict":
+    case "internal_error":
+    case "invalid_request":
+    case "approval_required":
+    case "stale_sequence":
+    case "unsupported":
       return adapterProblem("upstream_rejected", `The booking was refused: ${r.message}.`);
   }
 }

@@ -5,6 +5,7 @@
  * offer the way the build before issue 10 stored them (HoldPayload version 1), so every use
  * case test also proves such holds still confirm, change and read (holds/payload.ts).
  */
+import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
 import type {
   BookingDeps,
   SchcpCaller,
@@ -399,7 +400,7 @@ export function testCreateHold(world: World): CreateHold {
       if (e instanceof HoldRefused && e.reason === "slot_taken") {
         return {
           ok: false,
-          error: { code: "SLOT_UNAVAILABLE", reason: "slot_taken", message: "taken" },
+          error: { code: "slot_unavailable", reason: "slot_taken", message: "taken" },
         };
       }
       throw e;
@@ -414,14 +415,15 @@ export function unwrap<T>(r: Result<T, BookingRefusal>): T {
   return r.value;
 }
 
-export function refusalOf<T>(r: Result<T, BookingRefusal>, code: string, reason?: string): BookingRefusal {
+/** The refusal as the SchCP edge answers it (booking/schcp/refusal.ts), checked against code and reason. */
+export function refusalOf<T>(r: Result<T, BookingRefusal>, code: string, reason?: string): SchcpRefusal {
   if (r.ok) throw new Error(`expected ${code}, got success`);
-  if (r.error.code !== code || (reason !== undefined && r.error.reason !== reason)) {
-    throw new Error(`expected ${code}/${reason ?? "*"}, got ${JSON.stringify(r.error)}`);
+  const wire = schcpRefusal(r.error);
+  if (wire.code !== code || (reason !== undefined && wire.reason !== reason)) {
+    throw new Error(`expected ${code}/${reason ?? "*"}, got ${JSON.stringify(wire)}`);
   }
-  if (!isRegisteredReason(r.error.code, r.error.reason))
-    throw new Error(`unregistered reason ${r.error.reason}`);
-  return r.error;
+  if (!isRegisteredReason(wire.code, wire.reason)) throw new Error(`unregistered reason ${wire.reason}`);
+  return wire;
 }
 
 /** The host's keys as its discovery document publishes them. */

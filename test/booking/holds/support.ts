@@ -3,6 +3,7 @@
  * a maple-like catalog, host runtimes, deps with a settable clock, mandates, and refusal
  * assertions.
  */
+import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
 import { schcpEdge } from "../../../src/booking/schcp/edge.js";
 import type {
@@ -343,18 +344,22 @@ export async function caller(
   return { agentKey: thumb(by), mandate: await mandate(over, who, by) };
 }
 
-/** Asserts a refusal's code, registered reason and (when given) basis (§9.2). */
+/**
+ * Asserts the refusal as the SchCP edge answers it (the core's refusal through
+ * booking/schcp/refusal.ts): code, registered reason and (when given) basis (§9.2).
+ */
 export function refusalOf<T>(
   r: { ok: true; value: T } | { ok: false; error: BookingRefusal },
   code: string,
   reason: string,
   basis?: Record<string, unknown>,
-): BookingRefusal {
+): SchcpRefusal {
   if (r.ok) throw new Error(`expected ${code}/${reason}, got a result`);
-  expect({ code: r.error.code, reason: r.error.reason }, r.error.message).toEqual({ code, reason });
+  const wire = schcpRefusal(r.error);
+  expect({ code: wire.code, reason: wire.reason }, r.error.message).toEqual({ code, reason });
   expect(isRegisteredReason(code, reason), `${code}/${reason} is registered`).toBe(true);
-  if (basis !== undefined) expect(r.error.basis).toEqual(basis);
-  return r.error;
+  if (basis !== undefined) expect(wire.basis).toEqual(basis);
+  return wire;
 }
 
 export function valueOf<T>(r: { ok: true; value: T } | { ok: false; error: BookingRefusal }): T {

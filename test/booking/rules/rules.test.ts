@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { schcpRefusal } from "../../../src/booking/schcp/refusal.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
 import {
   checkAccess,
@@ -28,7 +29,9 @@ function expectRefusal(
   basis?: Record<string, unknown>,
 ) {
   expect(r, `expected ${code}/${reason}`).toBeDefined();
-  expect({ code: r?.code, reason: r?.reason }).toEqual({ code, reason });
+  // As the SchCP edge answers it (the core's code through booking/schcp/refusal.ts).
+  const wire = r === undefined ? undefined : schcpRefusal(r);
+  expect({ code: wire?.code, reason: wire?.reason }).toEqual({ code, reason });
   expect(isRegisteredReason(code, reason)).toBe(true);
   expect(r?.message.length).toBeGreaterThan(0);
   if (basis !== undefined) expect(r?.basis).toEqual(basis);
@@ -238,8 +241,8 @@ describe("an upstream that refuses the request as invalid", () => {
       expect(r.remedies ?? []).toEqual([]);
       expect(r.message).not.toContain("1000");
     }
-    expect(upstreamRefusal({ code: "unavailable", message: "503" }).code).toBe("UPSTREAM_UNAVAILABLE");
-    expect(upstreamRefusal({ code: "timeout", message: "slow" }).code).toBe("UPSTREAM_UNAVAILABLE");
+    expect(upstreamRefusal({ code: "unavailable", message: "503" }).code).toBe("upstream_unavailable");
+    expect(upstreamRefusal({ code: "timeout", message: "slow" }).code).toBe("upstream_unavailable");
   });
 });
 

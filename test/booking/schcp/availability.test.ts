@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { schcpRefusal } from "../../../src/booking/schcp/refusal.js";
 import { availability } from "../../../src/booking/schcp/availability.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import type { BookingRefusal, HostRuntime } from "../../../src/booking/api.js";
@@ -46,10 +47,11 @@ function slotsOf(r: Result<AvailabilityResponse, BookingRefusal>): string[] {
 function expectRefused(r: Result<unknown, BookingRefusal>, code: string, reason: string, basis?: object) {
   expect(r.ok).toBe(false);
   if (r.ok) return undefined;
-  expect({ code: r.error.code, reason: r.error.reason }).toEqual({ code, reason });
+  const wire = schcpRefusal(r.error);
+  expect({ code: wire.code, reason: wire.reason }).toEqual({ code, reason });
   expect(isRegisteredReason(code, reason)).toBe(true);
-  if (basis !== undefined) expect(r.error.basis).toEqual(basis);
-  return r.error;
+  if (basis !== undefined) expect(wire.basis).toEqual(basis);
+  return wire;
 }
 
 function setup(host: HostRuntime & { connector: FakeConnector } = runtime()) {

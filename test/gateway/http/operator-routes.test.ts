@@ -154,7 +154,7 @@ describe("operator API actions", () => {
 
   it("maps the core's refusals and unknown hosts", async () => {
     const f = edgeFixture();
-    f.api.refuse("approve", { code: "INVALID_STATE", reason: "invalid_state", message: "not pending" });
+    f.api.refuse("approve", { code: "invalid_state", reason: "invalid_state", message: "not pending" });
     const app = createHttpApp(f.deps);
     const refused = await app.request(`${BASE}/bookings/b_1/approve`, { method: "POST", headers: auth });
     expect(refused.status).toBe(409);

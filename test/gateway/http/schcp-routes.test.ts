@@ -94,7 +94,7 @@ describe("refusal mapping (§9.2)", () => {
     const contact = { phone: "+1-416-555-0177", url: "https://maplestreetauto.example/contact" };
     const f = edgeFixture({ hosts: [hostConfig(HOST, { contact })] });
     f.api.refuse("placeHold", {
-      code: "HOLD_LIMIT",
+      code: "hold_limit",
       reason: "new_guest_pool_full",
       message: "too many holds from new guests right now",
       basis: { policy: "holds.max_active_unproven", limit: 8 },
@@ -139,7 +139,7 @@ describe("refusal mapping (§9.2)", () => {
   it("maps a SLOT_UNAVAILABLE with alternatives and a CONTRACT_MISMATCH with details", async () => {
     const f = edgeFixture();
     f.api.refuse("confirm", {
-      code: "CONTRACT_MISMATCH",
+      code: "contract_mismatch",
       reason: "contract_mismatch",
       message: "the hash does not name the hold's offer",
       details: { offer_sha256: ex.SHA },
@@ -151,7 +151,7 @@ describe("refusal mapping (§9.2)", () => {
 
   it("turns an unregistered reason from the core into a logged 500, never onto the wire", async () => {
     const f = edgeFixture();
-    f.api.refuse("getHold", { code: "NOT_FOUND", reason: "gone_fishing", message: "x" });
+    f.api.refuse("getHold", { code: "not_found", reason: "gone_fishing", message: "x" });
     const r = await call(f, { method: "GET", path: `${BASE}/holds/h_1` });
     expect(r.status).toBe(500);
     expectRefusal(r.json, "INTERNAL_ERROR");

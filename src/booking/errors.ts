@@ -1,0 +1,104 @@
+/**
+ * The core's one error vocabulary (DESIGN.md "one error vocabulary inside"): a closed union of
+ * codes, each with the reasons registered under it (the first is the default) and a default
+ * message. Every BookingRefusal carries one; each edge maps it once to its protocol's shape:
+ * SchCP (schcp/refusal.ts: code, status and reason of §9.2), OSBP (osbp/adapter/refusals.ts:
+ * Problem), the operator API (through SchCP's shape). The reason names are shared with
+ * SchCP's registry where the rule came from SchCP, so its edge can pass them through; a test
+ * checks that every reason here is registered under the SchCP code it maps to.
+ */
+export const BOOKING_ERRORS = {
+  invalid_request: [
+    "invalid_request",
+    "payment_not_accepted",
+    "window_too_short",
+    "meeting_invalid",
+    "acceptance_invalid",
+    "person_required",
+    "party_size",
+  ],
+  /** The host acts only under a grant (SchCP requires_mandate) and the request carries none. */
+  authority_required: ["authority_required"],
+  /** The caller's grant does not verify or has lapsed. */
+  authority_invalid: ["mandate_invalid", "mandate_expired"],
+  /** The grant does not cover this kind of action or this service. */
+  authority_scope: ["not_in_scope", "service_not_allowed", "booking_not_allowed"],
+  /** The grant covers the action, not these terms (time, price, count). */
+  authority_limit: [
+    "outside_window",
+    "over_max_price",
+    "currency_mismatch",
+    "max_bookings_reached",
+    "shared_limit_reached",
+    "offer_mismatch",
+  ],
+  /** The person must approve these exact terms first. */
+  approval_required: ["closed_approval_required"],
+  not_permitted: ["not_a_contact"],
+  not_eligible: ["returning_guests_only", "new_guests_only"],
+  not_found: ["not_found"],
+  slot_unavailable: ["slot_taken", "walk_in_reserve", "availability_unknown"],
+  contract_mismatch: ["contract_mismatch"],
+  stale_sequence: ["stale_sequence"],
+  invalid_state: ["invalid_state", "already_started", "awaiting_members"],
+  idempotency_conflict: ["idempotency_conflict"],
+  outside_booking_window: [
+    "outside_booking_window",
+    "min_notice",
+    "max_advance",
+    "not_yet_released",
+    "too_soon",
+  ],
+  out_of_service_area: ["outside_service_area", "place_required"],
+  data_not_accepted: ["free_text_notes"],
+  hold_limit: [
+    "agent_limit",
+    "new_guest_pool_full",
+    "attester_pool_full",
+    "mandate_limit",
+    "waitlist_limit",
+    "holds_suspended",
+  ],
+  rate_limited: ["rate_limited"],
+  unsupported: ["unsupported"],
+  upstream_unavailable: ["upstream_unavailable", "upstream_rate_limited", "host_needs_reconnection"],
+  internal_error: ["internal_error"],
+} as const satisfies Record<string, readonly string[]>;
+
+export type BookingErrorCode = keyof typeof BOOKING_ERRORS;
+export type BookingErrorReason<C extends BookingErrorCode> = (typeof BOOKING_ERRORS)[C][number];
+
+export const BOOKING_ERROR_CODES = Object.keys(BOOKING_ERRORS) as BookingErrorCode[];
+
+export const DEFAULT_ERROR_MESSAGES: Record<BookingErrorCode, string> = {
+  invalid_request: "the request is not valid",
+  authority_required: "this host acts only under a grant from the person (a mandate)",
+  authority_invalid: "the grant is not valid",
+  authority_scope: "the grant does not allow this action",
+  authority_limit: "the grant's limits do not allow this",
+  approval_required: "the person must approve this exact offer",
+  not_permitted: "this host accepts requests from its contacts only",
+  not_eligible: "this service is not open to this guest",
+  not_found: "not found",
+  slot_unavailable: "that time is not available",
+  contract_mismatch: "the hash does not name the current contract",
+  stale_sequence: "the booking has changed since; read it again",
+  invalid_state: "the booking or hold is not in a state that allows this",
+  idempotency_conflict: "this idempotency key was used with a different request",
+  outside_booking_window: "that time is outside the booking window",
+  out_of_service_area: "that place is outside the service area",
+  data_not_accepted: "this host does not accept free-text notes",
+  hold_limit: "too many holds right now; try again shortly",
+  rate_limited: "too many requests; try again shortly",
+  unsupported: "this host does not support that",
+  upstream_unavailable: "the host's booking system is not answering; try again shortly",
+  internal_error: "the gateway failed to answer this request; it has been logged",
+};
+
+export function isBookingErrorCode(code: string): code is BookingErrorCode {
+  return Object.prototype.hasOwnProperty.call(BOOKING_ERRORS, code);
+}
+
+export function isBookingErrorReason(code: BookingErrorCode, reason: string): boolean {
+  return (BOOKING_ERRORS[code] as readonly string[]).includes(reason);
+}

@@ -4,26 +4,37 @@
  * takes a fetch function, through the same client's `fetch` wrapper read with `withCapture`.
  * On every call it:
  * - pins the platform's API version (a header, set last so nothing overrides it, or a path prefix);
+ *   sends nothing outside the client's base URL and pin prefix, so a link a platform hands back
+ *   (a delta link, a redirect, a discovered href) never carries the credentials elsewhere;
  * - sends `User-Agent: booking-gateway/<version> <vendor>/<api_version> node/<major>`;
  * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included;
  * - attaches credentials from the provider here and nowhere else: they never reach metadata,
- *   logs or errors (meta is built from response headers only);
+ *   logs or errors (meta is built from response headers only). A provider that throws is
+ *   unauthorized when its error says `code: "unauthorized"` (a revoked grant), else unavailable,
+ *   and nothing is sent; its message is not passed on (it may quote what it was refreshing);
  * - spaces calls to the platform's published rate (http/spacer.ts);
  * - captures the response's UpstreamMeta and announces Deprecation/Sunset (http/notices.ts);
  * - maps transport outcomes: network error → unavailable, abort → timeout, 429 → rate_limited
- *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable,
- *   unreadable JSON → unavailable. Other statuses come back as values for the connector to map,
+ *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable
+ *   (with retryAfterMs when a 503 or other 5xx says when to come back), unreadable JSON →
+ *   unavailable. Other statuses come back as values for the connector to map,
  *   because only it knows the platform's error bodies.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
-import { callLine, captureUpstreamMeta, retryAfterMs, type SegmentRedactor } from "./http/meta.js";
+import {
+  callLine,
+  captureUpstreamMeta,
+  retryAfterMs,
+  type RedactionMarker,
+  type SegmentRedactor,
+} from "./http/meta.js";
 import { announce, consoleLogger, type UpstreamLogger, type UpstreamNotice } from "./http/notices.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
 
 export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
-export type { SegmentRedactor } from "./http/meta.js";
+export type { RedactedKind, RedactionMarker, SegmentRedactor } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
 export type { UpstreamLogger, UpstreamNotice } from "./http/notices.js";
 
@@ -33,7 +44,9 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export type VersionPin =
   | { readonly header: string; readonly value: string }
   /** Path-versioned APIs: prefixed to every request path (e.g. "/v1"). */
-  | { readonly pathPrefix: string };
+  | { readonly pathPrefix: string }
+  /** A protocol whose version is its RFCs (CalDAV): nothing to send; the User-Agent names them. */
+  | { readonly unversioned: true };
 
 export interface UpstreamClientOptions {
   readonly vendor: string;
@@ -52,6 +65,8 @@ export interface UpstreamClientOptions {
   readonly maxPerSecond?: number;
   /** Extra contact-bearing path segments the platform uses (emails and phones are built in). */
   readonly redact?: SegmentRedactor;
+  /** How redacted segments are written in call lines (default "{redacted}"). */
+  readonly marker?: RedactionMarker;
   /** Response headers that echo the API version; the pin header is tried first. */
   readonly versionEchoHeaders?: readonly string[];
   /** Statuses that mean the credential is bad; default 401 and 403. */
@@ -62,11 +77,8 @@ export interface UpstreamClientOptions {
   readonly gatewayVersion?: string;
 }
 
-export interface UpstreamRequest {
+interface RequestCommon {
   readonly method: string;
-  /** Path after the pin prefix, e.g. "/businesses/acme"; may carry no query string. */
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
   /** Sent as JSON when present. */
   readonly body?: unknown;
   /** Non-credential headers of this call (never for secrets: the provider attaches those). */
@@ -75,6 +87,23 @@ export interface UpstreamRequest {
   /** Send without the credential headers (public endpoints of an API that has private ones). */
   readonly anonymous?: boolean;
 }
+
+export type UpstreamRequest = RequestCommon &
+  (
+    | {
+        /** Path after the pin prefix, e.g. "/businesses/acme"; may carry no query string. */
+        readonly path: string;
+        readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
+      }
+    | {
+        /**
+         * An absolute URL the platform handed back (a next or delta link), sent exactly as
+         * written, never rebuilt; refused (invalid_request, nothing sent) unless it lies under
+         * the base URL and pin prefix.
+         */
+        readonly link: string;
+      }
+  );
 
 export interface UpstreamResponse {
   readonly status: number;
@@ -86,7 +115,8 @@ export interface UpstreamResponse {
 /** One call the capturing fetch made: its meta and, when no answer came, why. */
 export interface CapturedCall {
   readonly meta: UpstreamMeta;
-  readonly failure?: "timeout" | "unavailable";
+  /** refused: the URL lay outside the base URL and pin prefix, and nothing was sent. */
+  readonly failure?: "timeout" | "unavailable" | "refused";
 }
 
 export type Captured<T> = (
@@ -96,6 +126,8 @@ export type Captured<T> = (
   readonly calls: readonly CapturedCall[];
   /** The last call's meta (the one whose answer the SDK returned or threw on). */
   readonly meta?: UpstreamMeta;
+  /** The credential provider failed before a request went out (the first such failure). */
+  readonly credentialError?: ConnectorError;
 };
 
 export interface UpstreamClient {
@@ -150,6 +182,15 @@ function networkMessage(call: string, error: unknown): string {
   return `upstream unreachable: ${call}${code}`;
 }
 
+/** A provider's failure, without its message: unauthorized only when it says the grant is revoked. */
+function credentialError(error: unknown, call: string): ConnectorError {
+  const revoked = (error as { code?: unknown } | null)?.code === "unauthorized";
+  return {
+    code: revoked ? "unauthorized" : "unavailable",
+    message: `the credential provider failed${revoked ? " (revoked: reconnect)" : ""}: ${call}`,
+  };
+}
+
 function mergeSignals(timeout: AbortSignal, other: AbortSignal | null | undefined): AbortSignal {
   return other ? AbortSignal.any([timeout, other]) : timeout;
 }
@@ -166,7 +207,14 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const prefix = "pathPrefix" in pin ? pin.pathPrefix.replace(/\/$/, "") : "";
   const echoes = [...("header" in pin ? [pin.header] : []), ...(options.versionEchoHeaders ?? [])];
   const base = options.baseUrl.replace(/\/$/, "");
-  const captures = new AsyncLocalStorage<CapturedCall[]>();
+  const root = new URL(`${base}${prefix}/`);
+  const captures = new AsyncLocalStorage<{ calls: CapturedCall[]; credentialError?: ConnectorError }>();
+  const lineOf = (method: string, path: string): string =>
+    callLine(method, path, options.redact, options.marker);
+
+  /** Under the base URL and pin prefix: where the credentials may go. */
+  const within = (url: URL): boolean =>
+    url.origin === root.origin && url.pathname.startsWith(root.pathname);
 
   /** Our headers over the caller's: credentials, then UA, then the pin last of all. */
   async function finalHeaders(
@@ -197,7 +245,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (unauthorized.has(status)) {
       return { code: "unauthorized", message: `upstream refused the credential (HTTP ${status}): ${call}` };
     }
-    if (status >= 500) return { code: "unavailable", message: `upstream failed (HTTP ${status}): ${call}` };
+    if (status >= 500) {
+      // RFC 9110 §10.2.3: a 503 may say when to come back (Graph and Google send it).
+      const after = retryAfterMs(headers?.get("retry-after"), clock.now());
+      return {
+        code: "unavailable",
+        message: `upstream failed (HTTP ${status}): ${call}`,
+        ...(after !== undefined ? { retryAfterMs: after } : {}),
+      };
+    }
     return undefined;
   }
 
@@ -205,17 +261,40 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     announce(options.vendor, meta, logger, options.onNotice);
   }
 
-  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+  /** The URL and call line of a request; a link outside the base is an error (nothing sent). */
+  function target(req: UpstreamRequest): { url: string; call: string } | ConnectorError {
+    if ("link" in req) {
+      let url: URL;
+      try {
+        url = new URL(req.link);
+      } catch {
+        return { code: "invalid_request", message: `not a URL: ${req.method.toUpperCase()} link` };
+      }
+      const call = lineOf(req.method, url.pathname);
+      if (!within(url)) return { code: "invalid_request", message: `refused a link outside the API: ${call}` };
+      return { url: req.link, call };
+    }
     if (/[?#]/.test(req.path)) throw new Error("UpstreamRequest.path carries no query: use query");
     const path = `${prefix}${req.path.startsWith("/") ? "" : "/"}${req.path}`;
-    const call = callLine(req.method, path, options.redact);
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
     const url = `${base}${path}${search.size > 0 ? `?${search.toString()}` : ""}`;
+    return { url, call: lineOf(req.method, path) };
+  }
+
+  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+    const aimed = target(req);
+    if ("code" in aimed) return { ok: false, error: aimed };
+    const { url, call } = aimed;
 
     const init: Record<string, string> = { accept: "application/json", ...req.headers };
     if (req.body !== undefined) init["content-type"] = "application/json";
-    const headers = await finalHeaders(init, req.anonymous);
+    let headers: Headers;
+    try {
+      headers = await finalHeaders(init, req.anonymous);
+    } catch (error) {
+      return { ok: false, error: credentialError(error, call) };
+    }
 
     await spacer.wait();
     const controller = new AbortController();
@@ -275,11 +354,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const incoming = input instanceof Request ? input : undefined;
     const url = new URL(incoming ? incoming.url : input instanceof URL ? input.href : input);
     const method = (init?.method ?? incoming?.method ?? "GET").toUpperCase();
-    const call = callLine(method, url.pathname, options.redact);
-    const headers = await finalHeaders(init?.headers ?? incoming?.headers);
+    const call = lineOf(method, url.pathname);
+    const scope = captures.getStore();
     const record = (entry: CapturedCall): void => {
-      captures.getStore()?.push(entry);
+      scope?.calls.push(entry);
     };
+    if (!within(url)) {
+      record({ meta: { call, status: 0 }, failure: "refused" });
+      throw new Error(`upstream request refused: ${call} is outside ${options.vendor}'s API`);
+    }
+    let headers: Headers;
+    try {
+      headers = await finalHeaders(init?.headers ?? incoming?.headers);
+    } catch (error) {
+      if (scope) scope.credentialError ??= credentialError(error, call);
+      throw error;
+    }
 
     await spacer.wait();
     const timeout = AbortSignal.timeout(timeoutDefault);
@@ -308,15 +398,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     request,
     fetch: capturingFetch,
     async withCapture<T>(run: () => Promise<T>): Promise<Captured<T>> {
-      const calls: CapturedCall[] = [];
-      const last = (): UpstreamMeta | undefined => calls.at(-1)?.meta;
+      const scope: { calls: CapturedCall[]; credentialError?: ConnectorError } = { calls: [] };
+      const { calls } = scope;
+      const tail = (): Pick<Captured<T>, "meta" | "credentialError"> => {
+        const meta = calls.at(-1)?.meta;
+        return {
+          ...(meta ? { meta } : {}),
+          ...(scope.credentialError ? { credentialError: scope.credentialError } : {}),
+        };
+      };
       try {
-        const value = await captures.run(calls, run);
-        const meta = last();
-        return { ok: true, value, calls, ...(meta ? { meta } : {}) };
+        const value = await captures.run(scope, run);
+        return { ok: true, value, calls, ...tail() };
       } catch (thrown) {
-        const meta = last();
-        return { ok: false, thrown, calls, ...(meta ? { meta } : {}) };
+        return { ok: false, thrown, calls, ...tail() };
       }
     },
     errorOf(entry: CapturedCall): ConnectorError | undefined {
@@ -324,6 +419,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         return { code: "timeout", message: `upstream timed out: ${entry.meta.call}` };
       if (entry.failure === "unavailable") {
         return { code: "unavailable", message: `upstream unreachable: ${entry.meta.call}` };
+      }
+      if (entry.failure === "refused") {
+        return { code: "invalid_request", message: `refused a request outside the API: ${entry.meta.call}` };
       }
       // Retry-After is not in the meta unless the platform sent it; ratelimit keeps it lowercase.
       const headers = new Headers(entry.meta.ratelimit ?? {});

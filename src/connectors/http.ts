@@ -67,6 +67,12 @@ export interface UpstreamClientOptions {
   readonly redact?: SegmentRedactor;
   /** How redacted segments are written in call lines (default "{redacted}"). */
   readonly marker?: RedactionMarker;
+  /**
+   * Folds a call line to its endpoint for the once-per-endpoint Deprecation/Sunset warning, where
+   * the platform's resource names are not id-shaped (CalDAV's "<event>.ics"); digits, UUIDs and
+   * long opaque ids are folded anyway.
+   */
+  readonly endpointOf?: (call: string) => string;
   /** Response headers that echo the API version; the pin header is tried first. */
   readonly versionEchoHeaders?: readonly string[];
   /** Statuses that mean the credential is bad; default 401 and 403. */
@@ -258,7 +264,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   function observe(meta: UpstreamMeta): void {
-    announce(options.vendor, meta, logger, options.onNotice);
+    announce(options.vendor, meta, logger, options.onNotice, options.endpointOf);
   }
 
   /** The URL and call line of a request; a link outside the base is an error (nothing sent). */

@@ -78,6 +78,8 @@ export function createSend(opts: TransportOptions): Send {
     clock: opts.clock,
     redact,
     marker: MARKER,
+    // One warning per method and collection, not one per calendar object resource.
+    endpointOf: (call) => call.replace(/\/[^/]+\.ics$/, "/*.ics"),
     ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),
     ...(opts.logger === undefined ? {} : { logger: opts.logger }),
     ...(opts.onNotice === undefined ? {} : { onNotice: opts.onNotice }),

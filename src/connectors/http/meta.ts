@@ -140,6 +140,9 @@ export function retryAfterMs(value: string | null | undefined, nowMs: number): n
   if (value === null || value === undefined) return undefined;
   const trimmed = value.trim();
   if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  // Every HTTP-date form names its month (IMF-fixdate, RFC 850, asctime); Date.parse alone
+  // would read a stray "1." as a day in 2001.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);

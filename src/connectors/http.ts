@@ -21,185 +21,37 @@
  *   because only it knows the platform's error bodies.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
-import {
-  callLine,
-  captureUpstreamMeta,
-  retryAfterMs,
-  type RedactionMarker,
-  type SegmentRedactor,
-} from "./http/meta.js";
-import { announce, consoleLogger, type UpstreamLogger, type UpstreamNotice } from "./http/notices.js";
+import { credentialError, isAbort, mergeSignals, networkMessage, statusError } from "./http/failures.js";
+import { callLine, captureUpstreamMeta } from "./http/meta.js";
+import { announce, consoleLogger } from "./http/notices.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
+import type {
+  CapturedCall,
+  Captured,
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamRequest,
+  UpstreamResponse,
+} from "./http/types.js";
+import { userAgentFor } from "./http/user-agent.js";
 
 export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
 export type { RedactedKind, RedactionMarker, SegmentRedactor } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
 export type { UpstreamLogger, UpstreamNotice } from "./http/notices.js";
+export type {
+  CapturedCall,
+  Captured,
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamRequest,
+  UpstreamResponse,
+  VersionPin,
+} from "./http/types.js";
+export { userAgentFor } from "./http/user-agent.js";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Where the platform's API version goes on each request. */
-export type VersionPin =
-  | { readonly header: string; readonly value: string }
-  /** Path-versioned APIs: prefixed to every request path (e.g. "/v1"). */
-  | { readonly pathPrefix: string }
-  /** A protocol whose version is its RFCs (CalDAV): nothing to send; the User-Agent names them. */
-  | { readonly unversioned: true };
-
-export interface UpstreamClientOptions {
-  readonly vendor: string;
-  /** The exact native pin (OSBP PlatformIdentity.api_version). */
-  readonly apiVersion: string;
-  /** Scheme, host and any fixed path before the pin, e.g. "https://api.example.com". */
-  readonly baseUrl: string;
-  readonly pin: VersionPin;
-  /** Credential headers, asked for on each call (a token provider may refresh). */
-  readonly credentials?: () => Promise<Readonly<Record<string, string>>>;
-  readonly timeoutMs?: number;
-  readonly fetch?: typeof fetch;
-  readonly clock?: { now(): number };
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** The platform's published request rate for one client; absent: no spacing. */
-  readonly maxPerSecond?: number;
-  /** Extra contact-bearing path segments the platform uses (emails and phones are built in). */
-  readonly redact?: SegmentRedactor;
-  /** How redacted segments are written in call lines (default "{redacted}"). */
-  readonly marker?: RedactionMarker;
-  /**
-   * Folds a call line to its endpoint for the once-per-endpoint Deprecation/Sunset warning, where
-   * the platform's resource names are not id-shaped (CalDAV's "<event>.ics"); digits, UUIDs and
-   * long opaque ids are folded anyway.
-   */
-  readonly endpointOf?: (call: string) => string;
-  /** Response headers that echo the API version; the pin header is tried first. */
-  readonly versionEchoHeaders?: readonly string[];
-  /** Statuses that mean the credential is bad; default 401 and 403. */
-  readonly unauthorizedStatuses?: readonly number[];
-  readonly onNotice?: (notice: UpstreamNotice) => void;
-  readonly logger?: UpstreamLogger;
-  /** The gateway's version for the User-Agent; default: package.json's. */
-  readonly gatewayVersion?: string;
-}
-
-interface RequestCommon {
-  readonly method: string;
-  /** Sent as JSON when present. */
-  readonly body?: unknown;
-  /** Non-credential headers of this call (never for secrets: the provider attaches those). */
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
-  /** Send without the credential headers (public endpoints of an API that has private ones). */
-  readonly anonymous?: boolean;
-}
-
-export type UpstreamRequest = RequestCommon &
-  (
-    | {
-        /** Path after the pin prefix, e.g. "/businesses/acme"; may carry no query string. */
-        readonly path: string;
-        readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
-      }
-    | {
-        /**
-         * An absolute URL the platform handed back (a next or delta link), sent exactly as
-         * written, never rebuilt; refused (invalid_request, nothing sent) unless it lies under
-         * the base URL and pin prefix.
-         */
-        readonly link: string;
-      }
-  );
-
-export interface UpstreamResponse {
-  readonly status: number;
-  readonly headers: Headers;
-  /** Parsed JSON; undefined for an empty body (or an unreadable one on a non-2xx status). */
-  readonly body: unknown;
-}
-
-/** One call the capturing fetch made: its meta and, when no answer came, why. */
-export interface CapturedCall {
-  readonly meta: UpstreamMeta;
-  /** refused: the URL lay outside the base URL and pin prefix, and nothing was sent. */
-  readonly failure?: "timeout" | "unavailable" | "refused";
-}
-
-export type Captured<T> = (
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly thrown: unknown }
-) & {
-  /** Every call made inside, in order. */
-  readonly calls: readonly CapturedCall[];
-  /** The last call's meta (the one whose answer the SDK returned or threw on). */
-  readonly meta?: UpstreamMeta;
-  /** The credential provider failed before a request went out (the first such failure). */
-  readonly credentialError?: ConnectorError;
-};
-
-export interface UpstreamClient {
-  readonly vendor: string;
-  readonly apiVersion: string;
-  readonly userAgent: string;
-  request(request: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>>;
-  /**
-   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied
-   * (a header pin; a path-prefix pin is the SDK's base URL and is not rewritten here);
-   * each call's meta is recorded into the `withCapture` scope it runs in (AsyncLocalStorage, so
-   * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
-   */
-  readonly fetch: typeof fetch;
-  withCapture<T>(run: () => Promise<T>): Promise<Captured<T>>;
-  /** The error a captured call maps to by transport rules, or undefined when it is the connector's. */
-  errorOf(call: CapturedCall): ConnectorError | undefined;
-}
-
-let packageVersion: string | undefined;
-
-/** package.json is two levels up from both src/connectors and dist/connectors. */
-function gatewayPackageVersion(): string {
-  if (packageVersion === undefined) {
-    try {
-      const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-      const parsed = JSON.parse(text) as { version?: unknown };
-      packageVersion = typeof parsed.version === "string" ? parsed.version : "0.0.0";
-    } catch {
-      packageVersion = "0.0.0";
-    }
-  }
-  return packageVersion;
-}
-
-export function userAgentFor(
-  vendor: string,
-  apiVersion: string,
-  gatewayVersion = gatewayPackageVersion(),
-): string {
-  const nodeMajor = process.versions.node.split(".")[0] ?? "0";
-  return `booking-gateway/${gatewayVersion} ${vendor}/${apiVersion} node/${nodeMajor}`;
-}
-
-const isAbort = (error: unknown): boolean =>
-  error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-
-/** A transport failure's message: the call line and a code, never the URL, headers or body. */
-function networkMessage(call: string, error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === "string" ? ` (${cause.code})` : "";
-  return `upstream unreachable: ${call}${code}`;
-}
-
-/** A provider's failure, without its message: unauthorized only when it says the grant is revoked. */
-function credentialError(error: unknown, call: string): ConnectorError {
-  const revoked = (error as { code?: unknown } | null)?.code === "unauthorized";
-  return {
-    code: revoked ? "unauthorized" : "unavailable",
-    message: `the credential provider failed${revoked ? " (revoked: reconnect)" : ""}: ${call}`,
-  };
-}
-
-function mergeSignals(timeout: AbortSignal, other: AbortSignal | null | undefined): AbortSignal {
-  return other ? AbortSignal.any([timeout, other]) : timeout;
-}
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -219,8 +71,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     callLine(method, path, options.redact, options.marker);
 
   /** Under the base URL and pin prefix: where the credentials may go. */
-  const within = (url: URL): boolean =>
-    url.origin === root.origin && url.pathname.startsWith(root.pathname);
+  const within = (url: URL): boolean => url.origin === root.origin && url.pathname.startsWith(root.pathname);
 
   /** Our headers over the caller's: credentials, then UA, then the pin last of all. */
   async function finalHeaders(
@@ -235,33 +86,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return headers;
   }
 
-  function transportError(
-    status: number,
-    headers: Headers | undefined,
-    call: string,
-  ): ConnectorError | undefined {
-    if (status === 429) {
-      const after = retryAfterMs(headers?.get("retry-after"), clock.now());
-      return {
-        code: "rate_limited",
-        message: `upstream rate limited: ${call}`,
-        ...(after !== undefined ? { retryAfterMs: after } : {}),
-      };
-    }
-    if (unauthorized.has(status)) {
-      return { code: "unauthorized", message: `upstream refused the credential (HTTP ${status}): ${call}` };
-    }
-    if (status >= 500) {
-      // RFC 9110 §10.2.3: a 503 may say when to come back (Graph and Google send it).
-      const after = retryAfterMs(headers?.get("retry-after"), clock.now());
-      return {
-        code: "unavailable",
-        message: `upstream failed (HTTP ${status}): ${call}`,
-        ...(after !== undefined ? { retryAfterMs: after } : {}),
-      };
-    }
-    return undefined;
-  }
+  const transportError = (status: number, headers: Headers | undefined, call: string) =>
+    statusError(status, headers, call, unauthorized, clock.now());
 
   function observe(meta: UpstreamMeta): void {
     announce(options.vendor, meta, logger, options.onNotice, options.endpointOf);
@@ -277,7 +103,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         return { code: "invalid_request", message: `not a URL: ${req.method.toUpperCase()} link` };
       }
       const call = lineOf(req.method, url.pathname);
-      if (!within(url)) return { code: "invalid_request", message: `refused a link outside the API: ${call}` };
+      if (!within(url))
+        return { code: "invalid_request", message: `refused a link outside the API: ${call}` };
       return { url: req.link, call };
     }
     if (/[?#]/.test(req.path)) throw new Error("UpstreamRequest.path carries no query: use query");

@@ -81,7 +81,11 @@ describe("CalDAV through connectors/http.ts", () => {
       "DELETE /calendars/~/work/hold-1.ics",
     ]);
     expect(notices).toHaveLength(3);
-    expect(notices[1]).toEqual({ vendor: "caldav", call: "PUT /calendars/~/work/hold-2.ics", ...DEPRECATION });
+    expect(notices[1]).toEqual({
+      vendor: "caldav",
+      call: "PUT /calendars/~/work/hold-2.ics",
+      ...DEPRECATION,
+    });
   });
 
   it("429 with an HTTP-date Retry-After is rate_limited with the time left", async () => {

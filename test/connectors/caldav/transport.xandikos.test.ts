@@ -66,9 +66,7 @@ describe("CalDAV through connectors/http.ts, against xandikos", () => {
     results.push(created);
     results.push(await connector.events.create(booking(cal))); // 412, read back with GET
     if (!full.ok || !created.ok) throw new Error("sync or create failed");
-    results.push(
-      await connector.calendar.sync({ calendarId: cal, cursor: full.value.nextCursor!, window }),
-    );
+    results.push(await connector.calendar.sync({ calendarId: cal, cursor: full.value.nextCursor!, window }));
     results.push(await connector.events.delete(cal, "hold-ua", created.value.etag));
 
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true, true, true]);

@@ -66,7 +66,7 @@ describe("Microsoft Graph through connectors/http.ts", () => {
     const results = [
       await connector.calendar.sync({ calendarId: "primary", window: WINDOW }),
       await connector.events.create(write),
-      await connector.events.update(write, "W/\"x\""),
+      await connector.events.update(write, 'W/"x"'),
       await connector.events.delete("primary", write.eventId, undefined, { upstreamEventId: created.id }),
       await connector.subscriptions.create({
         calendarId: "primary",
@@ -156,7 +156,9 @@ describe("Microsoft Graph through connectors/http.ts", () => {
     const { connector, logger, notices } = make();
     const sync = () => connector.calendar.sync({ calendarId: "primary", window: WINDOW });
     const results = [await sync(), await sync(), await sync()];
-    results.push(await make(undefined, 30).connector.calendar.sync({ calendarId: "primary", window: WINDOW }));
+    results.push(
+      await make(undefined, 30).connector.calendar.sync({ calendarId: "primary", window: WINDOW }),
+    );
     const revoked = make(() =>
       Promise.reject(Object.assign(new Error(`refresh of ${TOKEN} failed`), { code: "unauthorized" })),
     );

@@ -4,155 +4,54 @@
  * takes a fetch function, through the same client's `fetch` wrapper read with `withCapture`.
  * On every call it:
  * - pins the platform's API version (a header, set last so nothing overrides it, or a path prefix);
+ *   sends nothing outside the client's base URL and pin prefix, so a link a platform hands back
+ *   (a delta link, a redirect, a discovered href) never carries the credentials elsewhere;
  * - sends `User-Agent: booking-gateway/<version> <vendor>/<api_version> node/<major>`;
  * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included;
  * - attaches credentials from the provider here and nowhere else: they never reach metadata,
- *   logs or errors (meta is built from response headers only);
+ *   logs or errors (meta is built from response headers only). A provider that throws is
+ *   unauthorized when its error says `code: "unauthorized"` (a revoked grant), else unavailable,
+ *   and nothing is sent; its message is not passed on (it may quote what it was refreshing);
  * - spaces calls to the platform's published rate (http/spacer.ts);
  * - captures the response's UpstreamMeta and announces Deprecation/Sunset (http/notices.ts);
  * - maps transport outcomes: network error → unavailable, abort → timeout, 429 → rate_limited
- *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable,
- *   unreadable JSON → unavailable. Other statuses come back as values for the connector to map,
+ *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable
+ *   (with retryAfterMs when a 503 or other 5xx says when to come back), unreadable JSON →
+ *   unavailable. Other statuses come back as values for the connector to map,
  *   because only it knows the platform's error bodies.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
-import { callLine, captureUpstreamMeta, retryAfterMs, type SegmentRedactor } from "./http/meta.js";
-import { announce, consoleLogger, type UpstreamLogger, type UpstreamNotice } from "./http/notices.js";
+import { credentialError, isAbort, mergeSignals, networkMessage, statusError } from "./http/failures.js";
+import { callLine, captureUpstreamMeta } from "./http/meta.js";
+import { announce, consoleLogger } from "./http/notices.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
+import type {
+  CapturedCall,
+  Captured,
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamRequest,
+  UpstreamResponse,
+} from "./http/types.js";
+import { userAgentFor } from "./http/user-agent.js";
 
 export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
-export type { SegmentRedactor } from "./http/meta.js";
+export type { RedactedKind, RedactionMarker, SegmentRedactor } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
 export type { UpstreamLogger, UpstreamNotice } from "./http/notices.js";
+export type {
+  CapturedCall,
+  Captured,
+  UpstreamClient,
+  UpstreamClientOptions,
+  UpstreamRequest,
+  UpstreamResponse,
+  VersionPin,
+} from "./http/types.js";
+export { userAgentFor } from "./http/user-agent.js";
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
-
-/** Where the platform's API version goes on each request. */
-export type VersionPin =
-  | { readonly header: string; readonly value: string }
-  /** Path-versioned APIs: prefixed to every request path (e.g. "/v1"). */
-  | { readonly pathPrefix: string };
-
-export interface UpstreamClientOptions {
-  readonly vendor: string;
-  /** The exact native pin (OSBP PlatformIdentity.api_version). */
-  readonly apiVersion: string;
-  /** Scheme, host and any fixed path before the pin, e.g. "https://api.example.com". */
-  readonly baseUrl: string;
-  readonly pin: VersionPin;
-  /** Credential headers, asked for on each call (a token provider may refresh). */
-  readonly credentials?: () => Promise<Readonly<Record<string, string>>>;
-  readonly timeoutMs?: number;
-  readonly fetch?: typeof fetch;
-  readonly clock?: { now(): number };
-  readonly sleep?: (ms: number) => Promise<void>;
-  /** The platform's published request rate for one client; absent: no spacing. */
-  readonly maxPerSecond?: number;
-  /** Extra contact-bearing path segments the platform uses (emails and phones are built in). */
-  readonly redact?: SegmentRedactor;
-  /** Response headers that echo the API version; the pin header is tried first. */
-  readonly versionEchoHeaders?: readonly string[];
-  /** Statuses that mean the credential is bad; default 401 and 403. */
-  readonly unauthorizedStatuses?: readonly number[];
-  readonly onNotice?: (notice: UpstreamNotice) => void;
-  readonly logger?: UpstreamLogger;
-  /** The gateway's version for the User-Agent; default: package.json's. */
-  readonly gatewayVersion?: string;
-}
-
-export interface UpstreamRequest {
-  readonly method: string;
-  /** Path after the pin prefix, e.g. "/businesses/acme"; may carry no query string. */
-  readonly path: string;
-  readonly query?: Readonly<Record<string, string | number | boolean | undefined>>;
-  /** Sent as JSON when present. */
-  readonly body?: unknown;
-  /** Non-credential headers of this call (never for secrets: the provider attaches those). */
-  readonly headers?: Readonly<Record<string, string>>;
-  readonly timeoutMs?: number;
-  /** Send without the credential headers (public endpoints of an API that has private ones). */
-  readonly anonymous?: boolean;
-}
-
-export interface UpstreamResponse {
-  readonly status: number;
-  readonly headers: Headers;
-  /** Parsed JSON; undefined for an empty body (or an unreadable one on a non-2xx status). */
-  readonly body: unknown;
-}
-
-/** One call the capturing fetch made: its meta and, when no answer came, why. */
-export interface CapturedCall {
-  readonly meta: UpstreamMeta;
-  readonly failure?: "timeout" | "unavailable";
-}
-
-export type Captured<T> = (
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly thrown: unknown }
-) & {
-  /** Every call made inside, in order. */
-  readonly calls: readonly CapturedCall[];
-  /** The last call's meta (the one whose answer the SDK returned or threw on). */
-  readonly meta?: UpstreamMeta;
-};
-
-export interface UpstreamClient {
-  readonly vendor: string;
-  readonly apiVersion: string;
-  readonly userAgent: string;
-  request(request: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>>;
-  /**
-   * A fetch for SDKs: pin (set last), User-Agent, timeout, credentials and spacing applied
-   * (a header pin; a path-prefix pin is the SDK's base URL and is not rewritten here);
-   * each call's meta is recorded into the `withCapture` scope it runs in (AsyncLocalStorage, so
-   * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
-   */
-  readonly fetch: typeof fetch;
-  withCapture<T>(run: () => Promise<T>): Promise<Captured<T>>;
-  /** The error a captured call maps to by transport rules, or undefined when it is the connector's. */
-  errorOf(call: CapturedCall): ConnectorError | undefined;
-}
-
-let packageVersion: string | undefined;
-
-/** package.json is two levels up from both src/connectors and dist/connectors. */
-function gatewayPackageVersion(): string {
-  if (packageVersion === undefined) {
-    try {
-      const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-      const parsed = JSON.parse(text) as { version?: unknown };
-      packageVersion = typeof parsed.version === "string" ? parsed.version : "0.0.0";
-    } catch {
-      packageVersion = "0.0.0";
-    }
-  }
-  return packageVersion;
-}
-
-export function userAgentFor(
-  vendor: string,
-  apiVersion: string,
-  gatewayVersion = gatewayPackageVersion(),
-): string {
-  const nodeMajor = process.versions.node.split(".")[0] ?? "0";
-  return `booking-gateway/${gatewayVersion} ${vendor}/${apiVersion} node/${nodeMajor}`;
-}
-
-const isAbort = (error: unknown): boolean =>
-  error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
-
-/** A transport failure's message: the call line and a code, never the URL, headers or body. */
-function networkMessage(call: string, error: unknown): string {
-  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
-  const code = typeof cause?.code === "string" ? ` (${cause.code})` : "";
-  return `upstream unreachable: ${call}${code}`;
-}
-
-function mergeSignals(timeout: AbortSignal, other: AbortSignal | null | undefined): AbortSignal {
-  return other ? AbortSignal.any([timeout, other]) : timeout;
-}
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -166,7 +65,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const prefix = "pathPrefix" in pin ? pin.pathPrefix.replace(/\/$/, "") : "";
   const echoes = [...("header" in pin ? [pin.header] : []), ...(options.versionEchoHeaders ?? [])];
   const base = options.baseUrl.replace(/\/$/, "");
-  const captures = new AsyncLocalStorage<CapturedCall[]>();
+  const root = new URL(`${base}${prefix}/`);
+  const captures = new AsyncLocalStorage<{ calls: CapturedCall[]; credentialError?: ConnectorError }>();
+  const lineOf = (method: string, path: string): string =>
+    callLine(method, path, options.redact, options.marker);
+
+  /** Under the base URL and pin prefix: where the credentials may go. */
+  const within = (url: URL): boolean => url.origin === root.origin && url.pathname.startsWith(root.pathname);
 
   /** Our headers over the caller's: credentials, then UA, then the pin last of all. */
   async function finalHeaders(
@@ -181,41 +86,48 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return headers;
   }
 
-  function transportError(
-    status: number,
-    headers: Headers | undefined,
-    call: string,
-  ): ConnectorError | undefined {
-    if (status === 429) {
-      const after = retryAfterMs(headers?.get("retry-after"), clock.now());
-      return {
-        code: "rate_limited",
-        message: `upstream rate limited: ${call}`,
-        ...(after !== undefined ? { retryAfterMs: after } : {}),
-      };
-    }
-    if (unauthorized.has(status)) {
-      return { code: "unauthorized", message: `upstream refused the credential (HTTP ${status}): ${call}` };
-    }
-    if (status >= 500) return { code: "unavailable", message: `upstream failed (HTTP ${status}): ${call}` };
-    return undefined;
-  }
+  const transportError = (status: number, headers: Headers | undefined, call: string) =>
+    statusError(status, headers, call, unauthorized, clock.now());
 
   function observe(meta: UpstreamMeta): void {
-    announce(options.vendor, meta, logger, options.onNotice);
+    announce(options.vendor, meta, logger, options.onNotice, options.endpointOf);
   }
 
-  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+  /** The URL and call line of a request; a link outside the base is an error (nothing sent). */
+  function target(req: UpstreamRequest): { url: string; call: string } | ConnectorError {
+    if ("link" in req) {
+      let url: URL;
+      try {
+        url = new URL(req.link);
+      } catch {
+        return { code: "invalid_request", message: `not a URL: ${req.method.toUpperCase()} link` };
+      }
+      const call = lineOf(req.method, url.pathname);
+      if (!within(url))
+        return { code: "invalid_request", message: `refused a link outside the API: ${call}` };
+      return { url: req.link, call };
+    }
     if (/[?#]/.test(req.path)) throw new Error("UpstreamRequest.path carries no query: use query");
     const path = `${prefix}${req.path.startsWith("/") ? "" : "/"}${req.path}`;
-    const call = callLine(req.method, path, options.redact);
     const search = new URLSearchParams();
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) search.set(k, String(v));
     const url = `${base}${path}${search.size > 0 ? `?${search.toString()}` : ""}`;
+    return { url, call: lineOf(req.method, path) };
+  }
+
+  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+    const aimed = target(req);
+    if ("code" in aimed) return { ok: false, error: aimed };
+    const { url, call } = aimed;
 
     const init: Record<string, string> = { accept: "application/json", ...req.headers };
     if (req.body !== undefined) init["content-type"] = "application/json";
-    const headers = await finalHeaders(init, req.anonymous);
+    let headers: Headers;
+    try {
+      headers = await finalHeaders(init, req.anonymous);
+    } catch (error) {
+      return { ok: false, error: credentialError(error, call) };
+    }
 
     await spacer.wait();
     const controller = new AbortController();
@@ -275,11 +187,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const incoming = input instanceof Request ? input : undefined;
     const url = new URL(incoming ? incoming.url : input instanceof URL ? input.href : input);
     const method = (init?.method ?? incoming?.method ?? "GET").toUpperCase();
-    const call = callLine(method, url.pathname, options.redact);
-    const headers = await finalHeaders(init?.headers ?? incoming?.headers);
+    const call = lineOf(method, url.pathname);
+    const scope = captures.getStore();
     const record = (entry: CapturedCall): void => {
-      captures.getStore()?.push(entry);
+      scope?.calls.push(entry);
     };
+    if (!within(url)) {
+      record({ meta: { call, status: 0 }, failure: "refused" });
+      throw new Error(`upstream request refused: ${call} is outside ${options.vendor}'s API`);
+    }
+    let headers: Headers;
+    try {
+      headers = await finalHeaders(init?.headers ?? incoming?.headers);
+    } catch (error) {
+      if (scope) scope.credentialError ??= credentialError(error, call);
+      throw error;
+    }
 
     await spacer.wait();
     const timeout = AbortSignal.timeout(timeoutDefault);
@@ -308,15 +231,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     request,
     fetch: capturingFetch,
     async withCapture<T>(run: () => Promise<T>): Promise<Captured<T>> {
-      const calls: CapturedCall[] = [];
-      const last = (): UpstreamMeta | undefined => calls.at(-1)?.meta;
+      const scope: { calls: CapturedCall[]; credentialError?: ConnectorError } = { calls: [] };
+      const { calls } = scope;
+      const tail = (): Pick<Captured<T>, "meta" | "credentialError"> => {
+        const meta = calls.at(-1)?.meta;
+        return {
+          ...(meta ? { meta } : {}),
+          ...(scope.credentialError ? { credentialError: scope.credentialError } : {}),
+        };
+      };
       try {
-        const value = await captures.run(calls, run);
-        const meta = last();
-        return { ok: true, value, calls, ...(meta ? { meta } : {}) };
+        const value = await captures.run(scope, run);
+        return { ok: true, value, calls, ...tail() };
       } catch (thrown) {
-        const meta = last();
-        return { ok: false, thrown, calls, ...(meta ? { meta } : {}) };
+        return { ok: false, thrown, calls, ...tail() };
       }
     },
     errorOf(entry: CapturedCall): ConnectorError | undefined {
@@ -324,6 +252,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         return { code: "timeout", message: `upstream timed out: ${entry.meta.call}` };
       if (entry.failure === "unavailable") {
         return { code: "unavailable", message: `upstream unreachable: ${entry.meta.call}` };
+      }
+      if (entry.failure === "refused") {
+        return { code: "invalid_request", message: `refused a request outside the API: ${entry.meta.call}` };
       }
       // Retry-After is not in the meta unless the platform sent it; ratelimit keeps it lowercase.
       const headers = new Headers(entry.meta.ratelimit ?? {});

@@ -7,17 +7,17 @@
  * A plain translator: fetch, clock and timeout come in as dependencies; settings are checked by
  * validateCaldavSettings; nothing is read from the environment or kept between calls.
  */
-import type { CalendarSync, Connector, ConnectorResult, EventWriter, PlatformIdentity } from "../port.js";
+import type { UpstreamLogger, UpstreamNotice } from "../http.js";
+import type { CalendarSync, Connector, ConnectorResult, EventWriter } from "../port.js";
 import type { CaldavContext } from "./context.js";
 import { discoverCalendars, type DiscoveredCalendar } from "./discover.js";
 import { calendarUrl } from "./resources.js";
 import { validateCaldavSettings, type CaldavSettings } from "./settings.js";
 import { createCalendarSync } from "./sync.js";
-import { createSend } from "./upstream.js";
+import { CALDAV_PLATFORM, createSend } from "./upstream.js";
 import { createEventWriter } from "./writer.js";
 
-/** The protocols pinned: there is no API version to send, the RFCs are the contract. */
-export const CALDAV_PLATFORM: PlatformIdentity = { vendor: "caldav", api_version: "RFC4791+RFC6578" };
+export { CALDAV_PLATFORM } from "./upstream.js";
 
 export const DEFAULT_TIMEOUT_MS = 20_000;
 
@@ -26,6 +26,10 @@ export interface CaldavDeps {
   readonly clock?: { now(): number };
   /** Per request, ms (default 20 s); a request past it is `timeout`. */
   readonly timeoutMs?: number;
+  /** Operator log for Deprecation/Sunset (default: console, JSON). */
+  readonly logger?: UpstreamLogger;
+  /** Every Deprecation/Sunset notice, for the integrator to record per host. */
+  readonly onNotice?: (notice: UpstreamNotice) => void;
 }
 
 export interface CaldavConnector extends Connector {
@@ -53,9 +57,12 @@ export function createCaldavConnector(settings: CaldavSettings, deps: CaldavDeps
     server,
     clock,
     send: createSend({
-      fetch: deps.fetch ?? globalThis.fetch,
+      server,
       timeoutMs,
       clock,
+      ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
+      ...(deps.logger === undefined ? {} : { logger: deps.logger }),
+      ...(deps.onNotice === undefined ? {} : { onNotice: deps.onNotice }),
       ...(s.username === undefined ? {} : { username: s.username }),
       ...(s.password === undefined ? {} : { password: s.password }),
     }),

@@ -4,8 +4,9 @@
  * RFC 4791 §6.2.1 calendar-home-set, then the home's calendar collections). Not a port
  * capability: the onboarding pages call it to let the business pick its calendarPath.
  *
- * tsdav does the walk (createAccount + fetchCalendars); its fetch is routed through upstream.ts
- * so every request is bounded, captured and credentialed in the one place, and a request to
+ * tsdav does the walk (createAccount + fetchCalendars); its fetch is routed through upstream.ts's
+ * `send`, that is through connectors/http.ts's capturing fetch, so every request is bounded,
+ * captured and credentialed in the one place, and a request to
  * another origin (a redirect or an href pointing away) is refused rather than sent with the
  * account's credentials. tsdav reports a failed step by throwing; the answer that made it fail
  * is what the result reports, in the port's vocabulary.

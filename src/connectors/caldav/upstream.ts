@@ -1,24 +1,42 @@
 /**
  * The CalDAV connector's one door to the network: every request (PUT, GET, DELETE, PROPFIND,
- * REPORT) goes through `send`, which adds the credentials, bounds the call with an AbortSignal
- * timeout, reads the whole answer and captures its UpstreamMeta. Kept in one small module so
- * the integrator can route it through the shared connectors/http.ts later without touching the
- * CalDAV logic.
+ * REPORT, and tsdav's discovery walk) goes through `send`, which runs it through the shared
+ * upstream client's capturing fetch (connectors/http.ts). That client adds the Basic
+ * credentials (and only it holds them), the User-Agent (CalDAV has no version to pin: the RFCs
+ * are the contract, named in the User-Agent), bounds the call and the reading of its answer with
+ * the timeout, refuses any URL on another origin, captures UpstreamMeta and announces
+ * Deprecation/Sunset. `send` reads the whole answer as text: CalDAV answers are XML and
+ * iCalendar, and every status is the connector's to read (a 403 naming a precondition is not a
+ * refused credential), so the client's JSON `request` is not used.
  *
- * Credentials live only in the Authorization header of the request: the call line is the path
- * without the query, with segments that carry contact data (an e-mail address, the account's
- * user name, which CalDAV servers put in principal and calendar paths) redacted; no error
- * message quotes a URL with user info, a request header or a response body.
+ * The call line is the path without the query, with segments that carry contact data (an e-mail
+ * address, a phone number, the account's user name, which CalDAV servers put in principal and
+ * calendar paths) written "~"; no error message quotes a URL with user info, a request header or
+ * a response body. Redirects are answered as they are: following one could carry the
+ * credentials elsewhere.
  */
-import type { ConnectorError, UpstreamMeta } from "../port.js";
-import { captureUpstreamMeta } from "../http/meta.js";
+import {
+  callLine,
+  createUpstreamClient,
+  retryAfterMs as retryAfter,
+  type UpstreamClient,
+  type UpstreamLogger,
+  type UpstreamNotice,
+} from "../http.js";
+import type { ConnectorError, PlatformIdentity, UpstreamMeta } from "../port.js";
+
+/** The protocols pinned: there is no API version to send, the RFCs are the contract. */
+export const CALDAV_PLATFORM: PlatformIdentity = { vendor: "caldav", api_version: "RFC4791+RFC6578" };
 
 export interface TransportOptions {
-  readonly fetch: typeof globalThis.fetch;
+  readonly server: URL;
+  readonly fetch?: typeof globalThis.fetch;
   readonly timeoutMs: number;
   readonly clock: { now(): number };
   readonly username?: string;
   readonly password?: string;
+  readonly logger?: UpstreamLogger;
+  readonly onNotice?: (notice: UpstreamNotice) => void;
 }
 
 export interface HttpAnswer {
@@ -41,61 +59,66 @@ export interface OutgoingRequest {
 
 export type Send = (request: OutgoingRequest) => Promise<Exchange>;
 
+const MARKER = (): string => "~";
+
 export function createSend(opts: TransportOptions): Send {
+  const { username } = opts;
   const authorization =
-    opts.username === undefined
+    username === undefined
       ? undefined
-      : `Basic ${Buffer.from(`${opts.username}:${opts.password ?? ""}`, "utf8").toString("base64")}`;
-  const redacted = new Set(opts.username === undefined ? [] : [opts.username]);
+      : `Basic ${Buffer.from(`${username}:${opts.password ?? ""}`, "utf8").toString("base64")}`;
+  const redact = (segment: string): boolean => segment === username;
+  const upstream: UpstreamClient = createUpstreamClient({
+    vendor: CALDAV_PLATFORM.vendor,
+    apiVersion: CALDAV_PLATFORM.api_version,
+    baseUrl: opts.server.origin,
+    pin: { unversioned: true },
+    ...(authorization === undefined ? {} : { credentials: () => Promise.resolve({ authorization }) }),
+    timeoutMs: opts.timeoutMs,
+    clock: opts.clock,
+    redact,
+    marker: MARKER,
+    // One warning per method and collection, not one per calendar object resource.
+    endpointOf: (call) => call.replace(/\/[^/]+\.ics$/, "/*.ics"),
+    ...(opts.fetch === undefined ? {} : { fetch: opts.fetch }),
+    ...(opts.logger === undefined ? {} : { logger: opts.logger }),
+    ...(opts.onNotice === undefined ? {} : { onNotice: opts.onNotice }),
+  });
 
   return async ({ method, url, headers, body }) => {
-    const call = callLine(method, url, redacted);
-    const signal = AbortSignal.timeout(opts.timeoutMs);
-    try {
-      const response = await opts.fetch(url, {
+    const captured = await upstream.withCapture(async (): Promise<HttpAnswer> => {
+      const response = await upstream.fetch(url, {
         method,
-        headers: { ...headers, ...(authorization === undefined ? {} : { authorization }) },
+        headers: { ...headers },
         ...(body === undefined ? {} : { body }),
-        signal,
-        // A redirect is answered as it is: following one could carry the credentials elsewhere.
         redirect: "manual",
       });
-      const text = await response.text();
-      const meta = metaOf(call, response.status, response.headers);
-      return { ok: true, answer: { status: response.status, headers: response.headers, body: text }, meta };
-    } catch (error) {
-      const meta: UpstreamMeta = { call, status: 0 };
-      if (signal.aborted || (error instanceof Error && error.name === "TimeoutError"))
-        return {
-          ok: false,
-          meta,
-          error: { code: "timeout", message: `the CalDAV server did not answer ${call} in time` },
-        };
+      return { status: response.status, headers: response.headers, body: await response.text() };
+    });
+    const last = captured.calls.at(-1);
+    const call = last?.meta.call ?? callLine(method, url.pathname, redact, MARKER);
+    if (captured.ok && last !== undefined) return { ok: true, answer: captured.value, meta: last.meta };
+    const meta: UpstreamMeta = { call, status: 0 };
+    // No answer, or one whose body did not arrive in time or at all.
+    const timedOut =
+      last?.failure === "timeout" ||
+      (captured.ok === false &&
+        captured.thrown instanceof Error &&
+        (captured.thrown.name === "TimeoutError" || captured.thrown.name === "AbortError"));
+    if (last?.failure === "refused")
+      return { ok: false, meta, error: upstream.errorOf(last) ?? { code: "invalid_request", message: call } };
+    if (timedOut)
       return {
         ok: false,
         meta,
-        error: { code: "unavailable", message: `the CalDAV server could not be reached for ${call}` },
+        error: { code: "timeout", message: `the CalDAV server did not answer ${call} in time` },
       };
-    }
+    return {
+      ok: false,
+      meta,
+      error: { code: "unavailable", message: `the CalDAV server could not be reached for ${call}` },
+    };
   };
-}
-
-/** "METHOD /path": no query; e-mail-like segments and the user name become "~". */
-export function callLine(method: string, url: URL, redacted: ReadonlySet<string>): string {
-  const segments = url.pathname.split("/").map((segment) => {
-    let decoded = segment;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      // A malformed escape is kept as it is: it cannot be contact data we could recognise anyway.
-    }
-    return decoded.includes("@") || redacted.has(decoded) ? "~" : segment;
-  });
-  return `${method} ${segments.join("/")}`;
-}
-
-function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  return captureUpstreamMeta(call, status, headers);
 }
 
 /**
@@ -120,7 +143,7 @@ export function statusError(answer: HttpAnswer, what: string, clock: { now(): nu
   if (status === 404 || status === 410)
     return { code: "not_found", message: `${what}: not found (${status})` };
   if (status === 429) {
-    const retryAfterMs = retryAfterOf(answer.headers.get("retry-after"), clock.now());
+    const retryAfterMs = retryAfter(answer.headers.get("retry-after"), clock.now());
     return {
       code: "rate_limited",
       message: `the CalDAV server is rate limiting (${what})`,
@@ -128,7 +151,7 @@ export function statusError(answer: HttpAnswer, what: string, clock: { now(): nu
     };
   }
   if (status >= 500 || (status >= 300 && status < 400)) {
-    const retryAfterMs = retryAfterOf(answer.headers.get("retry-after"), clock.now());
+    const retryAfterMs = retryAfter(answer.headers.get("retry-after"), clock.now());
     const why = status < 400 ? "redirected the request (set the calendar's final URL)" : "failed";
     return {
       code: "unavailable",
@@ -146,13 +169,4 @@ export function statusError(answer: HttpAnswer, what: string, clock: { now(): nu
 export function preconditionOf(body: string): string | undefined {
   const match = /<(?:[\w.-]+:)?error\b[^>]*>\s*<(?:[\w.-]+:)?([\w-]+)/.exec(body);
   return match?.[1];
-}
-
-/** Retry-After as delay-seconds or an HTTP date (RFC 9110 §10.2.3), in ms from now. */
-export function retryAfterOf(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const at = Date.parse(trimmed);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

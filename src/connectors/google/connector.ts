@@ -5,14 +5,16 @@
  * Built on @googleapis/calendar, the googleapis project's package for this one API: the same
  * generated client and types as the `googleapis` bundle, without the bundle's ~100 MB of every
  * other Google API, and its current release runs on Node 20 (the bundle's latest needs 22).
- * The client is made without credentials; each call sends the injected provider's token
- * (http.ts), so one client serves any number of businesses and no token is kept here.
+ * The client is made without credentials: every request goes out through the shared upstream
+ * client (connectors/http.ts, via http.ts), which attaches the injected provider's token, so
+ * no token is kept here or seen by the SDK.
  */
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
+import type { UpstreamLogger, UpstreamNotice } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GoogleChannels } from "./channels.js";
 import { GoogleEventWriter } from "./events.js";
-import type { GoogleHttpDeps } from "./http.js";
+import { createGoogleUpstream, type GoogleHttpDeps } from "./http.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 import { validateGoogleCalendarSettings, type GoogleCalendarSettings } from "./settings.js";
 import { GoogleCalendarSync } from "./sync.js";
@@ -21,10 +23,14 @@ export interface GoogleCalendarDeps {
   /** A current OAuth access token (scope calendar.events or calendar); never logged or kept. */
   readonly accessToken: () => Promise<string>;
   readonly now?: () => number;
-  /** The transport's fetch (default the SDK's). */
+  /** The transport's fetch under the shared upstream client (default the global fetch). */
   readonly fetch?: typeof fetch;
-  /** A prepared client (default one made here). */
+  /** A prepared client (default one made here); its rootUrl is where the token may be sent. */
   readonly client?: calendar_v3.Calendar;
+  /** Operator log for Deprecation/Sunset (default: console, JSON). */
+  readonly logger?: UpstreamLogger;
+  /** Every Deprecation/Sunset notice, for the integrator to record per host. */
+  readonly onNotice?: (notice: UpstreamNotice) => void;
 }
 
 export interface GoogleCalendarConnector extends CalendarConnector {
@@ -44,12 +50,17 @@ export function createGoogleCalendarConnector(
   if (typeof deps.accessToken !== "function")
     throw new TypeError("Google Calendar deps.accessToken must be a function");
   const api = deps.client ?? calendar({ version: "v3" });
-  const http: GoogleHttpDeps = {
+  const rootUrl = api.context._options.rootUrl;
+  const upstream = createGoogleUpstream({
     accessToken: deps.accessToken,
     timeoutMs: valid.value.timeoutMs,
+    ...(rootUrl !== undefined && { rootUrl }),
     ...(deps.now !== undefined && { now: deps.now }),
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-  };
+    ...(deps.logger !== undefined && { logger: deps.logger }),
+    ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
+  });
+  const http: GoogleHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
   return {
     platform: GOOGLE_CALENDAR_PLATFORM,
     kind: "calendar",

@@ -12,6 +12,7 @@
  * - 404 → not_found; 412 → precondition_failed (If-Match); 410 is decided by the caller
  *   (a sync token: cursor_expired; a delete: already gone); 5xx → unavailable.
  */
+import { retryAfterMs } from "../http.js";
 import type { ConnectorError, ConnectorErrorCode, EventWriteErrorCode } from "../port.js";
 import type { Answered } from "./http.js";
 
@@ -34,18 +35,6 @@ function detailsOf(data: unknown, field: "reason" | "domain"): string[] {
 
 /** The `reason` strings of an error body (empty when it has none). */
 export const reasonsOf = (data: unknown): string[] => detailsOf(data, "reason");
-
-/**
- * Retry-After as ms: delta-seconds or an HTTP date (RFC 9110 §10.2.3); fractional seconds are
- * read too. Undefined if absent or unreadable.
- */
-export function retryAfterMs(value: string | null, now: number): number | undefined {
-  if (value === null) return undefined;
-  const text = value.trim();
-  if (/^\d+(?:\.\d+)?$/.test(text)) return Math.ceil(Number(text) * 1000);
-  const at = Date.parse(text);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
 
 /** The error of a read: a 412 cannot happen without If-Match and is a bad request there. */
 export function googleError(answer: Answered, now: number): ConnectorError {

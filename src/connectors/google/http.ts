@@ -1,44 +1,79 @@
 /**
- * Every Google Calendar call goes through `callGoogle`: the access token (asked for per call,
- * sent only as the Authorization header), the SDK's per-request options, and the capture of
- * the answer into UpstreamMeta. Kept here rather than in the shared connectors/http.ts, which
- * is being written apart; this module is the one place to switch over to it.
+ * Every Google Calendar call goes through `callGoogle`: the SDK method runs inside the shared
+ * upstream client's capture (connectors/http.ts), with that client's fetch as the SDK's
+ * transport (gaxios `fetchImplementation`, a per-request option). So the access token, the
+ * User-Agent, the timeout, the check that nothing leaves Google's `/calendar/v3` root (the pin:
+ * v3 is in every path), UpstreamMeta and the Deprecation/Sunset notices are that client's, as
+ * for every other upstream; the SDK itself never sees the token.
  *
- * The SDK's own retry is off (`retry: false`): retries belong to the gateway's jobs, which
- * see rate_limited with its Retry-After. Every status is accepted (`validateStatus`), so an
- * error answer is read here like any other and never surfaces as a GaxiosError, whose config
- * holds the request headers. Messages are written here; nothing upstream-written (and so
- * nothing that could hold the token) is copied into an error.
+ * The SDK's own retry is off (`retry: false`): retries belong to the gateway's jobs, which see
+ * rate_limited with its Retry-After. Every status is accepted (`validateStatus`), so an error
+ * answer is read by errors.ts like any other and never surfaces as a GaxiosError, whose config
+ * holds the request. Messages are written here; nothing upstream-written is copied into one.
  *
- * Google sends no standard request id header (the JSON API's answers carry none that is
- * documented as such), so `request_id` stays empty; `server` is the front end's ("ESF").
+ * Google sends no standard request id header (the JSON API's answers carry none documented as
+ * such), so `request_id` stays empty; `server` is the front end's ("ESF"); Google echoes no
+ * version, so the meta of an answer names the pinned one.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamLogger,
+  type UpstreamNotice,
+} from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
-import { captureUpstreamMeta } from "../http/meta.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 
-/** What a connector needs from the outside for HTTP. */
-export interface GoogleHttpDeps {
+/** Where the SDK sends requests unless a client is made with another rootUrl. */
+export const GOOGLE_ROOT_URL = "https://www.googleapis.com";
+const PIN = "/calendar/v3";
+
+export interface GoogleUpstreamOptions {
   /** A current OAuth access token for the business's Google account. */
   readonly accessToken: () => Promise<string>;
+  readonly timeoutMs: number;
+  readonly rootUrl?: string;
+  readonly now?: () => number;
+  readonly fetch?: typeof fetch;
+  readonly logger?: UpstreamLogger;
+  readonly onNotice?: (notice: UpstreamNotice) => void;
+}
+
+/** The one upstream client of a Google Calendar connector. */
+export function createGoogleUpstream(options: GoogleUpstreamOptions): UpstreamClient {
+  const { now } = options;
+  return createUpstreamClient({
+    vendor: GOOGLE_CALENDAR_PLATFORM.vendor,
+    apiVersion: GOOGLE_CALENDAR_PLATFORM.api_version,
+    baseUrl: options.rootUrl ?? GOOGLE_ROOT_URL,
+    pin: { pathPrefix: PIN },
+    credentials: async () => ({ authorization: `Bearer ${await options.accessToken()}` }),
+    timeoutMs: options.timeoutMs,
+    marker: (kind) => redactionMarker(kind === "other" ? "name" : kind),
+    ...(now !== undefined && { clock: { now } }),
+    ...(options.fetch !== undefined && { fetch: options.fetch }),
+    ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+  });
+}
+
+/** What the sync, the writer and the channels share. */
+export interface GoogleHttpDeps {
+  readonly upstream: UpstreamClient;
   /** Clock for Retry-After dates and subscription arithmetic; default Date.now. */
   readonly now?: () => number;
-  /** A fetch for the SDK's transport (gaxios `fetchImplementation`); default the SDK's own. */
-  readonly fetch?: typeof fetch;
-  /** Abort a call after this long (ms); default 30 s. */
-  readonly timeoutMs?: number;
 }
 
 /** The slice of a gaxios answer read here (the SDK's response type, structurally). */
 export interface SdkAnswer {
   readonly status: number;
   readonly data: unknown;
-  /** Headers-like (gaxios 7, node-fetch's class); a plain object only on the SDK's HTTP/2 path, not used here. */
+  /** Headers-like (the fetch's own Headers); a plain object only on the SDK's HTTP/2 path, not used here. */
   readonly headers: unknown;
 }
 
-/** Google's answer headers as a fetch Headers (gaxios hands node-fetch's own class, not the global one). */
+/** Google's answer headers as a fetch Headers. */
 function headersOf(raw: unknown): Headers {
   if (raw instanceof Headers) return raw;
   const out = new Headers();
@@ -58,11 +93,11 @@ function headersOf(raw: unknown): Headers {
 
 /** Per-request options passed to every SDK method as its second argument. */
 export interface SdkCallOptions {
+  /** Non-credential headers of this call (If-Match); the token is the upstream client's. */
   readonly headers: Record<string, string>;
   readonly retry: false;
   readonly validateStatus: (status: number) => boolean;
-  readonly timeout: number;
-  readonly fetchImplementation?: typeof fetch;
+  readonly fetchImplementation: typeof fetch;
 }
 
 export interface Answered {
@@ -75,7 +110,7 @@ export interface Answered {
 /** No answer to read: the token provider failed (no call made, no meta) or the call did not complete. */
 export interface NotAnswered {
   readonly ok: false;
-  readonly error: ConnectorError<"timeout" | "unavailable" | "unauthorized">;
+  readonly error: ConnectorError;
   readonly meta?: UpstreamMeta;
 }
 export type Outcome = Answered | NotAnswered;
@@ -85,21 +120,16 @@ function redactSegment(segment: string): string {
   return segment.includes("@") ? redactionMarker("email") : encodeURIComponent(segment);
 }
 
-/** "METHOD /calendar/v3/…" from the path segments after the API root; no query. */
+/** "METHOD /calendar/v3/…" from the path segments after the API root: the line when no call was made. */
 export function callLine(method: string, segments: readonly string[]): string {
-  return `${method} /calendar/v3/${segments.map(redactSegment).join("/")}`;
-}
-
-/** The metadata of an answer (OSBP UpstreamMeta). */
-export function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  // The shared capture (src/connectors/http/meta.ts); Google echoes no version, so the pin is named.
-  return { ...captureUpstreamMeta(call, status, headers), api_version: GOOGLE_CALENDAR_PLATFORM.api_version };
+  return `${method} ${PIN}/${segments.map(redactSegment).join("/")}`;
 }
 
 /**
- * Calls one SDK method with the token and the shared options, and reads the answer. A token
- * provider that throws is `unauthorized` when it says so (`code: "unauthorized"`, a revoked
- * grant), else `unavailable`; its message is not copied (it may hold secrets).
+ * Calls one SDK method inside the upstream client's capture and reads the answer. `call` is the
+ * line reported when the SDK failed before any request went out. A token provider that throws
+ * is `unauthorized` when it says so (`code: "unauthorized"`, a revoked grant), else
+ * `unavailable`, with no meta: nothing was sent.
  */
 export async function callGoogle(
   deps: GoogleHttpDeps,
@@ -107,34 +137,30 @@ export async function callGoogle(
   run: (options: SdkCallOptions) => Promise<SdkAnswer>,
   extraHeaders: Readonly<Record<string, string>> = {},
 ): Promise<Outcome> {
-  let token: string;
-  try {
-    token = await deps.accessToken();
-  } catch (e) {
-    const revoked = (e as { code?: unknown } | null)?.code === "unauthorized";
-    return {
-      ok: false,
-      error: { code: revoked ? "unauthorized" : "unavailable", message: "the access token provider failed" },
-    };
-  }
   const options: SdkCallOptions = {
-    headers: { ...extraHeaders, Authorization: `Bearer ${token}` },
+    headers: { ...extraHeaders },
     retry: false,
     validateStatus: () => true,
-    timeout: deps.timeoutMs ?? 30_000,
-    ...(deps.fetch !== undefined && { fetchImplementation: deps.fetch }),
+    fetchImplementation: deps.upstream.fetch,
   };
-  try {
-    const res = await run(options);
-    const headers = headersOf(res.headers);
-    return { ok: true, status: res.status, data: res.data, headers, meta: metaOf(call, res.status, headers) };
-  } catch (e) {
-    const timedOut = isTimeout(e);
-    const error: NotAnswered["error"] = timedOut
-      ? { code: "timeout", message: `${call}: no answer in time` }
-      : { code: "unavailable", message: `${call}: no answer (network error)` };
-    return { ok: false, error, meta: { call, status: 0 } };
+  const captured = await deps.upstream.withCapture(() => run(options));
+  if (captured.credentialError !== undefined) return { ok: false, error: captured.credentialError };
+  const last = captured.calls.at(-1);
+  if (captured.ok) {
+    const { status, data } = captured.value;
+    const headers = headersOf(captured.value.headers);
+    const seen = last?.meta ?? { call, status };
+    const meta = { ...seen, api_version: GOOGLE_CALENDAR_PLATFORM.api_version };
+    return { ok: true, status, data, headers, meta };
   }
+  const transport = last === undefined ? undefined : deps.upstream.errorOf(last);
+  if (last !== undefined && transport !== undefined) return { ok: false, error: transport, meta: last.meta };
+  // The request never went out, or its answer's body could not be read to the end.
+  const line = last?.meta.call ?? call;
+  const error: ConnectorError = isTimeout(captured.thrown)
+    ? { code: "timeout", message: `${line}: no answer in time` }
+    : { code: "unavailable", message: `${line}: no answer (network error)` };
+  return { ok: false, error, meta: { call: line, status: 0 } };
 }
 
 /** A timeout as gaxios reports it: a GaxiosError whose `error`/`cause` is the fetch's AbortError. */

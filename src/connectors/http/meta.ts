@@ -10,6 +10,17 @@ export const REDACTED = "{redacted}";
 /** A connector's own rule for a decoded path segment that carries contact data. */
 export type SegmentRedactor = (segment: string) => boolean;
 
+/** What a redacted segment was: an e-mail address, a phone number, or the connector's own kind. */
+export type RedactedKind = "email" | "phone" | "other";
+
+/**
+ * How a redacted segment is written. Connectors keep the spelling their operators already read
+ * (the calendar connectors: OSBP's audit markers "[redacted:email]"; CalDAV: "~").
+ */
+export type RedactionMarker = (kind: RedactedKind) => string;
+
+const defaultMarker: RedactionMarker = () => REDACTED;
+
 const EMAIL = /@/;
 // ISO dates and times are digits and separators too; they are not phone numbers.
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -21,11 +32,15 @@ const PHONE_CHARS = /^\+?[\d\s().-]+$/;
  * numeric ids, and a connector whose platform puts bare phone numbers in paths adds a redactor.
  */
 export function isContactSegment(segment: string): boolean {
-  if (EMAIL.test(segment)) return true;
-  if (ISO_DATE.test(segment) || !PHONE_CHARS.test(segment)) return false;
+  return contactKind(segment) !== undefined;
+}
+
+function contactKind(segment: string): "email" | "phone" | undefined {
+  if (EMAIL.test(segment)) return "email";
+  if (ISO_DATE.test(segment) || !PHONE_CHARS.test(segment)) return undefined;
   const digits = segment.replace(/\D/g, "").length;
-  if (digits < 7 || digits > 15) return false;
-  return segment.startsWith("+") || /[\s().-]/.test(segment);
+  if (digits < 7 || digits > 15) return undefined;
+  return segment.startsWith("+") || /[\s().-]/.test(segment) ? "phone" : undefined;
 }
 
 function decode(segment: string): string {
@@ -37,7 +52,11 @@ function decode(segment: string): string {
 }
 
 /** "/v1/customers/a%40b.c?x=1" → "/v1/customers/{redacted}". */
-export function redactPath(pathWithQuery: string, extra?: SegmentRedactor): string {
+export function redactPath(
+  pathWithQuery: string,
+  extra?: SegmentRedactor,
+  marker: RedactionMarker = defaultMarker,
+): string {
   const cut = pathWithQuery.search(/[?#]/);
   const path = cut === -1 ? pathWithQuery : pathWithQuery.slice(0, cut);
   return path
@@ -45,13 +64,19 @@ export function redactPath(pathWithQuery: string, extra?: SegmentRedactor): stri
     .map((segment) => {
       if (segment === "") return segment;
       const decoded = decode(segment);
-      return isContactSegment(decoded) || (extra?.(decoded) ?? false) ? REDACTED : segment;
+      const kind = contactKind(decoded) ?? ((extra?.(decoded) ?? false) ? "other" : undefined);
+      return kind === undefined ? segment : marker(kind);
     })
     .join("/");
 }
 
-export function callLine(method: string, pathWithQuery: string, extra?: SegmentRedactor): string {
-  return `${method.toUpperCase()} ${redactPath(pathWithQuery, extra)}`;
+export function callLine(
+  method: string,
+  pathWithQuery: string,
+  extra?: SegmentRedactor,
+  marker?: RedactionMarker,
+): string {
+  return `${method.toUpperCase()} ${redactPath(pathWithQuery, extra, marker)}`;
 }
 
 /** Header names (lowercase) that echo the API version a platform answered with. */
@@ -108,12 +133,16 @@ export function captureUpstreamMeta(
 
 /**
  * Retry-After (RFC 9110 §10.2.3) as milliseconds from `nowMs`: delay-seconds or an HTTP-date.
- * Undefined when absent or unreadable; a date in the past is 0.
+ * Fractional seconds, which the RFC does not allow but some Microsoft Graph services send
+ * ("2.5"), are read too and rounded up. Undefined when absent or unreadable; a past date is 0.
  */
 export function retryAfterMs(value: string | null | undefined, nowMs: number): number | undefined {
   if (value === null || value === undefined) return undefined;
   const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  if (/^\d+(?:\.\d+)?$/.test(trimmed)) return Math.ceil(Number(trimmed) * 1000);
+  // Every HTTP-date form names its month (IMF-fixdate, RFC 850, asctime); Date.parse alone
+  // would read a stray "1." as a day in 2001.
+  if (!/[A-Za-z]{3}/.test(trimmed)) return undefined;
   const at = Date.parse(trimmed);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - nowMs);

@@ -25,9 +25,12 @@ export const consoleLogger: UpstreamLogger = {
 // Process-wide on purpose: "once per endpoint per process", however many clients exist.
 const warned = new Set<string>();
 
-/** Ids vary per call; the endpoint is the call line with id-like segments folded. */
-export function endpointOf(vendor: string, call: string): string {
-  const folded = call.replace(
+/**
+ * Ids vary per call; the endpoint is the call line with id-like segments folded, and with the
+ * connector's own folding (`fold`) for resource names the default cannot recognise as ids.
+ */
+export function endpointOf(vendor: string, call: string, fold?: (call: string) => string): string {
+  const folded = (fold?.(call) ?? call).replace(
     /\/(\d+|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|[A-Za-z0-9_-]{20,})(?=\/|$)/gi,
     "/*",
   );
@@ -39,6 +42,7 @@ export function announce(
   meta: UpstreamMeta,
   logger: UpstreamLogger,
   onNotice: ((notice: UpstreamNotice) => void) | undefined,
+  fold?: (call: string) => string,
 ): void {
   if (meta.deprecation === undefined && meta.sunset === undefined) return;
   const notice: UpstreamNotice = {
@@ -47,7 +51,7 @@ export function announce(
     ...(meta.deprecation !== undefined ? { deprecation: meta.deprecation } : {}),
     ...(meta.sunset !== undefined ? { sunset: meta.sunset } : {}),
   };
-  const key = endpointOf(vendor, meta.call);
+  const key = endpointOf(vendor, meta.call, fold);
   if (!warned.has(key)) {
     warned.add(key);
     logger.warn(`UPSTREAM API RETIRING: ${vendor} announced Deprecation/Sunset for ${meta.call}`, {

@@ -1,11 +1,13 @@
 /**
  * The Microsoft 365 calendar connector (kind "calendar", SchCP §10): calendar sync, event
- * writes and change-notification subscriptions over Microsoft Graph v1.0, with the injected
- * fetch and token provider (http.ts says why not @microsoft/microsoft-graph-client).
+ * writes and change-notification subscriptions over Microsoft Graph v1.0, through the shared
+ * upstream client with the injected fetch and token provider (http.ts; it also says why not
+ * @microsoft/microsoft-graph-client).
  */
+import type { UpstreamLogger, UpstreamNotice } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GraphEventWriter } from "./events.js";
-import type { GraphHttpDeps } from "./http.js";
+import { createGraphUpstream, type GraphHttpDeps } from "./http.js";
 import { GraphPaths } from "./paths.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
 import { validateMicrosoftCalendarSettings, type MicrosoftCalendarSettings } from "./settings.js";
@@ -16,8 +18,12 @@ export interface MicrosoftCalendarDeps {
   /** A current OAuth access token for Graph (Calendars.ReadWrite); never logged or kept. */
   readonly accessToken: () => Promise<string>;
   readonly now?: () => number;
-  /** Default the global fetch. */
+  /** Under the shared upstream client; default the global fetch. */
   readonly fetch?: typeof fetch;
+  /** Operator log for Deprecation/Sunset (default: console, JSON). */
+  readonly logger?: UpstreamLogger;
+  /** Every Deprecation/Sunset notice, for the integrator to record per host. */
+  readonly onNotice?: (notice: UpstreamNotice) => void;
 }
 
 export interface MicrosoftCalendarConnector extends CalendarConnector {
@@ -38,12 +44,16 @@ export function createMicrosoftCalendarConnector(
   if (typeof deps.accessToken !== "function")
     throw new TypeError("Microsoft 365 calendar deps.accessToken must be a function");
   const paths = new GraphPaths(valid.value.baseUrl, valid.value.user);
-  const http: GraphHttpDeps = {
+  const upstream = createGraphUpstream({
     accessToken: deps.accessToken,
+    baseUrl: valid.value.baseUrl,
     timeoutMs: valid.value.timeoutMs,
     ...(deps.now !== undefined && { now: deps.now }),
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-  };
+    ...(deps.logger !== undefined && { logger: deps.logger }),
+    ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
+  });
+  const http: GraphHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
   return {
     platform: MICROSOFT_GRAPH_PLATFORM,
     kind: "calendar",

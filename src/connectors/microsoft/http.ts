@@ -1,29 +1,65 @@
 /**
- * Every Microsoft Graph call goes through `callGraph`: fetch with the injected token, the
- * `Prefer: outlook.timezone="UTC"` header (so every dateTimeTimeZone comes back in UTC), a
- * timeout, and the capture of the answer into UpstreamMeta (request-id, Deprecation, Sunset,
- * Retry-After and rate-limit headers). Kept here rather than in the shared connectors/http.ts,
- * which is being written apart; this module is the one place to switch over to it.
+ * Every Microsoft Graph call goes through `callGraph`, a thin layer over the shared upstream
+ * client (connectors/http.ts): that client attaches the token, sends the User-Agent, bounds the
+ * call, refuses any URL outside `{root}/v1.0/` (the pin is the path: every URL carries v1.0,
+ * and a delta link pointing elsewhere never gets the token), captures UpstreamMeta
+ * (request-id, Deprecation, Sunset, Retry-After, rate-limit headers), announces Deprecation and
+ * Sunset, and maps 401/403, 429 and 5xx with their Retry-After. Added here: the
+ * `Prefer: outlook.timezone="UTC"` header on every call (so every dateTimeTimeZone comes back in
+ * UTC) and the pinned version in the meta of an answer (Graph echoes none).
  *
  * Written over fetch rather than @microsoft/microsoft-graph-client: that client rebuilds every
  * URL from parsed parts (`api(url)` splits host, version, path and query, and joins them again
- * in its own order), and delta links must be replayed exactly as Graph wrote them; its default
- * middleware also retries 429/503 with sleeps inside the call, where the gateway's jobs should
- * decide. What remains (a bearer header, JSON, status mapping) is a few lines here.
- *
- * The token is asked for per call and sent only as the Authorization header; no message here
- * copies anything that could hold it.
+ * in its own order), and delta links must be replayed exactly as Graph wrote them (sent here as
+ * `link`s, never rebuilt); its default middleware also retries 429/503 with sleeps inside the
+ * call, where the gateway's jobs should decide.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamLogger,
+  type UpstreamNotice,
+} from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
-import { captureUpstreamMeta } from "../http/meta.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
 
-export interface GraphHttpDeps {
+const PIN = "/v1.0";
+
+export interface GraphUpstreamOptions {
+  /** A current OAuth access token for Graph. */
   readonly accessToken: () => Promise<string>;
+  /** Graph's root with the version, as the settings have it ("https://graph.microsoft.com/v1.0"). */
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
-  readonly timeoutMs?: number;
+  readonly logger?: UpstreamLogger;
+  readonly onNotice?: (notice: UpstreamNotice) => void;
+}
+
+/** The one upstream client of a Microsoft 365 calendar connector. */
+export function createGraphUpstream(options: GraphUpstreamOptions): UpstreamClient {
+  const { now } = options;
+  return createUpstreamClient({
+    vendor: MICROSOFT_GRAPH_PLATFORM.vendor,
+    apiVersion: MICROSOFT_GRAPH_PLATFORM.api_version,
+    baseUrl: options.baseUrl.replace(/\/+$/, "").slice(0, -PIN.length),
+    pin: { pathPrefix: PIN },
+    credentials: async () => ({ authorization: `Bearer ${await options.accessToken()}` }),
+    timeoutMs: options.timeoutMs,
+    marker: (kind) => redactionMarker(kind === "other" ? "name" : kind),
+    ...(now !== undefined && { clock: { now } }),
+    ...(options.fetch !== undefined && { fetch: options.fetch }),
+    ...(options.logger !== undefined && { logger: options.logger }),
+    ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+  });
+}
+
+/** What the sync, the writer and the subscriptions share. */
+export interface GraphHttpDeps {
+  readonly upstream: UpstreamClient;
+  readonly now?: () => number;
 }
 
 export interface Answered {
@@ -33,9 +69,10 @@ export interface Answered {
   readonly headers: Headers;
   readonly meta: UpstreamMeta;
 }
+/** No answer for the caller to read: no call (token provider), no answer, or a transport error. */
 export interface NotAnswered {
   readonly ok: false;
-  readonly error: ConnectorError<"timeout" | "unavailable" | "unauthorized">;
+  readonly error: ConnectorError;
   readonly meta?: UpstreamMeta;
 }
 export type Outcome = Answered | NotAnswered;
@@ -48,80 +85,22 @@ export interface GraphRequest {
   readonly headers?: Readonly<Record<string, string>>;
 }
 
-/** "METHOD /v1.0/…": the URL's path, no query, segments holding an address redacted. */
-export function callLine(method: string, url: string): string {
-  let path: string;
-  try {
-    path = new URL(url).pathname;
-  } catch {
-    path = "/";
-  }
-  const segments = path.split("/").map((s) => {
-    let decoded = s;
-    try {
-      decoded = decodeURIComponent(s);
-    } catch {
-      // leave as written
-    }
-    return decoded.includes("@") ? redactionMarker("email") : s;
-  });
-  return `${method} ${segments.join("/")}`;
-}
-
-export function metaOf(call: string, status: number, headers: Headers): UpstreamMeta {
-  // The shared capture (src/connectors/http/meta.ts); Graph echoes no version, so the pin is named.
-  return { ...captureUpstreamMeta(call, status, headers), api_version: MICROSOFT_GRAPH_PLATFORM.api_version };
-}
+/** An answer's meta names the pinned version; a call that got no answer has only its line and 0. */
+const withVersion = (meta: UpstreamMeta): UpstreamMeta =>
+  meta.status === 0 ? meta : { ...meta, api_version: MICROSOFT_GRAPH_PLATFORM.api_version };
 
 export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<Outcome> {
-  const call = callLine(request.method, request.url);
-  let token: string;
-  try {
-    token = await deps.accessToken();
-  } catch (e) {
-    const revoked = (e as { code?: unknown } | null)?.code === "unauthorized";
-    return {
-      ok: false,
-      error: { code: revoked ? "unauthorized" : "unavailable", message: "the access token provider failed" },
-    };
+  const result = await deps.upstream.request({
+    method: request.method,
+    link: request.url,
+    headers: { Prefer: 'outlook.timezone="UTC"', ...request.headers },
+    ...(request.body !== undefined && { body: request.body }),
+  });
+  if (!result.ok) {
+    return { ok: false, error: result.error, ...(result.upstream && { meta: withVersion(result.upstream) }) };
   }
-  const headers: Record<string, string> = {
-    Accept: "application/json",
-    Prefer: 'outlook.timezone="UTC"',
-    ...request.headers,
-    Authorization: `Bearer ${token}`,
-  };
-  if (request.body !== undefined) headers["Content-Type"] = "application/json";
-  const doFetch = deps.fetch ?? fetch;
-  try {
-    const res = await doFetch(request.url, {
-      method: request.method,
-      headers,
-      ...(request.body !== undefined && { body: JSON.stringify(request.body) }),
-      signal: AbortSignal.timeout(deps.timeoutMs ?? 30_000),
-    });
-    const text = await res.text();
-    let data: unknown;
-    if (text.length > 0) {
-      try {
-        data = JSON.parse(text);
-      } catch {
-        data = undefined;
-      }
-    }
-    return {
-      ok: true,
-      status: res.status,
-      data,
-      headers: res.headers,
-      meta: metaOf(call, res.status, res.headers),
-    };
-  } catch (e) {
-    const name = (e as { name?: unknown } | null)?.name;
-    const timedOut = name === "TimeoutError" || name === "AbortError";
-    const error: NotAnswered["error"] = timedOut
-      ? { code: "timeout", message: `${call}: no answer in time` }
-      : { code: "unavailable", message: `${call}: no answer (network error)` };
-    return { ok: false, error, meta: { call, status: 0 } };
-  }
+  const { status, body, headers } = result.value;
+  // request() answers every result with the meta of its call.
+  const meta = withVersion(result.upstream ?? { call: `${request.method} ${PIN}`, status });
+  return { ok: true, status, data: body, headers, meta };
 }

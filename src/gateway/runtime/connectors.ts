@@ -117,6 +117,8 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         accessToken: oauth.value.accessToken,
         now: () => deps.clock.now(),
         ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
       }),
     );
   },
@@ -130,6 +132,8 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         accessToken: oauth.value.accessToken,
         now: () => deps.clock.now(),
         ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
       }),
     );
   },
@@ -152,7 +156,13 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
   caldav: (config, at, deps) => {
     const valid = validateCaldavSettings(config.connector.settings);
     if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
-    return ok(createCaldavConnector(valid.value, { ...(deps.fetch !== undefined && { fetch: deps.fetch }) }));
+    return ok(
+      createCaldavConnector(valid.value, {
+        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...(deps.logger !== undefined && { logger: deps.logger }),
+        ...noticeOf(config, deps),
+      }),
+    );
   },
   "ics-dir": (config, at, deps) => {
     const path = config.connector.settings["path"];

@@ -1,0 +1,49 @@
+/** How the upstream helper words and maps what went wrong: never a URL, header, body or secret. */
+import type { ConnectorError } from "../ports/result.js";
+import { retryAfterMs } from "./meta.js";
+
+export const isAbort = (error: unknown): boolean =>
+  error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
+
+/** A transport failure's message: the call line and a code, never the URL, headers or body. */
+export function networkMessage(call: string, error: unknown): string {
+  const cause = error instanceof Error ? (error.cause as { code?: unknown } | undefined) : undefined;
+  const code = typeof cause?.code === "string" ? ` (${cause.code})` : "";
+  return `upstream unreachable: ${call}${code}`;
+}
+
+/** A provider's failure, without its message: unauthorized only when it says the grant is revoked. */
+export function credentialError(error: unknown, call: string): ConnectorError {
+  const revoked = (error as { code?: unknown } | null)?.code === "unauthorized";
+  return {
+    code: revoked ? "unauthorized" : "unavailable",
+    message: `the credential provider failed${revoked ? " (revoked: reconnect)" : ""}: ${call}`,
+  };
+}
+
+export function mergeSignals(timeout: AbortSignal, other: AbortSignal | null | undefined): AbortSignal {
+  return other ? AbortSignal.any([timeout, other]) : timeout;
+}
+
+/**
+ * The error a status maps to by transport rules, or undefined when it is the connector's to
+ * read: 429 → rate_limited, the unauthorized statuses → unauthorized, 5xx → unavailable, each
+ * with Retry-After (RFC 9110 §10.2.3: a 503 may say when to come back; Graph and Google do).
+ */
+export function statusError(
+  status: number,
+  headers: Headers | undefined,
+  call: string,
+  unauthorized: ReadonlySet<number>,
+  now: number,
+): ConnectorError | undefined {
+  const after = retryAfterMs(headers?.get("retry-after"), now);
+  const retry = after !== undefined ? { retryAfterMs: after } : {};
+  if (status === 429) return { code: "rate_limited", message: `upstream rate limited: ${call}`, ...retry };
+  if (unauthorized.has(status)) {
+    return { code: "unauthorized", message: `upstream refused the credential (HTTP ${status}): ${call}` };
+  }
+  if (status >= 500)
+    return { code: "unavailable", message: `upstream failed (HTTP ${status}): ${call}`, ...retry };
+  return undefined;
+}

@@ -32,7 +32,7 @@ export function pushCoalescer(
       if (closed || open.has(hostId)) return;
       const handle = timers.set(() => {
         open.delete(hostId);
-        request(hostId, reason).catch((e: unknown) =>
+        return request(hostId, reason).catch((e: unknown) =>
           logger.error("calendar push: the sync could not be queued", {
             host_id: hostId,
             error: describeError(e),

@@ -185,7 +185,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       host.hostId,
       timers.set(() => {
         armed.delete(host.hostId);
-        void run(host, {});
+        return run(host, {});
       }, at - deps.now()),
     );
   }

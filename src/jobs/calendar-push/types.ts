@@ -53,16 +53,19 @@ export interface PushHost {
   readonly syncEveryMs: number;
 }
 
-/** Timers as a port, so renewal is tested with a manual clock. */
+/**
+ * Timers as a port, so renewal is tested with a manual clock. `run` may return the work it
+ * started, so a manual clock can wait for it; real timers do not.
+ */
 export interface Timers {
-  set(run: () => void, ms: number): unknown;
+  set(run: () => void | Promise<void>, ms: number): unknown;
   clear(handle: unknown): void;
 }
 
 export const realTimers: Timers = {
   set(run, ms) {
     // setTimeout's ceiling is 2^31-1 ms (~24.8 days); longer waits fire early and re-check.
-    const t = setTimeout(run, Math.min(Math.max(ms, 0), 2_147_483_647));
+    const t = setTimeout(() => void run(), Math.min(Math.max(ms, 0), 2_147_483_647));
     t.unref();
     return t;
   },

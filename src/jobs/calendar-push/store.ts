@@ -34,7 +34,7 @@ export class MemoryPushStore implements PushStore {
   }
   put(hostId: string, entry: PushEntry): Promise<void> {
     let host = this.#entries.get(hostId);
-    if (host === undefined) this.#entries.set(hostId, (host = new Map()));
+    if (host === undefined) this.#entries.set(hostId, (host = new Map<string, PushEntry>()));
     host.set(entry.id, entry);
     return Promise.resolve();
   }

@@ -13,8 +13,14 @@
  *     "calendars": [{ "id": "<calendar id or URL>", "resource": "chair-1" }],   // optional
  *     "write_calendar": "<calendar id>",                                       // optional
  *     "approver": { "email": "ana@example.com", "phone": "+34600000000" },
- *     "sync_every": "PT5M"
+ *     "sync_every": "PT5M",
+ *     "push_url": "https://gateway.example"                                   // optional
  *   }
+ *
+ * `push_url` is the gateway's public HTTPS base URL as Google or Graph reach it: with it, a
+ * Google/Microsoft host is also synced when its calendar says it changed (a watch channel or
+ * subscription posting to <push_url>/push/<vendor>/<hostId>, src/jobs/calendar-push); without
+ * it, push is off and the periodic sync alone keeps the copy current.
  *
  * Walk-ins exist only once written down: a calendar host's capacity is free unless its
  * calendar says otherwise, so a walk-in must be entered in the calendar to block time.
@@ -36,6 +42,8 @@ export interface CalendarSection {
   readonly writeCalendar?: string;
   readonly approver: { readonly email?: string; readonly phone?: string };
   readonly syncEveryMs: number;
+  /** The public HTTPS base URL push notifications reach (no trailing slash); absent: push off. */
+  readonly pushUrl?: string;
 }
 
 export const CALENDAR_SETUP_NOTE =
@@ -64,6 +72,7 @@ const KNOWN = new Set([
   "write_calendar",
   "approver",
   "sync_every",
+  "push_url",
 ]);
 
 function duration(v: unknown, field: string, positive = true): number {
@@ -114,7 +123,32 @@ function read(value: unknown, at: string): CalendarSection {
     ...(typeof write === "string" && { writeCalendar: write }),
     approver: readApprover(value.approver, `${at}/approver`),
     syncEveryMs: value.sync_every === undefined ? 5 * 60_000 : duration(value.sync_every, `${at}/sync_every`),
+    ...(value.push_url !== undefined && { pushUrl: readPushUrl(value.push_url, `${at}/push_url`) }),
   };
+}
+
+/** Google and Graph post only to HTTPS; a query or fragment would be lost on the receiver's path. */
+function readPushUrl(v: unknown, at: string): string {
+  let url: URL | undefined;
+  try {
+    url = typeof v === "string" ? new URL(v) : undefined;
+  } catch {
+    url = undefined;
+  }
+  if (
+    url === undefined ||
+    url.protocol !== "https:" ||
+    url.search !== "" ||
+    url.hash !== "" ||
+    url.username !== "" ||
+    url.password !== ""
+  )
+    return fail(
+      "invalid_value",
+      at,
+      "must be an https URL without query or fragment, such as https://gateway.example",
+    );
+  return url.href.replace(/\/+$/, "");
 }
 
 function readCapacity(v: unknown, at: string): CalendarUnits {

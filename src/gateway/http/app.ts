@@ -8,6 +8,7 @@
  *   *    /operator/v0/{hostId}/bookings[...]     the operator API (Bearer credential)
  *   *    /operator/v0/hosts, /{hostId}/health     host health for operators (operator-hosts.ts)
  *   POST /webhooks/square/{hostId}               Square booking notifications (square-webhooks.ts)
+ *   POST /push/{google,microsoft}/{hostId}       calendar push notifications (calendar-push.ts)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -20,6 +21,7 @@ import { mountOperatorRoutes } from "./operator-routes.js";
 import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
+import { mountCalendarPush } from "./calendar-push.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -71,6 +73,12 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
         ...(deps.maxBodyBytes !== undefined && { maxBodyBytes: deps.maxBodyBytes }),
       },
       deps.squareWebhooks,
+    );
+  if (deps.calendarPush !== undefined)
+    mountCalendarPush(
+      app,
+      { logger: deps.logger, ...(deps.maxBodyBytes !== undefined && { maxBodyBytes: deps.maxBodyBytes }) },
+      deps.calendarPush,
     );
 
   app.notFound((c) =>

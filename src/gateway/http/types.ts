@@ -1,5 +1,6 @@
 import type { ApprovalRouteDeps } from "./approval-routes.js";
 import type { SquareWebhookReceiver } from "./square-webhooks.js";
+import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 /**
@@ -122,6 +123,8 @@ export interface HttpAppDeps {
   readonly upstreams?: UpstreamsView;
   /** Square booking webhooks (POST /webhooks/square/{hostId}); absent: no such route. */
   readonly squareWebhooks?: SquareWebhookReceiver;
+  /** Google / Graph calendar push (POST /push/{google,microsoft}/{hostId}); absent: no such route. */
+  readonly calendarPush?: CalendarPushReceiver;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

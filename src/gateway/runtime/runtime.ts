@@ -31,6 +31,7 @@ import { createInfra } from "./infra.js";
 import { jsonLinesLogger, randomIds, systemClock } from "./support.js";
 import { startWorkers } from "./workers.js";
 import { squareWebhookWiring } from "./square-webhook-wiring.js";
+import { calendarPushWiring } from "./calendar-push-wiring.js";
 import {
   approvalRoutes,
   approvalSender,
@@ -257,6 +258,23 @@ export async function buildGatewayRuntime(
               redis: { url: opts.redisUrl, prefix: `{${opts.redisKeyPrefix ?? "schcp:"}bullmq}` },
             }),
           });
+    // Push (issue #11): hosts with a push_url are also synced when their calendar notifies.
+    const calendarPush =
+      calendarSync === undefined
+        ? undefined
+        : await calendarPushWiring({
+            handles: calendarHosts,
+            requestSync: (hostId, reason) => calendarSync.request(hostId, reason),
+            logger,
+            now: () => clock.now(),
+            redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
+            ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+          }).catch(async (e: unknown) => {
+            // Started above: stop them before the start fails.
+            await calendarSync.close();
+            await workers?.stop();
+            throw e;
+          });
     const operatorName = opts.operatorName ?? "Booking Gateway";
     let closing: Promise<void> | undefined;
 
@@ -306,6 +324,7 @@ export async function buildGatewayRuntime(
         },
       },
       ...(squareWebhooks !== undefined && { squareWebhooks: squareWebhooks.receiver }),
+      ...(calendarPush !== undefined && { calendarPush: calendarPush.receiver }),
       calendarHosts,
       messenger,
       syncCalendarNow: async (hostId) => {
@@ -326,6 +345,7 @@ export async function buildGatewayRuntime(
       },
       close: () =>
         (closing ??= (async () => {
+          await calendarPush?.close();
           await calendarSync?.close();
           await workers?.stop();
           await squareWebhooks?.close();

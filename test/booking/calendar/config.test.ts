@@ -61,3 +61,24 @@ describe("a calendar host's calendar section (issue #11)", () => {
     }
   });
 });
+
+describe("push_url (calendar push, issue #11)", () => {
+  it("is optional; given, it is an https base URL kept without its trailing slash", () => {
+    const none = parseCalendarSection(base, at);
+    expect(none.ok && none.value.pushUrl).toBe(undefined);
+    const r = parseCalendarSection({ ...base, push_url: "https://gw.example/base/" }, at);
+    expect(r.ok && r.value.pushUrl).toBe("https://gw.example/base");
+  });
+
+  it.each([
+    "http://gw.example",
+    "https://gw.example/?a=1",
+    "https://gw.example/#x",
+    "https://u:p@gw.example",
+    3,
+    "",
+  ])("refuses %s, naming the field", (push_url) => {
+    const r = parseCalendarSection({ ...base, push_url }, at);
+    expect(!r.ok && r.error.field).toBe(`${at}/push_url`);
+  });
+});

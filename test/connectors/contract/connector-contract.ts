@@ -338,8 +338,10 @@ export function connectorContract(name: string, make: MakeSubject): void {
           const never = await other.bookings.findByIdempotencyKey(untouched.idempotencyKey, untouched);
           expect(valueOf(never)).toBeNull();
           expect(never.upstream?.replay).toBeUndefined();
-          // Without the attempt there is nothing to ask: memory alone, and no platform answer claimed.
-          expect(await other.bookings.findByIdempotencyKey(request.idempotencyKey)).toEqual({
+          // Without the attempt there is nothing to ask: memory alone (a process that never
+          // learned the key), and no platform answer claimed.
+          const third = platformOf(s.fresh());
+          expect(await third.bookings.findByIdempotencyKey(request.idempotencyKey)).toEqual({
             ok: true,
             value: null,
           });

@@ -6,8 +6,9 @@
  *
  * What the REST API does not have, and what the connector does instead (README.md here):
  * - no readback of a session (no GET, no search): get and findByIdempotencyKey answer from what
- *   this process was told (CreateJournal); a create whose answer was lost is checked against
- *   availability (the attempted start still free: nothing was booked);
+ *   this process was told (CreateJournal), with the telling call's metadata marked a replay; a
+ *   create whose answer was lost (or an attempt handed back by the caller) is checked against
+ *   availability (the attempted start still free: nothing was booked; taken: outcome unknown);
  * - no idempotent create: one create per key in flight; the platform's own double-booking
  *   check (409 SLOT_CONFLICT for the same provider and time) is what stops a second booking
  *   when a process retries after losing an answer.

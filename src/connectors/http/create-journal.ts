@@ -3,23 +3,36 @@
  * one create in flight per key (concurrent callers share its answer) and, once answered, the
  * same key answers the same booking without a second call. Kept in process memory: the
  * connector never writes the gateway's stores, so after a restart, or in another process, a
- * key is known again only through what the platform itself can be asked (see each connector's
- * README for that residual risk).
+ * key is known again only through what the platform itself can be asked, with the attempt the
+ * caller hands back (BookingPort.findByIdempotencyKey; see each connector's README).
  *
  * A key whose create was sent but whose answer was lost is "unresolved": the platform may or
  * may not have booked. The connector must not send it again blindly; it asks the platform what
  * it can, and otherwise refuses (never a second booking).
+ *
+ * Answers from memory carry metadata (DESIGN.md "Each result carries its own upstream
+ * metadata"): that of the call which produced them — the create that made the booking (or the
+ * lookup that recognised it), the move or cancel that last changed it, the create the platform
+ * refused — marked `replay: true`, because no request was sent for them now (`replayed`).
  */
+import type { UpstreamMeta } from "../ports/result.js";
+
 export interface Attempt<B> {
   /** What the create asked for, so a lookup can recognise the booking. */
   readonly request: B;
   readonly sentAt: number;
 }
 
+/** The metadata of an earlier call, answered again from memory. */
+export const replayed = (meta: UpstreamMeta | undefined): UpstreamMeta | undefined =>
+  meta === undefined ? undefined : { ...meta, replay: true };
+
 export class CreateJournal<Req, Booking> {
   private readonly inflight = new Map<string, Promise<unknown>>();
   private readonly answered = new Map<string, Booking>();
   private readonly unresolved = new Map<string, Attempt<Req>>();
+  /** Keys the platform refused (it answered: nothing was booked), with the refusing call. */
+  private readonly refused = new Map<string, UpstreamMeta | undefined>();
 
   constructor(private readonly limit = 10_000) {}
 
@@ -29,6 +42,13 @@ export class CreateJournal<Req, Booking> {
 
   unresolvedAttempt(key: string): Attempt<Req> | undefined {
     return this.unresolved.get(key);
+  }
+
+  /** The platform refused this key's create: `{ upstream }` of the refusing call; else undefined. */
+  refusal(key: string): { readonly upstream?: UpstreamMeta } | undefined {
+    if (!this.refused.has(key)) return undefined;
+    const upstream = this.refused.get(key);
+    return upstream === undefined ? {} : { upstream };
   }
 
   /** Runs `create` unless one for the key is already running; callers share its promise. */
@@ -41,19 +61,26 @@ export class CreateJournal<Req, Booking> {
   }
 
   markSent(key: string, request: Req, now: number): void {
+    this.refused.delete(key);
     this.unresolved.set(key, { request, sentAt: now });
     this.trim(this.unresolved);
   }
 
   markBooked(key: string, booking: Booking): void {
     this.unresolved.delete(key);
+    this.refused.delete(key);
     this.answered.set(key, booking);
     this.trim(this.answered);
   }
 
-  /** The create was refused (the platform answered): nothing was booked under the key. */
-  markRefused(key: string): void {
+  /**
+   * Nothing was booked under the key: the platform refused the create (`upstream`: that
+   * answer), or the platform showed the attempted time still free after a lost answer.
+   */
+  markRefused(key: string, upstream?: UpstreamMeta): void {
     this.unresolved.delete(key);
+    this.refused.set(key, upstream);
+    this.trim(this.refused);
   }
 
   /** Updates a booking already known (a move or cancel answered by the platform). */

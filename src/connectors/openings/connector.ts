@@ -28,9 +28,10 @@ import {
   type UpstreamNotice,
   type UpstreamResponse,
 } from "../http.js";
-import { CreateJournal } from "../http/create-journal.js";
+import { CreateJournal, replayed } from "../http/create-journal.js";
 import type { Connector } from "../port.js";
 import type {
+  BookingAbilities,
   BookingPort,
   UpstreamBooking,
   UpstreamCreate,
@@ -60,6 +61,17 @@ import {
 
 /** Path-versioned API: the pin is the /v1 prefix on every request (OSBP "Platform Metadata"). */
 export const OPENINGS_PLATFORM: PlatformIdentity = { vendor: "openings", api_version: "v1" };
+
+/**
+ * The public API shows a customer's appointments (history, behind verification) but has no
+ * by-id readback, move or cancel (README.md).
+ */
+export const OPENINGS_BOOKING_ABILITIES: BookingAbilities = {
+  findByKey: "lookup",
+  readback: false,
+  move: false,
+  cancel: false,
+};
 
 export interface OpeningsDeps {
   readonly fetch?: typeof fetch;
@@ -92,9 +104,13 @@ interface Known {
 
 interface Attempt {
   readonly request: UpstreamCreate;
-  readonly memberId: string;
+  /** Absent for an attempt handed back by the caller that named no member. */
+  readonly memberId?: string;
   readonly customerId: string;
 }
+
+/** The marker the create writes into the notes; the history shows it back when it echoes notes. */
+const marker = (key: string): string => `[booking-gateway ${key}]`;
 
 type Answer = ConnectorResult<UpstreamResponse>;
 
@@ -445,9 +461,13 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
   }
 
   /**
-   * What became of a create whose answer was lost: the customer's history when the create
-   * carried a verification code (history is gated behind verification), else the member's
-   * openings (the time still open: nothing was booked). Ambiguous otherwise.
+   * What became of a create whose answer was lost. The customer's history when the attempt
+   * carried a verification code (history is gated behind verification): an appointment at the
+   * attempted start, of that service, with that member, whose notes carry this key's marker (or
+   * that shows no notes and is not cancelled) is the one, adopted whatever its state; none such
+   * means nothing was booked. Without a code, or when the history refuses it, the openings:
+   * the time still open with the member (every member when the attempt named none) means
+   * nothing was booked. Otherwise it cannot tell: `unavailable`, and nothing is sent again.
    */
   async function resolve(
     ctx: Context,
@@ -466,16 +486,13 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
         "appointment history",
       );
       if (h.ok) {
-        const match = h.value
-          .map((a) => ({ a, b: bookingOf(ctx, a, key) }))
-          .find(
-            ({ a, b }) =>
-              b !== undefined &&
-              b.start === attempt.request.start &&
-              a.memberId === attempt.memberId &&
-              b.serviceId === attempt.request.serviceId &&
-              b.status !== "cancelled",
-          );
+        const ours = (a: WireAppointment, b: UpstreamBooking | undefined): b is UpstreamBooking =>
+          b !== undefined &&
+          b.start === attempt.request.start &&
+          b.serviceId === attempt.request.serviceId &&
+          (attempt.memberId === undefined || a.memberId === attempt.memberId) &&
+          (a.notes !== undefined ? a.notes.includes(marker(key)) : b.status !== "cancelled");
+        const match = h.value.map((a) => ({ a, b: bookingOf(ctx, a, key) })).find(({ a, b }) => ours(a, b));
         if (match?.b !== undefined) {
           const known: Known = {
             booking: match.b,
@@ -485,36 +502,50 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
           journal.markBooked(key, known);
           return withMeta(known, h.upstream);
         }
-        journal.markRefused(key);
+        journal.markRefused(key, h.upstream);
         return withMeta(null, h.upstream);
       }
       if (h.error.code !== "verification_required" && h.error.code !== "verification_failed") return h;
     }
-    const r = await openings(
-      ctx,
-      attempt.memberId,
-      isoDate(localDay(attempt.request.start, tz)),
-      attempt.request.serviceId,
-    );
-    if (!r.ok) return r;
-    if (r.value.includes(localTime(attempt.request.start, tz))) {
-      journal.markRefused(key);
-      return withMeta(null, r.upstream);
+    const date = isoDate(localDay(attempt.request.start, tz));
+    const time = localTime(attempt.request.start, tz);
+    const members =
+      attempt.memberId !== undefined ? [attempt.memberId] : ctx.location.members.map((m) => m.id);
+    let meta: UpstreamMeta | undefined;
+    for (const memberId of members) {
+      const r = await openings(ctx, memberId, date, attempt.request.serviceId);
+      if (!r.ok) return r;
+      meta = r.upstream;
+      if (!r.value.includes(time)) {
+        return fail(
+          {
+            code: "unavailable",
+            message:
+              "Openings: outcome unknown: a create's answer was lost and its time is now taken; without the customer's verification code the history cannot show whether it is this booking, so it is not sent again",
+          },
+          meta,
+        );
+      }
     }
-    return fail(
-      {
-        code: "unavailable",
-        message:
-          "Openings: a create's answer was lost and its time is now taken; without the customer's verification its history cannot tell whether it is this booking",
-      },
-      r.upstream,
+    journal.markRefused(key, meta);
+    return withMeta(null, meta);
+  }
+
+  /** An attempt the caller hands back (another process sent it): its customer found again. */
+  async function attemptOf(ctx: Context, request: UpstreamCreate): Promise<ConnectorResult<Attempt>> {
+    const customer = await customerFor(ctx, request.customer);
+    if (!customer.ok) return customer;
+    const memberId = request.resourceIds[0];
+    return withMeta(
+      { request, customerId: customer.value, ...(memberId !== undefined ? { memberId } : {}) },
+      customer.upstream,
     );
   }
 
   async function book(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>> {
     const key = request.idempotencyKey;
     const known = journal.booked(key);
-    if (known !== undefined) return withMeta(known.booking, known.upstream);
+    if (known !== undefined) return withMeta(known.booking, replayed(known.upstream));
     const c = await ensureContext();
     if (!c.ok) return c;
     const ctx = c.value;
@@ -559,7 +590,7 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
       },
     });
     if (!r.ok) {
-      if (r.error.code !== "timeout" && r.error.code !== "unavailable") journal.markRefused(key);
+      if (r.error.code !== "timeout" && r.error.code !== "unavailable") journal.markRefused(key, r.upstream);
       return r;
     }
     const { status, body } = r.value;
@@ -574,7 +605,7 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
       });
       return withMeta(booking, r.upstream);
     }
-    journal.markRefused(key);
+    journal.markRefused(key, r.upstream);
     return fail(statusError(status, errorOf(body), "appointment"), r.upstream);
   }
 
@@ -585,27 +616,35 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
     });
 
   const bookings: BookingPort = {
+    abilities: OPENINGS_BOOKING_ABILITIES,
     create: (request) => journal.single(request.idempotencyKey, () => book(request)),
     get(upstreamId) {
       const known = journal.find((k) => k.booking.upstreamId === upstreamId);
       return Promise.resolve(
         known
-          ? withMeta(known.booking, known.upstream)
+          ? withMeta(known.booking, replayed(known.upstream))
           : fail({
               code: "not_found",
               message: "Openings has no public appointment readback; this appointment is unknown here",
             }),
       );
     },
-    async findByIdempotencyKey(key) {
+    async findByIdempotencyKey(key, request) {
       const known = journal.booked(key);
-      if (known !== undefined) return withMeta(known.booking, known.upstream);
-      const pending = journal.unresolvedAttempt(key);
-      if (pending === undefined) return { ok: true, value: null };
+      if (known !== undefined) return withMeta(known.booking, replayed(known.upstream));
+      const refused = journal.refusal(key);
+      if (refused !== undefined) return withMeta(null, replayed(refused.upstream));
+      const pending = journal.unresolvedAttempt(key)?.request;
+      // Never sent here and nothing to ask the platform with: memory alone, no call made.
+      if (pending === undefined && request === undefined) return { ok: true, value: null };
       const c = await ensureContext();
       if (!c.ok) return c;
       if (c.value.timezone === undefined) return noZone();
-      const r = await resolve(c.value, key, pending.request, c.value.timezone);
+      // Sent by this process, or handed back by the caller (sent elsewhere).
+      const attempt =
+        pending !== undefined ? withMeta(pending) : await attemptOf(c.value, request as UpstreamCreate);
+      if (!attempt.ok) return attempt;
+      const r = await resolve(c.value, key, attempt.value, c.value.timezone);
       return r.ok ? withMeta(r.value?.booking ?? null, r.upstream) : r;
     },
     move: () => Promise.resolve(unsupported("move an appointment")),

@@ -48,12 +48,57 @@ export interface BookingMove {
   readonly resourceIds: readonly string[];
 }
 
+/**
+ * How a connector finds the booking made under a key after a lost answer:
+ * - "native": the platform keeps the key (Square's idempotency_key, the synthetic platform): any
+ *   process, any time, from the key alone;
+ * - "lookup": the platform shows the bookings the connector can search (a customer's history)
+ *   and the connector recognises its own by what it asked for (member, service, start, and the
+ *   key it wrote into the notes); it needs the attempt: this process's memory of the create, or
+ *   the `attempt` argument;
+ * - "none": nothing can be read back; the connector can only prove absence (the attempted time
+ *   still free) and otherwise refuses (`unavailable`), never creating a second time.
+ */
+export type FindByKeyAbility = "native" | "lookup" | "none";
+
+/** What a platform's booking API can do; absent on a connector: everything, natively. */
+export interface BookingAbilities {
+  readonly findByKey: FindByKeyAbility;
+  /** `get` reads the platform; false: it answers what this process was told (else not_found). */
+  readonly readback: boolean;
+  /** `move` and `cancel` exist; false: they answer `unsupported` without a call. */
+  readonly move: boolean;
+  readonly cancel: boolean;
+}
+
+export const NATIVE_BOOKING_ABILITIES: BookingAbilities = {
+  findByKey: "native",
+  readback: true,
+  move: true,
+  cancel: true,
+};
+
+/** A port's abilities as declared, or the native ones when it declares none. */
+export const abilitiesOf = (port: BookingPort): BookingAbilities =>
+  port.abilities ?? NATIVE_BOOKING_ABILITIES;
+
 export interface BookingPort {
+  /** Absent: NATIVE_BOOKING_ABILITIES. */
+  readonly abilities?: BookingAbilities;
   /** The same key again answers the booking it made (never a second one); slot_taken when the time went. */
   create(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>>;
   get(upstreamId: string): Promise<ConnectorResult<UpstreamBooking>>;
-  /** Reconciliation after a lost answer: the booking made under this key, or null. */
-  findByIdempotencyKey(idempotencyKey: string): Promise<ConnectorResult<UpstreamBooking | null>>;
+  /**
+   * Reconciliation after a lost answer: the booking made under this key, or null when none was.
+   * `attempt` is the create as it was asked (service, start, resources, customer): a "lookup"
+   * or "none" connector (abilities) that does not remember the key asks the platform with it;
+   * without it, such a connector answers from its memory alone (null, no call made, for a key
+   * it never sent), which a caller must not read as the platform's word. "native" ignores it.
+   */
+  findByIdempotencyKey(
+    idempotencyKey: string,
+    attempt?: UpstreamCreate,
+  ): Promise<ConnectorResult<UpstreamBooking | null>>;
   /** A move to another time (§5.7); the upstream may refuse with slot_taken. */
   move(upstreamId: string, change: BookingMove): Promise<ConnectorResult<UpstreamBooking>>;
   /** Idempotent: cancelling a cancelled booking answers it as it is. */

@@ -23,6 +23,14 @@ export interface UpstreamMeta {
   readonly sunset?: string;
   /** Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-*, keyed lowercase. */
   readonly ratelimit?: Readonly<Record<string, string>>;
+  /**
+   * True when the result was answered from the connector's memory, not by a call made now:
+   * this is then the metadata of the earlier call that produced the answer (the create that
+   * made the booking, the move or cancel that last changed it, the create the platform
+   * refused). Absent on a call made for this result. Not an OSBP member: an audit that
+   * follows OSBP ("upstream is absent when the tool answered locally") drops such entries.
+   */
+  readonly replay?: true;
 }
 
 export type ConnectorErrorCode =

@@ -6,8 +6,9 @@
  *
  * What the REST API does not have, and what the connector does instead (README.md here):
  * - no readback of a session (no GET, no search): get and findByIdempotencyKey answer from what
- *   this process was told (CreateJournal); a create whose answer was lost is checked against
- *   availability (the attempted start still free: nothing was booked);
+ *   this process was told (CreateJournal), with the telling call's metadata marked a replay; a
+ *   create whose answer was lost (or an attempt handed back by the caller) is checked against
+ *   availability (the attempted start still free: nothing was booked; taken: outcome unknown);
  * - no idempotent create: one create per key in flight; the platform's own double-booking
  *   check (409 SLOT_CONFLICT for the same provider and time) is what stops a second booking
  *   when a process retries after losing an answer.
@@ -18,9 +19,10 @@ import {
   type UpstreamLogger,
   type UpstreamNotice,
 } from "../http.js";
-import { CreateJournal } from "../http/create-journal.js";
+import { CreateJournal, replayed } from "../http/create-journal.js";
 import type { Connector } from "../port.js";
 import type {
+  BookingAbilities,
   BookingMove,
   BookingPort,
   UpstreamBooking,
@@ -52,6 +54,17 @@ import {
  * the answers' `servicialo_version` body member is what drifts visibly (OSBP "Platform Metadata").
  */
 export const SERVICIALO_PLATFORM: PlatformIdentity = { vendor: "servicialo", api_version: "1.2.0" };
+
+/**
+ * Servicialo v1.2.0 REST has no session read, list or search (README.md "Idempotency"): a key
+ * is found only in this process's memory, and a lost create only proven absent.
+ */
+export const SERVICIALO_BOOKING_ABILITIES: BookingAbilities = {
+  findByKey: "none",
+  readback: false,
+  move: true,
+  cancel: true,
+};
 
 export interface ServicialoDeps {
   readonly fetch?: typeof fetch;
@@ -124,13 +137,10 @@ export function createServicialoConnector(
     ...(deps.logger !== undefined ? { logger: deps.logger } : {}),
     ...(deps.onNotice !== undefined ? { onNotice: deps.onNotice } : {}),
   });
-  // Each booking with the metadata of the call that last told us about it (no readback exists).
+  // Each booking with the metadata of the call that last told us about it (no readback exists);
+  // answered again from memory, that metadata is marked a replay.
   const journal = new CreateJournal<UpstreamCreate, Known>();
-  const answer = (k: Known): ConnectorResult<UpstreamBooking> => ({
-    ok: true,
-    value: k.booking,
-    ...(k.upstream ? { upstream: k.upstream } : {}),
-  });
+  const answer = (k: Known): ConnectorResult<UpstreamBooking> => withMeta(k.booking, replayed(k.upstream));
   const byId = (id: string) => (k: Known) => k.booking.upstreamId === id;
   // The verbatim start text of each slot seen, so a booking sends the slot's start as it came.
   const startTexts = new Map<number, string>();
@@ -327,16 +337,33 @@ export function createServicialoConnector(
     };
   }
 
-  /** A lost create: is its start still free with that provider? Then nothing was booked. */
+  /**
+   * A lost create: is its start still free with that provider (with every configured provider
+   * when it named none)? Then no live session holds it, so none of ours does.
+   */
   async function stillFree(request: UpstreamCreate): Promise<ConnectorResult<boolean>> {
     const date = isoDate(localDay(request.start));
-    const r = await availability(request.serviceId, { date }, request.resourceIds[0]);
-    if (!r.ok) return r;
-    return {
-      ok: true,
-      value: r.value.slots.some((s) => s.start === request.start),
-      ...(r.upstream ? { upstream: r.upstream } : {}),
-    };
+    let meta: UpstreamMeta | undefined;
+    for (const providerId of providersFor(request.resourceIds)) {
+      const r = await availability(request.serviceId, { date }, providerId);
+      if (!r.ok) return r;
+      meta = r.upstream;
+      if (!r.value.slots.some((s) => s.start === request.start)) return withMeta(false, meta);
+    }
+    return withMeta(true, meta);
+  }
+
+  /**
+   * What became of a create whose answer was lost, as far as Servicialo can tell: the time
+   * free means nothing was booked (the key is free again); taken, it cannot tell whether the
+   * session is ours (`ambiguous`), and the create is never sent again.
+   */
+  async function settle(key: string, request: UpstreamCreate): Promise<ConnectorResult<null>> {
+    const free = await stillFree(request);
+    if (!free.ok) return free;
+    if (!free.value) return ambiguous(free.upstream);
+    journal.markRefused(key, free.upstream);
+    return withMeta(null, free.upstream);
   }
 
   async function pickProvider(request: UpstreamCreate): Promise<ConnectorResult<string | undefined>> {
@@ -356,7 +383,7 @@ export function createServicialoConnector(
       {
         code: "unavailable",
         message:
-          "Servicialo: a create's answer was lost and its time is now taken; the platform has no readback to tell whether it is this booking (ask the business)",
+          "Servicialo: outcome unknown: a create's answer was lost and its time is now taken; Servicialo has no session readback to tell whether the session is this booking, so it is not sent again (the business can match it by the [booking-gateway <key>] note)",
       },
       upstream,
     );
@@ -365,11 +392,10 @@ export function createServicialoConnector(
     const key = request.idempotencyKey;
     const known = journal.booked(key);
     if (known !== undefined) return answer(known);
-    if (journal.unresolvedAttempt(key) !== undefined) {
-      const free = await stillFree(request);
-      if (!free.ok) return free;
-      if (!free.value) return ambiguous(free.upstream);
-      journal.markRefused(key);
+    const pending = journal.unresolvedAttempt(key);
+    if (pending !== undefined) {
+      const settled = await settle(key, pending.request);
+      if (!settled.ok) return settled;
     }
     const email = request.customer?.email ?? settings.fallbackClientEmail;
     if (email === undefined) {
@@ -415,7 +441,8 @@ export function createServicialoConnector(
     const { result, retried } = await send("POST", "/book", { body });
     if (!result.ok) {
       // No answer, or a 5xx: the platform may have booked. Otherwise it refused.
-      if (result.error.code !== "timeout" && result.error.code !== "unavailable") journal.markRefused(key);
+      if (result.error.code !== "timeout" && result.error.code !== "unavailable")
+        journal.markRefused(key, result.upstream);
       return result;
     }
     const { status, body: reply } = result.value;
@@ -435,11 +462,12 @@ export function createServicialoConnector(
     }
     const e = readError(reply);
     if (status === 409 && retried) return ambiguous(meta);
-    journal.markRefused(key);
+    journal.markRefused(key, meta);
     return fail(bookError(status, e), meta);
   }
 
   const bookings: BookingPort = {
+    abilities: SERVICIALO_BOOKING_ABILITIES,
     create: (request) => journal.single(request.idempotencyKey, () => book(request)),
 
     get(upstreamId) {
@@ -455,16 +483,16 @@ export function createServicialoConnector(
       );
     },
 
-    async findByIdempotencyKey(key) {
+    async findByIdempotencyKey(key, attempt) {
       const known = journal.booked(key);
       if (known !== undefined) return answer(known);
-      const attempt = journal.unresolvedAttempt(key);
-      if (attempt === undefined) return { ok: true, value: null };
-      const free = await stillFree(attempt.request);
-      if (!free.ok) return free;
-      if (!free.value) return ambiguous(free.upstream);
-      journal.markRefused(key);
-      return { ok: true, value: null, ...(free.upstream ? { upstream: free.upstream } : {}) };
+      const refused = journal.refusal(key);
+      if (refused !== undefined) return withMeta(null, replayed(refused.upstream));
+      // Sent by this process and unanswered, or sent elsewhere (the caller hands the attempt back).
+      const request = journal.unresolvedAttempt(key)?.request ?? attempt;
+      if (request !== undefined) return settle(key, request);
+      // Never sent here and nothing to ask the platform with: memory alone, no call made.
+      return { ok: true, value: null };
     },
 
     async move(upstreamId, change: BookingMove) {

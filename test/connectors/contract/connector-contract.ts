@@ -5,16 +5,29 @@
  *
  * - the catalog has the shape the core relies on;
  * - creates are idempotent by key under retries, sequential and concurrent: one appointment;
- * - after a lost answer the booking is found by its key, and a retried create returns it;
+ * - after a lost answer, by what the connector declares it can do (BookingPort.abilities):
+ *   "native" and "lookup" find the booking by its key (lookup with the attempt handed back)
+ *   and a retried create returns it; "none" refuses (`unavailable`), never "nothing was
+ *   made", and never sends the create again; a lookup or probe that fails is an error, never
+ *   "nothing was made", and a later retry, once the platform shows the booking, adopts it;
  * - a time taken is slot_taken, not a second booking;
- * - 429 is rate_limited with the Retry-After; no answer is timeout; an unknown id is not_found;
- *   a revoked credential is unauthorized (not retryable) and books nothing;
- * - every result, success or failure, carries the metadata of its own upstream call.
+ * - 429 is rate_limited with the Retry-After; no answer is timeout (and the key is free
+ *   again); an unknown id is not_found; a revoked credential is unauthorized (not retryable)
+ *   on what it guards and books nothing;
+ * - every result, success or failure, carries the metadata of its own upstream call; one
+ *   answered from the connector's memory carries the metadata of the call that produced it,
+ *   marked `replay`; only a result no call ever produced has none (an operation the platform
+ *   lacks, a read of an id a connector without readback never saw).
+ *
+ * A connector that declares no abilities is held to the native ones (synthetic, Square).
  */
 import { describe, expect, it } from "vitest";
 import { parseWorkingHours } from "../../../src/calendar/index.js";
 import {
+  abilitiesOf,
   hasCapabilities,
+  type BookingAbilities,
+  type Connector,
   type ConnectorResult,
   type PlatformConnector,
   type UpstreamCreate,
@@ -22,24 +35,37 @@ import {
   type UpstreamSlot,
 } from "../../../src/connectors/port.js";
 import { isValidTimeZone } from "../../../src/protocol/time/index.js";
-import type { ContractSubject, MakeSubject } from "./subject.js";
+import type { ContractOperation, ContractSubject, MakeSubject } from "./subject.js";
 
 const CALL = /^(GET|POST|PUT|PATCH|DELETE) \/\S*$/;
+const UNKNOWN_ID = "contract-no-such-booking";
+const ALL_GUARDED: readonly ContractOperation[] = ["catalog", "slots", "create", "findByKey"];
 
-function platform(s: ContractSubject): PlatformConnector {
-  const c = s.connector;
+function platformOf(c: Connector): PlatformConnector {
   if (!hasCapabilities(c, ["catalog", "slots", "bookings"])) throw new Error("not a platform connector");
   return c;
 }
 
-/** The metadata of a result: a call line and a status, 2xx on success, never 2xx on failure. */
+const platform = (s: ContractSubject): PlatformConnector => platformOf(s.connector);
+const abilities = (s: ContractSubject): BookingAbilities => abilitiesOf(platform(s).bookings);
+
+const is2xx = (status: number) => status >= 200 && status < 300;
+
+/**
+ * The metadata of a result: a call line and a status, 2xx on success, never 2xx on failure. A
+ * replay (answered from memory) is the earlier call's: 2xx when it answers a booking.
+ */
 function metaOf(r: ConnectorResult<unknown>): UpstreamMeta {
   expect(r.upstream, "every result carries its upstream metadata").toBeDefined();
   const meta = r.upstream as UpstreamMeta;
   expect(meta.call).toMatch(CALL);
   expect(Number.isInteger(meta.status)).toBe(true);
-  if (r.ok) expect(meta.status >= 200 && meta.status < 300, `status ${meta.status} on success`).toBe(true);
-  else expect(meta.status >= 200 && meta.status < 300, `status ${meta.status} on failure`).toBe(false);
+  if (meta.replay === true) {
+    if (r.ok && r.value !== null) expect(is2xx(meta.status), `replayed status ${meta.status}`).toBe(true);
+    return meta;
+  }
+  if (r.ok) expect(is2xx(meta.status), `status ${meta.status} on success`).toBe(true);
+  else expect(is2xx(meta.status), `status ${meta.status} on failure`).toBe(false);
   return meta;
 }
 
@@ -55,13 +81,55 @@ function errorOf(r: ConnectorResult<unknown>) {
   return r.error;
 }
 
+/**
+ * A refusal read off the platform's answer to a read (the attempted time taken): it carries that
+ * read's metadata, a 2xx GET, and never a create's (nothing was sent).
+ */
+function refusalOf(r: ConnectorResult<unknown>) {
+  expect(r.upstream, "the refusal names the read it rests on").toBeDefined();
+  const meta = r.upstream as UpstreamMeta;
+  expect(meta.replay).toBeUndefined();
+  expect(meta.call).toMatch(/^GET \//);
+  expect(is2xx(meta.status)).toBe(true);
+  if (r.ok) throw new Error(`expected a refusal, got ${JSON.stringify(r.value)}`);
+  expect(r.error.code).toBe("unavailable");
+  expect(r.error.message).toMatch(/outcome unknown/i);
+  return r.error;
+}
+
+/** An operation the platform lacks: unsupported, and no call made (so no metadata). */
+function unsupportedWithoutCall(r: ConnectorResult<unknown>): void {
+  expect(r).toMatchObject({ ok: false, error: { code: "unsupported" } });
+  expect(r.upstream).toBeUndefined();
+}
+
+/** Two metadata of the same call (one of them replayed from memory). */
+function sameCall(replay: UpstreamMeta | undefined, original: UpstreamMeta | undefined): void {
+  expect(replay?.replay).toBe(true);
+  const { replay: _drop, ...rest } = replay ?? ({} as UpstreamMeta);
+  expect(rest).toEqual(original);
+}
+
 async function freeSlots(s: ContractSubject): Promise<UpstreamSlot[]> {
   const slots = valueOf(await platform(s).slots.find({ serviceId: s.serviceId, range: s.range }));
   expect(slots.length, "the subject's range has at least two free starts").toBeGreaterThanOrEqual(2);
   return [...slots];
 }
 
-function createFor(slot: UpstreamSlot, key: string, resourceIds: readonly string[] = []): UpstreamCreate {
+/** Two free slots at different starts (a move target, a second booking elsewhere in time). */
+async function twoStarts(s: ContractSubject): Promise<[UpstreamSlot, UpstreamSlot]> {
+  const [slot, ...rest] = await freeSlots(s);
+  const later = rest.find((x) => x.start !== slot!.start);
+  if (later === undefined) throw new Error("the subject's range has free starts at two different times");
+  return [slot!, later];
+}
+
+function createFor(
+  s: ContractSubject,
+  slot: UpstreamSlot,
+  key: string,
+  resourceIds: readonly string[] = [],
+): UpstreamCreate {
   return {
     idempotencyKey: key,
     serviceId: slot.serviceId,
@@ -69,7 +137,23 @@ function createFor(slot: UpstreamSlot, key: string, resourceIds: readonly string
     ...(slot.end === undefined ? {} : { end: slot.end }),
     resourceIds,
     tentative: false,
+    ...s.createExtras,
   };
+}
+
+/** As the core asks: by key; a connector that is not native gets the attempt handed back. */
+const findByKey = (s: ContractSubject, c: PlatformConnector, request: UpstreamCreate) =>
+  c.bookings.findByIdempotencyKey(
+    request.idempotencyKey,
+    abilities(s).findByKey === "native" ? undefined : request,
+  );
+
+/** Creates the upstream received; required where findByKey is not native. */
+function createsSent(s: ContractSubject): number | undefined {
+  if (s.createsSent !== undefined) return s.createsSent();
+  if (abilities(s).findByKey !== "native")
+    throw new Error("a subject whose connector is not native must count the creates it receives");
+  return undefined;
 }
 
 export function connectorContract(name: string, make: MakeSubject): void {
@@ -89,6 +173,8 @@ export function connectorContract(name: string, make: MakeSubject): void {
         expect(s.connector.kind).toBe("platform");
         expect(s.connector.platform.vendor).not.toBe("");
         expect(s.connector.platform.api_version).not.toBe("");
+        const ab = abilities(s);
+        expect(["native", "lookup", "none"]).toContain(ab.findByKey);
         const catalog = valueOf(await platform(s).catalog.read());
         expect(catalog.organization.id).not.toBe("");
         expect(catalog.organization.name).not.toBe("");
@@ -135,20 +221,31 @@ export function connectorContract(name: string, make: MakeSubject): void {
       withSubject(async (s) => {
         const c = platform(s);
         const [slot] = await freeSlots(s);
-        const request = createFor(slot!, "contract:idem-1");
-        const first = valueOf(await c.bookings.create(request));
+        const request = createFor(s, slot!, "contract:idem-1");
+        const made = await c.bookings.create(request);
+        const first = valueOf(made);
         expect(first).toMatchObject({ serviceId: s.serviceId, start: slot!.start, status: "confirmed" });
         expect(first.resourceIds.length).toBeGreaterThan(0);
-        const again = valueOf(await c.bookings.create(request));
+        const sent = createsSent(s);
+        const again = await c.bookings.create(request);
         const concurrent = await Promise.all([1, 2, 3].map(() => c.bookings.create(request)));
-        for (const b of [again, ...concurrent.map(valueOf)]) expect(b.upstreamId).toBe(first.upstreamId);
-        expect(valueOf(await c.bookings.findByIdempotencyKey(request.idempotencyKey))?.upstreamId).toBe(
-          first.upstreamId,
-        );
+        const found = await findByKey(s, c, request);
+        for (const r of [again, ...concurrent, found]) {
+          expect(valueOf(r)?.upstreamId).toBe(first.upstreamId);
+          // From memory: the metadata of the create that made it, marked a replay.
+          if (r.upstream?.replay === true) sameCall(r.upstream, made.upstream);
+        }
+        // Otherwise each names a call of its own: no request id answers twice unmarked.
+        const ids = [made, again, ...concurrent, found]
+          .filter((r) => r.upstream?.replay !== true)
+          .map((r) => r.upstream?.request_id)
+          .filter((id) => id !== undefined);
+        expect(new Set(ids).size).toBe(ids.length);
+        if (sent !== undefined) expect(createsSent(s), "a known key sends nothing").toBe(sent);
         expect(await s.liveAppointments()).toBe(1);
         // Concurrent first attempts of one key make one appointment too.
         const [, second] = await freeSlots(s);
-        const other = createFor(second!, "contract:idem-2");
+        const other = createFor(s, second!, "contract:idem-2");
         const raced = (await Promise.all([1, 2, 3, 4].map(() => c.bookings.create(other)))).map(valueOf);
         expect(new Set(raced.map((b) => b.upstreamId)).size).toBe(1);
         expect(await s.liveAppointments()).toBe(2);
@@ -156,18 +253,99 @@ export function connectorContract(name: string, make: MakeSubject): void {
     );
 
     it(
-      "a lost answer: the booking is found by its key, and the retried create returns it",
+      "a lost answer: found by its key and returned by the retried create, or (findByKey none) refused and never sent again",
       withSubject(async (s) => {
         const c = platform(s);
+        const ab = abilities(s);
         const [slot] = await freeSlots(s);
-        const request = createFor(slot!, "contract:lost-1");
-        expect(valueOf(await c.bookings.findByIdempotencyKey(request.idempotencyKey))).toBeNull();
+        const request = createFor(s, slot!, "contract:lost-1");
+        expect(valueOf(await findByKey(s, c, request))).toBeNull();
         s.inject({ kind: "lost_response", operation: "create" });
         const lost = errorOf(await c.bookings.create(request));
         expect(["timeout", "unavailable"]).toContain(lost.code);
-        const found = valueOf(await c.bookings.findByIdempotencyKey(request.idempotencyKey));
-        expect(found).toMatchObject({ idempotencyKey: request.idempotencyKey, start: slot!.start });
-        expect(valueOf(await c.bookings.create(request)).upstreamId).toBe(found?.upstreamId);
+        expect(await s.liveAppointments(), "the platform did book").toBe(1);
+        const sent = createsSent(s);
+        if (ab.findByKey === "none") {
+          refusalOf(await findByKey(s, c, request));
+          refusalOf(await c.bookings.create(request));
+        } else {
+          const found = valueOf(await findByKey(s, c, request));
+          expect(found).toMatchObject({ idempotencyKey: request.idempotencyKey, start: slot!.start });
+          expect(valueOf(await c.bookings.create(request)).upstreamId).toBe(found?.upstreamId);
+        }
+        if (sent !== undefined) expect(createsSent(s), "the create is never sent again").toBe(sent);
+        expect(await s.liveAppointments()).toBe(1);
+      }),
+    );
+
+    it(
+      "a lost answer whose lookup fails: an error, never 'nothing was made', nothing sent again; a later retry adopts what the platform shows",
+      withSubject(async (s) => {
+        const c = platform(s);
+        const ab = abilities(s);
+        const [slot] = await freeSlots(s);
+        const request = createFor(s, slot!, "contract:lost-2");
+        s.inject({ kind: "lost_response", operation: "create" });
+        errorOf(await c.bookings.create(request));
+        const sent = createsSent(s);
+        s.inject({ kind: "timeout", operation: "findByKey" });
+        expect(errorOf(await findByKey(s, c, request)).code).toBe("timeout");
+        if (ab.findByKey !== "native") {
+          // The retry must ask first; the question unanswered, the create is not sent.
+          s.inject({ kind: "timeout", operation: "findByKey" });
+          expect(errorOf(await c.bookings.create(request)).code).toBe("timeout");
+          expect(createsSent(s)).toBe(sent);
+        }
+        s.restore();
+        if (ab.findByKey === "none") {
+          // The platform shows nothing that could be adopted: still refused, still not sent.
+          refusalOf(await c.bookings.create(request));
+        } else {
+          const adopted = valueOf(await c.bookings.create(request));
+          expect(adopted).toMatchObject({ start: slot!.start, serviceId: s.serviceId });
+          expect(valueOf(await findByKey(s, c, request))?.upstreamId).toBe(adopted.upstreamId);
+        }
+        if (sent !== undefined) expect(createsSent(s)).toBe(sent);
+        expect(await s.liveAppointments()).toBe(1);
+      }),
+    );
+
+    it(
+      "another gateway process (fresh memory) finds a lost booking as its abilities allow, and never claims 'nothing was made' for it",
+      withSubject(async (s) => {
+        if (s.fresh === undefined) return;
+        const c = platform(s);
+        const ab = abilities(s);
+        const [slot, second] = await twoStarts(s);
+        const request = createFor(s, slot, "contract:fresh-1");
+        s.inject({ kind: "lost_response", operation: "create" });
+        errorOf(await c.bookings.create(request));
+        const other = platformOf(s.fresh());
+        const untouched = createFor(s, second, "contract:fresh-never");
+        if (ab.findByKey === "native") {
+          const found = valueOf(await other.bookings.findByIdempotencyKey(request.idempotencyKey));
+          expect(found).toMatchObject({ idempotencyKey: request.idempotencyKey, start: slot.start });
+          expect(valueOf(await other.bookings.findByIdempotencyKey(untouched.idempotencyKey))).toBeNull();
+        } else {
+          const asked = await other.bookings.findByIdempotencyKey(request.idempotencyKey, request);
+          if (ab.findByKey === "lookup") {
+            expect(valueOf(asked)).toMatchObject({
+              idempotencyKey: request.idempotencyKey,
+              start: slot.start,
+            });
+          } else refusalOf(asked);
+          // A key the platform never saw, with its attempt: the platform's word, from a call made now.
+          const never = await other.bookings.findByIdempotencyKey(untouched.idempotencyKey, untouched);
+          expect(valueOf(never)).toBeNull();
+          expect(never.upstream?.replay).toBeUndefined();
+          // Without the attempt there is nothing to ask: memory alone (a process that never
+          // learned the key), and no platform answer claimed.
+          const third = platformOf(s.fresh());
+          expect(await third.bookings.findByIdempotencyKey(request.idempotencyKey)).toEqual({
+            ok: true,
+            value: null,
+          });
+        }
         expect(await s.liveAppointments()).toBe(1);
       }),
     );
@@ -177,12 +355,11 @@ export function connectorContract(name: string, make: MakeSubject): void {
       withSubject(async (s) => {
         const c = platform(s);
         const [slot] = await freeSlots(s);
-        const first = valueOf(await c.bookings.create(createFor(slot!, "contract:taken-1")));
-        const taken = errorOf(
-          await c.bookings.create(createFor(slot!, "contract:taken-2", first.resourceIds)),
-        );
+        const first = valueOf(await c.bookings.create(createFor(s, slot!, "contract:taken-1")));
+        const second = createFor(s, slot!, "contract:taken-2", first.resourceIds);
+        const taken = errorOf(await c.bookings.create(second));
         expect(taken.code).toBe("slot_taken");
-        expect(valueOf(await c.bookings.findByIdempotencyKey("contract:taken-2"))).toBeNull();
+        expect(valueOf(await findByKey(s, c, second))).toBeNull();
         expect(await s.liveAppointments()).toBe(1);
       }),
     );
@@ -200,7 +377,7 @@ export function connectorContract(name: string, make: MakeSubject): void {
         expect(limited.upstream?.ratelimit?.["retry-after"]).toBe("7");
         s.inject({ kind: "rate_limited", operation: "create", retryAfterSeconds: 2 });
         const [slot] = await freeSlots(s);
-        const r = await c.bookings.create(createFor(slot!, "contract:rl-1"));
+        const r = await c.bookings.create(createFor(s, slot!, "contract:rl-1"));
         expect(errorOf(r)).toMatchObject({ code: "rate_limited", retryAfterMs: 2000 });
         expect(r.upstream?.status).toBe(429);
         expect(await s.liveAppointments()).toBe(0);
@@ -208,13 +385,16 @@ export function connectorContract(name: string, make: MakeSubject): void {
     );
 
     it(
-      "no answer in time: timeout, nothing booked when the upstream did not act",
+      "no answer in time: timeout, nothing booked when the upstream did not act, and the key books once on retry",
       withSubject(async (s) => {
         const c = platform(s);
         const [slot] = await freeSlots(s);
+        const request = createFor(s, slot!, "contract:to-1");
         s.inject({ kind: "timeout", operation: "create" });
-        expect(errorOf(await c.bookings.create(createFor(slot!, "contract:to-1"))).code).toBe("timeout");
-        expect(valueOf(await c.bookings.findByIdempotencyKey("contract:to-1"))).toBeNull();
+        expect(errorOf(await c.bookings.create(request)).code).toBe("timeout");
+        expect(valueOf(await findByKey(s, c, request))).toBeNull();
+        expect(valueOf(await c.bookings.create(request))).toMatchObject({ start: slot!.start });
+        expect(await s.liveAppointments()).toBe(1);
         s.inject({ kind: "timeout", operation: "catalog" });
         expect(errorOf(await c.catalog.read()).code).toBe("timeout");
         valueOf(await c.catalog.read());
@@ -222,72 +402,143 @@ export function connectorContract(name: string, make: MakeSubject): void {
     );
 
     it(
-      "an unknown booking is not_found for get, move and cancel",
+      "an unknown booking is not_found for get, move and cancel (unsupported, without a call, where the platform has none)",
       withSubject(async (s) => {
         const c = platform(s);
+        const ab = abilities(s);
         const [slot] = await freeSlots(s);
-        expect(errorOf(await c.bookings.get("contract-no-such-booking")).code).toBe("not_found");
-        expect(errorOf(await c.bookings.cancel("contract-no-such-booking")).code).toBe("not_found");
-        const move = { start: slot!.start, resourceIds: [] };
-        expect(errorOf(await c.bookings.move("contract-no-such-booking", move)).code).toBe("not_found");
+        const got = await c.bookings.get(UNKNOWN_ID);
+        if (ab.readback) expect(errorOf(got).code).toBe("not_found");
+        else {
+          // No readback: nothing was asked, so nothing is claimed from the platform.
+          expect(got).toMatchObject({ ok: false, error: { code: "not_found" } });
+          expect(got.upstream).toBeUndefined();
+        }
+        const cancelled = await c.bookings.cancel(UNKNOWN_ID);
+        if (ab.cancel) expect(errorOf(cancelled).code).toBe("not_found");
+        else unsupportedWithoutCall(cancelled);
+        const moved = await c.bookings.move(UNKNOWN_ID, { start: slot!.start, resourceIds: [] });
+        if (ab.move) expect(errorOf(moved).code).toBe("not_found");
+        else unsupportedWithoutCall(moved);
       }),
     );
 
-    it(
-      "a revoked credential: unauthorized (not retryable) on every call, nothing booked; works again once restored",
-      withSubject(async (s) => {
-        const c = platform(s);
-        const [slot] = await freeSlots(s);
-        s.inject({ kind: "revoked" });
-        for (const r of [
-          await c.catalog.read(),
-          await c.slots.find({ serviceId: s.serviceId, range: s.range }),
-          await c.bookings.create(createFor(slot!, "contract:auth-1")),
-          await c.bookings.findByIdempotencyKey("contract:auth-1"),
-        ]) {
-          const e = errorOf(r);
-          expect(e.code).toBe("unauthorized");
-          expect(e.retryAfterMs).toBeUndefined();
-          expect([401, 403]).toContain(r.upstream?.status);
+    const revokedTest = (s: ContractSubject) => async () => {
+      const guards = s.credentialGuards ?? ALL_GUARDED;
+      const c = platform(s);
+      const [slot, later] = await twoStarts(s);
+      const guarded = (op: ContractOperation) => guards.includes(op);
+      const booked =
+        guarded("move") || guarded("cancel")
+          ? valueOf(await c.bookings.create(createFor(s, slot, "contract:auth-0")))
+          : undefined;
+      const before = await s.liveAppointments();
+      const attempt = createFor(s, later, "contract:auth-1");
+      const calls: Record<ContractOperation, (() => Promise<ConnectorResult<unknown>>) | undefined> = {
+        catalog: () => c.catalog.read(),
+        slots: () => c.slots.find({ serviceId: s.serviceId, range: s.range }),
+        create: () => c.bookings.create(attempt),
+        findByKey: () => findByKey(s, c, attempt),
+        get: undefined,
+        move: booked && (() => c.bookings.move(booked.upstreamId, { start: later.start, resourceIds: [] })),
+        cancel: booked && (() => c.bookings.cancel(booked.upstreamId)),
+      };
+      s.inject({ kind: "revoked" });
+      for (const op of guards) {
+        const call = calls[op];
+        if (call === undefined) throw new Error(`the suite cannot call ${op} under a revoked credential`);
+        const r = await call();
+        const e = errorOf(r);
+        expect(e.code, op).toBe("unauthorized");
+        expect(e.retryAfterMs).toBeUndefined();
+        expect([401, 403]).toContain(r.upstream?.status);
+      }
+      // What the credential does not guard keeps working (public reads).
+      for (const op of ["catalog", "slots"] as const) if (!guarded(op)) valueOf(await calls[op]!());
+      s.restore();
+      expect(await s.liveAppointments(), "nothing booked or cancelled").toBe(before);
+      if (guarded("create")) expect(valueOf(await findByKey(s, c, attempt))).toBeNull();
+      if (booked !== undefined && guarded("move")) {
+        expect(valueOf(await c.bookings.get(booked.upstreamId)).start, "not moved").toBe(slot.start);
+      }
+      if (booked !== undefined && guarded("cancel")) {
+        expect(valueOf(await c.bookings.cancel(booked.upstreamId)).status).toBe("cancelled");
+        expect(await s.liveAppointments()).toBe(before - 1);
+      } else expect(await s.liveAppointments()).toBe(before);
+    };
+
+    it("a revoked credential: unauthorized (not retryable) on what it guards, nothing booked; works again once restored", async () => {
+      const s = await make();
+      try {
+        if ((s.credentialGuards ?? ALL_GUARDED).length === 0) {
+          // A key-less platform: nothing to revoke, and no answer of it may read as a revoked credential.
+          expect(s.credentialGuards).toEqual([]);
+          return;
         }
-        s.restore();
-        expect(valueOf(await c.bookings.findByIdempotencyKey("contract:auth-1"))).toBeNull();
-        expect(await s.liveAppointments()).toBe(0);
-      }),
-    );
+        await revokedTest(s)();
+      } finally {
+        await s.close();
+      }
+    });
 
     it(
       "every result carries its own call's metadata, also under concurrency; a booking's life cycle",
       withSubject(async (s) => {
         const c = platform(s);
-        const [slot, later] = await freeSlots(s);
-        const made = await c.bookings.create(createFor(slot!, "contract:meta-1"));
+        const ab = abilities(s);
+        const [slot, later] = await twoStarts(s);
+        const request = createFor(s, slot, "contract:meta-1");
+        const made = await c.bookings.create(request);
         const booking = valueOf(made);
-        const moved = await c.bookings.move(booking.upstreamId, {
-          start: later!.start,
-          ...(later!.end === undefined ? {} : { end: later!.end }),
-          resourceIds: [],
-        });
-        expect(valueOf(moved).start).toBe(later!.start);
+        const changes = [made];
+        const move = { start: later.start, ...(later.end === undefined ? {} : { end: later.end }) };
+        const moved = await c.bookings.move(booking.upstreamId, { ...move, resourceIds: [] });
+        if (ab.move) {
+          expect(valueOf(moved).start).toBe(later.start);
+          changes.push(moved);
+        } else unsupportedWithoutCall(moved);
         const cancelled = await c.bookings.cancel(booking.upstreamId);
-        expect(valueOf(cancelled).status).toBe("cancelled");
-        // Cancelling again answers the booking as it is.
-        expect(valueOf(await c.bookings.cancel(booking.upstreamId)).status).toBe("cancelled");
-        expect(await s.liveAppointments()).toBe(0);
-        const calls = [made, moved, cancelled].map((r) => metaOf(r).call);
-        expect(new Set(calls).size).toBe(3);
+        if (ab.cancel) {
+          expect(valueOf(cancelled).status).toBe("cancelled");
+          changes.push(cancelled);
+          // Cancelling again answers the booking as it is.
+          const again = await c.bookings.cancel(booking.upstreamId);
+          expect(valueOf(again).status).toBe("cancelled");
+          if (again.upstream?.replay === true) sameCall(again.upstream, cancelled.upstream);
+          expect(await s.liveAppointments()).toBe(0);
+        } else {
+          unsupportedWithoutCall(cancelled);
+          expect(await s.liveAppointments()).toBe(1);
+        }
+        const calls = changes.map((r) => metaOf(r).call);
+        expect(new Set(calls).size).toBe(changes.length);
+        for (const r of changes) expect(r.upstream?.replay).toBeUndefined();
+        const last = changes[changes.length - 1] ?? made;
 
-        const results = await Promise.all([
+        const [catalog, got, unknown, found] = await Promise.all([
           c.catalog.read(),
           c.bookings.get(booking.upstreamId),
-          c.bookings.get("contract-no-such-booking"),
-          c.bookings.findByIdempotencyKey("contract:meta-1"),
+          c.bookings.get(UNKNOWN_ID),
+          findByKey(s, c, request),
         ]);
-        const metas = results.map(metaOf);
-        // Each its own: a read of one booking never names another call's request.
-        expect(metas[1]?.call).not.toBe(metas[2]?.call);
-        expect(metas[1]?.status).not.toBe(metas[2]?.status);
-        const ids = metas.map((m) => m.request_id).filter((id) => id !== undefined);
+        const live = [catalog, got, unknown, found].filter((r) => r.upstream?.replay !== true);
+        if (ab.readback) {
+          const metas = [catalog, got, unknown, found].map(metaOf);
+          // Each its own: a read of one booking never names another call's request.
+          expect(metas[1]?.call).not.toBe(metas[2]?.call);
+          expect(metas[1]?.status).not.toBe(metas[2]?.status);
+        } else {
+          metaOf(catalog);
+          // No readback: the booking as the call that last changed it answered, marked a replay;
+          // an id never seen has no call behind it at all.
+          expect(valueOf(got).upstreamId).toBe(booking.upstreamId);
+          sameCall(got.upstream, last.upstream);
+          expect(unknown).toMatchObject({ ok: false, error: { code: "not_found" } });
+          expect(unknown.upstream).toBeUndefined();
+        }
+        expect(valueOf(found)?.upstreamId).toBe(booking.upstreamId);
+        if (found.upstream?.replay === true) sameCall(found.upstream, last.upstream);
+        const ids = live.map((r) => r.upstream?.request_id).filter((id) => id !== undefined);
         expect(new Set(ids).size).toBe(ids.length);
       }),
     );

@@ -4,7 +4,7 @@
  * it holds. A real connector provides these over a recorded or loopback HTTP upstream; the
  * synthetic platform over its fault plan and its own store.
  */
-import type { Connector, Interval } from "../../../src/connectors/port.js";
+import type { Connector, Interval, UpstreamCreate } from "../../../src/connectors/port.js";
 
 /** Operations of the capabilities under test (catalog, slots, bookings). */
 export type ContractOperation = "catalog" | "slots" | "create" | "get" | "findByKey" | "move" | "cancel";
@@ -30,6 +30,27 @@ export interface ContractSubject {
   readonly serviceId: string;
   /** A range, in the future, with at least two free starts of that service. */
   readonly range: Interval;
+  /**
+   * What a create needs on this platform beyond the slot (a customer to book for, a
+   * verification code): merged into every create the suite sends.
+   */
+  readonly createExtras?: Pick<Partial<UpstreamCreate>, "customer" | "verificationCode">;
+  /**
+   * The operations a revoked credential refuses. Default: catalog, slots, create and findByKey
+   * (a platform whose every call is authenticated). Fewer on a platform whose reads and books
+   * are public (Servicialo: cancel and move); none on a key-less one (Openings).
+   */
+  readonly credentialGuards?: readonly ContractOperation[];
+  /**
+   * Another gateway process on the same upstream: a fresh connector with nothing in memory.
+   * Optional; where given, the suite checks what that process can find by key.
+   */
+  fresh?(): Connector;
+  /**
+   * Create requests the upstream received so far. Required of a connector whose findByKey is
+   * not "native" (the suite proves a retry after a lost answer sends nothing).
+   */
+  createsSent?(): number;
   inject(fault: ContractFault): void;
   /** Clears every injected fault (a reconnected credential). */
   restore(): void;

@@ -46,15 +46,13 @@ function subject(
     ...mapleStreetAuto,
     organization: { ...mapleStreetAuto.organization, id: `contract-${randomUUID()}` },
   };
-  const connector = createSyntheticConnector({
-    scenario,
-    clock: { now: () => NOW },
-    backend,
-    faults,
-    timeoutMs: 30,
-  });
+  const connectorWith = (plan: FaultPlan) =>
+    createSyntheticConnector({ scenario, clock: { now: () => NOW }, backend, faults: plan, timeoutMs: 30 });
+  const connector = connectorWith(faults);
   return {
     connector,
+    // Another gateway process: the same platform (backend and organization), nothing in memory.
+    fresh: () => connectorWith(new FaultPlan()),
     serviceId: "oil-change",
     range: MONDAY,
     inject(fault) {

@@ -127,6 +127,11 @@ export class FakeOpenings {
     this.faults.set(operation, list);
   }
 
+  /** Drops every queued fault. */
+  restore(): void {
+    this.faults.clear();
+  }
+
   live(): Appointment[] {
     return [...this.appointments.values()].filter((a) => a.status !== "cancelled");
   }

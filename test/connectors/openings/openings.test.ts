@@ -365,6 +365,33 @@ describe("Openings connector", () => {
     expect(h.fake.live()).toHaveLength(1);
   });
 
+  it("another process, handed the attempt, adopts only the appointment whose notes carry its own key", async () => {
+    const h = harness({}, (f) => (f.verificationRequired = true));
+    value(await h.connector.verification.send(CUSTOMER, "p"));
+    const [slot] = await freeSlots(h, "svc_cut", ["mem_ana"]);
+    h.fake.inject("appointments", { kind: "lost_response" });
+    const request = createFor(slot!, "host-1:hold-a", { verificationCode: CODE, resourceIds: [] });
+    expect((await h.connector.bookings.create(request)).ok).toBe(false);
+    const other = createOpeningsConnector(
+      { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 1000 },
+      { fetch: h.fake.fetch, clock: { now: () => NOW }, logger: { warn: () => undefined } },
+    );
+    // Same customer, service and start, but another hold's key: not this booking.
+    const stranger = await other.bookings.findByIdempotencyKey("host-1:hold-b", {
+      ...request,
+      idempotencyKey: "host-1:hold-b",
+    });
+    expect(value(stranger)).toBeNull();
+    expect(stranger.upstream).toMatchObject({ status: 200 });
+    expect(stranger.upstream?.replay).toBeUndefined();
+    const own = await other.bookings.findByIdempotencyKey("host-1:hold-a", request);
+    expect(value(own)).toMatchObject({ idempotencyKey: "host-1:hold-a", start: slot!.start });
+    // Known now: answered from memory with the lookup's metadata, marked a replay.
+    const again = await other.bookings.findByIdempotencyKey("host-1:hold-a");
+    expect(again.upstream).toEqual({ ...own.upstream, replay: true });
+    expect(h.fake.live()).toHaveLength(1);
+  });
+
   it("a lost answer without a code cannot be named, and is never booked twice", async () => {
     const h = harness();
     const [slot] = await freeSlots(h, "svc_cut", ["mem_ana"]);

@@ -1,11 +1,10 @@
 /**
  * The Servicialo connector as a ContractSubject (test/connectors/contract/subject.ts) over the
- * nock fake. Not registered with connectorContract yet: Servicialo v1.2.0 has no session
- * readback, so the contract's lost-answer test cannot pass, and answers given from the
- * connector's memory (get, findByIdempotencyKey of a key this process never sent) carry no
- * upstream metadata, which the contract requires. See the report of issue #12 for the exact
- * list; once the contract allows a platform without readback, register it with
- *   connectorContract("servicialo", makeServicialoSubject)
+ * nock fake (servicialo.contract.test.ts registers it). What Servicialo v1.2.0 can do, as the
+ * connector declares it (SERVICIALO_BOOKING_ABILITIES): no session readback, list or search
+ * (findByKey "none": a lost create is proven absent by its time still free, else refused);
+ * cancel and reschedule are the only calls behind the organization key (credentialGuards);
+ * the book endpoint is public.
  */
 import nock from "nock";
 import { createServicialoConnector } from "../../../src/connectors/servicialo/index.js";
@@ -15,6 +14,7 @@ import {
   BASE,
   FakeServicialo,
   ORG,
+  PREFIX,
   PROVIDERS,
   SERVICE,
   TZ,
@@ -27,7 +27,7 @@ const MONDAY = {
   end: Date.parse("2026-12-07T13:00:00-03:00"),
 };
 
-/** Contract operations to the fake's endpoints; get has none (no readback). */
+/** Contract operations to the fake's endpoints; get has none (no readback); findByKey probes availability. */
 const OPERATION: Partial<Record<ContractOperation, FakeOperation>> = {
   catalog: "services",
   slots: "availability",
@@ -39,27 +39,32 @@ const OPERATION: Partial<Record<ContractOperation, FakeOperation>> = {
 
 export function makeServicialoSubject(): Promise<ContractSubject> {
   const fake = new FakeServicialo();
-  const connector = createServicialoConnector(
-    {
-      baseUrl: BASE,
-      orgSlug: ORG,
-      apiKey: API_KEY,
-      timezone: TZ,
-      providers: PROVIDERS,
-      fallbackClientEmail: "reservas@clinica-demo.example",
-      timeoutMs: 1000,
-    },
-    {
-      fetch: fake.fetch,
-      clock: { now: () => NOW },
-      sleep: () => Promise.resolve(),
-      logger: { warn: () => undefined },
-    },
-  );
+  const connect = () =>
+    createServicialoConnector(
+      {
+        baseUrl: BASE,
+        orgSlug: ORG,
+        apiKey: API_KEY,
+        timezone: TZ,
+        providers: PROVIDERS,
+        fallbackClientEmail: "reservas@clinica-demo.example",
+        timeoutMs: 1000,
+      },
+      {
+        fetch: fake.fetch,
+        clock: { now: () => NOW },
+        sleep: () => Promise.resolve(),
+        logger: { warn: () => undefined },
+      },
+    );
+  const connector = connect();
   return Promise.resolve({
     connector,
     serviceId: SERVICE,
     range: MONDAY,
+    credentialGuards: ["move", "cancel"],
+    fresh: connect,
+    createsSent: () => fake.requests.filter((r) => r.method === "POST" && r.path === `${PREFIX}/book`).length,
     inject(fault) {
       if (fault.kind === "revoked") {
         fake.revoked = true;

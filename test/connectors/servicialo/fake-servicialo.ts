@@ -2,9 +2,10 @@
  * A stateful Servicialo v1.2.0 REST upstream scripted with nock, for the connector's tests:
  * services from the recorded fixture, one-hour slots 09:00-13:00 local on weekdays per provider
  * minus live sessions, book with the platform's double-booking check (409 SLOT_CONFLICT),
- * cancel and reschedule behind X-Org-Api-Key. Faults: the next matching call answers 429, a
- * 5xx or a malformed body, gets no answer (timeout), or is done and its answer lost; a revoked
- * key makes every call 401.
+ * cancel and reschedule behind X-Org-Api-Key (services, availability and book are public,
+ * "The 5 Intents"). Faults: the next matching call answers 429, a 5xx or a malformed body, gets
+ * no answer (timeout), or is done and its answer lost; a revoked key makes cancel and
+ * reschedule 401.
  */
 import nock from "nock";
 import { wallClockToInstant } from "../../../src/protocol/time/index.js";
@@ -88,6 +89,7 @@ export class FakeServicialo {
   private readonly faults = new Map<FakeOperation, FakeFault[]>();
   private nextId = 1;
   private nextRequest = 1;
+  /** The organization key was revoked: the calls behind it (cancel, reschedule) answer 401. */
   revoked = false;
   /** Headers added to every answer (Deprecation / Sunset tests). */
   extraHeaders: Record<string, string> = {};
@@ -152,8 +154,6 @@ export class FakeServicialo {
     };
     const op = operationOf(method, uri);
     if (op === undefined) return [404, { error: "Not found" }, headers];
-    if (this.revoked)
-      return [401, { error: "API key requerida (X-Org-Api-Key)", code: "UNAUTHORIZED" }, headers];
     const fault = this.faults.get(op)?.[0];
     if (fault?.kind === "status") {
       this.faults.get(op)?.shift();
@@ -174,7 +174,7 @@ export class FakeServicialo {
       case "cancel":
       case "reschedule": {
         const key = req["x-org-api-key"];
-        if (key !== API_KEY)
+        if (this.revoked || key !== API_KEY)
           return [401, { error: "API key requerida (X-Org-Api-Key)", code: "UNAUTHORIZED" }, headers];
         const id = decodeURIComponent(url.pathname.split("/").at(-2) ?? "");
         const session = this.sessions.get(id);

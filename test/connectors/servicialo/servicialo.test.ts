@@ -406,23 +406,24 @@ describe("Servicialo connector", () => {
     expect(h.fake.live()[0]?.notes).toContain("[booking-gateway lost-1]");
   });
 
-  it("a revoked key: unauthorized (no Retry-After) on every call, nothing booked", async () => {
+  it("a revoked key: unauthorized (no Retry-After) on cancel and reschedule; the public intents keep working", async () => {
     const h = harness();
     const [slot] = await freeSlots(h);
     const booked = value(await h.connector.bookings.create(createFor(slot!, "before")));
     h.fake.revoked = true;
     for (const r of [
-      await h.connector.catalog.read(),
-      await h.connector.slots.find({ serviceId: SERVICE, range: MONDAY }),
-      await h.connector.bookings.create(createFor(slot!, "auth-1")),
       await h.connector.bookings.cancel(booked.upstreamId),
       await h.connector.bookings.move(booked.upstreamId, { start: slot!.start, resourceIds: [] }),
     ]) {
       expect(r).toMatchObject({ ok: false, error: { code: "unauthorized" }, upstream: { status: 401 } });
       expect(r.ok ? 0 : r.error.retryAfterMs).toBeUndefined();
     }
-    h.fake.restore();
+    // list_services, check_availability and book_session need no key ("The 5 Intents").
+    expect((await h.connector.catalog.read()).ok).toBe(true);
+    expect((await h.connector.slots.find({ serviceId: SERVICE, range: MONDAY })).ok).toBe(true);
     expect(h.fake.live()).toHaveLength(1);
+    h.fake.restore();
+    expect(value(await h.connector.bookings.cancel(booked.upstreamId)).status).toBe("cancelled");
   });
 
   it("a booking's life: moved, cancelled (twice answers cancelled), unknown ids are not_found", async () => {

@@ -13,8 +13,11 @@
  * appointment create that books, however often booking.create is retried with its key. After a
  * restart the process no longer knows the appointment, and Openings' only readback (customer
  * history) is gated behind verification: booking.status fails closed with
- * booking_status_requires_verification ("booking.status"). OSBP v0.1.0 has no cancellation
- * tool ("Non-Goals"), so there is no cancel to drive.
+ * booking_status_requires_verification ("booking.status"). A wrong code is verification_failed
+ * and books nothing; a create whose answer is lost is found in that gated history with the
+ * code, never made twice. Prices: Openings sends bare major units, so the agent sees them in the
+ * operator's configured currency, scaled by its ISO 4217 exponent (OSBP "Money"). OSBP v0.1.0
+ * has no cancellation tool ("Non-Goals"), so there is no cancel to drive.
  *
  * The mcp processes share one Redis (own key prefix) so a restarted process finds the booking
  * and the idempotency record the first one wrote, as `serve` and `mcp` share them in production.
@@ -439,5 +442,62 @@ describe("an Openings host through OSBP over stdio", { timeout: 180_000 }, () =>
       await call<{ status: string }>(session, "osbp_booking_status", { booking_id: receipt.booking_id }),
     );
     expect(status.status).toBe("booked");
+  });
+
+  it("a create whose answer is lost is found in the customer's history (gated behind the code): one appointment", async () => {
+    const session = await mcp(HOST);
+    const slot = await firstSlot(session);
+    const from = fake.writes().length;
+    const appointmentsBefore = fake.appointments.size;
+    const input = createInput(slot, "openings-e2e-lost-answer");
+    const challenge = problemOf(await call(session, "osbp_booking_create", input));
+    const approved = {
+      ...input,
+      approval: { confirmed: true, token: extractApprovalToken(challenge.message) },
+    };
+    expect(problemOf(await call(session, "osbp_booking_create", approved)).code).toBe(
+      "requires_verification",
+    );
+    valueOf(
+      await call(session, "osbp_verification_send", {
+        customer: { phone: CUSTOMER.phone },
+        purpose: PURPOSE,
+      }),
+    );
+    fake.inject("appointments", { kind: "lost_response" });
+    const historyBefore = fake.requests.filter((r) =>
+      /^\/v1\/customers\/[^/]+\/appointments/.test(r.path),
+    ).length;
+    const first = await call<Receipt>(session, "osbp_booking_create", {
+      ...approved,
+      verification_code: CODE,
+    });
+    const second = await call<Receipt>(session, "osbp_booking_create", {
+      ...approved,
+      verification_code: CODE,
+    });
+    // The platform booked and the connection dropped; the appointment was found in the
+    // customer's history with the code (the only readback Openings has), not made again.
+    const receipt = valueOf(first);
+    expect(receipt.text).toContain(`Booked Haircut on ${input.date} at ${input.time}`);
+    expect(fake.nextFault("appointments")).toBeUndefined();
+    const history = fake.requests.filter((r) => /^\/v1\/customers\/[^/]+\/appointments/.test(r.path));
+    expect(history.slice(historyBefore).map((r) => r.headers["x-verification-code"])).toEqual([CODE]);
+    expect(valueOf(second).booking_id).toBe(receipt.booking_id);
+    expect(second.ok && second.osbp_runtime?.idempotency).toBe("local_cache_replay");
+    expect(writesSince(from).map((w) => w.call)).toEqual([
+      "POST /v1/customers",
+      "POST /v1/appointments",
+      "POST /v1/verifications",
+      "POST /v1/customers",
+      "POST /v1/appointments",
+    ]);
+    expect(fake.appointments.size).toBe(appointmentsBefore + 1);
+    const status = valueOf(
+      await call<{ status: string; starts_at_local: string }>(session, "osbp_booking_status", {
+        booking_id: receipt.booking_id,
+      }),
+    );
+    expect(status).toMatchObject({ status: "booked", starts_at_local: slot.starts_at_local });
   });
 });

@@ -620,12 +620,17 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
     create: (request) => journal.single(request.idempotencyKey, () => book(request)),
     get(upstreamId) {
       const known = journal.find((k) => k.booking.upstreamId === upstreamId);
+      // Not "not_found": the appointment may well exist (made before a restart). Its only
+      // readback is the customer's history, gated behind a code a read cannot have (OSBP
+      // "booking.status": fail closed with booking_status_requires_verification).
       return Promise.resolve(
         known
           ? withMeta(known.booking, replayed(known.upstream))
           : fail({
-              code: "not_found",
-              message: "Openings has no public appointment readback; this appointment is unknown here",
+              code: "verification_required",
+              message:
+                "Openings has no public appointment readback; its customer history needs the customer verified",
+              verificationMethod: context?.business.verification.method ?? "unknown",
             }),
       );
     },

@@ -243,6 +243,12 @@ export async function buildGatewayRuntime(
             ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
             ...(typeof opts.workers === "object" && { intervals: opts.workers }),
           });
+    // §5.8: a sync that shows a booking's time busy displaces it through the booking core.
+    const displacement = {
+      propose: service.propose,
+      bookingIds: (hostId: string, limit: number) => infra.bookingIndex.list(hostId, limit),
+      messenger,
+    };
     const calendarSync: CalendarSyncQueue | undefined =
       opts.workers === false || calendarHosts.length === 0
         ? undefined
@@ -253,6 +259,7 @@ export async function buildGatewayRuntime(
             state: infra.calendarState,
             now: () => clock.now(),
             logger,
+            displacement,
             ...(opts.redisUrl !== undefined && {
               redis: { url: opts.redisUrl, prefix: `{${opts.redisKeyPrefix ?? "schcp:"}bullmq}` },
             }),
@@ -318,6 +325,7 @@ export async function buildGatewayRuntime(
             state: infra.calendarState,
             now: () => clock.now(),
             logger,
+            displacement,
           },
           hostId,
           "request",

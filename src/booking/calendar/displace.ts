@@ -63,7 +63,9 @@ export async function displaceConflicts(
 ): Promise<SyncConflict[]> {
   const hostId = deps.plan.hostId;
   const previous = await deps.state.displacements(hostId);
-  const ordered = [...conflicts].sort((a, b) => a.start - b.start || a.resourceId.localeCompare(b.resourceId));
+  const ordered = [...conflicts].sort(
+    (a, b) => a.start - b.start || a.resourceId.localeCompare(b.resourceId),
+  );
   const found = ordered.length === 0 ? new Map<string, BookingRecord>() : await bookingsIn(deps, ordered);
   const records: Record<string, DisplacementRecord> = {};
   const out: SyncConflict[] = [];
@@ -148,12 +150,24 @@ async function displaceOne(
   const chosen = state.contract.resource?.id === c.resourceId;
   if (!chosen) {
     const to = await moveToFreeUnit(
-      { store: deps.store, state: deps.state, now: deps.now, hostId: deps.plan.hostId, units: deps.plan.units },
+      {
+        store: deps.store,
+        state: deps.state,
+        now: deps.now,
+        hostId: deps.plan.hostId,
+        units: deps.plan.units,
+      },
       booking,
       state,
       c.resourceId,
     );
     if (to !== undefined) return { conflict: { ...base, outcome: "moved", movedTo: to } };
+    // Another sync of this host may have moved it meanwhile (its hold took the free unit).
+    const current = await deps.store.getBooking(deps.plan.hostId, booking.bookingId);
+    const units = current?.state === "active" ? current.allocations.map((a) => a.resourceId) : [];
+    const [unit] = units;
+    if (unit !== undefined && !units.includes(c.resourceId))
+      return { conflict: { ...base, outcome: "moved", movedTo: unit } };
   }
   if (state.status !== "confirmed") return unresolved("awaiting_approval");
 

@@ -235,7 +235,10 @@ export class RedisCalendarStateStore implements CalendarStateStore {
     const raw = await this.redis.get(this.#key("displaced", hostId));
     return raw === null ? {} : (JSON.parse(raw) as Record<string, DisplacementRecord>);
   }
-  async putDisplacements(hostId: string, records: Readonly<Record<string, DisplacementRecord>>): Promise<void> {
+  async putDisplacements(
+    hostId: string,
+    records: Readonly<Record<string, DisplacementRecord>>,
+  ): Promise<void> {
     await this.redis.set(this.#key("displaced", hostId), JSON.stringify(records));
   }
 

@@ -19,12 +19,7 @@ import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import { displaceConflicts, type HostNotice } from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
-import type {
-  CalendarStateStore,
-  OwnEvent,
-  SyncConflict,
-  SyncReport,
-} from "../../booking/calendar/state.js";
+import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
 import { syncCalendarHost } from "../../booking/calendar/sync.js";
 import type { HoldStore } from "../../holds/port.js";
 import {
@@ -205,7 +200,8 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
       { ...fields, conflicts: open.map(conflict) },
     );
   }
-  if (handled.length > 0) logger.info("calendar conflicts displaced", { ...fields, conflicts: handled.map(conflict) });
+  if (handled.length > 0)
+    logger.info("calendar conflicts displaced", { ...fields, conflicts: handled.map(conflict) });
   if (r.outcome === "complete") logger.info("calendar synced", fields);
   else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
 }

@@ -245,7 +245,8 @@ export async function buildGatewayRuntime(
           });
     // §5.8: a sync that shows a booking's time busy displaces it through the booking core.
     const displacement = {
-      propose: service.propose,
+      propose: (hostId: string, bookingId: string, input: { start: string }) =>
+        service.propose(hostId, bookingId, input),
       bookingIds: (hostId: string, limit: number) => infra.bookingIndex.list(hostId, limit),
       messenger,
     };

@@ -2,8 +2,9 @@
  * What the gateway keeps of each host calendar between syncs (issue #11): the calendar's
  * events as it last read them (recurrence NOT expanded: a changed exception re-expands its
  * series, so the series must be at hand), the cursor of the next incremental sync, how far
- * the calendar was read in full, the last sync's report, and the events the gateway itself
- * wrote (their ids and versions, and the state each should reach).
+ * the calendar was read in full, the last sync's report, the events the gateway itself
+ * wrote (their ids and versions, and the state each should reach), and what was done about
+ * each booking the calendar displaced (displace.ts).
  *
  * Memory for the embedded default; Redis (one JSON value per calendar, under the gateway's
  * key prefix) so every process sees one copy. A state is replaced whole after a sync that

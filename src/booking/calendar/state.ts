@@ -2,8 +2,9 @@
  * What the gateway keeps of each host calendar between syncs (issue #11): the calendar's
  * events as it last read them (recurrence NOT expanded: a changed exception re-expands its
  * series, so the series must be at hand), the cursor of the next incremental sync, how far
- * the calendar was read in full, the last sync's report, and the events the gateway itself
- * wrote (their ids and versions, and the state each should reach).
+ * the calendar was read in full, the last sync's report, the events the gateway itself
+ * wrote (their ids and versions, and the state each should reach), and what was done about
+ * each booking the calendar displaced (displace.ts).
  *
  * Memory for the embedded default; Redis (one JSON value per calendar, under the gateway's
  * key prefix) so every process sees one copy. A state is replaced whole after a sync that
@@ -47,16 +48,53 @@ export interface SyncReport {
   readonly error?: { readonly code: string; readonly message: string };
   /**
    * The gateway's holds or bookings whose time the calendar now shows busy on their unit, with
-   * every unit taken then: unresolved, for the host to act on (§5.8).
+   * every unit taken then, and what became of each (§5.8 displaced bookings, displace.ts).
    */
-  readonly conflicts?: ReadonlyArray<{
-    readonly resourceId: string;
-    readonly start: number;
-    readonly end: number;
-  }>;
+  readonly conflicts?: readonly SyncConflict[];
   /** The sync started over from a full read because the upstream refused the cursor. */
   readonly restarted?: boolean;
   readonly durationMs: number;
+}
+
+/**
+ * What became of a conflict (SchCP §5.8 "Displaced bookings"): the booking moved to another
+ * free unit at the same time, a host change offer of the nearest other time, or unresolved
+ * and reported to the host. "hold": a live hold (or a booking the scan did not reach), left
+ * as it is; a hold that is confirmed there is displaced by the next sync.
+ */
+export type ConflictOutcome = "moved" | "change_offered" | "unresolved" | "hold";
+
+export interface SyncConflict {
+  readonly resourceId: string;
+  readonly start: number;
+  readonly end: number;
+  readonly bookingId?: string;
+  /** Absent when the sync ran without displacement (the outcome is then the host's to find). */
+  readonly outcome?: ConflictOutcome;
+  /** moved: the unit the booking now has. */
+  readonly movedTo?: string;
+  /** change_offered: the host's proposal, open until the booking would have started. */
+  readonly proposal?: { readonly proposalId: string; readonly start: number; readonly expiresAt: number };
+  /** unresolved: why ("no_free_time", "offer_not_accepted", "awaiting_approval", …). */
+  readonly reason?: string;
+  /** When this booking's conflict was first seen (repeated syncs keep it). */
+  readonly since?: number;
+}
+
+/**
+ * What the displacement remembers of a booking in conflict between syncs, so a repeated sync
+ * neither offers the guest a second change nor messages the host twice (displace.ts).
+ */
+export interface DisplacementRecord {
+  readonly bookingId: string;
+  /** The booking's start when it was displaced: a booking that moved since is a new case. */
+  readonly start: number;
+  readonly outcome: ConflictOutcome;
+  readonly since: number;
+  /** The host change offer made for it, if one was (never a second one). */
+  readonly proposalId?: string;
+  /** The host was told it is unresolved, with this reason. */
+  readonly notified?: string;
 }
 
 /** An event the gateway wrote for one of its bookings, and the state it must reach. */
@@ -96,6 +134,10 @@ export interface CalendarStateStore {
   pendingOwn(hostId: string): Promise<readonly OwnEvent[]>;
   /** Ids of every own event of a host (the sync leaves them out of busy time). */
   ownIds(hostId: string): Promise<ReadonlySet<string>>;
+  /** The host's bookings in conflict as the last displacement left them, by booking id. */
+  displacements(hostId: string): Promise<Readonly<Record<string, DisplacementRecord>>>;
+  /** Replaces them whole (a booking no longer in conflict is forgotten). */
+  putDisplacements(hostId: string, records: Readonly<Record<string, DisplacementRecord>>): Promise<void>;
 }
 
 const lags = (e: OwnEvent) => e.written !== e.status;
@@ -104,6 +146,7 @@ export class MemoryCalendarStateStore implements CalendarStateStore {
   readonly #states = new Map<string, CalendarSyncState>();
   readonly #reports = new Map<string, Map<string, SyncReport>>();
   readonly #own = new Map<string, Map<string, OwnEvent>>();
+  readonly #displaced = new Map<string, Readonly<Record<string, DisplacementRecord>>>();
 
   get(hostId: string, calendarId: string): Promise<CalendarSyncState | undefined> {
     return Promise.resolve(this.#states.get(`${hostId}\u0000${calendarId}`));
@@ -136,6 +179,13 @@ export class MemoryCalendarStateStore implements CalendarStateStore {
   ownIds(hostId: string): Promise<ReadonlySet<string>> {
     return Promise.resolve(new Set(ownIdsOf([...(this.#own.get(hostId)?.values() ?? [])])));
   }
+  displacements(hostId: string): Promise<Readonly<Record<string, DisplacementRecord>>> {
+    return Promise.resolve(this.#displaced.get(hostId) ?? {});
+  }
+  putDisplacements(hostId: string, records: Readonly<Record<string, DisplacementRecord>>): Promise<void> {
+    this.#displaced.set(hostId, { ...records });
+    return Promise.resolve();
+  }
 }
 
 function ownIdsOf(events: readonly OwnEvent[]): string[] {
@@ -146,7 +196,7 @@ function ownIdsOf(events: readonly OwnEvent[]): string[] {
 
 /**
  * Redis: `<prefix>cal:state:<host>:<calendar>` (JSON), `<prefix>cal:reports:<host>` (hash by
- * calendar), `<prefix>cal:own:<host>` (hash by event id). A state is one SET, so a reader sees
+ * calendar), `<prefix>cal:own:<host>` (hash by event id), `<prefix>cal:displaced:<host>` (JSON). A state is one SET, so a reader sees
  * the old sync or the new one, never half of each.
  */
 export class RedisCalendarStateStore implements CalendarStateStore {
@@ -181,6 +231,16 @@ export class RedisCalendarStateStore implements CalendarStateStore {
   }
   async ownIds(hostId: string): Promise<ReadonlySet<string>> {
     return new Set(ownIdsOf(await this.#allOwn(hostId)));
+  }
+  async displacements(hostId: string): Promise<Readonly<Record<string, DisplacementRecord>>> {
+    const raw = await this.redis.get(this.#key("displaced", hostId));
+    return raw === null ? {} : (JSON.parse(raw) as Record<string, DisplacementRecord>);
+  }
+  async putDisplacements(
+    hostId: string,
+    records: Readonly<Record<string, DisplacementRecord>>,
+  ): Promise<void> {
+    await this.redis.set(this.#key("displaced", hostId), JSON.stringify(records));
   }
 
   async #allOwn(hostId: string): Promise<OwnEvent[]> {

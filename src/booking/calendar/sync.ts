@@ -14,7 +14,7 @@ import { expandEvents } from "../../calendar/index.js";
 import type { CalendarSync, Interval, RawCalendarEvent } from "../../connectors/port.js";
 import type { HoldStore } from "../../holds/port.js";
 import { layBusyOnUnits, type BusyOccurrence, type CalendarUnits } from "./units.js";
-import type { CalendarStateStore, CalendarSyncState, SyncReport } from "./state.js";
+import type { CalendarStateStore, CalendarSyncState, SyncConflict, SyncReport } from "./state.js";
 
 /** What a calendar host's configuration says about its calendars. */
 export interface CalendarHostPlan {
@@ -36,6 +36,11 @@ export interface CalendarSyncDeps {
   readonly state: CalendarStateStore;
   readonly store: HoldStore;
   readonly now: () => number;
+  /**
+   * §5.8: what to do about bookings the calendar's time now overlaps (displace.ts), answering
+   * each conflict with its outcome for the report. Without it they are only reported.
+   */
+  readonly displace?: (conflicts: readonly SyncConflict[]) => Promise<readonly SyncConflict[]>;
 }
 
 export const DEFAULT_HORIZON_MS = 31 * 24 * 3_600_000;
@@ -153,13 +158,14 @@ export async function syncCalendarHost(
     await deps.store.replaceBusy(plan.hostId, unitId, CALENDAR_BUSY_SOURCE, intervals);
   }
   // §5.8: calendar time that now overlaps the gateway's own hold or booking on its unit (every
-  // unit taken then). Moving it — another free unit, else a host change offer — is not done
-  // yet; it is reported, in the logs and the operator API, for the host to act on.
-  const conflicts = [...laid].flatMap(([unit, intervals]) =>
+  // unit taken then). Each is displaced (another free unit, else a host change offer, else
+  // unresolved for the host) once the store holds the new busy time, so a move sees it.
+  const found: SyncConflict[] = [...laid].flatMap(([unit, intervals]) =>
     (ours.get(unit) ?? [])
       .filter((b) => intervals.some((i) => i.start < b.end && i.end > b.start))
       .map((b) => ({ resourceId: unit, start: b.start, end: b.end })),
   );
+  const conflicts = await displace(deps, found);
   return finish(
     deps,
     done.map((r, i) =>
@@ -171,6 +177,18 @@ export async function syncCalendarHost(
       }),
     ),
   );
+}
+
+/** The displacement's answer; a failure of it leaves every conflict unresolved, saying why. */
+async function displace(deps: CalendarSyncDeps, found: SyncConflict[]): Promise<readonly SyncConflict[]> {
+  // Called with none too: the displacement forgets bookings no longer in conflict.
+  if (deps.displace === undefined) return found;
+  try {
+    return await deps.displace(found);
+  } catch (e) {
+    const reason = `displacement_failed: ${e instanceof Error ? e.message : String(e)}`;
+    return found.map((c) => ({ ...c, outcome: "unresolved" as const, reason }));
+  }
 }
 
 async function finish(deps: CalendarSyncDeps, reports: SyncReport[]): Promise<SyncReport[]> {

@@ -42,6 +42,9 @@ export async function placeChangeHold(
     proposalId: opts.proposalId,
     by: opts.by,
     overlapBookingId: state.bookingId,
+    // A resource the guest chose is part of what it agreed to: a new time keeps it (§4.1, §5.7
+    // "30 minutes later with the same barber"), else the change would quietly drop it.
+    ...(state.contract.resource !== undefined && { pinnedResourceId: state.contract.resource.id }),
     booking: state,
     retentionOverride: state.contract.retention,
     ...(opts.principal !== undefined && { principal: opts.principal }),

@@ -27,6 +27,8 @@ export interface ChangeHoldParams {
   readonly by: "guest" | "host";
   /** §5.7: the change offer's hold may overlap the booking it belongs to, and nothing else. */
   readonly overlapBookingId: string;
+  /** The resource the booking's contract names (the guest chose it): the change keeps it. */
+  readonly pinnedResourceId?: string;
   /** The booking as it stands: its edges attach their records to the change hold (§5.7 prev). */
   readonly booking: BookingState;
   /** A change offer repeats the booking's own retention, not the host's current policy (§5.2). */

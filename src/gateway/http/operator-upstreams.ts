@@ -46,10 +46,23 @@ export function mountOperatorUpstreamRoutes(app: Hono, deps: HttpAppDeps, view: 
               ...(r.restarted === true && { restarted: true }),
               ...(r.error !== undefined && { error: r.error }),
               ...(r.conflicts !== undefined && {
+                // §5.8: what became of each booking the calendar's time now overlaps.
                 conflicts: r.conflicts.map((c) => ({
                   resource_id: c.resourceId,
                   start: formatInstant(c.start),
                   end: formatInstant(c.end),
+                  ...(c.bookingId !== undefined && { booking_id: c.bookingId }),
+                  outcome: c.outcome ?? "unresolved",
+                  ...(c.movedTo !== undefined && { moved_to: c.movedTo }),
+                  ...(c.proposal !== undefined && {
+                    proposal: {
+                      proposal_id: c.proposal.proposalId,
+                      start: formatInstant(c.proposal.start),
+                      expires_at: formatInstant(c.proposal.expiresAt),
+                    },
+                  }),
+                  ...(c.reason !== undefined && { reason: c.reason }),
+                  ...(c.since !== undefined && { since: formatInstant(c.since) }),
                 })),
               }),
             },

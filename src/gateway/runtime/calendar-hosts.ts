@@ -12,13 +12,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
-import type { BookingDeps, HostDirectory } from "../../booking/api.js";
+import type { BookingDeps, HostDirectory, OperatorApi } from "../../booking/api.js";
 import { notifyApprover } from "../../booking/approval/notify.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
+import { displaceConflicts, type HostNotice } from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
-import type { CalendarStateStore, OwnEvent, SyncReport } from "../../booking/calendar/state.js";
+import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
 import { syncCalendarHost } from "../../booking/calendar/sync.js";
 import type { HoldStore } from "../../holds/port.js";
 import {
@@ -94,6 +95,16 @@ export interface CalendarHostsDeps {
   readonly now: () => number;
   readonly logger: JobLogger;
   readonly redis?: { readonly url: string; readonly prefix: string };
+  /**
+   * §5.8 displaced bookings (booking/calendar/displace.ts): the core's host change offer, its
+   * booking index, and the messenger that tells the host's approver of an unresolved one.
+   * Without it, conflicts are only reported.
+   */
+  readonly displacement?: {
+    readonly propose: OperatorApi["propose"];
+    readonly bookingIds: (hostId: string, limit: number) => Promise<readonly string[]>;
+    readonly messenger?: HostMessenger;
+  };
 }
 
 /** One run for one host: sync its calendars, then rewrite lagging own events. */
@@ -105,7 +116,13 @@ export async function runCalendarHost(
   const handle = deps.handles.find((h) => h.hostId === hostId);
   if (handle === undefined) return;
   const reports = await syncCalendarHost(
-    { sync: handle.calendar.calendar, state: deps.state, store: deps.store, now: deps.now },
+    {
+      sync: handle.calendar.calendar,
+      state: deps.state,
+      store: deps.store,
+      now: deps.now,
+      ...displacementOf(deps, handle),
+    },
     handle.plan,
   );
   for (const r of reports) logSync(deps.logger, r, reason);
@@ -119,6 +136,32 @@ export async function runCalendarHost(
       pending: retried.pending,
     });
   }
+}
+
+/** §5.8: the sync's displacement of conflicting bookings, when the runtime wired one. */
+function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
+  const host = deps.hosts.get(handle.hostId);
+  const wiring = deps.displacement;
+  if (wiring === undefined || host === undefined) return {};
+  const { messenger } = wiring;
+  return {
+    displace: (conflicts: readonly SyncConflict[]) =>
+      displaceConflicts(
+        {
+          store: deps.store,
+          state: deps.state,
+          now: deps.now,
+          plan: handle.plan,
+          host,
+          propose: wiring.propose,
+          bookingIds: wiring.bookingIds,
+          ...(messenger !== undefined && {
+            tellHost: (n: HostNotice) => messenger.send({ ...n, to: handle.section.approver }),
+          }),
+        },
+        conflicts,
+      ),
+  };
 }
 
 function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
@@ -135,19 +178,30 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
     ...(r.restarted === true && { restarted: true }),
     ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
   };
-  if (r.conflicts !== undefined) {
+  // §5.8: each conflict's outcome; any left unresolved is an error the host must act on.
+  const conflict = (c: SyncConflict) => ({
+    resource_id: c.resourceId,
+    start: new Date(c.start).toISOString(),
+    end: new Date(c.end).toISOString(),
+    ...(c.bookingId !== undefined && { booking_id: c.bookingId }),
+    outcome: c.outcome ?? "unresolved",
+    ...(c.movedTo !== undefined && { moved_to: c.movedTo }),
+    ...(c.proposal !== undefined && {
+      proposal_id: c.proposal.proposalId,
+      proposed_start: new Date(c.proposal.start).toISOString(),
+    }),
+    ...(c.reason !== undefined && { reason: c.reason }),
+  });
+  const open = (r.conflicts ?? []).filter((c) => c.outcome === undefined || c.outcome === "unresolved");
+  const handled = (r.conflicts ?? []).filter((c) => !open.includes(c));
+  if (open.length > 0) {
     logger.error(
-      "CALENDAR CONFLICT: the host's calendar is now busy over bookings the gateway made; the host must move or cancel them",
-      {
-        ...fields,
-        conflicts: r.conflicts.map((c) => ({
-          resource_id: c.resourceId,
-          start: new Date(c.start).toISOString(),
-          end: new Date(c.end).toISOString(),
-        })),
-      },
+      "CALENDAR CONFLICT: the host's calendar is now busy over bookings the gateway made and could not move; the host must move or cancel them",
+      { ...fields, conflicts: open.map(conflict) },
     );
   }
+  if (handled.length > 0)
+    logger.info("calendar conflicts displaced", { ...fields, conflicts: handled.map(conflict) });
   if (r.outcome === "complete") logger.info("calendar synced", fields);
   else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
 }

@@ -244,6 +244,13 @@ export async function buildGatewayRuntime(
             ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
             ...(typeof opts.workers === "object" && { intervals: opts.workers }),
           });
+    // §5.8: a sync that shows a booking's time busy displaces it through the booking core.
+    const displacement = {
+      propose: (hostId: string, bookingId: string, input: { start: string }) =>
+        service.propose(hostId, bookingId, input),
+      bookingIds: (hostId: string, limit: number) => infra.bookingIndex.list(hostId, limit),
+      messenger,
+    };
     const calendarSync: CalendarSyncQueue | undefined =
       opts.workers === false || calendarHosts.length === 0
         ? undefined
@@ -254,6 +261,7 @@ export async function buildGatewayRuntime(
             state: infra.calendarState,
             now: () => clock.now(),
             logger,
+            displacement,
             ...(opts.redisUrl !== undefined && {
               redis: { url: opts.redisUrl, prefix: `{${opts.redisKeyPrefix ?? "schcp:"}bullmq}` },
             }),
@@ -337,6 +345,7 @@ export async function buildGatewayRuntime(
             state: infra.calendarState,
             now: () => clock.now(),
             logger,
+            displacement,
           },
           hostId,
           "request",

@@ -1,0 +1,56 @@
+/**
+ * What the host is told of a booking the gateway could neither move nor offer to move (SchCP
+ * §5.8: "Bookings with neither are reported to the host as unresolved"). Plain text, complete
+ * on its own (an SMS carries it); the runtime addresses it to the host's approver.
+ */
+import type { OutgoingMessage } from "../approval/notify.js";
+
+export type HostNotice = Omit<OutgoingMessage, "to">;
+
+const REASONS: Readonly<Record<string, string>> = {
+  no_free_time: "no other unit is free then and no other time is free nearby",
+  offer_not_accepted: "the guest did not accept the new time offered",
+  awaiting_approval: "it is still waiting for your answer: decline it, or approve it if the time works",
+  guest_change_open: "the guest is asking to move it; answer that first",
+  already_started: "it has already started",
+};
+
+export function unresolvedNotice(n: {
+  readonly hostId: string;
+  readonly hostName: string;
+  readonly zone: string;
+  readonly bookingId: string;
+  readonly serviceName: string;
+  readonly start: number;
+  readonly end?: number;
+  readonly resourceId: string;
+  readonly reason: string;
+}): HostNotice {
+  const when = describe(n.start, n.end, n.zone);
+  const why = REASONS[n.reason] ?? n.reason;
+  return {
+    hostId: n.hostId,
+    key: `displaced:${n.hostId}:${n.bookingId}:${n.start}:${n.reason}`,
+    subject: `Calendar conflict: ${n.serviceName}, ${when}`,
+    text:
+      `${n.hostName}: your calendar is now busy over a booking made through the gateway ` +
+      `(${n.resourceId}), and it could not be resolved: ${why}.\n` +
+      `${n.serviceName}, ${when}. Booking ${n.bookingId}.\n` +
+      "Free the time in your calendar, or move or cancel the booking from the operator API.",
+  };
+}
+
+function describe(start: number, end: number | undefined, zone: string): string {
+  const day = new Intl.DateTimeFormat("en-GB", {
+    timeZone: zone,
+    weekday: "short",
+    day: "numeric",
+    month: "short",
+    year: "numeric",
+    hour: "2-digit",
+    minute: "2-digit",
+  }).format(start);
+  if (end === undefined) return day;
+  const until = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" });
+  return `${day}–${until.format(end)}`;
+}

@@ -11,7 +11,12 @@
  * A crash between 3 and 4 leaves the hold confirming; reconciliation settles it (reconcile/).
  */
 import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../api.js";
-import type { ConnectorError, UpstreamBooking, UpstreamCustomer } from "../../connectors/port.js";
+import type {
+  ConnectorError,
+  UpstreamBooking,
+  UpstreamCreate,
+  UpstreamCustomer,
+} from "../../connectors/port.js";
 import type { BookingState } from "../bookings/state.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
@@ -68,19 +73,8 @@ export async function settleUpstream(
 ): UseCase<BookingState> {
   const hostId = host.config.id;
   await writeConfirmIntent(deps.store, hostId, fenced.holdId, intent, deps.clock.now());
-  const create = () =>
-    host.connector.bookings.create({
-      idempotencyKey: upstreamKey(hostId, fenced.holdId),
-      serviceId: payload.contract.service.id,
-      start: payload.contract.start,
-      ...(payload.contract.end !== undefined && { end: payload.contract.end }),
-      resourceIds: fenced.allocations.map((a) => a.resourceId),
-      ...(extras.customer !== undefined && { customer: extras.customer }),
-      ...(extras.notes !== undefined && { notes: extras.notes }),
-      ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
-      partySize: payload.contract.partySize,
-      tentative: host.config.policies.confirmation === "host_approval",
-    });
+  const attempt = upstreamCreate(host, fenced, payload, extras);
+  const create = () => host.connector.bookings.create(attempt);
   let created: Awaited<ReturnType<typeof create>>;
   try {
     created = await create();
@@ -88,14 +82,40 @@ export async function settleUpstream(
     // A connector that throws has a bug, and may or may not have booked: settle the hold as
     // for any ambiguous failure (ask by key; give it back if nothing was made), then let the
     // bug surface to the edge, loudly.
-    await upstreamFailed(deps, host, fenced, fence, payload, intent, {
+    await upstreamFailed(deps, host, fenced, fence, payload, intent, attempt, {
       code: "unavailable",
       message: "the connector threw",
     });
     throw bug;
   }
   if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
-  return upstreamFailed(deps, host, fenced, fence, payload, intent, created.error);
+  return upstreamFailed(deps, host, fenced, fence, payload, intent, attempt, created.error);
+}
+
+/**
+ * The upstream create a hold makes, under its idempotency key. Also handed back to
+ * findByIdempotencyKey after a lost answer, so a platform that cannot look a key up itself
+ * (ports/bookings.ts "lookup", "none") can recognise the booking, or prove there is none,
+ * from what was asked, in any process.
+ */
+export function upstreamCreate(
+  host: HostRuntime,
+  hold: HoldRecord,
+  payload: HoldPayload,
+  extras: UpstreamExtras,
+): UpstreamCreate {
+  return {
+    idempotencyKey: upstreamKey(host.config.id, hold.holdId),
+    serviceId: payload.contract.service.id,
+    start: payload.contract.start,
+    ...(payload.contract.end !== undefined && { end: payload.contract.end }),
+    resourceIds: hold.allocations.map((a) => a.resourceId),
+    ...(extras.customer !== undefined && { customer: extras.customer }),
+    ...(extras.notes !== undefined && { notes: extras.notes }),
+    ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
+    partySize: payload.contract.partySize,
+    tentative: host.config.policies.confirmation === "host_approval",
+  };
 }
 
 /** Phase two; when the fence was lost (a reconciler took over), answer what was recorded. */
@@ -143,6 +163,7 @@ async function upstreamFailed(
   fence: number,
   payload: HoldPayload,
   intent: ConfirmIntent,
+  attempt: UpstreamCreate,
   e: ConnectorError,
 ): UseCase<BookingState> {
   const hostId = host.config.id;
@@ -151,7 +172,7 @@ async function upstreamFailed(
     return err({ ...slotTaken(), upstream: e });
   }
   if (e.code === "timeout" || e.code === "unavailable") {
-    const found = await host.connector.bookings.findByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    const found = await host.connector.bookings.findByIdempotencyKey(attempt.idempotencyKey, attempt);
     if (!found.ok) return err(upstreamRefusal(e));
     if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent);
   }

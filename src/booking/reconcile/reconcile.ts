@@ -10,8 +10,8 @@ import type { BookingDeps } from "../api.js";
 import { decodeHoldOrThrow } from "../holds/payload.js";
 import { readConfirmIntent } from "../confirm/intent.js";
 import type { ConfirmIntent } from "../confirm/intent.js";
-import { CONFIRM_LEASE_MS } from "../confirm/confirm.js";
-import { recordBooking, upstreamKey } from "../confirm/record-booking.js";
+import { CONFIRM_LEASE_MS, upstreamCreate } from "../confirm/confirm.js";
+import { recordBooking } from "../confirm/record-booking.js";
 import type { HoldRecord } from "../../holds/port.js";
 
 export interface ReconcileReport {
@@ -45,7 +45,11 @@ export async function reconcileStuckConfirms(
     opts.limit ?? 50,
   );
   for (const { hold, fence } of claimed) {
-    const found = await host.connector.bookings.findByIdempotencyKey(upstreamKey(hostId, hold.holdId));
+    const payload = decodeHoldOrThrow(hold.payload, hold.holdId);
+    // What the create asked (less what is kept nowhere: the customer's contact and any
+    // verification code), so a platform without its own key lookup can still recognise it.
+    const attempt = upstreamCreate(host, hold, payload, {});
+    const found = await host.connector.bookings.findByIdempotencyKey(attempt.idempotencyKey, attempt);
     if (!found.ok) {
       report.left.push(hold.holdId);
       continue;
@@ -57,7 +61,6 @@ export async function reconcileStuckConfirms(
       (back.ok ? report.returned : report.left).push(hold.holdId);
       continue;
     }
-    const payload = decodeHoldOrThrow(hold.payload, hold.holdId);
     const intent = (await readConfirmIntent(deps.store, hostId, hold.holdId, at)) ?? fallbackIntent(hold);
     const recorded = await recordBooking(deps, host, hold, fence, payload, found.value, intent, at);
     if (recorded.ok) report.recorded.push(recorded.value.bookingId);

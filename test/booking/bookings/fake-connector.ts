@@ -20,6 +20,8 @@ import { err, ok } from "../../../src/protocol/result.js";
 type Op = "create" | "find" | "move" | "cancel" | "setStatus";
 
 export class FakeConnector implements Connector {
+  /** The attempt each findByIdempotencyKey was handed (ports/bookings.ts), in order. */
+  readonly findAttempts: (UpstreamCreate | undefined)[] = [];
   readonly kind = "platform" as const;
   readonly platform = { vendor: "fake", api_version: "test" };
   readonly appointments = new Map<string, UpstreamBooking>();
@@ -61,7 +63,10 @@ export class FakeConnector implements Connector {
   readonly bookings: BookingPort = {
     create: (r) => this.createBooking(r),
     get: (id) => this.getBooking(id),
-    findByIdempotencyKey: (key) => this.findBookingByIdempotencyKey(key),
+    findByIdempotencyKey: (key, attempt) => {
+      this.findAttempts.push(attempt);
+      return this.findBookingByIdempotencyKey(key);
+    },
     move: (id, c) => this.moveBooking(id, c),
     cancel: (id) => this.cancelBooking(id),
     setStatus: (id, status) => this.setStatus(id, status),

@@ -125,4 +125,37 @@ describe("reconcileStuckConfirms (issue 4: a crash between the upstream create a
     expect((await reconcileStuckConfirms(world.deps, INSTANT)).recorded).toHaveLength(1);
     expect(host.connector.calls.create).toBe(1);
   });
+
+  it("hands the connector the create as it was asked, so a platform without a key lookup can recognise it (ports/bookings.ts)", async () => {
+    const { world, host, hold } = await stuckConfirm();
+    world.clock.advance(31_000);
+    await reconcileStuckConfirms(world.deps, INSTANT);
+    expect(host.connector.findAttempts).toHaveLength(1);
+    expect(host.connector.findAttempts[0]).toEqual({
+      idempotencyKey: `${INSTANT}:${hold.record.holdId}`,
+      serviceId: "oil-change",
+      start: hold.record.interval.start,
+      end: hold.payload.contract.end,
+      resourceIds: hold.record.allocations.map((a) => a.resourceId),
+      partySize: 1,
+      tentative: false,
+    });
+  });
+
+  it("a create whose answer was lost is looked up with the same attempt it sent", async () => {
+    const world = makeWorld();
+    const host = world.host();
+    const caller = await callerFor(world, newParty());
+    const hold = await placeTestHold(world, host, caller);
+    host.connector.fail("create", "timeout");
+    await confirmHold(world.deps, INSTANT, caller, hold.record.holdId, {
+      idempotency_key: "k",
+      offer_sha256: hold.offerSha256,
+    });
+    expect(host.connector.findAttempts).toHaveLength(1);
+    expect(host.connector.findAttempts[0]).toMatchObject({
+      idempotencyKey: `${INSTANT}:${hold.record.holdId}`,
+      start: hold.record.interval.start,
+    });
+  });
 });

@@ -24,11 +24,13 @@ export interface CalendarHostHandle {
 }
 
 /** The calendar a connector reads when the host names none ("primary" for Google/Graph). */
-function defaultCalendarOf(connector: Connector): string | undefined {
+export function defaultCalendarOf(connector: Connector): string | undefined {
   const own = (connector as { calendarId?: unknown }).calendarId;
   if (typeof own === "string") return own;
   if (connector.platform.vendor === "ics-dir") return "local";
-  if (connector.platform.vendor === "google" || connector.platform.vendor === "microsoft") return "primary";
+  // The vendors as the connectors name themselves (google/platform.ts, microsoft/platform.ts).
+  if (connector.platform.vendor === "google-calendar" || connector.platform.vendor === "microsoft-graph")
+    return "primary";
   return undefined;
 }
 

@@ -18,7 +18,12 @@ export async function traceUpstream<T>(
   return { value, upstream: trail };
 }
 
-/** Called by the watched connector for every upstream result (hosts/watched-connector.ts). */
+/**
+ * Called by the watched connector for every upstream result (hosts/watched-connector.ts). A
+ * result a connector answered from memory carries the metadata of the earlier call that
+ * produced it, marked `replay`: no upstream call was observed during this operation, so it is
+ * not on the trail (OSBP "Audit": "upstream is absent when the tool answered locally").
+ */
 export function recordUpstream(meta: UpstreamMeta | undefined): void {
-  if (meta !== undefined) trails.getStore()?.push(meta);
+  if (meta !== undefined && meta.replay !== true) trails.getStore()?.push(meta);
 }

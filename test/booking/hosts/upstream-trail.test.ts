@@ -9,7 +9,7 @@ import { recordUpstream, traceUpstream } from "../../../src/booking/hosts/upstre
 import type { UpstreamMeta } from "../../../src/connectors/port.js";
 
 const meta = (call: string, extra: Partial<UpstreamMeta> = {}): UpstreamMeta =>
-  ({ call, status: 200, ...extra }) as UpstreamMeta;
+  ({ call, status: 200, ...extra });
 
 describe("traceUpstream", () => {
   it("keeps each concurrent operation's calls apart", async () => {

@@ -14,10 +14,10 @@ import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
-import type { RefusalError, Remedy } from "../protocol/schcp/types.js";
+import type { Remedy } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
-import type { BookingState } from "./bookings/state.js";
+import type { BookingEnding, BookingState } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingErrorCode } from "./errors.js";
@@ -213,7 +213,7 @@ export type BookingNotice =
   | "ended";
 
 export interface NoticeExtras {
-  readonly refusal?: RefusalError;
+  readonly refusal?: BookingEnding;
   /** Nearby free starts (epoch ms) offered instead. */
   readonly alternatives?: ReadonlyArray<{ readonly start: number; readonly end?: number }>;
 }

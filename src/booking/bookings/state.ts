@@ -14,15 +14,41 @@
 import { parseSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import type {
-  BookingAnswer,
-  BookingStatus,
-  DeclinedChange,
-  OfferClaims,
-  RefusalError,
-} from "../../protocol/schcp/types.js";
+import type { OfferClaims } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
+
+/** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
+export type BookingStatus =
+  "pending_host" | "tentative" | "confirmed" | "declined" | "expired" | "cancelled" | "completed" | "no_show";
+
+/**
+ * Why a booking, or a change of it, did not happen: declined by the host, lapsed unanswered,
+ * cancelled by the host (SchCP §9.2's booking refusals are its wire form, schcp/wire.ts).
+ */
+export interface BookingEnding {
+  readonly kind: "declined" | "expired" | "cancelled";
+  /** "host_declined" (optionally ":" and the host's own suffix), "host_did_not_answer", "host_cancelled". */
+  readonly reason: string;
+  readonly message: string;
+}
+
+/** Who answered a booking request, and when (epoch ms); `rule` when a rule did. */
+export interface BookingAnswer {
+  readonly by: "host" | "person" | "rule";
+  readonly rule?: string;
+  readonly at: number;
+}
+
+/** A change offer the guest or host turned down: the booking kept its time (§5.7). */
+export interface DeclinedChange {
+  readonly proposalId?: string;
+  readonly revision?: number;
+  readonly start: number;
+  readonly end?: number;
+  readonly place?: Place;
+  readonly ending: BookingEnding;
+}
 
 /** An open change offer (guest's, §5.7) or host proposal (§5.8, §5.11) and the hold behind it. */
 export interface StoredProposal {
@@ -76,7 +102,8 @@ export interface BookingState {
   readonly approvalBy?: number;
   readonly proposal?: StoredProposal;
   readonly declinedChange?: DeclinedChange;
-  readonly refusal?: RefusalError;
+  /** Why it ended, once declined, expired or cancelled by the host. */
+  readonly refusal?: BookingEnding;
   readonly createdAt: number;
   /** When the booking last changed: the JSCalendar event's `updated` (RFC 8984). */
   readonly updatedAt: number;
@@ -108,10 +135,63 @@ export function decodeBookingState(payload: string): Result<BookingState, string
     return err("the booking payload lacks times");
   if (s["v"] === 2) {
     if (!isContract(s["contract"])) return err("the booking payload lacks its contract");
-    return ok(value as BookingState);
+    return ok(withNeutralOutcome(s) as unknown as BookingState);
   }
-  if (s["v"] === 1) return fromV1(s);
+  if (s["v"] === 1) {
+    const v2 = fromV1(s);
+    return v2.ok
+      ? ok(withNeutralOutcome(v2.value as unknown as Record<string, unknown>) as unknown as BookingState)
+      : v2;
+  }
   return err("unknown booking payload version");
+}
+
+/**
+ * Records written before the core kept its own outcome shapes stored the SchCP wire forms
+ * (answer.at and declined_change times as RFC 3339 strings, refusals as {code: "DECLINED", ...}):
+ * read them into the core's (BookingAnswer, BookingEnding, DeclinedChange).
+ */
+function withNeutralOutcome(s: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...s };
+  const ms = (v: unknown): number | undefined => {
+    if (typeof v === "number") return v;
+    const p = parseInstant(v, "");
+    return p.ok ? p.value.epochMs : undefined;
+  };
+  const ending = (r: unknown): BookingEnding | undefined => {
+    if (typeof r !== "object" || r === null) return undefined;
+    const o = r as Record<string, unknown>;
+    if (typeof o["kind"] === "string") return o as unknown as BookingEnding;
+    const kind = typeof o["code"] === "string" ? o["code"].toLowerCase() : "";
+    if (kind !== "declined" && kind !== "expired" && kind !== "cancelled") return undefined;
+    return { kind, reason: String(o["reason"]), message: String(o["message"]) };
+  };
+  const answer = s["answer"] as Record<string, unknown> | undefined;
+  if (answer !== undefined && typeof answer["at"] === "string") {
+    const at = ms(answer["at"]);
+    if (at !== undefined) out["answer"] = { ...answer, at };
+  }
+  const refusal = ending(s["refusal"]);
+  if (refusal !== undefined) out["refusal"] = refusal;
+  const dc = s["declinedChange"] as Record<string, unknown> | undefined;
+  if (dc !== undefined && !("ending" in dc)) {
+    const start = ms(dc["start"]);
+    const end = ms(dc["end"]);
+    const e = ending(dc["refusal"]);
+    if (start !== undefined && e !== undefined) {
+      const proposalId = dc["proposal_id"];
+      const revision = dc["revision"];
+      out["declinedChange"] = {
+        ...(typeof proposalId === "string" && { proposalId }),
+        ...(typeof revision === "number" && { revision }),
+        start,
+        ...(end !== undefined && { end }),
+        ...(dc["place"] !== undefined && { place: dc["place"] }),
+        ending: e,
+      };
+    }
+  }
+  return out;
 }
 
 function isContract(c: unknown): c is BookingContract {

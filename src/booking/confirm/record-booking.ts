@@ -57,7 +57,7 @@ export function newBookingState(
     agentKey: payload.agentKey,
     principal: intent.principal,
     // §7.9: instant confirmation is the business's standing yes.
-    ...(instant ? { answer: { by: "host" as const, at: formatInstant(now) } } : { approvalBy }),
+    ...(instant ? { answer: { by: "host" as const, at: now } } : { approvalBy }),
     createdAt: now,
     updatedAt: now,
     // Each edge's record of the hold becomes its record of the booking (edges.ts).

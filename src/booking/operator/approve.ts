@@ -7,7 +7,6 @@
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import { formatInstant } from "../../protocol/time/index.js";
 import { bookingView, type BookingView } from "../view.js";
 import { invalidState, upstreamRefusal } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
@@ -25,7 +24,7 @@ export async function approveBooking(
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  const answer = { by: "host" as const, at: formatInstant(now) };
+  const answer = { by: "host" as const, at: now };
 
   const waiting = state.proposal?.awaitingHost === true ? state.proposal : undefined;
   if (state.status === "confirmed" && waiting !== undefined) {

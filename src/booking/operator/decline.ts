@@ -8,12 +8,10 @@
  */
 import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
-import type { RefusalError } from "../../protocol/schcp/types.js";
-import { formatInstant } from "../../protocol/time/index.js";
 import { endBooking } from "../bookings/cancel.js";
 import { bookingView, type BookingView } from "../view.js";
 import { invalidState } from "../bookings/refuse.js";
-import type { BookingState, StoredProposal } from "../bookings/state.js";
+import type { BookingEnding, BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/edges.js";
 import { declinedRefusal } from "./refusals.js";
@@ -42,7 +40,7 @@ export async function declineBooking(
     s.status === "declined"
       ? undefined
       : // §7.9: a no is the host's own answer.
-        { ...s, status: "declined", refusal, answer: { by: "host", at: formatInstant(now) } },
+        { ...s, status: "declined", refusal, answer: { by: "host", at: now } },
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "declined", now, { refusal });
@@ -55,11 +53,10 @@ export async function dropMove(
   host: HostRuntime,
   state: BookingState,
   move: StoredProposal,
-  refusal: RefusalError,
+  refusal: BookingEnding,
 ): UseCase<BookingView> {
   const now = deps.clock.now();
   await deps.store.releaseHold(host.config.id, move.holdId, now);
-  const tz = host.config.timezone;
   const saved = await saveBooking(
     deps,
     host,
@@ -70,11 +67,11 @@ export async function dropMove(
       return ok({
         ...rest,
         declinedChange: {
-          proposal_id: move.proposalId,
-          start: formatInstant(move.start, tz),
-          ...(move.end !== undefined && { end: formatInstant(move.end, tz) }),
+          proposalId: move.proposalId,
+          start: move.start,
+          ...(move.end !== undefined && { end: move.end }),
           ...(move.place !== undefined && { place: move.place }),
-          refusal,
+          ending: refusal,
         },
       });
     },

@@ -1,23 +1,28 @@
 /**
- * The refusals the host's own answers carry (§9.2). The operator side reads bookings through
- * hostBooking (bookings/store.ts): the host's credential was checked at the edge (never an
- * agent signature), so only the host and booking need to exist.
+ * How the host's own answers end a booking, or a change of it, in the core's terms
+ * (bookings/state.ts BookingEnding); the SchCP edge words them as §9.2's DECLINED, EXPIRED and
+ * CANCELLED refusals (schcp/wire.ts). The operator side reads bookings through hostBooking
+ * (bookings/store.ts): the host's credential was checked at the edge (never an agent
+ * signature), so only the host and booking need to exist.
  */
-import { refusal } from "../../protocol/schcp/refusals.js";
-import type { RefusalError } from "../../protocol/schcp/types.js";
+import type { BookingEnding } from "../bookings/state.js";
 
-/** §9.2 booking refusals (DECLINED, EXPIRED, CANCELLED), through the registry. */
-export const declinedRefusal = (reason?: string, message?: string): RefusalError =>
-  refusal("DECLINED", {
-    // host_declined:* carries a host-specific suffix (§5.7) when the host gave a usable one.
-    reason:
-      reason !== undefined && /^[A-Za-z0-9_.-]+$/.test(reason) ? `host_declined:${reason}` : "host_declined",
-    ...(message !== undefined && { message }),
-  }).body.error;
+/** host_declined:* carries a host-specific suffix (SchCP §5.7) when the host gave a usable one. */
+export const declinedRefusal = (reason?: string, message?: string): BookingEnding => ({
+  kind: "declined",
+  reason:
+    reason !== undefined && /^[A-Za-z0-9_.-]+$/.test(reason) ? `host_declined:${reason}` : "host_declined",
+  message: message ?? "the booking was declined",
+});
 
-export const expiredRefusal = (): RefusalError =>
-  refusal("EXPIRED", { reason: "host_did_not_answer", message: "the host did not answer in time" }).body
-    .error;
+export const expiredRefusal = (): BookingEnding => ({
+  kind: "expired",
+  reason: "host_did_not_answer",
+  message: "the host did not answer in time",
+});
 
-export const cancelledRefusal = (message?: string): RefusalError =>
-  refusal("CANCELLED", { reason: "host_cancelled", ...(message !== undefined && { message }) }).body.error;
+export const cancelledRefusal = (message?: string): BookingEnding => ({
+  kind: "cancelled",
+  reason: "host_cancelled",
+  message: message ?? "the host cancelled the booking",
+});

@@ -66,9 +66,7 @@ export async function proposalResponse(
     if (!confirmed.ok) return err(upstreamRefusal(confirmed.error));
   }
   const moved = await applyMove(deps, host, state, p, receiptConsent(allowed.value, proposed), (s) =>
-    s.status === "pending_host"
-      ? { status: "confirmed", answer: { by: "host", at: formatInstant(deps.clock.now()) } }
-      : {},
+    s.status === "pending_host" ? { status: "confirmed", answer: { by: "host", at: deps.clock.now() } } : {},
   );
   return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
 }

@@ -11,7 +11,7 @@ import { validateSchcp } from "../../protocol/schcp/validate.js";
 import type { Slot, WebhookEvent } from "../../protocol/schcp/types.js";
 import type { BookingState } from "../bookings/state.js";
 import { schcpBooking } from "./attachment.js";
-import { buildBooking } from "./wire.js";
+import { buildBooking, wireRefusal } from "./wire.js";
 
 export function bookingEvent(
   deps: Pick<BookingDeps, "ids">,
@@ -36,7 +36,7 @@ export function bookingEvent(
     occurred_at: formatInstant(now),
     booking: buildBooking(state, host, signed),
     receipt: signed.receipt,
-    ...(extras.refusal !== undefined && { refusal: extras.refusal }),
+    ...(extras.refusal !== undefined && { refusal: wireRefusal(extras.refusal) }),
     ...(alternatives !== undefined && { alternatives }),
   };
   const valid = validateSchcp("WebhookEvent", event);

@@ -10,8 +10,23 @@ import {
   formatWallClock,
   instantToWallClock,
 } from "../../protocol/time/index.js";
-import type { Booking, BookingEvent, BookingStatus, Place, Proposal } from "../../protocol/schcp/types.js";
-import type { BookingState, StoredProposal } from "../bookings/state.js";
+import type {
+  Booking,
+  BookingAnswer as WireAnswer,
+  BookingEvent,
+  DeclinedChange as WireDeclinedChange,
+  Place,
+  Proposal,
+  RefusalError,
+} from "../../protocol/schcp/types.js";
+import type {
+  BookingAnswer,
+  BookingEnding,
+  BookingState,
+  BookingStatus,
+  DeclinedChange,
+  StoredProposal,
+} from "../bookings/state.js";
 import type { Place as NeutralPlace } from "../contract.js";
 import { schcpOffer, type SchcpOffer } from "./attachment.js";
 
@@ -99,9 +114,33 @@ export function buildBooking(state: BookingState, host: HostRuntime, signed: Sch
     ...(state.status === "pending_host" &&
       state.approvalBy !== undefined && { approval_by: formatInstant(state.approvalBy) }),
     event: buildEvent(state, host),
-    ...(state.refusal !== undefined && { refusal: state.refusal }),
+    ...(state.refusal !== undefined && { refusal: wireRefusal(state.refusal) }),
     ...(proposal !== undefined && { proposal }),
-    ...(state.declinedChange !== undefined && { declined_change: state.declinedChange }),
-    ...(state.answer !== undefined && { answer: state.answer }),
+    ...(state.declinedChange !== undefined && {
+      declined_change: wireDeclinedChange(state.declinedChange, tz),
+    }),
+    ...(state.answer !== undefined && { answer: wireAnswer(state.answer) }),
   };
 }
+
+/** §9.2: a declined, lapsed or host-cancelled booking carries its refusal (DECLINED, EXPIRED, CANCELLED). */
+export const wireRefusal = (e: BookingEnding): RefusalError => ({
+  code: e.kind.toUpperCase(),
+  reason: e.reason,
+  message: e.message,
+});
+
+const wireAnswer = (a: BookingAnswer): WireAnswer => ({
+  by: a.by,
+  ...(a.rule !== undefined && { rule: a.rule }),
+  at: formatInstant(a.at),
+});
+
+const wireDeclinedChange = (d: DeclinedChange, tz: string): WireDeclinedChange => ({
+  ...(d.proposalId !== undefined && { proposal_id: d.proposalId }),
+  ...(d.revision !== undefined && { revision: d.revision }),
+  start: formatInstant(d.start, tz),
+  ...(d.end !== undefined && { end: formatInstant(d.end, tz) }),
+  ...(d.place !== undefined && { place: d.place }),
+  refusal: wireRefusal(d.ending),
+});

@@ -43,7 +43,13 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
     consent: view.consent,
     ...(view.status === "pending_host" &&
       view.approvalBy !== undefined && { approval_by: at(view.approvalBy) }),
-    ...(view.answer !== undefined && { answer: view.answer }),
+    ...(view.answer !== undefined && {
+      answer: {
+        by: view.answer.by,
+        ...(view.answer.rule !== undefined && { rule: view.answer.rule }),
+        at: formatInstant(view.answer.at),
+      },
+    }),
     ...(view.refusal !== undefined && { refusal: view.refusal }),
     ...(p !== undefined && {
       proposal: {
@@ -56,7 +62,15 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
         ...(p.awaitingHost === true && { awaiting_host: true }),
       },
     }),
-    ...(view.declinedChange !== undefined && { declined_change: view.declinedChange }),
+    ...(view.declinedChange !== undefined && {
+      declined_change: {
+        ...(view.declinedChange.proposalId !== undefined && { proposal_id: view.declinedChange.proposalId }),
+        start: at(view.declinedChange.start),
+        ...(view.declinedChange.end !== undefined && { end: at(view.declinedChange.end) }),
+        ...(view.declinedChange.place !== undefined && { place: view.declinedChange.place }),
+        refusal: view.declinedChange.ending,
+      },
+    }),
     created_at: formatInstant(view.createdAt),
     updated_at: formatInstant(view.updatedAt),
   };

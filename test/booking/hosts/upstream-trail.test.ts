@@ -8,8 +8,11 @@ import { describe, expect, it } from "vitest";
 import { recordUpstream, traceUpstream } from "../../../src/booking/hosts/upstream-trail.js";
 import type { UpstreamMeta } from "../../../src/connectors/port.js";
 
-const meta = (call: string, extra: Partial<UpstreamMeta> = {}): UpstreamMeta =>
-  ({ call, status: 200, ...extra });
+const meta = (call: string, extra: Partial<UpstreamMeta> = {}): UpstreamMeta => ({
+  call,
+  status: 200,
+  ...extra,
+});
 
 describe("traceUpstream", () => {
   it("keeps each concurrent operation's calls apart", async () => {

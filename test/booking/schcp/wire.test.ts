@@ -73,6 +73,39 @@ describe("the stored booking state", () => {
     expect(decodeBookingState(JSON.stringify({ ...s, v: 3 })).ok).toBe(false);
     expect(decodeBookingState(JSON.stringify({ ...s, contract: undefined })).ok).toBe(false);
   });
+
+  it("reads outcomes stored in the SchCP wire forms (earlier builds) into the core's, and answers the same wire", () => {
+    const at = Date.parse("2030-01-07T14:00:00Z");
+    const start = Date.parse("2030-01-09T10:00:00-05:00");
+    const ending = { kind: "declined" as const, reason: "host_declined:full", message: "we are full" };
+    const neutral = state({
+      status: "declined",
+      answer: { by: "host", at },
+      refusal: ending,
+      declinedChange: { proposalId: "p_1", start, end: start + 45 * MINUTE, ending },
+    });
+    const wireRefusal = { code: "DECLINED", reason: "host_declined:full", message: "we are full" };
+    const old = {
+      ...neutral,
+      answer: { by: "host", at: "2030-01-07T14:00:00Z" },
+      refusal: wireRefusal,
+      declinedChange: {
+        proposal_id: "p_1",
+        start: "2030-01-09T10:00:00-05:00",
+        end: "2030-01-09T10:45:00-05:00",
+        refusal: wireRefusal,
+      },
+    };
+    const read = decodeBookingState(JSON.stringify(old));
+    expect(read).toEqual({ ok: true, value: neutral });
+    const b = buildBooking(neutral, host.runtime);
+    expect(validateSchcp("Booking", b).ok).toBe(true);
+    expect(b).toMatchObject({
+      refusal: wireRefusal,
+      answer: { by: "host", at: "2030-01-07T14:00:00Z" },
+      declined_change: old.declinedChange,
+    });
+  });
 });
 
 describe("the wire Booking and its JSCalendar event (SchCP §5.3, RFC 8984)", () => {

@@ -55,7 +55,7 @@ export function sampleView(): BookingView {
     },
     consent: { approved: "offer", mandate: "m-1" },
     principal: "urn:schcp:principal:jwk-thumbprint:abc",
-    answer: { by: "host", at: "2026-10-14T12:00:00Z" },
+    answer: { by: "host", at: Date.parse("2026-10-14T12:00:00Z") },
     edges: ["schcp"],
     createdAt: start - 86_400_000,
     updatedAt: start - 86_400_000,

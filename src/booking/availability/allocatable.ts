@@ -47,9 +47,15 @@ export class AllocationTest {
 
   /**
    * planSlot's plan for a start occupying `interval` (from planner.occupiedUntil) with the
-   * upstream-free mask, when decideAllocation would grant it; undefined when it would not.
+   * resources free upstream (`freeIds`, and as planner.freeMask of them), when decideAllocation
+   * would grant it; undefined when it would not.
    */
-  granted(start: number, interval: Interval, free: Uint8Array): SlotPlan | undefined {
+  granted(
+    start: number,
+    interval: Interval,
+    free: Uint8Array,
+    freeIds: readonly string[],
+  ): SlotPlan | undefined {
     if (!this.single) return this.decide(start, interval, free);
     const { pool, needs } = this.planner;
     const need = needs[0]!;
@@ -62,7 +68,7 @@ export class AllocationTest {
         const planned = [{ resourceId: r.id, units: need.units, type: need.type }];
         if (violatedReserve(reserves, interval, planned, this.agent) !== undefined) return undefined;
       }
-      return this.planner.plan(start, free, interval);
+      return this.planner.deferredPlan(start, interval, freeIds);
     }
     return undefined;
   }

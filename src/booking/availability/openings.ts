@@ -107,7 +107,8 @@ export async function openings(
   for (let c = 0; c < candidates.length && plans.length < limit; c++) {
     const slot = slots[candidates[c]!]!;
     const interval = { start: slot.start, end: until[c]! };
-    const plan = allocation.granted(slot.start, interval, planner.freeMask(slot.resourceIds, free));
+    const mask = planner.freeMask(slot.resourceIds, free);
+    const plan = allocation.granted(slot.start, interval, mask, slot.resourceIds);
     if (plan !== undefined) plans.push(plan);
   }
   return ok({ plans, view });

@@ -127,7 +127,7 @@ export class SlotPlanner {
   private coverFor: Interval | undefined;
 
   constructor(
-    private readonly service: CatalogService,
+    readonly service: CatalogService,
     runtime: HostRuntime,
     private readonly hours: HoursIndex,
     partySize: number,
@@ -223,8 +223,17 @@ export class SlotPlanner {
       if (until === undefined) return undefined;
       interval = { start, end: until };
     }
+    const { service } = this;
+    const requirements = this.requirements(free, interval);
+    return service.duration === "open"
+      ? { start, interval, requirements }
+      : { start, end: start + service.duration, interval, requirements };
+  }
+
+  /** The plan's requirements for a start occupying `interval` with the upstream-free mask. */
+  requirements(free: Uint8Array, interval: Interval): Requirement[] {
     // As requirementFor (working-hours.ts), with the hours read from the index.
-    const requirements = this.needs.map((need): Requirement => {
+    return this.needs.map((need): Requirement => {
       const candidates: ResourceCandidate[] = [];
       for (const i of need.members) {
         const r = this.pool[i]!;
@@ -234,10 +243,38 @@ export class SlotPlanner {
         ? { type: need.type, candidates, units: need.units, combine: true }
         : { type: need.type, candidates, units: need.units };
     });
-    const { service } = this;
-    return service.duration === "open"
-      ? { start, interval, requirements }
-      : { start, end: start + service.duration, interval, requirements };
+  }
+
+  /**
+   * plan(start, freeMask(free), occupied) for a start the caller has already decided on, with
+   * the requirements worked out only when read: an availability answer uses starts and ends.
+   */
+  deferredPlan(start: number, occupied: Interval, free: readonly string[]): SlotPlan {
+    return new DeferredPlan(this, start, occupied, free);
+  }
+}
+
+class DeferredPlan implements SlotPlan {
+  declare readonly end?: number;
+  readonly #planner: SlotPlanner;
+  readonly #free: readonly string[];
+  #requirements: readonly Requirement[] | undefined;
+
+  constructor(
+    planner: SlotPlanner,
+    readonly start: number,
+    readonly interval: Interval,
+    free: readonly string[],
+  ) {
+    this.#planner = planner;
+    this.#free = free;
+    if (planner.service.duration !== "open")
+      (this as { end?: number }).end = start + planner.service.duration;
+  }
+
+  get requirements(): readonly Requirement[] {
+    this.#requirements ??= this.#planner.requirements(this.#planner.freeMask(this.#free), this.interval);
+    return this.#requirements;
   }
 }
 

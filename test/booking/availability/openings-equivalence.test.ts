@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BookingDeps, HostConfig, HostRuntime } from "../../../src/booking/api.js";
 import { openings, type OccupancyMap, type OpeningsQuery } from "../../../src/booking/availability/index.js";
-import { planSlot, type ServiceLookup } from "../../../src/booking/holds/index.js";
+import { planSlot, type ServiceLookup, type SlotPlan } from "../../../src/booking/holds/index.js";
 import type { WeeklyHours } from "../../../src/calendar/index.js";
 import type { Catalog, CatalogResource, CatalogService, UpstreamSlot } from "../../../src/connectors/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
@@ -319,6 +319,14 @@ async function bothWays(c: Case) {
   return { fast: fast.value, reference, zone: host.config.timezone };
 }
 
+/** A plan as a plain object (openings works a plan's requirements out only when read). */
+const plain = (p: SlotPlan): SlotPlan => ({
+  start: p.start,
+  ...(p.end !== undefined && { end: p.end }),
+  interval: p.interval,
+  requirements: p.requirements,
+});
+
 describe("availability: the fast path answers as the reference does", () => {
   it("gives the same plans, in the same order, for random hosts, slots, holds and busy time (property)", async () => {
     let offered = 0;
@@ -326,7 +334,7 @@ describe("availability: the fast path answers as the reference does", () => {
     await fc.assert(
       fc.asyncProperty(caseArb, async (c) => {
         const { fast, reference, zone } = await bothWays(c);
-        expect(fast.plans).toStrictEqual(reference);
+        expect(fast.plans.map(plain)).toStrictEqual(reference);
         for (const p of fast.plans) {
           expect(fast.view.format(p.start)).toBe(formatInstant(p.start, zone));
           if (p.end !== undefined) expect(fast.view.format(p.end)).toBe(formatInstant(p.end, zone));

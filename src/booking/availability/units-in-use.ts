@@ -95,12 +95,16 @@ function union(entries: readonly Occupancy[]): Stretches {
   const n = entries.length;
   const starts = new Float64Array(n);
   const ends = new Float64Array(n);
+  let sorted = true; // a calendar's busy blocks usually come in order: no sort then
   for (let k = 0; k < n; k++) {
     starts[k] = entries[k]!.start;
     ends[k] = entries[k]!.end;
+    if (k > 0 && (starts[k]! < starts[k - 1]! || ends[k]! < ends[k - 1]!)) sorted = false;
   }
-  starts.sort();
-  ends.sort();
+  if (!sorted) {
+    starts.sort();
+    ends.sort();
+  }
   const out = new Stretches();
   let i = 0;
   let j = 0;

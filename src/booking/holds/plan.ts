@@ -160,7 +160,12 @@ export class SlotPlanner {
   freeMask(free: Iterable<string> | undefined, into = new Uint8Array(this.pool.length)): Uint8Array {
     if (free === undefined) return into.fill(1);
     into.fill(0);
-    for (const id of free) for (const i of this.indexesOf.get(id) ?? []) into[i] = 1;
+    for (const id of free) {
+      const at = this.indexesOf.get(id);
+      if (at === undefined) continue;
+      if (at.length === 1) into[at[0]!] = 1;
+      else for (const i of at) into[i] = 1;
+    }
     return into;
   }
 

@@ -11,17 +11,19 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { BookingDeps, HostConfig, HostRuntime } from "../../../src/booking/api.js";
+import type { BookingDeps, HostConfig, HostRuntime, ServiceRules } from "../../../src/booking/api.js";
 import { openings, type OccupancyMap, type OpeningsQuery } from "../../../src/booking/availability/index.js";
-import { planSlot, type ServiceLookup, type SlotPlan } from "../../../src/booking/holds/index.js";
+import { planSlot, slotAt, type ServiceLookup, type SlotPlan } from "../../../src/booking/holds/index.js";
+import { instantFormatter } from "../../../src/booking/availability/instant-format.js";
+import { spanZoneView } from "../../../src/booking/rules/index.js";
 import type { WeeklyHours } from "../../../src/calendar/index.js";
 import type { Catalog, CatalogResource, CatalogService, UpstreamSlot } from "../../../src/connectors/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { GatewayStore, OccupancyEntry, Requirement } from "../../../src/holds/port.js";
 import { ok } from "../../../src/protocol/result.js";
 import { formatInstant } from "../../../src/protocol/time/index.js";
-import { at, DAY, hostConfig, MIN, runtime as baseRuntime } from "../holds/support.js";
-import { referenceOpenings, referencePlanSlot } from "./reference.js";
+import { at, DAY, hostConfig, mapleCatalog, MIN, runtime as baseRuntime } from "../holds/support.js";
+import { referenceOpenings, referencePlanSlot, referenceSlotAt } from "./reference.js";
 
 const ZONES = ["America/Toronto", "Europe/London", "Australia/Lord_Howe", "Asia/Kathmandu", "UTC"];
 /** Clocks near DST changes (Toronto 1 Nov 2026, London 25 Oct 2026, Lord Howe 4 Oct 2026) and away. */
@@ -371,6 +373,40 @@ describe("availability: the fast path answers as the reference does", () => {
         );
       }),
       { numRuns: 400 },
+    );
+  });
+
+  it("writes each opening's wire slot as the reference slotAt does, priced or not, open-ended or not (property)", () => {
+    const rules: ServiceRules = {
+      serviceId: "oil-change",
+      surcharges: [
+        { when: "weekend", label: "Weekend", amount: { minor: 1000, currency: "CAD" } },
+        { when: "after_hours", label: "Evening", percent: "10", after: "17:00" },
+      ],
+    };
+    const host = baseRuntime({ ...hostConfig(), services: [rules] }, mapleCatalog());
+    const now = NOWS[0]!;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...host.catalog.services.map((s) => s.id)),
+        fc.integer({ min: 0, max: 2000 }),
+        fc.integer({ min: 1, max: 3 }),
+        (serviceId, k, party) => {
+          const service = host.catalog.services.find((s) => s.id === serviceId)!;
+          const found: ServiceLookup = {
+            service,
+            rules: host.config.services.find((r) => r.serviceId === serviceId),
+          };
+          const start = now + k * STEP;
+          const view = {
+            ...spanZoneView(host.config.timezone),
+            format: instantFormatter(host.config.timezone),
+          };
+          const fast = slotAt(host, found, start, party, now, view);
+          expect(JSON.stringify(fast)).toBe(JSON.stringify(referenceSlotAt(host, found, start, party, now)));
+        },
+      ),
+      { numRuns: 500 },
     );
   });
 });

@@ -3,7 +3,8 @@
  * reference the fast path must agree with: planSlot per start (a fresh plan, candidates
  * filtered resource by resource), the store's occupancy as sorted slices, and
  * decideAllocation itself on every candidate. Only src functions that did not change are
- * imported (the allocation rule, the booking-window rules, the reserve, the zone view).
+ * imported (the allocation rule, the booking-window rules, the reserve, the zone view,
+ * pricing).
  */
 import type { CatalogService, UpstreamSlot } from "../../../src/connectors/port.js";
 import { HoursIndex, type Interval } from "../../../src/calendar/index.js";
@@ -20,7 +21,10 @@ import type { OccupancyMap, OpeningsQuery } from "../../../src/booking/availabil
 import { MAX_CANDIDATE_STARTS } from "../../../src/booking/availability/index.js";
 import { candidateResources, reservesAt, workingResources } from "../../../src/booking/holds/index.js";
 import type { ServiceLookup, SlotPlan } from "../../../src/booking/holds/index.js";
-import { checkWhen, spanZoneView } from "../../../src/booking/rules/index.js";
+import { checkWhen, spanZoneView, zoneView } from "../../../src/booking/rules/index.js";
+import { priceOffer } from "../../../src/booking/pricing/index.js";
+import { toSchcpMoney } from "../../../src/protocol/money/index.js";
+import type { Slot } from "../../../src/protocol/schcp/types.js";
 
 const DAY = 86_400_000;
 
@@ -198,4 +202,31 @@ export async function referenceOpenings(
     if (decision.ok) plans.push(plan);
   }
   return plans;
+}
+
+/** slotAt as it was: the wire slot of a start, priced at that time. */
+export function referenceSlotAt(
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  start: number,
+  partySize: number,
+  now: number,
+): Slot {
+  const { service, rules } = found;
+  const tz = runtime.config.timezone;
+  const view = zoneView(tz);
+  const priced = priceOffer(
+    service,
+    rules,
+    { timezone: tz, taxes: runtime.catalog.taxes, view },
+    { start, partySize, now },
+  );
+  return {
+    start: view.format(start),
+    ...(service.duration === "open"
+      ? { open_end: true as const }
+      : { end: view.format(start + service.duration) }),
+    ...(priced.price !== null &&
+      priced.total !== null && { price: toSchcpMoney(priced.price), total: toSchcpMoney(priced.total) }),
+  };
 }

@@ -2,21 +2,30 @@
  * npm run bench:availability — availability on a calendar host served from sync (issue #11,
  * SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
  * JSON object on stdout:
- *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms", "ratio",
- *    "connector_p50_ms", "upstream_calls", "sync_upstream_calls", "events", "series",
- *    "busy_occurrences", "exceptions"}
+ *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms",
+ *    "connector_p50_ms", "ratio", "breakdown", "cpu", "upstream_calls", "sync_upstream_calls",
+ *    "events", "series", "busy_occurrences", "exceptions"}
  * queries = timed queries per path; slots_per_query = starts offered, on average;
  * p50/p99 = one SchCP availability query (the core's `availability` use case: openings, the
- * calendar host connector's slots.find over the hold store, every start tested with the
- * store's decideAllocation), after ONE real sync (runtime.syncCalendarNow) laid the calendar's
- * busy time in the hold store; naive_* = the same query answered by expanding every event and
- * series again (src/calendar's expandEvents, the recurrence engine the sync uses), laying the
- * busy time on the units and computing the same starts; connector_p50_ms = the calendar host
- * connector's slots.find alone, asked what openings asks it (the part of p50_ms that reads the
- * synced busy time; the rest is the core's per-start checks and the wire slots);
- * ratio = naive_p50_ms / p50_ms (target ≥ 20); upstream_calls = calls to the calendar connector (sync and event writes)
- * during the measured queries (target 0); sync_upstream_calls = those of the sync itself
- * (> 0, so the counting wrapper is known to sit on the path). Progress goes to stderr.
+ * calendar host connector's slots.find over the hold store, every start tested against the
+ * store's allocation rule, the wire slots), after ONE real sync (runtime.syncCalendarNow) laid
+ * the calendar's busy time in the hold store; the request body is written beforehand and the
+ * answer's times are parsed (for the comparisons) outside the timing, as an agent would;
+ * naive_* = the same query answered by expanding every event and series again (src/calendar's
+ * expandEvents, the recurrence engine the sync uses), laying the busy time on the units and
+ * computing the same starts; connector_p50_ms = the calendar host connector's slots.find
+ * alone, asked what openings asks it (the part of p50_ms that reads the synced busy time);
+ * ratio = naive_p50_ms / p50_ms (target ≥ 20);
+ * breakdown = where p50_ms goes, as differences of medians measured in the same rounds:
+ *   openings_p50_ms (the core's openings alone, through the direct edge: no wire slots),
+ *   store_read_p50_ms (the one listOccupancy openings makes), per_start_ms (openings less the
+ *   connector and that read: the plan template, hours, units in use, the per-start tests),
+ *   wire_ms (p50_ms less openings: the SchCP checks around it and the wire slots);
+ * cpu = the same medians in the process's CPU time (on a shared machine the wall times carry
+ *   other processes' load; CPU time is what the query itself cost);
+ * upstream_calls = calls to the calendar connector (sync and event writes) during the measured
+ * queries (target 0); sync_upstream_calls = those of the sync itself (> 0, so the counting
+ * wrapper is known to sit on the path). Progress goes to stderr.
  *
  * The host: an ics-dir calendar (a temporary directory of .ics files) in America/Toronto,
  * 5 bays, Mon–Sat 09:00–19:00, served by a real gateway runtime (memory store, no workers) with

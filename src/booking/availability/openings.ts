@@ -6,18 +6,25 @@
  *
  * A start is offered when the upstream reports it free (connector.slots.find) AND it is
  * still allocatable given the store's holds, bookings and busy blocks: the store's occupancy is
- * read ONCE for the whole query and each start is tested with the store's own decideAllocation,
+ * read ONCE for the whole query and each start is tested against the store's own allocation
+ * rule (allocatable.ts: decideAllocation, or its answer read from precomputed units in use),
  * so openings and holds apply the same rules. The caller has checked access and party size.
+ *
+ * A query tests up to 3,000 starts, so what every start shares is worked out once: the plan
+ * template (SlotPlanner), the hours (one HoursIndex), each resource's units in use, and the
+ * zone's text for the edge (instant-format.ts). test/booking/availability holds the path as
+ * it was (decideAllocation on planSlot's plan, start by start) and checks both agree.
  */
 import type { Interval } from "../../holds/port.js";
 import type { UpstreamSlot } from "../../connectors/port.js";
-import { decideAllocation } from "../../holds/allocation.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
-import { candidateResources, hoursIndexFor, planSlot, reservesAt, upstreamRefusal } from "../holds/index.js";
+import { candidateResources, hoursIndexFor, upstreamRefusal } from "../holds/index.js";
 import type { ServiceLookup, SlotPlan } from "../holds/index.js";
+import { SlotPlanner } from "../holds/plan.js";
 import { checkWhen, spanZoneView, type ZoneView } from "../rules/index.js";
-import { allocationViews, type OccupancyMap } from "./occupancy.js";
+import { AllocationTest } from "./allocatable.js";
+import { instantFormatter } from "./instant-format.js";
 import { MAX_CANDIDATE_STARTS } from "./window.js";
 
 export interface OpeningsQuery {
@@ -50,7 +57,8 @@ export async function openings(
   const { service, rules } = found;
   const { start: first, end: last } = q.range;
   const length = service.duration === "open" ? 0 : service.duration;
-  const view = spanZoneView(config.timezone, { start: first, end: last + Math.max(length, 86_400_000) });
+  const span = { start: first, end: last + Math.max(length, 86_400_000) };
+  const view = { ...spanZoneView(config.timezone, span), format: instantFormatter(config.timezone) };
   if (first >= last) return ok({ plans: [], view });
 
   const upstream = await runtime.connector.slots.find({
@@ -61,72 +69,61 @@ export async function openings(
   });
   if (!upstream.ok) return err(upstreamRefusal(upstream.error));
 
-  // One reading of the zone and of the hours for every start of the query (rules/zone-view.ts).
+  // Once per query: the zone, the hours, what every start of the service needs (plan.ts).
   const hours = hoursIndexFor(runtime, service, first, last);
-  const candidates: SlotPlan[] = [];
-  for (const slot of startsOf(upstream.value, service.id)) {
-    if (slot.start < first || slot.start >= last || (q.onGrid !== undefined && !q.onGrid(slot.start)))
-      continue;
-    if (checkWhen(rules, config.policies, view, slot.start, q.now) !== undefined) continue;
-    const plan = planSlot(runtime, service, slot.start, {
-      partySize: q.partySize,
-      free: new Set(slot.resourceIds),
-      hours,
-      ...(q.resourceId !== undefined && { resourceId: q.resourceId }),
-    });
-    if (plan !== undefined) candidates.push(plan);
+  const planner = new SlotPlanner(service, runtime, hours, q.partySize, q.resourceId);
+  const free = new Uint8Array(planner.pool.length);
+  // The candidates: starts a hold could be planned at (planSlot's answer is not undefined).
+  const slots = startsOf(upstream.value, service.id);
+  const candidates: number[] = []; // indexes into slots
+  const until: number[] = [];
+  let spanStart = Number.POSITIVE_INFINITY;
+  let spanEnd = Number.NEGATIVE_INFINITY;
+  for (let k = 0; k < slots.length; k++) {
+    const start = slots[k]!.start;
+    if (start < first || start >= last || (q.onGrid !== undefined && !q.onGrid(start))) continue;
+    if (checkWhen(rules, config.policies, view, start, q.now) !== undefined) continue;
+    const mask = planner.intervalNeedsFree ? planner.freeMask(slots[k]!.resourceIds, free) : free;
+    const end = planner.occupiedUntil(start, mask);
+    if (end === undefined) continue;
+    candidates.push(k);
+    until.push(end);
+    spanStart = Math.min(spanStart, start);
+    spanEnd = Math.max(spanEnd, end);
     if (candidates.length >= MAX_CANDIDATE_STARTS) break;
   }
   if (candidates.length === 0) return ok({ plans: [], view });
 
-  const occupancy = await readOccupancy(
-    deps,
-    runtime,
-    candidates,
-    candidateResources(runtime, service, q.resourceId),
+  // One read of the store for every candidate resource over the span of every candidate.
+  const occupancy = await deps.store.listOccupancy(
+    config.id,
+    candidateResources(runtime, service, q.resourceId).map((r) => r.id),
+    { start: spanStart, end: spanEnd },
     q.now,
   );
-  const typeOf = (id: string) => runtime.catalog.resources.find((r) => r.id === id)?.type;
-  const { near, agent } = allocationViews(occupancy, typeOf);
+  const allocation = new AllocationTest(runtime, planner, occupancy, view);
   const limit = Math.min(q.limit ?? MAX_CANDIDATE_STARTS, MAX_CANDIDATE_STARTS);
   const plans: SlotPlan[] = [];
-  for (const plan of candidates) {
-    if (plans.length >= limit) break;
-    const decision = decideAllocation(
-      plan.requirements,
-      plan.interval,
-      near(plan.interval),
-      reservesAt(runtime, plan.start, view),
-      agent,
-    );
-    if (decision.ok) plans.push(plan);
+  for (let c = 0; c < candidates.length && plans.length < limit; c++) {
+    const slot = slots[candidates[c]!]!;
+    const interval = { start: slot.start, end: until[c]! };
+    const mask = planner.freeMask(slot.resourceIds, free);
+    const plan = allocation.granted(slot.start, interval, mask, slot.resourceIds);
+    if (plan !== undefined) plans.push(plan);
   }
   return ok({ plans, view });
 }
 
 /** Upstream starts for the service, earliest first, each start once. */
-function startsOf(slots: readonly UpstreamSlot[], serviceId: string): UpstreamSlot[] {
+function startsOf(slots: readonly UpstreamSlot[], serviceId: string): readonly UpstreamSlot[] {
+  // Usually so already (a calendar host's starts are): then they are used as they are.
+  let ordered = true;
+  for (let k = 0; ordered && k < slots.length; k++)
+    ordered = slots[k]!.serviceId === serviceId && (k === 0 || slots[k - 1]!.start < slots[k]!.start);
+  if (ordered) return slots;
   const seen = new Set<number>();
   return slots
     .filter((s) => s.serviceId === serviceId)
     .sort((a, b) => a.start - b.start)
     .filter((s) => (seen.has(s.start) ? false : (seen.add(s.start), true)));
-}
-
-/** One read of the store for every candidate resource over the span of every plan. */
-function readOccupancy(
-  deps: BookingDeps,
-  runtime: HostRuntime,
-  plans: readonly SlotPlan[],
-  resources: ReadonlyArray<{ readonly id: string }>,
-  now: number,
-): Promise<OccupancyMap> {
-  const start = Math.min(...plans.map((p) => p.interval.start));
-  const end = Math.max(...plans.map((p) => p.interval.end));
-  return deps.store.listOccupancy(
-    runtime.config.id,
-    resources.map((r) => r.id),
-    { start, end },
-    now,
-  );
 }

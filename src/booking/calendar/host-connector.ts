@@ -149,7 +149,9 @@ async function findStarts(
     });
     for (const s of starts) {
       if (s >= window.end) break;
-      byStart.set(s, [...(byStart.get(s) ?? []), unit]);
+      const ids = byStart.get(s);
+      if (ids === undefined) byStart.set(s, [unit]);
+      else ids.push(unit);
     }
   }
   const slots = [...byStart.entries()]

@@ -61,12 +61,14 @@ export function slotAt(
       now,
     },
   );
-  return {
-    start: view.format(start),
-    ...(service.duration === "open"
-      ? { open_end: true as const }
-      : { end: view.format(start + service.duration) }),
-    ...(priced.price !== null &&
-      priced.total !== null && { price: toSchcpMoney(priced.price), total: toSchcpMoney(priced.total) }),
-  };
+  // Built without spreads (an availability answer writes up to 3,000), in the wire's key order.
+  const slot: Slot =
+    service.duration === "open"
+      ? { start: view.format(start), open_end: true }
+      : { start: view.format(start), end: view.format(start + service.duration) };
+  if (priced.price !== null && priced.total !== null) {
+    slot.price = toSchcpMoney(priced.price);
+    slot.total = toSchcpMoney(priced.total);
+  }
+  return slot;
 }

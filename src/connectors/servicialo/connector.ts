@@ -597,7 +597,11 @@ export function createServicialoConnector(
  * book_session errors ("3. book_session", Error Responses). `paymentUrl` is the business's own
  * page from the host's settings: the 402 body names none.
  */
-function bookError(status: number, e: { error?: string; code?: string }, paymentUrl?: string): ConnectorError {
+function bookError(
+  status: number,
+  e: { error?: string; code?: string },
+  paymentUrl?: string,
+): ConnectorError {
   switch (e.code ?? "") {
     case "SLOT_CONFLICT":
     case "OUTSIDE_PROVIDER_HOURS":

@@ -61,6 +61,12 @@ export const BOOKING_ERRORS = {
   ],
   rate_limited: ["rate_limited"],
   unsupported: ["unsupported"],
+  /**
+   * The host's booking system takes this booking only against a payment made up front, which
+   * no edge carries (SchCP §8, OSBP "Payment authority is a separate layer"): the person
+   * completes it with the business, through the link the host gave when there is one.
+   */
+  payment_required: ["payment_required"],
   upstream_unavailable: ["upstream_unavailable", "upstream_rate_limited", "host_needs_reconnection"],
   internal_error: ["internal_error"],
 } as const satisfies Record<string, readonly string[]>;
@@ -91,6 +97,8 @@ export const DEFAULT_ERROR_MESSAGES: Record<BookingErrorCode, string> = {
   hold_limit: "too many holds right now; try again shortly",
   rate_limited: "too many requests; try again shortly",
   unsupported: "this host does not support that",
+  payment_required:
+    "this host takes this booking only with a payment made up front, directly with the business; the gateway takes no payment",
   upstream_unavailable: "the host's booking system is not answering; try again shortly",
   internal_error: "the gateway failed to answer this request; it has been logged",
 };

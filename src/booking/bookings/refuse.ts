@@ -5,10 +5,10 @@
  * remedy and the HTTP status.
  */
 import type { BookingRefusal } from "../api.js";
-import type { ConnectorError } from "../../connectors/port.js";
+import type { ConnectorError, PaymentHandoff } from "../../connectors/port.js";
 import { hostNeedsReconnection } from "../hosts/refusals.js";
 import type { MandateRefusal, MandateRefusalCode } from "../../protocol/schcp/mandate/index.js";
-import type { BookingErrorCode, BookingErrorReason } from "../errors.js";
+import { DEFAULT_ERROR_MESSAGES, type BookingErrorCode, type BookingErrorReason } from "../errors.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
 import { upstreamRejected } from "../rules/refusal.js";
 
@@ -72,13 +72,15 @@ export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
 
 /**
  * The one mapping of an upstream failure to the core's vocabulary, as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with
- * retry.after when the platform said; except a revoked credential (hosts/refusals.ts) and a
- * request the platform refused as invalid (400, rules/refusal.ts), which no retry fixes.
+ * retry.after when the platform said; except a revoked credential (hosts/refusals.ts), a
+ * request the platform refused as invalid (400, rules/refusal.ts) and a booking the platform
+ * takes only against a payment up front (payment_required), which no retry fixes.
  */
 export function upstreamRefusal(e: ConnectorError): BookingRefusal {
   // Every refusal keeps the upstream failure behind it, for edges whose protocol names it.
   if (e.code === "unauthorized") return { ...hostNeedsReconnection(), upstream: e };
   if (e.code === "invalid_request") return { ...upstreamRejected(), upstream: e };
+  if (e.code === "payment_required") return { ...paymentRequired(e.payment), upstream: e };
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(
@@ -91,4 +93,34 @@ export function upstreamRefusal(e: ConnectorError): BookingRefusal {
     },
   );
   return { ...refusal, upstream: e };
+}
+
+/**
+ * The platform books this only against a payment made up front. Nothing was booked and no
+ * retry helps (no retryAfterMs, no retry remedy). The link the connector gave (the platform's,
+ * or the business's own from the host's settings; never the agent's) becomes the contact remedy
+ * SchCP §8 names: "through a link it gives in a refusal's contact remedy"; the edge adds the
+ * host's published phone beside it (withContactRemedy keeps the link).
+ */
+function paymentRequired(payment: PaymentHandoff | undefined): BookingRefusal {
+  const url = payment?.url !== undefined && isHttpsUrl(payment.url) ? payment.url : undefined;
+  return refuse(
+    "payment_required",
+    "payment_required",
+    url === undefined
+      ? DEFAULT_ERROR_MESSAGES.payment_required
+      : `${DEFAULT_ERROR_MESSAGES.payment_required}; the contact remedy's link is the business's own page for it`,
+    {
+      basis: { policy: "upstream_payment" },
+      ...(url !== undefined && { remedies: [{ type: "contact" as const, url }] }),
+    },
+  );
+}
+
+function isHttpsUrl(v: string): boolean {
+  try {
+    return new URL(v).protocol === "https:";
+  } catch {
+    return false;
+  }
 }

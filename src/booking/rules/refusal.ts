@@ -38,15 +38,17 @@ export function bookingRefusal<C extends BookingErrorCode>(
 
 /**
  * §9.2: "Every refusal offers a non-agent way to reach the host, a contact remedy with the
- * phone or url the host publishes in discovery, when it publishes one."
+ * phone or url the host publishes in discovery, when it publishes one." A url the refusal's
+ * own contact remedy carries is kept: the link the host gave for it (§8, a payment checkout).
  */
 export function withContactRemedy(r: BookingRefusal, host: Pick<HostConfig, "contact">): BookingRefusal {
   const contact = host.contact;
   if (contact === undefined || (contact.phone === undefined && contact.url === undefined)) return r;
+  const url = r.remedies?.find((m) => m.type === "contact")?.url ?? contact.url;
   const remedy: Remedy = {
     type: "contact",
     ...(contact.phone !== undefined && { phone: contact.phone }),
-    ...(contact.url !== undefined && { url: contact.url }),
+    ...(url !== undefined && { url }),
   };
   const others = (r.remedies ?? []).filter((m) => m.type !== "contact");
   return { ...r, remedies: [...others, remedy] };

@@ -29,6 +29,10 @@ export const SCHCP_CODE: Readonly<Record<BookingErrorCode, HttpRefusalCode>> = {
   hold_limit: "HOLD_LIMIT",
   rate_limited: "RATE_LIMITED",
   unsupported: "UNSUPPORTED",
+  // §8 "There are no payment errors": a host that wants prepayment takes it itself, "through a
+  // link it gives in a refusal's contact remedy". What SchCP cannot do here is the booking, so
+  // the class is UNSUPPORTED, with the gateway's reason payment_required (refusals.ts).
+  payment_required: "UNSUPPORTED",
   upstream_unavailable: "UPSTREAM_UNAVAILABLE",
   internal_error: "INTERNAL_ERROR",
 };

@@ -3,6 +3,7 @@
  * that produced it (OSBP UpstreamMeta), on success and on failure alike. There is no shared
  * "last call" slot: two concurrent calls each get their own metadata (DESIGN.md).
  */
+import type { Money } from "../../protocol/money/index.js";
 import type { Err, Ok } from "../../protocol/result.js";
 
 /** The platform's static identity and the exact native API pin it sends (OSBP Platform Metadata). */
@@ -50,7 +51,25 @@ export type ConnectorErrorCode =
   /** Credentials expired or revoked (HTTP 401/403): the business must reconnect; not retryable. */
   | "unauthorized"
   /** The connector cannot do this at all (e.g. verification on a platform without it). */
-  | "unsupported";
+  | "unsupported"
+  /**
+   * The platform books this only against a payment the gateway never makes (OSBP "Payment
+   * authority is a separate layer"; SchCP §8): the person completes it with the business.
+   * A definitive answer, not a failing upstream: never retried, and host health is unchanged.
+   * `payment` carries what the platform (or the business's configuration) said of it.
+   */
+  | "payment_required";
+
+/**
+ * For payment_required: what the person needs to complete the booking with the business.
+ * Each member only when known; none of it ever comes from the agent.
+ */
+export interface PaymentHandoff {
+  /** The business's own page to pay or finish the booking on: an absolute https URL, for the person. */
+  readonly url?: string;
+  /** The amount asked up front, when the platform states it. */
+  readonly amount?: Money;
+}
 
 /**
  * A failed upstream call. `C` widens the codes for the capabilities that have their own
@@ -63,6 +82,8 @@ export interface ConnectorError<C extends string = ConnectorErrorCode> {
   readonly retryAfterMs?: number;
   /** For verification_required: how the platform will send the code. */
   readonly verificationMethod?: "sms" | "email" | "unknown";
+  /** For payment_required: where and how much, when known (kept out of `message`). */
+  readonly payment?: PaymentHandoff;
 }
 
 /** A result with the metadata of the call that made it (absent only when no call was made). */

@@ -463,7 +463,7 @@ export function createServicialoConnector(
     const e = readError(reply);
     if (status === 409 && retried) return ambiguous(meta);
     journal.markRefused(key, meta);
-    return fail(bookError(status, e), meta);
+    return fail(bookError(status, e, settings.paymentUrl), meta);
   }
 
   const bookings: BookingPort = {
@@ -593,39 +593,48 @@ export function createServicialoConnector(
   };
 }
 
-/** book_session errors ("3. book_session", Error Responses). */
-function bookError(status: number, e: { error?: string; code?: string }): ConnectorError {
+/**
+ * book_session errors ("3. book_session", Error Responses). `paymentUrl` is the business's own
+ * page from the host's settings: the 402 body names none.
+ */
+function bookError(
+  status: number,
+  e: { error?: string; code?: string },
+  paymentUrl?: string,
+): ConnectorError {
   switch (e.code ?? "") {
     case "SLOT_CONFLICT":
     case "OUTSIDE_PROVIDER_HOURS":
       return { code: "slot_taken", message: `Servicialo: ${e.code}` };
-    case "PAYMENT_REQUIRED":
-    case "PAYMENT_NOT_APPROVED":
-    case "PAYMENT_INSUFFICIENT":
-    case "PAYMENT_ALREADY_USED":
-      // The gateway never collects payment (OSBP "Payment authority is a separate layer"): the
-      // port has no payment code, so this is `unsupported` with a payment_required message the
-      // edge turns into a handoff to the business.
-      return {
-        code: "unsupported",
-        message: `payment_required: Servicialo ${e.code}: the service requires prepayment; hand off to the business`,
-      };
     case "PAST_DATE":
     case "VALIDATION_ERROR":
       return { code: "invalid_request", message: `Servicialo: ${e.code}` };
   }
+  if (status === 402 || /^PAYMENT_/.test(e.code ?? "")) return paymentRequired(e.code, paymentUrl);
   if (status === 409) return { code: "slot_taken", message: "Servicialo: conflict" };
-  if (status === 402)
-    return {
-      code: "unsupported",
-      message: "payment_required: Servicialo asks for payment; hand off to the business",
-    };
   if (status === 404)
     return {
       code: "not_found",
       message: `Servicialo: ${e.error === "Provider not found" ? "provider" : "service"} not found`,
     };
   return { code: "invalid_request", message: `Servicialo refused the booking (HTTP ${status})` };
+}
+
+/**
+ * 402: PAYMENT_REQUIRED ("Service requires pre-payment"), and PAYMENT_NOT_APPROVED /
+ * _INSUFFICIENT / _ALREADY_USED, which concern a `paymentIntentId` this gateway never sends
+ * (it collects no payment), read the same way. "Error Recovery": "Inform user that prepayment
+ * is needed, do NOT collect payment"; "HTTP Status Codes": 402 is not retryable. The spec's body
+ * is `{ error, code, ... }` with no link or amount documented, so neither is read from it; the
+ * message names the platform's code only (its `error` text is not echoed).
+ */
+function paymentRequired(code: string | undefined, paymentUrl: string | undefined): ConnectorError {
+  const named = code !== undefined && /^PAYMENT_[A-Z_]+$/.test(code) ? code : "HTTP 402";
+  return {
+    code: "payment_required",
+    message: `Servicialo ${named}: the service must be paid for up front, with the business`,
+    ...(paymentUrl !== undefined ? { payment: { url: paymentUrl } } : {}),
+  };
 }
 
 /** reschedule_session errors: every refusal is 400 SLOT_INVALID, told apart by its text. */

@@ -36,6 +36,23 @@ export interface ServicialoSettings {
   readonly timeoutMs?: number;
   /** Payment the business takes upfront, if the operator knows it (the services list does not say). */
   readonly paymentRequirement?: "none" | "deposit" | "full_prepay";
+  /**
+   * The business's own page where a person pays up front or finishes a booking that needs it
+   * (its checkout, or its Coordinalo client portal), if the operator gives one. Servicialo's 402
+   * names no such page (v1.2.0 "3. book_session", Error Responses: `{ error, code, ... }`), so
+   * this is where the payment handoff's link comes from. https only: it is shown to a person.
+   */
+  readonly paymentUrl?: string;
+}
+
+/** An absolute https URL without credentials in it (a page a person is sent to). */
+function isPersonFacingUrl(v: string): boolean {
+  try {
+    const u = new URL(v);
+    return u.protocol === "https:" && u.username === "" && u.password === "";
+  } catch {
+    return false;
+  }
 }
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/i;
@@ -56,6 +73,10 @@ export function parseServicialoSettings(
   const payment = r.raw("paymentRequirement");
   if (payment !== undefined && payment !== "none" && payment !== "deposit" && payment !== "full_prepay") {
     r.push(r.field("paymentRequirement"), 'paymentRequirement must be "none", "deposit" or "full_prepay"');
+  }
+  const paymentUrl = r.string("paymentUrl", false);
+  if (paymentUrl !== undefined && !isPersonFacingUrl(paymentUrl)) {
+    r.push(r.field("paymentUrl"), "paymentUrl must be an absolute https URL without credentials");
   }
   const providersRaw = r.raw("providers");
   const providers: ServicialoProvider[] = [];
@@ -89,5 +110,6 @@ export function parseServicialoSettings(
     ...(maxPerSecond !== undefined ? { maxPerSecond } : {}),
     ...(timeoutMs !== undefined ? { timeoutMs } : {}),
     ...(payment !== undefined ? { paymentRequirement: payment as "none" | "deposit" | "full_prepay" } : {}),
+    ...(paymentUrl !== undefined && isPersonFacingUrl(paymentUrl) ? { paymentUrl } : {}),
   });
 }

@@ -49,6 +49,7 @@ export function callLine(call: SyntheticCall): string {
 export const ERROR_STATUS: Readonly<Record<ConnectorErrorCode, number>> = {
   invalid_request: 400,
   unauthorized: 401,
+  payment_required: 402,
   not_found: 404,
   slot_taken: 409,
   verification_failed: 422,

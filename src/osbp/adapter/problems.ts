@@ -7,7 +7,8 @@
  * Messages are our own fixed prose. The connector's message is platform text that may echo
  * request details (a contact, an id), so it never reaches the agent.
  */
-import type { ConnectorError } from "../../connectors/port.js";
+import type { ConnectorError, PaymentHandoff } from "../../connectors/port.js";
+import { toMajorUnitsString } from "../../protocol/money/index.js";
 import { problem, type Problem } from "../../protocol/osbp/index.js";
 
 export const ADAPTER_PROBLEM_CODES = [
@@ -105,7 +106,31 @@ export function connectorProblem(e: ConnectorError, purpose: UpstreamPurpose): P
           "This booking platform has no customer verification OSBP can drive.",
         );
       return adapterProblem("unsupported", "The booking platform does not support this operation.");
+    case "payment_required":
+      return paymentHandoff(e.payment);
   }
+}
+
+/**
+ * The platform books this only against a payment up front. OSBP "authorizes the booking, not
+ * the payment" and "when a booking requires payment, OSBP hands off instead of handling the
+ * charge" (Design Principles); handoff.request's first use is "payment or deposit collection is
+ * required before confirming". So: requires_payment_handoff, not retryable. A Problem has only
+ * code, message and retryable, so the business's page (from the platform or the host's
+ * settings, never the agent) and the amount, when known, are in the prose for the person.
+ */
+export function paymentHandoff(payment: PaymentHandoff | undefined): Problem {
+  const amount =
+    payment?.amount === undefined
+      ? ""
+      : ` It asks for ${toMajorUnitsString(payment.amount.minor, payment.amount.currency)} ${payment.amount.currency}.`;
+  const page = payment?.url === undefined ? "" : ` The business's page for it: ${payment.url}`;
+  return problem(
+    "requires_payment_handoff",
+    "The business takes this booking only with a payment up front, which OSBP does not make; nothing was booked. " +
+      `Tell the user and hand off to the merchant (handoff.request, reason requires_payment_handoff).${amount}${page}`,
+    { retryable: false },
+  );
 }
 
 function methodWords(method: ConnectorError["verificationMethod"]): string {

@@ -5,7 +5,7 @@
  */
 import type { BookingRefusal } from "../../booking/api.js";
 import { problem, type Problem } from "../../protocol/osbp/index.js";
-import { adapterProblem, connectorProblem, type UpstreamPurpose } from "./problems.js";
+import { adapterProblem, connectorProblem, paymentHandoff, type UpstreamPurpose } from "./problems.js";
 
 const seconds = (ms: number | undefined) =>
   ms === undefined ? "" : ` Retry after ${Math.max(1, Math.ceil(ms / 1000))} second(s).`;
@@ -60,6 +60,9 @@ export function refusalProblem(r: BookingRefusal, purpose: UpstreamPurpose): Pro
     case "authority_limit":
     case "authority_scope":
       return problem("action_not_allowed", `This business does not accept this booking: ${r.message}.`);
+    case "payment_required":
+      // Without the connector's answer behind it there is no link or amount to pass on.
+      return paymentHandoff(undefined);
     case "contract_mismatch":
     case "data_not_accepted":
     case "idempotency_conflict":

@@ -77,7 +77,9 @@ export const REFUSALS = {
     "holds_suspended",
   ]),
   RATE_LIMITED: entry(429, ["rate_limited"], false),
-  UNSUPPORTED: entry(501, ["unsupported"]),
+  // payment_required is ours: the host's booking system books this only against a payment made
+  // up front, which SchCP never carries (§8); its contact remedy links the host's own checkout.
+  UNSUPPORTED: entry(501, ["unsupported", "payment_required"]),
   // host_needs_reconnection: the upstream refused the host's credentials; no retry helps
   // until the business reconnects it (src/booking/hosts/refusals.ts).
   UPSTREAM_UNAVAILABLE: entry(
@@ -183,12 +185,17 @@ export function refusal<C extends RefusalCode>(
  * §9.2: "Every refusal offers a non-agent way to reach the host, a contact remedy with the
  * phone or url the host publishes in discovery, when it publishes one." Returns a new body
  * with that remedy added (or replacing an earlier contact remedy); unchanged if neither is set.
+ * A url the refusal's own contact remedy already carries is kept over the published one: it is
+ * the link the host gave for this refusal (§8: a checkout "through a link it gives in a
+ * refusal's contact remedy").
  */
 export function withContactRemedy(body: RefusalBody, contact: { phone?: string; url?: string }): RefusalBody {
   if (contact.phone === undefined && contact.url === undefined) return body;
+  const given = body.error.remedies?.find((r) => r.type === "contact")?.url;
   const remedy: Remedy = { type: "contact" };
   if (contact.phone !== undefined) remedy.phone = contact.phone;
-  if (contact.url !== undefined) remedy.url = contact.url;
+  const url = given ?? contact.url;
+  if (url !== undefined) remedy.url = url;
   const others = (body.error.remedies ?? []).filter((r) => r.type !== "contact");
   return { error: { ...body.error, remedies: [...others, remedy] } };
 }

@@ -119,6 +119,10 @@ describe("Servicialo settings", () => {
       [{ ...base, providers: [{ id: "a", name: "A" }, { id: "" }] }, "/providers/1"],
       [{ ...base, fallbackClientEmail: "nope" }, "/fallbackClientEmail"],
       [{ ...base, maxPerSecond: -1 }, "/maxPerSecond"],
+      // A page a person is sent to: https, no credentials in it.
+      [{ ...base, paymentUrl: "http://clinica-demo.example/pagar" }, "/paymentUrl"],
+      [{ ...base, paymentUrl: "https://user:pw@clinica-demo.example/pagar" }, "/paymentUrl"],
+      [{ ...base, paymentUrl: "/pagar" }, "/paymentUrl"],
     ];
     for (const [input, field] of cases) {
       const r = parseServicialoSettings(input, "");
@@ -305,7 +309,7 @@ describe("Servicialo connector", () => {
     expect(b.status).toBe("tentative");
   });
 
-  it("maps 409 SLOT_CONFLICT to slot_taken, 402 to a payment handoff, 400 PAST_DATE to invalid_request", async () => {
+  it("maps 409 SLOT_CONFLICT to slot_taken, 400 PAST_DATE to invalid_request", async () => {
     const h = harness();
     const [slot] = await freeSlots(h, ["clx1abc123"]);
     value(await h.connector.bookings.create(createFor(slot!, "a")));
@@ -314,14 +318,6 @@ describe("Servicialo connector", () => {
     expect(value(await h.connector.bookings.findByIdempotencyKey("b"))).toBeNull();
 
     const [, other] = await freeSlots(h, ["clx1abc123"]);
-    const payment = readFixtureJson<{ status: number; body: unknown }>(
-      "servicialo/book-402-payment-required.json",
-    );
-    h.fake.inject("book", { kind: "status", status: payment.status, body: JSON.stringify(payment.body) });
-    const paid = await h.connector.bookings.create(createFor(other!, "c"));
-    expect(paid).toMatchObject({ ok: false, error: { code: "unsupported" }, upstream: { status: 402 } });
-    expect(paid.ok ? "" : paid.error.message).toMatch(/^payment_required/);
-
     const past = readFixtureJson<{ status: number; body: unknown }>("servicialo/book-400-past-date.json");
     h.fake.inject("book", { kind: "status", status: past.status, body: JSON.stringify(past.body) });
     expect(await h.connector.bookings.create(createFor(other!, "d"))).toMatchObject({
@@ -329,6 +325,60 @@ describe("Servicialo connector", () => {
       error: { code: "invalid_request" },
     });
     expect(h.fake.live()).toHaveLength(1);
+  });
+
+  describe("402: the service must be paid for up front (3. book_session, Error Responses)", () => {
+    const PAY = "https://clinica-demo.example/pagar?servicio=lactancia";
+    const inject402 = (h: Harness, fixture: string) => {
+      const f = readFixtureJson<{ status: number; body: unknown }>(`servicialo/${fixture}`);
+      h.fake.inject("book", { kind: "status", status: f.status, body: JSON.stringify(f.body) });
+    };
+
+    it("is payment_required with the business's page from the settings, and nothing booked", async () => {
+      const h = harness({ paymentUrl: PAY });
+      const [slot] = await freeSlots(h, ["clx1abc123"]);
+      const booksBefore = h.fake.requests.filter((r) => r.method === "POST").length;
+      inject402(h, "book-402-payment-required.json");
+      const paid = await h.connector.bookings.create(
+        createFor(slot!, "pay-1", { customer: { name: "Ana Rojas", email: "ana@example.org" } }),
+      );
+      expect(paid).toMatchObject({
+        ok: false,
+        error: { code: "payment_required", payment: { url: PAY } },
+        upstream: { status: 402 },
+      });
+      if (paid.ok) throw new Error("unreachable");
+      // Not retried (402 is "No — resolve payment first"): one POST /book, no wait.
+      expect(h.fake.requests.filter((r) => r.method === "POST").length).toBe(booksBefore + 1);
+      expect(h.slept).toEqual([]);
+      // The message names the platform's code only: no key, no customer, no platform prose.
+      expect(paid.error.message).toContain("PAYMENT_REQUIRED");
+      for (const secret of [API_KEY, "ana@example.org", "Ana", "This service requires prepayment"])
+        expect(paid.error.message).not.toContain(secret);
+      expect(paid.error.retryAfterMs).toBeUndefined();
+      // The platform made nothing, and the key is known refused (no ambiguous outcome).
+      expect(h.fake.live()).toHaveLength(0);
+      const found = await h.connector.bookings.findByIdempotencyKey("pay-1");
+      expect(found).toMatchObject({ ok: true, value: null, upstream: { status: 402, replay: true } });
+    });
+
+    it("reads the PAYMENT_* codes about a payment intent the same way; without a configured page, no link", async () => {
+      const h = harness();
+      const [slot] = await freeSlots(h, ["clx1abc123"]);
+      inject402(h, "book-402-payment-not-approved.json");
+      const r = await h.connector.bookings.create(createFor(slot!, "pay-2"));
+      expect(r).toMatchObject({ ok: false, error: { code: "payment_required" } });
+      if (r.ok) throw new Error("unreachable");
+      expect(r.error.message).toContain("PAYMENT_NOT_APPROVED");
+      expect(r.error.payment).toBeUndefined();
+      // A bare 402 with no code is the same refusal.
+      h.fake.inject("book", { kind: "status", status: 402, body: JSON.stringify({ error: "x" }) });
+      expect(await h.connector.bookings.create(createFor(slot!, "pay-3"))).toMatchObject({
+        ok: false,
+        error: { code: "payment_required" },
+      });
+      expect(h.fake.live()).toHaveLength(0);
+    });
   });
 
   it("429 is rate_limited with the Retry-After, on reads and on creates, and books nothing", async () => {

@@ -7,6 +7,8 @@
  * slots 09:00–13:00 America/Santiago on weekdays per provider minus live sessions, book with the
  * platform's double-booking check (409 SLOT_CONFLICT), cancel and reschedule behind
  * X-Org-Api-Key. Faults queue per operation; "lost_response" books, then drops the connection.
+ * A service in `prepaid` is booked only with a `paymentIntentId`; without one, book answers
+ * 402 PAYMENT_REQUIRED ("3. book_session", Error Responses; fixtures/servicialo).
  */
 import { wallClockToInstant } from "../../../src/protocol/time/index.js";
 import { readFixtureJson } from "../../support/fixtures.js";
@@ -71,7 +73,12 @@ export class FakeServicialoServer {
   readonly sessions = new Map<string, ServicialoSession>();
   readonly requests: ServicialoRecordedRequest[] = [];
   private readonly faults = new Map<ServicialoOperation, ServicialoFault[]>();
+  /** Services that require prepayment: book without a paymentIntentId answers 402. */
+  readonly prepaid = new Set<string>();
   private readonly services = readFixtureJson<{ body: unknown }>("servicialo/services.json").body;
+  private readonly paymentRequired = readFixtureJson<{ status: number; body: unknown }>(
+    "servicialo/book-402-payment-required.json",
+  );
   private server?: LoopbackServer;
   private nextId = 1;
   private nextRequest = 1;
@@ -201,6 +208,8 @@ export class FakeServicialoServer {
     if (typeof email !== "string" || typeof at !== "string" || !/(Z|[+-]\d\d:\d\d)$/.test(at))
       return [400, { error: "Invalid data", code: "VALIDATION_ERROR", details: {} }];
     const serviceId = String(body["serviceId"]);
+    if (this.prepaid.has(serviceId) && typeof body["paymentIntentId"] !== "string")
+      return [this.paymentRequired.status, this.paymentRequired.body];
     const providerId =
       typeof body["providerId"] === "string" ? body["providerId"] : SERVICIALO_PROVIDERS[0]!.id;
     const start = Date.parse(at);

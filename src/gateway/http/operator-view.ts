@@ -57,6 +57,14 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
       },
     }),
     ...(view.declinedChange !== undefined && { declined_change: view.declinedChange }),
+    ...(view.attention !== undefined && {
+      attention: {
+        reason: view.attention.reason,
+        message: view.attention.message,
+        conflicts_with: view.attention.conflictsWith,
+        at: formatInstant(view.attention.at),
+      },
+    }),
     created_at: formatInstant(view.createdAt),
     updated_at: formatInstant(view.updatedAt),
   };

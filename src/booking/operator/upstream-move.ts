@@ -61,7 +61,7 @@ export type UpstreamMoveOutcome =
   | {
       readonly outcome: "unchanged";
       readonly booking: BookingView;
-      readonly why: "same" | "not_newer" | "not_active";
+      readonly why: "same" | "not_newer" | "not_active" | "own_change_pending";
     };
 
 const MAX_WRITES = 5;
@@ -76,11 +76,17 @@ export async function applyUpstreamMove(
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const { state, record } = loaded;
-  const unchanged = (why: "same" | "not_newer" | "not_active") =>
+  const unchanged = (why: Extract<UpstreamMoveOutcome, { outcome: "unchanged" }>["why"]) =>
     ok({ outcome: "unchanged" as const, booking: bookingView(state), why });
   if (!ACTIVE_STATUSES.has(state.status)) return unchanged("not_active");
   if (state.upstreamVersion !== undefined && move.version <= state.upstreamVersion)
     return unchanged("not_newer");
+  // The gateway's own accepted change (changes/apply-move.ts) moves the upstream first and
+  // then the local booking: the upstream's notice of it can arrive in between. Taking it for
+  // a host's move would release the very hold the swap is about to take; the swap settles it.
+  const p = state.proposal;
+  if (p !== undefined && p.start === move.start && p.expiresAt > deps.clock.now())
+    return unchanged("own_change_pending");
 
   const target = targetOf(record, state, move);
   const start = target.interval.start;

@@ -229,10 +229,41 @@ describe("applyUpstreamMove (the upstream is the system of record, SchCP §10)",
     const proposed = await stored(world, bookingId);
     const holdId = proposed.state.proposal?.holdId ?? "";
     expect((await world.store.getHold(INSTANT, holdId, world.clock.now()))?.state).toBe("held");
-    unwrap(await applyUpstreamMove(world.deps, INSTANT, bookingId, move()));
+    const elsewhere = LATER + 2 * HOUR;
+    unwrap(
+      await applyUpstreamMove(
+        world.deps,
+        INSTANT,
+        bookingId,
+        move({ start: elsewhere, end: elsewhere + 45 * MINUTE }),
+      ),
+    );
     const after = await stored(world, bookingId);
     expect(after.state.proposal).toBeUndefined();
     expect((await world.store.getHold(INSTANT, holdId, world.clock.now()))?.state).toBe("released");
+  });
+
+  it("the upstream's notice of the gateway's own change, before the local swap, is left to the swap", async () => {
+    const world = makeWorld();
+    const bookingId = await book(world);
+    unwrap(
+      await proposeChange(world.deps, testCreateHold(world), INSTANT, bookingId, {
+        start: "2030-01-08T13:00:00-05:00",
+      }),
+    );
+    const proposed = await stored(world, bookingId);
+    const p = proposed.state.proposal!;
+    const r = unwrap(
+      await applyUpstreamMove(
+        world.deps,
+        INSTANT,
+        bookingId,
+        move({ start: p.start, ...(p.end !== undefined && { end: p.end }) }),
+      ),
+    );
+    expect(r).toMatchObject({ outcome: "unchanged", why: "own_change_pending" });
+    expect((await world.store.getHold(INSTANT, p.holdId, world.clock.now()))?.state).toBe("held");
+    expect((await stored(world, bookingId)).payload).toBe(proposed.payload);
   });
 
   it("a booking no longer active is left alone; an unknown one is not_found", async () => {

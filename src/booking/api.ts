@@ -21,6 +21,7 @@ import type { BookingEnding, BookingState } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingErrorCode } from "./errors.js";
+import type { UpstreamMove, UpstreamMoveOutcome } from "./operator/upstream-move.js";
 
 /**
  * Who is asking, in the core's terms: the agent's key (or an edge-scoped id) and, when the
@@ -272,6 +273,12 @@ export interface OperatorApi {
     input: { status: "completed" | "no_show"; end?: string },
   ): UseCase<BookingView>;
   propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingView>;
+}
+
+/** What the host's own system of record changed, applied by its webhook receiver (not an operator route). */
+export interface UpstreamChangeApi {
+  /** A booking moved upstream (operator/upstream-move.ts): the gateway follows it. */
+  applyUpstreamMove(hostId: string, bookingId: string, move: UpstreamMove): UseCase<UpstreamMoveOutcome>;
 }
 
 /** A webhook to deliver (§5.8); the jobs layer signs it with the host key and sends it. */

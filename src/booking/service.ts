@@ -6,7 +6,7 @@
  * confirm/, bookings/, changes/ and operator/. Change offers and host proposals are placed
  * with the same createHold engine as any hold.
  */
-import type { BookingDeps, OperatorApi, SchcpHostApi } from "./api.js";
+import type { BookingDeps, OperatorApi, SchcpHostApi, UpstreamChangeApi } from "./api.js";
 import { createHold } from "./holds/index.js";
 import { storeBookingIndex } from "./bookings/booking-index.js";
 import type { CreateHold } from "./changes/hold-engine.js";
@@ -18,6 +18,7 @@ import type { DeadlineReport } from "./operator/deadlines.js";
 import { hostCancelBooking } from "./operator/host-cancel.js";
 import { listBookings } from "./operator/list.js";
 import { proposeChange } from "./operator/propose.js";
+import { applyUpstreamMove } from "./operator/upstream-move.js";
 import { reconcileStuckConfirms } from "./reconcile/reconcile.js";
 import {
   bookNow,
@@ -40,7 +41,11 @@ export interface BookingMaintenance {
   expireOverdue(hostId: string): Promise<DeadlineReport>;
 }
 
-export type BookingService = SchcpHostApi & OperatorApi & BookingMaintenance & DirectBookingApi;
+export type BookingService = SchcpHostApi &
+  OperatorApi &
+  UpstreamChangeApi &
+  BookingMaintenance &
+  DirectBookingApi;
 
 export function createBookingService(deps: BookingDeps): BookingService {
   // Without a configured index, the store's own (written with each booking) serves (api.ts
@@ -61,6 +66,7 @@ export function createBookingService(deps: BookingDeps): BookingService {
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),
     propose: (hostId, bookingId, input) => proposeChange(d, engine, hostId, bookingId, input),
+    applyUpstreamMove: (hostId, bookingId, move) => applyUpstreamMove(d, hostId, bookingId, move),
 
     openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),
     bookNow: (hostId, caller, intent) => bookNow(d, hostId, caller, intent),

@@ -109,6 +109,23 @@ export interface BookingState {
   readonly updatedAt: number;
   /** Each edge's own record of the booking (SchCP: offer and receipt); opaque here. */
   readonly attachments?: Attachments;
+  /**
+   * The upstream's version of the booking last applied from the host's own tools (Square's
+   * booking version, operator/upstream-move.ts): the same or an older one changes nothing.
+   */
+  readonly upstreamVersion?: number;
+  /** Something only the operator can settle; shown in the operator's view, never to the guest. */
+  readonly attention?: BookingAttention;
+}
+
+/** Why a booking needs the operator (operator/upstream-move.ts). */
+export interface BookingAttention {
+  /** upstream_move_conflict: moved upstream onto time the gateway had given to others. */
+  readonly reason: "upstream_move_conflict";
+  readonly message: string;
+  /** The gateway bookings at that time and resource; empty when it was a live hold. */
+  readonly conflictsWith: readonly string[];
+  readonly at: number;
 }
 
 export function encodeBookingState(state: BookingState): string {

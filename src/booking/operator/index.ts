@@ -7,3 +7,5 @@ export { markAttendance } from "./attendance.js";
 export { proposeChange } from "./propose.js";
 export { expireOverdue } from "./deadlines.js";
 export type { DeadlineReport } from "./deadlines.js";
+export { applyUpstreamMove } from "./upstream-move.js";
+export type { UpstreamMove, UpstreamMoveOutcome } from "./upstream-move.js";

@@ -71,6 +71,14 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
         refusal: view.declinedChange.ending,
       },
     }),
+    ...(view.attention !== undefined && {
+      attention: {
+        reason: view.attention.reason,
+        message: view.attention.message,
+        conflicts_with: view.attention.conflictsWith,
+        at: formatInstant(view.attention.at),
+      },
+    }),
     created_at: formatInstant(view.createdAt),
     updated_at: formatInstant(view.updatedAt),
   };

@@ -19,14 +19,18 @@
  * The work (squareChangeWorker) treats a notification as a hint: it reads the booking from
  * Square (RetrieveBooking) before acting. A gateway booking cancelled in Square's own tools is
  * cancelled here through the operator's host-cancel use case (the guest is told, the time
- * freed); a gateway booking moved in Square is NOT applied (the guest agreed to another time,
- * and the gateway would be guessing): it is logged loudly as unresolved for the operator.
+ * freed); one moved there (a new start, another team member) is moved here through the core's
+ * upstream move (src/booking/operator/upstream-move.ts): Square is the system of record, so
+ * the gateway's busy time and the guest's receipt follow it. A move onto time the gateway had
+ * given to another booking is still recorded, logged as SQUARE MOVE CONFLICT and marked on the
+ * booking for the operator.
  * Bookings made in Square's tools are not the gateway's: Square's SearchAvailability, which
  * every slot comes from, already counts them as busy.
  */
 import type { Hono } from "hono";
 import type { BookingView } from "../../booking/view.js";
-import type { HostDirectory, UseCase } from "../../booking/api.js";
+import type { HostDirectory, UpstreamChangeApi, UseCase } from "../../booking/api.js";
+import type { UpstreamBooking } from "../../connectors/port.js";
 import { ACTIVE_STATUSES, type BookingState } from "../../booking/bookings/state.js";
 import {
   parseSquareBookingEvent,
@@ -162,12 +166,16 @@ export interface SquareChangeWorkerDeps {
   findBooking(hostId: string, upstreamId: string): Promise<BookingState | undefined>;
   /** The operator API's host cancel (src/booking/operator/host-cancel.ts). */
   hostCancel(hostId: string, bookingId: string, input: { message?: string }): UseCase<BookingView>;
+  /** The core's upstream move (src/booking/operator/upstream-move.ts). */
+  applyUpstreamMove: UpstreamChangeApi["applyUpstreamMove"];
   readonly logger: Logger;
 }
 
-/** Works one change: reads Square's booking, then cancels the gateway's or reports a move. */
+/** Works one change: reads Square's booking, then cancels or moves the gateway's to match. */
 export function squareChangeWorker(deps: SquareChangeWorkerDeps) {
-  // The newest Square version applied per booking: deliveries may arrive out of order.
+  // The newest Square version worked per booking in this process: deliveries may arrive out
+  // of order. The booking itself records the version applied (upstreamVersion), which is what
+  // holds across processes and restarts; this only spares a re-read.
   const applied = new Map<string, number>();
   return async (hostId: string, change: SquareBookingChange): Promise<void> => {
     const { logger } = deps;
@@ -206,19 +214,58 @@ export function squareChangeWorker(deps: SquareChangeWorkerDeps) {
         });
       return;
     }
-    const sameTime = now.start === state.start;
-    const sameTeam =
-      now.resourceIds.length === 0 || now.resourceIds.every((r) => state.resourceIds.includes(r));
-    if (!sameTime || !sameTeam)
-      logger.error(
-        "UNRESOLVED square move: the booking was changed in Square; the gateway keeps the time the guest agreed to. Operator: move it back in Square, or cancel it from the operator API",
-        {
-          ...fields,
-          booking_id: state.bookingId,
-          gateway_start: new Date(state.start).toISOString(),
-          square_start: new Date(now.start).toISOString(),
-          square_team: now.resourceIds.join(","),
-        },
-      );
+    await applyMove(deps, state, now, change, fields);
   };
+}
+
+/**
+ * Square is the system of record: the booking as Square now has it (start, end, team members)
+ * becomes the gateway's through the core, which moves its busy time and tells the guest. The
+ * notification's version is what the core records: the re-read is at least that new, and a
+ * replay or an older notification is then ignored there.
+ */
+async function applyMove(
+  deps: SquareChangeWorkerDeps,
+  state: BookingState,
+  now: UpstreamBooking,
+  change: SquareBookingChange,
+  fields: Readonly<Record<string, unknown>>,
+): Promise<void> {
+  const { logger } = deps;
+  const moved = await deps.applyUpstreamMove(state.hostId, state.bookingId, {
+    start: now.start,
+    ...(now.end !== undefined && { end: now.end }),
+    resourceIds: now.resourceIds,
+    version: change.version,
+  });
+  const at = {
+    ...fields,
+    booking_id: state.bookingId,
+    square_version: change.version,
+    square_start: new Date(now.start).toISOString(),
+    square_team: now.resourceIds.join(","),
+  };
+  if (!moved.ok) {
+    logger.error("UNRESOLVED square move: the gateway booking could not be moved to Square's time", {
+      ...at,
+      refusal: moved.error.reason,
+      error: moved.error.message,
+    });
+    return;
+  }
+  const r = moved.value;
+  if (r.outcome === "unchanged") return;
+  if (r.conflict !== undefined) {
+    // Kept on the booking (attention, in the operator's view) until a later move settles it.
+    logger.error(
+      "SQUARE MOVE CONFLICT: moved in Square onto time the gateway had given to another booking; recorded at Square's time without a resource. Operator: settle the double booking in Square",
+      { ...at, conflicts_with: r.conflict.conflictsWith.join(",") },
+    );
+    return;
+  }
+  logger.info("square webhook: booking moved in Square, moved here", {
+    ...at,
+    guest_told: r.guestTold,
+    sequence: r.booking.sequence,
+  });
 }

@@ -5,7 +5,7 @@
  * gateway's key prefix when the gateway has Redis, so every process shares one memory of
  * them; process memory otherwise) and worked in-process after the answer.
  */
-import type { Clock, HostConfig, HostDirectory, OperatorApi } from "../../booking/api.js";
+import type { Clock, HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "../../booking/api.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import { MemoryEventDeduplicator, type EventDeduplicator } from "../../connectors/square/webhooks.js";
 import type { HoldStore } from "../../holds/port.js";
@@ -30,7 +30,7 @@ export async function squareWebhookWiring(opts: {
   readonly hosts: readonly HostConfig[];
   readonly directory: HostDirectory;
   readonly store: HoldStore;
-  readonly api: Pick<OperatorApi, "hostCancel">;
+  readonly api: Pick<OperatorApi, "hostCancel"> & UpstreamChangeApi;
   readonly clock: Clock;
   readonly logger: Logger;
   readonly redisUrl?: string;
@@ -62,6 +62,7 @@ export async function squareWebhookWiring(opts: {
       findBooking: async (hostId, upstreamId) =>
         (await bookingForUpstreamId(opts.store, hostId, upstreamId))?.state,
       hostCancel: (hostId, bookingId, input) => opts.api.hostCancel(hostId, bookingId, input),
+      applyUpstreamMove: (hostId, bookingId, move) => opts.api.applyUpstreamMove(hostId, bookingId, move),
       logger: opts.logger,
     }),
     opts.logger,

@@ -14,13 +14,12 @@ import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
-import type { Remedy } from "../protocol/schcp/types.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
 import type { BookingEnding, BookingState } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
-import type { BookingErrorCode } from "./errors.js";
+import type { BookingErrorCode, BookingRemedy, HoldAlternative } from "./errors.js";
 import type { UpstreamMove, UpstreamMoveOutcome } from "./operator/upstream-move.js";
 
 /**
@@ -48,7 +47,9 @@ export interface BookingRefusal {
   readonly message: string;
   readonly basis?: Readonly<Record<string, unknown>>;
   readonly retryAfterMs?: number;
-  readonly remedies?: readonly Remedy[];
+  readonly remedies?: readonly BookingRemedy[];
+  /** A refused hold's nearest times that could be held instead (slot_unavailable). */
+  readonly alternatives?: readonly HoldAlternative[];
   readonly details?: Readonly<Record<string, unknown>>;
   /**
    * The upstream failure behind the refusal, when there was one: an edge whose protocol names

@@ -7,6 +7,8 @@
  * SchCP's registry where the rule came from SchCP, so its edge can pass them through; a test
  * checks that every reason here is registered under the SchCP code it maps to.
  */
+import type { Money } from "../protocol/money/index.js";
+
 export const BOOKING_ERRORS = {
   invalid_request: [
     "invalid_request",
@@ -109,4 +111,27 @@ export function isBookingErrorCode(code: string): code is BookingErrorCode {
 
 export function isBookingErrorReason(code: BookingErrorCode, reason: string): boolean {
   return (BOOKING_ERRORS[code] as readonly string[]).includes(reason);
+}
+
+/**
+ * What the person or agent can do about a refusal, in the core's terms; SchCP words them as
+ * its §9.2 remedies (schcp/refusal.ts). `approve`: the person must approve these exact terms
+ * (SchCP's approve_offer names the offer's hash).
+ */
+export type BookingRemedy =
+  | { readonly type: "contact"; readonly phone?: string; readonly url?: string }
+  | { readonly type: "retry"; readonly afterMs: number }
+  /** An attestation from one of these attesters would admit the person (SchCP §7.5). */
+  | { readonly type: "attest"; readonly attesters: readonly string[] }
+  | { readonly type: "approve"; readonly termsHash: string };
+
+/** A nearby time that could be held instead of a refused one (SchCP §5.2 alternatives). */
+export interface HoldAlternative {
+  /** Epoch ms. */
+  readonly start: number;
+  /** Service end; absent for an open-ended service. */
+  readonly end?: number;
+  /** Priced at that time; null when the service has no price. */
+  readonly price: Money | null;
+  readonly total: Money | null;
 }

@@ -58,7 +58,7 @@ export const contractMismatch = (expected: string | undefined, message: string):
 export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
   const remedies =
     r.code === "OFFER_APPROVAL_REQUIRED" && typeof r.details?.offer_sha256 === "string"
-      ? [{ type: "approve_offer" as const, offer_sha256: r.details.offer_sha256 }]
+      ? [{ type: "approve" as const, termsHash: r.details.offer_sha256 }]
       : undefined;
   return {
     code: FROM_MANDATE[r.code],
@@ -89,7 +89,7 @@ export function upstreamRefusal(e: ConnectorError): BookingRefusal {
     `the host's booking system did not answer (${e.code}); try again shortly`,
     {
       retryAfterMs,
-      remedies: [{ type: "retry", after: formatSchcpDuration(Math.ceil(retryAfterMs / 1000) * 1000) }],
+      remedies: [{ type: "retry", afterMs: retryAfterMs }],
     },
   );
   return { ...refusal, upstream: e };

@@ -9,6 +9,7 @@ import { alternativeStarts } from "../../holds/alternatives.js";
 import { toSchcpMoney } from "../../protocol/money/index.js";
 import type { Slot } from "../../protocol/schcp/types.js";
 import type { HostRuntime } from "../api.js";
+import type { HoldAlternative } from "../errors.js";
 import type { Authority } from "../authority.js";
 import { priceOffer } from "../pricing/index.js";
 import { checkWhen, zoneView, type ZoneView } from "../rules/index.js";
@@ -38,6 +39,27 @@ export function alternativeStartsFor(
       checkWhen(rules, policies, view ?? runtime.config.timezone, s, now) === undefined &&
       (authority?.covers?.(s, length === undefined ? undefined : s + length) ?? true),
   );
+}
+
+/** A start as a hold alternative in the core's terms (SchCP words it as a §5.2 Slot), priced at that time. */
+export function alternativeAt(
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  start: number,
+  partySize: number,
+  now: number,
+  view: ZoneView = zoneView(runtime.config.timezone),
+): HoldAlternative {
+  const { service, rules } = found;
+  const priced = priceOffer(
+    service,
+    rules,
+    { timezone: runtime.config.timezone, taxes: runtime.catalog.taxes, view },
+    { start, partySize, now },
+  );
+  return service.duration === "open"
+    ? { start, price: priced.price, total: priced.total }
+    : { start, end: start + service.duration, price: priced.price, total: priced.total };
 }
 
 /** A start as an availability slot (§5.1), priced at that time. */

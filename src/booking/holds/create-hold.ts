@@ -16,7 +16,7 @@ import type { BookingContract } from "../contract.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
 import { bookingRefusal, withContactRemedy } from "../rules/index.js";
-import { slotAt } from "./alternatives.js";
+import { alternativeAt } from "./alternatives.js";
 import { checkHold } from "./checks.js";
 import { locate } from "./locate.js";
 import { holdRefusal } from "./outcome.js";
@@ -208,7 +208,7 @@ async function create(
     });
   }
   if (!outcome.ok) {
-    return err(holdRefusal(outcome, (s) => slotAt(runtime, c.found, s, params.partySize, now, view)));
+    return err(holdRefusal(outcome, (s) => alternativeAt(runtime, c.found, s, params.partySize, now, view)));
   }
   return ok({ record: outcome.hold, payload });
 }

@@ -1,12 +1,11 @@
 /**
- * The store's refusals as SchCP refusals (§9.2): a taken slot or the walk-in reserve is 409
- * SLOT_UNAVAILABLE with up to five alternatives in details.alternatives; caps are 429
- * HOLD_LIMIT with the rule in basis, and a retry hint where waiting helps (§9 example:
+ * The store's refusals in the core's terms (SchCP §9.2 words them): a taken slot or the
+ * walk-in reserve is slot_unavailable with up to five alternatives; caps are hold_limit with the rule in basis, and a retry hint where waiting helps (§9 example:
  * new_guest_pool_full, retry PT60S).
  */
 import type { HoldOutcome } from "../../holds/port.js";
-import type { Slot } from "../../protocol/schcp/types.js";
 import type { BookingRefusal } from "../api.js";
+import type { HoldAlternative } from "../errors.js";
 import { bookingRefusal } from "../rules/index.js";
 
 type Refused = Extract<HoldOutcome, { ok: false }>;
@@ -14,21 +13,24 @@ type Refused = Extract<HoldOutcome, { ok: false }>;
 export const MAX_ALTERNATIVES = 5;
 const POOL_RETRY_MS = 60_000;
 
-export function holdRefusal(outcome: Refused, slotAt: (start: number) => Slot): BookingRefusal {
+export function holdRefusal(
+  outcome: Refused,
+  alternativeAt: (start: number) => HoldAlternative,
+): BookingRefusal {
   const basis = outcome.basis;
   switch (outcome.reason) {
     case "slot_taken":
     case "walk_in_reserve": {
-      const alternatives = (outcome.alternatives ?? []).slice(0, MAX_ALTERNATIVES).map(slotAt);
-      return bookingRefusal("slot_unavailable", {
+      const alternatives = (outcome.alternatives ?? []).slice(0, MAX_ALTERNATIVES).map(alternativeAt);
+      const refusal = bookingRefusal("slot_unavailable", {
         reason: outcome.reason,
         message:
           outcome.reason === "slot_taken"
             ? "that time cannot be held; here are the nearest times that can"
             : "the rest of that time is kept for walk-ins and phone bookings",
         ...(basis !== undefined && { basis }),
-        details: { alternatives },
       });
+      return { ...refusal, alternatives };
     }
     case "agent_limit":
       return bookingRefusal("hold_limit", {

@@ -37,6 +37,6 @@ export function hostTimeRefusal(runtime: HostRuntime, now: number): BookingRefus
     message: "the host's booking system has not answered since the gateway started; try again shortly",
     basis: { policy: "host_health", health: "degraded" },
     retryAfterMs,
-    remedies: [{ type: "retry", after: formatSchcpDuration(Math.ceil(retryAfterMs / 1000) * 1000) }],
+    remedies: [{ type: "retry", afterMs: retryAfterMs }],
   });
 }

@@ -65,7 +65,7 @@ export async function withIdempotency(
       return err(
         refuse("invalid_state", "invalid_state", "a request with this idempotency_key is still in progress", {
           retryAfterMs: 1_000,
-          remedies: [{ type: "retry", after: "PT1S" }],
+          remedies: [{ type: "retry", afterMs: 1_000 }],
         }),
       );
     case "replay": {

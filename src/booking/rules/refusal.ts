@@ -3,13 +3,13 @@
  * its code, so an unregistered one is a compile error, and the default reason and message are
  * the registry's.
  */
-import type { Remedy } from "../../protocol/schcp/types.js";
 import type { BookingRefusal, HostConfig } from "../api.js";
 import {
   BOOKING_ERRORS,
   DEFAULT_ERROR_MESSAGES,
   type BookingErrorCode,
   type BookingErrorReason,
+  type BookingRemedy,
 } from "../errors.js";
 
 export interface RefusalInit<C extends BookingErrorCode> {
@@ -17,7 +17,7 @@ export interface RefusalInit<C extends BookingErrorCode> {
   readonly message?: string;
   readonly basis?: Readonly<Record<string, unknown>>;
   readonly retryAfterMs?: number;
-  readonly remedies?: readonly Remedy[];
+  readonly remedies?: readonly BookingRemedy[];
   readonly details?: Readonly<Record<string, unknown>>;
 }
 
@@ -45,7 +45,7 @@ export function withContactRemedy(r: BookingRefusal, host: Pick<HostConfig, "con
   const contact = host.contact;
   if (contact === undefined || (contact.phone === undefined && contact.url === undefined)) return r;
   const url = r.remedies?.find((m) => m.type === "contact")?.url ?? contact.url;
-  const remedy: Remedy = {
+  const remedy: BookingRemedy = {
     type: "contact",
     ...(contact.phone !== undefined && { phone: contact.phone }),
     ...(url !== undefined && { url }),

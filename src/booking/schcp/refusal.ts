@@ -4,9 +4,12 @@
  * through (they are registered under that code, test/booking/schcp/refusal-map.test.ts),
  * except the core's own "no grant at all", which SchCP words as a missing mandate (§3.3).
  */
+import { toSchcpMoney } from "../../protocol/money/index.js";
 import type { HttpRefusalCode } from "../../protocol/schcp/refusals.js";
+import type { Remedy, Slot } from "../../protocol/schcp/types.js";
+import { formatInstant, formatSchcpDuration } from "../../protocol/time/index.js";
 import type { BookingRefusal } from "../api.js";
-import type { BookingErrorCode } from "../errors.js";
+import type { BookingErrorCode, BookingRemedy, HoldAlternative } from "../errors.js";
 
 export const SCHCP_CODE: Readonly<Record<BookingErrorCode, HttpRefusalCode>> = {
   invalid_request: "INVALID_REQUEST",
@@ -39,11 +42,51 @@ export const SCHCP_CODE: Readonly<Record<BookingErrorCode, HttpRefusalCode>> = {
 
 const SCHCP_REASON: Readonly<Record<string, string>> = { authority_required: "mandate_invalid" };
 
-/** A core refusal with SchCP's code and reason; everything else as the core said it. */
-export interface SchcpRefusal extends Omit<BookingRefusal, "code"> {
+/**
+ * A core refusal with SchCP's code, reason and remedies, and a refused hold's alternatives as
+ * the §5.2 Slots in details.alternatives; everything else as the core said it.
+ */
+export interface SchcpRefusal extends Omit<BookingRefusal, "code" | "remedies" | "alternatives"> {
   readonly code: HttpRefusalCode;
+  readonly remedies?: readonly Remedy[];
 }
 
-export function schcpRefusal(r: BookingRefusal): SchcpRefusal {
-  return { ...r, code: SCHCP_CODE[r.code], reason: SCHCP_REASON[r.reason] ?? r.reason };
+/** `timezone`: the host's, for the alternatives' local times (UTC when not known). */
+export function schcpRefusal(r: BookingRefusal, timezone?: string): SchcpRefusal {
+  const { alternatives, remedies, ...rest } = r;
+  return {
+    ...rest,
+    code: SCHCP_CODE[r.code],
+    reason: SCHCP_REASON[r.reason] ?? r.reason,
+    ...(remedies !== undefined && { remedies: remedies.map(schcpRemedy) }),
+    ...(alternatives !== undefined && {
+      details: { ...r.details, alternatives: alternatives.map((a) => schcpSlot(a, timezone)) },
+    }),
+  };
+}
+
+export function schcpRemedy(m: BookingRemedy): Remedy {
+  switch (m.type) {
+    case "contact":
+      return m;
+    case "retry":
+      // Whole seconds, as Retry-After (§9.2 retry).
+      return { type: "retry", after: formatSchcpDuration(Math.ceil(m.afterMs / 1000) * 1000) };
+    case "attest":
+      return { type: "attest", attesters: [...m.attesters] };
+    case "approve":
+      return { type: "approve_offer", offer_sha256: m.termsHash };
+  }
+}
+
+/** §5.2: an alternative is a Slot, priced at that time, at the host's offset. */
+function schcpSlot(a: HoldAlternative, timezone: string | undefined): Slot {
+  const at = (ms: number) => (timezone === undefined ? formatInstant(ms) : formatInstant(ms, timezone));
+  const slot: Slot =
+    a.end === undefined ? { start: at(a.start), open_end: true } : { start: at(a.start), end: at(a.end) };
+  if (a.price !== null && a.total !== null) {
+    slot.price = toSchcpMoney(a.price);
+    slot.total = toSchcpMoney(a.total);
+  }
+  return slot;
 }

@@ -57,7 +57,7 @@ export function edgeRefusal(input: RefusalInput, host?: HostConfig): EdgeRefusal
 
 /** The core's refusal, in SchCP's code and reason (booking/schcp/refusal.ts), as the wire refusal. */
 export function fromBookingRefusal(core: BookingRefusal, host?: HostConfig): EdgeRefusal {
-  const r = schcpRefusal(core);
+  const r = schcpRefusal(core, host?.timezone);
   const input: RefusalInput = {
     code: r.code,
     reason: r.reason,

@@ -418,7 +418,7 @@ export function unwrap<T>(r: Result<T, BookingRefusal>): T {
 /** The refusal as the SchCP edge answers it (booking/schcp/refusal.ts), checked against code and reason. */
 export function refusalOf<T>(r: Result<T, BookingRefusal>, code: string, reason?: string): SchcpRefusal {
   if (r.ok) throw new Error(`expected ${code}, got success`);
-  const wire = schcpRefusal(r.error);
+  const wire = schcpRefusal(r.error, "America/Toronto");
   if (wire.code !== code || (reason !== undefined && wire.reason !== reason)) {
     throw new Error(`expected ${code}/${reason ?? "*"}, got ${JSON.stringify(wire)}`);
   }

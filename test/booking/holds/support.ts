@@ -355,7 +355,7 @@ export function refusalOf<T>(
   basis?: Record<string, unknown>,
 ): SchcpRefusal {
   if (r.ok) throw new Error(`expected ${code}/${reason}, got a result`);
-  const wire = schcpRefusal(r.error);
+  const wire = schcpRefusal(r.error, "America/Toronto");
   expect({ code: wire.code, reason: wire.reason }, r.error.message).toEqual({ code, reason });
   expect(isRegisteredReason(code, reason), `${code}/${reason} is registered`).toBe(true);
   if (basis !== undefined) expect(wire.basis).toEqual(basis);

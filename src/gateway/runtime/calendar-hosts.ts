@@ -29,6 +29,7 @@ import {
 } from "../../jobs/calendar-sync/queue.js";
 import { describeError, type JobLogger } from "../../jobs/logger.js";
 import {
+  createBullmqHostMessenger,
   createHostMessenger,
   fileTransport,
   smsTransport,
@@ -56,17 +57,24 @@ export async function loadApprovalSecret(dataDir: string): Promise<Uint8Array> {
   return Buffer.from(text.trim(), "base64url");
 }
 
+/**
+ * With Redis, messages go through the durable BullMQ queue (delivered once across processes,
+ * kept across a restart); without, they are retried in this process only.
+ */
 export function hostMessenger(
   dataDir: string,
   settings: HostMessageSettings,
   logger: JobLogger,
+  redis?: { readonly url: string; readonly prefix: string },
 ): HostMessenger {
   const transports: MessageTransport[] = [
     ...(settings.smtp !== undefined ? [smtpTransport(settings.smtp)] : []),
     ...(settings.sms !== undefined ? [smsTransport(settings.sms)] : []),
   ];
   if (transports.length === 0) transports.push(fileTransport(join(dataDir, "host-messages.jsonl")));
-  return createHostMessenger({ transports, logger });
+  return redis === undefined
+    ? createHostMessenger({ transports, logger })
+    : createBullmqHostMessenger({ redisUrl: redis.url, prefix: redis.prefix, transports, logger });
 }
 
 const whenFormat = (zone: string) =>
@@ -238,7 +246,12 @@ export function approvalSender(opts: {
     const answerBy = opts.now() + (host?.config.policies.approvalTimeoutMs ?? 2 * 3_600_000);
     const service = handle?.section.services.find((s) => s.id === event.serviceId);
     notifyApprover(
-      { secret: opts.secret, origin: opts.origin, send: (m) => opts.messenger.send(m) },
+      {
+        secret: opts.secret,
+        origin: opts.origin,
+        // The link dies at the deadline: a queue keeps the message no longer, nor sends it after.
+        send: (m) => opts.messenger.send({ ...m, expiresAt: answerBy }),
+      },
       {
         hostId,
         hostName: host?.config.name ?? hostId,

@@ -154,9 +154,17 @@ export async function buildGatewayRuntime(
     ...(opts.availabilityRate !== undefined && { availabilityRate: opts.availabilityRate }),
     ...(opts.originRate !== undefined && { originRate: opts.originRate }),
   });
+  // Made before the hosts (their approval sender holds it): closed on every way out below.
+  const messenger = hostMessenger(
+    opts.dataDir,
+    opts.hostMessages ?? {},
+    logger,
+    opts.redisUrl === undefined
+      ? undefined
+      : { url: opts.redisUrl, prefix: `{${opts.redisKeyPrefix ?? "schcp:"}bullmq}` },
+  );
   try {
     const secret = await loadApprovalSecret(opts.dataDir);
-    const messenger = hostMessenger(opts.dataDir, opts.hostMessages ?? {}, logger);
     // The sender runs only once a booking is made, after the directory below exists.
     const built: { directory?: HostDirectory; calendarHosts: readonly CalendarHostHandle[] } = {
       calendarHosts: [],
@@ -188,6 +196,7 @@ export async function buildGatewayRuntime(
       ...(opts.syntheticFaults !== undefined && { syntheticFaults: opts.syntheticFaults }),
     });
     if (!hosts.ok) {
+      await messenger.close();
       await infra.close();
       return hosts;
     }
@@ -359,11 +368,13 @@ export async function buildGatewayRuntime(
           await workers?.stop();
           await squareWebhooks?.close();
           await outbox.close();
+          await messenger.close();
           await infra.close();
         })()),
     };
     return ok(runtime);
   } catch (e) {
+    await messenger.close();
     await infra.close();
     throw e;
   }

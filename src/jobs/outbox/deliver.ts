@@ -2,7 +2,9 @@
  * Delivery of host messages: the first transport that accepts the recipient sends it, with
  * bounded exponential retries when its peer fails; a message key is delivered once per
  * process. `send` queues and returns, so a booking never waits on a mail server; `idle()`
- * resolves when the queue is empty (tests, shutdown).
+ * resolves when the queue is empty (tests, shutdown). Nothing survives the process: a message
+ * still being retried at exit is lost, and each process de-duplicates only its own keys — the
+ * gateway uses the BullMQ messenger (bullmq-messenger.ts) when it has Redis.
  */
 import { describeError, type JobLogger } from "../logger.js";
 import type { HostMessage, MessageTransport } from "./message.js";
@@ -18,7 +20,10 @@ export interface MessengerOptions {
 
 export interface HostMessenger {
   send(message: HostMessage): void;
+  /** Resolves when every message this messenger was given is sent or abandoned. */
   idle(): Promise<void>;
+  /** Releases what the messenger holds (connections): at shutdown, after the last send. */
+  close(): Promise<void>;
 }
 
 export function createHostMessenger(options: MessengerOptions): HostMessenger {
@@ -74,5 +79,7 @@ export function createHostMessenger(options: MessengerOptions): HostMessenger {
     async idle() {
       while (running.size > 0) await Promise.all([...running]);
     },
+    // Nothing to release; deliveries in flight run on (their timers do not hold the process).
+    close: () => Promise.resolve(),
   };
 }

@@ -3,3 +3,10 @@ export { smtpTransport, type SmtpSettings } from "./smtp.js";
 export { smsTransport, type SmsSettings } from "./sms.js";
 export { fileTransport } from "./file.js";
 export { createHostMessenger, type HostMessenger, type MessengerOptions } from "./deliver.js";
+export {
+  createBullmqHostMessenger,
+  hostMessageJobId,
+  HOST_MESSAGE_QUEUE,
+  type BullmqMessengerOptions,
+  type DurableHostMessenger,
+} from "./bullmq-messenger.js";

@@ -2,7 +2,7 @@
  * Messages to a host (issue #11): the approval link of a pending booking, by mail or SMS. A
  * small port with real transports — SMTP (nodemailer), an HTTP SMS provider (Twilio's
  * Messages API) — and a file/console one for the embedded default, where nobody has a mail
- * server. Delivery retries with backoff (deliver.ts); a transport throws when its peer did
+ * server. Delivery retries with backoff (deliver.ts in process; bullmq-messenger.ts with Redis); a transport throws when its peer did
  * not accept the message.
  */
 export interface HostMessage {
@@ -15,6 +15,11 @@ export interface HostMessage {
   /** For logs and de-duplication: the same key is delivered once. */
   readonly key: string;
   readonly hostId: string;
+  /**
+   * When the message is of no more use (epoch ms): the approval link in it expires then. A
+   * durable queue keeps it no longer and does not send it after (bullmq-messenger.ts).
+   */
+  readonly expiresAt?: number;
 }
 
 export interface MessageTransport {

@@ -9,7 +9,6 @@ import type { ConnectorError, PaymentHandoff } from "../../connectors/port.js";
 import { hostNeedsReconnection } from "../hosts/refusals.js";
 import type { MandateRefusal, MandateRefusalCode } from "../../protocol/schcp/mandate/index.js";
 import { DEFAULT_ERROR_MESSAGES, type BookingErrorCode, type BookingErrorReason } from "../errors.js";
-import { formatSchcpDuration } from "../../protocol/time/index.js";
 import { upstreamRejected } from "../rules/refusal.js";
 
 type Extra = Omit<BookingRefusal, "code" | "reason" | "message">;

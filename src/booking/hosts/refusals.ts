@@ -12,7 +12,6 @@
  * Discovery keeps listing such a host (its document names the services last read, none
  * before the first read): a host that cannot take bookings for a while is still the host.
  */
-import { formatSchcpDuration } from "../../protocol/time/index.js";
 import type { BookingRefusal, HostRuntime } from "../api.js";
 import { bookingRefusal } from "../rules/index.js";
 

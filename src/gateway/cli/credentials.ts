@@ -106,7 +106,9 @@ export async function runCredentials(argv: readonly string[], io: CliIo): Promis
   try {
     if (sub === "set" && record?.ok === true && values.host !== undefined) {
       await open.vault.put(values.host, record.value);
-      io.out(`booking-gateway: ${record.value.provider} grant of host ${values.host} sealed in ${open.where}`);
+      io.out(
+        `booking-gateway: ${record.value.provider} grant of host ${values.host} sealed in ${open.where}`,
+      );
     } else {
       const done = await open.vault.rotate();
       io.out(

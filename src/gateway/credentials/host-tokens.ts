@@ -51,7 +51,8 @@ export function vaultHostTokens(
   deps: VaultHostDeps,
 ): Result<VaultHostTokens, { field: string; message: string }> {
   const { credentials: _mode, clientId, clientIdEnv, clientSecretEnv, ...rest } = settings;
-  const fail = (inner: string, why: string) => err({ field: field(inner), message: `${field(inner)}: ${why}` });
+  const fail = (inner: string, why: string) =>
+    err({ field: field(inner), message: `${field(inner)}: ${why}` });
   if (deps.credentials === undefined)
     return fail("/credentials", `"vault" needs TOKEN_KEYS set (the key ring the vault is sealed with)`);
   const { env, vault } = deps.credentials;
@@ -67,7 +68,8 @@ export function vaultHostTokens(
   else if (clientId !== undefined) return fail("/clientId", "the OAuth client id, a non-empty string");
   else {
     const got = fromEnv("/clientIdEnv", clientIdEnv);
-    if (!got.ok) return clientIdEnv === undefined ? fail("/clientId", "clientId or clientIdEnv is required") : got;
+    if (!got.ok)
+      return clientIdEnv === undefined ? fail("/clientId", "clientId or clientIdEnv is required") : got;
     id = got.value;
   }
   const secret = fromEnv("/clientSecretEnv", clientSecretEnv);

@@ -1,6 +1,12 @@
 /** The gateway's OAuth token vault and refresher (issue #13). See README "Connect a business". */
 export { parseKeyRing, TOKEN_KEYS_VARIABLE, KEY_BYTES, type KeyRing } from "./key-ring.js";
-export { parseTokenRecord, DEFAULT_TOKEN_ENDPOINTS, OAUTH_PROVIDERS, type OAuthProvider, type TokenRecord } from "./record.js";
+export {
+  parseTokenRecord,
+  DEFAULT_TOKEN_ENDPOINTS,
+  OAUTH_PROVIDERS,
+  type OAuthProvider,
+  type TokenRecord,
+} from "./record.js";
 export { seal, open, VaultOpenError, type SealedRecord } from "./seal.js";
 export { MemorySealedStore, type SealedStore } from "./store.js";
 export { FileSealedStore, CREDENTIALS_DIR } from "./file-store.js";

@@ -26,9 +26,14 @@ export interface KeyRing {
 const KID = /^[A-Za-z0-9._-]{1,32}$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-export function parseKeyRing(raw: string | undefined, variable = TOKEN_KEYS_VARIABLE): Result<KeyRing, string> {
+export function parseKeyRing(
+  raw: string | undefined,
+  variable = TOKEN_KEYS_VARIABLE,
+): Result<KeyRing, string> {
   if (raw === undefined || raw.trim() === "")
-    return err(`${variable} is not set: give one or more "kid:base64key" entries (32-byte keys), newest first`);
+    return err(
+      `${variable} is not set: give one or more "kid:base64key" entries (32-byte keys), newest first`,
+    );
   const keys = new Map<string, Buffer>();
   const ids: string[] = [];
   for (const [i, entry] of raw.split(",").entries()) {
@@ -37,13 +42,16 @@ export function parseKeyRing(raw: string | undefined, variable = TOKEN_KEYS_VARI
     if (colon < 0) return err(`${variable}: entry ${i + 1} must be "kid:base64key"`);
     const kid = part.slice(0, colon);
     const material = part.slice(colon + 1);
-    if (!KID.test(kid)) return err(`${variable}: entry ${i + 1}: the key id must be 1-32 of A-Z a-z 0-9 . _ -`);
+    if (!KID.test(kid))
+      return err(`${variable}: entry ${i + 1}: the key id must be 1-32 of A-Z a-z 0-9 . _ -`);
     if (keys.has(kid)) return err(`${variable}: key id "${kid}" is given twice`);
     // Standard base64 only, checked before decoding: Buffer.from ignores what it cannot read.
     if (!BASE64.test(material)) return err(`${variable}: key "${kid}" is not base64`);
     const key = Buffer.from(material, "base64");
     if (key.length !== KEY_BYTES)
-      return err(`${variable}: key "${kid}" must be ${KEY_BYTES} bytes, got ${key.length} (make one with: openssl rand -base64 32)`);
+      return err(
+        `${variable}: key "${kid}" must be ${KEY_BYTES} bytes, got ${key.length} (make one with: openssl rand -base64 32)`,
+      );
     keys.set(kid, key);
     ids.push(kid);
   }

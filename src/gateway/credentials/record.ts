@@ -40,7 +40,8 @@ const isProvider = (v: unknown): v is OAuthProvider =>
  * `expiresAt` may be epoch ms or an ISO 8601 instant (what Square's `expires_at` is).
  */
 export function parseTokenRecord(raw: unknown): Result<TokenRecord, string> {
-  if (typeof raw !== "object" || raw === null || Array.isArray(raw)) return err("a token record is a JSON object");
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return err("a token record is a JSON object");
   const r = raw as Record<string, unknown>;
   const known = new Set(["provider", "accessToken", "refreshToken", "expiresAt", "scope", "tokenEndpoint"]);
   const extra = Object.keys(r).filter((k) => !known.has(k));

@@ -77,14 +77,20 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
     r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt > now());
   const fields = (r: TokenRecord | undefined) => ({ host_id: hostId, ...(r && { provider: r.provider }) });
 
-  const revoked = (record: TokenRecord, outcome: { status: number; error?: string }): TokenUnavailableError => {
+  const revoked = (
+    record: TokenRecord,
+    outcome: { status: number; error?: string },
+  ): TokenUnavailableError => {
     if (revokedGrant !== grantOf(record)) {
       revokedGrant = grantOf(record);
-      opts.logger?.error("OAuth refresh refused for good: the host needs reconnection and offers no time until then", {
-        ...fields(record),
-        status: outcome.status,
-        ...(outcome.error !== undefined && { oauth_error: outcome.error }),
-      });
+      opts.logger?.error(
+        "OAuth refresh refused for good: the host needs reconnection and offers no time until then",
+        {
+          ...fields(record),
+          status: outcome.status,
+          ...(outcome.error !== undefined && { oauth_error: outcome.error }),
+        },
+      );
     }
     return new TokenUnavailableError(
       "unauthorized",
@@ -95,7 +101,10 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
   async function load(): Promise<TokenRecord> {
     const record = await vault.get(hostId);
     if (record === undefined)
-      throw new TokenUnavailableError("unauthorized", `host "${hostId}" has no token record in the vault: connect it (booking-gateway credentials set)`);
+      throw new TokenUnavailableError(
+        "unauthorized",
+        `host "${hostId}" has no token record in the vault: connect it (booking-gateway credentials set)`,
+      );
     if (revokedGrant !== undefined && revokedGrant !== grantOf(record)) revokedGrant = undefined;
     cached = record;
     return record;
@@ -121,7 +130,10 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
         why: outcome.why,
       });
       if (usable(record)) return record.accessToken;
-      throw new TokenUnavailableError("unavailable", `host "${hostId}": the ${record.provider} token could not be refreshed now`);
+      throw new TokenUnavailableError(
+        "unavailable",
+        `host "${hostId}": the ${record.provider} token could not be refreshed now`,
+      );
     }
     const next: TokenRecord = {
       ...record,

@@ -43,7 +43,9 @@ export function retryOnceOn401(inner: typeof fetch, provider: TokenProvider): ty
       // rather than turning the host "needs reconnection" over a token endpoint's outage.
       if (isRevokedGrant(e)) return first;
       await first.body?.cancel().catch(() => undefined);
-      throw new Error("the access token was refused and could not be refreshed now", { cause: { code: "TOKEN_REFRESH_PENDING" } });
+      throw new Error("the access token was refused and could not be refreshed now", {
+        cause: { code: "TOKEN_REFRESH_PENDING" },
+      });
     }
     if (token === sent) return first;
     await first.body?.cancel().catch(() => undefined);

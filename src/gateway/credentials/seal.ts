@@ -62,7 +62,8 @@ export function seal(ring: KeyRing, hostId: string, plaintext: string): SealedRe
 
 export function open(ring: KeyRing, hostId: string, sealed: unknown): string {
   const s = sealed as Partial<SealedRecord> | null;
-  if (typeof s !== "object" || s === null || s.v !== FORMAT) throw new VaultOpenError(hostId, undefined, "not a sealed record");
+  if (typeof s !== "object" || s === null || s.v !== FORMAT)
+    throw new VaultOpenError(hostId, undefined, "not a sealed record");
   const { kid, iv, ct, tag } = s;
   if (typeof kid !== "string" || typeof iv !== "string" || typeof ct !== "string" || typeof tag !== "string")
     throw new VaultOpenError(hostId, undefined, "not a sealed record");

@@ -76,7 +76,9 @@ async function refreshStandard(
   // asks Microsoft for the granted scopes minus the OpenID ones (a subset is allowed on a
   // refresh) and no id_token comes back: the gateway needs only the Graph access token.
   const issuer =
-    provider === "google" ? GOOGLE_ISSUER : `${endpoint.origin}${endpoint.pathname.replace(/\/oauth2\/v2\.0\/token$/, "/v2.0")}`;
+    provider === "google"
+      ? GOOGLE_ISSUER
+      : `${endpoint.origin}${endpoint.pathname.replace(/\/oauth2\/v2\.0\/token$/, "/v2.0")}`;
   const as: oauth.AuthorizationServer = { issuer, token_endpoint: endpoint.href };
   const client: oauth.Client = { client_id: req.client.clientId };
   const scope =
@@ -94,11 +96,17 @@ async function refreshStandard(
   };
   let answer: Response;
   try {
-    answer = await oauth.refreshTokenGrantRequest(as, client, oauth.ClientSecretPost(req.client.clientSecret), refreshToken, {
-      [oauth.customFetch]: seen,
-      signal: AbortSignal.timeout(req.timeoutMs ?? 10_000),
-      ...(scope !== undefined && scope !== "" && { additionalParameters: { scope } }),
-    });
+    answer = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.ClientSecretPost(req.client.clientSecret),
+      refreshToken,
+      {
+        [oauth.customFetch]: seen,
+        signal: AbortSignal.timeout(req.timeoutMs ?? 10_000),
+        ...(scope !== undefined && scope !== "" && { additionalParameters: { scope } }),
+      },
+    );
   } catch (e) {
     return { kind: "transient", why: `token endpoint unreachable (${errorName(e)})` };
   }
@@ -114,9 +122,12 @@ async function refreshStandard(
   } catch (e) {
     const code = status ?? answer.status;
     if (e instanceof oauth.ResponseBodyError) {
-      return permanentStatus(e.status) ? { kind: "revoked", status: e.status, error: safeCode(e.error) } : { kind: "transient", status: e.status, why: `token endpoint answered ${e.status}` };
+      return permanentStatus(e.status)
+        ? { kind: "revoked", status: e.status, error: safeCode(e.error) }
+        : { kind: "transient", status: e.status, why: `token endpoint answered ${e.status}` };
     }
-    if (e instanceof oauth.WWWAuthenticateChallengeError) return { kind: "revoked", status: e.status, error: "invalid_client" };
+    if (e instanceof oauth.WWWAuthenticateChallengeError)
+      return { kind: "revoked", status: e.status, error: "invalid_client" };
     if (permanentStatus(code)) return { kind: "revoked", status: code };
     return { kind: "transient", status: code, why: `token endpoint answered ${code} that could not be used` };
   }

@@ -70,8 +70,12 @@ const usesVault = (config: HostConfig): boolean => config.connector.settings["cr
 /** A vault host's token provider and retrying fetch (credentials/host-tokens.ts). */
 function vaultSettings(config: HostConfig, at: string, deps: ConnectorDeps) {
   const mode = config.connector.settings["credentials"];
-  if (mode !== "vault") return invalid(at, "/credentials", `the only value is "vault" (or use accessTokenFile)`);
-  if (config.connector.settings["accessTokenFile"] !== undefined || config.connector.settings["accessToken"] !== undefined)
+  if (mode !== "vault")
+    return invalid(at, "/credentials", `the only value is "vault" (or use accessTokenFile)`);
+  if (
+    config.connector.settings["accessTokenFile"] !== undefined ||
+    config.connector.settings["accessToken"] !== undefined
+  )
     return invalid(at, "/credentials", `give credentials "vault" or an access token, not both`);
   const made = vaultHostTokens(config.id, config.connector.settings, (inner) => settingsField(at, inner), {
     ...(deps.credentials !== undefined && { credentials: deps.credentials }),

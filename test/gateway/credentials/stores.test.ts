@@ -49,7 +49,9 @@ describe("file store", () => {
     const store = new FileSealedStore(dir);
     const vault = new TokenVault(ringOf(), store);
     await vault.put("busy", RECORD);
-    const writes = Array.from({ length: 40 }, (_, i) => vault.put("busy", { ...RECORD, accessToken: `a${i}-${"x".repeat(4000)}` }));
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      vault.put("busy", { ...RECORD, accessToken: `a${i}-${"x".repeat(4000)}` }),
+    );
     const reads = Array.from({ length: 40 }, () => vault.get("busy"));
     const seen = await Promise.all(reads);
     await Promise.all(writes);

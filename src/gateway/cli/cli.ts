@@ -8,6 +8,7 @@ import { startMcp } from "./mcp.js";
 import type { RunningMcp } from "./mcp.js";
 import { startServe } from "./serve.js";
 import { runUpstreams } from "./upstreams.js";
+import { runCredentials } from "./credentials.js";
 import type { RunningServer } from "./serve.js";
 
 export type { RunningMcp } from "./mcp.js";
@@ -38,6 +39,11 @@ Commands:
                           each host's upstream (vendor, pinned API version, health) and every
                           Deprecation/Sunset notice its platform sent (read the catalogs once;
                           with REDIS_URL, also what serve processes recorded)
+  credentials set --host ID --from-json FILE
+                          seal a host's OAuth grant ({provider, accessToken, refreshToken,
+                          expiresAt, scope, tokenEndpoint}) into the token vault, for hosts
+                          with credentials: "vault" (needs TOKEN_KEYS)
+  credentials rotate      re-encrypt every vault record under TOKEN_KEYS' first key
   help                    show this text
 
 Environment (serve):
@@ -52,6 +58,9 @@ Environment (serve):
   GATEWAY_DATA_DIR  where host signing keys and the operator credential are kept
                     (default ./.gateway)
   OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)
+  TOKEN_KEYS        the OAuth token vault's keys, "kid:base64key,..." (32-byte keys, newest
+                    first: it encrypts, all decrypt); records live in Redis with REDIS_URL, else
+                    in <data dir>/credentials/
   NODE_ENV          "production" stops validating every response against its schema
   SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASSWORD, SMTP_FROM
                     mail calendar hosts' approval links through this relay
@@ -117,6 +126,8 @@ export async function runCli(
       }
       return runUpstreams(values.config, io);
     }
+    case "credentials":
+      return runCredentials(rest, io);
     case undefined:
     case "help":
     case "--help":

@@ -14,6 +14,7 @@ import { jsonLinesLogger } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
+import { openVaultFromEnv } from "./credentials.js";
 import type { ServeSettings } from "./serve-env.js";
 
 export interface RunningServer {
@@ -45,6 +46,14 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     return 2;
   }
   const hosts = loaded.value;
+  // The token vault (TOKEN_KEYS): checked before the socket is bound, so a bad key is a start error.
+  const vault = openVaultFromEnv(io.env, settings.value);
+  if (!vault.ok) {
+    fail(vault.error);
+    return 2;
+  }
+  const openVault = vault.value;
+  const closeVault = () => openVault?.close() ?? Promise.resolve();
 
   // env carries the Node request (incoming), which the app reads bodies from directly.
   let handler: (request: Request, env?: unknown) => Response | Promise<Response> = () =>
@@ -55,12 +64,16 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) });
   const listening = await listen(server, settings.value);
   if (!listening.ok) {
+    await closeVault();
     fail(listening.error);
     return 1;
   }
   const port = listening.port;
   const publicOrigin = settings.value.publicOrigin ?? `http://127.0.0.1:${port}`;
-  const closeServer = () => closeHttpServer(server);
+  const closeServer = async () => {
+    await closeHttpServer(server);
+    await closeVault();
+  };
 
   let runtime: GatewayRuntime;
   try {
@@ -77,6 +90,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
+      ...(openVault !== undefined && { credentials: { vault: openVault.vault, env: io.env } }),
     });
     if (!built.ok) {
       await closeServer();
@@ -103,6 +117,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       : `store: Redis at ${redactUrl(settings.value.redisUrl)}, webhooks on BullMQ`,
   );
   say(`host signing keys in ${settings.value.dataDir}`);
+  if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
   for (const c of runtime.calendarHosts) {
     say(
       `calendar host ${c.hostId}: availability from its synced calendar (every ${Math.round(c.section.syncEveryMs / 1000)} s); ` +
@@ -126,8 +141,10 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     runtime,
     close: () =>
       (closing ??= (async () => {
-        await closeServer();
+        // The vault last: the runtime's workers may refresh a token until they stop.
+        await closeHttpServer(server);
         await runtime.close();
+        await closeVault();
       })()),
   };
 }

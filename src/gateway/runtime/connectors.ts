@@ -7,9 +7,10 @@
  * - calendars: "caldav", "google", "microsoft", "ics-dir" (a local directory of iCalendar
  *   files). A calendar host is then made a booking host by hosts.ts (src/booking/calendar).
  *
- * Google and Microsoft take an OAuth access token. Until the gateway's own onboarding keeps
- * and refreshes tokens (issue #13), a host names `accessTokenFile`: a file an outside token
- * broker keeps current, read on every call and never logged.
+ * Google and Microsoft take an OAuth access token, from one of two places: `accessTokenFile`, a
+ * file an outside token broker keeps current (read on every call, never logged), or
+ * `credentials: "vault"`, the gateway's own encrypted token vault, refreshed before expiry and
+ * once on a 401 (src/gateway/credentials, issue #13). Square takes `accessToken` or the vault.
  *
  * Settings errors name the field in the config file. Every connector that speaks HTTP hands
  * its upstream's Deprecation/Sunset notices to `onNotice`, recorded per host for operators.
@@ -35,6 +36,7 @@ import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../co
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
+import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 
 export interface ConnectorDeps {
   readonly clock: Clock;
@@ -51,6 +53,8 @@ export interface ConnectorDeps {
   readonly onNotice?: (hostId: string, notice: NoticeSighting) => void;
   /** The HTTP client connectors use (tests: a recording fetch); globalThis.fetch by default. */
   readonly fetch?: typeof fetch;
+  /** The token vault, for hosts with `credentials: "vault"` (present when TOKEN_KEYS is set). */
+  readonly credentials?: VaultCredentials;
 }
 
 type Factory = (config: HostConfig, at: string, deps: ConnectorDeps) => Result<Connector, FieldError>;
@@ -61,23 +65,63 @@ const invalid = (at: string, inner: string, why: string) => {
   return err(fieldError("invalid_setting", field, `${field}: ${why}`));
 };
 
-/** Settings minus the gateway's own `accessTokenFile`, and a provider reading that file. */
+const usesVault = (config: HostConfig): boolean => config.connector.settings["credentials"] !== undefined;
+
+/** A vault host's token provider and retrying fetch (credentials/host-tokens.ts). */
+function vaultSettings(config: HostConfig, at: string, deps: ConnectorDeps) {
+  const mode = config.connector.settings["credentials"];
+  if (mode !== "vault")
+    return invalid(at, "/credentials", `the only value is "vault" (or use accessTokenFile)`);
+  if (
+    config.connector.settings["accessTokenFile"] !== undefined ||
+    config.connector.settings["accessToken"] !== undefined
+  )
+    return invalid(at, "/credentials", `give credentials "vault" or an access token, not both`);
+  const made = vaultHostTokens(config.id, config.connector.settings, (inner) => settingsField(at, inner), {
+    ...(deps.credentials !== undefined && { credentials: deps.credentials }),
+    ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+    ...(deps.logger !== undefined && { logger: deps.logger }),
+    now: () => deps.clock.now(),
+  });
+  if (!made.ok) return err(fieldError("invalid_setting", made.error.field, made.error.message));
+  return made;
+}
+
+/**
+ * Settings minus the gateway's own members, a token provider (the vault's, or one reading
+ * `accessTokenFile`) and the fetch to call the upstream with (the vault's retries once on a 401).
+ */
 function oauthSettings(
   config: HostConfig,
   at: string,
   deps: ConnectorDeps,
-): Result<{ rest: Record<string, unknown>; accessToken: () => Promise<string> }, FieldError> {
+): Result<
+  { rest: Record<string, unknown>; accessToken: () => Promise<string>; fetch?: typeof fetch },
+  FieldError
+> {
+  if (usesVault(config)) {
+    const vault = vaultSettings(config, at, deps);
+    if (!vault.ok) return vault;
+    const { rest, accessToken, fetch } = vault.value;
+    return ok({ rest, accessToken, fetch });
+  }
   const { accessTokenFile, ...rest } = config.connector.settings;
   if (typeof accessTokenFile !== "string" || accessTokenFile.length === 0) {
     return invalid(
       at,
       "/accessTokenFile",
-      "a file holding a current OAuth access token (kept fresh by your token broker)",
+      'a file holding a current OAuth access token (kept fresh by your token broker), or use credentials: "vault"',
     );
   }
   const path = isAbsolute(accessTokenFile) ? accessTokenFile : resolve(deps.dataDir ?? ".", accessTokenFile);
   return ok({ rest, accessToken: async () => (await readFile(path, "utf8")).trim() });
 }
+
+/** The vault's retrying fetch when the host has one, else the runtime's. */
+const fetchOf = (oauth: { fetch?: typeof fetch }, deps: ConnectorDeps) => {
+  const f = oauth.fetch ?? deps.fetch;
+  return f === undefined ? {} : { fetch: f };
+};
 
 const noticeOf = (config: HostConfig, deps: ConnectorDeps) =>
   deps.onNotice === undefined ? {} : { onNotice: (n: NoticeSighting) => deps.onNotice?.(config.id, n) };
@@ -116,7 +160,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
       createGoogleCalendarConnector(valid.value, {
         accessToken: oauth.value.accessToken,
         now: () => deps.clock.now(),
-        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
       }),
@@ -131,7 +175,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
       createMicrosoftCalendarConnector(valid.value, {
         accessToken: oauth.value.accessToken,
         now: () => deps.clock.now(),
-        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+        ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
       }),
@@ -139,11 +183,20 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
   },
   synthetic: synthetic,
   square: (config, at, deps) => {
+    let settings = config.connector.settings;
+    let vault: { squareToken: () => Promise<string | undefined>; fetch: typeof fetch } | undefined;
+    if (usesVault(config)) {
+      const made = vaultSettings(config, at, deps);
+      if (!made.ok) return made;
+      ({ rest: settings, ...vault } = made.value);
+    }
     try {
       return ok(
-        createSquareConnector(config.connector.settings, {
+        createSquareConnector(settings, {
           clock: deps.clock,
-          ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+          ...(vault !== undefined
+            ? { tokenProvider: vault.squareToken, fetch: vault.fetch }
+            : deps.fetch !== undefined && { fetch: deps.fetch }),
           ...(deps.logger !== undefined && { logger: deps.logger }),
           ...(deps.onNotice !== undefined && { onNotice: (n) => deps.onNotice?.(config.id, n) }),
         }),

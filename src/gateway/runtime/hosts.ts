@@ -13,6 +13,7 @@ import { childPointer, err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { connectorFor } from "./connectors.js";
+import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import { knownUntil } from "../../booking/calendar/host-connector.js";
 import type { CalendarHostPlan } from "../../booking/calendar/sync.js";
@@ -39,6 +40,8 @@ export interface BuildHostsDeps {
   readonly onTentative?: (hostId: string, event: OwnEvent) => void;
   /** The HTTP client connectors use (tests). */
   readonly fetch?: typeof fetch;
+  /** The token vault for `credentials: "vault"` hosts (src/gateway/credentials). */
+  readonly credentials?: VaultCredentials;
 }
 
 export async function buildHosts(

@@ -46,6 +46,7 @@ import type { CalendarSyncQueue } from "../../jobs/calendar-sync/queue.js";
 import type { HostDirectory } from "../../booking/api.js";
 import type { HostMessenger } from "../../jobs/outbox/index.js";
 import type { WorkerIntervals, Workers } from "./workers.js";
+import type { VaultCredentials } from "../credentials/host-tokens.js";
 
 export interface GatewayRuntimeOptions {
   readonly hosts: readonly HostConfig[];
@@ -89,6 +90,8 @@ export interface GatewayRuntimeOptions {
   readonly hostMessages?: HostMessageSettings;
   /** The HTTP client connectors use (tests: a recording fetch); globalThis.fetch by default. */
   readonly connectorFetch?: typeof fetch;
+  /** The token vault for `credentials: "vault"` hosts (TOKEN_KEYS; src/gateway/credentials). */
+  readonly credentials?: VaultCredentials;
 }
 
 export interface GatewayRuntime extends HttpAppDeps {
@@ -190,6 +193,7 @@ export async function buildGatewayRuntime(
         now: () => clock.now(),
       }),
       ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
+      ...(opts.credentials !== undefined && { credentials: opts.credentials }),
       syntheticBackend: infra.syntheticBackend,
       ...(opts.syntheticMessages !== undefined && { syntheticMessages: opts.syntheticMessages }),
       healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...opts.hostHealth },

@@ -1,0 +1,25 @@
+/** The gateway's OAuth token vault and refresher (issue #13). See README "Connect a business". */
+export { parseKeyRing, TOKEN_KEYS_VARIABLE, KEY_BYTES, type KeyRing } from "./key-ring.js";
+export {
+  parseTokenRecord,
+  DEFAULT_TOKEN_ENDPOINTS,
+  OAUTH_PROVIDERS,
+  type OAuthProvider,
+  type TokenRecord,
+} from "./record.js";
+export { seal, open, VaultOpenError, type SealedRecord } from "./seal.js";
+export { MemorySealedStore, type SealedStore } from "./store.js";
+export { FileSealedStore, CREDENTIALS_DIR } from "./file-store.js";
+export { RedisSealedStore } from "./redis-store.js";
+export { TokenVault } from "./vault.js";
+export {
+  createTokenProvider,
+  isRevokedGrant,
+  TokenUnavailableError,
+  DEFAULT_REFRESH_MARGIN_MS,
+  type TokenProvider,
+  type TokenProviderOptions,
+} from "./refresher.js";
+export { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";
+export { retryOnceOn401 } from "./retry-on-401.js";
+export { vaultHostTokens, type VaultCredentials, type VaultHostTokens } from "./host-tokens.js";

@@ -1,0 +1,49 @@
+/**
+ * Sealed token records in Redis, so every gateway process on one Redis refreshes into and
+ * reads from the same grant (a Microsoft refresh rotates the refresh token: a process holding
+ * only its own copy would go on refreshing with a stale one).
+ *
+ * One string key per host, `<prefix>credentials:{<host id>}`: the hash tag keeps each host's
+ * key in one Redis Cluster slot by host, beside nothing else, and the prefix is the gateway's
+ * REDIS_KEY_PREFIX so several gateways can share a Redis. The value is the sealed JSON only.
+ * `list()` walks with SCAN (never KEYS), for rotate().
+ */
+import type { Redis } from "ioredis";
+import { checkHostId, type SealedStore } from "./store.js";
+
+export class RedisSealedStore implements SealedStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix = "schcp:",
+  ) {}
+
+  key(hostId: string): string {
+    checkHostId(hostId);
+    return `${this.prefix}credentials:{${hostId}}`;
+  }
+
+  async read(hostId: string): Promise<string | undefined> {
+    return (await this.redis.get(this.key(hostId))) ?? undefined;
+  }
+
+  async write(hostId: string, sealed: string): Promise<void> {
+    await this.redis.set(this.key(hostId), sealed);
+  }
+
+  async delete(hostId: string): Promise<void> {
+    await this.redis.del(this.key(hostId));
+  }
+
+  async list(): Promise<string[]> {
+    const head = `${this.prefix}credentials:{`;
+    const pattern = `${head.replace(/[*?[\]\\]/g, "\\$&")}*}`;
+    const hosts = new Set<string>();
+    let cursor = "0";
+    do {
+      const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 200);
+      cursor = next;
+      for (const k of keys) if (k.startsWith(head) && k.endsWith("}")) hosts.add(k.slice(head.length, -1));
+    } while (cursor !== "0");
+    return [...hosts].sort();
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * A host's access token from the vault, kept fresh (issue #13):
+ *
+ * - refreshed before it expires (`marginMs`, 5 minutes by default), so calls do not hit a 401;
+ * - single flight per host: concurrent callers share one refresh, never racing two grants
+ *   (Microsoft rotates the refresh token, and a second refresh with the spent one could fail);
+ * - refreshed once more when the upstream refuses it: the wiring calls `invalidate(token)` on a
+ *   401 and asks again (retry-on-401.ts);
+ * - before refreshing it reads the vault again: another gateway process on the same store may
+ *   have refreshed already, and its token is used instead of spending the grant twice;
+ * - a refresh refused for good (invalid_grant, a 4xx) is `unauthorized`: http.ts and the Square
+ *   client map it so, and host health turns the host "needs_reconnection" (booking/hosts/
+ *   health.ts), which refuses its time. It is logged loudly once, and no further refresh is
+ *   tried until the vault holds a different grant (the operator reconnected);
+ * - a refresh that fails for now (network, 5xx, 429) is `unavailable`, tried again on the next
+ *   call; a token that has not expired yet is still used meanwhile.
+ *
+ * No message or log line carries a token, a secret or an upstream error description.
+ */
+import type { Logger } from "../http/types.js";
+import type { TokenRecord } from "./record.js";
+import { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";
+import type { TokenVault } from "./vault.js";
+
+export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
+
+/** What http.ts (`credentialError`) and the Square client read: `code` "unauthorized" or not. */
+export class TokenUnavailableError extends Error {
+  constructor(
+    readonly code: "unauthorized" | "unavailable",
+    message: string,
+  ) {
+    super(message);
+    this.name = "TokenUnavailableError";
+  }
+}
+
+export const isRevokedGrant = (e: unknown): boolean =>
+  e instanceof TokenUnavailableError && e.code === "unauthorized";
+
+export interface TokenProvider {
+  /** A current access token, refreshing first when it is due or was refused. */
+  accessToken(): Promise<string>;
+  /** The upstream refused `token` (a 401): the next accessToken() refreshes. */
+  invalidate(token: string): void;
+}
+
+export interface TokenProviderOptions {
+  readonly hostId: string;
+  readonly vault: TokenVault;
+  readonly client: OAuthClient;
+  readonly fetch?: typeof fetch;
+  readonly now?: () => number;
+  readonly logger?: Logger;
+  readonly marginMs?: number;
+  readonly squareVersion?: string;
+}
+
+/** A grant's identity for "has the operator put a new one": its refresh token, else its access token. */
+const grantOf = (r: TokenRecord): string => r.refreshToken ?? r.accessToken;
+
+export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
+  const now = opts.now ?? (() => Date.now());
+  const margin = opts.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
+  const fetchFn = opts.fetch ?? globalThis.fetch;
+  const { hostId, vault } = opts;
+  let cached: TokenRecord | undefined;
+  /** An access token the upstream refused: not handed out again. */
+  let refused: string | undefined;
+  /** The grant a refresh was refused for good; cleared when the vault holds another. */
+  let revokedGrant: string | undefined;
+  let inflight: Promise<string> | undefined;
+
+  const fresh = (r: TokenRecord): boolean =>
+    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt - margin > now());
+  const usable = (r: TokenRecord): boolean =>
+    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt > now());
+  const fields = (r: TokenRecord | undefined) => ({ host_id: hostId, ...(r && { provider: r.provider }) });
+
+  const revoked = (
+    record: TokenRecord,
+    outcome: { status: number; error?: string },
+  ): TokenUnavailableError => {
+    if (revokedGrant !== grantOf(record)) {
+      revokedGrant = grantOf(record);
+      opts.logger?.error(
+        "OAuth refresh refused for good: the host needs reconnection and offers no time until then",
+        {
+          ...fields(record),
+          status: outcome.status,
+          ...(outcome.error !== undefined && { oauth_error: outcome.error }),
+        },
+      );
+    }
+    return new TokenUnavailableError(
+      "unauthorized",
+      `host "${hostId}": the ${record.provider} grant was refused${outcome.error !== undefined ? ` (${outcome.error})` : ""}: reconnect it`,
+    );
+  };
+
+  async function load(): Promise<TokenRecord> {
+    const record = await vault.get(hostId);
+    if (record === undefined)
+      throw new TokenUnavailableError(
+        "unauthorized",
+        `host "${hostId}" has no token record in the vault: connect it (booking-gateway credentials set)`,
+      );
+    if (revokedGrant !== undefined && revokedGrant !== grantOf(record)) revokedGrant = undefined;
+    cached = record;
+    return record;
+  }
+
+  async function refresh(): Promise<string> {
+    // Another process may have refreshed (or the operator reconnected) since we last read.
+    const record = await load();
+    if (fresh(record)) return record.accessToken;
+    if (revokedGrant === grantOf(record)) throw revoked(record, { status: 0 });
+    const outcome: RefreshOutcome = await refreshGrant({
+      record,
+      client: opts.client,
+      fetch: fetchFn,
+      now: now(),
+      ...(opts.squareVersion !== undefined && { squareVersion: opts.squareVersion }),
+    });
+    if (outcome.kind === "revoked") throw revoked(record, outcome);
+    if (outcome.kind === "transient") {
+      opts.logger?.warn("OAuth refresh failed for now; tried again on the next call", {
+        ...fields(record),
+        ...(outcome.status !== undefined && { status: outcome.status }),
+        why: outcome.why,
+      });
+      if (usable(record)) return record.accessToken;
+      throw new TokenUnavailableError(
+        "unavailable",
+        `host "${hostId}": the ${record.provider} token could not be refreshed now`,
+      );
+    }
+    const next: TokenRecord = {
+      ...record,
+      accessToken: outcome.accessToken,
+      ...(outcome.refreshToken !== undefined && { refreshToken: outcome.refreshToken }),
+      ...(outcome.expiresAt !== undefined ? { expiresAt: outcome.expiresAt } : { expiresAt: undefined }),
+      ...(outcome.scope !== undefined && { scope: outcome.scope }),
+    };
+    if (next.expiresAt === undefined) delete (next as { expiresAt?: number }).expiresAt;
+    await vault.put(hostId, next);
+    cached = next;
+    refused = undefined;
+    opts.logger?.info("OAuth access token refreshed", {
+      ...fields(next),
+      ...(next.expiresAt !== undefined && { expires_at: new Date(next.expiresAt).toISOString() }),
+    });
+    return next.accessToken;
+  }
+
+  return {
+    async accessToken() {
+      const record = cached ?? (await load());
+      if (fresh(record) && revokedGrant !== grantOf(record)) return record.accessToken;
+      inflight ??= refresh().finally(() => {
+        inflight = undefined;
+      });
+      return inflight;
+    },
+    invalidate(token) {
+      if (cached?.accessToken === token) refused = token;
+    },
+  };
+}

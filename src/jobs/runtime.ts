@@ -11,6 +11,7 @@ import type { HoldStore, ReputationStore } from "../holds/port.js";
 import type { JobLogger } from "./logger.js";
 import { consoleJobLogger } from "./logger.js";
 import { RedisTaskLock } from "./maintenance/redis-lock.js";
+import type { ExpiryNotice } from "./maintenance/sweeper.js";
 import { createMaintenanceWorkers } from "./maintenance/workers.js";
 import type { MaintenanceIntervals, MaintenanceWorkers } from "./maintenance/workers.js";
 import type { PublicFetch } from "./outbound/public-fetch.js";
@@ -24,6 +25,8 @@ export interface GatewayJobsOptions {
   readonly store: HoldStore & ReputationStore;
   readonly clock: Clock;
   readonly logger?: JobLogger;
+  /** What a lapsed hold sends (booking/schcp/hold-expired.ts holdExpiredWebhook). */
+  readonly expiryNotice: ExpiryNotice;
   /** Redis mode (BullMQ + task lock) when set; the embedded mode otherwise. */
   readonly redisUrl?: string;
   /** Redis key prefix of the queue and locks (default "{booking-gateway}"). */
@@ -68,6 +71,7 @@ export function createGatewayJobs(options: GatewayJobsOptions): GatewayJobs {
     clock: options.clock,
     outbox,
     logger,
+    expiryNotice: options.expiryNotice,
     ...(options.reconcile === undefined ? {} : { reconcile: options.reconcile }),
     ...(options.approvals === undefined ? {} : { approvals: options.approvals }),
     ...(options.intervals === undefined ? {} : { intervals: options.intervals }),

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { holdExpiredWebhook } from "../../src/booking/schcp/hold-expired.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
 import { createRedisGatewayStore } from "../../src/holds/redis/index.js";
@@ -49,6 +50,7 @@ describe("createGatewayJobs", () => {
         // freshness check (§3.2) agrees.
         clock: { now: () => Date.now() },
         logger: recordingLogger(),
+        expiryNotice: holdExpiredWebhook,
         intervals,
         fetch,
         reconcile: (hostId) => Promise.resolve(lateDeps.ready && reconciled.push(hostId)),

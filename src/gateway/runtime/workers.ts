@@ -6,6 +6,7 @@
  * processes from running the same task at once (the catalog refresh excepted: each process
  * reads its own).
  */
+import { holdExpiredWebhook } from "../../booking/schcp/hold-expired.js";
 import type { BookingDeps } from "../../booking/api.js";
 import type { BookingMaintenance } from "../../booking/service.js";
 import { refreshDueCatalogs } from "../../booking/hosts/index.js";
@@ -40,6 +41,7 @@ export function startWorkers(opts: {
     clock: opts.deps.clock,
     outbox: opts.deps.outbox,
     logger: opts.logger,
+    expiryNotice: holdExpiredWebhook,
     reconcile: (hostId) => opts.maintenance.reconcile(hostId),
     approvals: (hostId) => opts.maintenance.expireOverdue(hostId),
     catalogs: () => refreshDueCatalogs(opts.deps.hosts, opts.deps.clock.now()),

@@ -13,5 +13,10 @@ export {
   type TaskLock,
 } from "./periodic.js";
 export { RedisTaskLock, type RedisTaskLockOptions } from "./redis-lock.js";
-export { sweepExpiredHolds, type SweepOptions, type SweepReport, type SweeperDeps } from "./sweeper.js";
-export { buildHoldExpiredEvent, holdExpiredEventId } from "./hold-expired.js";
+export {
+  sweepExpiredHolds,
+  type ExpiryNotice,
+  type SweepOptions,
+  type SweepReport,
+  type SweeperDeps,
+} from "./sweeper.js";

@@ -7,19 +7,32 @@
  * Failures are contained: one host's error does not stop the others, one expiry's does not
  * stop the rest of its batch.
  */
-import type { Clock, Outbox } from "../../booking/api.js";
-import type { ExpiryEvent, HoldStore, ReputationStore, ReputationSubject } from "../../holds/port.js";
+import type { Clock, Outbox, OutboundEvent } from "../../booking/api.js";
+import type {
+  ExpiryEvent,
+  HoldRecord,
+  HoldStore,
+  ReputationStore,
+  ReputationSubject,
+} from "../../holds/port.js";
+import type { Result } from "../../protocol/result.js";
 import { describeError } from "../logger.js";
 import type { JobLogger } from "../logger.js";
-import { decodeHoldPayload } from "../../booking/holds/payload.js";
-import { schcpHold } from "../../booking/schcp/attachment.js";
-import { buildHoldExpiredEvent } from "./hold-expired.js";
+
+/**
+ * The webhook a lapsed hold sends, if any (the booking core's SchCP edge builds hold.expired:
+ * booking/schcp/hold-expired.ts holdExpiredWebhook); an error names a record it cannot read.
+ */
+export type ExpiryNotice = (
+  record: HoldRecord,
+) => Result<OutboundEvent | undefined, { readonly field?: string; readonly message: string }>;
 
 export interface SweeperDeps {
   readonly store: HoldStore & ReputationStore;
   readonly clock: Clock;
   readonly outbox: Outbox;
   readonly logger: JobLogger;
+  readonly expiryNotice: ExpiryNotice;
 }
 
 export interface SweepOptions {
@@ -98,30 +111,19 @@ async function handleExpiry(deps: SweeperDeps, event: ExpiryEvent): Promise<bool
 
   const record = await deps.store.getHold(event.hostId, event.holdId, now);
   if (record === undefined) return false; // pruned long after it ended: nothing left to send
-  const payload = decodeHoldPayload(record.payload);
-  if (!payload.ok) {
-    deps.logger.error("sweeper: unreadable hold payload", {
-      host_id: event.hostId,
-      hold_id: event.holdId,
-      ...payload.error,
-    });
+  const notice = deps.expiryNotice(record);
+  if (!notice.ok) {
+    deps.logger.error(
+      "sweeper: no hold.expired sent: its payload is unreadable or the event fails the WebhookEvent schema",
+      {
+        host_id: event.hostId,
+        hold_id: event.holdId,
+        ...notice.error,
+      },
+    );
     return false;
   }
-  const callbackUrl = payload.value.callbackUrl;
-  // A change offer's hold is a proposal, not a hold the agent placed: it has no hold.expired;
-  // nor has a hold placed through an edge without webhooks (no SchCP Hold kept with it).
-  const signed = schcpHold(payload.value.attachments);
-  if (callbackUrl === undefined || payload.value.contract.kind !== "booking" || signed === undefined)
-    return false;
-  const built = buildHoldExpiredEvent(record, signed);
-  if (!built.ok) {
-    deps.logger.error("sweeper: hold.expired does not match the WebhookEvent schema", {
-      host_id: event.hostId,
-      hold_id: event.holdId,
-      ...built.error,
-    });
-    return false;
-  }
-  await deps.outbox.enqueue({ hostId: event.hostId, callbackUrl, event: { ...built.value } });
+  if (notice.value === undefined) return false;
+  await deps.outbox.enqueue(notice.value);
   return true;
 }

@@ -18,7 +18,7 @@ import type { JobLogger } from "../logger.js";
 import type { Scheduler } from "../scheduler.js";
 import { PeriodicTask } from "./periodic.js";
 import type { RunOutcome, TaskLock } from "./periodic.js";
-import { sweepExpiredHolds } from "./sweeper.js";
+import { sweepExpiredHolds, type ExpiryNotice } from "./sweeper.js";
 import type { SweepOptions } from "./sweeper.js";
 
 export type MaintenanceTaskName = "sweeper" | "reconcile" | "approvals" | "catalogs";
@@ -40,6 +40,8 @@ export interface MaintenanceOptions {
   readonly clock: Clock;
   readonly outbox: Outbox;
   readonly logger?: JobLogger;
+  /** The webhook a lapsed hold sends (the core's holdExpiredWebhook), given so jobs import no core records. */
+  readonly expiryNotice: ExpiryNotice;
   /** Settles one host's stuck confirms (I3: (hostId) => reconcileStuckConfirms(deps, hostId)). */
   readonly reconcile?: (hostId: string) => Promise<unknown>;
   /** Expires one host's unanswered approvals. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import { createRedisGatewayStore } from "../../../src/holds/redis/index.js";
-import { holdExpiredEventId } from "../../../src/jobs/maintenance/hold-expired.js";
+import { holdExpiredEventId, holdExpiredWebhook } from "../../../src/booking/schcp/hold-expired.js";
 import { sweepExpiredHolds } from "../../../src/jobs/maintenance/sweeper.js";
 import { createPublicFetch } from "../../../src/jobs/outbound/public-fetch.js";
 import { createOutbox } from "../../../src/jobs/webhooks/outbox.js";
@@ -24,7 +24,13 @@ const AFTER = NOW + TTL + MINUTE;
 const HOST = "maple-street-auto";
 
 function deps(store: MemoryHoldStore | Awaited<ReturnType<typeof createRedisGatewayStore>>, now = AFTER) {
-  return { store, clock: { now: () => now }, outbox: recordingOutbox(), logger: recordingLogger() };
+  return {
+    store,
+    clock: { now: () => now },
+    outbox: recordingOutbox(),
+    logger: recordingLogger(),
+    expiryNotice: holdExpiredWebhook,
+  };
 }
 
 describe("sweeper: hold.expired and reputation (SchCP §5.8, §7.3)", () => {
@@ -177,7 +183,7 @@ describe("sweeper: hold.expired and reputation (SchCP §5.8, §7.3)", () => {
         logger,
         fetch: createPublicFetch({ allowPrivateForTests: true }),
       });
-      const d = { store, clock: { now: () => AFTER }, outbox, logger };
+      const d = { store, clock: { now: () => AFTER }, outbox, logger, expiryNotice: holdExpiredWebhook };
       await sweepExpiredHolds(d);
       await sweepExpiredHolds(d);
       await waitFor(() => agent.received.length >= 2);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { holdExpiredWebhook } from "../../../src/booking/schcp/hold-expired.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import { createMaintenanceWorkers } from "../../../src/jobs/maintenance/workers.js";
 import { fakeHosts, hostKey, recordingLogger, waitFor } from "../support.js";
@@ -20,6 +21,7 @@ function setup(over: Partial<Parameters<typeof createMaintenanceWorkers>[0]> = {
     clock: { now: () => NOW + TTL + 1 },
     outbox,
     logger,
+    expiryNotice: holdExpiredWebhook,
     ...over,
   });
   return { workers, logger, outbox, store };

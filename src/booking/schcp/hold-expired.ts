@@ -5,7 +5,9 @@
  * and checked against the WebhookEvent schema before it is queued, since an agent refuses an
  * event that fails it.
  */
-import type { SchcpHoldAttachment } from "../../booking/schcp/attachment.js";
+import type { OutboundEvent } from "../api.js";
+import { decodeHoldPayload } from "../holds/payload.js";
+import { schcpHold, type SchcpHoldAttachment } from "./attachment.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { sha256 } from "../../protocol/json/base64.js";
 import { encodeBase64Url } from "../../protocol/json/base64.js";
@@ -38,4 +40,22 @@ export function buildHoldExpiredEvent(
   const valid = validateSchcp("WebhookEvent", event);
   if (!valid.ok) return err(fieldError("invalid_event", valid.error.field, valid.error.message));
   return ok(valid.value);
+}
+
+/**
+ * What the jobs layer's sweeper sends when a hold lapses (it is handed this function, so the
+ * jobs import nothing of the core's records): hold.expired to the callback_url the agent gave,
+ * for a SchCP booking hold; nothing for a change offer's hold (a proposal, not a hold the agent
+ * placed) or a hold placed through an edge without webhooks (no SchCP Hold kept with it).
+ */
+export function holdExpiredWebhook(record: HoldRecord): Result<OutboundEvent | undefined, FieldError> {
+  const payload = decodeHoldPayload(record.payload);
+  if (!payload.ok) return payload;
+  const callbackUrl = payload.value.callbackUrl;
+  const signed = schcpHold(payload.value.attachments);
+  if (callbackUrl === undefined || payload.value.contract.kind !== "booking" || signed === undefined)
+    return ok(undefined);
+  const built = buildHoldExpiredEvent(record, signed);
+  if (!built.ok) return built;
+  return ok({ hostId: record.hostId, callbackUrl, event: { ...built.value } });
 }

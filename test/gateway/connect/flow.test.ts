@@ -290,7 +290,10 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
   it("an unknown state, or none, is refused", async () => {
     const s = setup();
     await start(s, provider);
-    for (const params of [{ code: "AUTHCODE-4", state: "forged" }, { code: "AUTHCODE-4" }])
+    for (const params of <Record<string, string>[]>[
+      { code: "AUTHCODE-4", state: "forged" },
+      { code: "AUTHCODE-4" },
+    ])
       expect(await s.connect.finishConnect(provider, callback(provider, params), "session-A")).toMatchObject({
         ok: false,
         kind: "bad_state",
@@ -311,21 +314,25 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
     expectNoSecrets(s, denied);
   });
 
-  it("a token endpoint 400 invalid_grant stores nothing and says so without leaking", async () => {
+  it("a refused code (400 invalid_grant; Square: its own error shape) stores nothing and says so without leaking", async () => {
     const s = setup();
     const state = (await start(s, provider)).searchParams.get("state") ?? "";
-    const errorBody =
+    // Square documents no OAuth error body for a bad code; its OAuth endpoints answer
+    // {message, type} (fixtures/square/SOURCES.md, oauth-error-invalid-refresh-token.json).
+    const [status, errorBody, code] =
       provider === "square"
-        ? { error: "invalid_grant", error_description: "AUTHCODE-5 is not valid" }
-        : readFixtureJson(`${provider}/oauth-error-invalid-grant.json`);
-    const scope = nock(t.origin).post(t.path).reply(400, errorBody);
+        ? [401, readFixtureJson("square/oauth-error-invalid-refresh-token.json"), "service.not_authorized"]
+        : [400, readFixtureJson(`${provider}/oauth-error-invalid-grant.json`), "invalid_grant"];
+    const scope = nock(t.origin)
+      .post(t.path)
+      .reply(status, errorBody as nock.Body);
     const r = await s.connect.finishConnect(
       provider,
       callback(provider, { code: "AUTHCODE-5", state }),
       "session-A",
     );
     scope.done();
-    expect(r).toMatchObject({ ok: false, kind: "exchange_failed", error: "invalid_grant" });
+    expect(r).toMatchObject({ ok: false, kind: "exchange_failed", error: code });
     expect(r.ok === false && r.message).toMatch(/Nothing was saved/);
     expect(await s.vault.get("salon")).toBeUndefined();
     expect(s.store.records.size).toBe(0);

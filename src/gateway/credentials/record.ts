@@ -76,3 +76,29 @@ export function parseTokenRecord(raw: unknown): Result<TokenRecord, string> {
     tokenEndpoint: url.href,
   });
 }
+
+/**
+ * HTTP Basic credentials of a CalDAV host (RFC 7617), sealed like a token record but kept apart
+ * from them (connect/basic-vault.ts, its own store namespace): a TokenVault never meets one, so
+ * its records, its refresher and rotate() are unchanged.
+ */
+export interface BasicCredentialRecord {
+  readonly kind: "basic";
+  readonly serverUrl: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+export function parseBasicCredentialRecord(raw: unknown): Result<BasicCredentialRecord, string> {
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return err("a credential record is a JSON object");
+  const r = raw as Record<string, unknown>;
+  const extra = Object.keys(r).filter((k) => !["kind", "serverUrl", "username", "password"].includes(k));
+  if (extra.length > 0) return err(`unknown member(s): ${extra.join(", ")}`);
+  if (r["kind"] !== "basic") return err('kind must be "basic"');
+  if (typeof r["serverUrl"] !== "string" || r["serverUrl"] === "") return err("serverUrl must be a URL");
+  if (typeof r["username"] !== "string" || r["username"] === "" || r["username"].includes(":"))
+    return err("username must be a non-empty string without ':'");
+  if (typeof r["password"] !== "string") return err("password must be a string");
+  return ok({ kind: "basic", serverUrl: r["serverUrl"], username: r["username"], password: r["password"] });
+}

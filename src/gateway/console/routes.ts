@@ -24,7 +24,7 @@ import { getCookie } from "hono/cookie";
 import { readBoundedBody } from "../http/body.js";
 import { originKey } from "../http/origin-limit.js";
 import type { HttpAppDeps } from "../http/types.js";
-import { htmlResponse } from "./layout.js";
+import { htmlResponse as layoutResponse } from "./layout.js";
 import { operateView } from "./operate-view.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, type Session, type Sessions } from "./sessions.js";
@@ -40,6 +40,14 @@ export const PLAIN_COOKIE = "gw_session";
 
 /** Console forms are a token and a credential: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
+
+/**
+ * The console's pages send their origin with same-origin requests: under no-referrer Chromium
+ * sends `Origin: null` with a form POST, which the same-origin check must refuse. No URL here
+ * carries a secret, and cross-origin requests still get no referrer.
+ */
+const htmlResponse = (status: number, body: string, headers: Record<string, string> = {}) =>
+  layoutResponse(status, body, { "referrer-policy": "same-origin", ...headers });
 
 export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): void {
   const secureFor = (c: Context) =>

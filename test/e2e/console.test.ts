@@ -67,7 +67,10 @@ describe("the operator console in a real browser (issue #13)", () => {
     await page.click("button[type=submit]");
     await expect.poll(() => page.textContent("h1")).toBe("Operate");
     const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === "gw_session")).toMatchObject({ httpOnly: true, sameSite: "Strict" });
+    expect(cookies.find((c) => c.name === "gw_session")).toMatchObject({
+      httpOnly: true,
+      sameSite: "Strict",
+    });
 
     const row = page.locator("tr", { hasText: id });
     await expect.poll(() => row.count()).toBeGreaterThan(0);

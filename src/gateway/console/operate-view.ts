@@ -106,7 +106,8 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
     status: v.status,
     ...(v.partySize !== undefined && { partySize: v.partySize }),
     ...(resource !== undefined && { resource }),
-    ...(v.status === "pending_host" && v.approvalBy !== undefined && { answerBy: localTime(v.approvalBy, tz) }),
+    ...(v.status === "pending_host" &&
+      v.approvalBy !== undefined && { answerBy: localTime(v.approvalBy, tz) }),
   };
 }
 

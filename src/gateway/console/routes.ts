@@ -82,14 +82,18 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
   ): Promise<
     { ok: true; id: string; session: Session; form: URLSearchParams } | { ok: false; res: Response }
   > => {
-    if (!sameOrigin(c)) return { ok: false, res: forbidden("This form was not sent from the console's own pages.") };
+    if (!sameOrigin(c))
+      return { ok: false, res: forbidden("This form was not sent from the console's own pages.") };
     const id = sessionId(c);
     const session = await con.sessions.use(id);
     if (id === undefined || session === undefined)
       return { ok: false, res: forbidden("Your console session has ended. Sign in again.") };
     const form = await readForm(c);
     if (form === undefined || !secretsMatch(form.get("csrf") ?? undefined, session.csrf))
-      return { ok: false, res: forbidden("This form has expired or was not issued by the console. Reload the page.") };
+      return {
+        ok: false,
+        res: forbidden("This form has expired or was not issued by the console. Reload the page."),
+      };
     return { ok: true, id, session, form };
   };
 
@@ -117,7 +121,9 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
       const minutes = Math.ceil(waitMs / 60_000);
       return htmlResponse(
         429,
-        signInPage({ error: `Too many wrong credentials from your network. Try again in ${minutes} minute(s).` }),
+        signInPage({
+          error: `Too many wrong credentials from your network. Try again in ${minutes} minute(s).`,
+        }),
         { "retry-after": String(Math.ceil(waitMs / 1000)) },
       );
     }
@@ -150,12 +156,17 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     let flash: Session["flash"];
     if (host === undefined) flash = { text: `No host "${hostId}" is served here.`, error: true };
     else {
-      const done = approve ? await deps.api.approve(hostId, bookingId) : await deps.api.decline(hostId, bookingId, {});
+      const done = approve
+        ? await deps.api.approve(hostId, bookingId)
+        : await deps.api.decline(hostId, bookingId, {});
       flash = done.ok
         ? {
             text: `${approve ? "Approved" : "Declined"}: ${done.value.contract.service.name} at ${host.config.name} (booking ${bookingId}) is now ${done.value.status.replace("_", " ")}.`,
           }
-        : { text: `Booking ${bookingId} could not be ${approve ? "approved" : "declined"}: ${done.error.message}`, error: true };
+        : {
+            text: `Booking ${bookingId} could not be ${approve ? "approved" : "declined"}: ${done.error.message}`,
+            error: true,
+          };
       deps.logger.info("console booking answer", {
         host_id: hostId,
         booking_id: bookingId,

@@ -45,7 +45,11 @@ function sessionCookie(res: Response): string {
 }
 
 async function signIn(ip = "198.51.100.1"): Promise<string> {
-  const res = await post("/console/sign-in", { credential: gw.runtime.operatorToken }, { "x-forwarded-for": ip });
+  const res = await post(
+    "/console/sign-in",
+    { credential: gw.runtime.operatorToken },
+    { "x-forwarded-for": ip },
+  );
   expect(res.status).toBe(303);
   return sessionCookie(res);
 }
@@ -76,7 +80,9 @@ describe("sign-in and sign-out", () => {
     const res = await app.request(url("/"));
     expect(res.status).toBe(200);
     const csp = res.headers.get("content-security-policy") ?? "";
-    expect(csp).toMatch(/default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self'; frame-ancestors 'none'/);
+    expect(csp).toMatch(
+      /default-src 'none'; style-src 'sha256-[A-Za-z0-9+/]+=*'; form-action 'self'; frame-ancestors 'none'/,
+    );
     const html = await res.text();
     expect(html).toContain('<label for="credential">');
     expect(html).toContain('action="/console/sign-in"');
@@ -84,12 +90,20 @@ describe("sign-in and sign-out", () => {
   });
 
   it("the credential opens a session (HttpOnly, SameSite=Strict, Path=/); a wrong one does not", async () => {
-    const wrong = await post("/console/sign-in", { credential: "not-the-credential-at-all" }, { "x-forwarded-for": "198.51.100.2" });
+    const wrong = await post(
+      "/console/sign-in",
+      { credential: "not-the-credential-at-all" },
+      { "x-forwarded-for": "198.51.100.2" },
+    );
     expect(wrong.status).toBe(401);
     expect(wrong.headers.get("set-cookie")).toBeNull();
     expect(await wrong.text()).toContain("not the operator credential");
 
-    const res = await post("/console/sign-in", { credential: gw.runtime.operatorToken }, { "x-forwarded-for": "198.51.100.2" });
+    const res = await post(
+      "/console/sign-in",
+      { credential: gw.runtime.operatorToken },
+      { "x-forwarded-for": "198.51.100.2" },
+    );
     expect(res.status).toBe(303);
     expect(res.headers.get("location")).toBe("/");
     const set = res.headers.get("set-cookie") ?? "";
@@ -140,7 +154,15 @@ describe("CSRF", () => {
     const { csrf } = await home(cookie);
     const path = `/console/hosts/harbourview-dental/bookings/${id}/approve`;
     expect((await post(path, {}, { cookie })).status).toBe(403);
-    expect((await post(path, { csrf: `${csrf.slice(0, -1)}A` === csrf ? "x" : `${csrf.slice(0, -1)}A` }, { cookie })).status).toBe(403);
+    expect(
+      (
+        await post(
+          path,
+          { csrf: `${csrf.slice(0, -1)}A` === csrf ? "x" : `${csrf.slice(0, -1)}A` },
+          { cookie },
+        )
+      ).status,
+    ).toBe(403);
     expect((await post(path, { csrf }, { cookie, origin: "https://evil.example" })).status).toBe(403);
     expect((await post(path, { csrf }, { cookie, "sec-fetch-site": "cross-site" })).status).toBe(403);
     // Another session's token is not this session's.
@@ -152,7 +174,11 @@ describe("CSRF", () => {
     expect((await app.request(url(path), { headers: { cookie } })).status).toBe(404);
     expect(await statusOf(id)).toBe("pending_host");
     // Sign-in from another site is refused too (login CSRF).
-    const cross = await post("/console/sign-in", { credential: gw.runtime.operatorToken }, { origin: "https://evil.example" });
+    const cross = await post(
+      "/console/sign-in",
+      { credential: gw.runtime.operatorToken },
+      { origin: "https://evil.example" },
+    );
     expect(cross.status).toBe(403);
   });
 });
@@ -161,8 +187,15 @@ describe("failed sign-ins are limited per network origin", () => {
   it("after 5 wrong credentials the origin is refused with 429 — even the right credential — and others are not", async () => {
     const ip = "203.0.113.9";
     for (let i = 0; i < 5; i++)
-      expect((await post("/console/sign-in", { credential: `wrong-${i}-xxxxxxxxxxxx` }, { "x-forwarded-for": ip })).status).toBe(401);
-    const locked = await post("/console/sign-in", { credential: gw.runtime.operatorToken }, { "x-forwarded-for": ip });
+      expect(
+        (await post("/console/sign-in", { credential: `wrong-${i}-xxxxxxxxxxxx` }, { "x-forwarded-for": ip }))
+          .status,
+      ).toBe(401);
+    const locked = await post(
+      "/console/sign-in",
+      { credential: gw.runtime.operatorToken },
+      { "x-forwarded-for": ip },
+    );
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBeGreaterThan(0);
     expect(locked.headers.get("set-cookie")).toBeNull();
@@ -183,7 +216,11 @@ describe("Operate: approve and decline through the page", () => {
     expect(page.html).toContain(`/console/hosts/harbourview-dental/bookings/${a}/approve`);
     expect(page.html).toContain(`/console/hosts/harbourview-dental/bookings/${b}/decline`);
 
-    const approved = await post(`/console/hosts/harbourview-dental/bookings/${a}/approve`, { csrf: page.csrf }, { cookie });
+    const approved = await post(
+      `/console/hosts/harbourview-dental/bookings/${a}/approve`,
+      { csrf: page.csrf },
+      { cookie },
+    );
     expect(approved.status).toBe(303);
     expect(await statusOf(a)).toBe("confirmed");
     const after = await home(cookie);
@@ -192,12 +229,18 @@ describe("Operate: approve and decline through the page", () => {
     // The flash is shown once.
     expect((await home(cookie)).html).not.toContain('role="status"');
 
-    const declined = await post(`/console/hosts/harbourview-dental/bookings/${b}/decline`, { csrf: page.csrf }, { cookie });
+    const declined = await post(
+      `/console/hosts/harbourview-dental/bookings/${b}/decline`,
+      { csrf: page.csrf },
+      { cookie },
+    );
     expect(declined.status).toBe(303);
     expect(await statusOf(b)).toBe("declined");
     // Answering again is refused by the core and said so.
     await post(`/console/hosts/harbourview-dental/bookings/${b}/approve`, { csrf: page.csrf }, { cookie });
-    expect((await home(cookie)).html).toMatch(/class="flash error" role="status">Booking [^<]* could not be approved/);
+    expect((await home(cookie)).html).toMatch(
+      /class="flash error" role="status">Booking [^<]* could not be approved/,
+    );
     expect(await statusOf(b)).toBe("declined");
   });
 });

@@ -37,12 +37,12 @@ afterAll(async () => {
 const policy = { idleMs: 10 * 60_000, absoluteMs: 60 * 60_000 };
 
 describe.each([
-  ["memory", () => ({ store: new MemorySessionStore() as SessionStore, at: "" })],
+  ["memory", () => ({ store: new MemorySessionStore(), at: "" })],
   [
     "redis",
     () => {
       const at = sub();
-      return { store: new RedisSessionStore(client, at) as SessionStore, at };
+      return { store: new RedisSessionStore(client, at), at };
     },
   ],
 ] as Array<[string, () => { store: SessionStore; at: string }]>)("%s sessions", (name, make) => {

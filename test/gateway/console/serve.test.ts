@@ -38,7 +38,7 @@ async function serve(): Promise<{ server: RunningServer; out: string }> {
     cwd: dir,
   });
   if (typeof result !== "object") throw new Error(`serve exited ${result}: ${out.join("\n")}`);
-  return { server: result, out: out.join("\n") };
+  return { server: result as RunningServer, out: out.join("\n") };
 }
 
 describe("the console on two replicas sharing Redis", () => {

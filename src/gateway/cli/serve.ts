@@ -126,6 +126,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     );
   }
   say(
+    `operator console at ${publicOrigin}/ — open it in a browser and sign in with the operator credential below`,
+  );
+  say(
     `operator API at ${publicOrigin}/operator/v0/<host id>/bookings with "Authorization: Bearer <credential>"`,
   );
   say(

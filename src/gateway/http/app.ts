@@ -9,6 +9,7 @@
  *   *    /operator/v0/hosts, /{hostId}/health     host health for operators (operator-hosts.ts)
  *   POST /webhooks/square/{hostId}               Square booking notifications (square-webhooks.ts)
  *   POST /push/{google,microsoft}/{hostId}       calendar push notifications (calendar-push.ts)
+ *   GET  /, POST /console/...                    the operator console (src/gateway/console)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -22,6 +23,7 @@ import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
 import { mountCalendarPush } from "./calendar-push.js";
+import { mountConsole } from "../console/routes.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -64,6 +66,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   mountOperatorHostRoutes(app, deps);
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
+  if (deps.console !== undefined) mountConsole(app, { ...deps, publicOrigin: origin }, deps.console);
   if (deps.squareWebhooks !== undefined)
     mountSquareWebhooks(
       app,

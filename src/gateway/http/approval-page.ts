@@ -3,7 +3,9 @@
  * GET shows the booking and asks; only the form's POST acts, so a mail scanner or link
  * preview that fetches the URL cannot approve. Server-rendered HTML with no script: every
  * value is escaped, the page forbids framing, referrers, caching and any subresource (CSP).
+ * Its look and headers are the operator console's (src/gateway/console/layout.ts).
  */
+import { escapeHtml, page, PAGE_HEADERS } from "../console/layout.js";
 
 export interface ApprovalView {
   readonly hostName: string;
@@ -19,36 +21,8 @@ export interface ApprovalView {
   readonly answerBy?: string;
 }
 
-export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = {
-  "content-type": "text/html; charset=utf-8",
-  "cache-control": "no-store",
-  "referrer-policy": "no-referrer",
-  "x-content-type-options": "nosniff",
-  "x-frame-options": "DENY",
-  "content-security-policy":
-    "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-};
-
-const escapeHtml = (s: string) =>
-  s.replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c,
-  );
-
-const STYLE =
-  "body{font:16px/1.5 system-ui,sans-serif;max-width:32rem;margin:2rem auto;padding:0 1rem;color:#1b1b1b}" +
-  "dl{display:grid;grid-template-columns:auto 1fr;gap:.25rem 1rem}dt{color:#555}" +
-  "form{display:inline-block;margin:1rem 1rem 0 0}button{font:inherit;padding:.6rem 1.4rem;border-radius:.4rem;border:1px solid #888;cursor:pointer}" +
-  "button.approve{background:#176b2c;color:#fff;border-color:#176b2c}.note{color:#555;font-size:.9rem}";
-
-function page(title: string, body: string): string {
-  return (
-    `<!doctype html><html lang="en"><head><meta charset="utf-8">` +
-    `<meta name="viewport" content="width=device-width,initial-scale=1">` +
-    `<meta name="robots" content="noindex,nofollow"><title>${escapeHtml(title)}</title>` +
-    `<style>${STYLE}</style></head><body>${body}</body></html>`
-  );
-}
+/** The shared page headers (strict CSP: no script, the one stylesheet by its hash). */
+export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = PAGE_HEADERS;
 
 function details(v: ApprovalView): string {
   const rows: Array<[string, string]> = [

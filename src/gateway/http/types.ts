@@ -1,4 +1,5 @@
 import type { ApprovalRouteDeps } from "./approval-routes.js";
+import type { ConsoleDeps } from "../console/routes.js";
 import type { SquareWebhookReceiver } from "./square-webhooks.js";
 import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
@@ -119,6 +120,8 @@ export interface HttpAppDeps {
   readonly allowPrivateCallbacksForTests?: boolean;
   /** Calendar hosts' approval links (GET/POST /approve/{token}); absent: no such route. */
   readonly approval?: ApprovalRouteDeps;
+  /** The operator console's sessions and sign-in limit (GET /, /console/...); absent: no console. */
+  readonly console?: ConsoleDeps;
   /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
   readonly upstreams?: UpstreamsView;
   /** Square booking webhooks (POST /webhooks/square/{hostId}); absent: no such route. */

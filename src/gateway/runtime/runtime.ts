@@ -47,6 +47,8 @@ import type { HostDirectory } from "../../booking/api.js";
 import type { HostMessenger } from "../../jobs/outbox/index.js";
 import type { WorkerIntervals, Workers } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
+import { consoleWiring } from "../console/wiring.js";
+import type { SessionPolicy } from "../console/sessions.js";
 
 export interface GatewayRuntimeOptions {
   readonly hosts: readonly HostConfig[];
@@ -92,6 +94,8 @@ export interface GatewayRuntimeOptions {
   readonly connectorFetch?: typeof fetch;
   /** The token vault for `credentials: "vault"` hosts (TOKEN_KEYS; src/gateway/credentials). */
   readonly credentials?: VaultCredentials;
+  /** Operator console sessions' idle and absolute expiry (default 30 min, 12 h). */
+  readonly consoleSessions?: SessionPolicy;
 }
 
 export interface GatewayRuntime extends HttpAppDeps {
@@ -296,6 +300,19 @@ export async function buildGatewayRuntime(
             await workers?.stop();
             throw e;
           });
+    const operatorConsole = await consoleWiring({
+      clock,
+      redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
+      ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+      ...(opts.consoleSessions !== undefined && { sessionPolicy: opts.consoleSessions }),
+    }).catch(async (e: unknown) => {
+      // Started above: stop them before the start fails.
+      await calendarPush?.close();
+      await calendarSync?.close();
+      await workers?.stop();
+      await squareWebhooks?.close();
+      throw e;
+    });
     const operatorName = opts.operatorName ?? "Booking Gateway";
     let closing: Promise<void> | undefined;
 
@@ -329,6 +346,7 @@ export async function buildGatewayRuntime(
       ...(opts.maxBodyBytes !== undefined && { maxBodyBytes: opts.maxBodyBytes }),
       validateResponses: opts.validateResponses ?? true,
       approval: approvalRoutes({ deps, service, secret, uses: infra.linkUses }),
+      console: operatorConsole.deps,
       upstreams: {
         notices: (hostId) => infra.notices.list(hostId),
         calendar: async (hostId) =>
@@ -371,6 +389,7 @@ export async function buildGatewayRuntime(
           await calendarSync?.close();
           await workers?.stop();
           await squareWebhooks?.close();
+          await operatorConsole.close();
           await outbox.close();
           await messenger.close();
           await infra.close();

@@ -1,0 +1,166 @@
+/**
+ * What the console's Operate page shows, gathered from the same sources as the operator API
+ * (operator-hosts.ts, operator-upstreams.ts, operator-routes.ts): every host's health, calendar
+ * hosts' last sync, upstream Deprecation/Sunset notices, bookings waiting for the host's answer
+ * and the next bookings. Plain data with times already written in each host's zone; the page
+ * (pages.ts) only lays it out.
+ */
+import type { HostRuntime } from "../../booking/api.js";
+import type { BookingView } from "../../booking/view.js";
+import type { HttpAppDeps } from "../http/types.js";
+
+export interface HostRow {
+  readonly hostId: string;
+  readonly name: string;
+  readonly health: "ok" | "degraded" | "needs_reconnection";
+  readonly since?: string;
+  readonly lastError?: { readonly code: string; readonly message: string; readonly at: string };
+}
+
+export interface SyncRow {
+  readonly hostName: string;
+  readonly calendarId?: string;
+  /** Absent: the calendar was not read yet. */
+  readonly at?: string;
+  readonly kind?: string;
+  readonly outcome?: string;
+  readonly error?: string;
+}
+
+export interface NoticeRow {
+  readonly hostName: string;
+  readonly vendor: string;
+  readonly call: string;
+  readonly deprecation?: string;
+  readonly sunset?: string;
+  readonly lastSeen: string;
+}
+
+export interface BookingRow {
+  readonly hostId: string;
+  readonly hostName: string;
+  readonly bookingId: string;
+  readonly service: string;
+  readonly when: string;
+  readonly start: number;
+  readonly status: string;
+  readonly partySize?: number;
+  readonly resource?: string;
+  readonly answerBy?: string;
+}
+
+export interface OperateView {
+  readonly hosts: readonly HostRow[];
+  readonly syncs: readonly SyncRow[];
+  readonly notices: readonly NoticeRow[];
+  readonly pending: readonly BookingRow[];
+  readonly upcoming: readonly BookingRow[];
+  /** Hosts whose bookings could not be listed (the page says so rather than showing none). */
+  readonly unlisted: readonly string[];
+}
+
+export const UPCOMING_LIMIT = 20;
+
+/** Statuses of a booking that still takes its time. */
+const LIVE = new Set(["pending_host", "tentative", "confirmed"]);
+
+/** A local date and time in the host's zone, with the zone's short name ("Fri, Oct 16, 2026, 9:00 AM EDT"). */
+export function localTime(ms: number, timeZone: string): string {
+  return new Intl.DateTimeFormat("en-US", {
+    timeZone,
+    weekday: "short",
+    year: "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    timeZoneName: "short",
+  }).format(ms);
+}
+
+function hostRow(host: HostRuntime): HostRow {
+  const base = { hostId: host.config.id, name: host.config.name };
+  if (host.health === undefined) return { ...base, health: "ok" };
+  const s = host.health.status();
+  const tz = host.config.timezone;
+  return {
+    ...base,
+    health: s.health,
+    since: localTime(s.since, tz),
+    ...(s.lastError !== undefined && {
+      lastError: { code: s.lastError.code, message: s.lastError.message, at: localTime(s.lastError.at, tz) },
+    }),
+  };
+}
+
+function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
+  const tz = host.config.timezone;
+  const resource = v.contract.resource?.name;
+  return {
+    hostId: host.config.id,
+    hostName: host.config.name,
+    bookingId: v.bookingId,
+    service: v.contract.service.name,
+    when: localTime(v.start, tz),
+    start: v.start,
+    status: v.status,
+    ...(v.partySize !== undefined && { partySize: v.partySize }),
+    ...(resource !== undefined && { resource }),
+    ...(v.status === "pending_host" &&
+      v.approvalBy !== undefined && { answerBy: localTime(v.approvalBy, tz) }),
+  };
+}
+
+export async function operateView(deps: HttpAppDeps): Promise<OperateView> {
+  const now = deps.clock.now();
+  const hosts = deps.hosts.list();
+  const syncs: SyncRow[] = [];
+  const notices: NoticeRow[] = [];
+  const pending: BookingRow[] = [];
+  const upcoming: BookingRow[] = [];
+  const unlisted: string[] = [];
+  for (const host of hosts) {
+    const name = host.config.name;
+    const tz = host.config.timezone;
+    const cal = await deps.upstreams?.calendar(host.config.id);
+    if (cal !== undefined) {
+      if (cal.reports.length === 0) syncs.push({ hostName: name });
+      for (const r of cal.reports)
+        syncs.push({
+          hostName: name,
+          calendarId: r.calendarId,
+          at: localTime(r.at, tz),
+          kind: r.kind,
+          outcome: r.outcome,
+          ...(r.error !== undefined && { error: `${r.error.code}: ${r.error.message}` }),
+        });
+    }
+    for (const n of (await deps.upstreams?.notices(host.config.id)) ?? [])
+      notices.push({
+        hostName: name,
+        vendor: n.vendor,
+        call: n.call,
+        ...(n.deprecation !== undefined && { deprecation: n.deprecation }),
+        ...(n.sunset !== undefined && { sunset: n.sunset }),
+        lastSeen: n.last_seen,
+      });
+    const listed = await deps.api.listBookings(host.config.id);
+    if (!listed.ok) {
+      unlisted.push(name);
+      continue;
+    }
+    for (const v of listed.value) {
+      if (v.status === "pending_host") pending.push(bookingRow(host, v));
+      if (LIVE.has(v.status) && (v.end ?? v.start) >= now) upcoming.push(bookingRow(host, v));
+    }
+  }
+  const byStart = (a: BookingRow, b: BookingRow) => a.start - b.start;
+  return {
+    hosts: hosts.map(hostRow),
+    syncs,
+    notices,
+    pending: pending.sort(byStart),
+    upcoming: upcoming.sort(byStart).slice(0, UPCOMING_LIMIT),
+    unlisted,
+  };
+}

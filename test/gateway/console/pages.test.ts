@@ -1,0 +1,74 @@
+/**
+ * The Operate page shows what the brief asks of it (issue #13 "Operate"): health with its
+ * since and last error, calendar sync and outcome, upstream Deprecation/Sunset notices; every
+ * value escaped; the shared stylesheet's hash in the CSP is the hash of the stylesheet sent.
+ */
+import { createHash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { PAGE_CSP, STYLE } from "../../../src/gateway/console/layout.js";
+import type { OperateView } from "../../../src/gateway/console/operate-view.js";
+import { operatePage } from "../../../src/gateway/console/pages.js";
+import { approvalRefusedPage } from "../../../src/gateway/http/approval-page.js";
+
+const view: OperateView = {
+  hosts: [
+    {
+      hostId: "sq",
+      name: "Square <Shop>",
+      health: "needs_reconnection",
+      since: "Thu 9:00",
+      lastError: { code: "auth", message: "invalid_grant", at: "Thu 9:00" },
+    },
+    { hostId: "cal", name: "Ana", health: "degraded", since: "Thu 8:00" },
+  ],
+  syncs: [
+    {
+      hostName: "Ana",
+      calendarId: "primary",
+      at: "Thu 8:59",
+      kind: "incremental",
+      outcome: "incomplete",
+      error: "rate_limited: slow down",
+    },
+    { hostName: "Bea" },
+  ],
+  notices: [
+    {
+      hostName: "Square <Shop>",
+      vendor: "square",
+      call: "GET /v2/locations",
+      sunset: "Wed, 01 Jul 2027 00:00:00 GMT",
+      lastSeen: "2026-12-03T09:00:00.000Z",
+    },
+  ],
+  pending: [],
+  upcoming: [],
+  unlisted: [],
+};
+
+describe("Operate page", () => {
+  it("shows health, sync outcome and notices, escaped", () => {
+    const html = operatePage(view, 'tok"en');
+    expect(html).toContain('<td class="needs_reconnection">needs reconnection</td>');
+    expect(html).toContain("auth: invalid_grant (Thu 9:00)");
+    expect(html).toContain('<td class="degraded">degraded</td>');
+    expect(html).toContain("rate_limited: slow down");
+    expect(html).toContain("incomplete");
+    expect(html).toContain("not synced yet");
+    expect(html).toContain("Wed, 01 Jul 2027 00:00:00 GMT");
+    expect(html).toContain("Square &lt;Shop&gt;");
+    expect(html).not.toContain("<Shop>");
+    expect(html).toContain('value="tok&quot;en"');
+    expect(html).toMatch(/<header>.*<nav aria-label="Account">/);
+    expect(html).toContain("<main>");
+    expect(html).toContain('<th scope="col">Health</th>');
+  });
+
+  it("the CSP allows exactly the stylesheet the pages carry (the approval page too)", () => {
+    const hash = createHash("sha256").update(STYLE, "utf8").digest("base64");
+    expect(PAGE_CSP).toContain(`style-src 'sha256-${hash}'`);
+    expect(PAGE_CSP).not.toContain("unsafe-inline");
+    expect(operatePage(view, "t")).toContain(`<style>${STYLE}</style>`);
+    expect(approvalRefusedPage("used")).toContain(`<style>${STYLE}</style>`);
+  });
+});

@@ -8,6 +8,8 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
+import type { ConnectProviders } from "../connect/wiring.js";
+import type { OAuthProvider } from "../credentials/record.js";
 
 export interface ServeSettings {
   readonly port: number;
@@ -25,6 +27,8 @@ export interface ServeSettings {
   readonly hostMessages?: HostMessageSettings;
   /** ORIGIN_RATE_LIMIT "<burst>/<per second>" or "off"; undefined: the default. */
   readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
+  /** The OAuth clients Connect can use (readConnectEnv); on only with the token vault too. */
+  readonly connect: ConnectProviders;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -76,6 +80,8 @@ export function readServeEnv(
 
   const messages = readHostMessageEnv(env);
   if (!messages.ok) return messages;
+  const connect = readConnectEnv(env);
+  if (!connect.ok) return connect;
 
   return ok({
     port,
@@ -89,7 +95,58 @@ export function readServeEnv(
     dataDir,
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
+    connect: connect.value,
   });
+}
+
+/** The fixed variable names of each Connect provider's OAuth client (README "Connect"). */
+export const CONNECT_ENV = {
+  square: { clientIdEnv: "SQUARE_CLIENT_ID", clientSecretEnv: "SQUARE_CLIENT_SECRET" },
+  google: { clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },
+  microsoft: { clientIdEnv: "MICROSOFT_CLIENT_ID", clientSecretEnv: "MICROSOFT_CLIENT_SECRET" },
+} as const;
+
+/**
+ * A provider is on when both its client id and secret variables are set; SQUARE_ENVIRONMENT
+ * (production, the default, or sandbox) and MICROSOFT_TENANT (common, the default, or a tenant
+ * id or domain) refine it. Only the names are kept here: the values are read where they are used.
+ */
+export function readConnectEnv(
+  env: Readonly<Record<string, string | undefined>>,
+): Result<ConnectProviders, string> {
+  const on = (p: OAuthProvider) =>
+    set(env[CONNECT_ENV[p].clientIdEnv]) && set(env[CONNECT_ENV[p].clientSecretEnv]);
+  const squareEnv = env["SQUARE_ENVIRONMENT"];
+  if (set(squareEnv) && squareEnv !== "production" && squareEnv !== "sandbox")
+    return err(`SQUARE_ENVIRONMENT must be production or sandbox, got "${squareEnv}"`);
+  const tenant = env["MICROSOFT_TENANT"];
+  if (set(tenant) && !/^[A-Za-z0-9.-]{1,100}$/.test(tenant))
+    return err(
+      `MICROSOFT_TENANT must be common, organizations, consumers or a tenant id or domain, got "${tenant}"`,
+    );
+  return ok({
+    ...(on("square") && {
+      square: { ...CONNECT_ENV.square, ...(set(squareEnv) && { environment: squareEnv }) },
+    }),
+    ...(on("google") && { google: { ...CONNECT_ENV.google } }),
+    ...(on("microsoft") && { microsoft: { ...CONNECT_ENV.microsoft, ...(set(tenant) && { tenant }) } }),
+  });
+}
+
+export const connectProviderNames = (c: ConnectProviders): OAuthProvider[] =>
+  (["square", "google", "microsoft"] as const).filter((p) => c[p] !== undefined);
+
+/** serve's start line about Connect: which providers an operator can connect, or why none. */
+export function connectBannerLine(c: ConnectProviders, hasVault: boolean, publicOrigin: string): string {
+  const names = connectProviderNames(c);
+  if (names.length === 0)
+    return (
+      "Connect: off — no OAuth client configured (set SQUARE_CLIENT_ID/SQUARE_CLIENT_SECRET, " +
+      "GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET or MICROSOFT_CLIENT_ID/MICROSOFT_CLIENT_SECRET)"
+    );
+  if (!hasVault)
+    return `Connect: off — TOKEN_KEYS is not set, and grants are sealed in the token vault (${names.join(", ")} configured)`;
+  return `Connect: ${names.join(", ")} from the console's Operate page (redirect URIs ${publicOrigin}/connect/<provider>/callback)`;
 }
 
 /**

@@ -13,7 +13,7 @@ import type { GatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
-import { readServeEnv, redactUrl } from "./serve-env.js";
+import { connectBannerLine, connectProviderNames, readServeEnv, redactUrl } from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
 import type { ServeSettings } from "./serve-env.js";
 
@@ -91,6 +91,8 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
       ...(openVault !== undefined && { credentials: { vault: openVault.vault, env: io.env } }),
+      // Connect seals grants in the vault: the runtime turns it on only with credentials.
+      ...(connectProviderNames(settings.value.connect).length > 0 && { connect: settings.value.connect }),
     });
     if (!built.ok) {
       await closeServer();
@@ -118,6 +120,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   );
   say(`host signing keys in ${settings.value.dataDir}`);
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
+  say(connectBannerLine(settings.value.connect, openVault !== undefined, publicOrigin));
   for (const c of runtime.calendarHosts) {
     say(
       `calendar host ${c.hostId}: availability from its synced calendar (every ${Math.round(c.section.syncEveryMs / 1000)} s); ` +

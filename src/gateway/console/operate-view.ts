@@ -8,6 +8,18 @@
 import type { HostRuntime } from "../../booking/api.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HttpAppDeps } from "../http/types.js";
+import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
+
+/** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
+export interface ConnectRow {
+  readonly hostId: string;
+  readonly name: string;
+  readonly provider: OAuthProvider;
+  /** Absent: this gateway has no OAuth client for the provider (serve's Connect banner says which). */
+  readonly href?: string;
+  /** Whether the vault holds a grant for the host; "unreadable" when it could not be opened. */
+  readonly grant: "present" | "absent" | "unreadable";
+}
 
 export interface HostRow {
   readonly hostId: string;
@@ -57,6 +69,8 @@ export interface OperateView {
   readonly upcoming: readonly BookingRow[];
   /** Hosts whose bookings could not be listed (the page says so rather than showing none). */
   readonly unlisted: readonly string[];
+  /** Vault hosts, when Connect is on (empty otherwise). */
+  readonly connect: readonly ConnectRow[];
 }
 
 export const UPCOMING_LIMIT = 20;
@@ -111,6 +125,36 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
   };
 }
 
+const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
+
+/** Per vault host: the start link and whether a grant is there (vault.get, never shown). */
+async function connectRows(deps: HttpAppDeps): Promise<ConnectRow[]> {
+  const on = deps.connect;
+  if (on === undefined) return [];
+  const rows: ConnectRow[] = [];
+  for (const host of deps.hosts.list()) {
+    const { id, name, connector } = host.config;
+    if (!isProvider(connector.type) || connector.settings["credentials"] !== "vault") continue;
+    const provider = connector.type;
+    let grant: ConnectRow["grant"];
+    try {
+      grant = (await on.vault.get(id)) === undefined ? "absent" : "present";
+    } catch {
+      grant = "unreadable";
+    }
+    rows.push({
+      hostId: id,
+      name,
+      provider,
+      grant,
+      ...(on.providers.includes(provider) && {
+        href: `/connect/${provider}/start?host=${encodeURIComponent(id)}`,
+      }),
+    });
+  }
+  return rows;
+}
+
 export async function operateView(deps: HttpAppDeps): Promise<OperateView> {
   const now = deps.clock.now();
   const hosts = deps.hosts.list();
@@ -162,5 +206,6 @@ export async function operateView(deps: HttpAppDeps): Promise<OperateView> {
     pending: pending.sort(byStart),
     upcoming: upcoming.sort(byStart).slice(0, UPCOMING_LIMIT),
     unlisted,
+    connect: await connectRows(deps),
   };
 }

@@ -126,6 +126,39 @@ function pendingSection(v: OperateView, csrf: string): string {
   );
 }
 
+const PROVIDER_NAME: Readonly<Record<string, string>> = {
+  square: "Square",
+  google: "Google Calendar",
+  microsoft: "Microsoft 365",
+};
+
+/** GET links: start only redirects; the callback writes, behind a single-use state bound to the session. */
+function connectSection(v: OperateView): string {
+  if (v.connect.length === 0) return "";
+  return (
+    `<section aria-labelledby="connect-h"><h2 id="connect-h">Connect</h2>` +
+    table(
+      "Hosts whose access is granted by their owner and kept in this gateway's token vault",
+      ["Host", "Platform", "Grant", "Action"],
+      v.connect.map((r) => {
+        const platform = PROVIDER_NAME[r.provider] ?? r.provider;
+        const grant =
+          r.grant === "present" ? "connected" : r.grant === "absent" ? "not connected" : "unreadable";
+        const action =
+          r.href === undefined
+            ? `<td class="note">no OAuth client configured for ${e(platform)}</td>`
+            : `<td><a href="${e(r.href)}" aria-label="${e(`${r.grant === "present" ? "Reconnect" : "Connect"} ${r.name} with ${platform}`)}">` +
+              `${r.grant === "present" ? "Reconnect" : "Connect"}</a></td>`;
+        return (
+          `<tr><th scope="row">${e(r.name)} <span class="note">(${e(r.hostId)})</span></th>${td(platform)}` +
+          `<td class="${r.grant === "present" ? "ok" : "degraded"}">${e(grant)}</td>${action}</tr>`
+        );
+      }),
+    ) +
+    `</section>`
+  );
+}
+
 function upcomingSection(v: OperateView): string {
   return (
     `<section aria-labelledby="upcoming-h"><h2 id="upcoming-h">Upcoming bookings</h2>` +
@@ -163,6 +196,7 @@ export function operatePage(
         : "") +
       pendingSection(v, csrf) +
       hostsSection(v) +
+      connectSection(v) +
       syncSection(v) +
       noticesSection(v) +
       upcomingSection(v),

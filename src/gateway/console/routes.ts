@@ -19,8 +19,8 @@
  * Secure, and a Secure cookie set over plain http, so the embedded default on
  * http://127.0.0.1 uses `gw_session` with the same HttpOnly, SameSite=Strict and Path=/.
  */
-import type { Context, Hono } from "hono";
-import { getCookie } from "hono/cookie";
+import type { Context, Hono, MiddlewareHandler } from "hono";
+import { parse as parseCookies } from "hono/utils/cookie";
 import { readBoundedBody } from "../http/body.js";
 import { originKey } from "../http/origin-limit.js";
 import type { HttpAppDeps } from "../http/types.js";
@@ -38,6 +38,31 @@ export interface ConsoleDeps {
 export const SECURE_COOKIE = "__Host-gw_session";
 export const PLAIN_COOKIE = "gw_session";
 
+/** `__Host-` whenever the console is reached over https, or its public origin is https. */
+const cookieNameFor = (request: Request, publicOrigin: string) =>
+  new URL(request.url).protocol === "https:" || publicOrigin.startsWith("https:")
+    ? SECURE_COOKIE
+    : PLAIN_COOKIE;
+
+/** The console session id a request carries (not checked: Sessions.use says whether it is live). */
+export function sessionIdOf(request: Request, publicOrigin: string): string | undefined {
+  const name = cookieNameFor(request, publicOrigin);
+  return parseCookies(request.headers.get("cookie") ?? "", name)[name];
+}
+
+/**
+ * Guards routes outside the console (Connect) with its sessions: no live session → 303 to "/",
+ * the sign-in page. Using the session restarts its idle clock, as a console page does.
+ */
+export function requireConsoleSession(sessions: Sessions, publicOrigin: string): MiddlewareHandler {
+  return async (c, next) => {
+    const session = await sessions.use(sessionIdOf(c.req.raw, publicOrigin));
+    if (session === undefined)
+      return new Response(null, { status: 303, headers: { location: "/", "cache-control": "no-store" } });
+    await next();
+  };
+}
+
 /** Console forms are a token and a credential: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
 
@@ -50,14 +75,13 @@ const htmlResponse = (status: number, body: string, headers: Record<string, stri
   layoutResponse(status, body, { "referrer-policy": "same-origin", ...headers });
 
 export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): void {
-  const secureFor = (c: Context) =>
-    new URL(c.req.url).protocol === "https:" || deps.publicOrigin.startsWith("https:");
-  const cookieName = (c: Context) => (secureFor(c) ? SECURE_COOKIE : PLAIN_COOKIE);
+  const cookieName = (c: Context) => cookieNameFor(c.req.raw, deps.publicOrigin);
+  const secureFor = (c: Context) => cookieName(c) === SECURE_COOKIE;
   const cookie = (c: Context, value: string, maxAgeSec: number) =>
     `${cookieName(c)}=${value}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${maxAgeSec}` +
     (secureFor(c) ? "; Secure" : "");
   const clearCookie = (c: Context) => cookie(c, "", 0);
-  const sessionId = (c: Context) => getCookie(c, cookieName(c));
+  const sessionId = (c: Context) => sessionIdOf(c.req.raw, deps.publicOrigin);
   const home = (headers: Record<string, string> = {}) =>
     new Response(null, { status: 303, headers: { location: "/", "cache-control": "no-store", ...headers } });
   const forbidden = (text: string) => htmlResponse(403, refusedPage("Request refused", text));

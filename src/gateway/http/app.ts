@@ -10,6 +10,7 @@
  *   POST /webhooks/square/{hostId}               Square booking notifications (square-webhooks.ts)
  *   POST /push/{google,microsoft}/{hostId}       calendar push notifications (calendar-push.ts)
  *   GET  /, POST /console/...                    the operator console (src/gateway/console)
+ *   GET  /connect/{provider}/start|callback      Connect, behind console sessions (src/gateway/connect)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -23,7 +24,9 @@ import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
 import { mountCalendarPush } from "./calendar-push.js";
-import { mountConsole } from "../console/routes.js";
+import { mountConsole, requireConsoleSession, sessionIdOf } from "../console/routes.js";
+import { connectRoutes } from "../connect/routes.js";
+import { crossSiteCallbackBounce } from "../connect/wiring.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -67,6 +70,19 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
   if (deps.console !== undefined) mountConsole(app, { ...deps, publicOrigin: origin }, deps.console);
+  if (deps.console !== undefined && deps.connect !== undefined) {
+    const signedIn = requireConsoleSession(deps.console.sessions, origin);
+    app.route(
+      "/",
+      connectRoutes({
+        connect: deps.connect.connect,
+        sessionOf: (r) => sessionIdOf(r, origin),
+        requireOperator: async (c, next) =>
+          crossSiteCallbackBounce(c.req.raw, sessionIdOf(c.req.raw, origin) !== undefined) ??
+          signedIn(c, next),
+      }),
+    );
+  }
   if (deps.squareWebhooks !== undefined)
     mountSquareWebhooks(
       app,

@@ -1,5 +1,6 @@
 import type { ApprovalRouteDeps } from "./approval-routes.js";
 import type { ConsoleDeps } from "../console/routes.js";
+import type { ConnectAppDeps } from "../connect/wiring.js";
 import type { SquareWebhookReceiver } from "./square-webhooks.js";
 import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
@@ -122,6 +123,8 @@ export interface HttpAppDeps {
   readonly approval?: ApprovalRouteDeps;
   /** The operator console's sessions and sign-in limit (GET /, /console/...); absent: no console. */
   readonly console?: ConsoleDeps;
+  /** Connect (GET /connect/{provider}/start|callback), behind console sessions; needs `console`. */
+  readonly connect?: ConnectAppDeps;
   /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
   readonly upstreams?: UpstreamsView;
   /** Square booking webhooks (POST /webhooks/square/{hostId}); absent: no such route. */

@@ -49,6 +49,7 @@ import type { WorkerIntervals, Workers } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { consoleWiring } from "../console/wiring.js";
 import type { SessionPolicy } from "../console/sessions.js";
+import { connectWiring, type ConnectProviders } from "../connect/wiring.js";
 
 export interface GatewayRuntimeOptions {
   readonly hosts: readonly HostConfig[];
@@ -96,6 +97,11 @@ export interface GatewayRuntimeOptions {
   readonly credentials?: VaultCredentials;
   /** Operator console sessions' idle and absolute expiry (default 30 min, 12 h). */
   readonly consoleSessions?: SessionPolicy;
+  /**
+   * The OAuth clients for Connect (/connect/..., issue #13); on when at least one is given and
+   * `credentials` is set (grants go into its vault; client secrets are read from its env).
+   */
+  readonly connect?: ConnectProviders;
 }
 
 export interface GatewayRuntime extends HttpAppDeps {
@@ -313,6 +319,28 @@ export async function buildGatewayRuntime(
       await squareWebhooks?.close();
       throw e;
     });
+    const connect =
+      opts.credentials !== undefined &&
+      opts.connect !== undefined &&
+      (opts.connect.square ?? opts.connect.google ?? opts.connect.microsoft) !== undefined
+        ? await connectWiring({
+            providers: opts.connect,
+            publicOrigin,
+            vault: opts.credentials.vault,
+            env: opts.credentials.env,
+            now: () => clock.now(),
+            logger,
+            redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
+            ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+          }).catch(async (e: unknown) => {
+            await operatorConsole.close();
+            await calendarPush?.close();
+            await calendarSync?.close();
+            await workers?.stop();
+            await squareWebhooks?.close();
+            throw e;
+          })
+        : undefined;
     const operatorName = opts.operatorName ?? "Booking Gateway";
     let closing: Promise<void> | undefined;
 
@@ -347,6 +375,7 @@ export async function buildGatewayRuntime(
       validateResponses: opts.validateResponses ?? true,
       approval: approvalRoutes({ deps, service, secret, uses: infra.linkUses }),
       console: operatorConsole.deps,
+      ...(connect !== undefined && { connect: connect.deps }),
       upstreams: {
         notices: (hostId) => infra.notices.list(hostId),
         calendar: async (hostId) =>
@@ -390,6 +419,7 @@ export async function buildGatewayRuntime(
           await workers?.stop();
           await squareWebhooks?.close();
           await operatorConsole.close();
+          await connect?.close();
           await outbox.close();
           await messenger.close();
           await infra.close();

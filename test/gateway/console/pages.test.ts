@@ -44,9 +44,30 @@ const view: OperateView = {
   pending: [],
   upcoming: [],
   unlisted: [],
+  connect: [
+    {
+      hostId: "sq",
+      name: "Square <Shop>",
+      provider: "square",
+      grant: "present",
+      href: "/connect/square/start?host=sq",
+    },
+    { hostId: "cal", name: "Ana", provider: "microsoft", grant: "absent" },
+  ],
 };
 
 describe("Operate page", () => {
+  it("lists vault hosts under Connect: a link when the provider is configured, the grant's presence only", () => {
+    const html = operatePage(view, "t");
+    expect(html).toContain('<h2 id="connect-h">Connect</h2>');
+    expect(html).toContain('href="/connect/square/start?host=sq"');
+    expect(html).toContain('<td class="ok">connected</td>');
+    expect(html).toContain('<td class="degraded">not connected</td>');
+    expect(html).toContain("no OAuth client configured for Microsoft 365");
+    expect(html).not.toContain("/connect/microsoft/start");
+    expect(operatePage({ ...view, connect: [] }, "t")).not.toContain("connect-h");
+  });
+
   it("shows health, sync outcome and notices, escaped", () => {
     const html = operatePage(view, 'tok"en');
     expect(html).toContain('<td class="needs_reconnection">needs reconnection</td>');

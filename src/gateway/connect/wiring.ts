@@ -5,6 +5,7 @@
  * prefix, so a callback may land on any replica. Grants go into the runtime's token vault, so
  * there is no Connect without TOKEN_KEYS.
  */
+import type { HostDirectory } from "../../booking/api.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
@@ -98,4 +99,26 @@ export function crossSiteCallbackBounce(request: Request, hasSessionCookie: bool
       },
     },
   );
+}
+
+/**
+ * Start only for a host this gateway serves whose connector is the provider's and keeps its
+ * grant in the vault (`credentials: "vault"`): otherwise a grant would be sealed for a host id
+ * nothing reads, or for the wrong platform.
+ */
+export function onlyVaultHosts(connect: Connect, hosts: HostDirectory): Connect {
+  return {
+    finishConnect: (provider, callbackUrl, sessionId) =>
+      connect.finishConnect(provider, callbackUrl, sessionId),
+    startConnect: async (req) => {
+      const connector = hosts.get(req.hostId)?.config.connector;
+      if (connector?.type !== req.provider || connector.settings["credentials"] !== "vault")
+        return {
+          ok: false,
+          kind: "invalid_host",
+          message: `No host "${req.hostId}" here keeps a ${req.provider} grant in the gateway's vault.`,
+        };
+      return connect.startConnect(req);
+    },
+  };
 }

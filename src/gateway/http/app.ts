@@ -26,7 +26,7 @@ import { mountSquareWebhooks } from "./square-webhooks.js";
 import { mountCalendarPush } from "./calendar-push.js";
 import { mountConsole, requireConsoleSession, sessionIdOf } from "../console/routes.js";
 import { connectRoutes } from "../connect/routes.js";
-import { crossSiteCallbackBounce } from "../connect/wiring.js";
+import { crossSiteCallbackBounce, onlyVaultHosts } from "../connect/wiring.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -75,7 +75,7 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
     app.route(
       "/",
       connectRoutes({
-        connect: deps.connect.connect,
+        connect: onlyVaultHosts(deps.connect.connect, deps.hosts),
         sessionOf: (r) => sessionIdOf(r, origin),
         requireOperator: async (c, next) =>
           crossSiteCallbackBounce(c.req.raw, sessionIdOf(c.req.raw, origin) !== undefined) ??

@@ -4,10 +4,11 @@
  * (TOKEN_KEYS), and the start banner says which providers can be connected or why it is off.
  */
 import { randomBytes } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EMBEDDED_CALENDAR_CONFIG, EMBEDDED_DEFAULT_CONFIG } from "../../../src/booking/hosts/index.js";
 import { runCli, type RunningServer } from "../../../src/gateway/cli/cli.js";
 import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
@@ -29,9 +30,12 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-async function serve(extra: Record<string, string>): Promise<{ server: RunningServer; out: string }> {
+async function serve(
+  extra: Record<string, string>,
+  args: readonly string[] = [],
+): Promise<{ server: RunningServer; out: string }> {
   const out: string[] = [];
-  const result = await runCli(["serve"], {
+  const result = await runCli(["serve", ...args], {
     env: { GATEWAY_DATA_DIR: join(dir, "data"), PORT: "0", ...extra },
     out: (l: string) => out.push(l),
     err: () => undefined,
@@ -77,12 +81,32 @@ describe("serve and Connect", () => {
   });
 
   it("on Redis, a started Connect's state is kept under the gateway's key prefix", async () => {
-    const { server } = await serve({
-      ...GOOGLE,
-      TOKEN_KEYS: `k1:${randomBytes(32).toString("base64")}`,
-      REDIS_URL: redis.url,
-      REDIS_KEY_PREFIX: prefix,
+    // The embedded default plus a Google Calendar host whose grant lives in the vault.
+    const config = structuredClone(EMBEDDED_DEFAULT_CONFIG) as unknown as { hosts: unknown[] };
+    const [calendar] = structuredClone(EMBEDDED_CALENDAR_CONFIG).hosts as unknown as object[];
+    config.hosts.push({
+      ...calendar,
+      id: "ana-google",
+      connector: {
+        type: "google",
+        settings: {
+          credentials: "vault",
+          clientIdEnv: "GOOGLE_CLIENT_ID",
+          clientSecretEnv: "GOOGLE_CLIENT_SECRET",
+        },
+      },
     });
+    const file = join(dir, "hosts.json");
+    await writeFile(file, JSON.stringify(config));
+    const { server } = await serve(
+      {
+        ...GOOGLE,
+        TOKEN_KEYS: `k1:${randomBytes(32).toString("base64")}`,
+        REDIS_URL: redis.url,
+        REDIS_KEY_PREFIX: prefix,
+      },
+      ["--config", file],
+    );
     const client = createClient({ url: redis.url });
     await connectClient(client, redis.url);
     try {
@@ -94,7 +118,7 @@ describe("serve and Connect", () => {
       });
       const cookie = /gw_session=[^;]+/.exec(signIn.headers.get("set-cookie") ?? "")?.[0] ?? "";
       expect(cookie).not.toBe("");
-      const started = await fetch(`${server.url}/connect/google/start?host=any-host`, {
+      const started = await fetch(`${server.url}/connect/google/start?host=ana-google`, {
         redirect: "manual",
         headers: { cookie },
       });

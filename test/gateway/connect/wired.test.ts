@@ -146,6 +146,19 @@ describe("Connect mounted behind the console", () => {
     expect(after).not.toContain("TEST-CODE-google");
   });
 
+  it("start refuses a host that does not keep a grant of that provider in the vault", async () => {
+    const cookie = await signIn();
+    for (const path of [
+      "/connect/google/start?host=harbourview-dental", // a synthetic host
+      "/connect/microsoft/start?host=ana-google", // not configured here, nor this host's provider
+      "/connect/google/start?host=nobody",
+    ]) {
+      const res = await app.request(url(path), { headers: { cookie } });
+      expect(res.status, path).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get("location"), path).toBeNull();
+    }
+  });
+
   it("a callback without a console session is sent to sign in and stores nothing", async () => {
     const res = await app.request(url("/connect/google/callback?code=X&state=Y"));
     expect(res.status).toBe(303);

@@ -1,68 +1,49 @@
 /**
- * A stateful fake of Square's REST API as a real loopback HTTP server, for the end-to-end
- * suite (the `mcp` child process reaches it over its socket; nock could not). Ported from the
- * connector tests' nock fake (test/connectors/square/fake-square.ts) and answering in the
- * recorded shapes of fixtures/square/ (SOURCES.md names the reference page of each): the
- * catalog reads, and a booking store behind SearchAvailability, CreateBooking (idempotent by
- * key and body), RetrieveBooking, UpdateBooking (version checked), CancelBooking
- * (booking_version checked) and ListBookings.
+ * The Square platform of test/support/square-platform.ts (the connector's unit tests script the
+ * same one with nock) served on a loopback socket, for the end-to-end and gateway suites (a
+ * `booking-gateway` child process reaches it over its socket; nock could not). Its shapes are
+ * the recorded ones of fixtures/square/ (SOURCES.md names the reference page of each).
  *
- * Its rules are the tests' stand-in for Square's, not Square's own: starts every 30 minutes,
- * Monday to Friday, 14:00–21:00 UTC (inside the fixture location's 09:00–17:00 Toronto hours
- * in winter and summer), per team member free of a live booking; start_at_range 24 h to 32
- * days; ListBookings windows of at most 31 days; seller-level writes, so a create on a busy
- * team member is NOT refused (the connector must check).
- *
- * Faults are queued per operation; "lost_response" commits the work, then drops the connection
- * without an answer. `sellerCancels` / `sellerMoves` change a booking as Square's own tools
- * would (a new version), and `webhookFor` writes the booking.updated notification for it.
+ * Here the first start of a weekday is 14:00 UTC (inside the fixture location's 09:00–17:00
+ * Toronto hours in winter and summer) and booking timestamps come from the clock. Each answer
+ * echoes the request's Square-Version. A queued "lost_response" lets the platform do the work,
+ * then drops the connection without an answer. `sellerCancels` / `sellerMoves` change a booking
+ * as Square's own tools would (a new version), and `webhookFor` writes the booking.updated
+ * notification for it.
  */
-import { readFixtureJson } from "../../support/fixtures.js";
+import {
+  iso,
+  LOCATION_ID,
+  SquarePlatform,
+  type SquareOperation,
+  type SquareRequest,
+} from "../../support/square-platform.js";
 import { startLoopback, type FakeAnswer, type FakeRequest, type LoopbackServer } from "./fake-loopback.js";
 
-export const SQUARE_LOCATION_ID = "L7M2SEJXJ3TQE";
-export const SQUARE_HAIRCUT = "GUN7HNQBH7ZRARYZN52E7O4B";
-export const SQUARE_AVERY = "TMXUrsBWWcHTt79t";
-export const SQUARE_JORDAN = "TMmXGjMHB3Q4R1sK";
+export {
+  AVERY as SQUARE_AVERY,
+  HAIRCUT as SQUARE_HAIRCUT,
+  JORDAN as SQUARE_JORDAN,
+  LOCATION_ID as SQUARE_LOCATION_ID,
+  type SquareOperation,
+  type SquareRequest as SquareRecordedRequest,
+} from "../../support/square-platform.js";
 
-export type SquareOperation =
-  "catalog" | "catalogObject" | "slots" | "create" | "get" | "findByKey" | "move" | "cancel";
+/** The faults a loopback socket can play (no timeout: the server always answers or drops). */
 export type SquareFault = { readonly kind: "lost_response" } | { readonly kind: "status"; status: number };
 
-export interface SquareRecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body: unknown;
-}
-
 type Json = Record<string, unknown>;
-type Reply = [number, unknown];
 
-const HOUR = 3_600_000;
-const DAY = 24 * HOUR;
-const errors = readFixtureJson<Record<string, Json>>("square/errors.json");
-const bad = (name: string, status = 400): Reply => [status, errors[name]];
-const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
-
-export class FakeSquareServer {
-  readonly requests: SquareRecordedRequest[] = [];
-  readonly bookings = new Map<string, Json>();
-  private readonly keys = new Map<string, { readonly body: string; readonly id: string }>();
-  private readonly faults = new Map<SquareOperation, SquareFault[]>();
-  private readonly items = readFixtureJson<{ items: Json[] }>("square/catalog-search-items.json").items;
-  private readonly team = readFixtureJson<{ team_member_booking_profiles: Json[] }>(
-    "square/team-member-booking-profiles.json",
-  ).team_member_booking_profiles;
+export class FakeSquareServer extends SquarePlatform {
   private server?: LoopbackServer;
-  private requestSeq = 0;
-  private bookingSeq = 0;
   private eventSeq = 0;
 
-  constructor(private readonly token: string) {}
+  constructor(token: string) {
+    super(token, { firstStartHour: 14 });
+  }
 
   async start(): Promise<string> {
-    this.server = await startLoopback((req) => this.handle(req));
+    this.server = await startLoopback((req) => this.answer(req));
     return this.server.origin;
   }
 
@@ -75,21 +56,16 @@ export class FakeSquareServer {
     return this.server?.close() ?? Promise.resolve();
   }
 
-  /** Faults queued for an operation and not yet served. */
-  faultsLeft(operation: SquareOperation): number {
-    return this.faults.get(operation)?.length ?? 0;
-  }
-
-  inject(operation: SquareOperation, fault: SquareFault): void {
-    this.faults.set(operation, [...(this.faults.get(operation) ?? []), fault]);
+  override inject(operation: SquareOperation, fault: SquareFault): void {
+    super.inject(operation, fault);
   }
 
   /** Bookings not cancelled. */
   live(): Json[] {
-    return [...this.bookings.values()].filter((b) => !String(b["status"]).startsWith("CANCELLED"));
+    return this.liveBookings();
   }
 
-  creates(): SquareRecordedRequest[] {
+  creates(): SquareRequest[] {
     return this.requests.filter((r) => r.method === "POST" && r.path === "/v2/bookings");
   }
 
@@ -121,7 +97,7 @@ export class FakeSquareServer {
     this.eventSeq += 1;
     return JSON.stringify({
       merchant_id: "MLQW2TJ8R0S7Y",
-      location_id: SQUARE_LOCATION_ID,
+      location_id: LOCATION_ID,
       type: "booking.updated",
       event_id: `fake-event-${this.eventSeq}-${id}`,
       created_at: iso(Date.now()),
@@ -135,217 +111,13 @@ export class FakeSquareServer {
     return b;
   }
 
-  private handle(req: FakeRequest): FakeAnswer {
-    const { method, url } = req;
-    this.requests.push({ method, path: url.pathname, headers: req.headers, body: req.body });
-    this.requestSeq += 1;
-    const headers = {
-      "x-request-id": `fake-req-${this.requestSeq}`,
-      "square-version": req.headers["square-version"] ?? "",
+  private answer(req: FakeRequest): FakeAnswer {
+    const r = this.handle(req.method, `${req.url.pathname}${req.url.search}`, req.body, req.headers);
+    if (r.transportFault !== undefined) return { drop: true };
+    return {
+      status: r.status,
+      body: r.body,
+      headers: { ...r.headers, "square-version": req.headers["square-version"] ?? "" },
     };
-    if (req.headers["authorization"] !== `Bearer ${this.token}`)
-      return { status: 401, body: errors["unauthorized"], headers };
-    const op = operationOf(method, url.pathname);
-    const fault = op === undefined ? undefined : this.faults.get(op)?.shift();
-    if (fault?.kind === "status") return { status: fault.status, body: errors["internal"] ?? {}, headers };
-    const [status, body] = this.route(method, url, (req.body ?? {}) as Json);
-    if (fault?.kind === "lost_response") return { drop: true };
-    return { status, body, headers };
   }
-
-  private route(method: string, url: URL, body: Json): Reply {
-    const p = url.pathname;
-    let m: RegExpExecArray | null;
-    if (method === "GET" && (m = /^\/v2\/locations\/([^/]+)$/.exec(p)))
-      return m[1] === SQUARE_LOCATION_ID
-        ? [200, readFixtureJson("square/location.json")]
-        : bad("not_found", 404);
-    if (method === "GET" && p === "/v2/bookings/business-booking-profile")
-      return [200, readFixtureJson("square/business-booking-profile.json")];
-    if (method === "GET" && p === "/v2/bookings/team-member-booking-profiles")
-      return [200, { team_member_booking_profiles: this.team, errors: [] }];
-    if (method === "POST" && p === "/v2/catalog/search-catalog-items") return [200, { items: this.items }];
-    if (method === "GET" && (m = /^\/v2\/catalog\/object\/([^/]+)$/.exec(p))) {
-      const v = this.variation(m[1] ?? "");
-      return v === undefined ? bad("not_found", 404) : [200, { object: v }];
-    }
-    if (method === "POST" && p === "/v2/bookings/availability/search") return this.search(body);
-    if (method === "GET" && p === "/v2/bookings") return this.list(url.searchParams);
-    if (method === "POST" && p === "/v2/bookings") return this.create(body);
-    if ((m = /^\/v2\/bookings\/([^/]+)(\/cancel)?$/.exec(p))) {
-      const booking = this.bookings.get(decodeURIComponent(m[1] ?? ""));
-      if (booking === undefined) return bad("not_found", 404);
-      if (method === "GET" && m[2] === undefined) return [200, { booking, errors: [] }];
-      if (method === "PUT" && m[2] === undefined) return this.update(booking, body);
-      if (method === "POST" && m[2] === "/cancel") return this.cancel(booking, body);
-    }
-    return bad("not_found", 404);
-  }
-
-  private variation(id: string): Json | undefined {
-    for (const item of this.items) {
-      const data = item["item_data"] as { variations?: Json[] } | undefined;
-      const v = data?.variations?.find((x) => x["id"] === id);
-      if (v !== undefined) return v;
-    }
-    return undefined;
-  }
-
-  private busy(teamMemberId: string, start: number, end: number): boolean {
-    for (const b of this.live()) {
-      const segs = b["appointment_segments"] as Json[];
-      const s = Date.parse(String(b["start_at"]));
-      const e = s + segs.reduce((sum, x) => sum + Number(x["duration_minutes"]), 0) * 60_000;
-      if (segs.some((x) => x["team_member_id"] === teamMemberId) && s < end && start < e) return true;
-    }
-    return false;
-  }
-
-  private search(body: Json): Reply {
-    const filter = (body["query"] as { filter?: Json } | undefined)?.filter ?? {};
-    const range = filter["start_at_range"] as { start_at?: string; end_at?: string } | undefined;
-    const start = Date.parse(range?.start_at ?? "");
-    const end = Date.parse(range?.end_at ?? "");
-    if (!(end - start >= DAY && end - start <= 32 * DAY)) return bad("invalid_time_range");
-    if (filter["location_id"] !== SQUARE_LOCATION_ID) return bad("not_found", 404);
-    const seg = (filter["segment_filters"] as Json[] | undefined)?.[0] ?? {};
-    const v = this.variation(String(seg["service_variation_id"]));
-    if (v === undefined) return bad("not_found", 404);
-    const durationMs = Number((v["item_variation_data"] as Json)["service_duration"]);
-    const any = (seg["team_member_id_filter"] as { any?: string[] } | undefined)?.any;
-    const members = any ?? this.team.map((t) => String(t["team_member_id"]));
-    const availabilities: Json[] = [];
-    for (let day = Math.floor(start / DAY) * DAY; day <= end; day += DAY) {
-      const weekday = new Date(day).getUTCDay();
-      if (weekday === 0 || weekday === 6) continue;
-      for (let t = day + 14 * HOUR; t + durationMs <= day + 21 * HOUR; t += 30 * 60_000) {
-        if (t < start || t > end) continue;
-        for (const member of members) {
-          if (this.busy(member, t, t + durationMs)) continue;
-          availabilities.push({
-            start_at: iso(t),
-            location_id: SQUARE_LOCATION_ID,
-            appointment_segments: [
-              {
-                duration_minutes: durationMs / 60_000,
-                service_variation_id: v["id"],
-                team_member_id: member,
-                service_variation_version: v["version"],
-              },
-            ],
-          });
-        }
-      }
-    }
-    return [200, { availabilities, errors: [] }];
-  }
-
-  private list(q: URLSearchParams): Reply {
-    const min = Date.parse(q.get("start_at_min") ?? "");
-    const max = Date.parse(q.get("start_at_max") ?? "");
-    if (!(max >= min && max - min <= 31 * DAY)) return bad("invalid_time_range");
-    const bookings = [...this.bookings.values()].filter((b) => {
-      const s = Date.parse(String(b["start_at"]));
-      return b["location_id"] === q.get("location_id") && s >= min && s <= max;
-    });
-    return [200, { bookings, errors: [] }];
-  }
-
-  private segmentsValid(segs: unknown): segs is Json[] {
-    return (
-      Array.isArray(segs) &&
-      segs.length > 0 &&
-      (segs as Json[]).every((s) => {
-        const v = this.variation(String(s["service_variation_id"]));
-        return (
-          typeof s["team_member_id"] === "string" &&
-          v !== undefined &&
-          s["service_variation_version"] === v["version"] &&
-          typeof s["duration_minutes"] === "number"
-        );
-      })
-    );
-  }
-
-  private create(body: Json): Reply {
-    const key = body["idempotency_key"];
-    const booking = body["booking"] as Json | undefined;
-    if (typeof key !== "string" || key === "" || key.length > 255 || booking === undefined)
-      return bad("invalid_time_range");
-    const canonical = JSON.stringify(booking);
-    const known = this.keys.get(key);
-    if (known !== undefined)
-      return known.body === canonical
-        ? [200, { booking: this.bookings.get(known.id), errors: [] }]
-        : bad("idempotency_key_reused");
-    if (
-      booking["location_id"] !== SQUARE_LOCATION_ID ||
-      Number.isNaN(Date.parse(String(booking["start_at"])))
-    )
-      return bad("invalid_time_range");
-    if (!this.segmentsValid(booking["appointment_segments"])) return bad("invalid_time_range");
-    this.bookingSeq += 1;
-    const id = `fakebooking${String(this.bookingSeq).padStart(3, "0")}`;
-    const now = iso(Date.now());
-    const stored: Json = {
-      id,
-      version: 1,
-      status: "ACCEPTED",
-      created_at: now,
-      updated_at: now,
-      location_id: SQUARE_LOCATION_ID,
-      start_at: booking["start_at"],
-      seller_note: booking["seller_note"] ?? "",
-      appointment_segments: booking["appointment_segments"],
-      source: "API",
-    };
-    this.bookings.set(id, stored);
-    this.keys.set(key, { body: canonical, id });
-    return [200, { booking: stored, errors: [] }];
-  }
-
-  private update(booking: Json, body: Json): Reply {
-    const change = body["booking"] as Json | undefined;
-    if (change === undefined || change["version"] !== booking["version"]) return bad("version_mismatch");
-    if (String(booking["status"]).startsWith("CANCELLED")) return bad("invalid_time_range");
-    if (change["appointment_segments"] !== undefined && !this.segmentsValid(change["appointment_segments"]))
-      return bad("invalid_time_range");
-    Object.assign(booking, {
-      ...(change["start_at"] === undefined ? {} : { start_at: change["start_at"] }),
-      ...(change["appointment_segments"] === undefined
-        ? {}
-        : { appointment_segments: change["appointment_segments"] }),
-      version: Number(booking["version"]) + 1,
-      updated_at: iso(Date.now()),
-    });
-    return [200, { booking, errors: [] }];
-  }
-
-  private cancel(booking: Json, body: Json): Reply {
-    if (body["booking_version"] !== undefined && body["booking_version"] !== booking["version"])
-      return bad("version_mismatch");
-    if (String(booking["status"]).startsWith("CANCELLED")) return bad("invalid_time_range");
-    Object.assign(booking, {
-      status: "CANCELLED_BY_SELLER",
-      version: Number(booking["version"]) + 1,
-      updated_at: iso(Date.now()),
-    });
-    return [200, { booking, errors: [] }];
-  }
-}
-
-function operationOf(method: string, path: string): SquareOperation | undefined {
-  if (
-    path.startsWith("/v2/locations/") ||
-    path.startsWith("/v2/catalog/search") ||
-    path.startsWith("/v2/bookings/business-booking-profile") ||
-    path.startsWith("/v2/bookings/team-member-booking-profiles")
-  )
-    return "catalog";
-  if (path.startsWith("/v2/catalog/object/")) return "catalogObject";
-  if (path === "/v2/bookings/availability/search") return "slots";
-  if (path === "/v2/bookings") return method === "POST" ? "create" : "findByKey";
-  if (path.endsWith("/cancel")) return "cancel";
-  if (path.startsWith("/v2/bookings/")) return method === "PUT" ? "move" : "get";
-  return undefined;
 }

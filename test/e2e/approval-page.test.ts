@@ -5,11 +5,12 @@
  * confirmed and the calendar event CONFIRMED — and a second use of the link is refused.
  * Screenshots go to test-artifacts/ (git-ignored).
  */
-import { existsSync, mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostConfig } from "../../src/booking/api.js";
 import { parseHostsConfig } from "../../src/booking/hosts/parse-config.js";
@@ -17,7 +18,6 @@ import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
 import { mandateFor, newKey } from "../gateway/support/agent.js";
 import { PUBLIC_ORIGIN, agentFetch, startGateway, type TestGateway } from "../gateway/support/gateway.js";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const ARTIFACTS = join(process.cwd(), "test-artifacts", "approval-page");
 const HOST = "ana-studio";
 const PATH = `/schcp/v0/${HOST}`;
@@ -70,26 +70,13 @@ function hostConfig(): HostConfig[] {
 }
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (CI installs it)`);
   dir = await mkdtemp(join(tmpdir(), "gw-approval-"));
   calendarDir = join(dir, "calendar");
   mkdirSync(calendarDir);
   writeFileSync(join(calendarDir, "weekly-team.ics"), WEEKLY);
   mkdirSync(ARTIFACTS, { recursive: true });
   gw = await startGateway({ dataDir: dir, hosts: hostConfig() });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

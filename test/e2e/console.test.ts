@@ -4,36 +4,23 @@
  * credential, see a booking waiting at a host_approval host, approve it, see it confirmed —
  * and the booking is confirmed in the core. Screenshots go to test-artifacts/ (git-ignored).
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser } from "playwright-core";
+import type { Browser } from "playwright-core";
+import { launchChromium } from "../support/chromium.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { discover, freeSlots, holdAndBook, newAgent } from "./support/agents.js";
 import { startGateway, type E2eGateway } from "./support/gateway.js";
 
-const CHROMIUM = process.env["CHROMIUM_PATH"] ?? "/usr/bin/chromium";
 const ARTIFACTS = join(process.cwd(), "test-artifacts", "console");
 
 let gw: E2eGateway;
 let browser: Browser;
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium (CI installs it)`);
   mkdirSync(ARTIFACTS, { recursive: true });
   gw = await startGateway({ runtime: { workers: false } });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  browser = await launchChromium();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();

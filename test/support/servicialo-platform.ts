@@ -17,6 +17,7 @@
  * timeout or a lost answer is the transport's to play (the work of a lost answer is still done
  * here).
  */
+import type { FakeFault, PlatformReply, RecordedRequest } from "./platform-fake.js";
 import { wallClockToInstant } from "../../src/protocol/time/index.js";
 import { readFixtureJson } from "./fixtures.js";
 
@@ -42,29 +43,7 @@ export interface Session {
 
 export type FakeOperation = "services" | "availability" | "book" | "cancel" | "reschedule";
 
-export type FakeFault =
-  | {
-      readonly kind: "status";
-      readonly status: number;
-      readonly headers?: Record<string, string>;
-      readonly body?: string;
-    }
-  | { readonly kind: "timeout" }
-  | { readonly kind: "lost_response" };
-
-export interface RecordedRequest {
-  readonly method: string;
-  readonly path: string;
-  readonly headers: Readonly<Record<string, string | string[] | undefined>>;
-  readonly body: unknown;
-}
-
-export interface PlatformReply {
-  readonly status: number;
-  /** JSON, or raw text (a fault's body). */
-  readonly body: unknown;
-  readonly headers: Record<string, string>;
-}
+export type { FakeFault, PlatformReply, RecordedRequest };
 
 export interface ServicialoPlatformOptions {
   /** The organization key cancel and reschedule require. */

@@ -1,6 +1,7 @@
 import type { ApprovalRouteDeps } from "./approval-routes.js";
 import type { ConsoleDeps } from "../console/routes.js";
 import type { ConnectAppDeps } from "../connect/wiring.js";
+import type { ManagedHosts } from "../managed-hosts/port.js";
 import type { SquareWebhookReceiver } from "./square-webhooks.js";
 import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
@@ -125,6 +126,8 @@ export interface HttpAppDeps {
   readonly console?: ConsoleDeps;
   /** Connect (GET /connect/{provider}/start|callback), behind console sessions; needs `console`. */
   readonly connect?: ConnectAppDeps;
+  /** Hosts added and set up from the console (src/gateway/managed-hosts); absent: config-file hosts only. */
+  readonly managedHosts?: ManagedHosts;
   /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
   readonly upstreams?: UpstreamsView;
   /** Square booking webhooks (POST /webhooks/square/{hostId}); absent: no such route. */

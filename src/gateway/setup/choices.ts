@@ -34,7 +34,7 @@ import { createGraphUpstream } from "../../connectors/microsoft/http.js";
 import { BASE_URLS, type SquareEnvironmentName } from "../../connectors/square/settings.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BasicCredentialVault } from "../connect/basic-vault.js";
-import { checkCaldav } from "../connect/caldav.js";
+import { checkCaldav, connectCaldav, type CaldavCheck, type CaldavCheckRequest } from "../connect/caldav.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 import type { ManagedHostRecord } from "../managed-hosts/port.js";
 
@@ -66,6 +66,8 @@ export type HostChoices =
 export interface SetupChoices {
   /** What the record's upstream offers; a failure says, in words for the owner, why not. */
   load(record: ManagedHostRecord): Promise<Result<HostChoices, { readonly message: string }>>;
+  /** Check a CalDAV account live and, when it answers with calendars, seal its password. */
+  connectCaldav(hostId: string, req: CaldavCheckRequest): Promise<CaldavCheck>;
 }
 
 export interface SetupChoicesDeps {
@@ -282,6 +284,17 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
   }
 
   return {
+    connectCaldav: (hostId, req) =>
+      deps.basicVault === undefined
+        ? Promise.resolve({
+            ok: false,
+            kind: "invalid",
+            message: "This gateway keeps no CalDAV passwords: set TOKEN_KEYS to turn its credential vault on.",
+          })
+        : connectCaldav(hostId, req, deps.basicVault, {
+            timeoutMs,
+            ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+          }),
     load: (record) => {
       switch (record.source) {
         case "google":

@@ -5,7 +5,11 @@
  */
 import { parseCalendarSection } from "../../src/booking/calendar/config.js";
 import { parseHostsConfig } from "../../src/booking/hosts/index.js";
-import type { ManagedHostRecord, ManagedHosts, ManagedHostStore } from "../../src/gateway/managed-hosts/port.js";
+import type {
+  ManagedHostRecord,
+  ManagedHosts,
+  ManagedHostStore,
+} from "../../src/gateway/managed-hosts/port.js";
 import { err, fieldError, ok } from "../../src/protocol/result.js";
 
 export function memoryManagedHosts(configHostIds: readonly string[] = []): ManagedHosts & {
@@ -38,8 +42,7 @@ export function memoryManagedHosts(configHostIds: readonly string[] = []): Manag
     activated,
     async activate(record, ifUpdatedAt) {
       const parsed = parseHostsConfig({ hosts: [record.config] });
-      if (!parsed.ok)
-        return err({ ...parsed.error, field: parsed.error.field.replace(/^\/hosts\/0/, "") });
+      if (!parsed.ok) return err({ ...parsed.error, field: parsed.error.field.replace(/^\/hosts\/0/, "") });
       if (record.config.calendar !== undefined) {
         const section = parseCalendarSection(record.config.calendar, "/calendar");
         if (!section.ok) return err(section.error);

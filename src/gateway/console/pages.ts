@@ -200,7 +200,10 @@ export function operatePage(
       (drafts.length > 0
         ? `<section aria-labelledby="drafts-h"><h2 id="drafts-h">Not set up yet</h2><ul>` +
           drafts
-            .map((d) => `<li>${e(d.name)} <a href="/console/hosts/${e(encodeURIComponent(d.id))}/setup" aria-label="${e(`Continue setup of ${d.name}`)}">Continue setup</a></li>`)
+            .map(
+              (d) =>
+                `<li>${e(d.name)} <a href="/console/hosts/${e(encodeURIComponent(d.id))}/setup" aria-label="${e(`Continue setup of ${d.name}`)}">Continue setup</a></li>`,
+            )
             .join("") +
           `</ul></section>`
         : "") +

@@ -38,7 +38,10 @@ const invalid = (errors: FormErrors, name: string) =>
   errors[name] !== undefined ? ` aria-invalid="true" aria-describedby="${e(name)}-error"` : "";
 /** An input's note and error, both read out with it. */
 const described = (errors: FormErrors, name: string, hasNote: boolean) => {
-  const ids = [...(hasNote ? [`${name}-note`] : []), ...(errors[name] !== undefined ? [`${name}-error`] : [])];
+  const ids = [
+    ...(hasNote ? [`${name}-note`] : []),
+    ...(errors[name] !== undefined ? [`${name}-error`] : []),
+  ];
   return (
     (errors[name] !== undefined ? ` aria-invalid="true"` : "") +
     (ids.length > 0 ? ` aria-describedby="${e(ids.join(" "))}"` : "")
@@ -117,7 +120,13 @@ export function newHostPage(
     `<h1>Add a business</h1>` +
       summary(errors, general) +
       `<form method="post" action="/console/hosts/new">${csrfField(csrf)}` +
-      input(errors, "name", "Business name", values.name ?? "", ' required maxlength="120" autocomplete="organization"') +
+      input(
+        errors,
+        "name",
+        "Business name",
+        values.name ?? "",
+        ' required maxlength="120" autocomplete="organization"',
+      ) +
       input(
         errors,
         "host_id",
@@ -134,10 +143,16 @@ export function newHostPage(
         ' required placeholder="Europe/Madrid"',
         "The IANA name of the business's local time zone.",
       ) +
-      radios(errors, "kind", "This is", [
-        ["business", "A business (several people or rooms)"],
-        ["person", "One person"],
-      ], values.kind ?? "business") +
+      radios(
+        errors,
+        "kind",
+        "This is",
+        [
+          ["business", "A business (several people or rooms)"],
+          ["person", "One person"],
+        ],
+        values.kind ?? "business",
+      ) +
       radios(
         errors,
         "source",
@@ -146,10 +161,16 @@ export function newHostPage(
         values.source ?? "",
       ) +
       (offered.includes("square")
-        ? radios(errors, "environment", "Square account (Square only)", [
-            ["production", "Production"],
-            ["sandbox", "Sandbox (testing)"],
-          ], values.environment ?? "production")
+        ? radios(
+            errors,
+            "environment",
+            "Square account (Square only)",
+            [
+              ["production", "Production"],
+              ["sandbox", "Sandbox (testing)"],
+            ],
+            values.environment ?? "production",
+          )
         : "") +
       `<button class="approve" type="submit">Continue</button></form>` +
       back,
@@ -225,7 +246,14 @@ function calendarFieldsets(p: SetupPageInput, errors: FormErrors): string {
           v.write,
         )
       : `<fieldset><legend>Calendar</legend>` +
-        input(errors, "write", "Calendar id", v.write, " required", "The calendar's id (or CalDAV path) to read and write.") +
+        input(
+          errors,
+          "write",
+          "Calendar id",
+          v.write,
+          " required",
+          "The calendar's id (or CalDAV path) to read and write.",
+        ) +
         `</fieldset>`;
   const hours = WEEKDAYS.map((day, i) => {
     const h = v.hours[i] ?? { open: "", close: "" };
@@ -242,20 +270,44 @@ function calendarFieldsets(p: SetupPageInput, errors: FormErrors): string {
         `<fieldset><legend>Service ${i + 1}${i >= v.services.length ? " (optional)" : ""}</legend>` +
         (s.id !== "" ? `<input type="hidden" name="svc${i}_id" value="${e(s.id)}">` : "") +
         input(errors, `svc${i}_name`, `Name (service ${i + 1})`, s.name, ' maxlength="120"') +
-        input(errors, `svc${i}_duration`, `Length in minutes (service ${i + 1})`, s.duration, ' inputmode="numeric"') +
-        input(errors, `svc${i}_buffer`, `Pause after, minutes (service ${i + 1})`, s.buffer, ' inputmode="numeric"') +
+        input(
+          errors,
+          `svc${i}_duration`,
+          `Length in minutes (service ${i + 1})`,
+          s.duration,
+          ' inputmode="numeric"',
+        ) +
+        input(
+          errors,
+          `svc${i}_buffer`,
+          `Pause after, minutes (service ${i + 1})`,
+          s.buffer,
+          ' inputmode="numeric"',
+        ) +
         input(errors, `svc${i}_price`, `Price (service ${i + 1})`, s.price, ' inputmode="decimal"') +
-        input(errors, `svc${i}_currency`, `Currency (service ${i + 1})`, s.currency, ' maxlength="3" placeholder="EUR"') +
+        input(
+          errors,
+          `svc${i}_currency`,
+          `Currency (service ${i + 1})`,
+          s.currency,
+          ' maxlength="3" placeholder="EUR"',
+        ) +
         `</fieldset>`,
     )
     .join("");
   return (
     `<section aria-labelledby="cal-h"><h2 id="cal-h">Calendars</h2>${pick}</section>` +
     `<section aria-labelledby="cap-h"><h2 id="cap-h">Capacity</h2>` +
-    radios(errors, "capacity", "Who or what is booked", [
-      ["me", "Just me: one booking at a time"],
-      ["units", "Several units (chairs, rooms…)"],
-    ], v.capacity) +
+    radios(
+      errors,
+      "capacity",
+      "Who or what is booked",
+      [
+        ["me", "Just me: one booking at a time"],
+        ["units", "Several units (chairs, rooms…)"],
+      ],
+      v.capacity,
+    ) +
     input(errors, "units", "Number of units", v.units, ' inputmode="numeric"') +
     input(errors, "resource_type", "A unit is a", v.resourceType, "", "Lowercase, such as chair or room.") +
     `</section>` +
@@ -263,8 +315,20 @@ function calendarFieldsets(p: SetupPageInput, errors: FormErrors): string {
     `<section aria-labelledby="hours-h"><h2 id="hours-h">Working hours</h2>` +
     `<p class="note">Leave a day blank when closed.</p>${hours}</section>` +
     `<section aria-labelledby="appr-h"><h2 id="appr-h">Who approves bookings</h2>` +
-    input(errors, "approver_email", "Approver e-mail", v.approverEmail, ' type="email" autocomplete="email"') +
-    input(errors, "approver_phone", "Approver phone", v.approverPhone, ' type="tel" placeholder="+34600000000"') +
+    input(
+      errors,
+      "approver_email",
+      "Approver e-mail",
+      v.approverEmail,
+      ' type="email" autocomplete="email"',
+    ) +
+    input(
+      errors,
+      "approver_phone",
+      "Approver phone",
+      v.approverPhone,
+      ' type="tel" placeholder="+34600000000"',
+    ) +
     `</section>`
   );
 }
@@ -278,7 +342,9 @@ function squareFieldsets(p: SetupPageInput, errors: FormErrors): string {
           errors,
           "location",
           "Square location",
-          c.locations.map((l) => [l.id, l.timezone !== undefined ? `${l.name} (${l.timezone})` : l.name] as const),
+          c.locations.map(
+            (l) => [l.id, l.timezone !== undefined ? `${l.name} (${l.timezone})` : l.name] as const,
+          ),
           v.location,
         )
       : input(errors, "location", "Square location id", v.location, " required");
@@ -289,7 +355,11 @@ function squareFieldsets(p: SetupPageInput, errors: FormErrors): string {
           "offer",
           "Services agents may book",
           c.services.map(
-            (s) => [s.id, s.durationMinutes !== undefined ? `${s.name} (${s.durationMinutes} min)` : s.name] as const,
+            (s) =>
+              [
+                s.id,
+                s.durationMinutes !== undefined ? `${s.name} (${s.durationMinutes} min)` : s.name,
+              ] as const,
           ),
           offeredChecked(v, p.choices),
         )
@@ -302,8 +372,14 @@ function squareFieldsets(p: SetupPageInput, errors: FormErrors): string {
     `<section aria-labelledby="sq-h"><h2 id="sq-h">Square</h2>${location}${services}${team}` +
     `<label for="payment">Taken up front</label>` +
     `<select id="payment" name="payment"${invalid(errors, "payment")}>` +
-    [["", "Not stated (agents hand off to Square)"], ...PAYMENT_REQUIREMENTS.map((r) => [r, r.replace("_", " ")])]
-      .map(([val, text]) => `<option value="${e(val ?? "")}"${val === v.payment ? " selected" : ""}>${e(text ?? "")}</option>`)
+    [
+      ["", "Not stated (agents hand off to Square)"],
+      ...PAYMENT_REQUIREMENTS.map((r) => [r, r.replace("_", " ")]),
+    ]
+      .map(
+        ([val, text]) =>
+          `<option value="${e(val ?? "")}"${val === v.payment ? " selected" : ""}>${e(text ?? "")}</option>`,
+      )
       .join("") +
     `</select>${errorText(errors, "payment")}` +
     input(errors, "version", "Square API version", v.version, ' pattern="\\d{4}-\\d{2}-\\d{2}"') +
@@ -314,23 +390,43 @@ function squareFieldsets(p: SetupPageInput, errors: FormErrors): string {
 function policyFieldsets(v: SetupValues, errors: FormErrors): string {
   return (
     `<section aria-labelledby="pol-h"><h2 id="pol-h">Policies</h2>` +
-    radios(errors, "confirmation", "Confirming bookings", [
-      ["host_approval", "The approver confirms each booking"],
-      ["instant", "Bookings are confirmed at once"],
-    ], v.confirmation) +
+    radios(
+      errors,
+      "confirmation",
+      "Confirming bookings",
+      [
+        ["host_approval", "The approver confirms each booking"],
+        ["instant", "Bookings are confirmed at once"],
+      ],
+      v.confirmation,
+    ) +
     `<label for="retention">Keep booking records for</label><select id="retention" name="retention"${invalid(errors, "retention")}>` +
-    RETENTION_DAYS.map((d) => `<option value="${d}"${d === v.retention ? " selected" : ""}>${d} days</option>`).join("") +
+    RETENTION_DAYS.map(
+      (d) => `<option value="${d}"${d === v.retention ? " selected" : ""}>${d} days</option>`,
+    ).join("") +
     `</select>${errorText(errors, "retention")}` +
-    radios(errors, "access", "Who may book", [
-      ["public", "Any agent"],
-      ["contacts", "Only the agents listed below"],
-    ], v.access) +
+    radios(
+      errors,
+      "access",
+      "Who may book",
+      [
+        ["public", "Any agent"],
+        ["contacts", "Only the agents listed below"],
+      ],
+      v.access,
+    ) +
     `<label for="contacts">Agents allowed (one principal urn per line)</label>` +
     `<textarea id="contacts" name="contacts" rows="3"${invalid(errors, "contacts")}>${e(v.contacts)}</textarea>` +
     errorText(errors, "contacts") +
     `<fieldset><legend>Holds</legend>` +
     input(errors, "hold_ttl", "A hold lasts at most (minutes)", v.holdTtl, ' inputmode="numeric"') +
-    input(errors, "holds_per_agent", "Holds one agent may keep at once", v.holdsPerAgent, ' inputmode="numeric"') +
+    input(
+      errors,
+      "holds_per_agent",
+      "Holds one agent may keep at once",
+      v.holdsPerAgent,
+      ' inputmode="numeric"',
+    ) +
     `</fieldset></section>`
   );
 }

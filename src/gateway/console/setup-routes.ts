@@ -42,8 +42,7 @@ export interface ConsoleHelpers {
     c: Context,
     maxBytes?: number,
   ) => Promise<
-    | { ok: true; id: string; session: Session; form: URLSearchParams }
-    | { ok: false; res: Response }
+    { ok: true; id: string; session: Session; form: URLSearchParams } | { ok: false; res: Response }
   >;
   readonly htmlResponse: (status: number, body: string, headers?: Record<string, string>) => Response;
   readonly sessionId: (c: Context) => string | undefined;
@@ -58,9 +57,14 @@ const redirect = (location: string) =>
 
 export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: ConsoleHelpers): void {
   const notFound = () =>
-    h.htmlResponse(404, refusedPage("Not found", "There is no such host here, or it is not yours to manage."));
+    h.htmlResponse(
+      404,
+      refusedPage("Not found", "There is no such host here, or it is not yours to manage."),
+    );
   const offered = (): ManagedHostSource[] =>
-    SOURCES.filter((s) => s === "caldav" || (deps.connect?.providers as readonly string[] | undefined)?.includes(s));
+    SOURCES.filter(
+      (s) => s === "caldav" || (deps.connect?.providers as readonly string[] | undefined)?.includes(s),
+    );
 
   /** The GET's session, or the redirect to sign-in. */
   const signedIn = async (c: Context) => {
@@ -76,7 +80,8 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
   };
 
   const loadChoices = async (record: ManagedHostRecord) => {
-    if (con.setupChoices === undefined) return { choicesError: "this gateway cannot list them; type the ids." };
+    if (con.setupChoices === undefined)
+      return { choicesError: "this gateway cannot list them; type the ids." };
     const got = await con.setupChoices.load(record);
     return got.ok ? { choices: got.value } : { choicesError: got.error.message };
   };
@@ -120,7 +125,9 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     deps.logger.info("console host added", { host_id: record.id, source: record.source });
     const id = encodeURIComponent(record.id);
     return redirect(
-      record.source === "caldav" ? `/console/hosts/${id}/caldav` : `/connect/${record.source}/start?host=${id}`,
+      record.source === "caldav"
+        ? `/console/hosts/${id}/caldav`
+        : `/connect/${record.source}/start?host=${id}`,
     );
   });
 
@@ -131,7 +138,10 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     if (deps.managedHosts === undefined) return notFound();
     const record = await recordFor(deps.managedHosts, s.session, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
-    return h.htmlResponse(200, caldavPage(record.id, String(record.config.name ?? record.id), s.session.csrf));
+    return h.htmlResponse(
+      200,
+      caldavPage(record.id, String(record.config.name ?? record.id), s.session.csrf),
+    );
   });
 
   app.post("/console/hosts/:hostId/caldav", async (c) => {
@@ -173,7 +183,8 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       { ...record, config, updatedAt: Math.max(deps.clock.now(), record.updatedAt + 1) },
       record.updatedAt,
     );
-    if (put !== "ok") return page(409, {}, "This host was changed elsewhere meanwhile: reload and try again.");
+    if (put !== "ok")
+      return page(409, {}, "This host was changed elsewhere meanwhile: reload and try again.");
     return redirect(`/console/hosts/${encodeURIComponent(record.id)}/setup`);
   });
 
@@ -211,7 +222,9 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       const record = await recordFor(deps.managedHosts, s.session, c.req.param("hostId"));
       if (record === undefined) return notFound();
       if (!fits(action, record))
-        return redirect(`/console/hosts/${encodeURIComponent(record.id)}/${action === "setup" ? "settings" : "setup"}`);
+        return redirect(
+          `/console/hosts/${encodeURIComponent(record.id)}/${action === "setup" ? "settings" : "setup"}`,
+        );
       const values = action === "settings" ? valuesFromEntry(record.config) : DEFAULT_VALUES;
       return h.htmlResponse(200, formPage(action, record, s.session.csrf, values, await loadChoices(record)));
     });
@@ -243,7 +256,9 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       };
       const done = await managed.activate(next, record.updatedAt);
       if (!done.ok) return fieldProblem(done.error);
-      deps.logger.info(`console host ${action === "setup" ? "activated" : "changed"}`, { host_id: record.id });
+      deps.logger.info(`console host ${action === "setup" ? "activated" : "changed"}`, {
+        host_id: record.id,
+      });
       const discovery = `${deps.publicOrigin}/hosts/${encodeURIComponent(record.id)}/scheduling.json`;
       await con.sessions.flash(a.id, a.session, {
         text:

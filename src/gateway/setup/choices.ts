@@ -49,7 +49,11 @@ export interface CalendarChoice {
 
 export interface SquareChoices {
   readonly kind: "square";
-  readonly locations: ReadonlyArray<{ readonly id: string; readonly name: string; readonly timezone?: string }>;
+  readonly locations: ReadonlyArray<{
+    readonly id: string;
+    readonly name: string;
+    readonly timezone?: string;
+  }>;
   readonly team: ReadonlyArray<{ readonly id: string; readonly name: string }>;
   /** Bookable service variations: their id is the host's service id (connectors/square/catalog.ts). */
   readonly services: ReadonlyArray<{
@@ -60,8 +64,7 @@ export interface SquareChoices {
 }
 
 export type HostChoices =
-  | { readonly kind: "calendar"; readonly calendars: readonly CalendarChoice[] }
-  | SquareChoices;
+  { readonly kind: "calendar"; readonly calendars: readonly CalendarChoice[] } | SquareChoices;
 
 export interface SetupChoices {
   /** What the record's upstream offers; a failure says, in words for the owner, why not. */
@@ -230,7 +233,11 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
       const got = await call(upstream, "Square team", {
         method: "POST",
         path: "/v2/team-members/search",
-        body: { query: { filter: { status: "ACTIVE" } }, limit: 200, ...(cursor !== undefined && { cursor }) },
+        body: {
+          query: { filter: { status: "ACTIVE" } },
+          limit: 200,
+          ...(cursor !== undefined && { cursor }),
+        },
       });
       if (!got.ok) return got;
       for (const m of arr(got.value.team_members)) {
@@ -247,7 +254,11 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
       const got = await call(upstream, "Square services", {
         method: "POST",
         path: "/v2/catalog/search",
-        body: { object_types: ["ITEM"], include_related_objects: false, ...(cursor !== undefined && { cursor }) },
+        body: {
+          object_types: ["ITEM"],
+          include_related_objects: false,
+          ...(cursor !== undefined && { cursor }),
+        },
       });
       if (!got.ok) return got;
       for (const o of arr(got.value.objects)) {
@@ -289,7 +300,8 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
         ? Promise.resolve({
             ok: false,
             kind: "invalid",
-            message: "This gateway keeps no CalDAV passwords: set TOKEN_KEYS to turn its credential vault on.",
+            message:
+              "This gateway keeps no CalDAV passwords: set TOKEN_KEYS to turn its credential vault on.",
           })
         : connectCaldav(hostId, req, deps.basicVault, {
             timeoutMs,

@@ -201,7 +201,8 @@ export function buildHostEntry(
       errors.payment = "Choose what the business takes up front.";
     const offered = choices?.kind === "square" ? choices.services : [];
     if (offered.length > 0 && v.offer.length === 0) errors.offer = "Offer at least one service.";
-    const zone = choices?.kind === "square" ? choices.locations.find((l) => l.id === v.location)?.timezone : undefined;
+    const zone =
+      choices?.kind === "square" ? choices.locations.find((l) => l.id === v.location)?.timezone : undefined;
     const settings: Json = {
       ...draftSettings,
       locationId: v.location,
@@ -218,7 +219,9 @@ export function buildHostEntry(
           ...(zone !== undefined && { timezone: zone }),
           connector: { type: "square", settings },
           policies,
-          ...(hidden.length > 0 && { services: hidden.map((s) => ({ service_id: s.id, selectable: false })) }),
+          ...(hidden.length > 0 && {
+            services: hidden.map((s) => ({ service_id: s.id, selectable: false })),
+          }),
         },
         inputs,
       },
@@ -256,9 +259,14 @@ export function buildHostEntry(
   v.hours.forEach((h, i) => {
     if (h.open === "" && h.close === "") return;
     const day = i + 1;
-    if (!HHMM.test(h.open)) errors[`d${day}_open`] = `Give ${WEEKDAYS[i]}'s opening time as HH:MM, or leave both blank.`;
-    if (!HHMM.test(h.close)) errors[`d${day}_close`] = `Give ${WEEKDAYS[i]}'s closing time as HH:MM, or leave both blank.`;
-    inputs.push([`/calendar/hours/${hours.length}`, `d${day}_open`], [`/calendar/hours/${hours.length}/close`, `d${day}_close`]);
+    if (!HHMM.test(h.open))
+      errors[`d${day}_open`] = `Give ${WEEKDAYS[i]}'s opening time as HH:MM, or leave both blank.`;
+    if (!HHMM.test(h.close))
+      errors[`d${day}_close`] = `Give ${WEEKDAYS[i]}'s closing time as HH:MM, or leave both blank.`;
+    inputs.push(
+      [`/calendar/hours/${hours.length}`, `d${day}_open`],
+      [`/calendar/hours/${hours.length}/close`, `d${day}_close`],
+    );
     hours.push({ day, open: h.open, close: h.close });
   });
   if (hours.length === 0) errors.d1_open = "Open on at least one day.";
@@ -273,7 +281,8 @@ export function buildHostEntry(
       errors[`${f}_duration`] = "Give the length in minutes (1 to 1440).";
     if (s.buffer !== "" && (!WHOLE.test(s.buffer) || Number(s.buffer) > 1440))
       errors[`${f}_buffer`] = "Give the pause after in minutes, or leave it blank.";
-    if (s.price !== "" && !AMOUNT.test(s.price)) errors[`${f}_price`] = "Give the price as a number, such as 25.00.";
+    if (s.price !== "" && !AMOUNT.test(s.price))
+      errors[`${f}_price`] = "Give the price as a number, such as 25.00.";
     if (s.price !== "" && !/^[A-Z]{3}$/.test(s.currency))
       errors[`${f}_currency`] = "Give the currency code, such as EUR or USD.";
     let id = SERVICE_ID.test(s.id) ? s.id : slug(s.name);
@@ -408,7 +417,8 @@ export function valuesFromEntry(config: Readonly<Json>): SetupValues {
       .filter((s): s is Json => isObject(s) && s.selectable === false)
       .map((s) => String(s.service_id)),
   );
-  const retention = typeof policies.retention === "string" ? /^P(\d+)D$/.exec(policies.retention)?.[1] : undefined;
+  const retention =
+    typeof policies.retention === "string" ? /^P(\d+)D$/.exec(policies.retention)?.[1] : undefined;
   return {
     ...DEFAULT_VALUES,
     read: (Array.isArray(cal.calendars) ? cal.calendars : []).filter(isObject).map((c) => String(c.id)),
@@ -431,14 +441,17 @@ export function valuesFromEntry(config: Readonly<Json>): SetupValues {
     contacts: Array.isArray(policies.contacts) ? policies.contacts.join("\n") : "",
     holdTtl: minutes(holds.max_ttl) || DEFAULT_VALUES.holdTtl,
     holdsPerAgent:
-      typeof holds.max_active_per_agent === "number" ? String(holds.max_active_per_agent) : DEFAULT_VALUES.holdsPerAgent,
+      typeof holds.max_active_per_agent === "number"
+        ? String(holds.max_active_per_agent)
+        : DEFAULT_VALUES.holdsPerAgent,
   };
 }
 
 /** Which Square services the form shows checked: every offered one but those the entry hides. */
 export function offeredChecked(v: SetupValues, choices: HostChoices | undefined): readonly string[] {
   if (choices?.kind !== "square") return v.offer;
-  if (!v.offer.some((o) => o.startsWith("!"))) return v.offer.length > 0 ? v.offer : choices.services.map((s) => s.id);
+  if (!v.offer.some((o) => o.startsWith("!")))
+    return v.offer.length > 0 ? v.offer : choices.services.map((s) => s.id);
   const hidden = new Set(v.offer.map((o) => o.slice(1)));
   return choices.services.map((s) => s.id).filter((id) => !hidden.has(id));
 }

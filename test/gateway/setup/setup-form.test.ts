@@ -12,10 +12,11 @@ import {
 } from "../../../src/gateway/setup/setup-form.js";
 
 const newHost = (source: string) =>
-  parseNewHost(
-    new URLSearchParams({ name: "Salón Lumen", timezone: "Europe/Madrid", source }),
-    ["google", "caldav", "square"],
-  );
+  parseNewHost(new URLSearchParams({ name: "Salón Lumen", timezone: "Europe/Madrid", source }), [
+    "google",
+    "caldav",
+    "square",
+  ]);
 
 const setupForm = (extra: Record<string, string> = {}) => {
   const f = new URLSearchParams({
@@ -56,7 +57,11 @@ describe("Add a business", () => {
       kind: "business",
       connector: {
         type: "google",
-        settings: { credentials: "vault", clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },
+        settings: {
+          credentials: "vault",
+          clientIdEnv: "GOOGLE_CLIENT_ID",
+          clientSecretEnv: "GOOGLE_CLIENT_SECRET",
+        },
       },
     });
   });
@@ -71,7 +76,11 @@ describe("Add a business", () => {
 });
 
 describe("the setup form builds a config file entry", () => {
-  const record = { id: "salon-lumen", source: "google" as const, config: draftConfig(newHost("google").values) };
+  const record = {
+    id: "salon-lumen",
+    source: "google" as const,
+    config: draftConfig(newHost("google").values),
+  };
 
   it("that parseHostsConfig and parseCalendarSection accept", () => {
     const { entry, errors } = buildHostEntry(record, readSetupForm(setupForm()));
@@ -91,7 +100,13 @@ describe("the setup form builds a config file entry", () => {
         { day: 3, open: "10:00", close: "14:00" },
       ],
       services: [
-        { id: "haircut", name: "Haircut", duration: "PT45M", buffer_after: "PT15M", price: { amount: "25.00", currency: "EUR" } },
+        {
+          id: "haircut",
+          name: "Haircut",
+          duration: "PT45M",
+          buffer_after: "PT15M",
+          price: { amount: "25.00", currency: "EUR" },
+        },
       ],
       calendars: [{ id: "cal-1" }, { id: "cal-2" }],
       write_calendar: "cal-1",
@@ -103,7 +118,9 @@ describe("the setup form builds a config file entry", () => {
   it("names the input of each bad value", () => {
     const { errors } = buildHostEntry(
       record,
-      readSetupForm(setupForm({ d3_close: "25:00", svc0_duration: "", approver_email: "nope", write: "cal-9" })),
+      readSetupForm(
+        setupForm({ d3_close: "25:00", svc0_duration: "", approver_email: "nope", write: "cal-9" }),
+      ),
     );
     expect(Object.keys(errors).sort()).toEqual(["approver_email", "d3_close", "svc0_duration", "write"]);
   });
@@ -128,7 +145,11 @@ describe("the setup form builds a config file entry", () => {
   });
 
   it("a Square entry: location, pinned version, payment, services not offered unselectable", () => {
-    const sq = { id: "salon-lumen", source: "square" as const, config: draftConfig(newHost("square").values) };
+    const sq = {
+      id: "salon-lumen",
+      source: "square" as const,
+      config: draftConfig(newHost("square").values),
+    };
     const f = setupForm({ location: "L1", payment: "none", version: "2026-09-16" });
     f.append("offer", "V1");
     const { entry, errors } = buildHostEntry(sq, readSetupForm(f), {
@@ -145,7 +166,12 @@ describe("the setup form builds a config file entry", () => {
       timezone: "Europe/Lisbon",
       connector: {
         type: "square",
-        settings: { credentials: "vault", locationId: "L1", version: "2026-09-16", paymentRequirement: "none" },
+        settings: {
+          credentials: "vault",
+          locationId: "L1",
+          version: "2026-09-16",
+          paymentRequirement: "none",
+        },
       },
       services: [{ service_id: "V2", selectable: false }],
     });

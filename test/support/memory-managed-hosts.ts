@@ -53,9 +53,10 @@ export function memoryManagedHosts(configHostIds: readonly string[] = []): Manag
       activated.push(record.id);
       return ok(next);
     },
-    async deactivate(id) {
+    deactivate(id) {
       const r = records.get(id);
       if (r !== undefined) records.set(id, { ...r, state: "disconnected" });
+      return Promise.resolve();
     },
     idAvailable: (id) => Promise.resolve(!records.has(id) && !configHostIds.includes(id)),
     reconcile: () => Promise.resolve(),

@@ -52,6 +52,8 @@ export interface ConsoleHelpers {
 /** A setup form: a few dozen inputs and the calendar ids ticked; far below this. */
 const MAX_SETUP_FORM_BYTES = 64 * 1024;
 
+const nameOf = (r: ManagedHostRecord): string => (typeof r.config.name === "string" ? r.config.name : r.id);
+
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
@@ -138,10 +140,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     if (deps.managedHosts === undefined) return notFound();
     const record = await recordFor(deps.managedHosts, s.session, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
-    return h.htmlResponse(
-      200,
-      caldavPage(record.id, String(record.config.name ?? record.id), s.session.csrf),
-    );
+    return h.htmlResponse(200, caldavPage(record.id, nameOf(record), s.session.csrf));
   });
 
   app.post("/console/hosts/:hostId/caldav", async (c) => {
@@ -150,7 +149,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     if (deps.managedHosts === undefined) return notFound();
     const record = await recordFor(deps.managedHosts, a.session, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
-    const name = String(record.config.name ?? record.id);
+    const name = nameOf(record);
     const req = {
       serverUrl: (a.form.get("server_url") ?? "").trim(),
       username: (a.form.get("username") ?? "").trim(),
@@ -200,7 +199,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
   ) =>
     setupPage({
       hostId: record.id,
-      name: String(record.config.name ?? record.id),
+      name: nameOf(record),
       source: record.source,
       action,
       csrf,
@@ -280,5 +279,5 @@ export async function draftsFor(
   const viewer = viewerOf(session);
   return (await deps.managedHosts.store.list())
     .filter((r) => r.state === "draft" && mayManage(viewer, r))
-    .map((r) => ({ id: r.id, name: String(r.config.name ?? r.id) }));
+    .map((r) => ({ id: r.id, name: nameOf(r) }));
 }

@@ -121,6 +121,8 @@ export function readSetupForm(form: URLSearchParams): SetupValues {
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A scalar read back as form text; anything else as blank. */
+const text = (v: unknown): string => (typeof v === "string" || typeof v === "number" ? String(v) : "");
 const WHOLE = /^[0-9]{1,5}$/;
 const AMOUNT = /^(?:0|[1-9][0-9]{0,9})(?:\.[0-9]{1,4})?$/;
 const HHMM = /^(?:[01][0-9]|2[0-3]):[0-5][0-9]$/;
@@ -399,13 +401,13 @@ export function valuesFromEntry(config: Readonly<Json>): SetupValues {
   const hours = DEFAULT_VALUES.hours.map(() => ({ open: "", close: "" }));
   for (const h of Array.isArray(cal.hours) ? cal.hours : [])
     if (isObject(h) && typeof h.day === "number" && h.day >= 1 && h.day <= 7)
-      hours[h.day - 1] = { open: String(h.open ?? ""), close: String(h.close ?? "") };
+      hours[h.day - 1] = { open: text(h.open), close: text(h.close) };
   const approver = isObject(cal.approver) ? cal.approver : {};
   const services = (Array.isArray(cal.services) ? cal.services : []).filter(isObject).map((s) => {
     const price = isObject(s.price) ? s.price : {};
     return {
-      id: String(s.id ?? ""),
-      name: String(s.name ?? ""),
+      id: text(s.id),
+      name: text(s.name),
       duration: minutes(s.duration),
       buffer: minutes(s.buffer_after),
       price: typeof price.amount === "string" ? price.amount : "",
@@ -424,8 +426,8 @@ export function valuesFromEntry(config: Readonly<Json>): SetupValues {
     read: (Array.isArray(cal.calendars) ? cal.calendars : []).filter(isObject).map((c) => String(c.id)),
     write: typeof cal.write_calendar === "string" ? cal.write_calendar : "",
     capacity: capacity === undefined ? "me" : "units",
-    units: capacity === undefined ? DEFAULT_VALUES.units : String(capacity.units ?? ""),
-    resourceType: capacity === undefined ? DEFAULT_VALUES.resourceType : String(capacity.resource_type ?? ""),
+    units: capacity === undefined ? DEFAULT_VALUES.units : text(capacity.units),
+    resourceType: capacity === undefined ? DEFAULT_VALUES.resourceType : text(capacity.resource_type),
     services,
     hours,
     approverEmail: typeof approver.email === "string" ? approver.email : "",

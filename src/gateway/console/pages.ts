@@ -184,9 +184,11 @@ export function operatePage(
   v: OperateView,
   csrf: string,
   flash?: { readonly text: string; readonly error?: boolean },
+  drafts: ReadonlyArray<{ readonly id: string; readonly name: string }> = [],
 ): string {
   const header =
-    `<p>${e(CONSOLE_TITLE)}</p><nav aria-label="Account"><form method="post" action="/console/sign-out">` +
+    `<p>${e(CONSOLE_TITLE)}</p><nav aria-label="Account"><a href="/console/hosts/new">Add a business</a> ` +
+    `<form method="post" action="/console/sign-out">` +
     `${csrfField(csrf)}<button type="submit">Sign out</button></form></nav>`;
   return page(
     `Operate · ${CONSOLE_TITLE}`,
@@ -195,6 +197,16 @@ export function operatePage(
         ? `<p class="flash${flash.error === true ? " error" : ""}" role="status">${e(flash.text)}</p>`
         : "") +
       pendingSection(v, csrf) +
+      (drafts.length > 0
+        ? `<section aria-labelledby="drafts-h"><h2 id="drafts-h">Not set up yet</h2><ul>` +
+          drafts
+            .map(
+              (d) =>
+                `<li>${e(d.name)} <a href="/console/hosts/${e(encodeURIComponent(d.id))}/setup" aria-label="${e(`Continue setup of ${d.name}`)}">Continue setup</a></li>`,
+            )
+            .join("") +
+          `</ul></section>`
+        : "") +
       hostsSection(v) +
       connectSection(v) +
       syncSection(v) +

@@ -29,10 +29,14 @@ import { operateView } from "./operate-view.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, type Session, type Sessions } from "./sessions.js";
 import type { SignInLimiter } from "./sign-in-limit.js";
+import { draftsFor, mountSetup } from "./setup-routes.js";
+import type { SetupChoices } from "../setup/choices.js";
 
 export interface ConsoleDeps {
   readonly sessions: Sessions;
   readonly signInLimiter: SignInLimiter;
+  /** What an upstream offers a host being set up (src/gateway/setup/choices.ts); absent: ids are typed. */
+  readonly setupChoices?: SetupChoices;
 }
 
 export const SECURE_COOKIE = "__Host-gw_session";
@@ -95,14 +99,15 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     return origin === deps.publicOrigin || origin === new URL(c.req.url).origin;
   };
 
-  const readForm = async (c: Context): Promise<URLSearchParams | undefined> => {
-    const bytes = await readBoundedBody(c.req.raw, MAX_FORM_BYTES, c.env);
+  const readForm = async (c: Context, maxBytes = MAX_FORM_BYTES): Promise<URLSearchParams | undefined> => {
+    const bytes = await readBoundedBody(c.req.raw, maxBytes, c.env);
     return bytes.ok ? new URLSearchParams(new TextDecoder().decode(bytes.value)) : undefined;
   };
 
   /** The session of a state-changing POST, or the 403 that refuses it. */
   const authorized = async (
     c: Context,
+    maxBytes?: number,
   ): Promise<
     { ok: true; id: string; session: Session; form: URLSearchParams } | { ok: false; res: Response }
   > => {
@@ -112,7 +117,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     const session = await con.sessions.use(id);
     if (id === undefined || session === undefined)
       return { ok: false, res: forbidden("Your console session has ended. Sign in again.") };
-    const form = await readForm(c);
+    const form = await readForm(c, maxBytes);
     if (form === undefined || !secretsMatch(form.get("csrf") ?? undefined, session.csrf))
       return {
         ok: false,
@@ -120,6 +125,8 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
       };
     return { ok: true, id, session, form };
   };
+
+  mountSetup(app, deps, con, { authorized, htmlResponse, sessionId, forbidden });
 
   app.get("/", async (c) => {
     const id = sessionId(c);
@@ -134,7 +141,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     }
     const view = await operateView(deps);
     if (session.flash !== undefined) await con.sessions.flash(id, session, undefined);
-    return htmlResponse(200, operatePage(view, session.csrf, session.flash));
+    return htmlResponse(200, operatePage(view, session.csrf, session.flash, await draftsFor(deps, session)));
   });
 
   app.post("/console/sign-in", async (c) => {

@@ -168,13 +168,13 @@ function connectSection(v: OperateView): string {
   );
 }
 
-function upcomingSection(v: OperateView): string {
+function upcomingSection(v: OperateView, owner: boolean): string {
   return (
     `<section aria-labelledby="upcoming-h"><h2 id="upcoming-h">Upcoming bookings</h2>` +
     (v.upcoming.length === 0
       ? `<p>No upcoming booking.</p>`
       : table(
-          `The next ${v.upcoming.length} booking(s) across every host`,
+          `The next ${v.upcoming.length} booking(s) across ${owner ? "your hosts" : "every host"}`,
           ["When", "Host", "Service", "With", "Status", "Booking"],
           v.upcoming.map(
             (b) =>
@@ -225,7 +225,7 @@ export function operatePage(
       connectSection(v) +
       syncSection(v) +
       noticesSection(v) +
-      upcomingSection(v),
+      upcomingSection(v, viewer?.kind === "owner"),
     { wide: true, header },
   );
 }

@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hono } from "hono";
+import { consoleViewerOf } from "../../../src/gateway/console/routes.js";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
 import { discover, freeSlots, holdAndBook, newAgent } from "../../e2e/support/agents.js";
 import { defaultConfig, startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
@@ -275,5 +276,30 @@ describe("owners see and change only their own hosts", () => {
     expect(
       (await post("/console/sign-in", { email: "bo@harbourview.example", password: PASSWORD_B })).status,
     ).toBe(303);
+  });
+
+  it("consoleViewerOf tells routes outside the console (Connect) who is signed in", async () => {
+    const viewerOf = consoleViewerOf(gw.runtime.console!, gw.origin);
+    const req = (cookie?: string) =>
+      new Request(url("/connect/square/start"), { headers: cookie === undefined ? {} : { cookie } });
+    expect(await viewerOf(req(a))).toEqual({
+      kind: "owner",
+      ownerId: await ownerIdOf("ana@maple.example"),
+      email: "ana@maple.example",
+    });
+    expect(await viewerOf(req(await operatorCookie()))).toEqual({ kind: "operator" });
+    expect(await viewerOf(req())).toBeUndefined();
+    expect(await viewerOf(req(`${COOKIE}=not-a-session`))).toBeUndefined();
+  });
+
+  it("an owner's session expires like the operator's: 30 minutes idle ends it", async () => {
+    const res = await post("/console/sign-in", { email: "ana@maple.example", password: PASSWORD_A });
+    const cookie = sessionCookie(res);
+    gw.clock.advance(29 * 60_000);
+    expect((await get("/", cookie)).html).toContain("Signed in as ana@maple.example");
+    gw.clock.advance(30 * 60_000 + 1);
+    const after = await get("/", cookie);
+    expect(after.html).toContain("session has ended");
+    expect(after.html).not.toContain("Maple Street Auto");
   });
 });

@@ -11,10 +11,10 @@
  * Sign-in takes the same credential as the operator API (compared in constant time), or a
  * business owner's email and password (accounts.ts), and starts a server-side session
  * (sessions.ts) that remembers who signed in. An owner sees and answers only their own
- * hosts (accounts-access.ts); another owner's host answers 404 as an unknown one would. Every POST is refused with 403 unless it comes
- * from this origin (Sec-Fetch-Site, Origin) and — after sign-in — carries the session's
- * synchronizer token; a GET never changes anything. Failed sign-ins are limited per network
- * origin (sign-in-limit.ts). The pages are script-free under a strict CSP (layout.ts).
+ * hosts (accounts-access.ts); another owner's host answers 404 as an unknown one would.
+ * Every POST is refused with 403 unless it comes from this origin (Sec-Fetch-Site, Origin)
+ * and — after sign-in — carries the session's synchronizer token; a GET never changes
+ * anything. Failed sign-ins, operator or owner, are limited per network origin (sign-in-limit.ts). The pages are script-free under a strict CSP (layout.ts).
  *
  * The cookie: `__Host-gw_session` (Secure, Path=/, no Domain: the browser binds it to this
  * exact origin) whenever the console is reached over https — the request's scheme, or a public
@@ -83,7 +83,8 @@ export function consoleViewerOf(
 
 /**
  * Guards routes outside the console (Connect) with its sessions: no live session → 303 to "/",
- * the sign-in page. Using the session restarts its idle clock, as a console page does.
+ * the sign-in page. Using the session restarts its idle clock, as a console page does. Without
+ * `accounts` only the operator passes (an owner's session cannot be checked as still enabled).
  */
 export function requireConsoleSession(
   sessions: Sessions,

@@ -3,11 +3,14 @@
  * (operator-hosts.ts, operator-upstreams.ts, operator-routes.ts): every host's health, calendar
  * hosts' last sync, upstream Deprecation/Sunset notices, bookings waiting for the host's answer
  * and the next bookings. Plain data with times already written in each host's zone; the page
- * (pages.ts) only lays it out.
+ * (pages.ts) only lays it out. A business owner's view holds only the hosts they own
+ * (accounts-access.ts): nothing of another owner's host is gathered at all.
  */
 import type { HostRuntime } from "../../booking/api.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleViewer } from "../managed-hosts/port.js";
+import { visibleHostIds } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
 
 /** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
@@ -128,11 +131,11 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
 const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
 
 /** Per vault host: the start link and whether a grant is there (vault.get, never shown). */
-async function connectRows(deps: HttpAppDeps): Promise<ConnectRow[]> {
+async function connectRows(deps: HttpAppDeps, hosts: readonly HostRuntime[]): Promise<ConnectRow[]> {
   const on = deps.connect;
   if (on === undefined) return [];
   const rows: ConnectRow[] = [];
-  for (const host of deps.hosts.list()) {
+  for (const host of hosts) {
     const { id, name, connector } = host.config;
     if (!isProvider(connector.type) || connector.settings["credentials"] !== "vault") continue;
     const provider = connector.type;
@@ -155,9 +158,18 @@ async function connectRows(deps: HttpAppDeps): Promise<ConnectRow[]> {
   return rows;
 }
 
-export async function operateView(deps: HttpAppDeps): Promise<OperateView> {
+export async function operateView(
+  deps: HttpAppDeps,
+  viewer: ConsoleViewer = { kind: "operator" },
+): Promise<OperateView> {
   const now = deps.clock.now();
-  const hosts = deps.hosts.list();
+  const all = deps.hosts.list();
+  const visible = await visibleHostIds(
+    deps.managedHosts,
+    viewer,
+    all.map((h) => h.config.id),
+  );
+  const hosts = all.filter((h) => visible.has(h.config.id));
   const syncs: SyncRow[] = [];
   const notices: NoticeRow[] = [];
   const pending: BookingRow[] = [];
@@ -206,6 +218,6 @@ export async function operateView(deps: HttpAppDeps): Promise<OperateView> {
     pending: pending.sort(byStart),
     upcoming: upcoming.sort(byStart).slice(0, UPCOMING_LIMIT),
     unlisted,
-    connect: await connectRows(deps),
+    connect: await connectRows(deps, hosts),
   };
 }

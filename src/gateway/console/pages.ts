@@ -4,6 +4,7 @@
  * Tables have header cells with scope, each section a heading, the page a banner and a main
  * landmark, every input a label, and every action button names its booking for screen readers.
  */
+import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { escapeHtml as e, page } from "./layout.js";
 import type { BookingRow, OperateView } from "./operate-view.js";
 
@@ -18,16 +19,24 @@ export function signInPage(opts: SignInOptions = {}): string {
     `Sign in · ${CONSOLE_TITLE}`,
     `<h1>Sign in to the operator console</h1>` +
       (opts.error !== undefined ? `<p class="flash error" role="alert">${e(opts.error)}</p>` : "") +
+      `<section aria-labelledby="operator-h"><h2 id="operator-h">Operator</h2>` +
       `<form method="post" action="/console/sign-in">` +
       `<label for="credential">Operator credential</label>` +
       `<input id="credential" name="credential" type="password" autocomplete="current-password" required autofocus>` +
       `<p class="note">The credential the gateway printed when it started (OPERATOR_TOKEN, or the ` +
       `<code>operator-token</code> file in its data directory).</p>` +
-      `<button class="approve" type="submit">Sign in</button></form>`,
+      `<button class="approve" type="submit">Sign in</button></form></section>` +
+      `<section aria-labelledby="owner-h"><h2 id="owner-h">Business owner</h2>` +
+      `<form method="post" action="/console/sign-in">` +
+      `<label for="email">Email</label>` +
+      `<input id="email" name="email" type="email" autocomplete="username" required>` +
+      `<label for="password">Password</label>` +
+      `<input id="password" name="password" type="password" autocomplete="current-password" required>` +
+      `<button type="submit">Sign in as owner</button></form></section>`,
   );
 }
 
-const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;
+export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;
 
 const HEALTH_TEXT: Readonly<Record<string, string>> = {
   ok: "ok",
@@ -159,13 +168,13 @@ function connectSection(v: OperateView): string {
   );
 }
 
-function upcomingSection(v: OperateView): string {
+function upcomingSection(v: OperateView, owner: boolean): string {
   return (
     `<section aria-labelledby="upcoming-h"><h2 id="upcoming-h">Upcoming bookings</h2>` +
     (v.upcoming.length === 0
       ? `<p>No upcoming booking.</p>`
       : table(
-          `The next ${v.upcoming.length} booking(s) across every host`,
+          `The next ${v.upcoming.length} booking(s) across ${owner ? "your hosts" : "every host"}`,
           ["When", "Host", "Service", "With", "Status", "Booking"],
           v.upcoming.map(
             (b) =>
@@ -180,22 +189,39 @@ function upcomingSection(v: OperateView): string {
   );
 }
 
+/**
+ * The banner of every signed-in page: who is signed in, the operator's link to Owners, and
+ * sign-out (the one button in the nav).
+ */
+export function consoleHeader(csrf: string, viewer: ConsoleViewer = { kind: "operator" }): string {
+  const who =
+    viewer.kind === "owner"
+      ? `<span class="note">Signed in as ${e(viewer.email)}</span> `
+      : `<a href="/">Operate</a> <a href="/console/owners">Owners</a> `;
+  const add = `<a href="/console/hosts/new">Add a business</a> `;
+  return (
+    `<p>${e(CONSOLE_TITLE)}</p><nav aria-label="Account">${who}${add}<form method="post" action="/console/sign-out">` +
+    `${csrfField(csrf)}<button type="submit">Sign out</button></form></nav>`
+  );
+}
+
+export const flashHtml = (flash?: { readonly text: string; readonly error?: boolean }): string =>
+  flash !== undefined
+    ? `<p class="flash${flash.error === true ? " error" : ""}" role="status">${e(flash.text)}</p>`
+    : "";
+
 export function operatePage(
   v: OperateView,
   csrf: string,
   flash?: { readonly text: string; readonly error?: boolean },
+  viewer?: ConsoleViewer,
   drafts: ReadonlyArray<{ readonly id: string; readonly name: string }> = [],
 ): string {
-  const header =
-    `<p>${e(CONSOLE_TITLE)}</p><nav aria-label="Account"><a href="/console/hosts/new">Add a business</a> ` +
-    `<form method="post" action="/console/sign-out">` +
-    `${csrfField(csrf)}<button type="submit">Sign out</button></form></nav>`;
+  const header = consoleHeader(csrf, viewer);
   return page(
     `Operate · ${CONSOLE_TITLE}`,
     `<h1>Operate</h1>` +
-      (flash !== undefined
-        ? `<p class="flash${flash.error === true ? " error" : ""}" role="status">${e(flash.text)}</p>`
-        : "") +
+      flashHtml(flash) +
       pendingSection(v, csrf) +
       (drafts.length > 0
         ? `<section aria-labelledby="drafts-h"><h2 id="drafts-h">Not set up yet</h2><ul>` +
@@ -211,7 +237,7 @@ export function operatePage(
       connectSection(v) +
       syncSection(v) +
       noticesSection(v) +
-      upcomingSection(v),
+      upcomingSection(v, viewer?.kind === "owner"),
     { wide: true, header },
   );
 }

@@ -6,12 +6,15 @@
  *   POST /console/sign-out                                  ends the session
  *   POST /console/hosts/{hostId}/bookings/{id}/approve      through the OperatorApi, then back to /
  *   POST /console/hosts/{hostId}/bookings/{id}/decline
+ *   GET|POST /console/owners, /console/invite/{token}, ...  owner accounts (accounts-routes.ts)
  *
- * Sign-in takes the same credential as the operator API (compared in constant time) and
- * starts a server-side session (sessions.ts). Every POST is refused with 403 unless it comes
- * from this origin (Sec-Fetch-Site, Origin) and — after sign-in — carries the session's
- * synchronizer token; a GET never changes anything. Failed sign-ins are limited per network
- * origin (sign-in-limit.ts). The pages are script-free under a strict CSP (layout.ts).
+ * Sign-in takes the same credential as the operator API (compared in constant time), or a
+ * business owner's email and password (accounts.ts), and starts a server-side session
+ * (sessions.ts) that remembers who signed in. An owner sees and answers only their own
+ * hosts (accounts-access.ts); another owner's host answers 404 as an unknown one would.
+ * Every POST is refused with 403 unless it comes from this origin (Sec-Fetch-Site, Origin)
+ * and — after sign-in — carries the session's synchronizer token; a GET never changes
+ * anything. Failed sign-ins, operator or owner, are limited per network origin (sign-in-limit.ts). The pages are script-free under a strict CSP (layout.ts).
  *
  * The cookie: `__Host-gw_session` (Secure, Path=/, no Domain: the browser binds it to this
  * exact origin) whenever the console is reached over https — the request's scheme, or a public
@@ -26,8 +29,12 @@ import { originKey } from "../http/origin-limit.js";
 import type { HttpAppDeps } from "../http/types.js";
 import { htmlResponse as layoutResponse } from "./layout.js";
 import { operateView } from "./operate-view.js";
+import type { ConsoleViewer } from "../managed-hosts/port.js";
+import { requireHostAccess } from "./accounts-access.js";
+import { mountAccountRoutes } from "./accounts-routes.js";
+import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
-import { secretsMatch, type Session, type Sessions } from "./sessions.js";
+import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
 import type { SignInLimiter } from "./sign-in-limit.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { SetupChoices } from "../setup/choices.js";
@@ -35,6 +42,7 @@ import type { SetupChoices } from "../setup/choices.js";
 export interface ConsoleDeps {
   readonly sessions: Sessions;
   readonly signInLimiter: SignInLimiter;
+  readonly accounts: OwnerAccounts;
   /** What an upstream offers a host being set up (src/gateway/setup/choices.ts); absent: ids are typed. */
   readonly setupChoices?: SetupChoices;
 }
@@ -54,18 +62,67 @@ export function sessionIdOf(request: Request, publicOrigin: string): string | un
   return parseCookies(request.headers.get("cookie") ?? "", name)[name];
 }
 
+/** Who a live session belongs to; undefined once an owner's account is disabled (their sessions end with it). */
+async function liveViewer(
+  accounts: OwnerAccounts | undefined,
+  session: Session | undefined,
+): Promise<ConsoleViewer | undefined> {
+  if (session === undefined) return undefined;
+  const viewer = viewerOf(session);
+  if (viewer.kind === "operator") return viewer;
+  return accounts !== undefined && (await accounts.active(viewer.ownerId)) ? viewer : undefined;
+}
+
+/**
+ * Who is signed in to the console on a request (undefined: nobody, or the session ended), for
+ * routes outside the console (Connect) to filter by mayManage. Restarts the session's idle clock.
+ */
+export function consoleViewerOf(
+  con: { readonly sessions: Sessions; readonly accounts?: OwnerAccounts | undefined },
+  publicOrigin: string,
+): (request: Request) => Promise<ConsoleViewer | undefined> {
+  return async (request) =>
+    liveViewer(con.accounts, await con.sessions.use(sessionIdOf(request, publicOrigin)));
+}
+
 /**
  * Guards routes outside the console (Connect) with its sessions: no live session → 303 to "/",
- * the sign-in page. Using the session restarts its idle clock, as a console page does.
+ * the sign-in page. Using the session restarts its idle clock, as a console page does. Without
+ * `accounts` only the operator passes (an owner's session cannot be checked as still enabled).
  */
-export function requireConsoleSession(sessions: Sessions, publicOrigin: string): MiddlewareHandler {
+export function requireConsoleSession(
+  sessions: Sessions,
+  publicOrigin: string,
+  accounts?: OwnerAccounts,
+): MiddlewareHandler {
+  const viewerOf = consoleViewerOf({ sessions, accounts }, publicOrigin);
   return async (c, next) => {
-    const session = await sessions.use(sessionIdOf(c.req.raw, publicOrigin));
-    if (session === undefined)
+    if ((await viewerOf(c.req.raw)) === undefined)
       return new Response(null, { status: 303, headers: { location: "/", "cache-control": "no-store" } });
     await next();
   };
 }
+
+/** What the account routes (accounts-routes.ts) share with the console's own. */
+export interface ConsoleKit {
+  readonly html: (status: number, body: string, headers?: Record<string, string>) => Response;
+  readonly sameOrigin: (c: Context) => boolean;
+  readonly readForm: (c: Context) => Promise<URLSearchParams | undefined>;
+  readonly authorized: (c: Context) => Promise<Authorized>;
+  /** The live session and its viewer of a GET, if any. */
+  readonly signedIn: (
+    c: Context,
+  ) => Promise<{ id: string; session: Session; viewer: ConsoleViewer } | undefined>;
+  /** 303 to a console page. */
+  readonly redirect: (location: string) => Response;
+  readonly forbidden: (text: string) => Response;
+  /** Ends the request's old session, starts one for `viewer` (a new id), and goes home. */
+  readonly startSession: (c: Context, viewer?: ConsoleViewer) => Promise<Response>;
+}
+
+type Authorized =
+  | { ok: true; id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams }
+  | { ok: false; res: Response };
 
 /** Console forms are a token and a credential: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
@@ -105,17 +162,13 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
   };
 
   /** The session of a state-changing POST, or the 403 that refuses it. */
-  const authorized = async (
-    c: Context,
-    maxBytes?: number,
-  ): Promise<
-    { ok: true; id: string; session: Session; form: URLSearchParams } | { ok: false; res: Response }
-  > => {
+  const authorized = async (c: Context, maxBytes?: number): Promise<Authorized> => {
     if (!sameOrigin(c))
       return { ok: false, res: forbidden("This form was not sent from the console's own pages.") };
     const id = sessionId(c);
     const session = await con.sessions.use(id);
-    if (id === undefined || session === undefined)
+    const viewer = await liveViewer(con.accounts, session);
+    if (id === undefined || session === undefined || viewer === undefined)
       return { ok: false, res: forbidden("Your console session has ended. Sign in again.") };
     const form = await readForm(c, maxBytes);
     if (form === undefined || !secretsMatch(form.get("csrf") ?? undefined, session.csrf))
@@ -123,25 +176,44 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
         ok: false,
         res: forbidden("This form has expired or was not issued by the console. Reload the page."),
       };
-    return { ok: true, id, session, form };
+    return { ok: true, id, session, viewer, form };
   };
 
-  mountSetup(app, deps, con, { authorized, htmlResponse, sessionId, forbidden });
+  const startSession = async (c: Context, viewer?: ConsoleViewer): Promise<Response> => {
+    const previous = sessionId(c);
+    if (previous !== undefined) await con.sessions.end(previous);
+    const { id } = await con.sessions.create(viewer);
+    return home({ "set-cookie": cookie(c, id, Math.floor(con.sessions.policy.absoluteMs / 1000)) });
+  };
 
-  app.get("/", async (c) => {
+  const signedIn: ConsoleKit["signedIn"] = async (c) => {
     const id = sessionId(c);
     const session = await con.sessions.use(id);
-    if (id === undefined || session === undefined) {
-      const ended = id !== undefined;
+    const viewer = await liveViewer(con.accounts, session);
+    return id === undefined || session === undefined || viewer === undefined
+      ? undefined
+      : { id, session, viewer };
+  };
+
+  mountSetup(app, deps, con, { authorized, signedIn, htmlResponse, sessionId, forbidden });
+
+  app.get("/", async (c) => {
+    const s = await signedIn(c);
+    if (s === undefined) {
+      const ended = sessionId(c) !== undefined;
       return htmlResponse(
         200,
         signInPage(ended ? { error: "Your console session has ended. Sign in again." } : {}),
         ended ? { "set-cookie": clearCookie(c) } : {},
       );
     }
-    const view = await operateView(deps);
+    const { id, session, viewer } = s;
+    const view = await operateView(deps, viewer);
     if (session.flash !== undefined) await con.sessions.flash(id, session, undefined);
-    return htmlResponse(200, operatePage(view, session.csrf, session.flash, await draftsFor(deps, session)));
+    return htmlResponse(
+      200,
+      operatePage(view, session.csrf, session.flash, viewer, await draftsFor(deps, viewer)),
+    );
   });
 
   app.post("/console/sign-in", async (c) => {
@@ -159,15 +231,26 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
       );
     }
     const form = await readForm(c);
+    const email = form?.get("email");
+    if (form !== undefined && email !== null && email !== undefined) {
+      // An owner: one answer for an unknown email, a wrong password or a disabled account.
+      const account = await con.accounts.signIn(email, form.get("password") ?? "");
+      if (account === undefined) {
+        await con.signInLimiter.failed(who);
+        return htmlResponse(
+          401,
+          signInPage({ error: "That email and password do not match an owner account." }),
+        );
+      }
+      deps.logger.info("console sign-in", { origin: who, owner_id: account.ownerId });
+      return startSession(c, ownerViewer(account));
+    }
     if (form === undefined || !secretsMatch(form.get("credential")?.trim(), deps.operatorToken)) {
       await con.signInLimiter.failed(who);
       return htmlResponse(401, signInPage({ error: "That is not the operator credential." }));
     }
-    const previous = sessionId(c);
-    if (previous !== undefined) await con.sessions.end(previous);
-    const { id } = await con.sessions.create();
     deps.logger.info("console sign-in", { origin: who });
-    return home({ "set-cookie": cookie(c, id, Math.floor(con.sessions.policy.absoluteMs / 1000)) });
+    return startSession(c);
   });
 
   app.post("/console/sign-out", async (c) => {
@@ -183,6 +266,9 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     const hostId = c.req.param("hostId");
     const bookingId = c.req.param("bookingId");
     const approve = c.req.param("action") === "approve";
+    // Another owner's host is refused as an unknown one: nothing is changed, nothing confirmed.
+    if (!(await requireHostAccess(deps.managedHosts, a.viewer, hostId)))
+      return htmlResponse(404, refusedPage("Not found", `No host "${hostId}" is served here.`));
     const host = deps.hosts.get(hostId);
     let flash: Session["flash"];
     if (host === undefined) flash = { text: `No host "${hostId}" is served here.`, error: true };
@@ -203,9 +289,22 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
         booking_id: bookingId,
         action: approve ? "approve" : "decline",
         ok: done.ok,
+        ...(a.viewer.kind === "owner" && { owner_id: a.viewer.ownerId }),
       });
     }
     await con.sessions.flash(a.id, a.session, flash);
     return home();
+  });
+
+  mountAccountRoutes(app, deps, con, {
+    html: htmlResponse,
+    sameOrigin,
+    readForm,
+    authorized,
+    signedIn,
+    redirect: (location) =>
+      new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } }),
+    forbidden,
+    startSession,
   });
 }

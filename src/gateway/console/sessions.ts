@@ -11,6 +11,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Redis } from "ioredis";
+import type { ConsoleViewer } from "../managed-hosts/port.js";
 
 export interface SessionPolicy {
   readonly idleMs: number;
@@ -26,7 +27,14 @@ export interface Session {
   readonly csrf: string;
   /** Shown once on the next page (after an approve or decline), then dropped. */
   readonly flash?: { readonly text: string; readonly error?: boolean };
+  /** Who signed in; absent is the operator (sessions from before owner accounts have none). */
+  readonly viewer?: ConsoleViewer;
 }
+
+const OPERATOR: ConsoleViewer = { kind: "operator" };
+
+/** Who a live session belongs to: an owner when it names one, else the operator. */
+export const viewerOf = (session: Pick<Session, "viewer">): ConsoleViewer => session.viewer ?? OPERATOR;
 
 /** Raw records by key; expiry is decided by Sessions on the gateway clock, the TTL only cleans up. */
 export interface SessionStore {
@@ -52,11 +60,19 @@ export class Sessions {
     readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
   ) {}
 
-  /** A new session (always a new id: a session id known before sign-in is never promoted). */
-  async create(): Promise<{ id: string; session: Session }> {
+  /**
+   * A new session (always a new id: a session id known before sign-in is never promoted) for
+   * an owner, or for the operator when `viewer` is absent.
+   */
+  async create(viewer?: ConsoleViewer): Promise<{ id: string; session: Session }> {
     const at = this.now();
     const id = newSecret();
-    const session: Session = { createdAt: at, lastSeenAt: at, csrf: newSecret() };
+    const session: Session = {
+      createdAt: at,
+      lastSeenAt: at,
+      csrf: newSecret(),
+      ...(viewer !== undefined && viewer.kind === "owner" && { viewer }),
+    };
     await this.store.set(keyOf(id), session, this.ttl(session, at));
     return { id, session };
   }

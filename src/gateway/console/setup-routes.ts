@@ -30,7 +30,7 @@ import {
   valuesFromEntry,
   type SetupValues,
 } from "../setup/setup-form.js";
-import { viewerOf } from "../setup/viewer.js";
+import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";
 import type { Session } from "./sessions.js";
@@ -42,8 +42,13 @@ export interface ConsoleHelpers {
     c: Context,
     maxBytes?: number,
   ) => Promise<
-    { ok: true; id: string; session: Session; form: URLSearchParams } | { ok: false; res: Response }
+    | { ok: true; id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams }
+    | { ok: false; res: Response }
   >;
+  /** The live session and its viewer (an owner disabled since sign-in has none). */
+  readonly signedIn: (
+    c: Context,
+  ) => Promise<{ id: string; session: Session; viewer: ConsoleViewer } | undefined>;
   readonly htmlResponse: (status: number, body: string, headers?: Record<string, string>) => Response;
   readonly sessionId: (c: Context) => string | undefined;
   readonly forbidden: (text: string) => Response;
@@ -69,16 +74,12 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     );
 
   /** The GET's session, or the redirect to sign-in. */
-  const signedIn = async (c: Context) => {
-    const id = h.sessionId(c);
-    const session = await con.sessions.use(id);
-    return id === undefined || session === undefined ? undefined : { id, session };
-  };
+  const signedIn = (c: Context) => h.signedIn(c);
 
   /** The record this viewer may manage, or undefined (answered 404). */
-  const recordFor = async (managed: ManagedHosts, session: Session, hostId: string) => {
+  const recordFor = async (managed: ManagedHosts, viewer: ConsoleViewer, hostId: string) => {
     const record = await managed.store.get(hostId);
-    return record !== undefined && mayManage(viewerOf(session), record) ? record : undefined;
+    return record !== undefined && mayManage(viewer, record) ? record : undefined;
   };
 
   const loadChoices = async (record: ManagedHostRecord) => {
@@ -106,7 +107,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       errors.host_id = `The host id "${values.hostId}" is taken: choose another.`;
     if (Object.keys(errors).length > 0)
       return h.htmlResponse(400, newHostPage(a.session.csrf, offered(), values, errors));
-    const viewer = viewerOf(a.session);
+    const viewer = a.viewer;
     const at = deps.clock.now();
     const record: ManagedHostRecord = {
       id: values.hostId,
@@ -138,7 +139,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     const s = await signedIn(c);
     if (s === undefined) return redirect("/");
     if (deps.managedHosts === undefined) return notFound();
-    const record = await recordFor(deps.managedHosts, s.session, c.req.param("hostId"));
+    const record = await recordFor(deps.managedHosts, s.viewer, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
     return h.htmlResponse(200, caldavPage(record.id, nameOf(record), s.session.csrf));
   });
@@ -147,7 +148,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     const a = await h.authorized(c);
     if (!a.ok) return a.res;
     if (deps.managedHosts === undefined) return notFound();
-    const record = await recordFor(deps.managedHosts, a.session, c.req.param("hostId"));
+    const record = await recordFor(deps.managedHosts, a.viewer, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
     const name = nameOf(record);
     const req = {
@@ -218,7 +219,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       const s = await signedIn(c);
       if (s === undefined) return redirect("/");
       if (deps.managedHosts === undefined) return notFound();
-      const record = await recordFor(deps.managedHosts, s.session, c.req.param("hostId"));
+      const record = await recordFor(deps.managedHosts, s.viewer, c.req.param("hostId"));
       if (record === undefined) return notFound();
       if (!fits(action, record))
         return redirect(
@@ -233,7 +234,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       if (!a.ok) return a.res;
       const managed = deps.managedHosts;
       if (managed === undefined) return notFound();
-      const record = await recordFor(managed, a.session, c.req.param("hostId"));
+      const record = await recordFor(managed, a.viewer, c.req.param("hostId"));
       if (record === undefined) return notFound();
       if (!fits(action, record)) return notFound();
       const values = readSetupForm(a.form);
@@ -270,13 +271,12 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
   }
 }
 
-/** The drafts this session's viewer may continue setting up (the Operate page lists them). */
+/** The drafts this viewer may continue setting up (the Operate page lists them). */
 export async function draftsFor(
   deps: HttpAppDeps,
-  session: Session,
+  viewer: ConsoleViewer,
 ): Promise<Array<{ id: string; name: string }>> {
   if (deps.managedHosts === undefined) return [];
-  const viewer = viewerOf(session);
   return (await deps.managedHosts.store.list())
     .filter((r) => r.state === "draft" && mayManage(viewer, r))
     .map((r) => ({ id: r.id, name: nameOf(r) }));

@@ -309,6 +309,7 @@ export async function buildGatewayRuntime(
     const operatorConsole = await consoleWiring({
       clock,
       redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
+      dataDir: opts.dataDir,
       ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
       ...(opts.consoleSessions !== undefined && { sessionPolicy: opts.consoleSessions }),
     }).catch(async (e: unknown) => {

@@ -107,6 +107,10 @@ describe("Add a business, then set it up", () => {
   });
 
   it("another owner's host answers 404, as a missing one; a POST without CSRF is refused", async () => {
+    // A real owner account (accounts.ts): a viewer naming an unknown or disabled owner is refused.
+    const invited = await gw.runtime.console!.accounts.invite("a@example.com");
+    if (!invited.ok) throw new Error("invite failed");
+    await gw.runtime.console!.accounts.accept(invited.token, "a long enough password");
     await managed.store.put({
       id: "someone-else",
       owner: "owner-b",
@@ -116,13 +120,11 @@ describe("Add a business, then set it up", () => {
       createdAt: 1,
       updatedAt: 1,
     });
-    const sessions = gw.runtime.console!.sessions;
-    const { id, session } = await sessions.create();
-    await sessions.flash(
-      id,
-      { ...session, viewer: { kind: "owner", ownerId: "owner-a", email: "a@example.com" } } as typeof session,
-      undefined,
-    );
+    const { id } = await gw.runtime.console!.sessions.create({
+      kind: "owner",
+      ownerId: invited.account.ownerId,
+      email: invited.account.email,
+    });
     const cookie = `gw_session=${id}`;
     expect(
       (await app.request(url("/console/hosts/someone-else/setup"), { headers: { cookie } })).status,

@@ -1,0 +1,206 @@
+/**
+ * Where owner accounts and invitations are kept (accounts.ts): memory for tests, a file in the
+ * data directory for the embedded default (survives restarts), Redis under the gateway's prefix
+ * when the gateway has Redis (every replica signs the same owners in). Invitation keys are
+ * already hashes of the link's token.
+ */
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import type { Redis } from "ioredis";
+import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
+
+interface Records {
+  accounts: OwnerAccount[];
+  invitations: Record<string, { invitation: Invitation; until: number }>;
+}
+
+/** Shared by the memory and file stores: plain records, invitations cleaned up by wall time. */
+class RecordsStore implements OwnerAccountStore {
+  /** One operation at a time, so a read-modify-write is never interleaved with another. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    private readonly load: () => Promise<Records>,
+    private readonly save: (r: Records) => Promise<void>,
+    private readonly wallNow: () => number,
+  ) {}
+
+  get(ownerId: string): Promise<OwnerAccount | undefined> {
+    return this.#read((r) => r.accounts.find((a) => a.ownerId === ownerId));
+  }
+
+  byEmail(email: string): Promise<OwnerAccount | undefined> {
+    return this.#read((r) => r.accounts.find((a) => a.email === email));
+  }
+
+  list(): Promise<OwnerAccount[]> {
+    return this.#read((r) => [...r.accounts]);
+  }
+
+  create(account: OwnerAccount): Promise<"ok" | "exists"> {
+    return this.#write((r) => {
+      if (r.accounts.some((a) => a.email === account.email || a.ownerId === account.ownerId)) return "exists";
+      r.accounts.push(account);
+      return "ok";
+    });
+  }
+
+  update(account: OwnerAccount): Promise<void> {
+    return this.#write((r) => {
+      r.accounts = r.accounts.map((a) => (a.ownerId === account.ownerId ? account : a));
+    });
+  }
+
+  putInvitation(key: string, invitation: Invitation, ttlMs: number): Promise<void> {
+    return this.#write((r) => {
+      const at = this.wallNow();
+      for (const [k, v] of Object.entries(r.invitations)) if (at >= v.until) delete r.invitations[k];
+      r.invitations[key] = { invitation, until: at + ttlMs };
+    });
+  }
+
+  peekInvitation(key: string): Promise<Invitation | undefined> {
+    return this.#read((r) => this.#live(r, key));
+  }
+
+  takeInvitation(key: string): Promise<Invitation | undefined> {
+    return this.#write((r) => {
+      const found = this.#live(r, key);
+      delete r.invitations[key];
+      return found;
+    });
+  }
+
+  #live(r: Records, key: string): Invitation | undefined {
+    const v = Object.hasOwn(r.invitations, key) ? r.invitations[key] : undefined;
+    return v !== undefined && this.wallNow() < v.until ? v.invitation : undefined;
+  }
+
+  #read<T>(f: (r: Records) => T): Promise<T> {
+    return this.#serial(async () => f(await this.load()));
+  }
+
+  #write<T>(f: (r: Records) => T): Promise<T> {
+    return this.#serial(async () => {
+      const r = await this.load();
+      const out = f(r);
+      await this.save(r);
+      return out;
+    });
+  }
+
+  #serial<T>(op: () => Promise<T>): Promise<T> {
+    const next = this.#queue.then(op, op);
+    this.#queue = next.catch(() => undefined);
+    return next;
+  }
+}
+
+export class MemoryOwnerAccountStore extends RecordsStore {
+  constructor(wallNow: () => number = Date.now) {
+    let records: Records = { accounts: [], invitations: {} };
+    super(
+      () => Promise.resolve(structuredClone(records)),
+      (r) => {
+        records = structuredClone(r);
+        return Promise.resolve();
+      },
+      wallNow,
+    );
+  }
+}
+
+/**
+ * One JSON file (owner-accounts.json in the data directory), readable by the gateway's user
+ * only, replaced atomically (write then rename) so a crash leaves the old or the new file.
+ * One gateway process per data directory; replicas use Redis.
+ */
+export class FileOwnerAccountStore extends RecordsStore {
+  constructor(path: string, wallNow: () => number = Date.now) {
+    super(
+      async () => {
+        try {
+          const parsed = JSON.parse(await readFile(path, "utf8")) as Partial<Records>;
+          return { accounts: parsed.accounts ?? [], invitations: parsed.invitations ?? {} };
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === "ENOENT") return { accounts: [], invitations: {} };
+          throw e;
+        }
+      },
+      async (r) => {
+        await mkdir(dirname(path), { recursive: true });
+        const tmp = `${path}.${process.pid}.tmp`;
+        await writeFile(tmp, JSON.stringify(r), { mode: 0o600 });
+        await rename(tmp, path);
+      },
+      wallNow,
+    );
+  }
+}
+
+/**
+ * Keys under `${prefix}console:`: owner:{id} (the account, JSON), owner-email:{email} (its id;
+ * SET NX makes an email unique across replicas), owners (the set of ids), invitation:{hash}
+ * (PX TTL; GETDEL takes it once).
+ */
+export class RedisOwnerAccountStore implements OwnerAccountStore {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+  ) {}
+
+  async get(ownerId: string): Promise<OwnerAccount | undefined> {
+    const raw = await this.redis.get(this.#k(`owner:${ownerId}`));
+    return raw === null ? undefined : (JSON.parse(raw) as OwnerAccount);
+  }
+
+  async byEmail(email: string): Promise<OwnerAccount | undefined> {
+    const id = await this.redis.get(this.#k(`owner-email:${email}`));
+    return id === null ? undefined : this.get(id);
+  }
+
+  async create(account: OwnerAccount): Promise<"ok" | "exists"> {
+    const claimed = await this.redis.set(this.#k(`owner-email:${account.email}`), account.ownerId, "NX");
+    if (claimed === null) return "exists";
+    await this.redis
+      .multi()
+      .set(this.#k(`owner:${account.ownerId}`), JSON.stringify(account))
+      .sadd(this.#k("owners"), account.ownerId)
+      .exec();
+    return "ok";
+  }
+
+  async update(account: OwnerAccount): Promise<void> {
+    await this.redis.set(this.#k(`owner:${account.ownerId}`), JSON.stringify(account), "XX");
+  }
+
+  async list(): Promise<OwnerAccount[]> {
+    const ids = await this.redis.smembers(this.#k("owners"));
+    if (ids.length === 0) return [];
+    const raws = await this.redis.mget(ids.map((id) => this.#k(`owner:${id}`)));
+    return raws.flatMap((raw) => (raw === null ? [] : [JSON.parse(raw) as OwnerAccount]));
+  }
+
+  async putInvitation(key: string, invitation: Invitation, ttlMs: number): Promise<void> {
+    await this.redis.set(
+      this.#k(`invitation:${key}`),
+      JSON.stringify(invitation),
+      "PX",
+      Math.max(1, Math.ceil(ttlMs)),
+    );
+  }
+
+  async peekInvitation(key: string): Promise<Invitation | undefined> {
+    const raw = await this.redis.get(this.#k(`invitation:${key}`));
+    return raw === null ? undefined : (JSON.parse(raw) as Invitation);
+  }
+
+  async takeInvitation(key: string): Promise<Invitation | undefined> {
+    const raw = await this.redis.getdel(this.#k(`invitation:${key}`));
+    return raw === null ? undefined : (JSON.parse(raw) as Invitation);
+  }
+
+  #k(rest: string): string {
+    return `${this.prefix}console:${rest}`;
+  }
+}

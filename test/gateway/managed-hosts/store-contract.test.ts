@@ -41,7 +41,10 @@ afterAll(async () => {
 });
 
 const kinds: Array<[string, () => Promise<Subject>]> = [
-  ["memory", () => Promise.resolve({ store: new MemoryManagedHostStore(), cleanup: () => Promise.resolve() })],
+  [
+    "memory",
+    () => Promise.resolve({ store: new MemoryManagedHostStore(), cleanup: () => Promise.resolve() }),
+  ],
   [
     "file",
     async () => {

@@ -50,8 +50,10 @@ function relative(e: FieldError): FieldError {
 
 export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHostsRuntime {
   const { store, live, logger } = opts;
-  /** Live managed hosts: the updatedAt of the record each was built from. */
+  /** Managed hosts applied here: the updatedAt of the record each was built (or refused) from. */
   const applied = new Map<string, number>();
+  /** Those of them whose stored config was refused: remembered, not served. */
+  const refused = new Set<string>();
   let seenVersion: string | undefined;
   // activate, deactivate and reconcile change the live set one at a time.
   let queue: Promise<unknown> = Promise.resolve();
@@ -89,19 +91,23 @@ export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHost
           error: built.error.message,
         },
       );
-      // Remembered, so the same record is not rebuilt (and logged) on every reconcile.
-      if (applied.has(record.id)) live.stop(record.id);
+      // Remembered, so the same record is not rebuilt (and logged) on every reconcile. What
+      // served under an older record stops: every replica serves the stored config or nothing.
+      if (applied.has(record.id) && !refused.has(record.id)) live.stop(record.id);
       applied.set(record.id, record.updatedAt);
+      refused.add(record.id);
       return;
     }
     live.serve(built.value);
     applied.set(record.id, record.updatedAt);
+    refused.delete(record.id);
   };
 
   const stop = (id: string): void => {
     if (!applied.has(id)) return;
-    live.stop(id);
+    if (!refused.has(id)) live.stop(id);
     applied.delete(id);
+    refused.delete(id);
   };
 
   const reconcileNow = async (): Promise<void> => {
@@ -121,7 +127,7 @@ export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHost
     store,
     load: () => serial(reconcileNow),
     reconcile: () => serial(reconcileNow),
-    liveIds: () => [...applied.keys()],
+    liveIds: () => [...applied.keys()].filter((id) => !refused.has(id)),
 
     activate: (record, ifUpdatedAt) =>
       serial(async (): Promise<Result<ManagedHostRecord, FieldError>> => {
@@ -141,6 +147,7 @@ export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHost
         }
         live.serve(built.value);
         applied.set(record.id, updatedAt);
+        refused.delete(record.id);
         logger.info(`managed host ${record.id} is live`, { host_id: record.id, owner: record.owner });
         return ok(stored);
       }),

@@ -310,7 +310,9 @@ export async function buildGatewayRuntime(
     };
     const service = createBookingService(deps);
     const squareWebhooks = await squareWebhookWiring({
-      hosts: opts.hosts,
+      // The config file's hosts and the console's active at start (one activated later is
+      // keyed at the next start, as its calendar push is).
+      hosts: directory.list().map((h) => h.config),
       directory,
       store: infra.store,
       api: service,

@@ -270,6 +270,7 @@ describe("managed hosts survive a restart", () => {
       expect(second.hosts.get("corner-garage")).toBeDefined();
       expect(second.hosts.get("gone-garage")).toBeUndefined();
       expect(second.hosts.get("broken-garage")).toBeUndefined();
+      expect([...second.managedHosts.liveIds()].sort()).toEqual(["ana-studio", "corner-garage"]);
       expect(errors).toEqual([
         expect.objectContaining({
           message: expect.stringContaining("broken-garage") as unknown,

@@ -118,6 +118,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ? "store: in memory (holds and bookings end with this process)"
       : `store: Redis at ${redactUrl(settings.value.redisUrl)}, webhooks on BullMQ`,
   );
+  say(
+    `console-created hosts: ${runtime.managedHosts.liveIds().length} served, kept in ${settings.value.redisUrl === undefined ? `${settings.value.dataDir}/hosts` : "Redis"}`,
+  );
   say(`host signing keys in ${settings.value.dataDir}`);
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
   say(connectBannerLine(settings.value.connect, openVault !== undefined, publicOrigin));

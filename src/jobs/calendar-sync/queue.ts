@@ -23,6 +23,10 @@ export interface CalendarSyncSchedule {
 export interface CalendarSyncQueue {
   /** Ask for a sync of this host soon (a push, an operator, a start). */
   request(hostId: string, reason: string): Promise<void>;
+  /** Sync this host now and every `everyMs` from now on (a host made live while running). */
+  add(schedule: CalendarSyncSchedule): Promise<void>;
+  /** Stop syncing this host (a host no longer served); a run under way finishes. */
+  remove(hostId: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -35,7 +39,7 @@ export function memoryCalendarSyncQueue(
 ): CalendarSyncQueue {
   const running = new Map<string, Promise<void>>();
   const again = new Map<string, string>();
-  const timers: NodeJS.Timeout[] = [];
+  const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
 
   const start = (hostId: string, reason: string): void => {
@@ -59,20 +63,37 @@ export function memoryCalendarSyncQueue(
     running.set(hostId, p);
   };
 
-  for (const s of schedules) {
+  const stopTimer = (hostId: string): void => {
+    clearInterval(timers.get(hostId));
+    timers.delete(hostId);
+  };
+  const schedule = (s: CalendarSyncSchedule): void => {
+    if (closed) return;
+    stopTimer(s.hostId);
     start(s.hostId, "start");
     const t = setInterval(() => start(s.hostId, "schedule"), s.everyMs);
     t.unref();
-    timers.push(t);
-  }
+    timers.set(s.hostId, t);
+  };
+  for (const s of schedules) schedule(s);
   return {
     request(hostId, reason) {
       start(hostId, reason);
       return Promise.resolve();
     },
+    add(s) {
+      schedule(s);
+      return Promise.resolve();
+    },
+    remove(hostId) {
+      stopTimer(hostId);
+      again.delete(hostId);
+      return Promise.resolve();
+    },
     async close() {
       closed = true;
-      for (const t of timers) clearInterval(t);
+      for (const t of timers.values()) clearInterval(t);
+      timers.clear();
       again.clear();
       while (running.size > 0) await Promise.all([...running.values()]);
     },
@@ -110,20 +131,30 @@ export function bullmqCalendarSyncQueue(
   worker.on("failed", (job, e) =>
     logger.error("calendar sync job failed", { host_id: job?.data.hostId, error: e.message }),
   );
-  const ready = Promise.all(
-    schedules.map((s) =>
-      queue.upsertJobScheduler(
-        `calendar:${s.hostId}`,
-        { every: s.everyMs, immediately: true },
-        {
-          name: "sync",
-          data: { hostId: s.hostId, reason: "schedule" },
-          opts: { removeOnComplete: 100, removeOnFail: 100 },
-        },
-      ),
-    ),
-  ).catch((e: unknown) => logger.error("calendar sync schedules not set", { error: describeError(e) }));
+  const upsert = (s: CalendarSyncSchedule) =>
+    queue.upsertJobScheduler(
+      `calendar:${s.hostId}`,
+      { every: s.everyMs, immediately: true },
+      {
+        name: "sync",
+        data: { hostId: s.hostId, reason: "schedule" },
+        opts: { removeOnComplete: 100, removeOnFail: 100 },
+      },
+    );
+  const ready = Promise.all(schedules.map(upsert)).catch((e: unknown) =>
+    logger.error("calendar sync schedules not set", { error: describeError(e) }),
+  );
   return {
+    async add(s) {
+      await ready;
+      await upsert(s);
+    },
+    async remove(hostId) {
+      await ready;
+      // The scheduler is shared by every process: one that still serves the host upserts it
+      // again when it next starts or activates it.
+      await queue.removeJobScheduler(`calendar:${hostId}`);
+    },
     async request(hostId, reason) {
       await ready;
       // Pushes for one host within the same second are one job (a burst of notifications);

@@ -1,0 +1,170 @@
+/**
+ * One contract for every ManagedHostStore (issue #13): memory, the data directory's files, and
+ * Redis (the shared server, a prefix of its own per test).
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { FileManagedHostStore } from "../../../src/gateway/managed-hosts/file-store.js";
+import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
+import type { ManagedHostRecord, ManagedHostStore } from "../../../src/gateway/managed-hosts/port.js";
+import { openRedisManagedHostStore } from "../../../src/gateway/managed-hosts/redis-store.js";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+const record = (id: string, updatedAt: number, over: Partial<ManagedHostRecord> = {}): ManagedHostRecord => ({
+  id,
+  owner: "operator",
+  source: "caldav",
+  state: "draft",
+  config: { id, name: `Host ${id}`, timezone: "America/Toronto" },
+  createdAt: 1000,
+  updatedAt,
+  ...over,
+});
+
+interface Subject {
+  readonly store: ManagedHostStore;
+  /** A second handle on the same storage (another process). */
+  readonly twin?: ManagedHostStore;
+  cleanup(): Promise<void>;
+}
+
+const prefixes: string[] = [];
+afterAll(async () => {
+  const redis = new Redis(REDIS_URL);
+  for (const p of prefixes) await redis.del(`${p}managed-hosts`, `${p}managed-hosts:version`);
+  redis.disconnect();
+});
+
+const kinds: Array<[string, () => Promise<Subject>]> = [
+  [
+    "memory",
+    () => Promise.resolve({ store: new MemoryManagedHostStore(), cleanup: () => Promise.resolve() }),
+  ],
+  [
+    "file",
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "managed-store-"));
+      return {
+        store: new FileManagedHostStore(dir),
+        twin: new FileManagedHostStore(dir),
+        cleanup: () => rm(dir, { recursive: true, force: true }),
+      };
+    },
+  ],
+  [
+    "redis",
+    async () => {
+      const prefix = `test:managed:${randomBytes(6).toString("hex")}:`;
+      prefixes.push(prefix);
+      const store = await openRedisManagedHostStore(REDIS_URL, prefix);
+      const twin = await openRedisManagedHostStore(REDIS_URL, prefix);
+      return {
+        store,
+        twin,
+        cleanup: async () => {
+          await store.close();
+          await twin.close();
+        },
+      };
+    },
+  ],
+];
+
+describe.each(kinds)("ManagedHostStore contract: %s", (_kind, make) => {
+  let s: Subject;
+  beforeEach(async () => {
+    s = await make();
+  });
+  afterEach(async () => {
+    await s.cleanup();
+  });
+
+  it("creates, reads back and lists what it holds", async () => {
+    expect(await s.store.list()).toEqual([]);
+    expect(await s.store.get("ana")).toBeUndefined();
+    expect(await s.store.put(record("ana", 1))).toBe("ok");
+    expect(await s.store.put(record("bo", 2))).toBe("ok");
+    expect(await s.store.get("ana")).toEqual(record("ana", 1));
+    expect((await s.store.list()).map((r) => r.id).sort()).toEqual(["ana", "bo"]);
+  });
+
+  it("refuses to create an id that exists, leaving the stored record as it was", async () => {
+    expect(await s.store.put(record("ana", 1))).toBe("ok");
+    expect(await s.store.put(record("ana", 5, { owner: "someone-else" }))).toBe("exists");
+    expect((await s.store.get("ana"))?.owner).toBe("operator");
+  });
+
+  it("replaces only while the stored updatedAt is the one given", async () => {
+    await s.store.put(record("ana", 1));
+    expect(await s.store.put(record("ana", 2, { state: "active" }), 1)).toBe("ok");
+    // A second tab still holding updatedAt 1 loses.
+    expect(await s.store.put(record("ana", 3, { state: "disconnected" }), 1)).toBe("conflict");
+    expect((await s.store.get("ana"))?.state).toBe("active");
+    // Replacing what is not there is a conflict too (it was deleted meanwhile).
+    expect(await s.store.put(record("zed", 2), 1)).toBe("conflict");
+    expect(await s.store.get("zed")).toBeUndefined();
+  });
+
+  it("changes its version on every put and delete, and not on a refused write", async () => {
+    const seen = new Set<string>([await s.store.version()]);
+    const step = async (fn: () => Promise<unknown>, changes: boolean) => {
+      await fn();
+      const v = await s.store.version();
+      expect(seen.has(v)).toBe(!changes);
+      seen.add(v);
+    };
+    await step(() => s.store.put(record("ana", 1)), true);
+    await step(() => s.store.put(record("ana", 2), 1), true);
+    await step(() => s.store.put(record("ana", 3)), false);
+    await step(() => s.store.put(record("ana", 3), 1), false);
+    await step(() => s.store.delete("ana"), true);
+    await step(() => s.store.delete("ana"), false);
+    expect(await s.store.get("ana")).toBeUndefined();
+  });
+
+  it("a second process on the same storage sees every write and its version change", async () => {
+    if (s.twin === undefined) return; // memory is one process by definition
+    const before = await s.twin.version();
+    await s.store.put(record("ana", 1));
+    expect(await s.twin.version()).not.toBe(before);
+    expect(await s.twin.get("ana")).toEqual(record("ana", 1));
+    expect(await s.twin.put(record("ana", 2))).toBe("exists");
+    expect(await s.twin.put(record("ana", 2), 1)).toBe("ok");
+    expect((await s.store.get("ana"))?.updatedAt).toBe(2);
+  });
+
+  it("of two racing replaces from the same updatedAt, exactly one wins", async () => {
+    await s.store.put(record("ana", 1));
+    const other = s.twin ?? s.store;
+    const answers = await Promise.all([
+      s.store.put(record("ana", 2, { owner: "a" }), 1),
+      other.put(record("ana", 3, { owner: "b" }), 1),
+    ]);
+    expect(answers.filter((a) => a === "ok")).toHaveLength(1);
+    expect(answers.filter((a) => a === "conflict")).toHaveLength(1);
+  });
+});
+
+describe("the file store's files", () => {
+  it("one owner-only file per host under <dataDir>/hosts, no temporary files left", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "managed-files-"));
+    try {
+      const store = new FileManagedHostStore(dir);
+      await store.put(record("ana", 1));
+      await store.put(record("ana", 2), 1);
+      await store.put(record("ana", 3));
+      const names = (await readdir(join(dir, "hosts"))).filter((n) => !n.startsWith(".version"));
+      expect(names).toEqual(["ana.json"]);
+      expect((await stat(join(dir, "hosts", "ana.json"))).mode & 0o777).toBe(0o600);
+      // A record under an id that is not a host id cannot name a file outside the directory.
+      await expect(store.put(record("../evil", 1))).rejects.toThrow(/not a host id/);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

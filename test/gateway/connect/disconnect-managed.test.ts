@@ -80,7 +80,7 @@ const record = (
   updatedAt: 1,
 });
 
-async function setup() {
+function setup() {
   const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
   if (!ring.ok) throw new Error(ring.error);
   const vault = new TokenVault(ring.value, new MemorySealedStore());
@@ -123,7 +123,7 @@ async function setup() {
 
 describe("disconnect a console-created host", () => {
   it("Square: RevokeToken with the host's client, grant deleted, host deactivated", async () => {
-    const { vault, mh, disconnect, lines } = await setup();
+    const { vault, mh, disconnect, lines } = setup();
     await vault.put("sq-shop", {
       provider: "square",
       accessToken: "EAAA-ACCESS",
@@ -146,7 +146,7 @@ describe("disconnect a console-created host", () => {
   });
 
   it("Microsoft: grant deleted, nothing sent, the owner told where to remove consent", async () => {
-    const { vault, mh, disconnect } = await setup();
+    const { vault, mh, disconnect } = setup();
     await vault.put("ms-shop", {
       provider: "microsoft",
       accessToken: "eyJ-A",
@@ -163,7 +163,7 @@ describe("disconnect a console-created host", () => {
   });
 
   it("refuses an unknown host and a config-file host whose credentials are not in the vault", async () => {
-    const { disconnect, mh } = await setup();
+    const { disconnect, mh } = setup();
     expect(await disconnect.disconnectHost("nobody")).toMatchObject({ ok: false, kind: "unknown_host" });
     expect(await disconnect.disconnectHost("plain")).toMatchObject({ ok: false, kind: "not_disconnectable" });
     expect(mh.deactivated).toEqual([]);

@@ -34,7 +34,7 @@ describe("a grant deleted from the vault", () => {
       client: { clientId: "c", clientSecret: "s" },
       now: () => now,
       fetch: (input) => {
-        fetchCalls.push(String(input));
+        fetchCalls.push(input instanceof Request ? input.url : input.toString());
         return Promise.reject(new Error("no network in this test"));
       },
     });

@@ -154,7 +154,11 @@ export function createDisconnect(deps: DisconnectDeps): Disconnect {
       );
 
     // 4. A console-created host stops being served.
-    if (t.managed) await deps.managedHosts?.deactivate(hostId);
+    let deactivated = true;
+    if (t.managed)
+      await deps.managedHosts?.deactivate(hostId).catch(() => {
+        deactivated = false;
+      });
 
     const line = {
       host_id: hostId,
@@ -162,11 +166,12 @@ export function createDisconnect(deps: DisconnectDeps): Disconnect {
       upstream,
       managed: t.managed,
       grant_deleted: deleted,
+      ...(t.managed && { deactivated }),
       ...(revokeFailure?.status !== undefined && { status: revokeFailure.status }),
       ...(revokeFailure?.error !== undefined && { oauth_error: revokeFailure.error }),
       ...(revokeFailure !== undefined && { why: revokeFailure.why }),
     };
-    if (revokeFailure !== undefined || !deleted)
+    if (revokeFailure !== undefined || !deleted || !deactivated)
       deps.logger?.warn("host disconnected; revocation or deletion incomplete", line);
     else deps.logger?.info("host disconnected", line);
 
@@ -175,6 +180,12 @@ export function createDisconnect(deps: DisconnectDeps): Disconnect {
         ok: false,
         kind: "storage_failed",
         message: `${t.name} no longer offers time, but its stored credentials could not be deleted. Try disconnecting again.`,
+      };
+    if (!deactivated)
+      return {
+        ok: false,
+        kind: "storage_failed",
+        message: `${t.name}'s credentials were deleted and it offers no time here, but it could not be marked disconnected for every gateway process. Try disconnecting again.`,
       };
     return { ok: true, hostId, source, upstream, ...messageFor(t, upstream) };
   }

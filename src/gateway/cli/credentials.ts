@@ -10,11 +10,12 @@
  * <data dir>/credentials/. Nothing printed carries a token; delete FILE after use.
  */
 import { readFile } from "node:fs/promises";
-import { isAbsolute, resolve } from "node:path";
+import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
+import { BasicCredentialVault } from "../connect/basic-vault.js";
 import { FileSealedStore } from "../credentials/file-store.js";
 import { parseKeyRing, TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { parseTokenRecord } from "../credentials/record.js";
@@ -25,6 +26,8 @@ import { readServeEnv, redactUrl } from "./serve-env.js";
 
 export interface OpenVault {
   readonly vault: TokenVault;
+  /** CalDAV hosts' passwords, under the same key ring (connect/basic-vault.ts). */
+  readonly basic: BasicCredentialVault;
   /** Where it lives, for printing (a redacted Redis URL or the directory). */
   readonly where: string;
   close(): Promise<void>;
@@ -47,6 +50,10 @@ export function openVaultFromEnv(
     const redis = new Redis(settings.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
     return ok({
       vault: new TokenVault(ring.value, new RedisSealedStore(redis, settings.redisKeyPrefix ?? "schcp:")),
+      basic: new BasicCredentialVault(
+        ring.value,
+        new RedisSealedStore(redis, `${settings.redisKeyPrefix ?? "schcp:"}basic:`),
+      ),
       where: `Redis at ${redactUrl(settings.redisUrl)}`,
       close: async () => {
         await redis.quit().catch(() => redis.disconnect());
@@ -54,7 +61,12 @@ export function openVaultFromEnv(
     });
   }
   const store = new FileSealedStore(settings.dataDir);
-  return ok({ vault: new TokenVault(ring.value, store), where: store.dir, close: () => Promise.resolve() });
+  return ok({
+    vault: new TokenVault(ring.value, store),
+    basic: new BasicCredentialVault(ring.value, new FileSealedStore(join(settings.dataDir, "basic"))),
+    where: store.dir,
+    close: () => Promise.resolve(),
+  });
 }
 
 export async function runCredentials(argv: readonly string[], io: CliIo): Promise<number> {

@@ -90,7 +90,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
-      ...(openVault !== undefined && { credentials: { vault: openVault.vault, env: io.env } }),
+      ...(openVault !== undefined && {
+        credentials: { vault: openVault.vault, basic: openVault.basic, env: io.env },
+      }),
       // Connect seals grants in the vault: the runtime turns it on only with credentials.
       ...(connectProviderNames(settings.value.connect).length > 0 && { connect: settings.value.connect }),
     });

@@ -4,13 +4,29 @@
  *
  *   GET /connect/{provider}/start?host=ID   302 to the provider's authorization page
  *   GET /connect/{provider}/callback        finishes the grant, then 303 to "/" (the console)
+ *   GET  /connect/{source}/disconnect?host=ID   "Disconnect X?" with a POST button
+ *   POST /connect/{source}/disconnect?host=ID   disconnect.ts, then 303 to "/" with the outcome
+ *                                               as the console's flash message
+ *
+ * {source} is square, google, microsoft or caldav. The POST is a console form: same origin
+ * (Sec-Fetch-Site / Origin, as the console checks) and the session's CSRF token, compared in
+ * constant time (console/sessions.ts secretsMatch); anything else is refused with 403 and
+ * changes nothing.
  *
  * Both sit behind `requireOperator`; `sessionOf` names the operator session the state is bound
  * to, so a callback is accepted only in the browser session that started it. A failed callback
  * answers 400 with the operator-facing message (it names no token, code or secret).
  */
-import { Hono, type MiddlewareHandler } from "hono";
+import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { secretsMatch, type Sessions } from "../console/sessions.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
+import { readBoundedBody } from "../http/body.js";
+import {
+  DISCONNECT_SOURCES,
+  type Disconnect,
+  type DisconnectSource,
+  type DisconnectTarget,
+} from "./disconnect.js";
 import type { Connect, ConnectFailure } from "./flow.js";
 
 export interface ConnectRoutesOptions {
@@ -18,6 +34,16 @@ export interface ConnectRoutesOptions {
   /** The operator session id of a request, or undefined when there is none. */
   readonly sessionOf: (request: Request) => string | undefined | Promise<string | undefined>;
   readonly requireOperator: MiddlewareHandler;
+  /** Disconnect (GET/POST /connect/{source}/disconnect); absent: no such route. */
+  readonly disconnect?: DisconnectRoutesOptions;
+}
+
+export interface DisconnectRoutesOptions {
+  readonly disconnect: Disconnect;
+  /** The console's sessions: the form carries the session's CSRF token; the outcome is its flash. */
+  readonly sessions: Sessions;
+  /** The gateway's public origin (a form's Origin must be it, or the request's own). */
+  readonly publicOrigin: string;
 }
 
 const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
@@ -73,5 +99,110 @@ export function connectRoutes(opts: ConnectRoutesOptions): Hono {
     return c.redirect("/", 303);
   });
 
+  if (opts.disconnect !== undefined) mountDisconnect(app, opts, opts.disconnect);
   return app;
+}
+
+const isSource = (v: string): v is DisconnectSource => (DISCONNECT_SOURCES as readonly string[]).includes(v);
+
+const SOURCE_NAMES: Record<DisconnectSource, string> = {
+  square: "Square",
+  google: "Google",
+  microsoft: "Microsoft",
+  caldav: "CalDAV",
+};
+
+/** A disconnect form is a CSRF token: a few hundred bytes. */
+const MAX_FORM_BYTES = 4096;
+
+function page(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
+<body><main>${body}</main></body></html>`;
+}
+
+function confirmPage(t: DisconnectTarget, csrf: string, action: string): string {
+  const name = escapeHtml(t.name);
+  const what =
+    t.source === "caldav"
+      ? "This deletes the CalDAV password the gateway keeps for it"
+      : t.source === "microsoft"
+        ? "This deletes the Microsoft grant the gateway keeps for it (Microsoft lets no app revoke its own access: you will be told where to remove it)"
+        : `This revokes the gateway's ${SOURCE_NAMES[t.source]} access and deletes its grant`;
+  return page(
+    `Disconnect ${t.name}?`,
+    `<h1>Disconnect ${name}?</h1>
+<p>${what}, and ${name} stops offering time until it is connected again.</p>
+<form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
+<button type="submit">Disconnect ${name}</button></form>
+<p><a href="/">Cancel</a></p>`,
+  );
+}
+
+function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRoutesOptions): void {
+  const refused = (c: Context, text: string) =>
+    c.html(
+      page(
+        "Request refused",
+        `<h1>Request refused</h1><p role="alert">${escapeHtml(text)}</p><p><a href="/">Back to the console</a></p>`,
+      ),
+      403,
+    );
+
+  /** The host the path names, when it is one this gateway can disconnect from that source. */
+  const targetOf = async (c: Context): Promise<DisconnectTarget | undefined> => {
+    const source = c.req.param("source") ?? "";
+    const hostId = c.req.query("host") ?? "";
+    if (!isSource(source) || hostId === "") return undefined;
+    const t = await d.disconnect.target(hostId);
+    return t?.source === source ? t : undefined;
+  };
+  const notFound = (c: Context) =>
+    c.html(
+      page(
+        "Nothing to disconnect",
+        `<h1>Nothing to disconnect</h1><p role="alert">No host here keeps those credentials in the gateway.</p><p><a href="/">Back to the console</a></p>`,
+      ),
+      404,
+    );
+
+  /** Sent from a page of this origin (a browser says so; a missing header is not proof of the opposite). */
+  const sameOrigin = (c: Context): boolean => {
+    const site = c.req.header("sec-fetch-site");
+    if (site !== undefined && site !== "same-origin") return false;
+    const origin = c.req.header("origin");
+    if (origin === undefined) return true;
+    return origin === d.publicOrigin || origin === new URL(c.req.url).origin;
+  };
+
+  app.get("/connect/:source/disconnect", async (c) => {
+    const id = await opts.sessionOf(c.req.raw);
+    const session = await d.sessions.use(id);
+    if (session === undefined) return c.redirect("/", 303);
+    const t = await targetOf(c);
+    if (t === undefined) return notFound(c);
+    c.header("cache-control", "no-store");
+    const url = new URL(c.req.url);
+    return c.html(confirmPage(t, session.csrf, `${url.pathname}${url.search}`));
+  });
+
+  app.post("/connect/:source/disconnect", async (c) => {
+    if (!sameOrigin(c)) return refused(c, "This form was not sent from the console's own pages.");
+    const id = await opts.sessionOf(c.req.raw);
+    const session = await d.sessions.use(id);
+    if (id === undefined || session === undefined)
+      return refused(c, "Your console session has ended. Sign in again.");
+    const bytes = await readBoundedBody(c.req.raw, MAX_FORM_BYTES, c.env);
+    const form = bytes.ok ? new URLSearchParams(new TextDecoder().decode(bytes.value)) : undefined;
+    if (form === undefined || !secretsMatch(form.get("csrf") ?? undefined, session.csrf))
+      return refused(c, "This form has expired or was not issued by the console. Reload the page.");
+    const t = await targetOf(c);
+    if (t === undefined) return notFound(c);
+    const done = await d.disconnect.disconnectHost(t.hostId);
+    await d.sessions.flash(id, session, {
+      text: done.ok ? `${t.name}: ${done.message}` : done.message,
+      ...((!done.ok || done.ownerAction) && { error: true }),
+    });
+    c.header("cache-control", "no-store");
+    return c.redirect("/", 303);
+  });
 }

@@ -7,9 +7,13 @@
  */
 import type { HostDirectory } from "../../booking/api.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { vaultClientOf } from "../credentials/host-tokens.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { Logger } from "../http/types.js";
+import type { ManagedHosts } from "../managed-hosts/port.js";
+import type { BasicCredentialVault } from "./basic-vault.js";
+import { createDisconnect, type Disconnect } from "./disconnect.js";
 import { createConnect, type Connect } from "./flow.js";
 import { resolveProviders, type ConnectSettings } from "./providers.js";
 import { MemoryConnectStateStore, RedisConnectStateStore } from "./state-store.js";
@@ -24,12 +28,16 @@ export interface ConnectAppDeps {
   readonly providers: readonly OAuthProvider[];
   /** Read only to say whether a host already has a grant (never to show it). */
   readonly vault: TokenVault;
+  /** Disconnect (revoke, delete, stop offering time) over the app's hosts and managed hosts. */
+  readonly disconnect: (hosts: HostDirectory, managedHosts?: ManagedHosts) => Disconnect;
 }
 
 export interface ConnectWiringOptions {
   readonly providers: ConnectProviders;
   readonly publicOrigin: string;
   readonly vault: TokenVault;
+  /** CalDAV hosts' passwords, deleted on disconnect (absent: CalDAV hosts have none here). */
+  readonly basicVault?: BasicCredentialVault;
   /** Where the client ids and secrets are read from (the names are fixed by readConnectEnv). */
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly now: () => number;
@@ -48,6 +56,23 @@ export async function connectWiring(
     connect,
     providers: [...providers.keys()],
     vault: opts.vault,
+    disconnect: (hosts, managedHosts) =>
+      createDisconnect({
+        hosts,
+        vault: opts.vault,
+        ...(opts.basicVault !== undefined && { basicVault: opts.basicVault }),
+        ...(managedHosts !== undefined && { managedHosts }),
+        // The client the host's settings name (what its refresher uses), else Connect's own.
+        clientOf: (hostId, provider) => {
+          const settings = hosts.get(hostId)?.config.connector.settings;
+          const p = providers.get(provider);
+          return (
+            (settings !== undefined ? vaultClientOf(settings, opts.env) : undefined) ??
+            (p !== undefined ? { clientId: p.clientId, clientSecret: p.clientSecret } : undefined)
+          );
+        },
+        logger: opts.logger,
+      }),
   });
   if (opts.redisUrl === undefined) {
     return {

@@ -14,12 +14,32 @@ import type { Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { createTokenProvider, isRevokedGrant, type TokenProvider } from "./refresher.js";
 import { retryOnceOn401 } from "./retry-on-401.js";
+import type { OAuthClient } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
+import type { BasicCredentialVault } from "../connect/basic-vault.js";
 
-/** What the runtime needs to serve vault hosts: the vault and the environment secrets come from. */
+/** What the runtime needs to serve vault hosts: the vaults and the environment secrets come from. */
 export interface VaultCredentials {
   readonly vault: TokenVault;
+  /** CalDAV hosts' sealed passwords (`credentials: "vault"` on a caldav host; caldav-vault.ts). */
+  readonly basic?: BasicCredentialVault;
   readonly env: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * The OAuth client a vault host's settings name (clientId or clientIdEnv, clientSecretEnv),
+ * or undefined when they do not resolve: what a disconnect revokes with (Square).
+ */
+export function vaultClientOf(
+  settings: Readonly<Record<string, unknown>>,
+  env: Readonly<Record<string, string | undefined>>,
+): OAuthClient | undefined {
+  const read = (name: unknown) =>
+    typeof name === "string" && ENV_NAME.test(name) && env[name] !== "" ? env[name] : undefined;
+  const { clientId, clientIdEnv, clientSecretEnv } = settings;
+  const id = typeof clientId === "string" && clientId !== "" ? clientId : read(clientIdEnv);
+  const secret = read(clientSecretEnv);
+  return id === undefined || secret === undefined ? undefined : { clientId: id, clientSecret: secret };
 }
 
 export interface VaultHostTokens {

@@ -22,4 +22,10 @@ export {
 } from "./refresher.js";
 export { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";
 export { retryOnceOn401 } from "./retry-on-401.js";
-export { vaultHostTokens, type VaultCredentials, type VaultHostTokens } from "./host-tokens.js";
+export {
+  vaultHostTokens,
+  vaultClientOf,
+  type VaultCredentials,
+  type VaultHostTokens,
+} from "./host-tokens.js";
+export { vaultCaldavConnector } from "./caldav-vault.js";

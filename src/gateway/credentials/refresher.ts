@@ -12,6 +12,8 @@
  *   client map it so, and host health turns the host "needs_reconnection" (booking/hosts/
  *   health.ts), which refuses its time. It is logged loudly once, and no further refresh is
  *   tried until the vault holds a different grant (the operator reconnected);
+ * - the vault is read on every call (a sealed record, one file or Redis read): a record deleted
+ *   by a disconnect (connect/disconnect.ts) is unauthorized on the next call in every process;
  * - a refresh that fails for now (network, 5xx, 429) is `unavailable`, tried again on the next
  *   call; a token that has not expired yet is still used meanwhile.
  *
@@ -155,7 +157,9 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
 
   return {
     async accessToken() {
-      const record = cached ?? (await load());
+      // Read every time, not from `cached`: a disconnect deletes the record (in any process
+      // sharing the store) and must stop the host's calls at once, not when the token expires.
+      const record = await load();
       if (fresh(record) && revokedGrant !== grantOf(record)) return record.accessToken;
       inflight ??= refresh().finally(() => {
         inflight = undefined;

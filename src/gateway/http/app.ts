@@ -11,6 +11,7 @@
  *   POST /push/{google,microsoft}/{hostId}       calendar push notifications (calendar-push.ts)
  *   GET  /, POST /console/...                    the operator console (src/gateway/console)
  *   GET  /connect/{provider}/start|callback      Connect, behind console sessions (src/gateway/connect)
+ *   GET, POST /connect/{source}/disconnect       disconnect a host (revoke, delete, stop offering time)
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -80,6 +81,11 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
         requireOperator: async (c, next) =>
           crossSiteCallbackBounce(c.req.raw, sessionIdOf(c.req.raw, origin) !== undefined) ??
           signedIn(c, next),
+        disconnect: {
+          disconnect: deps.connect.disconnect(deps.hosts, deps.managedHosts),
+          sessions: deps.console.sessions,
+          publicOrigin: origin,
+        },
       }),
     );
   }

@@ -37,6 +37,7 @@ import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
+import { vaultCaldavConnector } from "../credentials/caldav-vault.js";
 
 export interface ConnectorDeps {
   readonly clock: Clock;
@@ -207,15 +208,32 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     }
   },
   caldav: (config, at, deps) => {
-    const valid = validateCaldavSettings(config.connector.settings);
+    const { credentials, ...settings } = config.connector.settings;
+    const caldavDeps = {
+      ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      ...(deps.logger !== undefined && { logger: deps.logger }),
+      ...noticeOf(config, deps),
+    };
+    if (credentials === undefined) {
+      const valid = validateCaldavSettings(settings);
+      if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
+      return ok(createCaldavConnector(valid.value, caldavDeps));
+    }
+    // The username and password the owner connected with, from the Basic credential vault.
+    if (credentials !== "vault")
+      return invalid(at, "/credentials", `the only value is "vault" (or give username and password)`);
+    if (settings["username"] !== undefined || settings["password"] !== undefined)
+      return invalid(at, "/credentials", `give credentials "vault" or a username and password, not both`);
+    const basic = deps.credentials?.basic;
+    if (basic === undefined)
+      return invalid(
+        at,
+        "/credentials",
+        `"vault" needs TOKEN_KEYS set (the key ring the vault is sealed with)`,
+      );
+    const valid = validateCaldavSettings(settings);
     if (!valid.ok) return invalid(at, valid.error.field, valid.error.message);
-    return ok(
-      createCaldavConnector(valid.value, {
-        ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-        ...(deps.logger !== undefined && { logger: deps.logger }),
-        ...noticeOf(config, deps),
-      }),
-    );
+    return ok(vaultCaldavConnector(config.id, valid.value, basic, caldavDeps));
   },
   "ics-dir": (config, at, deps) => {
     const path = config.connector.settings["path"];

@@ -395,6 +395,7 @@ export async function buildGatewayRuntime(
             providers: opts.connect,
             publicOrigin,
             vault: opts.credentials.vault,
+            ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
             env: opts.credentials.env,
             now: () => clock.now(),
             logger,

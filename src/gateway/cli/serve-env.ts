@@ -29,6 +29,8 @@ export interface ServeSettings {
   readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
   /** The OAuth clients Connect can use (readConnectEnv); on only with the token vault too. */
   readonly connect: ConnectProviders;
+  /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
+  readonly logFormat: "text" | "json";
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -78,6 +80,11 @@ export function readServeEnv(
   const originRate = readOriginRate(env["ORIGIN_RATE_LIMIT"]);
   if (!originRate.ok) return originRate;
 
+  const logFormat = env["LOG_FORMAT"];
+  if (set(logFormat) && logFormat !== "text" && logFormat !== "json") {
+    return err(`LOG_FORMAT must be text or json, got "${logFormat}"`);
+  }
+
   const messages = readHostMessageEnv(env);
   if (!messages.ok) return messages;
   const connect = readConnectEnv(env);
@@ -96,6 +103,7 @@ export function readServeEnv(
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
     connect: connect.value,
+    logFormat: logFormat === "json" ? "json" : "text",
   });
 }
 

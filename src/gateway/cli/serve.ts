@@ -10,7 +10,7 @@ import type { AddressInfo } from "node:net";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
-import { jsonLinesLogger } from "../runtime/support.js";
+import { jsonLinesLogger, logLine } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
 import { connectBannerLine, connectProviderNames, readServeEnv, redactUrl } from "./serve-env.js";
@@ -31,11 +31,12 @@ const NOT_READY = JSON.stringify({
 });
 
 export async function startServe(configPath: string | undefined, io: CliIo): Promise<number | RunningServer> {
-  const say = (line: string) => io.out(`booking-gateway: ${line}`);
-  const fail = (line: string) => io.err(`booking-gateway serve: ${line}`);
   const cwd = io.cwd ?? process.cwd();
-
   const settings = readServeEnv(io.env, cwd);
+  // LOG_FORMAT=json: the banner and start errors become log records too, one JSON object a line.
+  const json = settings.ok && settings.value.logFormat === "json";
+  const say = (line: string) => io.out(json ? logLine("info", line) : `booking-gateway: ${line}`);
+  const fail = (line: string) => io.err(json ? logLine("error", line) : `booking-gateway serve: ${line}`);
   if (!settings.ok) {
     fail(settings.error);
     return 2;
@@ -56,11 +57,15 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   const closeVault = () => openVault?.close() ?? Promise.resolve();
 
   // env carries the Node request (incoming), which the app reads bodies from directly.
-  let handler: (request: Request, env?: unknown) => Response | Promise<Response> = () =>
-    new Response(NOT_READY, {
-      status: 503,
-      headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
-    });
+  // Until the runtime is built every request is 503 (so /readyz is too), except /healthz:
+  // the process is alive, and a liveness check must not restart a replica that is starting.
+  let handler: (request: Request, env?: unknown) => Response | Promise<Response> = (request) =>
+    new URL(request.url).pathname === "/healthz"
+      ? new Response('{"ok":true}', { headers: { "content-type": "application/json" } })
+      : new Response(NOT_READY, {
+          status: 503,
+          headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
+        });
   const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) });
   const listening = await listen(server, settings.value);
   if (!listening.ok) {
@@ -139,6 +144,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ? "operator credential: from OPERATOR_TOKEN"
       : `operator credential: ${runtime.operatorToken} (${runtime.operatorTokenSource === "generated" ? "generated now, " : ""}kept in ${settings.value.dataDir})`,
   );
+  for (const line of nextSteps(publicOrigin, runtime.hosts.list()[0]?.config.id, configPath)) say(line);
 
   let closing: Promise<void> | undefined;
   return {
@@ -155,6 +161,22 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   };
 }
 
+/** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
+export function nextSteps(publicOrigin: string, hostId: string | undefined, configPath: string | undefined): string[] {
+  const config = configPath === undefined ? "" : ` --config ${configPath}`;
+  return [
+    "try next:",
+    `  1. open ${publicOrigin}/ in a browser (the operator console)`,
+    ...(hostId === undefined
+      ? []
+      : [
+          `  2. an agent's walk-through, in a source checkout: GATEWAY_URL=${publicOrigin} HOST_ID=${hostId} npm run demo:schcp`,
+          `  3. an MCP client: add the server "npx booking-gateway mcp --host ${hostId}${config}" (README "MCP client")`,
+        ]),
+    `  readiness at ${publicOrigin}/readyz, liveness at ${publicOrigin}/healthz`,
+  ];
+}
+
 type Server = ReturnType<typeof createAdaptorServer>;
 
 function listen(
@@ -162,8 +184,14 @@ function listen(
   s: ServeSettings,
 ): Promise<{ ok: true; port: number } | { ok: false; error: string }> {
   return new Promise((done) => {
-    const onError = (e: Error) =>
-      done({ ok: false, error: `cannot listen on ${s.bindHost}:${s.port}: ${e.message}` });
+    const onError = (e: NodeJS.ErrnoException) =>
+      done({
+        ok: false,
+        error:
+          e.code === "EADDRINUSE"
+            ? `port ${s.port} is in use on ${s.bindHost}: set PORT to another port (PORT=0 picks a free one) or stop the other process`
+            : `cannot listen on ${s.bindHost}:${s.port}: ${e.message}`,
+      });
     server.once("error", onError);
     server.listen(s.port, s.bindHost, () => {
       server.off("error", onError);

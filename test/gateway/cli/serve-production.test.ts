@@ -1,0 +1,112 @@
+/**
+ * What `serve` gives a deployment (issue #13): /readyz that follows the store, /healthz that
+ * stays liveness, a port in use that names PORT, a banner that says what to try next, and
+ * LOG_FORMAT=json turning the banner into log records.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import type { AddressInfo, Server } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCli } from "../../../src/gateway/cli/cli.js";
+import type { RunningServer } from "../../../src/gateway/cli/cli.js";
+import { startOwnRedis, uniquePrefix } from "../../support/redis.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await mkdtemp(join(tmpdir(), "gw-serve-prod-"));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+async function serve(env: Record<string, string> = {}, args: string[] = []) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const result = await runCli(["serve", ...args], {
+    env: { GATEWAY_DATA_DIR: join(dir, "data"), PORT: "0", ...env },
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+    cwd: dir,
+  });
+  return { result, out, err };
+}
+
+describe("serve for production", { timeout: 60_000 }, () => {
+  it("answers /readyz 200 when the store answers, and 503 once Redis stops; /healthz stays 200", async () => {
+    const redis = await startOwnRedis();
+    let server: RunningServer | undefined;
+    try {
+      const started = await serve({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix("readyz") });
+      server = started.result as RunningServer;
+      const ready = await fetch(`${server.url}/readyz`);
+      expect(ready.status).toBe(200);
+      expect(await ready.json()).toEqual({ ready: true });
+
+      await redis.kill!();
+      const gone = await fetch(`${server.url}/readyz`);
+      expect(gone.status).toBe(503);
+      expect(await gone.json()).toMatchObject({ ready: false });
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+
+      await redis.start!();
+      await expect
+        .poll(async () => (await fetch(`${server!.url}/readyz`)).status, { timeout: 15_000, interval: 200 })
+        .toBe(200);
+    } finally {
+      await server?.close();
+      await redis.stop();
+    }
+  });
+
+  it("says which variable to change when the port is in use", async () => {
+    const busy: Server = createServer();
+    await new Promise<void>((done) => busy.listen(0, "127.0.0.1", done));
+    const port = (busy.address() as AddressInfo).port;
+    try {
+      const { result, err } = await serve({ PORT: String(port) });
+      expect(result).toBe(1);
+      expect(err.join("\n")).toMatch(
+        new RegExp(`port ${port} is in use on 127\\.0\\.0\\.1: set PORT to another port .*or stop the other process`),
+      );
+    } finally {
+      await new Promise<void>((done) => busy.close(() => done()));
+    }
+  });
+
+  it("ends the banner with what to try next: the console, the SchCP demo, the MCP command", async () => {
+    const { result, out } = await serve();
+    const server = result as RunningServer;
+    try {
+      const text = out.join("\n");
+      const o = server.publicOrigin.replace(/[.]/g, "\\.");
+      expect(text).toMatch(/try next:/);
+      expect(text).toMatch(new RegExp(`open ${o}/ in a browser`));
+      expect(text).toMatch(new RegExp(`GATEWAY_URL=${o} HOST_ID=maple-street-auto npm run demo:schcp`));
+      expect(text).toMatch(/npx booking-gateway mcp --host maple-street-auto"/);
+      expect(out.at(-1)).toMatch(/readiness at .*\/readyz/);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("with LOG_FORMAT=json prints the banner as one JSON log record a line", async () => {
+    const { result, out } = await serve({ LOG_FORMAT: "json" });
+    const server = result as RunningServer;
+    try {
+      expect(out.length).toBeGreaterThan(5);
+      for (const line of out) {
+        const record = JSON.parse(line) as Record<string, unknown>;
+        expect(record).toMatchObject({ level: "info", msg: expect.any(String) });
+        expect(Date.parse(record["time"] as string)).not.toBeNaN();
+      }
+      expect(out.some((l) => /serving 4 host\(s\) on http:\/\/127\.0\.0\.1:\d+ /.test(l))).toBe(true);
+    } finally {
+      await server.close();
+    }
+    const bad = await serve({ LOG_FORMAT: "yaml" });
+    expect(bad.result).toBe(2);
+    expect(bad.err.join("\n")).toMatch(/LOG_FORMAT must be text or json/);
+  });
+});

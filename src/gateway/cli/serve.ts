@@ -6,14 +6,22 @@
  * runtime is ready get a 503.
  */
 import { createAdaptorServer } from "@hono/node-server";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger, logLine } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
-import { connectBannerLine, connectProviderNames, readServeEnv, redactUrl } from "./serve-env.js";
+import {
+  connectBannerLine,
+  connectProviderNames,
+  readServeEnv,
+  redactUrl,
+  withSecretFiles,
+} from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
 import type { ServeSettings } from "./serve-env.js";
 
@@ -32,7 +40,9 @@ const NOT_READY = JSON.stringify({
 
 export async function startServe(configPath: string | undefined, io: CliIo): Promise<number | RunningServer> {
   const cwd = io.cwd ?? process.cwd();
-  const settings = readServeEnv(io.env, cwd);
+  const secrets = withSecretFiles(io.env, (path) => readFileSync(resolve(cwd, path), "utf8"));
+  const env = secrets.ok ? secrets.value : io.env;
+  const settings = secrets.ok ? readServeEnv(env, cwd) : secrets;
   // LOG_FORMAT=json: the banner and start errors become log records too, one JSON object a line.
   const json = settings.ok && settings.value.logFormat === "json";
   const say = (line: string) => io.out(json ? logLine("info", line) : `booking-gateway: ${line}`);
@@ -48,7 +58,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   }
   const hosts = loaded.value;
   // The token vault (TOKEN_KEYS): checked before the socket is bound, so a bad key is a start error.
-  const vault = openVaultFromEnv(io.env, settings.value);
+  const vault = openVaultFromEnv(env, settings.value);
   if (!vault.ok) {
     fail(vault.error);
     return 2;
@@ -95,7 +105,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
-      ...(openVault !== undefined && { credentials: { vault: openVault.vault, env: io.env } }),
+      ...(openVault !== undefined && { credentials: { vault: openVault.vault, env } }),
       // Connect seals grants in the vault: the runtime turns it on only with credentials.
       ...(connectProviderNames(settings.value.connect).length > 0 && { connect: settings.value.connect }),
     });

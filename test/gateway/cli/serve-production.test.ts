@@ -3,7 +3,7 @@
  * stays liveness, a port in use that names PORT, a banner that says what to try next, and
  * LOG_FORMAT=json turning the banner into log records.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import type { AddressInfo, Server } from "node:net";
 import { tmpdir } from "node:os";
@@ -108,5 +108,25 @@ describe("serve for production", { timeout: 60_000 }, () => {
     const bad = await serve({ LOG_FORMAT: "yaml" });
     expect(bad.result).toBe(2);
     expect(bad.err.join("\n")).toMatch(/LOG_FORMAT must be text or json/);
+  });
+
+  it("reads OPERATOR_TOKEN from OPERATOR_TOKEN_FILE (a Docker secret), and refuses both at once", async () => {
+    const token = "op-from-a-secret-file-0123456789";
+    await writeFile(join(dir, "operator_token"), `${token}\n`);
+    const { result, out } = await serve({ OPERATOR_TOKEN_FILE: "operator_token" });
+    const server = result as RunningServer;
+    try {
+      expect(out.join("\n")).toMatch(/operator credential: from OPERATOR_TOKEN/);
+      const r = await fetch(`${server.url}/operator/v0/hosts`, { headers: { authorization: `Bearer ${token}` } });
+      expect(r.status).toBe(200);
+    } finally {
+      await server.close();
+    }
+    const both = await serve({ OPERATOR_TOKEN_FILE: "operator_token", OPERATOR_TOKEN: token });
+    expect(both.result).toBe(2);
+    expect(both.err.join("\n")).toMatch(/set OPERATOR_TOKEN or OPERATOR_TOKEN_FILE, not both/);
+    const missing = await serve({ TOKEN_KEYS_FILE: "nope" });
+    expect(missing.result).toBe(2);
+    expect(missing.err.join("\n")).toMatch(/TOKEN_KEYS_FILE: cannot read nope \(ENOENT\)/);
   });
 });

@@ -9,6 +9,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
@@ -154,7 +155,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ? "operator credential: from OPERATOR_TOKEN"
       : `operator credential: ${runtime.operatorToken} (${runtime.operatorTokenSource === "generated" ? "generated now, " : ""}kept in ${settings.value.dataDir})`,
   );
-  for (const line of nextSteps(publicOrigin, runtime.hosts.list()[0]?.config.id, configPath)) say(line);
+  for (const line of nextSteps(
+    publicOrigin,
+    runtime.hosts.list()[0]?.config.id,
+    configPath === undefined ? undefined : resolve(cwd, configPath),
+  ))
+    say(line);
 
   let closing: Promise<void> | undefined;
   return {
@@ -171,6 +177,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   };
 }
 
+/** The CLI's entry, the same path from src/ (tsx) and from dist/. */
+const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
+
 /** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
 export function nextSteps(publicOrigin: string, hostId: string | undefined, configPath: string | undefined): string[] {
   const config = configPath === undefined ? "" : ` --config ${configPath}`;
@@ -181,7 +190,7 @@ export function nextSteps(publicOrigin: string, hostId: string | undefined, conf
       ? []
       : [
           `  2. an agent's walk-through, in a source checkout: GATEWAY_URL=${publicOrigin} HOST_ID=${hostId} npm run demo:schcp`,
-          `  3. an MCP client: add the server "npx booking-gateway mcp --host ${hostId}${config}" (README "MCP client")`,
+          `  3. an MCP client: add the server "node ${BIN} mcp --host ${hostId}${config}" (README "MCP client")`,
         ]),
     `  readiness at ${publicOrigin}/readyz, liveness at ${publicOrigin}/healthz`,
   ];

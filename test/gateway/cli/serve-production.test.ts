@@ -84,7 +84,7 @@ describe("serve for production", { timeout: 60_000 }, () => {
       expect(text).toMatch(/try next:/);
       expect(text).toMatch(new RegExp(`open ${o}/ in a browser`));
       expect(text).toMatch(new RegExp(`GATEWAY_URL=${o} HOST_ID=maple-street-auto npm run demo:schcp`));
-      expect(text).toMatch(/npx booking-gateway mcp --host maple-street-auto"/);
+      expect(text).toMatch(/an MCP client: add the server "node \/\S+\/bin\/booking-gateway\.js mcp --host maple-street-auto"/);
       expect(out.at(-1)).toMatch(/readiness at .*\/readyz/);
     } finally {
       await server.close();

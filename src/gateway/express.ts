@@ -43,7 +43,10 @@ export function gatewayRouter(deps: HttpAppDeps & ReadinessProbe): RequestHandle
   });
   // autoCleanupIncoming off: a request handed back must keep its body unread for the host app
   // (Node itself discards an unread body once a response ends).
-  const listener = getRequestListener(app.fetch, { autoCleanupIncoming: false, overrideGlobalObjects: false });
+  const listener = getRequestListener(app.fetch, {
+    autoCleanupIncoming: false,
+    overrideGlobalObjects: false,
+  });
 
   return (req, res, next) => {
     if (req.baseUrl !== "") {

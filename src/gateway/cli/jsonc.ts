@@ -14,7 +14,9 @@ export function parseJsonc(text: string): Result<unknown, string> {
   const value: unknown = parse(text, errors, { allowTrailingComma: true, disallowComments: false });
   const first = errors[0];
   if (first !== undefined) {
-    return err(`${position(text, first.offset)}: not valid JSON with comments: ${printParseErrorCode(first.error)}`);
+    return err(
+      `${position(text, first.offset)}: not valid JSON with comments: ${printParseErrorCode(first.error)}`,
+    );
   }
   const duplicate = firstDuplicate(text);
   if (duplicate !== undefined) {

@@ -181,7 +181,11 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
 const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
 
 /** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
-export function nextSteps(publicOrigin: string, hostId: string | undefined, configPath: string | undefined): string[] {
+export function nextSteps(
+  publicOrigin: string,
+  hostId: string | undefined,
+  configPath: string | undefined,
+): string[] {
   const config = configPath === undefined ? "" : ` --config ${configPath}`;
   return [
     "try next:",

@@ -73,7 +73,9 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
     try {
       await Promise.race([
         store.getHold("readyz", "probe", deps.clock.now()),
-        new Promise((_, fail) => (timer = setTimeout(() => fail(new Error("store timed out")), READY_TIMEOUT_MS))),
+        new Promise(
+          (_, fail) => (timer = setTimeout(() => fail(new Error("store timed out")), READY_TIMEOUT_MS)),
+        ),
       ]);
       return toHttp(jsonResponse(200, { ready: true }));
     } catch (e) {

@@ -14,7 +14,16 @@ import { MemorySyntheticBackend } from "../../../src/connectors/synthetic/index.
 import { connectorFor } from "../../../src/gateway/runtime/connectors.js";
 
 const EXAMPLES = join(import.meta.dirname, "../../../examples/config");
-const CONNECTORS = ["square", "google", "microsoft", "caldav", "openings", "servicialo", "ics-dir", "synthetic"];
+const CONNECTORS = [
+  "square",
+  "google",
+  "microsoft",
+  "caldav",
+  "openings",
+  "servicialo",
+  "ics-dir",
+  "synthetic",
+];
 
 let dir: string;
 beforeAll(async () => {
@@ -30,26 +39,29 @@ describe("examples/config", () => {
     expect(files).toEqual(CONNECTORS.map((c) => `${c}.jsonc`).sort());
   });
 
-  it.each(CONNECTORS)("%s.jsonc loads, and its connector and calendar settings are accepted", async (name) => {
-    const loaded = await loadHostsConfigFile(join(EXAMPLES, `${name}.jsonc`));
-    if (!loaded.ok) throw new Error(loaded.error);
-    expect(loaded.value.length).toBeGreaterThan(0);
-    loaded.value.forEach((host, i) => {
-      expect(host.connector.type).toBe(name);
-      const made = connectorFor(host, `/hosts/${i}`, {
-        clock: { now: () => Date.now() },
-        syntheticBackend: new MemorySyntheticBackend(),
-        dataDir: dir,
+  it.each(CONNECTORS)(
+    "%s.jsonc loads, and its connector and calendar settings are accepted",
+    async (name) => {
+      const loaded = await loadHostsConfigFile(join(EXAMPLES, `${name}.jsonc`));
+      if (!loaded.ok) throw new Error(loaded.error);
+      expect(loaded.value.length).toBeGreaterThan(0);
+      loaded.value.forEach((host, i) => {
+        expect(host.connector.type).toBe(name);
+        const made = connectorFor(host, `/hosts/${i}`, {
+          clock: { now: () => Date.now() },
+          syntheticBackend: new MemorySyntheticBackend(),
+          dataDir: dir,
+        });
+        if (!made.ok) throw new Error(`${name}: ${made.error.message}`);
+        const section = (host as unknown as { calendar?: unknown }).calendar;
+        if (["google", "microsoft", "caldav", "ics-dir"].includes(name)) {
+          expect(section).toBeDefined();
+          const cal = parseCalendarSection(section, `/hosts/${i}/calendar`);
+          if (!cal.ok) throw new Error(`${name}: ${cal.error.message}`);
+        }
       });
-      if (!made.ok) throw new Error(`${name}: ${made.error.message}`);
-      const section = (host as unknown as { calendar?: unknown }).calendar;
-      if (["google", "microsoft", "caldav", "ics-dir"].includes(name)) {
-        expect(section).toBeDefined();
-        const cal = parseCalendarSection(section, `/hosts/${i}/calendar`);
-        if (!cal.ok) throw new Error(`${name}: ${cal.error.message}`);
-      }
-    });
-  });
+    },
+  );
 });
 
 describe("config file format", () => {
@@ -75,10 +87,14 @@ describe("config file format", () => {
   });
 
   it("a .jsonc syntax error names the line and column", async () => {
-    await writeFile(join(dir, "bad.jsonc"), '{\n  // fine\n  "hosts": [\n    { "id": "a" "name": "A" }\n  ]\n}\n');
+    await writeFile(
+      join(dir, "bad.jsonc"),
+      '{\n  // fine\n  "hosts": [\n    { "id": "a" "name": "A" }\n  ]\n}\n',
+    );
     const loaded = await loadHostsConfigFile(join(dir, "bad.jsonc"));
     expect(loaded.ok).toBe(false);
-    if (!loaded.ok) expect(loaded.error).toMatch(/bad\.jsonc:4:17: not valid JSON with comments: CommaExpected/);
+    if (!loaded.ok)
+      expect(loaded.error).toMatch(/bad\.jsonc:4:17: not valid JSON with comments: CommaExpected/);
   });
 
   it("a .jsonc duplicate member is refused with its position", async () => {

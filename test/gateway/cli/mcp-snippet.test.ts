@@ -31,7 +31,9 @@ async function readmeSnippet(): Promise<ServerEntry> {
   const block = /```json\n([\s\S]*?)\n```/.exec(section)?.[1];
   if (block === undefined) throw new Error("README has no MCP client snippet");
   const fill = (s: string) => s.replaceAll("<checkout>", REPO).replaceAll("<data dir>", dir);
-  const entry = (JSON.parse(block) as { mcpServers: Record<string, ServerEntry> }).mcpServers["booking-gateway"]!;
+  const entry = (JSON.parse(block) as { mcpServers: Record<string, ServerEntry> }).mcpServers[
+    "booking-gateway"
+  ]!;
   return {
     command: entry.command,
     args: entry.args.map(fill),
@@ -39,24 +41,28 @@ async function readmeSnippet(): Promise<ServerEntry> {
   };
 }
 
-it("the README's mcpServers snippet starts over stdio and lists the OSBP tools", { timeout: 60_000 }, async () => {
-  const entry = await readmeSnippet();
-  expect(entry.command).toBe("node");
-  // The client starts it without a working directory of ours: cwd is the temp dir.
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: entry.args,
-    env: entry.env,
-    cwd: dir,
-    stderr: "pipe",
-  });
-  const client = new Client({ name: "snippet-test", version: "0" });
-  await client.connect(transport);
-  try {
-    const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toHaveLength(8);
-    expect(tools.every((t) => t.name.startsWith("osbp_"))).toBe(true);
-  } finally {
-    await client.close();
-  }
-});
+it(
+  "the README's mcpServers snippet starts over stdio and lists the OSBP tools",
+  { timeout: 60_000 },
+  async () => {
+    const entry = await readmeSnippet();
+    expect(entry.command).toBe("node");
+    // The client starts it without a working directory of ours: cwd is the temp dir.
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: entry.args,
+      env: entry.env,
+      cwd: dir,
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "snippet-test", version: "0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toHaveLength(8);
+      expect(tools.every((t) => t.name.startsWith("osbp_"))).toBe(true);
+    } finally {
+      await client.close();
+    }
+  },
+);

@@ -92,7 +92,10 @@ describe("gatewayRouter(runtime) in an Express 5 app", () => {
     const now = Date.now();
     const slots = await client.availability(host.value, {
       service_id: "oil-change",
-      window: { start: new Date(now + 3 * 86_400_000).toISOString(), end: new Date(now + 10 * 86_400_000).toISOString() },
+      window: {
+        start: new Date(now + 3 * 86_400_000).toISOString(),
+        end: new Date(now + 10 * 86_400_000).toISOString(),
+      },
       limit: 1,
     });
     if (!slots.ok) throw new Error("availability failed");

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import type { RunningServer } from "../../../src/gateway/cli/cli.js";
+import { jsonLinesLogger } from "../../../src/gateway/runtime/support.js";
 import { startOwnRedis, uniquePrefix } from "../../support/redis.js";
 
 let dir: string;
@@ -135,5 +136,23 @@ describe("serve for production", { timeout: 60_000 }, () => {
     const missing = await serve({ TOKEN_KEYS_FILE: "nope" });
     expect(missing.result).toBe(2);
     expect(missing.err.join("\n")).toMatch(/TOKEN_KEYS_FILE: cannot read nope \(ENOENT\)/);
+  });
+
+  it("logs one JSON object a line: time, level, msg, then the fields (an Error as its message)", () => {
+    const lines: string[] = [];
+    const log = jsonLinesLogger((l) => lines.push(l));
+    log.warn("store slow", { ms: 120, msg: "not the message", error: new Error("boom") });
+    expect(lines).toHaveLength(1);
+    const record = JSON.parse(lines[0]!) as Record<string, unknown>;
+    expect(Object.keys(record).slice(0, 3)).toEqual(["time", "level", "msg"]);
+    expect(record).toEqual({
+      time: record["time"],
+      level: "warn",
+      msg: "store slow",
+      ms: 120,
+      "field.msg": "not the message",
+      error: "boom",
+    });
+    expect(Date.parse(record["time"] as string)).not.toBeNaN();
   });
 });

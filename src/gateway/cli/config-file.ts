@@ -1,7 +1,9 @@
 /**
- * `--config FILE`: the hosts config file, read as strict JSON (a duplicate member is as
- * ambiguous in a config as in a signed payload) and checked by the booking core's
- * parseHostsConfig, whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …").
+ * `--config FILE`: the hosts config file, checked by the booking core's parseHostsConfig,
+ * whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …"). A `.json` file is
+ * strict JSON; a `.jsonc` file may also carry comments and trailing commas (JSON with comments,
+ * read by jsonc-parser), so an example can explain itself. Either way a duplicate member is
+ * refused: it is as ambiguous in a config as in a signed payload.
  */
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
@@ -13,6 +15,7 @@ import {
   seedEmbeddedCalendar,
 } from "../../booking/hosts/index.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
+import { parseJsonc } from "./jsonc.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 
@@ -25,12 +28,20 @@ export async function loadHostsConfigFile(path: string): Promise<Result<HostConf
     const code = (e as { code?: string }).code;
     return err(`${path}: cannot read the config file${code === undefined ? "" : ` (${code})`}`);
   }
-  const json = parseStrictJson(bytes);
-  if (!json.ok) {
-    const at = json.error.field === "" ? "" : ` at ${json.error.field}`;
-    return err(`${path}: not valid JSON${at}: ${json.error.message}`);
+  let value: unknown;
+  if (path.endsWith(".jsonc")) {
+    const jsonc = parseJsonc(new TextDecoder().decode(bytes));
+    if (!jsonc.ok) return err(`${path}:${jsonc.error}`);
+    value = jsonc.value;
+  } else {
+    const json = parseStrictJson(bytes);
+    if (!json.ok) {
+      const at = json.error.field === "" ? "" : ` at ${json.error.field}`;
+      return err(`${path}: not valid JSON${at}: ${json.error.message}`);
+    }
+    value = json.value;
   }
-  const hosts = parseHostsConfig(json.value);
+  const hosts = parseHostsConfig(value);
   if (!hosts.ok) {
     // parseHostsConfig's messages start with the field; add it when one does not.
     const { field, message } = hosts.error;

@@ -29,9 +29,37 @@ export interface ServeSettings {
   readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
   /** The OAuth clients Connect can use (readConnectEnv); on only with the token vault too. */
   readonly connect: ConnectProviders;
+  /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
+  readonly logFormat: "text" | "json";
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
+
+/** The secrets that may come from a file (Docker and Kubernetes secrets): X_FILE names it. */
+export const SECRET_FILE_VARIABLES = ["OPERATOR_TOKEN", "TOKEN_KEYS", "REDIS_URL"] as const;
+
+/**
+ * The environment with each `X_FILE` read into `X` (trailing newline dropped). Setting both is
+ * an error, as is a file that cannot be read; the error names the variable, never the value.
+ */
+export function withSecretFiles(
+  env: Readonly<Record<string, string | undefined>>,
+  read: (path: string) => string,
+): Result<Readonly<Record<string, string | undefined>>, string> {
+  const out: Record<string, string | undefined> = { ...env };
+  for (const name of SECRET_FILE_VARIABLES) {
+    const path = env[`${name}_FILE`];
+    if (!set(path)) continue;
+    if (set(env[name])) return err(`set ${name} or ${name}_FILE, not both`);
+    try {
+      out[name] = read(path).replace(/\r?\n$/, "");
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      return err(`${name}_FILE: cannot read ${path}${code === undefined ? "" : ` (${code})`}`);
+    }
+  }
+  return ok(out);
+}
 
 export function readServeEnv(
   env: Readonly<Record<string, string | undefined>>,
@@ -78,6 +106,11 @@ export function readServeEnv(
   const originRate = readOriginRate(env["ORIGIN_RATE_LIMIT"]);
   if (!originRate.ok) return originRate;
 
+  const logFormat = env["LOG_FORMAT"];
+  if (set(logFormat) && logFormat !== "text" && logFormat !== "json") {
+    return err(`LOG_FORMAT must be text or json, got "${logFormat}"`);
+  }
+
   const messages = readHostMessageEnv(env);
   if (!messages.ok) return messages;
   const connect = readConnectEnv(env);
@@ -96,6 +129,7 @@ export function readServeEnv(
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
     connect: connect.value,
+    logFormat: logFormat === "json" ? "json" : "text",
   });
 }
 

@@ -6,14 +6,23 @@
  * runtime is ready get a 503.
  */
 import { createAdaptorServer } from "@hono/node-server";
+import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
-import { jsonLinesLogger } from "../runtime/support.js";
+import { jsonLinesLogger, logLine } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
-import { connectBannerLine, connectProviderNames, readServeEnv, redactUrl } from "./serve-env.js";
+import {
+  connectBannerLine,
+  connectProviderNames,
+  readServeEnv,
+  redactUrl,
+  withSecretFiles,
+} from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
 import type { ServeSettings } from "./serve-env.js";
 
@@ -31,11 +40,14 @@ const NOT_READY = JSON.stringify({
 });
 
 export async function startServe(configPath: string | undefined, io: CliIo): Promise<number | RunningServer> {
-  const say = (line: string) => io.out(`booking-gateway: ${line}`);
-  const fail = (line: string) => io.err(`booking-gateway serve: ${line}`);
   const cwd = io.cwd ?? process.cwd();
-
-  const settings = readServeEnv(io.env, cwd);
+  const secrets = withSecretFiles(io.env, (path) => readFileSync(resolve(cwd, path), "utf8"));
+  const env = secrets.ok ? secrets.value : io.env;
+  const settings = secrets.ok ? readServeEnv(env, cwd) : secrets;
+  // LOG_FORMAT=json: the banner and start errors become log records too, one JSON object a line.
+  const json = settings.ok && settings.value.logFormat === "json";
+  const say = (line: string) => io.out(json ? logLine("info", line) : `booking-gateway: ${line}`);
+  const fail = (line: string) => io.err(json ? logLine("error", line) : `booking-gateway serve: ${line}`);
   if (!settings.ok) {
     fail(settings.error);
     return 2;
@@ -47,7 +59,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   }
   const hosts = loaded.value;
   // The token vault (TOKEN_KEYS): checked before the socket is bound, so a bad key is a start error.
-  const vault = openVaultFromEnv(io.env, settings.value);
+  const vault = openVaultFromEnv(env, settings.value);
   if (!vault.ok) {
     fail(vault.error);
     return 2;
@@ -56,11 +68,15 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   const closeVault = () => openVault?.close() ?? Promise.resolve();
 
   // env carries the Node request (incoming), which the app reads bodies from directly.
-  let handler: (request: Request, env?: unknown) => Response | Promise<Response> = () =>
-    new Response(NOT_READY, {
-      status: 503,
-      headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
-    });
+  // Until the runtime is built every request is 503 (so /readyz is too), except /healthz:
+  // the process is alive, and a liveness check must not restart a replica that is starting.
+  let handler: (request: Request, env?: unknown) => Response | Promise<Response> = (request) =>
+    new URL(request.url).pathname === "/healthz"
+      ? new Response('{"ok":true}', { headers: { "content-type": "application/json" } })
+      : new Response(NOT_READY, {
+          status: 503,
+          headers: { "content-type": "application/json", "retry-after": "1", "schcp-version": SCHCP_VERSION },
+        });
   const server = createAdaptorServer({ fetch: (request: Request, env: unknown) => handler(request, env) });
   const listening = await listen(server, settings.value);
   if (!listening.ok) {
@@ -91,7 +107,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
       ...(openVault !== undefined && {
-        credentials: { vault: openVault.vault, basic: openVault.basic, env: io.env },
+        credentials: { vault: openVault.vault, basic: openVault.basic, env },
       }),
       // Connect seals grants in the vault: the runtime turns it on only with credentials.
       ...(connectProviderNames(settings.value.connect).length > 0 && { connect: settings.value.connect }),
@@ -144,6 +160,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ? "operator credential: from OPERATOR_TOKEN"
       : `operator credential: ${runtime.operatorToken} (${runtime.operatorTokenSource === "generated" ? "generated now, " : ""}kept in ${settings.value.dataDir})`,
   );
+  for (const line of nextSteps(
+    publicOrigin,
+    runtime.hosts.list()[0]?.config.id,
+    configPath === undefined ? undefined : resolve(cwd, configPath),
+  ))
+    say(line);
 
   let closing: Promise<void> | undefined;
   return {
@@ -160,6 +182,29 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   };
 }
 
+/** The CLI's entry, the same path from src/ (tsx) and from dist/. */
+const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
+
+/** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
+export function nextSteps(
+  publicOrigin: string,
+  hostId: string | undefined,
+  configPath: string | undefined,
+): string[] {
+  const config = configPath === undefined ? "" : ` --config ${configPath}`;
+  return [
+    "try next:",
+    `  1. open ${publicOrigin}/ in a browser (the operator console)`,
+    ...(hostId === undefined
+      ? []
+      : [
+          `  2. an agent's walk-through, in a source checkout: GATEWAY_URL=${publicOrigin} HOST_ID=${hostId} npm run demo:schcp`,
+          `  3. an MCP client: add the server "node ${BIN} mcp --host ${hostId}${config}" (README "MCP client")`,
+        ]),
+    `  readiness at ${publicOrigin}/readyz, liveness at ${publicOrigin}/healthz`,
+  ];
+}
+
 type Server = ReturnType<typeof createAdaptorServer>;
 
 function listen(
@@ -167,8 +212,14 @@ function listen(
   s: ServeSettings,
 ): Promise<{ ok: true; port: number } | { ok: false; error: string }> {
   return new Promise((done) => {
-    const onError = (e: Error) =>
-      done({ ok: false, error: `cannot listen on ${s.bindHost}:${s.port}: ${e.message}` });
+    const onError = (e: NodeJS.ErrnoException) =>
+      done({
+        ok: false,
+        error:
+          e.code === "EADDRINUSE"
+            ? `port ${s.port} is in use on ${s.bindHost}: set PORT to another port (PORT=0 picks a free one) or stop the other process`
+            : `cannot listen on ${s.bindHost}:${s.port}: ${e.message}`,
+      });
     server.once("error", onError);
     server.listen(s.port, s.bindHost, () => {
       server.off("error", onError);

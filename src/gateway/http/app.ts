@@ -33,7 +33,14 @@ import type { HttpAppDeps } from "./types.js";
 
 export const SCHCP_VERSION = "0.4";
 
-export function createHttpApp(deps: HttpAppDeps): Hono {
+/** What /readyz asks: the runtime's store (GatewayRuntime passes itself, which has one). */
+export interface ReadinessProbe {
+  readonly store?: { getHold(hostId: string, holdId: string, now: number): Promise<unknown> };
+}
+
+const READY_TIMEOUT_MS = 2000;
+
+export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   const origin = normalizeOrigin(deps.publicOrigin);
   // Configuration is checked before this point (CLI, runtime); a bad origin here is a bug.
   if (origin === undefined) throw new Error(`createHttpApp: "${deps.publicOrigin}" is not an http(s) origin`);
@@ -57,7 +64,27 @@ export function createHttpApp(deps: HttpAppDeps): Hono {
         : jsonResponse(200, doc),
     );
   });
+  // Liveness: the process answers. Readiness: the store answers too, so a load balancer only
+  // sends traffic to a replica that can take a hold (a Redis round trip when REDIS_URL is set).
   app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
+  app.get("/readyz", async () => {
+    const store = deps.store;
+    if (store === undefined) return toHttp(jsonResponse(503, { ready: false, reason: "no store" }));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    try {
+      await Promise.race([
+        store.getHold("readyz", "probe", deps.clock.now()),
+        new Promise(
+          (_, fail) => (timer = setTimeout(() => fail(new Error("store timed out")), READY_TIMEOUT_MS)),
+        ),
+      ]);
+      return toHttp(jsonResponse(200, { ready: true }));
+    } catch (e) {
+      return toHttp(jsonResponse(503, { ready: false, reason: e instanceof Error ? e.message : String(e) }));
+    } finally {
+      clearTimeout(timer);
+    }
+  });
 
   // §7.2: the network origin's allowance is spent before a body is read or a signature checked.
   if (deps.originRateLimit !== undefined) {

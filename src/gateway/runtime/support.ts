@@ -10,8 +10,18 @@ export const randomIds: IdGenerator = {
   next: (prefix) => `${prefix}${randomToken(16)}`,
 };
 
-function line(level: string, message: string, fields?: Readonly<Record<string, unknown>>): string {
-  return JSON.stringify({ level, at: new Date().toISOString(), msg: message, ...fields });
+const RESERVED = new Set(["time", "level", "msg"]);
+
+/**
+ * One log record: `{"time","level","msg",...fields}`. A field may not replace the three fixed
+ * members (it is kept as "field.<name>"), and an Error is written as its message, not `{}`.
+ */
+export function logLine(level: string, message: string, fields?: Readonly<Record<string, unknown>>): string {
+  const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg: message };
+  for (const [k, v] of Object.entries(fields ?? {})) {
+    record[RESERVED.has(k) ? `field.${k}` : k] = v instanceof Error ? v.message : v;
+  }
+  return JSON.stringify(record);
 }
 
 /** One JSON object per line on stderr (stdout is the CLI's own output). */
@@ -19,9 +29,9 @@ export function jsonLinesLogger(
   write: (line: string) => void = (l) => process.stderr.write(`${l}\n`),
 ): Logger {
   return {
-    info: (m, f) => write(line("info", m, f)),
-    warn: (m, f) => write(line("warn", m, f)),
-    error: (m, f) => write(line("error", m, f)),
+    info: (m, f) => write(logLine("info", m, f)),
+    warn: (m, f) => write(logLine("warn", m, f)),
+    error: (m, f) => write(logLine("error", m, f)),
   };
 }
 

@@ -17,7 +17,7 @@
  * /.well-known/scheduling.json with availability"): PROVIDERS holds each host and stand-in;
  * `connectThroughConsent` leaves the page on Operate after the grant is stored.
  */
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -34,7 +34,10 @@ import {
   routeBrowserToStandins,
   startGoogleStandin,
   startMicrosoftStandin,
+  startGoogleCalendarFake,
+  startGraphCalendarFake,
   startSquareStandin,
+  type CalendarApiFake,
   type OAuthStandin,
 } from "../support/oauth-standins/index.js";
 import { screenshot } from "../support/screenshots.js";
@@ -135,6 +138,9 @@ let page: Page;
 let vault: TokenVault;
 let vaultDir: string;
 let restoreFetch: (() => void) | undefined;
+/** The calendar APIs behind the Google and Microsoft grants, for the setup step appended later. */
+let googleApi: CalendarApiFake;
+let graphApi: CalendarApiFake;
 
 const sealedFile = (hostId: string) => join(vaultDir, "credentials", `${hostId}.json`);
 const sealedAtRest = (hostId: string) =>
@@ -159,7 +165,15 @@ beforeAll(async () => {
     clientSecret: ENV.SQUARE_CLIENT_SECRET,
     redirectUris: clients.square,
   });
-  const map = originMap(PROVIDERS.google.standin, PROVIDERS.microsoft.standin, PROVIDERS.square.standin);
+  googleApi = await startGoogleCalendarFake(PROVIDERS.google.standin);
+  graphApi = await startGraphCalendarFake(PROVIDERS.microsoft.standin);
+  const map = originMap(
+    PROVIDERS.google.standin,
+    PROVIDERS.microsoft.standin,
+    PROVIDERS.square.standin,
+    googleApi,
+    graphApi,
+  );
   // Before the gateway starts: Connect keeps the fetch it finds.
   restoreFetch = installRewritingFetch(map);
 
@@ -201,7 +215,11 @@ afterAll(async () => {
   await browser?.close();
   await gw?.close();
   restoreFetch?.();
-  await Promise.all(Object.values(PROVIDERS).map((p) => p.standin?.close()));
+  await Promise.all([
+    ...Object.values(PROVIDERS).map((p) => p.standin?.close()),
+    googleApi?.close(),
+    graphApi?.close(),
+  ]);
   if (vaultDir !== undefined) rmSync(vaultDir, { recursive: true, force: true });
 });
 
@@ -416,6 +434,21 @@ describe("Connect in a real browser against stand-in authorization servers (issu
         grant_type: "authorization_code",
       });
       expect(token.body?.["code_verifier"]).toBeUndefined();
+      // Square's code flow: no PKCE on the authorization request, its least scopes, the state.
+      const auth = c.standin.received.find((r) => r.path === "/oauth2/authorize")!;
+      expect(auth.query).toMatchObject({
+        client_id: ENV.SQUARE_CLIENT_ID,
+        state: new URL(held!).searchParams.get("state"),
+      });
+      expect(auth.query["code_challenge"]).toBeUndefined();
+      expect(auth.query["scope"]!.split(" ")).toEqual(
+        expect.arrayContaining([
+          "APPOINTMENTS_READ",
+          "APPOINTMENTS_WRITE",
+          "ITEMS_READ",
+          "MERCHANT_PROFILE_READ",
+        ]),
+      );
       expectSealedGrant(c);
       expect(await vault.get(c.hostId)).toMatchObject({
         provider: "square",
@@ -442,5 +475,168 @@ describe("Connect in a real browser against stand-in authorization servers (issu
     await page.goto(`${gw.origin}/`);
     for (const p of Object.values(PROVIDERS)) expect(await grantCell(p).textContent()).toBe("connected");
     await screenshot(page, "operate-all-connected");
+  });
+
+  it("the calendar APIs behind the stand-ins take the stored grants and refuse anything else", async () => {
+    // What the setup step appended after merge builds on: the stored token reaches the API fakes
+    // through the same routing as the gateway's own calls.
+    const google = await vault.get(PROVIDERS.google.hostId);
+    const ok = await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", {
+      headers: { authorization: `Bearer ${google!.accessToken}` },
+    });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { items: unknown[] }).items).toHaveLength(1);
+    const refused = await fetch("https://www.googleapis.com/calendar/v3/users/me/calendarList", {
+      headers: { authorization: "Bearer ya29.not-issued" },
+    });
+    expect(refused.status).toBe(401);
+
+    const microsoft = await vault.get(PROVIDERS.microsoft.hostId);
+    const delta = await fetch("https://graph.microsoft.com/v1.0/me/calendarView/delta?startDateTime=x", {
+      headers: { authorization: `Bearer ${microsoft!.accessToken}` },
+    });
+    expect(delta.status).toBe(200);
+    expect(((await delta.json()) as Record<string, string>)["@odata.deltaLink"]).toMatch(
+      /^https:\/\/graph\.microsoft\.com\/v1\.0\/me\/calendarView\/delta\?\$deltatoken=/,
+    );
+  });
+});
+
+/** Drives a stand-in's consent without a browser: the authorization request, then Allow. */
+async function codeFor(
+  standin: OAuthStandin,
+  authorizePath: string,
+  query: Record<string, string>,
+): Promise<URL> {
+  const page = await fetch(`${standin.origin}${authorizePath}?${new URLSearchParams(query).toString()}`);
+  expect(page.status).toBe(200);
+  const html = await page.text();
+  const action = /action="([^"]+)"/.exec(html)![1]!;
+  const request = /name="request" value="([^"]+)"/.exec(html)![1]!;
+  const allowed = await fetch(`${standin.origin}${action}`, {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ request, decision: "allow" }).toString(),
+    redirect: "manual",
+  });
+  expect(allowed.status).toBe(302);
+  return new URL(allowed.headers.get("location")!);
+}
+
+describe("the stand-ins refuse what the real authorization servers refuse", () => {
+  const form = (body: Record<string, string>) => ({
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(body).toString(),
+  });
+
+  it("Google: an unregistered redirect_uri gets an error page, not a redirect", async () => {
+    const res = await fetch(
+      `${PROVIDERS.google.standin.origin}/o/oauth2/v2/auth?${new URLSearchParams({
+        client_id: ENV.GOOGLE_CLIENT_ID,
+        redirect_uri: "https://attacker.example/callback",
+        response_type: "code",
+        scope: "https://www.googleapis.com/auth/calendar.events",
+      }).toString()}`,
+      { redirect: "manual" },
+    );
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("redirect_uri_mismatch");
+  });
+
+  it("Google and Microsoft: a wrong PKCE verifier and a second redemption are invalid_grant", async () => {
+    const verifier = randomBytes(32).toString("base64url");
+    const challenge = createHash("sha256").update(verifier).digest("base64url");
+    for (const c of [PROVIDERS.google, PROVIDERS.microsoft]) {
+      const redirectUri = `${gw.origin}/connect/${c.provider}/callback`;
+      const [authorizePath, tokenPath, clientId, secret] =
+        c.provider === "google"
+          ? ["/o/oauth2/v2/auth", "/token", ENV.GOOGLE_CLIENT_ID, ENV.GOOGLE_CLIENT_SECRET]
+          : [
+              `/${TENANT}/oauth2/v2.0/authorize`,
+              `/${TENANT}/oauth2/v2.0/token`,
+              ENV.MICROSOFT_CLIENT_ID,
+              ENV.MICROSOFT_CLIENT_SECRET,
+            ];
+      const query = {
+        client_id: clientId,
+        redirect_uri: redirectUri,
+        response_type: "code",
+        scope: "offline_access Calendars.ReadWrite",
+        state: "s1",
+        code_challenge: challenge,
+        code_challenge_method: "S256",
+        // Google gives a refresh token only for offline access.
+        access_type: "offline",
+      };
+      const body = (code: string, codeVerifier: string) => ({
+        grant_type: "authorization_code",
+        code,
+        redirect_uri: redirectUri,
+        client_id: clientId,
+        client_secret: secret,
+        code_verifier: codeVerifier,
+      });
+
+      const wrong = (await codeFor(c.standin, authorizePath, query)).searchParams.get("code")!;
+      const refused = await fetch(`${c.standin.origin}${tokenPath}`, form(body(wrong, `${verifier}x`)));
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ error: "invalid_grant" });
+
+      const good = (await codeFor(c.standin, authorizePath, query)).searchParams.get("code")!;
+      const first = await fetch(`${c.standin.origin}${tokenPath}`, form(body(good, verifier)));
+      expect(first.status).toBe(200);
+      const granted = (await first.json()) as Record<string, unknown>;
+      expect(granted["token_type"]).toBe("Bearer");
+      expect(typeof granted["refresh_token"]).toBe("string");
+      const again = await fetch(`${c.standin.origin}${tokenPath}`, form(body(good, verifier)));
+      expect(again.status).toBe(400);
+      expect(await again.json()).toMatchObject({ error: "invalid_grant" });
+    }
+  });
+
+  it("Square: a claimed code is refused, and the token call must be JSON", async () => {
+    const s = PROVIDERS.square.standin;
+    const redirectUri = `${gw.origin}/connect/square/callback`;
+    const back = await codeFor(s, "/oauth2/authorize", {
+      client_id: ENV.SQUARE_CLIENT_ID,
+      scope: "ITEMS_READ",
+      session: "false",
+      state: "s2",
+      redirect_uri: redirectUri,
+    });
+    expect(back.searchParams.get("response_type")).toBe("code");
+    const body = JSON.stringify({
+      client_id: ENV.SQUARE_CLIENT_ID,
+      client_secret: ENV.SQUARE_CLIENT_SECRET,
+      code: back.searchParams.get("code"),
+      grant_type: "authorization_code",
+      redirect_uri: redirectUri,
+    });
+    const asForm = await fetch(`${s.origin}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "x=1",
+    });
+    expect(asForm.status).toBe(400);
+    const first = await fetch(`${s.origin}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    const granted = (await first.json()) as Record<string, unknown>;
+    expect(granted["token_type"]).toBe("bearer");
+    expect(typeof granted["merchant_id"]).toBe("string");
+    expect(Number.isNaN(Date.parse(String(granted["expires_at"])))).toBe(false);
+    const again = await fetch(`${s.origin}/oauth2/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    expect(again.status).toBe(401);
+    expect(await again.json()).toMatchObject({
+      message: "Authorization code is already claimed",
+      type: "service.not_authorized",
+    });
   });
 });

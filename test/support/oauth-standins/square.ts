@@ -33,10 +33,16 @@ export const SQUARE_SANDBOX_ORIGINS = ["https://connect.squareupsandbox.com"] as
 const CONSENT_PATH = "/oauth2/consent";
 
 export async function startSquareStandin(
-  client: ClientRegistration & { readonly merchantId?: string; readonly sandbox?: boolean },
+  client: ClientRegistration & {
+    readonly merchantId?: string;
+    readonly sandbox?: boolean;
+    /** Issue this access token (e.g. the one test/e2e/support/fake-square.ts accepts), not a random one. */
+    readonly fixedAccessToken?: string;
+  },
 ): Promise<OAuthStandin> {
   const book = new GrantBook("sq0cgp-");
   const merchantId = client.merchantId ?? "MLSTANDIN0MERCHANT";
+  const accessToken = () => client.fixedAccessToken ?? randomToken("EAAAl-standin-");
   const notAuthorized = (message: string) => json(401, { message, type: "service.not_authorized" });
 
   function authorize(r: ReceivedRequest): Answer {
@@ -120,7 +126,7 @@ export async function startSquareStandin(
         return notAuthorized("Invalid refresh token");
       // Code flow: the same refresh token comes back (fixtures/square/SOURCES.md).
       return json(200, {
-        access_token: randomToken("EAAAl-standin-"),
+        access_token: accessToken(),
         token_type: "bearer",
         expires_at: expiresAt,
         merchant_id: merchantId,
@@ -146,7 +152,7 @@ export async function startSquareStandin(
     const g = book.record({
       clientId: f["client_id"],
       scope: redeemed.auth.scope,
-      accessToken: randomToken("EAAAl-standin-"),
+      accessToken: accessToken(),
       refreshToken: randomToken("EQAAl-standin-"),
     });
     return json(200, {

@@ -15,7 +15,10 @@
  *
  * Appending the next step after merge ("continue to setup, save, see the host in
  * /.well-known/scheduling.json with availability"): PROVIDERS holds each host and stand-in;
- * `connectThroughConsent` leaves the page on Operate after the grant is stored.
+ * `connectThroughConsent` leaves the page on Operate after the grant is stored; `googleApi` and
+ * `graphApi` (oauth-standins/api-fakes.ts) answer the calendar APIs for the stored grants, and
+ * Square's API is test/e2e/support/fake-square.ts behind the host's `baseUrl` (give the Square
+ * stand-in `fixedAccessToken` with that fake's token).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";

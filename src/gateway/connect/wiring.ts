@@ -150,13 +150,19 @@ export interface HostAccess {
   connected(done: ConnectSuccess): Promise<{ readonly location: string; readonly flash?: string }>;
 }
 
-const PROVIDER_NAMES: Record<OAuthProvider, string> = { square: "Square", google: "Google", microsoft: "Microsoft" };
+const PROVIDER_NAMES: Record<OAuthProvider, string> = {
+  square: "Square",
+  google: "Google",
+  microsoft: "Microsoft",
+};
 
 const settingsOf = (config: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined => {
   const connector = config["connector"];
   if (typeof connector !== "object" || connector === null) return undefined;
   const settings = (connector as Record<string, unknown>)["settings"];
-  return typeof settings === "object" && settings !== null ? (settings as Record<string, unknown>) : undefined;
+  return typeof settings === "object" && settings !== null
+    ? (settings as Record<string, unknown>)
+    : undefined;
 };
 
 export function hostAccess(hosts: HostDirectory, managedHosts?: ManagedHosts): HostAccess {
@@ -192,7 +198,9 @@ export function hostAccess(hosts: HostDirectory, managedHosts?: ManagedHosts): H
       const host = hosts.get(done.hostId);
       // A failed read leaves the health as the read found it; the grant is stored either way.
       await host?.refreshCatalog?.().catch(() => undefined);
-      const name = host?.config.name ?? (typeof record?.config["name"] === "string" ? record.config["name"] : done.hostId);
+      const name =
+        host?.config.name ??
+        (typeof record?.config["name"] === "string" ? record.config["name"] : done.hostId);
       return { location: "/", flash: `Connected ${name} with ${PROVIDER_NAMES[done.provider]}.` };
     },
   };

@@ -442,6 +442,8 @@ describe("Connect in a real browser against stand-in authorization servers (issu
       expect(auth.query).toMatchObject({
         client_id: ENV.SQUARE_CLIENT_ID,
         state: new URL(held!).searchParams.get("state"),
+        // Production: the seller signs in to the account they mean to connect (Square's best practices).
+        session: "false",
       });
       expect(auth.query["code_challenge"]).toBeUndefined();
       expect(auth.query["scope"]!.split(" ")).toEqual(

@@ -128,7 +128,10 @@ export function resolveProviders(
       tokenEndpoint: `${origin}/oauth2/token`,
       issuer: origin,
       scopes: SQUARE_SCOPES,
-      extraParams: {},
+      // Square's best practices: in production `session=false`, so the seller signs in to the
+      // Square account they mean to connect rather than whichever one the browser has open; the
+      // Sandbox supports only true (developer.squareup.com/docs/oauth-api/best-practices).
+      extraParams: (settings.square.environment ?? "production") === "production" ? { session: "false" } : {},
       pkce: settings.square.pkce === true,
       ...creds("square", settings.square),
     });

@@ -3,7 +3,8 @@
  * provides the real operator sessions):
  *
  *   GET /connect/{provider}/start?host=ID   302 to the provider's authorization page
- *   GET /connect/{provider}/callback        finishes the grant, then 303 to "/" (the console)
+ *   GET /connect/{provider}/callback        finishes the grant, then 303 to the draft's setup page,
+ *                                           or to "/" (the console) with "Connected …"
  *   GET  /connect/{source}/disconnect?host=ID   "Disconnect X?" with a POST button
  *   POST /connect/{source}/disconnect?host=ID   disconnect.ts, then 303 to "/" with the outcome
  *                                               as the console's flash message
@@ -13,12 +14,17 @@
  * constant time (console/sessions.ts secretsMatch); anything else is refused with 403 and
  * changes nothing.
  *
- * Both sit behind `requireOperator`; `sessionOf` names the operator session the state is bound
- * to, so a callback is accepted only in the browser session that started it. A failed callback
- * answers 400 with the operator-facing message (it names no token, code or secret).
+ * All sit behind `requireOperator` (any live console session: the operator or a business owner);
+ * `sessionOf` names the session the state is bound to, so a callback is accepted only in the
+ * browser session that started it. With `access` (wiring.ts hostAccess), a viewer starts or
+ * disconnects only a host they may manage; another's is answered as an unknown one. A failed
+ * callback answers 400 with the owner-facing message (it names no token, code or secret).
+ * Every page is in the console's layout (console/layout.ts).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
+import { escapeHtml, htmlResponse, page as layoutPage } from "../console/layout.js";
 import { secretsMatch, type Sessions } from "../console/sessions.js";
+import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
 import { readBoundedBody } from "../http/body.js";
 import {
@@ -28,12 +34,21 @@ import {
   type DisconnectTarget,
 } from "./disconnect.js";
 import type { Connect, ConnectFailure } from "./flow.js";
+import type { HostAccess } from "./wiring.js";
 
 export interface ConnectRoutesOptions {
-  readonly connect: Connect;
+  /** Absent: no OAuth client here, so no start/callback routes (disconnect may still be served). */
+  readonly connect?: Connect;
   /** The operator session id of a request, or undefined when there is none. */
   readonly sessionOf: (request: Request) => string | undefined | Promise<string | undefined>;
   readonly requireOperator: MiddlewareHandler;
+  /** Per-host checks for the signed-in viewer, and what follows a grant; absent: any host, back to "/". */
+  readonly access?: {
+    readonly viewerOf: (request: Request) => Promise<ConsoleViewer | undefined>;
+    readonly hosts: HostAccess;
+    /** Where "Connected …" is said (the console's flash). */
+    readonly sessions: Sessions;
+  };
   /** Disconnect (GET/POST /connect/{source}/disconnect); absent: no such route. */
   readonly disconnect?: DisconnectRoutesOptions;
 }
@@ -48,13 +63,18 @@ export interface DisconnectRoutesOptions {
 
 const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
 
-const escapeHtml = (s: string): string =>
-  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
-
 function failurePage(f: ConnectFailure): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Connection not completed</title></head>
-<body><main><h1>Connection not completed</h1><p role="alert">${escapeHtml(f.message)}</p><p><a href="/">Back to the console</a></p></main></body></html>`;
+  return layoutPage(
+    "Connection not completed",
+    `<h1>Connection not completed</h1><p class="flash error" role="alert">${escapeHtml(f.message)}</p><p><a href="/">Back to the console</a></p>`,
+  );
 }
+
+const INVALID_HOST: ConnectFailure = {
+  ok: false,
+  kind: "invalid_host",
+  message: "There is no such host here to connect, or it is not yours to manage.",
+};
 
 const STATUS: Record<ConnectFailure["kind"], 400 | 403 | 404 | 500 | 502> = {
   not_configured: 404,
@@ -72,17 +92,26 @@ export function connectRoutes(opts: ConnectRoutesOptions): Hono {
   const app = new Hono();
   app.use("/connect/*", opts.requireOperator);
 
+  if (opts.connect !== undefined) mountConnect(app, opts, opts.connect);
+  if (opts.disconnect !== undefined) mountDisconnect(app, opts, opts.disconnect);
+  return app;
+}
+
+function mountConnect(app: Hono, opts: ConnectRoutesOptions, connect: Connect): void {
+  const access = opts.access;
   app.get("/connect/:provider/start", async (c) => {
     const provider = c.req.param("provider");
     if (!isProvider(provider)) return c.notFound();
     const sessionId = await opts.sessionOf(c.req.raw);
     if (sessionId === undefined) return c.text("Sign in to the console first.", 401);
-    const started = await opts.connect.startConnect({
-      provider,
-      hostId: c.req.query("host") ?? "",
-      sessionId,
-    });
-    if (!started.ok) return c.html(failurePage(started), STATUS[started.kind]);
+    const hostId = c.req.query("host") ?? "";
+    if (access !== undefined) {
+      const viewer = await access.viewerOf(c.req.raw);
+      if (viewer === undefined || !(await access.hosts.mayConnect(viewer, provider, hostId)))
+        return htmlResponse(STATUS.invalid_host, failurePage(INVALID_HOST));
+    }
+    const started = await connect.startConnect({ provider, hostId, sessionId });
+    if (!started.ok) return htmlResponse(STATUS[started.kind], failurePage(started));
     c.header("cache-control", "no-store");
     return c.redirect(started.url.href, 302);
   });
@@ -94,13 +123,16 @@ export function connectRoutes(opts: ConnectRoutesOptions): Hono {
     if (sessionId === undefined) return c.text("Sign in to the console first.", 401);
     c.header("cache-control", "no-store");
     c.header("referrer-policy", "no-referrer");
-    const done = await opts.connect.finishConnect(provider, c.req.url, sessionId);
-    if (!done.ok) return c.html(failurePage(done), STATUS[done.kind]);
-    return c.redirect("/", 303);
+    const done = await connect.finishConnect(provider, c.req.url, sessionId);
+    if (!done.ok) return htmlResponse(STATUS[done.kind], failurePage(done));
+    if (access === undefined) return c.redirect("/", 303);
+    const next = await access.hosts.connected(done);
+    if (next.flash !== undefined) {
+      const session = await access.sessions.use(sessionId);
+      if (session !== undefined) await access.sessions.flash(sessionId, session, { text: next.flash });
+    }
+    return c.redirect(next.location, 303);
   });
-
-  if (opts.disconnect !== undefined) mountDisconnect(app, opts, opts.disconnect);
-  return app;
 }
 
 const isSource = (v: string): v is DisconnectSource => (DISCONNECT_SOURCES as readonly string[]).includes(v);
@@ -115,10 +147,7 @@ const SOURCE_NAMES: Record<DisconnectSource, string> = {
 /** A disconnect form is a CSRF token: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
 
-function page(title: string, body: string): string {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>
-<body><main>${body}</main></body></html>`;
-}
+const page = (title: string, body: string): string => layoutPage(title, body);
 
 function confirmPage(t: DisconnectTarget, csrf: string, action: string): string {
   const name = escapeHtml(t.name);
@@ -139,13 +168,13 @@ function confirmPage(t: DisconnectTarget, csrf: string, action: string): string 
 }
 
 function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRoutesOptions): void {
-  const refused = (c: Context, text: string) =>
-    c.html(
+  const refused = (_c: Context, text: string) =>
+    htmlResponse(
+      403,
       page(
         "Request refused",
         `<h1>Request refused</h1><p role="alert">${escapeHtml(text)}</p><p><a href="/">Back to the console</a></p>`,
       ),
-      403,
     );
 
   /** The host the path names, when it is one this gateway can disconnect from that source. */
@@ -153,16 +182,20 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
     const source = c.req.param("source") ?? "";
     const hostId = c.req.query("host") ?? "";
     if (!isSource(source) || hostId === "") return undefined;
+    if (opts.access !== undefined) {
+      const viewer = await opts.access.viewerOf(c.req.raw);
+      if (viewer === undefined || !(await opts.access.hosts.mayDisconnect(viewer, hostId))) return undefined;
+    }
     const t = await d.disconnect.target(hostId);
     return t?.source === source ? t : undefined;
   };
-  const notFound = (c: Context) =>
-    c.html(
+  const notFound = (_c: Context) =>
+    htmlResponse(
+      404,
       page(
         "Nothing to disconnect",
-        `<h1>Nothing to disconnect</h1><p role="alert">No host here keeps those credentials in the gateway.</p><p><a href="/">Back to the console</a></p>`,
+        `<h1>Nothing to disconnect</h1><p role="alert">No host here keeps those credentials in the gateway, or it is not yours to manage.</p><p><a href="/">Back to the console</a></p>`,
       ),
-      404,
     );
 
   /** Sent from a page of this origin (a browser says so; a missing header is not proof of the opposite). */
@@ -182,7 +215,10 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
     if (t === undefined) return notFound(c);
     c.header("cache-control", "no-store");
     const url = new URL(c.req.url);
-    return c.html(confirmPage(t, session.csrf, `${url.pathname}${url.search}`));
+    // Its form posts here: under no-referrer a browser sends `Origin: null`, which sameOrigin refuses.
+    return htmlResponse(200, confirmPage(t, session.csrf, `${url.pathname}${url.search}`), {
+      "referrer-policy": "same-origin",
+    });
   });
 
   app.post("/connect/:source/disconnect", async (c) => {

@@ -11,10 +11,10 @@ import { vaultClientOf } from "../credentials/host-tokens.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { Logger } from "../http/types.js";
-import type { ManagedHosts } from "../managed-hosts/port.js";
+import { mayManage, type ConsoleViewer, type ManagedHosts } from "../managed-hosts/port.js";
 import type { BasicCredentialVault } from "./basic-vault.js";
 import { createDisconnect, type Disconnect } from "./disconnect.js";
-import { createConnect, type Connect } from "./flow.js";
+import { createConnect, type Connect, type ConnectSuccess } from "./flow.js";
 import { resolveProviders, type ConnectSettings } from "./providers.js";
 import { MemoryConnectStateStore, RedisConnectStateStore } from "./state-store.js";
 
@@ -23,7 +23,8 @@ export type ConnectProviders = Omit<ConnectSettings, "publicBaseUrl">;
 
 /** What the HTTP edge needs to serve /connect/... and list connectable hosts on the console. */
 export interface ConnectAppDeps {
-  readonly connect: Connect;
+  /** Absent when no OAuth client is configured: only disconnect (e.g. CalDAV hosts) is served. */
+  readonly connect?: Connect;
   /** The providers an operator can connect a host with on this gateway. */
   readonly providers: readonly OAuthProvider[];
   /** Read only to say whether a host already has a grant (never to show it). */
@@ -52,8 +53,8 @@ export async function connectWiring(
 ): Promise<{ readonly deps: ConnectAppDeps; close(): Promise<void> }> {
   const providers = resolveProviders({ ...opts.providers, publicBaseUrl: opts.publicOrigin }, opts.env);
   const base = { providers, vault: opts.vault, now: opts.now, logger: opts.logger };
-  const deps = (connect: Connect): ConnectAppDeps => ({
-    connect,
+  const deps = (connect: Connect | undefined): ConnectAppDeps => ({
+    ...(connect !== undefined && { connect }),
     providers: [...providers.keys()],
     vault: opts.vault,
     disconnect: (hosts, managedHosts) =>
@@ -74,6 +75,8 @@ export async function connectWiring(
         logger: opts.logger,
       }),
   });
+  // No OAuth client: nothing to start, no pending states to keep; disconnect still works.
+  if (providers.size === 0) return { deps: deps(undefined), close: () => Promise.resolve() };
   if (opts.redisUrl === undefined) {
     return {
       deps: deps(createConnect({ ...base, states: new MemoryConnectStateStore(opts.now) })),
@@ -127,23 +130,78 @@ export function crossSiteCallbackBounce(request: Request, hasSessionCookie: bool
 }
 
 /**
- * Start only for a host this gateway serves whose connector is the provider's and keeps its
- * grant in the vault (`credentials: "vault"`): otherwise a grant would be sealed for a host id
- * nothing reads, or for the wrong platform.
+ * Who may connect or disconnect which host (one rule for the Connect and disconnect routes,
+ * after the console's own mayManage):
+ *
+ * - a console-created host (a managed record): its owner or the operator, while it is a draft
+ *   or active, when its connector is the provider's and keeps its grant in the vault;
+ * - a config-file host: the operator only, when it is served with a vault grant of that provider.
+ *
+ * Anything else is refused as an unknown host, so other owners' hosts are not revealed.
  */
-export function onlyVaultHosts(connect: Connect, hosts: HostDirectory): Connect {
+export interface HostAccess {
+  mayConnect(viewer: ConsoleViewer, provider: OAuthProvider, hostId: string): Promise<boolean>;
+  mayDisconnect(viewer: ConsoleViewer, hostId: string): Promise<boolean>;
+  /**
+   * After a grant is stored: a draft goes on to its setup page; a host already served reads its
+   * catalog now (as POST /operator/v0/{hostId}/health/refresh does), so a "needs reconnection"
+   * clears at once instead of at the next scheduled check, and the console says so.
+   */
+  connected(done: ConnectSuccess): Promise<{ readonly location: string; readonly flash?: string }>;
+}
+
+const PROVIDER_NAMES: Record<OAuthProvider, string> = {
+  square: "Square",
+  google: "Google",
+  microsoft: "Microsoft",
+};
+
+const settingsOf = (config: Readonly<Record<string, unknown>>): Record<string, unknown> | undefined => {
+  const connector = config["connector"];
+  if (typeof connector !== "object" || connector === null) return undefined;
+  const settings = (connector as Record<string, unknown>)["settings"];
+  return typeof settings === "object" && settings !== null
+    ? (settings as Record<string, unknown>)
+    : undefined;
+};
+
+export function hostAccess(hosts: HostDirectory, managedHosts?: ManagedHosts): HostAccess {
+  const recordOf = async (hostId: string) =>
+    hostId === "" ? undefined : await managedHosts?.store.get(hostId);
   return {
-    finishConnect: (provider, callbackUrl, sessionId) =>
-      connect.finishConnect(provider, callbackUrl, sessionId),
-    startConnect: async (req) => {
-      const connector = hosts.get(req.hostId)?.config.connector;
-      if (connector?.type !== req.provider || connector.settings["credentials"] !== "vault")
-        return {
-          ok: false,
-          kind: "invalid_host",
-          message: `No host "${req.hostId}" here keeps a ${req.provider} grant in the gateway's vault.`,
-        };
-      return connect.startConnect(req);
+    mayConnect: async (viewer, provider, hostId) => {
+      const record = await recordOf(hostId);
+      if (record !== undefined) {
+        const connector = record.config["connector"] as { type?: unknown } | undefined;
+        return (
+          (record.state === "draft" || record.state === "active") &&
+          mayManage(viewer, record) &&
+          connector?.type === provider &&
+          settingsOf(record.config)?.["credentials"] === "vault"
+        );
+      }
+      const connector = hosts.get(hostId)?.config.connector;
+      return (
+        viewer.kind === "operator" &&
+        connector?.type === provider &&
+        connector.settings["credentials"] === "vault"
+      );
+    },
+    mayDisconnect: async (viewer, hostId) => {
+      const record = await recordOf(hostId);
+      return record !== undefined ? mayManage(viewer, record) : viewer.kind === "operator";
+    },
+    connected: async (done) => {
+      const record = await recordOf(done.hostId);
+      if (record?.state === "draft")
+        return { location: `/console/hosts/${encodeURIComponent(done.hostId)}/setup` };
+      const host = hosts.get(done.hostId);
+      // A failed read leaves the health as the read found it; the grant is stored either way.
+      await host?.refreshCatalog?.().catch(() => undefined);
+      const name =
+        host?.config.name ??
+        (typeof record?.config["name"] === "string" ? record.config["name"] : done.hostId);
+      return { location: "/", flash: `Connected ${name} with ${PROVIDER_NAMES[done.provider]}.` };
     },
   };
 }

@@ -27,7 +27,7 @@ export const STYLE =
   "th,td{text-align:left;vertical-align:top;padding:.4rem .6rem;border-bottom:1px solid #ddd}th{background:#f3f3f3}" +
   "form{display:inline-block;margin:1rem 1rem 0 0}td form{margin:0 .4rem .2rem 0}" +
   "label{display:block;font-weight:600;margin-bottom:.3rem}" +
-  "input[type=password]{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;border:1px solid #888;border-radius:.4rem}" +
+  "input[type=password],input[type=email]{font:inherit;padding:.5rem;width:100%;box-sizing:border-box;border:1px solid #888;border-radius:.4rem}" +
   "button{font:inherit;padding:.6rem 1.4rem;border-radius:.4rem;border:1px solid #888;background:#f7f7f7;color:#1b1b1b;cursor:pointer}" +
   "td button{padding:.3rem .9rem}" +
   "button.approve{background:#176b2c;color:#fff;border-color:#176b2c}" +

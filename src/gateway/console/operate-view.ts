@@ -9,7 +9,7 @@
 import type { HostRuntime } from "../../booking/api.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HttpAppDeps } from "../http/types.js";
-import type { ConsoleViewer } from "../managed-hosts/port.js";
+import type { ConsoleViewer, ManagedHostRecord } from "../managed-hosts/port.js";
 import { visibleHostIds } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
 
@@ -30,6 +30,10 @@ export interface HostRow {
   readonly health: "ok" | "degraded" | "needs_reconnection";
   readonly since?: string;
   readonly lastError?: { readonly code: string; readonly message: string; readonly at: string };
+  /** A console-created host that is set up: its settings page. */
+  readonly settingsHref?: string;
+  /** A host whose credentials the gateway keeps, when disconnect is served here. */
+  readonly disconnectHref?: string;
 }
 
 export interface SyncRow {
@@ -95,8 +99,27 @@ export function localTime(ms: number, timeZone: string): string {
   }).format(ms);
 }
 
-function hostRow(host: HostRuntime): HostRow {
-  const base = { hostId: host.config.id, name: host.config.name };
+const DISCONNECTABLE: ReadonlySet<string> = new Set(["square", "google", "microsoft", "caldav"]);
+
+/** The Settings and Disconnect links a host's row offers (the viewer may manage every row shown). */
+function hostLinks(
+  deps: HttpAppDeps,
+  host: HostRuntime,
+  managed: ReadonlyMap<string, ManagedHostRecord>,
+): Pick<HostRow, "settingsHref" | "disconnectHref"> {
+  const id = encodeURIComponent(host.config.id);
+  const { type, settings } = host.config.connector;
+  return {
+    ...(managed.get(host.config.id)?.state === "active" && { settingsHref: `/console/hosts/${id}/settings` }),
+    // Disconnect is served wherever the gateway has a vault (app.ts mounts it with deps.connect).
+    ...(deps.connect !== undefined &&
+      DISCONNECTABLE.has(type) &&
+      settings["credentials"] === "vault" && { disconnectHref: `/connect/${type}/disconnect?host=${id}` }),
+  };
+}
+
+function hostRow(host: HostRuntime, links: Pick<HostRow, "settingsHref" | "disconnectHref"> = {}): HostRow {
+  const base = { hostId: host.config.id, name: host.config.name, ...links };
   if (host.health === undefined) return { ...base, health: "ok" };
   const s = host.health.status();
   const tz = host.config.timezone;
@@ -211,8 +234,9 @@ export async function operateView(
     }
   }
   const byStart = (a: BookingRow, b: BookingRow) => a.start - b.start;
+  const managed = new Map(((await deps.managedHosts?.store.list()) ?? []).map((r) => [r.id, r]));
   return {
-    hosts: hosts.map(hostRow),
+    hosts: hosts.map((h) => hostRow(h, hostLinks(deps, h, managed))),
     syncs,
     notices,
     pending: pending.sort(byStart),

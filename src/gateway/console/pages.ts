@@ -54,17 +54,29 @@ function table(caption: string, head: readonly string[], rows: readonly string[]
 
 const td = (s: string | undefined) => `<td>${s === undefined ? "—" : e(s)}</td>`;
 
+/** GET links only: Disconnect asks first (its page holds the POST form). */
+function manageCell(h: OperateView["hosts"][number]): string {
+  const links = [
+    h.settingsHref !== undefined &&
+      `<a href="${e(h.settingsHref)}" aria-label="${e(`Settings of ${h.name}`)}">Settings</a>`,
+    h.disconnectHref !== undefined &&
+      `<a href="${e(h.disconnectHref)}" aria-label="${e(`Disconnect ${h.name}`)}">Disconnect</a>`,
+  ].filter((l): l is string => typeof l === "string");
+  return links.length === 0 ? "<td>—</td>" : `<td>${links.join(" ")}</td>`;
+}
+
 function hostsSection(v: OperateView): string {
   return (
     `<section aria-labelledby="hosts-h"><h2 id="hosts-h">Hosts</h2>` +
     table(
       "Each host's upstream health, as this gateway process sees it",
-      ["Host", "Health", "Since", "Last error"],
+      ["Host", "Health", "Since", "Last error", "Manage"],
       v.hosts.map(
         (h) =>
           `<tr><th scope="row">${e(h.name)} <span class="note">(${e(h.hostId)})</span></th>` +
           `<td class="${e(h.health)}">${e(HEALTH_TEXT[h.health] ?? h.health)}</td>${td(h.since)}` +
           td(h.lastError && `${h.lastError.code}: ${h.lastError.message} (${h.lastError.at})`) +
+          manageCell(h) +
           `</tr>`,
       ),
     ) +

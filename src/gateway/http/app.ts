@@ -25,9 +25,9 @@ import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
 import { mountCalendarPush } from "./calendar-push.js";
-import { mountConsole, requireConsoleSession, sessionIdOf } from "../console/routes.js";
+import { consoleViewerOf, mountConsole, requireConsoleSession, sessionIdOf } from "../console/routes.js";
 import { connectRoutes } from "../connect/routes.js";
-import { crossSiteCallbackBounce, onlyVaultHosts } from "../connect/wiring.js";
+import { crossSiteCallbackBounce, hostAccess } from "../connect/wiring.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 
@@ -98,19 +98,28 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
   if (deps.console !== undefined) mountConsole(app, { ...deps, publicOrigin: origin }, deps.console);
+  // Connect and disconnect, for the operator and business owners alike (each only their own
+  // hosts): deps.connect exists whenever the gateway has a token vault, with or without an
+  // OAuth client (a CalDAV-only gateway still disconnects).
   if (deps.console !== undefined && deps.connect !== undefined) {
-    const signedIn = requireConsoleSession(deps.console.sessions, origin);
+    const con = deps.console;
+    const signedIn = requireConsoleSession(con.sessions, origin, con.accounts);
     app.route(
       "/",
       connectRoutes({
-        connect: onlyVaultHosts(deps.connect.connect, deps.hosts),
+        ...(deps.connect.connect !== undefined && { connect: deps.connect.connect }),
         sessionOf: (r) => sessionIdOf(r, origin),
         requireOperator: async (c, next) =>
           crossSiteCallbackBounce(c.req.raw, sessionIdOf(c.req.raw, origin) !== undefined) ??
           signedIn(c, next),
+        access: {
+          viewerOf: consoleViewerOf(con, origin),
+          hosts: hostAccess(deps.hosts, deps.managedHosts),
+          sessions: con.sessions,
+        },
         disconnect: {
           disconnect: deps.connect.disconnect(deps.hosts, deps.managedHosts),
-          sessions: deps.console.sessions,
+          sessions: con.sessions,
           publicOrigin: origin,
         },
       }),

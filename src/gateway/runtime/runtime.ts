@@ -50,6 +50,7 @@ import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { consoleWiring } from "../console/wiring.js";
 import type { SessionPolicy } from "../console/sessions.js";
 import { connectWiring, type ConnectProviders } from "../connect/wiring.js";
+import { createSetupChoices } from "../setup/choices.js";
 import { createManagedHosts, type ManagedHostsRuntime } from "../managed-hosts/managed-hosts.js";
 import { openManagedHostStore } from "../managed-hosts/open-store.js";
 import type { ManagedHostStore } from "../managed-hosts/port.js";
@@ -387,12 +388,12 @@ export async function buildGatewayRuntime(
       await squareWebhooks?.close();
       throw e;
     });
+    // With a vault there is always something to disconnect (CalDAV passwords too); Connect's
+    // start/callback only when an OAuth client is configured (connectWiring decides).
     const connect =
-      opts.credentials !== undefined &&
-      opts.connect !== undefined &&
-      (opts.connect.square ?? opts.connect.google ?? opts.connect.microsoft) !== undefined
+      opts.credentials !== undefined
         ? await connectWiring({
-            providers: opts.connect,
+            providers: opts.connect ?? {},
             publicOrigin,
             vault: opts.credentials.vault,
             ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
@@ -454,7 +455,20 @@ export async function buildGatewayRuntime(
       ...(opts.maxBodyBytes !== undefined && { maxBodyBytes: opts.maxBodyBytes }),
       validateResponses: opts.validateResponses ?? true,
       approval: approvalRoutes({ deps, service, secret, uses: infra.linkUses }),
-      console: operatorConsole.deps,
+      console:
+        opts.credentials === undefined
+          ? operatorConsole.deps
+          : {
+              ...operatorConsole.deps,
+              // The setup page's calendars/locations, read with the connectors' own client and
+              // origins (the same fetch, so whatever reaches the connectors reaches these).
+              setupChoices: createSetupChoices({
+                credentials: opts.credentials,
+                ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
+                ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
+                now: () => clock.now(),
+              }),
+            },
       ...(connect !== undefined && { connect: connect.deps }),
       upstreams: {
         notices: (hostId) => infra.notices.list(hostId),

@@ -82,7 +82,7 @@ export function parseNewHost(
   return { values, errors };
 }
 
-/** The draft entry: enough for Connect (onlyVaultHosts checks type and credentials) and the choices. */
+/** The draft entry: enough for Connect (connect/wiring.ts hostAccess checks type and credentials) and the choices. */
 export function draftConfig(v: NewHostValues): Record<string, unknown> {
   const source = v.source as ManagedHostSource;
   const base = { id: v.hostId, name: v.name, timezone: v.timezone, kind: v.kind };

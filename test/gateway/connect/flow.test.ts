@@ -183,6 +183,25 @@ describe("the authorization URL", () => {
     expect(pkce.searchParams.get("code_challenge_method")).toBe("S256");
   });
 
+  it("square asks production sellers to sign in (session=false); the Sandbox supports only the default", async () => {
+    // Square's OAuth best practices: session=false in production, the Sandbox supports only true.
+    expect((await start(setup(), "square")).searchParams.has("session")).toBe(false);
+    const production = createConnect({
+      providers: resolveProviders(
+        { publicBaseUrl: BASE, square: { clientIdEnv: "SQ_ID", clientSecretEnv: "SQ_SECRET" } },
+        SECRETS,
+      ),
+      states: new MemoryConnectStateStore(),
+      vault: setup().vault,
+    });
+    const started = await production.startConnect({ provider: "square", hostId: "salon", sessionId: "s" });
+    if (!started.ok) throw new Error(started.message);
+    expect(`${started.url.origin}${started.url.pathname}`).toBe(
+      "https://connect.squareup.com/oauth2/authorize",
+    );
+    expect(started.url.searchParams.get("session")).toBe("false");
+  });
+
   it("an unconfigured provider and a bad host id are refused", async () => {
     const connect = createConnect({
       providers: resolveProviders({ publicBaseUrl: BASE }, {}),

@@ -57,6 +57,10 @@ const view: OperateView = {
 };
 
 describe("Operate page", () => {
+  it("styles an email input like a password input (the owner sign-in and invite forms)", () => {
+    expect(STYLE).toMatch(/input\[type=password\],input\[type=email\]\{font:inherit;padding/);
+  });
+
   it("lists vault hosts under Connect: a link when the provider is configured, the grant's presence only", () => {
     const html = operatePage(view, "t");
     expect(html).toContain('<h2 id="connect-h">Connect</h2>');

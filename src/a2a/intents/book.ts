@@ -19,6 +19,7 @@ import type { BookingService } from "../../booking/service.js";
 import type { CatalogResource } from "../../connectors/port.js";
 import type { A2aClientContact, IntentOutcome } from "../port.js";
 import { resolveProvider } from "./provider.js";
+import { publicBookingAuthority } from "./public-authority.js";
 import { durationMinutes, publicServices } from "./services.js";
 import { wireState } from "./session-state.js";
 import { answer, failure, invalidData, refusalOutcome, SERVICIALO_VERSION, utc } from "./wire.js";
@@ -124,19 +125,29 @@ export async function bookSession(
   if (!withinHours(provider, host.config.timezone, input.start, input.start + length))
     return failure(400, "Scheduled time is outside provider availability", "OUTSIDE_PROVIDER_HOURS");
 
-  const booked = await core.bookNow(host.config.id, caller, {
+  // The least grant the core books under: this one booking (public-authority.ts).
+  const authority = publicBookingAuthority(host.config.id, input.email, {
     serviceId: service.id,
     start: input.start,
     resourceId: provider.id,
-    partySize: 1,
-    customer: {
-      email: input.email,
-      ...(input.name !== undefined && { name: input.name }),
-      ...(input.phone !== undefined && { phone: input.phone }),
-    },
-    ...(input.notes !== undefined && { notes: input.notes }),
-    attemptKey: attemptKey(host.config.id, input),
   });
+  const booked = await core.bookNow(
+    host.config.id,
+    { ...caller, authority },
+    {
+      serviceId: service.id,
+      start: input.start,
+      resourceId: provider.id,
+      partySize: 1,
+      customer: {
+        email: input.email,
+        ...(input.name !== undefined && { name: input.name }),
+        ...(input.phone !== undefined && { phone: input.phone }),
+      },
+      ...(input.notes !== undefined && { notes: input.notes }),
+      attemptKey: attemptKey(host.config.id, input),
+    },
+  );
   if (!booked.ok) return refusalOutcome(booked.error);
   const state = booked.value.state;
   return answer(201, {

@@ -72,7 +72,12 @@ export function refusalOutcome(r: BookingRefusal): IntentOutcome {
       return failure(403, r.message, "NOT_PERMITTED", { reason: r.reason });
     case "internal_error":
       return failure(500, "Internal error");
-    default:
+    case "contract_mismatch":
+    case "data_not_accepted":
+    case "idempotency_conflict":
+    case "invalid_request":
+    case "stale_sequence":
+    case "unsupported":
       return invalidData({ reason: r.reason, message: r.message }, "VALIDATION_ERROR");
   }
 }

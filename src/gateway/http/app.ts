@@ -23,6 +23,7 @@ import { mountApprovalRoutes } from "./approval-routes.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
 import { originRateLimit } from "./origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
+import { mountA2aRest } from "../../a2a/rest-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
 import { mountCalendarPush } from "./calendar-push.js";
 import { consoleViewerOf, mountConsole, requireConsoleSession, sessionIdOf } from "../console/routes.js";
@@ -93,6 +94,11 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
     app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, hostOf));
   }
   mountSchcpRoutes(app, deps, origin);
+  if (deps.a2a)
+    mountA2aRest(app, {
+      intents: deps.a2a,
+      trustForwardedFor: deps.originRateLimit?.trustForwardedFor === true,
+    });
   mountOperatorRoutes(app, deps);
   mountOperatorHostRoutes(app, deps);
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);

@@ -6,6 +6,7 @@ import type { SquareWebhookReceiver } from "./square-webhooks.js";
 import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
+import type { A2aIntents } from "../../a2a/port.js";
 /**
  * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
  * returns an object that satisfies it; tests hand in fakes of the use cases.
@@ -134,6 +135,8 @@ export interface HttpAppDeps {
   readonly squareWebhooks?: SquareWebhookReceiver;
   /** Google / Graph calendar push (POST /push/{google,microsoft}/{hostId}); absent: no such route. */
   readonly calendarPush?: CalendarPushReceiver;
+  /** The Servicialo A2A intents (src/a2a); absent: no /api/servicialo routes. */
+  readonly a2a?: A2aIntents;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

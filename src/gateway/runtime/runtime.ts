@@ -14,6 +14,8 @@ import type { HostHealthPolicy } from "../../booking/hosts/index.js";
 import type { FaultPlan } from "../../connectors/synthetic/index.js";
 import { operatorDocument, hostDiscoveryDocument } from "../../booking/discovery/index.js";
 import { createBookingService } from "../../booking/service.js";
+import { a2aWiring } from "../../a2a/intents/wiring.js";
+import type { A2aApiKeys } from "../../a2a/api-keys.js";
 import type { BookingService } from "../../booking/service.js";
 import type { GatewayStore } from "../../holds/port.js";
 import type { SyntheticMessageSink } from "../../connectors/synthetic/index.js";
@@ -116,6 +118,8 @@ export interface GatewayRuntimeOptions {
 export interface GatewayRuntime extends HttpAppDeps {
   readonly store: GatewayStore;
   readonly service: BookingService;
+  /** Issues a host's X-Org-Api-Key for the A2A edge (booking-gateway a2a-key). */
+  readonly a2aKeys: A2aApiKeys;
   readonly outbox: WebhookOutbox;
   readonly ids: IdGenerator;
   /** Where the operator credential came from: OPERATOR_TOKEN, the data dir, or generated now. */
@@ -310,6 +314,14 @@ export async function buildGatewayRuntime(
       bookingIndex: infra.bookingIndex,
     };
     const service = createBookingService(deps);
+    const a2a = await a2aWiring({
+      core: service,
+      booking: deps,
+      logger,
+      dataDir: opts.dataDir,
+      ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+      ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
+    });
     const squareWebhooks = await squareWebhookWiring({
       // The config file's hosts and the console's active at start (one activated later is
       // keyed at the next start, as its calendar push is).
@@ -430,6 +442,8 @@ export async function buildGatewayRuntime(
       hosts: directory,
       api: service,
       service,
+      a2a: a2a.intents,
+      a2aKeys: a2a.keys,
       store: infra.store,
       outbox,
       ids,
@@ -519,6 +533,7 @@ export async function buildGatewayRuntime(
           await operatorConsole.close();
           await connect?.close();
           await outbox.close();
+          await a2a.close();
           await messenger.close();
           await infra.close();
         })()),

@@ -30,6 +30,7 @@ import { connectRoutes } from "../connect/routes.js";
 import { crossSiteCallbackBounce, onlyVaultHosts } from "../connect/wiring.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
+import { mountA2aJsonRpc } from "../../a2a/jsonrpc/routes.js";
 
 export const SCHCP_VERSION = "0.4";
 
@@ -132,6 +133,8 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
       { logger: deps.logger, ...(deps.maxBodyBytes !== undefined && { maxBodyBytes: deps.maxBodyBytes }) },
       deps.calendarPush,
     );
+
+  if (deps.a2a !== undefined) mountA2aJsonRpc(app, deps.a2a, { publicOrigin: origin, logger: deps.logger });
 
   app.notFound((c) =>
     toHttp(

@@ -15,6 +15,7 @@ import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
 import type { OriginRateLimit } from "./origin-limit.js";
+import type { A2aIntents } from "../../a2a/port.js";
 
 /** Structured log lines for operators; never carries secrets or request bodies. */
 export interface Logger {
@@ -134,6 +135,7 @@ export interface HttpAppDeps {
   readonly squareWebhooks?: SquareWebhookReceiver;
   /** Google / Graph calendar push (POST /push/{google,microsoft}/{hostId}); absent: no such route. */
   readonly calendarPush?: CalendarPushReceiver;
+  readonly a2a?: A2aIntents;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

@@ -1,0 +1,181 @@
+/**
+ * The A2A protocol edge (A2A §Transport, §Agent Discovery):
+ *
+ *   GET  /api/servicialo/{orgSlug}/.well-known/agent.json   the host's agent card
+ *   POST /api/servicialo/{orgSlug}/a2a                      JSON-RPC 2.0 message/send
+ *
+ * A DataPart with `intent` routes straight to A2aIntents.run; free text goes through
+ * intent-detect.ts, which either resolves a call or yields a text-only question. The result is
+ * always an A2A Message (never a Task: every intent completes within the request).
+ *
+ * HTTP status: every JSON-RPC answer is 200 (A2A §Transport) except rate limiting (429 +
+ * Retry-After, -32002) and a body over the bound, which is refused with 413 before it is read
+ * whole (no id is known yet), its body still a JSON-RPC -32600 error so a client that reads
+ * bodies on any status understands it.
+ */
+import type { Context, Hono } from "hono";
+import { randomUUID } from "node:crypto";
+import type { A2aHostFacts, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
+import { readBoundedBody } from "../../gateway/http/body.js";
+import { originKey } from "../../gateway/http/origin-limit.js";
+import type { Logger } from "../../gateway/http/types.js";
+import { agentCard } from "./agent-card.js";
+import { errorBody, JSONRPC, parseRequest, readSendParams, resultBody } from "./envelope.js";
+import type { JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";
+import { detectIntent, detectLanguage } from "./intent-detect.js";
+import type { Language } from "./intent-detect.js";
+import { askFor, summarize } from "./reply-text.js";
+
+export const A2A_PREFIX = "/api/servicialo";
+export const DEFAULT_A2A_MAX_BODY_BYTES = 64 * 1024;
+export const DEFAULT_A2A_MAX_TEXT_CHARS = 4000;
+
+export interface A2aJsonRpcOptions {
+  /** The normalized public origin: the card's `url` is built from it, never from Host. */
+  readonly publicOrigin: string;
+  readonly logger: Logger;
+  readonly maxBodyBytes?: number;
+  readonly maxTextChars?: number;
+  /** Epoch ms, for what "hoy"/"today" means in free text (default Date.now). */
+  readonly now?: () => number;
+  /** Key the network origin by the last X-Forwarded-For entry (behind a trusted proxy only). */
+  readonly trustForwardedFor?: boolean;
+}
+
+const NOT_FOUND = { error: "Organization not found or not public" };
+
+function json(status: number, body: unknown, retryAfterSec?: number): Response {
+  const headers = new Headers({ "content-type": "application/json" });
+  if (retryAfterSec !== undefined) headers.set("retry-after", String(retryAfterSec));
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+const rpcError = (id: JsonRpcId, error: JsonRpcError, status = 200, retryAfterSec?: number) =>
+  json(status, errorBody(id, error), retryAfterSec);
+
+export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJsonRpcOptions): void {
+  const maxBody = options.maxBodyBytes ?? DEFAULT_A2A_MAX_BODY_BYTES;
+  const maxText = options.maxTextChars ?? DEFAULT_A2A_MAX_TEXT_CHARS;
+  const now = options.now ?? Date.now;
+
+  app.get(`${A2A_PREFIX}/:orgSlug/.well-known/agent.json`, (c) => {
+    const host = intents.host(c.req.param("orgSlug"));
+    return host === undefined ? json(404, NOT_FOUND) : json(200, agentCard(host, options.publicOrigin));
+  });
+
+  app.post(`${A2A_PREFIX}/:orgSlug/a2a`, async (c) => {
+    const body = await readBoundedBody(c.req.raw, maxBody, c.env);
+    if (!body.ok)
+      return rpcError(
+        null,
+        { code: JSONRPC.INVALID_REQUEST, message: `Invalid Request: the body exceeds ${maxBody} bytes` },
+        413,
+      );
+    const request = parseRequest(body.value);
+    if (!request.ok) return rpcError(request.id, request.error);
+    const { id, method, params } = request.value;
+    if (method !== "message/send")
+      return rpcError(id, {
+        code: JSONRPC.METHOD_NOT_FOUND,
+        message: `Method not found: ${method} (only message/send is supported)`,
+      });
+    const host = intents.host(c.req.param("orgSlug"));
+    if (host === undefined)
+      return rpcError(id, {
+        code: JSONRPC.ORG_NOT_FOUND,
+        message: "Organization not found or not discoverable",
+      });
+    const send = readSendParams(id, params, maxText);
+    if (!send.ok) return rpcError(send.id, send.error);
+    try {
+      return await answer(c, id, host, send.value);
+    } catch (e) {
+      options.logger.error("a2a message/send failed", {
+        hostId: host.hostId,
+        error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+      });
+      return rpcError(id, { code: JSONRPC.INTERNAL_ERROR, message: "Internal error" });
+    }
+  });
+
+  async function answer(c: Context, id: JsonRpcId, host: A2aHostFacts, send: SendParams): Promise<Response> {
+    const apiKey = c.req.header("x-org-api-key");
+    const lang: Language = send.text.trim() === "" ? "es" : detectLanguage(send.text);
+    const reply = (parts: unknown[]) =>
+      json(
+        200,
+        resultBody(id, {
+          kind: "message",
+          role: "agent",
+          messageId: randomUUID(),
+          parts,
+          ...(send.contextId !== undefined && { contextId: send.contextId }),
+          ...(send.taskId !== undefined && { taskId: send.taskId }),
+        }),
+      );
+
+    let call: Omit<IntentCall, "hostId" | "origin" | "apiKey">;
+    if (send.data !== undefined) {
+      if (!host.intents.includes(send.data.intent))
+        return rpcError(id, {
+          code: JSONRPC.INVALID_PARAMS,
+          message: `Invalid params: intent ${send.data.intent} is not offered by this organization`,
+        });
+      call = send.data;
+    } else {
+      const detected = detectIntent(send.text, {
+        now: now(),
+        timeZone: host.timezone,
+        services: host.services,
+        hasApiKey: apiKey !== undefined && apiKey !== "",
+      });
+      if (detected.kind === "ask")
+        return reply([{ kind: "text", text: askFor(detected.missing, detected.candidates, detected.lang) }]);
+      if (!host.intents.includes(detected.intent))
+        return reply([
+          {
+            kind: "text",
+            text:
+              detected.lang === "es"
+                ? "Esta organización no ofrece eso por este canal."
+                : "This organization does not offer that on this channel.",
+          },
+        ]);
+      call = {
+        intent: detected.intent,
+        params: detected.params,
+        ...(detected.client !== undefined && { client: detected.client }),
+      };
+    }
+
+    const outcome: IntentOutcome = await intents.run({
+      ...call,
+      hostId: host.hostId,
+      origin: originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true),
+      ...(apiKey !== undefined && { apiKey }),
+    });
+    if (outcome.httpStatus === 429)
+      return rpcError(
+        id,
+        {
+          code: JSONRPC.RATE_LIMITED,
+          message: "Rate limited",
+          data: { retry_after: outcome.retryAfterSec ?? 1 },
+        },
+        429,
+        outcome.retryAfterSec ?? 1,
+      );
+    return reply([
+      { kind: "text", text: summarize(call.intent, outcome, lang) },
+      {
+        kind: "data",
+        data: {
+          intent: call.intent,
+          status: outcome.httpStatus < 400 ? "completed" : "failed",
+          http_status: outcome.httpStatus,
+          result: outcome.body,
+        },
+      },
+    ]);
+  }
+}

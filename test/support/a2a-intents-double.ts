@@ -55,10 +55,14 @@ export function a2aIntentsDouble(
 
   const run = (call: IntentCall): IntentOutcome => {
     const host = byId.get(call.hostId);
-    if (host === undefined) return { httpStatus: 404, body: { error: "Organization not found or not public" } };
+    if (host === undefined)
+      return { httpStatus: 404, body: { error: "Organization not found or not public" } };
     const p = call.params;
     const authed = apiKeys[call.hostId] !== undefined && call.apiKey === apiKeys[call.hostId];
-    const unauthorized = { httpStatus: 401, body: { error: "API key requerida (X-Org-Api-Key)", code: "UNAUTHORIZED" } };
+    const unauthorized = {
+      httpStatus: 401,
+      body: { error: "API key requerida (X-Org-Api-Key)", code: "UNAUTHORIZED" },
+    };
     switch (call.intent) {
       case "list_services":
         return {
@@ -70,11 +74,14 @@ export function a2aIntentsDouble(
           },
         };
       case "check_availability":
-        if (typeof p.serviceId !== "string") return { httpStatus: 400, body: { error: "serviceId is required" } };
+        if (typeof p.serviceId !== "string")
+          return { httpStatus: 400, body: { error: "serviceId is required" } };
         return {
           httpStatus: 200,
           body: {
-            slots: [{ date: "2026-04-01", start: "2026-04-01T13:00:00.000Z", end: "2026-04-01T14:00:00.000Z" }],
+            slots: [
+              { date: "2026-04-01", start: "2026-04-01T13:00:00.000Z", end: "2026-04-01T14:00:00.000Z" },
+            ],
             service: { id: p.serviceId, duration_minutes: 60 },
             timezone: host.timezone,
           },
@@ -84,13 +91,25 @@ export function a2aIntentsDouble(
         if (typeof email !== "string" || typeof p.serviceId !== "string" || typeof p.scheduledAt !== "string")
           return { httpStatus: 400, body: { error: "Invalid data", code: "VALIDATION_ERROR" } };
         const id = `sess${++seq}x${call.hostId.length}`;
-        sessions.set(id, { id, serviceId: p.serviceId, scheduledAt: p.scheduledAt, email, status: "agendado" });
+        sessions.set(id, {
+          id,
+          serviceId: p.serviceId,
+          scheduledAt: p.scheduledAt,
+          email,
+          status: "agendado",
+        });
         return {
           httpStatus: 201,
           body: {
             servicialo_version: "1.0",
             success: true,
-            session: { id, status: "agendado", derived_state: "agendado", scheduled_at: p.scheduledAt, client_email: email },
+            session: {
+              id,
+              status: "agendado",
+              derived_state: "agendado",
+              scheduled_at: p.scheduledAt,
+              client_email: email,
+            },
           },
         };
       }
@@ -99,9 +118,15 @@ export function a2aIntentsDouble(
         const s = sessions.get(String(p.sessionId));
         if (s === undefined) return { httpStatus: 404, body: { error: "Session not found" } };
         if (s.status === "cancelled")
-          return { httpStatus: 409, body: { error: "Session is already cancelled", code: "ALREADY_CANCELLED" } };
+          return {
+            httpStatus: 409,
+            body: { error: "Session is already cancelled", code: "ALREADY_CANCELLED" },
+          };
         s.status = "cancelled";
-        return { httpStatus: 200, body: { sessionId: s.id, status: "cancelled", policy_applied: { penalty: "none" } } };
+        return {
+          httpStatus: 200,
+          body: { sessionId: s.id, status: "cancelled", policy_applied: { penalty: "none" } },
+        };
       }
       case "reschedule_session": {
         if (!authed) return unauthorized;
@@ -110,7 +135,10 @@ export function a2aIntentsDouble(
         const at = p.scheduledAt ?? p.newScheduledAt;
         if (typeof at !== "string") return { httpStatus: 400, body: { error: "Invalid data" } };
         s.scheduledAt = at;
-        return { httpStatus: 200, body: { sessionId: s.id, status: "scheduled", scheduledAt: at, duration: 60 } };
+        return {
+          httpStatus: 200,
+          body: { sessionId: s.id, status: "scheduled", scheduledAt: at, duration: 60 },
+        };
       }
     }
   };

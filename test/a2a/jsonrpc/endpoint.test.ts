@@ -34,7 +34,12 @@ const send = (parts: unknown[], extra: Record<string, unknown> = {}) =>
 const data = (d: Record<string, unknown>) => ({ kind: "data", data: d });
 const text = (t: string) => ({ kind: "text", text: t });
 
-type Rpc = { jsonrpc: string; id: unknown; error?: { code: number; message: string }; result?: Record<string, unknown> };
+type Rpc = {
+  jsonrpc: string;
+  id: unknown;
+  error?: { code: number; message: string };
+  result?: Record<string, unknown>;
+};
 const rpc = async (r: Response) => (await r.json()) as Rpc;
 
 describe("agent card", () => {
@@ -88,19 +93,61 @@ describe("agent card", () => {
 describe("JSON-RPC conformance", () => {
   const cases: ReadonlyArray<readonly [string, string, string | Uint8Array, number, unknown]> = [
     ["malformed JSON", "clinica-demo", '{"jsonrpc":"2.0",', -32700, null],
-    ["invalid UTF-8", "clinica-demo", new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]), -32700, null],
+    [
+      "invalid UTF-8",
+      "clinica-demo",
+      new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
+      -32700,
+      null,
+    ],
     ["a batch", "clinica-demo", "[]", -32600, null],
     ["not an object", "clinica-demo", '"hello"', -32600, null],
-    ["wrong jsonrpc", "clinica-demo", JSON.stringify({ jsonrpc: "1.0", id: 3, method: "message/send" }), -32600, 3],
+    [
+      "wrong jsonrpc",
+      "clinica-demo",
+      JSON.stringify({ jsonrpc: "1.0", id: 3, method: "message/send" }),
+      -32600,
+      3,
+    ],
     ["no method", "clinica-demo", JSON.stringify({ jsonrpc: "2.0", id: "a" }), -32600, "a"],
-    ["no id", "clinica-demo", JSON.stringify({ jsonrpc: "2.0", method: "message/send", params: {} }), -32600, null],
-    ["another method", "clinica-demo", JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/get" }), -32601, 4],
+    [
+      "no id",
+      "clinica-demo",
+      JSON.stringify({ jsonrpc: "2.0", method: "message/send", params: {} }),
+      -32600,
+      null,
+    ],
+    [
+      "another method",
+      "clinica-demo",
+      JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tasks/get" }),
+      -32601,
+      4,
+    ],
     ["unknown organization", "nobody", send([text("hola")]), -32001, 7],
-    ["no message", "clinica-demo", JSON.stringify({ jsonrpc: "2.0", id: 7, method: "message/send", params: {} }), -32602, 7],
+    [
+      "no message",
+      "clinica-demo",
+      JSON.stringify({ jsonrpc: "2.0", id: 7, method: "message/send", params: {} }),
+      -32602,
+      7,
+    ],
     ["no parts", "clinica-demo", send([]), -32602, 7],
     ["unsupported DataPart intent", "clinica-demo", send([data({ intent: "drop_tables" })]), -32602, 7],
-    ["intent the host does not serve", "salon", send([data({ intent: "cancel_session", params: {} })]), -32602, 7],
-    ["non-object DataPart params", "clinica-demo", send([data({ intent: "list_services", params: [1] })]), -32602, 7],
+    [
+      "intent the host does not serve",
+      "salon",
+      send([data({ intent: "cancel_session", params: {} })]),
+      -32602,
+      7,
+    ],
+    [
+      "non-object DataPart params",
+      "clinica-demo",
+      send([data({ intent: "list_services", params: [1] })]),
+      -32602,
+      7,
+    ],
     ["oversized text", "clinica-demo", send([text("reservar ".repeat(500))]), -32602, 7],
     ["only a DataPart without intent", "clinica-demo", send([data({ hello: 1 })]), -32602, 7],
   ];
@@ -141,49 +188,82 @@ describe("message/send", () => {
   it("routes a DataPart and answers a Message with a text part and the outcome's data part", async () => {
     const client = { name: "Martin", lastName: "Lopez", phone: "+56912345678", email: "martin@mail.com" };
     const params = { serviceId: "svc-msk", scheduledAt: "2026-04-01T10:00:00-03:00" };
-    const r = await post("clinica-demo", send([data({ intent: "book_session", params, client })], { contextId: "ctx-1" }));
+    const r = await post(
+      "clinica-demo",
+      send([data({ intent: "book_session", params, client })], { contextId: "ctx-1" }),
+    );
     expect(r.status).toBe(200);
     const out = await rpc(r);
     expect(out.id).toBe(7);
-    const msg = out.result as { kind: string; role: string; messageId: string; contextId: string; parts: unknown[] };
+    const msg = out.result as {
+      kind: string;
+      role: string;
+      messageId: string;
+      contextId: string;
+      parts: unknown[];
+    };
     expect(msg).toMatchObject({ kind: "message", role: "agent", contextId: "ctx-1" });
     expect(msg.messageId).toMatch(/^[0-9a-f-]{36}$/);
     expect(msg.parts).toHaveLength(2);
-    expect(msg.parts[0]).toMatchObject({ kind: "text", text: expect.stringMatching(/^Reserva confirmada/) });
+    const [textPart, dataPart] = msg.parts as [
+      { kind: string; text: string },
+      { kind: string; data: Record<string, unknown> },
+    ];
+    expect(textPart.kind).toBe("text");
+    expect(textPart.text).toMatch(/^Reserva confirmada/);
     const sessionId = [...intents.sessions.keys()][0];
-    expect(msg.parts[1]).toEqual({
-      kind: "data",
-      data: {
-        intent: "book_session",
-        status: "completed",
-        http_status: 201,
-        result: expect.objectContaining({ success: true, session: expect.objectContaining({ id: sessionId }) }),
-      },
+    expect(dataPart.kind).toBe("data");
+    expect(dataPart.data).toMatchObject({ intent: "book_session", status: "completed", http_status: 201 });
+    expect(dataPart.data.result).toMatchObject({ success: true, session: { id: sessionId } });
+    expect(intents.calls).toHaveLength(1);
+    expect(intents.calls[0]).toMatchObject({
+      hostId: "clinica-demo",
+      intent: "book_session",
+      params,
+      client,
     });
-    expect(intents.calls).toEqual([
-      expect.objectContaining({ hostId: "clinica-demo", intent: "book_session", params, client, origin: expect.any(String) }),
-    ]);
+    expect(intents.calls[0]?.origin).not.toBe("");
     expect(intents.calls[0]?.apiKey).toBeUndefined();
   });
 
   it("lets a DataPart win over text", async () => {
-    const r = await post("clinica-demo", send([text("Cancelar la sesión abc123456"), data({ intent: "list_services" })]));
+    const r = await post(
+      "clinica-demo",
+      send([text("Cancelar la sesión abc123456"), data({ intent: "list_services" })]),
+    );
     const msg = (await rpc(r)).result as { parts: Array<{ kind: string; data?: { intent: string } }> };
     expect(msg.parts[1]?.data?.intent).toBe("list_services");
     expect(intents.calls.map((c) => c.intent)).toEqual(["list_services"]);
   });
 
   it("forwards X-Org-Api-Key; without it cancel completes as failed with the REST 401", async () => {
-    intents.sessions.set("s1", { id: "s1", serviceId: "svc-msk", scheduledAt: "x", email: "a@b.co", status: "agendado" });
+    intents.sessions.set("s1", {
+      id: "s1",
+      serviceId: "svc-msk",
+      scheduledAt: "x",
+      email: "a@b.co",
+      status: "agendado",
+    });
     const cancel = send([data({ intent: "cancel_session", params: { sessionId: "s1", reason: "enfermo" } })]);
 
-    const anonymous = (await rpc(await post("clinica-demo", cancel))).result as { parts: Array<{ data?: unknown }> };
-    expect(anonymous.parts[1]?.data).toMatchObject({ status: "failed", http_status: 401, result: { code: "UNAUTHORIZED" } });
-
-    const keyed = (await rpc(await post("clinica-demo", cancel, { "X-Org-Api-Key": "key-clinica" }))).result as {
+    const anonymous = (await rpc(await post("clinica-demo", cancel))).result as {
       parts: Array<{ data?: unknown }>;
     };
-    expect(keyed.parts[1]?.data).toMatchObject({ status: "completed", http_status: 200, result: { status: "cancelled" } });
+    expect(anonymous.parts[1]?.data).toMatchObject({
+      status: "failed",
+      http_status: 401,
+      result: { code: "UNAUTHORIZED" },
+    });
+
+    const keyed = (await rpc(await post("clinica-demo", cancel, { "X-Org-Api-Key": "key-clinica" })))
+      .result as {
+      parts: Array<{ data?: unknown }>;
+    };
+    expect(keyed.parts[1]?.data).toMatchObject({
+      status: "completed",
+      http_status: 200,
+      result: { status: "cancelled" },
+    });
     expect(intents.calls.map((c) => c.apiKey)).toEqual([undefined, "key-clinica"]);
     expect(intents.calls[1]?.params).toEqual({ sessionId: "s1", reason: "enfermo" });
   });
@@ -217,7 +297,11 @@ describe("message/send", () => {
     );
     const msg = (await rpc(r)).result as { parts: Array<{ text?: string; data?: Record<string, unknown> }> };
     expect(msg.parts[0]?.text).toMatch(/^Booking confirmed at 2026-03-31T15:00:00-03:00/);
-    expect(msg.parts[1]?.data).toMatchObject({ intent: "book_session", status: "completed", http_status: 201 });
+    expect(msg.parts[1]?.data).toMatchObject({
+      intent: "book_session",
+      status: "completed",
+      http_status: 201,
+    });
     expect(intents.calls[0]).toMatchObject({
       intent: "book_session",
       params: { serviceId: "svc-msk", scheduledAt: "2026-03-31T15:00:00-03:00" },

@@ -5,7 +5,12 @@ import { CLINIC } from "../../support/a2a-intents-double.js";
 
 // Monday 2026-03-30, 12:00 in Santiago (UTC-3 until 5 April).
 const NOW = Date.parse("2026-03-30T15:00:00Z");
-const ctx = (hasApiKey: boolean) => ({ now: NOW, timeZone: CLINIC.timezone, services: CLINIC.services, hasApiKey });
+const ctx = (hasApiKey: boolean) => ({
+  now: NOW,
+  timeZone: CLINIC.timezone,
+  services: CLINIC.services,
+  hasApiKey,
+});
 
 const PELVIC = "Kinesiología de Piso Pélvico";
 const MSK = "Kinesiología Musculoesquelética";
@@ -17,7 +22,13 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "Quiero una hora de kinesio esta semana para mi hijo",
     false,
-    { kind: "ask", lang: "es", intent: "check_availability", missing: ["service"], candidates: [PELVIC, MSK] },
+    {
+      kind: "ask",
+      lang: "es",
+      intent: "check_availability",
+      missing: ["service"],
+      candidates: [PELVIC, MSK],
+    },
   ],
   [
     "Disponibilidad de la musculoesquelética esta semana",
@@ -32,7 +43,12 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "¿Hay horas para asesoría lactancia mañana?",
     false,
-    { kind: "call", lang: "es", intent: "check_availability", params: { serviceId: "svc-lact", date: "2026-03-31" } },
+    {
+      kind: "call",
+      lang: "es",
+      intent: "check_availability",
+      params: { serviceId: "svc-lact", date: "2026-03-31" },
+    },
   ],
   [
     "Reservar kinesiología musculoesquelética el miércoles a las 10, a nombre de mi hijo Joaquín López, email joaquin.lopez@mail.com, +56 9 1234 5678",
@@ -58,7 +74,12 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "Cancelar la sesión sess1x12",
     true,
-    { kind: "call", lang: "es", intent: "cancel_session", params: { sessionId: "sess1x12", cancelledBy: "client" } },
+    {
+      kind: "call",
+      lang: "es",
+      intent: "cancel_session",
+      params: { sessionId: "sess1x12", cancelledBy: "client" },
+    },
   ],
   [
     "Quiero cancelar mi reserva",
@@ -81,7 +102,12 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "Show me available times for Asesoria Lactancia on 2026-04-02",
     false,
-    { kind: "call", lang: "en", intent: "check_availability", params: { serviceId: "svc-lact", date: "2026-04-02" } },
+    {
+      kind: "call",
+      lang: "en",
+      intent: "check_availability",
+      params: { serviceId: "svc-lact", date: "2026-04-02" },
+    },
   ],
   [
     "Book Kinesiologia Musculoesqueletica tomorrow at 3pm, email ann@example.com",
@@ -97,12 +123,23 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "I want to book a session",
     false,
-    { kind: "ask", lang: "en", intent: "book_session", missing: ["service", "date", "time", "email"], candidates: ALL },
+    {
+      kind: "ask",
+      lang: "en",
+      intent: "book_session",
+      missing: ["service", "date", "time", "email"],
+      candidates: ALL,
+    },
   ],
   [
     "Please cancel booking sess9x12",
     true,
-    { kind: "call", lang: "en", intent: "cancel_session", params: { sessionId: "sess9x12", cancelledBy: "client" } },
+    {
+      kind: "call",
+      lang: "en",
+      intent: "cancel_session",
+      params: { sessionId: "sess9x12", cancelledBy: "client" },
+    },
   ],
   [
     "Reschedule session sess1x12 to Friday at 10:30am",
@@ -112,7 +149,13 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
   [
     "Move my appointment to next week",
     true,
-    { kind: "ask", lang: "en", intent: "reschedule_session", missing: ["session_id", "date", "time"], candidates: [] },
+    {
+      kind: "ask",
+      lang: "en",
+      intent: "reschedule_session",
+      missing: ["session_id", "date", "time"],
+      candidates: [],
+    },
   ],
 ];
 

@@ -1,9 +1,9 @@
 /**
  * A host's agent card (A2A §Agent Card Shape), an A2A v0.3.0 AgentCard.
  *
- * Beyond the spec's minimal example it carries what the v0.3.0 AgentCard schema requires and
- * the spec's example omits: `version` (the agent's own version) and `preferredTransport`
- * ("JSONRPC"; a v0.3 client picks its transport from it). `authentication` is the spec's
+ * Beyond the spec's minimal example it carries `version` (the agent's own version), which the
+ * v0.3.0 AgentCard schema requires and the example omits, and `preferredTransport`
+ * ("JSONRPC", the v0.3 default, stated so a client need not assume it). `authentication` is the spec's
  * legacy field, kept as written; the apiKey scheme lives in `securitySchemes` (v0.3.0) and is
  * required only by the cancel and reschedule skills, since booking stays public.
  */

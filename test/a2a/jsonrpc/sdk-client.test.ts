@@ -3,12 +3,17 @@
  * it resolves the agent card and books, cancels (X-Org-Api-Key as a service parameter, which
  * the JSON-RPC transport sends as an HTTP header) and reschedules through message/send.
  *
- * Where the SDK and the Servicialo spec meet: @a2a-js/sdk 1.3 speaks A2A v1.0 natively and
- * reads a v0.3.0 card only with `legacyCompat` on (resolver and transport factory), detecting
- * it by `url` without `supportedInterfaces`. The spec's minimal card lacks v0.3.0's required
- * `version` and `preferredTransport`; the card carries both. The SDK's v0.3 JSON-RPC transport
- * requires the result Message to carry `messageId` and a role, and takes a Message result
- * as it is (no Task is needed, as the spec's wire has none).
+ * Where the SDK and the Servicialo spec meet (checked here, reported with the edge):
+ * - @a2a-js/sdk 1.3 speaks A2A v1.0 natively; the spec pins v0.3.0. The SDK reads a v0.3.0
+ *   card only with `legacyCompat` on (resolver and transport factory), detecting it by `url`
+ *   without `supportedInterfaces`; without it the card yields no usable interface (last test).
+ * - The spec's minimal card would resolve too (preferredTransport defaults to JSONRPC, a
+ *   missing `version` is passed through), but v0.3.0's schema requires `version`, so the card
+ *   carries it, and `preferredTransport` to say JSONRPC outright.
+ * - The SDK's v0.3 transport needs the result Message's `messageId` and `role` and accepts a
+ *   Message result as is: no Task is needed, as the spec's wire has none.
+ * - The spec's request examples omit `messageId` and `kind`; the SDK always sends them, and
+ *   the edge accepts either.
  */
 import { serve } from "@hono/node-server";
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
@@ -155,5 +160,12 @@ describe("@a2a-js/sdk client against the A2A edge", () => {
         metadata: undefined,
       }),
     ).rejects.toThrow(/not offered/);
+  });
+
+  it("cannot use the v0.3.0 card without the SDK's legacy compatibility", async () => {
+    const v1Only = new ClientFactory({ transports: [new JsonRpcTransportFactory()] });
+    await expect(
+      v1Only.createFromUrl(base, "/api/servicialo/clinica-demo/.well-known/agent.json"),
+    ).rejects.toThrow(/No compatible transport/);
   });
 });

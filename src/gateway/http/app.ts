@@ -134,7 +134,12 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
       deps.calendarPush,
     );
 
-  if (deps.a2a !== undefined) mountA2aJsonRpc(app, deps.a2a, { publicOrigin: origin, logger: deps.logger });
+  if (deps.a2a !== undefined)
+    mountA2aJsonRpc(app, deps.a2a, {
+      publicOrigin: origin,
+      logger: deps.logger,
+      trustForwardedFor: deps.originRateLimit?.trustForwardedFor === true,
+    });
 
   app.notFound((c) =>
     toHttp(

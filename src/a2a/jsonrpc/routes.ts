@@ -15,7 +15,7 @@
  */
 import type { Context, Hono } from "hono";
 import { randomUUID } from "node:crypto";
-import type { A2aHostFacts, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
+import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
 import { readBoundedBody } from "../../gateway/http/body.js";
 import { originKey } from "../../gateway/http/origin-limit.js";
 import type { Logger } from "../../gateway/http/types.js";
@@ -121,7 +121,9 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
           code: JSONRPC.INVALID_PARAMS,
           message: `Invalid params: intent ${send.data.intent} is not offered by this organization`,
         });
-      call = send.data;
+      if (send.data.intent === "reschedule_session" && send.data.params.newProviderId !== undefined)
+        return reply(outcomeParts("reschedule_session", PROVIDER_CHANGE_REFUSED, lang));
+      call = { ...send.data, params: restParams(send.data.intent, send.data.params) };
     } else {
       const detected = detectIntent(send.text, {
         now: now(),
@@ -165,17 +167,46 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         429,
         outcome.retryAfterSec ?? 1,
       );
-    return reply([
-      { kind: "text", text: summarize(call.intent, outcome, lang) },
-      {
-        kind: "data",
-        data: {
-          intent: call.intent,
-          status: outcome.httpStatus < 400 ? "completed" : "failed",
-          http_status: outcome.httpStatus,
-          result: outcome.body,
-        },
-      },
-    ]);
+    return reply(outcomeParts(call.intent, outcome, lang));
   }
 }
+
+/** A2A §Response: the summary text part and the `{intent, status, http_status, result}` data part. */
+function outcomeParts(intent: A2aIntent, outcome: IntentOutcome, lang: Language): unknown[] {
+  return [
+    { kind: "text", text: summarize(intent, outcome, lang) },
+    {
+      kind: "data",
+      data: {
+        intent,
+        status: outcome.httpStatus < 400 ? "completed" : "failed",
+        http_status: outcome.httpStatus,
+        result: outcome.body,
+      },
+    },
+  ];
+}
+
+/**
+ * A2A §reschedule_session: "The A2A intent also accepts `newScheduledAt` and maps it to this
+ * field; the REST endpoint takes `scheduledAt` only". The port takes REST parameters.
+ */
+function restParams(
+  intent: A2aIntent,
+  params: Readonly<Record<string, unknown>>,
+): Readonly<Record<string, unknown>> {
+  if (
+    intent !== "reschedule_session" ||
+    params.scheduledAt !== undefined ||
+    params.newScheduledAt === undefined
+  )
+    return params;
+  const { newScheduledAt, ...rest } = params;
+  return { ...rest, scheduledAt: newScheduledAt };
+}
+
+/** A2A §reschedule_session: a provider change "is rejected explicitly rather than dropped". */
+const PROVIDER_CHANGE_REFUSED: IntentOutcome = {
+  httpStatus: 400,
+  body: { error: "Changing the provider while rescheduling is not supported", code: "VALIDATION_ERROR" },
+};

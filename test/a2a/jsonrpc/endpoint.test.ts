@@ -308,4 +308,44 @@ describe("message/send", () => {
       client: { email: "ann@example.com" },
     });
   });
+
+  it("maps reschedule's newScheduledAt to scheduledAt and refuses newProviderId without running", async () => {
+    intents.sessions.set("s2", {
+      id: "s2",
+      serviceId: "svc-msk",
+      scheduledAt: "x",
+      email: "a@b.co",
+      status: "agendado",
+    });
+    const key = { "X-Org-Api-Key": "key-clinica" };
+    const at = "2026-04-05T14:00:00-04:00";
+    const moved = (
+      await rpc(
+        await post(
+          "clinica-demo",
+          send([data({ intent: "reschedule_session", params: { sessionId: "s2", newScheduledAt: at } })]),
+          key,
+        ),
+      )
+    ).result as { parts: Array<{ data?: unknown }> };
+    expect(moved.parts[1]?.data).toMatchObject({ status: "completed", result: { scheduledAt: at } });
+    expect(intents.calls[0]?.params).toEqual({ sessionId: "s2", scheduledAt: at });
+
+    const refused = (
+      await rpc(
+        await post(
+          "clinica-demo",
+          send([
+            data({
+              intent: "reschedule_session",
+              params: { sessionId: "s2", scheduledAt: at, newProviderId: "p9" },
+            }),
+          ]),
+          key,
+        ),
+      )
+    ).result as { parts: Array<{ data?: unknown }> };
+    expect(refused.parts[1]?.data).toMatchObject({ status: "failed", http_status: 400 });
+    expect(intents.calls).toHaveLength(1);
+  });
 });

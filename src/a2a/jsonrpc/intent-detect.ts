@@ -251,7 +251,10 @@ function scheduledAt(
 export function detectIntent(text: string, ctx: DetectionContext): Detection {
   const lang = detectLanguage(text);
   const folded = fold(text);
-  const intent = INTENT_KEYWORDS.find(([, p]) => p.test(folded))?.[0];
+  // A message naming only a service ("La musculoesquelética", the spec's Turn 2) asks for its times.
+  const intent =
+    INTENT_KEYWORDS.find(([, p]) => p.test(folded))?.[0] ??
+    (matchService(text, ctx.services).chosen !== undefined ? "check_availability" : undefined);
   if (intent === undefined) return { kind: "ask", lang, missing: ["intent"], candidates: [] };
   const today = todayIn(ctx.now, ctx.timeZone);
   const date = parseDate(folded, today);

@@ -52,6 +52,12 @@ export function summarize(intent: A2aIntent, outcome: IntentOutcome, lang: Langu
     }
     case "check_availability": {
       const n = "slots" in b ? count(b, "slots") : count(b, "available_slots");
+      // Single-day mode explains an empty day (A2A §check_availability: `reason`).
+      const reason = str(b.reason);
+      if (n === 0 && reason !== undefined)
+        return es
+          ? `No hay horas disponibles el ${str(b.date) ?? ""} (${reason}).`
+          : `No times available on ${str(b.date) ?? ""} (${reason}).`;
       return es
         ? `Disponibilidad consultada (${n} resultado(s)). Detalle en la DataPart.`
         : `Availability checked (${n} result(s)). Details in the DataPart.`;

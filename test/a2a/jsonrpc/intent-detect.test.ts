@@ -96,6 +96,11 @@ const table: ReadonlyArray<readonly [string, boolean, Detection]> = [
       params: { sessionId: "sess1x12", scheduledAt: "2026-04-03T15:30:00-03:00" },
     },
   ],
+  [
+    "La musculoesquelética",
+    false,
+    { kind: "call", lang: "es", intent: "check_availability", params: { serviceId: "svc-msk", next: 5 } },
+  ],
   ["hola", false, { kind: "ask", lang: "es", missing: ["intent"], candidates: [] }],
   // English
   ["What services do you offer?", false, { kind: "call", lang: "en", intent: "list_services", params: {} }],

@@ -8,6 +8,10 @@
  * intent-detect.ts, which either resolves a call or yields a text-only question. The result is
  * always an A2A Message (never a Task: every intent completes within the request).
  *
+ * Each POST first spends one token of its (network origin, organization) bucket (A2A §Rate
+ * Limits), before the body is read, so free-text questions that never reach the core are
+ * bounded too; the intents keep their own limits per origin and per contact.
+ *
  * HTTP status: every JSON-RPC answer is 200 (A2A §Transport) except rate limiting (429 +
  * Retry-After, -32002) and a body over the bound, which is refused with 413 before it is read
  * whole (no id is known yet), its body still a JSON-RPC -32600 error so a client that reads
@@ -18,7 +22,9 @@ import { randomUUID } from "node:crypto";
 import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
 import { readBoundedBody } from "../../gateway/http/body.js";
 import { originKey } from "../../gateway/http/origin-limit.js";
-import type { Logger } from "../../gateway/http/types.js";
+import { MemoryRateLimiter } from "../../gateway/http/rate-limit.js";
+import type { TokenBucketPolicy } from "../../gateway/http/rate-limit.js";
+import type { Logger, RateLimiter } from "../../gateway/http/types.js";
 import { agentCard } from "./agent-card.js";
 import { errorBody, JSONRPC, parseRequest, readSendParams, resultBody } from "./envelope.js";
 import type { JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";
@@ -29,6 +35,8 @@ import { askFor, summarize } from "./reply-text.js";
 export const A2A_PREFIX = "/api/servicialo";
 export const DEFAULT_A2A_MAX_BODY_BYTES = 64 * 1024;
 export const DEFAULT_A2A_MAX_TEXT_CHARS = 4000;
+/** A2A §Rate Limits: "A2A endpoint: 100 tasks/minute per IP + organization". */
+export const A2A_TASK_RATE: TokenBucketPolicy = { capacity: 100, refillPerSec: 100 / 60 };
 
 export interface A2aJsonRpcOptions {
   /** The normalized public origin: the card's `url` is built from it, never from Host. */
@@ -40,6 +48,13 @@ export interface A2aJsonRpcOptions {
   readonly now?: () => number;
   /** Key the network origin by the last X-Forwarded-For entry (behind a trusted proxy only). */
   readonly trustForwardedFor?: boolean;
+  /**
+   * The per-(network origin, organization) task bucket, taken before the body is read
+   * (default: an in-process bucket at A2A_TASK_RATE; pass a shared one across processes).
+   */
+  readonly taskLimiter?: RateLimiter;
+  /** Wall-clock ms for the task bucket (default Date.now): floods are measured in real time. */
+  readonly wallClock?: () => number;
 }
 
 const NOT_FOUND = { error: "Organization not found or not public" };
@@ -57,6 +72,8 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
   const maxBody = options.maxBodyBytes ?? DEFAULT_A2A_MAX_BODY_BYTES;
   const maxText = options.maxTextChars ?? DEFAULT_A2A_MAX_TEXT_CHARS;
   const now = options.now ?? Date.now;
+  const wallClock = options.wallClock ?? Date.now;
+  const taskLimiter = options.taskLimiter ?? new MemoryRateLimiter(A2A_TASK_RATE);
 
   app.get(`${A2A_PREFIX}/:orgSlug/.well-known/agent.json`, (c) => {
     const host = intents.host(c.req.param("orgSlug"));
@@ -64,6 +81,17 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
   });
 
   app.post(`${A2A_PREFIX}/:orgSlug/a2a`, async (c) => {
+    const origin = originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true);
+    const taken = await taskLimiter.take(`${origin}|${c.req.param("orgSlug")}`, wallClock());
+    if (!taken.ok) {
+      const retryAfterSec = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+      return rpcError(
+        null,
+        { code: JSONRPC.RATE_LIMITED, message: "Rate limited", data: { retry_after: retryAfterSec } },
+        429,
+        retryAfterSec,
+      );
+    }
     const body = await readBoundedBody(c.req.raw, maxBody, c.env);
     if (!body.ok)
       return rpcError(
@@ -88,7 +116,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     const send = readSendParams(id, params, maxText);
     if (!send.ok) return rpcError(send.id, send.error);
     try {
-      return await answer(c, id, host, send.value);
+      return await answer(c, id, host, send.value, origin);
     } catch (e) {
       options.logger.error("a2a message/send failed", {
         hostId: host.hostId,
@@ -98,7 +126,13 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     }
   });
 
-  async function answer(c: Context, id: JsonRpcId, host: A2aHostFacts, send: SendParams): Promise<Response> {
+  async function answer(
+    c: Context,
+    id: JsonRpcId,
+    host: A2aHostFacts,
+    send: SendParams,
+    origin: string,
+  ): Promise<Response> {
     const apiKey = c.req.header("x-org-api-key");
     const lang: Language = send.text.trim() === "" ? "es" : detectLanguage(send.text);
     const reply = (parts: unknown[]) =>
@@ -153,7 +187,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     const outcome: IntentOutcome = await intents.run({
       ...call,
       hostId: host.hostId,
-      origin: originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true),
+      origin,
       ...(apiKey !== undefined && { apiKey }),
     });
     if (outcome.httpStatus === 429)

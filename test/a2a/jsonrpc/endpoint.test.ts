@@ -1,6 +1,7 @@
 import { Hono } from "hono";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mountA2aJsonRpc } from "../../../src/a2a/jsonrpc/routes.js";
+import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
 import { a2aIntentsDouble } from "../../support/a2a-intents-double.js";
 import type { A2aIntentsDouble } from "../../support/a2a-intents-double.js";
 
@@ -174,6 +175,29 @@ describe("JSON-RPC conformance", () => {
     expect(r.status).toBe(429);
     expect(r.headers.get("retry-after")).toBe("30");
     expect(await rpc(r)).toMatchObject({ id: 7, error: { code: -32002 } });
+  });
+
+  it("spends a task bucket per network origin and organization before reading the body", async () => {
+    const limited = new Hono();
+    mountA2aJsonRpc(limited, intents, {
+      publicOrigin: ORIGIN,
+      logger: silent,
+      taskLimiter: new MemoryRateLimiter({ capacity: 2, refillPerSec: 0.1 }),
+      wallClock: () => NOW,
+    });
+    const at = (slug: string) =>
+      limited.request(`/api/servicialo/${slug}/a2a`, {
+        method: "POST",
+        body: send([data({ intent: "list_services" })]),
+      });
+    expect((await at("clinica-demo")).status).toBe(200);
+    expect((await at("clinica-demo")).status).toBe(200);
+    const third = await at("clinica-demo");
+    expect(third.status).toBe(429);
+    expect(third.headers.get("retry-after")).toBe("10");
+    expect(await rpc(third)).toMatchObject({ id: null, error: { code: -32002 } });
+    expect(intents.calls).toHaveLength(2);
+    expect((await at("salon")).status).toBe(200);
   });
 
   it("answers -32603 when running the intent throws", async () => {

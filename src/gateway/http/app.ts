@@ -31,6 +31,7 @@ import { connectRoutes } from "../connect/routes.js";
 import { crossSiteCallbackBounce, hostAccess } from "../connect/wiring.js";
 import { normalizeOrigin } from "./target-uri.js";
 import type { HttpAppDeps } from "./types.js";
+import { mountA2aJsonRpc } from "../../a2a/jsonrpc/routes.js";
 
 export const SCHCP_VERSION = "0.4";
 
@@ -94,11 +95,12 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
     app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, hostOf));
   }
   mountSchcpRoutes(app, deps, origin);
-  if (deps.a2a)
-    mountA2aRest(app, {
-      intents: deps.a2a,
-      trustForwardedFor: deps.originRateLimit?.trustForwardedFor === true,
-    });
+  // The Servicialo A2A edge (src/a2a): REST intents and JSON-RPC over the same A2aIntents.
+  if (deps.a2a !== undefined) {
+    const trustForwardedFor = deps.originRateLimit?.trustForwardedFor === true;
+    mountA2aRest(app, { intents: deps.a2a, trustForwardedFor });
+    mountA2aJsonRpc(app, deps.a2a, { publicOrigin: origin, logger: deps.logger, trustForwardedFor });
+  }
   mountOperatorRoutes(app, deps);
   mountOperatorHostRoutes(app, deps);
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);

@@ -1,0 +1,153 @@
+/**
+ * JSON-RPC 2.0 framing for the A2A endpoint (A2A §Transport, Protocol): parsing a request,
+ * reading `message/send` params, and the spec's error codes.
+ *
+ *   -32700 parse error      body is not JSON (JSON-RPC 2.0 §5.1; not in the A2A table, which
+ *                           lists only the codes past parsing)
+ *   -32600 invalid request  not an object, jsonrpc != "2.0", no method, id not string/number,
+ *                           a batch (A2A never batches), or a body over the size bound
+ *   -32601 method not found anything but message/send
+ *   -32602 invalid params   no message/parts, unsupported DataPart intent, oversized text
+ *   -32603 internal error
+ *   -32001 organization not found or not discoverable
+ *   -32002 rate limited (the one answer that is not HTTP 200: 429 + Retry-After)
+ */
+import { A2A_INTENTS } from "../port.js";
+import type { A2aClientContact, A2aIntent } from "../port.js";
+
+export const JSONRPC = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  ORG_NOT_FOUND: -32001,
+  RATE_LIMITED: -32002,
+} as const;
+
+export type JsonRpcId = string | number | null;
+
+export interface JsonRpcError {
+  readonly code: number;
+  readonly message: string;
+  readonly data?: unknown;
+}
+
+export interface JsonRpcRequest {
+  readonly id: JsonRpcId;
+  readonly method: string;
+  readonly params: unknown;
+}
+
+export type Parsed<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly id: JsonRpcId; readonly error: JsonRpcError };
+
+export function errorBody(id: JsonRpcId, error: JsonRpcError): Record<string, unknown> {
+  return { jsonrpc: "2.0", id, error };
+}
+
+export function resultBody(id: JsonRpcId, result: unknown): Record<string, unknown> {
+  return { jsonrpc: "2.0", id, result };
+}
+
+const fail = (id: JsonRpcId, code: number, message: string): Parsed<never> => ({
+  ok: false,
+  id,
+  error: { code, message },
+});
+
+/** Bytes → a JSON-RPC request object. Invalid UTF-8 is a parse error, not a replacement character. */
+export function parseRequest(bytes: Uint8Array): Parsed<JsonRpcRequest> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+  } catch {
+    return fail(null, JSONRPC.PARSE_ERROR, "Parse error: the body is not valid JSON");
+  }
+  if (typeof raw !== "object" || raw === null || Array.isArray(raw))
+    return fail(null, JSONRPC.INVALID_REQUEST, "Invalid Request: expected one JSON-RPC request object");
+  const r = raw as Record<string, unknown>;
+  const id = r.id;
+  // A2A requests always carry an id (a notification could never receive its Message).
+  if (typeof id !== "string" && (typeof id !== "number" || !Number.isFinite(id)))
+    return fail(null, JSONRPC.INVALID_REQUEST, "Invalid Request: id must be a string or a number");
+  if (r.jsonrpc !== "2.0") return fail(id, JSONRPC.INVALID_REQUEST, 'Invalid Request: jsonrpc must be "2.0"');
+  if (typeof r.method !== "string" || r.method === "")
+    return fail(id, JSONRPC.INVALID_REQUEST, "Invalid Request: method must be a non-empty string");
+  return { ok: true, value: { id, method: r.method, params: r.params } };
+}
+
+export interface DataRequest {
+  readonly intent: A2aIntent;
+  readonly params: Readonly<Record<string, unknown>>;
+  readonly client?: A2aClientContact;
+}
+
+export interface SendParams {
+  /** The first DataPart carrying `intent`: it wins over any text (A2A §Transport). */
+  readonly data?: DataRequest;
+  /** All text parts joined by newlines ("" when none). */
+  readonly text: string;
+  readonly contextId?: string;
+  readonly taskId?: string;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+const CONTACT_FIELDS = ["name", "lastName", "phone", "email"] as const;
+
+/** `message/send` params: the message, its text and its structured DataPart, if any. */
+export function readSendParams(id: JsonRpcId, params: unknown, maxTextChars: number): Parsed<SendParams> {
+  const invalid = (message: string) => fail(id, JSONRPC.INVALID_PARAMS, `Invalid params: ${message}`);
+  if (!isObject(params) || !isObject(params.message)) return invalid("params.message must be an object");
+  const message = params.message;
+  if (!Array.isArray(message.parts) || message.parts.length === 0)
+    return invalid("params.message.parts must be a non-empty array");
+  const texts: string[] = [];
+  let data: DataRequest | undefined;
+  for (const part of message.parts as unknown[]) {
+    if (!isObject(part)) return invalid("every part must be an object");
+    if (part.kind === "text") {
+      if (typeof part.text !== "string") return invalid("a text part's text must be a string");
+      texts.push(part.text);
+    } else if (part.kind === "data" && data === undefined && isObject(part.data) && "intent" in part.data) {
+      const d = part.data;
+      if (typeof d.intent !== "string" || !(A2A_INTENTS as readonly string[]).includes(d.intent))
+        return invalid(`unsupported intent ${JSON.stringify(d.intent)}; one of ${A2A_INTENTS.join(", ")}`);
+      if (d.params !== undefined && !isObject(d.params)) return invalid("data.params must be an object");
+      if (d.client !== undefined && !isObject(d.client)) return invalid("data.client must be an object");
+      let client: A2aClientContact | undefined;
+      if (isObject(d.client)) {
+        const c: Record<string, string> = {};
+        for (const f of CONTACT_FIELDS) {
+          const v = d.client[f];
+          if (v === undefined) continue;
+          if (typeof v !== "string") return invalid(`data.client.${f} must be a string`);
+          c[f] = v;
+        }
+        client = c;
+      }
+      data = {
+        intent: d.intent as A2aIntent,
+        params: isObject(d.params) ? d.params : {},
+        ...(client !== undefined && { client }),
+      };
+    }
+  }
+  const text = texts.join("\n");
+  if (text.length > maxTextChars)
+    return invalid(`text is ${text.length} characters; at most ${maxTextChars}`);
+  if (data === undefined && text.trim() === "")
+    return invalid("the message has no text and no DataPart with an intent");
+  return {
+    ok: true,
+    value: {
+      text,
+      ...(data !== undefined && { data }),
+      ...(typeof message.contextId === "string" && { contextId: message.contextId }),
+      ...(typeof message.taskId === "string" && { taskId: message.taskId }),
+    },
+  };
+}

@@ -64,7 +64,12 @@ async function schcpHold(start: string, ttl?: string) {
   const hold = must(
     await agent.client.hold(
       host,
-      { service_id: "haircut", start: formatInstant(Date.parse(start), TZ), resource: MARCUS, ...(ttl !== undefined && { ttl }) },
+      {
+        service_id: "haircut",
+        start: formatInstant(Date.parse(start), TZ),
+        resource: MARCUS,
+        ...(ttl !== undefined && { ttl }),
+      },
       { mandate: m.compact },
     ),
     "schcp hold",
@@ -97,7 +102,10 @@ describe("A2A and SchCP over one core", { timeout: 60_000 }, () => {
     expect(hold.status).toBe("held");
     const refused = await a2aBook(t, "ana@mail.com");
     expect(refused.status).toBe(409);
-    expect(refused.body).toEqual({ error: "Provider already has a session at this time", code: "SLOT_CONFLICT" });
+    expect(refused.body).toEqual({
+      error: "Provider already has a session at this time",
+      code: "SLOT_CONFLICT",
+    });
     expect(await bookingsAt(t)).toEqual([]);
     expect(await a2aSlots(nextWeekday(3))).not.toContain(t);
 
@@ -146,7 +154,12 @@ describe("A2A and SchCP over one core", { timeout: 60_000 }, () => {
     const { hold, mandate } = await schcpHold(t);
     const held = must(await verifyHoldOffer(hold, host), "verify offer");
     must(
-      await agent.client.confirm(host, hold.hold_id, { offer_sha256: held.offer.sha256 }, { mandate: mandate.compact }),
+      await agent.client.confirm(
+        host,
+        hold.hold_id,
+        { offer_sha256: held.offer.sha256 },
+        { mandate: mandate.compact },
+      ),
       "confirm",
     );
     expect(await bookingsAt(t)).toHaveLength(1);

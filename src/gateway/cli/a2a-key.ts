@@ -43,7 +43,9 @@ export async function runA2aKey(argv: readonly string[], io: CliIo): Promise<num
   if (redisUrl === undefined) {
     const key = await createA2aApiKeys(fileKeyHashStore(dataDir)).issue(hostId);
     io.out(key);
-    io.err(`booking-gateway: new A2A key for ${hostId} (the previous one no longer works), kept hashed in ${dataDir}`);
+    io.err(
+      `booking-gateway: new A2A key for ${hostId} (the previous one no longer works), kept hashed in ${dataDir}`,
+    );
     return 0;
   }
   const client = createClient({ url: redisUrl });

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON bodies read loosely in assertions */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- JSON bodies read loosely in assertions */
 /**
  * The A2A intents against one real gateway on loopback holding three kinds of host: the
  * embedded synthetic ones (one of them made contacts-only), an Openings salon (its public API
@@ -38,6 +38,8 @@ const servicialo = new FakeServicialoServer();
 const openings = new FakeOpeningsServer();
 let gw: E2eGateway;
 let key: string;
+/** The runtime's A2A intents (always built; optional only in the HTTP deps' type). */
+const a2a = (): A2aIntents => gw.runtime.a2a ?? expect.fail("runtime has no A2A intents");
 
 const api = (path: string) => `${gw.origin}/api/servicialo/${path}`;
 const get = async (path: string) => {
@@ -67,7 +69,11 @@ beforeAll(async () => {
   servicialo.prepaid.add(SERVICIALO_SERVICE);
   const config = defaultConfig();
   const fades = config.hosts.find((h) => h.id === FADES)!;
-  fades.policies = { ...fades.policies, access: "contacts", contacts: [`urn:schcp:principal:jwk-thumbprint:${"A".repeat(43)}`] };
+  fades.policies = {
+    ...fades.policies,
+    access: "contacts",
+    contacts: [`urn:schcp:principal:jwk-thumbprint:${"A".repeat(43)}`],
+  };
   config.hosts.push(
     {
       id: SALON,
@@ -114,15 +120,15 @@ afterAll(async () => {
 
 describe("a host's intents are what it can do", () => {
   it("the synthetic platform does all five; Openings takes no cancel or move; a contacts-only host takes no public booking", () => {
-    expect(gw.runtime.a2a.host(MAPLE)?.intents).toEqual([
+    expect(a2a().host(MAPLE)?.intents).toEqual([
       "list_services",
       "check_availability",
       "book_session",
       "cancel_session",
       "reschedule_session",
     ]);
-    expect(gw.runtime.a2a.host(SALON)?.intents).toEqual(["list_services", "check_availability", "book_session"]);
-    expect(gw.runtime.a2a.host(FADES)?.intents).toEqual([
+    expect(a2a().host(SALON)?.intents).toEqual(["list_services", "check_availability", "book_session"]);
+    expect(a2a().host(FADES)?.intents).toEqual([
       "list_services",
       "check_availability",
       "cancel_session",
@@ -265,7 +271,7 @@ describe("ALL_SLOTS_BOOKED", () => {
     let open = (await get(q)).body.available_slots as Array<{ start: string }>;
     expect(open.length).toBeGreaterThan(0);
     for (let i = 0; open.length > 0 && i < 100; i++) {
-      const r = await gw.runtime.a2a.run({
+      const r = await a2a().run({
         hostId: MAPLE,
         intent: "book_session",
         params: { serviceId: "oil-change", scheduledAt: open[0]!.start, clientEmail: `fill${i}@mail.com` },
@@ -293,7 +299,7 @@ describe("reschedule_session with the DataPart's parameters", () => {
     expect(made.status).toBe(201);
     const id = made.body.session.id as string;
     const run = (params: Record<string, unknown>) =>
-      gw.runtime.a2a.run({
+      a2a().run({
         hostId: MAPLE,
         intent: "reschedule_session",
         params: { sessionId: id, ...params },
@@ -304,12 +310,21 @@ describe("reschedule_session with the DataPart's parameters", () => {
     expect(refused.httpStatus).toBe(400);
     expect(Object.keys(refused.body.details as object)).toEqual(["newProviderId"]);
     let listed = await gw.runtime.service.listBookings(MAPLE);
-    expect(listed.ok && listed.value.find((b) => b.bookingId === id)?.start).toBe(Date.parse(slots[0]!.start));
+    expect(listed.ok && listed.value.find((b) => b.bookingId === id)?.start).toBe(
+      Date.parse(slots[0]!.start),
+    );
 
     const moved = await run({ newScheduledAt: slots[6]!.start });
     expect(moved.httpStatus).toBe(200);
-    expect(moved.body).toEqual({ sessionId: id, status: "scheduled", scheduledAt: slots[6]!.start, duration: 45 });
+    expect(moved.body).toEqual({
+      sessionId: id,
+      status: "scheduled",
+      scheduledAt: slots[6]!.start,
+      duration: 45,
+    });
     listed = await gw.runtime.service.listBookings(MAPLE);
-    expect(listed.ok && listed.value.find((b) => b.bookingId === id)?.start).toBe(Date.parse(slots[6]!.start));
+    expect(listed.ok && listed.value.find((b) => b.bookingId === id)?.start).toBe(
+      Date.parse(slots[6]!.start),
+    );
   });
 });

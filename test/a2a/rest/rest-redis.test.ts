@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- JSON bodies read loosely in assertions */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- JSON bodies read loosely in assertions */
 /**
  * The A2A REST booking path with the gateway's store, keys and abuse buckets on Redis (this
  * test's own prefix): book, the retried POST answering the same session, a second gateway
@@ -55,7 +55,11 @@ describe("A2A REST on Redis", () => {
     const q = `availability?serviceId=oil-change&date=${nextThursday()}`;
     const slot = (await call(a, "GET", q)).body.available_slots[2].start as string;
     const book = (gw: E2eGateway) =>
-      call(gw, "POST", "book", { clientEmail: "redis.user@mail.com", serviceId: "oil-change", scheduledAt: slot });
+      call(gw, "POST", "book", {
+        clientEmail: "redis.user@mail.com",
+        serviceId: "oil-change",
+        scheduledAt: slot,
+      });
     const first = await book(a);
     expect(first.status).toBe(201);
     const id = first.body.session.id as string;
@@ -64,7 +68,9 @@ describe("A2A REST on Redis", () => {
     expect(retry.status).toBe(201);
     expect(retry.body.session.id).toBe(id);
     const listed = await b.runtime.service.listBookings(HOST);
-    expect(listed.ok && listed.value.filter((x) => x.start === Date.parse(slot) && x.status === "confirmed")).toHaveLength(1);
+    expect(
+      listed.ok && listed.value.filter((x) => x.start === Date.parse(slot) && x.status === "confirmed"),
+    ).toHaveLength(1);
     expect((await call(b, "GET", q)).body.available_slots.map((s: any) => s.start)).not.toContain(slot);
 
     // A key issued through one process is the key of both (Redis); the older one stops.

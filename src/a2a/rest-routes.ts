@@ -2,7 +2,9 @@
  * The REST equivalents of the five intents (A2A §Alternative: REST Endpoints), under
  * /api/servicialo/{orgSlug}/ with orgSlug = host id. Translate only: query or JSON body in,
  * A2aIntents.run, its status and body out (Retry-After on 429). Bodies are bounded (413) and
- * must be a JSON object (400 on malformed JSON).
+ * must be a JSON object (400 on malformed JSON). An intent the host cannot serve (Openings takes
+ * no cancel or move; a contacts-only host no public booking) is 404 INTENT_NOT_AVAILABLE, as
+ * its agent card leaves it out (intents/capabilities.ts).
  */
 import type { Context, Hono } from "hono";
 import { readBoundedBody } from "../gateway/http/body.js";

@@ -3,7 +3,8 @@
  * answering exactly what each REST endpoint answers. The REST routes (../rest-routes.ts) and
  * the JSON-RPC edge (../jsonrpc) both call run(), so they never disagree.
  *
- * Order per call: host (404), abuse limits (429: per network origin + host, A2A §Rate Limits
+ * Order per call: host (404), an intent the host cannot serve (404 INTENT_NOT_AVAILABLE,
+ * capabilities.ts), abuse limits (429: per network origin + host, A2A §Rate Limits
  * "100/min per IP + organization"; book_session also per contact email), the API key for
  * cancel/reschedule (401, before anything about the session is revealed), then the intent.
  * Every call leaves one audit line without PII: {edge, host, intent, outcome, http_status,
@@ -22,6 +23,7 @@ import type { A2aApiKeys } from "../api-keys.js";
 import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
 import { A2A_INTENTS } from "../port.js";
 import { checkAvailability } from "./availability.js";
+import { hostIntents, notOffered } from "./capabilities.js";
 import { bookSession, parseBook } from "./book.js";
 import { cancelSession, rescheduleSession } from "./change.js";
 import { listServices, publicServices } from "./services.js";
@@ -51,7 +53,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
     hostId: host.config.id,
     name: host.config.name,
     timezone: host.config.timezone,
-    intents: A2A_INTENTS,
+    intents: hostIntents(host),
     services: publicServices(host).map((s) => ({ id: s.id, name: s.name })),
   });
 
@@ -116,6 +118,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
       if (host === undefined) out = orgNotFound();
       else if (!(A2A_INTENTS as readonly A2aIntent[]).includes(call.intent))
         out = failure(400, "Unknown intent");
+      else if (!hostIntents(host).includes(call.intent)) out = notOffered(call.intent);
       else {
         try {
           out = await dispatch(call, host);

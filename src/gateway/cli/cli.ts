@@ -9,6 +9,7 @@ import type { RunningMcp } from "./mcp.js";
 import { startServe } from "./serve.js";
 import { runUpstreams } from "./upstreams.js";
 import { runCredentials } from "./credentials.js";
+import { runA2aKey } from "./a2a-key.js";
 import type { RunningServer } from "./serve.js";
 
 export type { RunningMcp } from "./mcp.js";
@@ -44,6 +45,10 @@ Commands:
                           expiresAt, scope, tokenEndpoint}) into the token vault, for hosts
                           with credentials: "vault" (needs TOKEN_KEYS)
   credentials rotate      re-encrypt every vault record under TOKEN_KEYS' first key
+  a2a-key --host ID [--config FILE]
+                          issue the host's A2A organization API key (X-Org-Api-Key, for
+                          cancel and reschedule) and print it once; the previous key stops
+                          working (Redis with REDIS_URL, else the data dir)
   help                    show this text
 
 Environment (serve):
@@ -128,6 +133,8 @@ export async function runCli(
     }
     case "credentials":
       return runCredentials(rest, io);
+    case "a2a-key":
+      return runA2aKey(rest, io);
     case undefined:
     case "help":
     case "--help":

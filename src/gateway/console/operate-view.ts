@@ -32,6 +32,8 @@ export interface HostRow {
   readonly lastError?: { readonly code: string; readonly message: string; readonly at: string };
   /** A console-created host that is set up: its settings page. */
   readonly settingsHref?: string;
+  /** Issue the host's Servicialo A2A API key (console/a2a-key-routes.ts). */
+  readonly a2aKeyHref?: string;
   /** A host whose credentials the gateway keeps, when disconnect is served here. */
   readonly disconnectHref?: string;
 }
@@ -106,7 +108,7 @@ function hostLinks(
   deps: HttpAppDeps,
   host: HostRuntime,
   managed: ReadonlyMap<string, ManagedHostRecord>,
-): Pick<HostRow, "settingsHref" | "disconnectHref"> {
+): Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref"> {
   const id = encodeURIComponent(host.config.id);
   const { type, settings } = host.config.connector;
   return {
@@ -115,10 +117,20 @@ function hostLinks(
     ...(deps.connect !== undefined &&
       DISCONNECTABLE.has(type) &&
       settings["credentials"] === "vault" && { disconnectHref: `/connect/${type}/disconnect?host=${id}` }),
+    // A key matters only where an A2A agent may cancel or reschedule (src/a2a/intents/capabilities.ts).
+    ...(deps.a2aKeys !== undefined &&
+      deps.a2a
+        ?.host(host.config.id)
+        ?.intents.some((i) => i === "cancel_session" || i === "reschedule_session") === true && {
+        a2aKeyHref: `/console/hosts/${id}/a2a-key`,
+      }),
   };
 }
 
-function hostRow(host: HostRuntime, links: Pick<HostRow, "settingsHref" | "disconnectHref"> = {}): HostRow {
+function hostRow(
+  host: HostRuntime,
+  links: Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref"> = {},
+): HostRow {
   const base = { hostId: host.config.id, name: host.config.name, ...links };
   if (host.health === undefined) return { ...base, health: "ok" };
   const s = host.health.status();

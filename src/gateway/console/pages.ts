@@ -59,6 +59,8 @@ function manageCell(h: OperateView["hosts"][number]): string {
   const links = [
     h.settingsHref !== undefined &&
       `<a href="${e(h.settingsHref)}" aria-label="${e(`Settings of ${h.name}`)}">Settings</a>`,
+    h.a2aKeyHref !== undefined &&
+      `<a href="${e(h.a2aKeyHref)}" aria-label="${e(`A2A API key of ${h.name}`)}">A2A key</a>`,
     h.disconnectHref !== undefined &&
       `<a href="${e(h.disconnectHref)}" aria-label="${e(`Disconnect ${h.name}`)}">Disconnect</a>`,
   ].filter((l): l is string => typeof l === "string");

@@ -32,6 +32,7 @@ import { operateView } from "./operate-view.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
+import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
@@ -296,7 +297,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     return home();
   });
 
-  mountAccountRoutes(app, deps, con, {
+  const kit: ConsoleKit = {
     html: htmlResponse,
     sameOrigin,
     readForm,
@@ -306,5 +307,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
       new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } }),
     forbidden,
     startSession,
-  });
+  };
+  mountAccountRoutes(app, deps, con, kit);
+  if (deps.a2aKeys !== undefined) mountA2aKeyRoutes(app, deps, deps.a2aKeys, kit);
 }

@@ -7,6 +7,7 @@ import type { CalendarPushReceiver } from "./calendar-push.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 import type { A2aIntents } from "../../a2a/port.js";
+import type { A2aApiKeys } from "../../a2a/api-keys.js";
 /**
  * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
  * returns an object that satisfies it; tests hand in fakes of the use cases.
@@ -137,6 +138,8 @@ export interface HttpAppDeps {
   readonly calendarPush?: CalendarPushReceiver;
   /** The Servicialo A2A intents (src/a2a); absent: no /api/servicialo routes. */
   readonly a2a?: A2aIntents;
+  /** Issues a host's A2A API key from the console (GET|POST /console/hosts/{id}/a2a-key). */
+  readonly a2aKeys?: A2aApiKeys;
 }
 
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

@@ -18,9 +18,12 @@
  * Screenshots: test-artifacts/screenshots/onboarding-*.png (git-ignored).
  */
 import { randomBytes } from "node:crypto";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatInstant } from "../../src/protocol/time/index.js";
+import { BasicCredentialVault } from "../../src/gateway/connect/basic-vault.js";
 import { MemorySealedStore } from "../../src/gateway/credentials/store.js";
 import { parseKeyRing } from "../../src/gateway/credentials/key-ring.js";
 import { TokenVault } from "../../src/gateway/credentials/vault.js";
@@ -39,6 +42,7 @@ import {
   type OAuthStandin,
 } from "../support/oauth-standins/index.js";
 import { screenshot } from "../support/screenshots.js";
+import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../support/xandikos.js";
 import { DAY_MS, discover, freeSlots, newAgent, refusalOf } from "./support/agents.js";
 import { FakeSquareServer, SQUARE_HAIRCUT, SQUARE_LOCATION_ID } from "./support/fake-square.js";
 import { startGateway, type E2eGateway } from "./support/gateway.js";
@@ -56,16 +60,20 @@ const SQUARE_TOKEN = "EAAAl-onboarding-square-token";
 /** Generous: two shared cores run Chromium, the gateway, Redis and the stand-ins. */
 const NAV = { timeout: 30_000 };
 
+const CALDAV_USER = "cleo@studio.example";
+const CALDAV_PASSWORD = "caldav-app-Pa55word";
+
 type Provider = "google" | "microsoft" | "square";
 interface Business {
-  readonly provider: Provider;
+  readonly provider: Provider | "caldav";
   readonly id: string;
   readonly name: string;
   readonly timezone: string;
   /** The source radio's label on "Add a business" (setup/new-host.ts SOURCE_NAME). */
   readonly source: string;
 }
-const BUSINESSES: Record<Provider, Business> = {
+type OAuthBusiness = Business & { readonly provider: Provider };
+const BUSINESSES: Record<Provider, OAuthBusiness> = {
   google: {
     provider: "google",
     id: "ana-tutoring",
@@ -89,6 +97,14 @@ const BUSINESSES: Record<Provider, Business> = {
   },
 };
 
+const CALDAV: Business = {
+  provider: "caldav",
+  id: "cleo-studio",
+  name: "Cleo Photo Studio",
+  timezone: "Europe/Lisbon",
+  source: "CalDAV calendar (iCloud, Fastmail, Nextcloud…)",
+};
+
 let gw: E2eGateway;
 let browser: Browser;
 let restoreFetch: (() => void) | undefined;
@@ -97,6 +113,10 @@ const standins = {} as Record<Provider, OAuthStandin>;
 let googleApi: CalendarApiFake;
 let graphApi: CalendarApiFake;
 let square: FakeSquareServer;
+let xandikos: Xandikos;
+/** xandikos has no authentication: a proxy that checks Basic credentials sits in front of it. */
+let caldavProxy: Server;
+let caldavUrl: string;
 /** The operator's page and the first owner's. */
 let operator: Page;
 let owner: Page;
@@ -129,9 +149,16 @@ beforeAll(async () => {
   // Before the gateway starts: Connect and the connectors keep the fetch they find.
   restoreFetch = installRewritingFetch(map);
 
+  xandikos = await startXandikos();
+  caldavProxy = basicAuthProxy(new URL(xandikos.serverUrl), CALDAV_USER, CALDAV_PASSWORD);
+  await new Promise<void>((resolve) => caldavProxy.listen(0, "127.0.0.1", resolve));
+  caldavUrl = `http://127.0.0.1:${(caldavProxy.address() as AddressInfo).port}/`;
+
   const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
   if (!ring.ok) throw new Error(ring.error);
-  const vault = new TokenVault(ring.value, new MemorySealedStore());
+  const store = new MemorySealedStore();
+  const vault = new TokenVault(ring.value, store);
+  const basic = new BasicCredentialVault(ring.value, store);
   const redisUrl = process.env["REDIS_URL"];
   gw = await startGateway({
     ...(redisUrl !== undefined && {
@@ -141,7 +168,7 @@ beforeAll(async () => {
     runtime: {
       workers: false,
       managedHostsReconcileMs: false,
-      credentials: { vault, env: ENV },
+      credentials: { vault, env: ENV, basic },
       connect: {
         google: { clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },
         microsoft: {
@@ -156,7 +183,7 @@ beforeAll(async () => {
   for (const p of ["google", "microsoft", "square"] as const)
     clients[p].push(`${gw.origin}/connect/${p}/callback`);
   browser = await launchChromium();
-}, 90_000);
+}, 90_000 + XANDIKOS_START_TIMEOUT_MS);
 
 afterAll(async () => {
   await browser?.close();
@@ -168,7 +195,37 @@ afterAll(async () => {
     graphApi?.close(),
     square?.close(),
   ]);
+  await new Promise((resolve) =>
+    caldavProxy === undefined ? resolve(undefined) : caldavProxy.close(resolve),
+  );
+  await xandikos?.stop();
 });
+
+/** 401 unless the Basic credentials match; otherwise the request goes to xandikos unchanged. */
+function basicAuthProxy(upstream: URL, user: string, password: string): Server {
+  const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
+  return createServer((req, res) => {
+    if (req.headers.authorization !== expected) {
+      res.writeHead(401, { "www-authenticate": 'Basic realm="caldav"' }).end();
+      return;
+    }
+    const out = request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: req.headers,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    out.on("error", () => res.writeHead(502).end());
+    req.pipe(out);
+  });
+}
 
 async function newPage(): Promise<Page> {
   const context: BrowserContext = await browser.newContext();
@@ -204,7 +261,7 @@ async function acceptInvitation(link: string, email: string, password: string, s
 }
 
 /** Operate → Add a business → the form → Continue → the provider's consent → Allow → setup. */
-async function addAndConnect(b: Business): Promise<void> {
+async function addAndConnect(b: OAuthBusiness): Promise<void> {
   await owner.goto(`${gw.origin}/`);
   await owner.getByRole("link", { name: "Add a business" }).click();
   await expect.poll(() => h1(owner), NAV).toBe("Add a business");
@@ -339,6 +396,45 @@ describe("a business owner onboards their businesses through the console (issue 
       await saveSetup(b);
       expect(square.requestsTo("GET", `/v2/locations/${SQUARE_LOCATION_ID}`).length).toBeGreaterThan(0);
       await offersTime(b, SQUARE_HAIRCUT);
+    },
+  );
+
+  it(
+    "CalDAV: add, a wrong password is refused, the right one lists the calendars, save; the host offers time",
+    { timeout: 120_000 },
+    async () => {
+      const b = CALDAV;
+      await owner.goto(`${gw.origin}/`);
+      await owner.getByRole("link", { name: "Add a business" }).click();
+      await expect.poll(() => h1(owner), NAV).toBe("Add a business");
+      await owner.getByLabel("Business name").fill(b.name);
+      await owner.getByLabel("Host id").fill(b.id);
+      await owner.getByLabel("Time zone").fill(b.timezone);
+      await owner.getByLabel(b.source, { exact: true }).check();
+      await owner.getByRole("button", { name: "Continue" }).click();
+      await owner.waitForURL(`${gw.origin}/console/hosts/${b.id}/caldav`, NAV);
+      await owner.getByLabel("CalDAV server URL").fill(caldavUrl);
+      await owner.getByLabel("Username").fill(CALDAV_USER);
+      await owner.getByLabel("Password", { exact: true }).fill("not-the-password");
+      await owner.getByRole("button", { name: "Connect", exact: true }).click();
+      await owner.waitForSelector("#error-summary", NAV);
+      expect(await owner.textContent("main")).not.toContain("not-the-password");
+      await screenshot(owner, "onboarding-caldav-1-wrong-password");
+      await owner.getByLabel("Password", { exact: true }).fill(CALDAV_PASSWORD);
+      await owner.getByRole("button", { name: "Connect", exact: true }).click();
+      await owner.waitForURL(`${gw.origin}/console/hosts/${b.id}/setup`, NAV);
+      expect(await owner.locator("[role=alert]").count()).toBe(0);
+      // The calendars are the account's on the server, found by CalDAV discovery through the proxy.
+      await owner.locator(`input[name=read][value="${xandikos.defaultCalendar}"]`).check();
+      await owner.locator(`input[name=write][value="${xandikos.defaultCalendar}"]`).check();
+      await owner.getByLabel("Name (service 1)").fill("Portrait session");
+      await owner.getByLabel("Length in minutes (service 1)").fill("30");
+      await owner.getByLabel("Approver e-mail").fill(CALDAV_USER);
+      await owner.getByLabel("Bookings are confirmed at once").check();
+      await screenshot(owner, "onboarding-caldav-3-setup");
+      await saveSetup(b);
+      expect(await gw.runtime.syncCalendarNow(b.id)).toBe(true);
+      await offersTime(b);
     },
   );
 

@@ -194,8 +194,9 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       connector: {
         ...connector,
         type: "caldav",
-        // The password stays in the sealed Basic vault; the connector reads it from there.
-        settings: { serverUrl: new URL(req.serverUrl).href, username: req.username, credentials: "vault" },
+        // Username and password stay in the sealed Basic vault; the connector reads both from
+        // there (runtime/connectors.ts refuses a username beside credentials "vault").
+        settings: { serverUrl: new URL(req.serverUrl).href, credentials: "vault" },
       },
     };
     const put = await deps.managedHosts.store.put(

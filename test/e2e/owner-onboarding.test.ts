@@ -10,6 +10,8 @@
  *    upstream's calendars (Google, Graph fakes) or locations and services (Square: its API is
  *    the platform fake test/e2e/support/fake-square.ts behind the stand-in's origin) → save →
  *    the host is in discovery and offers time to a signed SchCP availability request.
+ *    CalDAV: the account is checked live against a real xandikos behind a proxy that checks
+ *    Basic credentials (a wrong password is refused), then the same setup and checks.
  * 3. A second owner sees none of the first owner's hosts and gets 404 on their settings.
  * 4. Google refuses the refresh (invalid_grant) once the access token is refused: the host
  *    turns needs_reconnection, its time is refused with that reason, and Operate shows it.
@@ -23,6 +25,7 @@ import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatInstant } from "../../src/protocol/time/index.js";
+import { AUTHORIZATION_ORIGINS } from "../../src/gateway/connect/providers.js";
 import { BasicCredentialVault } from "../../src/gateway/connect/basic-vault.js";
 import { MemorySealedStore } from "../../src/gateway/credentials/store.js";
 import { parseKeyRing } from "../../src/gateway/credentials/key-ring.js";
@@ -263,7 +266,16 @@ async function acceptInvitation(link: string, email: string, password: string, s
 /** Operate → Add a business → the form → Continue → the provider's consent → Allow → setup. */
 async function addAndConnect(b: OAuthBusiness): Promise<void> {
   await owner.goto(`${gw.origin}/`);
-  await owner.getByRole("link", { name: "Add a business" }).click();
+  const [form] = await Promise.all([
+    owner.waitForResponse((r) => r.url() === `${gw.origin}/console/hosts/new`),
+    owner.getByRole("link", { name: "Add a business" }).click(),
+  ]);
+  // The form's POST is redirected on to the consent page: Chromium checks each redirect of a
+  // form submission against form-action, so the provider's origin must be named there.
+  const formAction = /form-action ([^;]+)/.exec((await form.headerValue("content-security-policy")) ?? "");
+  expect(formAction?.[1]?.split(" ")).toEqual(
+    expect.arrayContaining(["'self'", ...AUTHORIZATION_ORIGINS[b.provider]]),
+  );
   await expect.poll(() => h1(owner), NAV).toBe("Add a business");
   await owner.getByLabel("Business name").fill(b.name);
   await owner.getByLabel("Host id").fill(b.id);

@@ -83,6 +83,17 @@ const SQUARE_ORIGINS = {
   sandbox: "https://connect.squareupsandbox.com",
 } as const;
 
+/**
+ * Where each provider's consent page lives. A console form whose POST is answered with a
+ * redirect there (Add a business → /connect/{p}/start → the provider) needs these in its page's
+ * CSP form-action: browsers check form-action against every redirect of a form submission.
+ */
+export const AUTHORIZATION_ORIGINS: Readonly<Record<OAuthProvider, readonly string[]>> = {
+  google: ["https://accounts.google.com"],
+  microsoft: ["https://login.microsoftonline.com"],
+  square: [SQUARE_ORIGINS.production, SQUARE_ORIGINS.sandbox],
+};
+
 const TENANT = /^[A-Za-z0-9.-]{1,100}$/;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 

@@ -11,6 +11,7 @@
  * POSTs go through the console's own guard (same origin, session, CSRF token), as routes.ts does.
  */
 import type { Context, Hono } from "hono";
+import { AUTHORIZATION_ORIGINS } from "../connect/providers.js";
 import type { HttpAppDeps } from "../http/types.js";
 import {
   mayManage,
@@ -31,6 +32,7 @@ import {
   type SetupValues,
 } from "../setup/setup-form.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
+import { PAGE_CSP } from "./layout.js";
 import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";
 import type { Session } from "./sessions.js";
@@ -73,6 +75,17 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       (s) => s === "caldav" || (deps.connect?.providers as readonly string[] | undefined)?.includes(s),
     );
 
+  /** The form's POST redirects on to the provider's consent page: its CSP form-action allows it. */
+  const newHostHeaders = (sources: readonly ManagedHostSource[]) => {
+    const origins = sources.flatMap((s) => (s === "caldav" ? [] : AUTHORIZATION_ORIGINS[s]));
+    return {
+      "content-security-policy": PAGE_CSP.replace(
+        "form-action 'self'",
+        ["form-action 'self'", ...origins].join(" "),
+      ),
+    };
+  };
+
   /** The GET's session, or the redirect to sign-in. */
   const signedIn = (c: Context) => h.signedIn(c);
 
@@ -94,7 +107,8 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     const s = await signedIn(c);
     if (s === undefined) return redirect("/");
     if (deps.managedHosts === undefined) return notFound();
-    return h.htmlResponse(200, newHostPage(s.session.csrf, offered()));
+    const sources = offered();
+    return h.htmlResponse(200, newHostPage(s.session.csrf, sources), newHostHeaders(sources));
   });
 
   app.post("/console/hosts/new", async (c) => {
@@ -106,7 +120,11 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
     if (Object.keys(errors).length === 0 && !(await managed.idAvailable(values.hostId)))
       errors.host_id = `The host id "${values.hostId}" is taken: choose another.`;
     if (Object.keys(errors).length > 0)
-      return h.htmlResponse(400, newHostPage(a.session.csrf, offered(), values, errors));
+      return h.htmlResponse(
+        400,
+        newHostPage(a.session.csrf, offered(), values, errors),
+        newHostHeaders(offered()),
+      );
     const viewer = a.viewer;
     const at = deps.clock.now();
     const record: ManagedHostRecord = {
@@ -124,6 +142,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
         newHostPage(a.session.csrf, offered(), values, {
           host_id: `The host id "${values.hostId}" is taken: choose another.`,
         }),
+        newHostHeaders(offered()),
       );
     deps.logger.info("console host added", { host_id: record.id, source: record.source });
     const id = encodeURIComponent(record.id);
@@ -175,8 +194,9 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       connector: {
         ...connector,
         type: "caldav",
-        // The password stays in the sealed Basic vault; the connector reads it from there.
-        settings: { serverUrl: new URL(req.serverUrl).href, username: req.username, credentials: "vault" },
+        // Username and password stay in the sealed Basic vault; the connector reads both from
+        // there (runtime/connectors.ts refuses a username beside credentials "vault").
+        settings: { serverUrl: new URL(req.serverUrl).href, credentials: "vault" },
       },
     };
     const put = await deps.managedHosts.store.put(

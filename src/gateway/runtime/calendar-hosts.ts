@@ -134,6 +134,13 @@ export async function runCalendarHost(
     handle.plan,
   );
   for (const r of reports) logSync(deps.logger, r, reason);
+  // Availability on a calendar host makes no upstream call, so only the sync sees a refused
+  // credential: it reaches the host's health here, which then refuses its time (needs_reconnection).
+  const refused = reports.find((r) => r.error?.code === "unauthorized");
+  if (refused?.error !== undefined)
+    deps.hosts
+      .get(hostId)
+      ?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
   const retried = await retryOwnEvents(handle.own);
   if (retried.tried > 0) {
     const level = retried.pending.length > 0 ? "warn" : "info";

@@ -31,21 +31,44 @@ export interface CalendarApiFake extends Loopback {
   readonly realOrigins: readonly string[];
   /** Events by calendar id, as the API holds them (Google or Graph event objects). */
   readonly events: Map<string, Record<string, unknown>[]>;
+  /**
+   * Every access token issued so far is refused from now on (401), as an expired or revoked
+   * token is: the gateway must refresh its grant to go on.
+   */
+  expireTokens(): void;
+}
+
+/** Tokens refused although the authorization server issued them (expireTokens). */
+class Expired {
+  private readonly tokens = new Set<string>();
+  expire(auth: OAuthStandin): void {
+    for (const g of auth.grants) this.tokens.add(g.accessToken);
+  }
+  has(token: string | undefined): boolean {
+    return token !== undefined && this.tokens.has(token);
+  }
 }
 
 const bearer = (r: ReceivedRequest): string | undefined =>
   /^Bearer (.+)$/.exec(r.headers["authorization"] ?? "")?.[1];
-const granted = (auth: OAuthStandin, r: ReceivedRequest): boolean => {
+const granted = (auth: OAuthStandin, r: ReceivedRequest, expired: Expired): boolean => {
   const t = bearer(r);
-  return t !== undefined && auth.grants.some((g) => g.accessToken === t);
+  return t !== undefined && !expired.has(t) && auth.grants.some((g) => g.accessToken === t);
 };
 const etag = () => `"${randomBytes(8).toString("hex")}"`;
 
+/** The account's address: calendarList names the primary calendar by it, and "primary" is its alias. */
+const GOOGLE_ACCOUNT = "owner@example.com";
+
 export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<CalendarApiFake> {
   const events = new Map<string, Record<string, unknown>[]>([["primary", []]]);
-  const list = (id: string) => events.get(id) ?? events.set(id, []).get(id)!;
+  const list = (id: string) => {
+    const key = id === GOOGLE_ACCOUNT ? "primary" : id;
+    return events.get(key) ?? events.set(key, []).get(key)!;
+  };
+  const expired = new Expired();
   const server = await startLoopback((r) => {
-    if (!granted(auth, r))
+    if (!granted(auth, r, expired))
       return json(401, readFixtureJson("google/error-401-invalid-credentials.json"), {
         "www-authenticate": 'Bearer realm="https://accounts.google.com/"',
       });
@@ -57,8 +80,8 @@ export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<Calen
         nextSyncToken: randomBytes(8).toString("hex"),
         items: [...events.keys()].map((id) => ({
           kind: "calendar#calendarListEntry",
-          id: id === "primary" ? "owner@example.com" : id,
-          summary: id === "primary" ? "owner@example.com" : id,
+          id: id === "primary" ? GOOGLE_ACCOUNT : id,
+          summary: id === "primary" ? GOOGLE_ACCOUNT : id,
           timeZone: "America/New_York",
           accessRole: "owner",
           primary: id === "primary",
@@ -128,15 +151,21 @@ export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<Calen
       },
     });
   });
-  return { ...server, realOrigins: ["https://www.googleapis.com"], events };
+  return {
+    ...server,
+    realOrigins: ["https://www.googleapis.com"],
+    events,
+    expireTokens: () => expired.expire(auth),
+  };
 }
 
 export async function startGraphCalendarFake(auth: OAuthStandin): Promise<CalendarApiFake> {
   const events = new Map<string, Record<string, unknown>[]>([["default", []]]);
   const list = (id: string) => events.get(id) ?? events.set(id, []).get(id)!;
   const GRAPH = "https://graph.microsoft.com/v1.0";
+  const expired = new Expired();
   const server = await startLoopback((r) => {
-    if (!granted(auth, r))
+    if (!granted(auth, r, expired))
       return json(401, readFixtureJson("microsoft/error-401-invalid-authentication-token.json"));
     const path = r.path.replace(/^\/v1\.0/, "");
     if (r.method === "GET" && path === "/me/calendars")
@@ -178,5 +207,10 @@ export async function startGraphCalendarFake(auth: OAuthStandin): Promise<Calend
     }
     return json(404, { error: { code: "ResourceNotFound", message: "Resource not found." } });
   });
-  return { ...server, realOrigins: ["https://graph.microsoft.com"], events };
+  return {
+    ...server,
+    realOrigins: ["https://graph.microsoft.com"],
+    events,
+    expireTokens: () => expired.expire(auth),
+  };
 }

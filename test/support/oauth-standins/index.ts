@@ -18,3 +18,4 @@ export type { OAuthStandin } from "./standin.js";
 export type { ClientRegistration, IssuedGrant } from "./grants.js";
 export type { ReceivedRequest, Answer } from "./loopback.js";
 export { startGoogleCalendarFake, startGraphCalendarFake, type CalendarApiFake } from "./api-fakes.js";
+export { squareApi } from "./square-api.js";

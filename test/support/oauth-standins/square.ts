@@ -38,6 +38,8 @@ export async function startSquareStandin(
     readonly sandbox?: boolean;
     /** Issue this access token (e.g. the one test/e2e/support/fake-square.ts accepts), not a random one. */
     readonly fixedAccessToken?: string;
+    /** Square's API shares this origin: every non-OAuth request goes here (square-api.ts). */
+    readonly api?: (r: ReceivedRequest) => Answer | Promise<Answer>;
   },
 ): Promise<OAuthStandin> {
   const book = new GrantBook("sq0cgp-");
@@ -174,6 +176,7 @@ export async function startSquareStandin(
     if (r.method === "GET" && r.path === "/oauth2/authorize") return authorize(r);
     if (r.method === "POST" && r.path === CONSENT_PATH) return decide(r);
     if (r.method === "POST" && r.path === "/oauth2/token") return token(r);
+    if (client.api !== undefined) return client.api(r);
     return json(404, {
       errors: [{ category: "INVALID_REQUEST_ERROR", code: "NOT_FOUND", detail: "Not found" }],
     });

@@ -43,7 +43,7 @@ const santiagoTime = (iso: string) =>
 function expectCatalog(body: any): void {
   expect(checkServicesResponse(body)).toEqual([]);
   expect(body.organization).toEqual({ name: "Clinica Demo", slug: CLINIC });
-  const byName = new Map(body.services.map((s: any) => [s.name, s]));
+  const byName = new Map<string, any>(body.services.map((s: any) => [s.name, s]));
   expect(byName.get(PELVIC)).toMatchObject({
     id: PELVIC_ID,
     price: "46000",

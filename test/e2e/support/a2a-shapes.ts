@@ -28,7 +28,7 @@ export const WIRE_STATES = [
 
 const isObj = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 const isInt = (v: unknown): v is number => Number.isInteger(v);
-const isStrArray = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
+const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 class Check {
   readonly problems: Problems = [];
@@ -44,7 +44,8 @@ class Check {
     else if (o[f] !== null && typeof o[f] !== "string") this.fail(f, "string or null", o[f]);
   }
   int(o: Json, f: string, min = 0): void {
-    if (!isInt(o[f]) || (o[f] as number) < min) this.fail(f, `an integer >= ${min}`, o[f]);
+    const v = o[f];
+    if (!isInt(v) || v < min) this.fail(f, `an integer >= ${min}`, o[f]);
   }
   utc(o: Json, f: string): void {
     if (typeof o[f] !== "string" || !UTC_MS.test(o[f])) this.fail(f, "ISO 8601 UTC with .000Z", o[f]);
@@ -296,8 +297,7 @@ export function checkAgentCard(card: unknown, a2aUrl: string): Problems {
   c.equals(caps, "streaming", false);
   c.equals(caps, "pushNotifications", false);
   for (const f of ["defaultInputModes", "defaultOutputModes"])
-    if (!isStrArray(card[f]) || !(card[f] as string[]).includes("text"))
-      c.fail(f, "string[] with text", card[f]);
+    if (!isStrArray(card[f]) || !card[f].includes("text")) c.fail(f, "string[] with text", card[f]);
   c.arr(card, "skills").forEach((s, i) => {
     const sc = new Check(`card.skills[${i}]`);
     if (!isObj(s)) return c.problems.push(`skills[${i}]: not an object`);

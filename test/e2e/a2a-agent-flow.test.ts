@@ -23,6 +23,9 @@ import {
   checkAvailabilityDay,
   checkAvailabilityRange,
   checkBookResponse,
+  checkCancelResponse,
+  checkRescheduleResponse,
+  checkServiceObject,
   checkServicesResponse,
 } from "./support/a2a-shapes.js";
 
@@ -251,5 +254,109 @@ describe("the Autonomous Agent Flow over JSON-RPC message/send", () => {
     );
     expect(other).toMatchObject({ status: "failed", http_status: 409, result: { code: "SLOT_CONFLICT" } });
     expect(clinic.platform.live()).toHaveLength(1);
+  });
+});
+
+describe("the shape checkers", () => {
+  // The spec's own examples, verbatim: the checkers pass what the spec calls right...
+  it("accept the spec's Turn 2 and Turn 4 responses and its cancel/reschedule examples", () => {
+    const slot = (date: string, h: number) => ({
+      date,
+      start: `${date}T${h}:00:00.000Z`,
+      end: `${date}T${h + 1}:00:00.000Z`,
+      provider: { id: "clx1abc123", name: "Dra. Maria Gonzalez" },
+    });
+    expect(
+      checkAvailabilityRange({
+        slots: [slot("2026-03-31", 13), slot("2026-04-01", 18)],
+        service: { id: "cmiofy3o7005zus0wvsk0xqdc", duration_minutes: 60 },
+        timezone: "America/Santiago",
+      }),
+    ).toEqual([]);
+    expect(
+      checkBookResponse({
+        servicialo_version: "1.0",
+        success: true,
+        session: {
+          id: "cm5session123",
+          status: "agendado",
+          derived_state: "agendado",
+          derived_state_index: 1,
+          scheduled_at: "2026-04-01T13:00:00.000Z",
+          duration_minutes: 60,
+          service: "Kinesiologia Musculoesqueletica",
+          client_email: "joaquin.lopez@mail.com",
+        },
+        client_portal_url: "https://coordinalo.com/portal/clinica-demo?token=eyJhbG...",
+        order_id: "cm5order456",
+        venta_id: "cm5venta789",
+      }),
+    ).toEqual([]);
+    expect(
+      checkCancelResponse({
+        sessionId: "cm5xyz789session",
+        status: "cancelled",
+        policy_applied: { penalty: "partial", penalty_percent: 50 },
+      }),
+    ).toEqual([]);
+    expect(
+      checkRescheduleResponse({
+        sessionId: "cm5xyz789session",
+        status: "scheduled",
+        scheduledAt: "2026-04-05T18:00:00.000Z",
+        duration: 60,
+      }),
+    ).toEqual([]);
+  });
+
+  // ...and name each departure from the field tables.
+  it("name what departs from the field tables", () => {
+    // The Turn 1 example abbreviates: a number for price (the table says numeric string) and
+    // no price_unit, category, requirements, tags... The gateway answers the full table.
+    const turn1 = {
+      id: "cmiofy3o7005zus0wvsk0xqdc",
+      name: "Kinesiologia Musculoesqueletica",
+      description: "Kinesiologia para dolor muscular...",
+      price: 40000,
+      currency: "CLP",
+      modality: "a_domicilio",
+      duration_minutes: 60,
+    };
+    const problems = checkServiceObject(turn1);
+    expect(problems.join("\n")).toMatch(/price: a numeric string/);
+    expect(problems.join("\n")).toMatch(/price_unit/);
+    expect(problems.join("\n")).toMatch(/requirements: string\[\]/);
+    expect(
+      checkAvailabilityRange({
+        slots: [
+          {
+            date: "2026-04-01",
+            start: "2026-04-01T10:00:00-03:00",
+            end: "2026-04-01T14:00:00Z",
+            provider: {},
+          },
+        ],
+        service: { id: "s", duration_minutes: 60 },
+        timezone: "Santiago",
+        reason: "ALL_SLOTS_BOOKED",
+      }),
+    ).toEqual([
+      'availability.timezone: an IANA timezone (got "Santiago")',
+      'availability.reason: absent in multi-day modes (got "ALL_SLOTS_BOOKED")',
+      'availability.slots[0].start: ISO 8601 UTC with .000Z (got "2026-04-01T10:00:00-03:00")',
+      'availability.slots[0].end: ISO 8601 UTC with .000Z (got "2026-04-01T14:00:00Z")',
+      "availability.slots[0].provider.id: a non-empty string (got undefined)",
+      "availability.slots[0].provider.name: a non-empty string (got undefined)",
+    ]);
+    const book = checkBookResponse({
+      servicialo_version: "1.0",
+      success: true,
+      session: { id: "x", status: "scheduled", derived_state: "scheduled", derived_state_index: 1 },
+      order_id: "o",
+      venta_id: "v",
+    });
+    expect(book.join("\n")).toMatch(/session.status: one of agendado/);
+    expect(book.join("\n")).toMatch(/derived_state: one of solicitado/);
+    expect(book.join("\n")).toMatch(/client_portal_url: string or null/);
   });
 });

@@ -31,8 +31,8 @@ const isInt = (v: unknown): v is number => Number.isInteger(v);
 const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every((x) => typeof x === "string");
 
 class Check {
-  readonly problems: Problems = [];
-  constructor(private readonly at: string) {}
+  problems: Problems = [];
+  constructor(readonly at: string) {}
   fail(field: string, why: string, value: unknown): void {
     this.problems.push(`${this.at}.${field}: ${why} (got ${JSON.stringify(value)})`);
   }
@@ -65,6 +65,12 @@ class Check {
       return {};
     }
     return o[f];
+  }
+  /** A nested object's own check, its problems reported under this one as `at.field`. */
+  nested(o: Json, f: string): { readonly v: Json; readonly c: Check } {
+    const sub = new Check(`${this.at}.${f}`);
+    sub.problems = this.problems;
+    return { v: this.obj(o, f), c: sub };
   }
   arr(o: Json, f: string): unknown[] {
     if (!Array.isArray(o[f])) {
@@ -113,22 +119,22 @@ export function checkServicesResponse(b: unknown): Problems {
   const c = new Check("services");
   if (!isObj(b)) return ["services: not an object"];
   c.equals(b, "servicialo_version", "1.0");
-  const org = c.obj(b, "organization");
-  c.str(org, "name");
-  c.str(org, "slug");
+  const org = c.nested(b, "organization");
+  org.c.str(org.v, "name");
+  org.c.str(org.v, "slug");
   return merge(c.problems, ...c.arr(b, "services").map((s, i) => checkServiceObject(s, `services[${i}]`)));
 }
 
 function checkProvider(c: Check, o: Json): void {
-  const p = c.obj(o, "provider");
-  c.str(p, "id");
-  c.str(p, "name");
+  const p = c.nested(o, "provider");
+  p.c.str(p.v, "id");
+  p.c.str(p.v, "name");
 }
 
 function checkSlotService(c: Check, o: Json): void {
-  const s = c.obj(o, "service");
-  c.str(s, "id");
-  c.int(s, "duration_minutes", 1);
+  const s = c.nested(o, "service");
+  s.c.str(s.v, "id");
+  s.c.int(s.v, "duration_minutes", 1);
 }
 
 /** check_availability 200, date range / next N: one flat `slots` list, no `reason`. */
@@ -205,9 +211,9 @@ export function checkCancelResponse(b: unknown): Problems {
   if (!isObj(b)) return ["cancel: not an object"];
   c.str(b, "sessionId");
   c.equals(b, "status", "cancelled");
-  const p = c.obj(b, "policy_applied");
-  c.oneOf(p, "penalty", ["none", "partial", "full"]);
-  if (p.penalty !== "none") c.int(p, "penalty_percent");
+  const p = c.nested(b, "policy_applied");
+  p.c.oneOf(p.v, "penalty", ["none", "partial", "full"]);
+  if (p.v.penalty !== "none") p.c.int(p.v, "penalty_percent");
   return c.problems;
 }
 
@@ -280,9 +286,9 @@ export function checkJsonRpcError(body: unknown, code: number): Problems {
   if (!isObj(body)) return ["jsonrpc: not an object"];
   c.equals(body, "jsonrpc", "2.0");
   if ("result" in body) c.fail("result", "absent on an error", body.result);
-  const e = c.obj(body, "error");
-  c.equals(e, "code", code);
-  c.str(e, "message");
+  const e = c.nested(body, "error");
+  e.c.equals(e.v, "code", code);
+  e.c.str(e.v, "message");
   return c.problems;
 }
 
@@ -293,9 +299,9 @@ export function checkAgentCard(card: unknown, a2aUrl: string): Problems {
   c.str(card, "name");
   c.equals(card, "url", a2aUrl);
   c.equals(card, "protocolVersion", "0.3.0");
-  const caps = c.obj(card, "capabilities");
-  c.equals(caps, "streaming", false);
-  c.equals(caps, "pushNotifications", false);
+  const caps = c.nested(card, "capabilities");
+  caps.c.equals(caps.v, "streaming", false);
+  caps.c.equals(caps.v, "pushNotifications", false);
   for (const f of ["defaultInputModes", "defaultOutputModes"])
     if (!isStrArray(card[f]) || !card[f].includes("text")) c.fail(f, "string[] with text", card[f]);
   c.arr(card, "skills").forEach((s, i) => {

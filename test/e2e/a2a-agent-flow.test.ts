@@ -255,6 +255,32 @@ describe("the Autonomous Agent Flow over JSON-RPC message/send", () => {
     expect(other).toMatchObject({ status: "failed", http_status: 409, result: { code: "SLOT_CONFLICT" } });
     expect(clinic.platform.live()).toHaveLength(1);
   });
+
+  it("Turns 3-4 in free text: the stateless edge asks for the service, then books what is named", async () => {
+    // The spec's Turn 3 words alone: the edge keeps no conversation, so it asks which service.
+    const ask = await text(
+      "El miercoles a las 10, a nombre de mi hijo Joaquin Lopez, email joaquin.lopez@mail.com",
+    );
+    expect(ask).toHaveLength(1);
+    expect(ask[0].text).toContain(MSK);
+    // Named in full, Thursday 10:00 local is booked with the host's offset, for Joaquin.
+    const parts = await text(
+      "Reserva la musculoesqueletica el jueves a las 10, a nombre de mi hijo Joaquin Lopez, email joaquin.lopez@mail.com",
+    );
+    expect(parts).toHaveLength(2);
+    const booked = parts[1].data;
+    expect(booked).toMatchObject({ intent: "book_session", status: "completed", http_status: 201 });
+    expect(checkBookResponse(booked.result)).toEqual([]);
+    expect(booked.result.session).toMatchObject({
+      scheduled_at: "2026-04-02T13:00:00.000Z",
+      derived_state: "agendado",
+      service: MSK,
+      client_email: JOAQUIN.email,
+    });
+    const mine = (await clinic.operatorBookings()).find((b) => b.booking_id === booked.result.session.id);
+    expect(mine).toMatchObject({ status: "confirmed" });
+    expect(clinic.platform.live().map((l) => l.start)).toContain(Date.parse("2026-04-02T13:00:00.000Z"));
+  });
 });
 
 describe("the shape checkers", () => {

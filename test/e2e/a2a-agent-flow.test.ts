@@ -147,6 +147,12 @@ describe("the Autonomous Agent Flow over REST", () => {
     expect(services.status).toBe(200);
     expectCatalog(services.body);
 
+    // The other option answers in the same shape (the agent could have offered it instead).
+    const pelvic = await get(`availability?serviceId=${PELVIC_ID}&${WEEK}`);
+    expect(pelvic.status).toBe(200);
+    expect(checkAvailabilityRange(pelvic.body)).toEqual([]);
+    expect(pelvic.body.service).toEqual({ id: PELVIC_ID, duration_minutes: 60 });
+
     // Turn 2: "La musculoesqueletica" → this week's availability.
     const week = await get(`availability?serviceId=${MSK_ID}&${WEEK}`);
     expect(week.status).toBe(200);

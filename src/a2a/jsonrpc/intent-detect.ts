@@ -251,10 +251,16 @@ function scheduledAt(
 export function detectIntent(text: string, ctx: DetectionContext): Detection {
   const lang = detectLanguage(text);
   const folded = fold(text);
-  // A message naming only a service ("La musculoesquelética", the spec's Turn 2) asks for its times.
+  // A message naming only a service ("La musculoesquelética", the spec's Turn 2) asks for its times;
+  // one giving a time and an email without a verb (the spec's Turn 3: "El miércoles a las 10, a
+  // nombre de ..., email ...") is a booking, so the reply asks for what it lacks, not the intent.
   const intent =
     INTENT_KEYWORDS.find(([, p]) => p.test(folded))?.[0] ??
-    (matchService(text, ctx.services).chosen !== undefined ? "check_availability" : undefined);
+    (parseTime(folded) !== undefined && parseEmail(text) !== undefined
+      ? "book_session"
+      : matchService(text, ctx.services).chosen !== undefined
+        ? "check_availability"
+        : undefined);
   if (intent === undefined) return { kind: "ask", lang, missing: ["intent"], candidates: [] };
   const today = todayIn(ctx.now, ctx.timeZone);
   const date = parseDate(folded, today);

@@ -99,7 +99,12 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   if (deps.a2a !== undefined) {
     const trustForwardedFor = deps.originRateLimit?.trustForwardedFor === true;
     mountA2aRest(app, { intents: deps.a2a, trustForwardedFor });
-    mountA2aJsonRpc(app, deps.a2a, { publicOrigin: origin, logger: deps.logger, trustForwardedFor });
+    mountA2aJsonRpc(app, deps.a2a, {
+      publicOrigin: origin,
+      logger: deps.logger,
+      trustForwardedFor,
+      now: () => deps.clock.now(),
+    });
   }
   mountOperatorRoutes(app, deps);
   mountOperatorHostRoutes(app, deps);

@@ -16,6 +16,14 @@
  * Retry-After, -32002) and a body over the bound, which is refused with 413 before it is read
  * whole (no id is known yet), its body still a JSON-RPC -32600 error so a client that reads
  * bodies on any status understands it.
+ *
+ * Why not the @a2a-js/sdk server (DefaultRequestHandler and its transports), though its client
+ * is what the tests talk to: that server speaks A2A v1.0 (v0.3.0 only through its compat layer),
+ * mounts on Express or gRPC while this app is Hono, and runs an executor that publishes Task and
+ * Message events on a bus; the Servicialo wire is one synchronous Message per request whose data
+ * part carries the REST answer, and it gives -32001/-32002 its own meanings (organization not
+ * found, rate limited) where A2A has TaskNotFound/TaskNotCancelable. So the envelope is written
+ * here (envelope.ts), checked against the SDK client in test/e2e/a2a-sdk.test.ts.
  */
 import type { Context, Hono } from "hono";
 import { randomUUID } from "node:crypto";

@@ -20,8 +20,6 @@
  * Screenshots: test-artifacts/screenshots/onboarding-*.png (git-ignored).
  */
 import { randomBytes } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatInstant } from "../../src/protocol/time/index.js";
@@ -45,6 +43,7 @@ import {
   type OAuthStandin,
 } from "../support/oauth-standins/index.js";
 import { screenshot } from "../support/screenshots.js";
+import { startBasicAuthProxy, type BasicAuthProxy } from "../support/basic-auth-proxy.js";
 import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../support/xandikos.js";
 import { DAY_MS, discover, freeSlots, newAgent, refusalOf } from "./support/agents.js";
 import { FakeSquareServer, SQUARE_HAIRCUT, SQUARE_LOCATION_ID } from "./support/fake-square.js";
@@ -118,7 +117,7 @@ let graphApi: CalendarApiFake;
 let square: FakeSquareServer;
 let xandikos: Xandikos;
 /** xandikos has no authentication: a proxy that checks Basic credentials sits in front of it. */
-let caldavProxy: Server;
+let caldavProxy: BasicAuthProxy | undefined;
 let caldavUrl: string;
 /** The operator's page and the first owner's. */
 let operator: Page;
@@ -153,9 +152,8 @@ beforeAll(async () => {
   restoreFetch = installRewritingFetch(map);
 
   xandikos = await startXandikos();
-  caldavProxy = basicAuthProxy(new URL(xandikos.serverUrl), CALDAV_USER, CALDAV_PASSWORD);
-  await new Promise<void>((resolve) => caldavProxy.listen(0, "127.0.0.1", resolve));
-  caldavUrl = `http://127.0.0.1:${(caldavProxy.address() as AddressInfo).port}/`;
+  caldavProxy = await startBasicAuthProxy(new URL(xandikos.serverUrl), CALDAV_USER, CALDAV_PASSWORD);
+  caldavUrl = caldavProxy.url;
 
   const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
   if (!ring.ok) throw new Error(ring.error);
@@ -198,37 +196,9 @@ afterAll(async () => {
     graphApi?.close(),
     square?.close(),
   ]);
-  await new Promise((resolve) =>
-    caldavProxy === undefined ? resolve(undefined) : caldavProxy.close(resolve),
-  );
+  await caldavProxy?.close();
   await xandikos?.stop();
 });
-
-/** 401 unless the Basic credentials match; otherwise the request goes to xandikos unchanged. */
-function basicAuthProxy(upstream: URL, user: string, password: string): Server {
-  const expected = `Basic ${Buffer.from(`${user}:${password}`).toString("base64")}`;
-  return createServer((req, res) => {
-    if (req.headers.authorization !== expected) {
-      res.writeHead(401, { "www-authenticate": 'Basic realm="caldav"' }).end();
-      return;
-    }
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on("error", () => res.writeHead(502).end());
-    req.pipe(out);
-  });
-}
 
 async function newPage(): Promise<Page> {
   const context: BrowserContext = await browser.newContext();

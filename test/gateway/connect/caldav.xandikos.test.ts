@@ -9,7 +9,7 @@
  * tested too.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
@@ -17,14 +17,14 @@ import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../src/gateway/credentials/vault.js";
 import { BasicCredentialVault } from "../../../src/gateway/connect/basic-vault.js";
 import { checkCaldav, connectCaldav } from "../../../src/gateway/connect/caldav.js";
+import { startBasicAuthProxy, type BasicAuthProxy } from "../../support/basic-auth-proxy.js";
 import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
 const USER = "jane@example.com";
 const PASSWORD = "caldav-Pa55-must-not-leak";
-const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
 
 let xandikos: Xandikos;
-let proxy: Server;
+let proxy: BasicAuthProxy | undefined;
 let proxyUrl: string;
 let notCaldav: Server;
 let notCaldavUrl: string;
@@ -39,29 +39,8 @@ const listen = (server: Server): Promise<string> =>
 
 beforeAll(async () => {
   xandikos = await startXandikos();
-  const upstream = new URL(xandikos.serverUrl);
-  proxy = createServer((req, res) => {
-    if (req.headers.authorization !== BASIC) {
-      res.writeHead(401, { "www-authenticate": 'Basic realm="caldav"' }).end();
-      return;
-    }
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on("error", () => res.writeHead(502).end());
-    req.pipe(out);
-  });
-  proxyUrl = await listen(proxy);
+  proxy = await startBasicAuthProxy(new URL(xandikos.serverUrl), USER, PASSWORD);
+  proxyUrl = proxy.url;
   // A web server that is not a CalDAV server: a page for every GET, 405 for WebDAV methods.
   notCaldav = createServer((req, res) => {
     if (req.method === "GET") res.writeHead(200, { "content-type": "text/html" }).end("<h1>Welcome</h1>");
@@ -74,7 +53,7 @@ beforeAll(async () => {
 }, XANDIKOS_START_TIMEOUT_MS);
 
 afterAll(async () => {
-  await new Promise((r) => proxy?.close(r));
+  await proxy?.close();
   await new Promise((r) => notCaldav?.close(r));
   await xandikos?.stop();
 });

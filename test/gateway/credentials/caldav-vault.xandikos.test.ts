@@ -7,8 +7,6 @@
  * again, and host health shows needs_reconnection.
  */
 import { randomBytes } from "node:crypto";
-import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HostConfig, HostDirectory, HostRuntime } from "../../../src/booking/api.js";
 import { HostHealth } from "../../../src/booking/hosts/health.js";
@@ -22,49 +20,27 @@ import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
 import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../src/gateway/credentials/vault.js";
 import { connectorFor, type ConnectorDeps } from "../../../src/gateway/runtime/connectors.js";
+import { startBasicAuthProxy, type BasicAuthProxy } from "../../support/basic-auth-proxy.js";
 import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
 const USER = "jane@example.com";
 const PASSWORD = "caldav-Pa55-must-not-leak";
-const BASIC = `Basic ${Buffer.from(`${USER}:${PASSWORD}`).toString("base64")}`;
 
 let xandikos: Xandikos;
-let proxy: Server;
+let proxy: BasicAuthProxy | undefined;
 let proxyUrl: string;
 let proxied = 0;
 
 beforeAll(async () => {
   xandikos = await startXandikos();
-  const upstream = new URL(xandikos.serverUrl);
-  proxy = createServer((req, res) => {
+  proxy = await startBasicAuthProxy(new URL(xandikos.serverUrl), USER, PASSWORD, () => {
     proxied += 1;
-    if (req.headers.authorization !== BASIC) {
-      res.writeHead(401, { "www-authenticate": 'Basic realm="caldav"' }).end();
-      return;
-    }
-    const out = request(
-      {
-        host: upstream.hostname,
-        port: upstream.port,
-        method: req.method,
-        path: req.url,
-        headers: req.headers,
-      },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    out.on("error", () => res.writeHead(502).end());
-    req.pipe(out);
   });
-  proxyUrl = await new Promise<string>((resolve) =>
-    proxy.listen(0, "127.0.0.1", () => resolve(`http://127.0.0.1:${(proxy.address() as AddressInfo).port}/`)),
-  );
+  proxyUrl = proxy.url;
 }, XANDIKOS_START_TIMEOUT_MS);
 
 afterAll(async () => {
-  await new Promise((r) => proxy?.close(r));
+  await proxy?.close();
   await xandikos?.stop();
 });
 

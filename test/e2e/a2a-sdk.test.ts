@@ -9,10 +9,9 @@
  * The SDK (1.x, A2A v1.0) reads the spec's v0.3.0 card only with `legacyCompat` on; see
  * test/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.
  */
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { Role } from "@a2a-js/sdk";
-import type { Message, Part } from "@a2a-js/sdk";
-import { randomUUID } from "node:crypto";
+import type { Message } from "@a2a-js/sdk";
+import { a2aClientFactory, dataPart, userMessage } from "../support/a2a-sdk.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   CLINIC,
@@ -41,24 +40,6 @@ beforeAll(async () => {
 }, 30_000);
 afterAll(async () => clinic?.close());
 
-const dataPart = (value: Record<string, unknown>): Part => ({
-  content: { $case: "data", value },
-  metadata: undefined,
-  filename: "",
-  mediaType: "",
-});
-
-const userMessage = (parts: Part[]): Message => ({
-  messageId: randomUUID(),
-  contextId: "",
-  taskId: "",
-  role: Role.ROLE_USER,
-  parts,
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-
 /** The `{intent, status, http_status, result}` of an agent Message result. */
 function outcomeOf(result: unknown): any {
   const msg = result as Message;
@@ -83,10 +64,7 @@ describe("@a2a-js/sdk against the real gateway", () => {
       if (auth.orgKey !== undefined) headers.set("X-Org-Api-Key", auth.orgKey);
       return fetch(input, { ...init, headers });
     };
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true }, fetchImpl })],
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-    });
+    const factory = a2aClientFactory(fetchImpl);
     const client = await factory.createFromUrl(
       clinic.gw.origin,
       `/api/servicialo/${CLINIC}/.well-known/agent.json`,

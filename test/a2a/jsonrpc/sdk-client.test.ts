@@ -16,12 +16,12 @@
  *   the edge accepts either.
  */
 import { serve } from "@hono/node-server";
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
+import { ClientFactory, JsonRpcTransportFactory } from "@a2a-js/sdk/client";
 import { Role } from "@a2a-js/sdk";
 import type { Message, Part } from "@a2a-js/sdk";
 import { Hono } from "hono";
 import type { AddressInfo } from "node:net";
-import { randomUUID } from "node:crypto";
+import { a2aClientFactory, dataPart, userMessage } from "../../support/a2a-sdk.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mountA2aJsonRpc } from "../../../src/a2a/jsonrpc/routes.js";
 import { a2aIntentsDouble } from "../../support/a2a-intents-double.js";
@@ -44,24 +44,6 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((done) => server.close(() => done())));
 
-const dataPart = (value: Record<string, unknown>): Part => ({
-  content: { $case: "data", value },
-  metadata: undefined,
-  filename: "",
-  mediaType: "",
-});
-
-const userMessage = (parts: Part[]): Message => ({
-  messageId: randomUUID(),
-  contextId: "",
-  taskId: "",
-  role: Role.ROLE_USER,
-  parts,
-  metadata: undefined,
-  extensions: [],
-  referenceTaskIds: [],
-});
-
 /** The DataPart `data` of an agent Message result. */
 function outcomeOf(result: unknown): Record<string, unknown> {
   const msg = result as Message;
@@ -75,10 +57,7 @@ function outcomeOf(result: unknown): Record<string, unknown> {
 
 describe("@a2a-js/sdk client against the A2A edge", () => {
   it("discovers the card and books, cancels and reschedules through message/send", async () => {
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-    });
+    const factory = a2aClientFactory();
     const client = await factory.createFromUrl(base, "/api/servicialo/clinica-demo/.well-known/agent.json");
     const card = await client.getAgentCard();
     expect(card.name).toBe("Clinica Demo");
@@ -147,10 +126,7 @@ describe("@a2a-js/sdk client against the A2A edge", () => {
   });
 
   it("surfaces the spec's JSON-RPC errors as errors", async () => {
-    const factory = new ClientFactory({
-      transports: [new JsonRpcTransportFactory({ legacyCompat: { enabled: true } })],
-      cardResolver: new DefaultAgentCardResolver({ legacyCompat: { enabled: true } }),
-    });
+    const factory = a2aClientFactory();
     const client = await factory.createFromUrl(base, "/api/servicialo/salon/.well-known/agent.json");
     await expect(
       client.sendMessage({

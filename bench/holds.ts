@@ -154,6 +154,30 @@ async function cpu(admin: Redis): Promise<Cpu> {
   return { node: (usage.user + usage.system) / 1e6, redis: field("used_cpu_user") + field("used_cpu_sys") };
 }
 
+/**
+ * Redis's own accounting of script calls (INFO commandstats: EVALSHA and EVAL, calls and usec
+ * spent executing them, network and parsing excluded). Read around each hold segment, its delta
+ * is what one placeHold costs Redis itself: the number that decides capacity per shard (issue
+ * #15). On a shared REDIS_URL other clients' scripts would count too; without one the bench
+ * starts its own server.
+ */
+interface ScriptStats {
+  readonly calls: number;
+  readonly usec: number;
+}
+
+async function scriptStats(admin: Redis): Promise<ScriptStats> {
+  const info = await admin.info("commandstats");
+  let calls = 0;
+  let usec = 0;
+  for (const name of ["evalsha", "eval"]) {
+    const m = new RegExp(`cmdstat_${name}:calls=(\\d+),usec=(\\d+)`).exec(info);
+    calls += Number(m?.[1] ?? 0);
+    usec += Number(m?.[2] ?? 0);
+  }
+  return { calls, usec };
+}
+
 class Phase {
   seconds = 0;
   ops = 0;
@@ -183,16 +207,21 @@ async function interleavedRace(
   stores: readonly RedisHoldStore[],
   plans: readonly HoldRequest[][],
   admin: Redis,
-): Promise<{ race: Race; holds: Phase; pings: Phase }> {
+): Promise<{ race: Race; holds: Phase; pings: Phase; scripts: ScriptStats }> {
   const connections = stores.map((s) => s.redis);
   const perSegment = Math.ceil(SLOTS / SEGMENTS);
   const holds = new Phase();
   const ping = new Phase();
   const granted: HoldRecord[] = [];
+  const scripts = { calls: 0, usec: 0 };
   for (let from = 0; from < SLOTS; from += perSegment) {
+    const s0 = await scriptStats(admin);
     const c0 = await cpu(admin);
     const segment = await race(stores, plans, from, from + perSegment);
     const c1 = await cpu(admin);
+    const s1 = await scriptStats(admin);
+    scripts.calls += s1.calls - s0.calls;
+    scripts.usec += s1.usec - s0.usec;
     const perClient = Math.min(perSegment, SLOTS - from);
     const seconds = await pings(connections, perClient);
     const c2 = await cpu(admin);
@@ -200,7 +229,7 @@ async function interleavedRace(
     ping.add(seconds, connections.length * perClient, c1, c2);
     granted.push(...segment.granted);
   }
-  return { race: { granted, completed: holds.ops, seconds: holds.seconds }, holds, pings: ping };
+  return { race: { granted, completed: holds.ops, seconds: holds.seconds }, holds, pings: ping, scripts };
 }
 
 /** Units beyond capacity according to what the clients were told. */
@@ -235,6 +264,7 @@ async function benchRedis() {
     const holdRates: number[] = [];
     const pingRates: number[] = [];
     const grantedCounts: number[] = [];
+    const usecPerHold: number[] = [];
     let doubleBooked = 0;
     for (let round = 0; round < ROUNDS; round++) {
       const hostId = `bench-host-${round}`;
@@ -242,7 +272,10 @@ async function benchRedis() {
         race: result,
         holds,
         pings: ping,
+        scripts,
       } = await interleavedRace(stores, plan(CLIENTS, hostId), inspector);
+      // Each placeHold is one script call (scripts.ts); a reload after NOSCRIPT would add one.
+      if (scripts.calls > 0) usecPerHold.push(scripts.usec / result.completed);
       const state = await readHostState(inspector, prefix, hostId);
       const problems = consistencyProblems(state);
       if (problems.length > 0) log(`INCONSISTENT: ${problems.slice(0, 5).join("; ")}`);
@@ -261,7 +294,8 @@ async function benchRedis() {
       pingRates.push(ping.rate);
       log(
         `round ${round + 1}: ${result.completed} placeHold (${holds.describe()}), ` +
-          `${result.granted.length} granted; PING ${ping.describe()}`,
+          `${result.granted.length} granted, ${scripts.calls} script calls ` +
+          `${(scripts.usec / Math.max(1, scripts.calls)).toFixed(1)} µs each in Redis; PING ${ping.describe()}`,
       );
     }
 
@@ -275,6 +309,7 @@ async function benchRedis() {
       holds_per_s: round(holdsPerS),
       redis_roundtrips_per_s: round(baseline),
       ratio: round(holdsPerS / baseline, 3),
+      redis_usec_per_hold: round(median(usecPerHold), 1),
     };
   } finally {
     if (!redis.ownServer) await dropPrefix(inspector, prefix);
@@ -310,6 +345,7 @@ async function benchMemory() {
     holds_per_s: round(median(holdRates)),
     redis_roundtrips_per_s: null,
     ratio: null,
+    redis_usec_per_hold: null,
   };
 }
 

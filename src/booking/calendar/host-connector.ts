@@ -87,7 +87,21 @@ export function calendarHostConnector(
     kind: "calendar",
     calendar: calendar.calendar,
     events: calendar.events,
-    catalog: { read: () => Promise.resolve(ok(catalog)) },
+    catalog: {
+      // The catalog is the host's own configuration, so reading it proves nothing about the
+      // calendar's credential. While a calendar's last sync was refused (unauthorized) the read
+      // says so, or the periodic catalog check would turn a needs_reconnection host ok and it
+      // would offer its last-synced time again until the next sync failed.
+      read: async () => {
+        const refused = (await deps.state.reports(plan.hostId)).find((r) => r.error?.code === "unauthorized");
+        return refused?.error === undefined
+          ? ok(catalog)
+          : err({
+              code: "unauthorized",
+              message: `calendar ${refused.calendarId}: ${refused.error.message}`,
+            });
+      },
+    },
     slots: { find: (q) => findStarts(setup, deps, q.serviceId, q.range, q.resourceIds) },
     bookings: ownBookings(setup, own, deps),
   };

@@ -137,10 +137,17 @@ export async function runCalendarHost(
   // Availability on a calendar host makes no upstream call, so only the sync sees a refused
   // credential: it reaches the host's health here, which then refuses its time (needs_reconnection).
   const refused = reports.find((r) => r.error?.code === "unauthorized");
+  const host = deps.hosts.get(hostId);
   if (refused?.error !== undefined)
-    deps.hosts
-      .get(hostId)
-      ?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
+    host?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
+  else if (
+    host?.health?.status().health === "needs_reconnection" &&
+    reports.length > 0 &&
+    reports.every((r) => r.error === undefined)
+  )
+    // Every calendar read through: the credential works again (reconnected). Read the catalog
+    // now, which turns the host ok, rather than waiting for the next reconnection check.
+    await host.refreshCatalog?.();
   const retried = await retryOwnEvents(handle.own);
   if (retried.tried > 0) {
     const level = retried.pending.length > 0 ? "warn" : "info";

@@ -184,3 +184,30 @@ describe("bookings are the gateway's own events in the host's calendar", () => {
     expect(cal.events.get(id)?.status).toBe("confirmed");
   });
 });
+
+describe("a calendar host's catalog read and its calendar's credential", () => {
+  const report = (error?: { code: string; message: string }) => ({
+    hostId: "cal-host",
+    calendarId: "main",
+    at: day,
+    kind: "incremental" as const,
+    outcome: error === undefined ? ("complete" as const) : ("incomplete" as const),
+    pages: 1,
+    events: 0,
+    durationMs: 1,
+    ...(error !== undefined && { error }),
+  });
+
+  it("is refused as unauthorized while the last sync was, so the catalog check cannot turn the host ok", async () => {
+    const { connector, state } = await subject();
+    expect((await connector.catalog.read()).ok).toBe(true);
+    await state.putReport(report({ code: "unauthorized", message: "token revoked" }));
+    const refused = await connector.catalog.read();
+    expect(refused.ok).toBe(false);
+    expect(!refused.ok && refused.error.code).toBe("unauthorized");
+    expect(!refused.ok && refused.error.message).toContain("calendar main");
+    // A sync that reads through again (reconnected) clears it.
+    await state.putReport(report());
+    expect((await connector.catalog.read()).ok).toBe(true);
+  });
+});

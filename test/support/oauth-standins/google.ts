@@ -20,7 +20,7 @@
  * No id_token: the gateway asks no openid scope, so Google returns none.
  */
 import {
-  consentPage,
+  holdForConsent,
   errorPage,
   fields,
   GrantBook,
@@ -68,24 +68,21 @@ export async function startGoogleStandin(client: ClientRegistration): Promise<OA
     if (method !== undefined && q["code_challenge"] === undefined) problems.push("Missing code_challenge");
     if (problems.length > 0)
       return html(400, errorPage("Google", "Error 400: invalid_request", problems.join("; ")));
-    const id = book.hold({
-      clientId: client.clientId,
-      redirectUri: q["redirect_uri"],
-      scope: q["scope"]!,
-      state: q["state"],
-      codeChallenge: q["code_challenge"],
-      codeChallengeMethod: method,
-      query: q,
-    });
     return html(
       200,
-      consentPage({
-        provider: "Google",
-        appName: "Booking gateway",
-        scopes: q["scope"]!.split(" "),
-        action: CONSENT_PATH,
-        requestId: id,
-      }),
+      holdForConsent(
+        book,
+        {
+          clientId: client.clientId,
+          redirectUri: q["redirect_uri"],
+          scope: q["scope"]!,
+          state: q["state"],
+          codeChallenge: q["code_challenge"],
+          codeChallengeMethod: method,
+          query: q,
+        },
+        { provider: "Google", action: CONSENT_PATH, scopes: q["scope"]!.split(" ") },
+      ),
     );
   }
 

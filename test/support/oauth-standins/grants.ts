@@ -136,6 +136,15 @@ export function consentPage(opts: {
 </main></body></html>`;
 }
 
+/** Keeps the authorization request and answers the consent page that names it (every stand-in's authorize step). */
+export function holdForConsent(
+  book: GrantBook,
+  auth: AuthorizationRequest,
+  page: { readonly provider: string; readonly action: string; readonly scopes: readonly string[] },
+): string {
+  return consentPage({ ...page, appName: "Booking gateway", requestId: book.hold(auth) });
+}
+
 export function errorPage(provider: string, title: string, detail: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${esc(provider)} — error</title></head>
 <body><main><h1>${esc(title)}</h1><p>${esc(detail)}</p></main></body></html>`;

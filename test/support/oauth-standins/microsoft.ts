@@ -17,7 +17,7 @@
 import { randomUUID } from "node:crypto";
 import {
   basicCredentials,
-  consentPage,
+  holdForConsent,
   errorPage,
   fields,
   GrantBook,
@@ -99,24 +99,21 @@ export async function startMicrosoftStandin(
     const method = q["code_challenge_method"];
     if (q["code_challenge"] !== undefined && method !== undefined && method !== "S256" && method !== "plain")
       return back("invalid_request", "AADSTS501491: Invalid code_challenge_method.");
-    const id = book.hold({
-      clientId: client.clientId,
-      redirectUri: q["redirect_uri"],
-      scope: q["scope"]!,
-      state: q["state"],
-      codeChallenge: q["code_challenge"],
-      codeChallengeMethod: method,
-      query: q,
-    });
     return html(
       200,
-      consentPage({
-        provider: "Microsoft",
-        appName: "Booking gateway",
-        scopes: q["scope"]!.split(" "),
-        action: `/${tenant}/oauth2/v2.0/consent`,
-        requestId: id,
-      }),
+      holdForConsent(
+        book,
+        {
+          clientId: client.clientId,
+          redirectUri: q["redirect_uri"],
+          scope: q["scope"]!,
+          state: q["state"],
+          codeChallenge: q["code_challenge"],
+          codeChallengeMethod: method,
+          query: q,
+        },
+        { provider: "Microsoft", action: `/${tenant}/oauth2/v2.0/consent`, scopes: q["scope"]!.split(" ") },
+      ),
     );
   }
 

@@ -15,7 +15,14 @@
  *   days), merchant_id, refresh_token, short_lived. A refused code answers in the
  *   `{message, type}` shape Square's OAuth endpoints use (fixtures/square/SOURCES.md).
  */
-import { consentPage, errorPage, fields, GrantBook, randomToken, type ClientRegistration } from "./grants.js";
+import {
+  holdForConsent,
+  errorPage,
+  fields,
+  GrantBook,
+  randomToken,
+  type ClientRegistration,
+} from "./grants.js";
 import {
   html,
   json,
@@ -66,25 +73,22 @@ export async function startSquareStandin(
       );
     if ((q["scope"] ?? "").trim() === "")
       return html(400, errorPage("Square", "Invalid request", "scope is required."));
-    const id = book.hold({
-      clientId: client.clientId,
-      redirectUri,
-      scope: q["scope"]!,
-      state: q["state"],
-      codeChallenge: q["code_challenge"],
-      // Square's PKCE flow is S256 only ("Use PKCE", developer.squareup.com/docs/oauth-api/overview).
-      codeChallengeMethod: q["code_challenge"] === undefined ? undefined : "S256",
-      query: q,
-    });
     return html(
       200,
-      consentPage({
-        provider: "Square",
-        appName: "Booking gateway",
-        scopes: q["scope"]!.split(/[ +]/),
-        action: CONSENT_PATH,
-        requestId: id,
-      }),
+      holdForConsent(
+        book,
+        {
+          clientId: client.clientId,
+          redirectUri,
+          scope: q["scope"]!,
+          state: q["state"],
+          codeChallenge: q["code_challenge"],
+          // Square's PKCE flow is S256 only ("Use PKCE", developer.squareup.com/docs/oauth-api/overview).
+          codeChallengeMethod: q["code_challenge"] === undefined ? undefined : "S256",
+          query: q,
+        },
+        { provider: "Square", action: CONSENT_PATH, scopes: q["scope"]!.split(/[ +]/) },
+      ),
     );
   }
 

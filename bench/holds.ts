@@ -35,6 +35,7 @@
 import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
+import type { RedisClient } from "../src/redis/client.js";
 import type { GatewayStore, HoldRecord, HoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
@@ -131,7 +132,7 @@ async function race(
 }
 
 /** Every connection sends `perClient` PINGs one after another, all connections at once. */
-async function pings(clients: readonly Redis[], perClient: number): Promise<number> {
+async function pings(clients: readonly RedisClient[], perClient: number): Promise<number> {
   const started = performance.now();
   await Promise.all(
     clients.map(async (client) => {

@@ -1,11 +1,13 @@
 /**
  * A Lua script called by SHA, the one way every Redis-backed store here runs its atomic steps
  * (the hold store, the synthetic platform's backend, the OSBP idempotency cache). A server that
- * lost its script cache (a restart, SCRIPT FLUSH) answers NOSCRIPT, meaning nothing ran, so the
- * script is loaded and the call made once more.
+ * lost its script cache (a restart, SCRIPT FLUSH, a replica just promoted on a cluster)
+ * answers NOSCRIPT, meaning nothing ran, so the call is made once more with EVAL, which runs
+ * the source and caches it on the node that owns the keys. (A SCRIPT LOAD through a Cluster
+ * client reaches one node only, so "load, then EVALSHA" could fail again on another.)
  */
 import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import { eachMaster, type RedisClient } from "./client.js";
 
 export interface RedisScript {
   readonly name: string;
@@ -18,15 +20,17 @@ export function redisScript(name: string, source: string): RedisScript {
   return { name, source, sha: createHash("sha1").update(source).digest("hex") };
 }
 
-/** SCRIPT LOAD, checking the server names it as we do. */
-export async function loadScript(redis: Redis, script: RedisScript): Promise<void> {
-  const sha = await redis.script("LOAD", script.source);
-  if (sha !== script.sha) throw new Error(`SCRIPT LOAD of ${script.name} returned ${String(sha)}`);
+/** SCRIPT LOAD on every master (a cluster's each), checking the server names it as we do. */
+export async function loadScript(redis: RedisClient, script: RedisScript): Promise<void> {
+  await eachMaster(redis, async (node: RedisClient) => {
+    const sha = await node.script("LOAD", script.source);
+    if (sha !== script.sha) throw new Error(`SCRIPT LOAD of ${script.name} returned ${String(sha)}`);
+  });
 }
 
-/** EVALSHA; on NOSCRIPT, load and call once more (`onReload` hears of it, for operators). */
+/** EVALSHA; on NOSCRIPT, EVAL the source once (`onReload` hears of it, for operators). */
 export async function evalScript(
-  redis: Redis,
+  redis: RedisClient,
   script: RedisScript,
   keys: readonly string[],
   args: readonly (string | number)[],
@@ -37,7 +41,6 @@ export async function evalScript(
   } catch (error) {
     if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
     onReload?.();
-    await loadScript(redis, script);
-    return redis.evalsha(script.sha, keys.length, ...keys, ...args);
+    return redis.eval(script.source, keys.length, ...keys, ...args);
   }
 }

@@ -11,6 +11,7 @@ import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { Redis } from "ioredis";
+import { eachMaster, isCluster, type RedisClient } from "../../src/redis/client.js";
 import { createServer, Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -40,14 +41,28 @@ export function uniquePrefix(label = "t"): string {
  * Deletes every key under a test's own prefix (SCAN + UNLINK), leaving a shared server
  * as it was found. Never FLUSHDB: other keys on the server are not the test's.
  */
-export async function dropPrefix(redis: Redis, prefix: string): Promise<number> {
+export async function dropPrefix(redis: RedisClient, prefix: string): Promise<number> {
+  // On a cluster each master holds its own keys, and one UNLINK may only name keys of one
+  // slot: walk every master and unlink key by key (pipelined).
+  const counts = await eachMaster(redis, (node) => dropOnNode(node, prefix, isCluster(redis)));
+  return counts.reduce((a, b) => a + b, 0);
+}
+
+async function dropOnNode(node: Redis, prefix: string, keyByKey: boolean): Promise<number> {
   const pattern = `${prefix.replace(/[*?[\]\\]/g, (c) => `\\${c}`)}*`;
   let cursor = "0";
   let dropped = 0;
   do {
-    const [next, keys] = await redis.scan(cursor, "MATCH", pattern, "COUNT", "1000");
+    const [next, keys] = await node.scan(cursor, "MATCH", pattern, "COUNT", "1000");
     cursor = next;
-    if (keys.length > 0) dropped += await redis.unlink(...keys);
+    if (keys.length === 0) continue;
+    if (!keyByKey) {
+      dropped += await node.unlink(...keys);
+      continue;
+    }
+    const pipeline = node.pipeline();
+    for (const key of keys) pipeline.unlink(key);
+    for (const [error, n] of (await pipeline.exec()) ?? []) if (error === null) dropped += Number(n);
   } while (cursor !== "0");
   return dropped;
 }
@@ -125,12 +140,12 @@ export async function startOwnRedis(options: OwnRedisOptions = {}): Promise<Test
   };
 }
 
-function redisServerInstalled(): boolean {
+export function redisServerInstalled(): boolean {
   const probe = spawnSync("redis-server", ["--version"], { stdio: "ignore" });
   return probe.error === undefined && probe.status === 0;
 }
 
-async function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
+export async function launch(port: number, args: readonly string[]): Promise<ChildProcess> {
   const child = spawn("redis-server", args, { stdio: ["ignore", "pipe", "pipe"] });
   // redis-server logs to stdout; keep the tail for the error message.
   let log = "";
@@ -157,7 +172,7 @@ function hostPort(url: string): { host: string; port: number } {
   return { host: parsed.hostname || "127.0.0.1", port: Number(parsed.port || 6379) };
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);
@@ -170,12 +185,12 @@ async function freePort(): Promise<number> {
 }
 
 /** PING over a raw socket, so the harness does not depend on the client under test. */
-async function pingOnce(host: string, port: number, timeoutMs: number): Promise<boolean> {
+export async function pingOnce(host: string, port: number, timeoutMs: number): Promise<boolean> {
   const reply = await sendRaw(host, port, "PING\r\n", timeoutMs).catch(() => "");
   return reply.startsWith("+PONG") || reply.startsWith("-NOAUTH");
 }
 
-function sendRaw(host: string, port: number, line: string, timeoutMs = 1000): Promise<string> {
+export function sendRaw(host: string, port: number, line: string, timeoutMs = 1000): Promise<string> {
   return new Promise((resolve, reject) => {
     const socket = new Socket();
     let data = "";
@@ -195,6 +210,6 @@ function sendRaw(host: string, port: number, line: string, timeoutMs = 1000): Pr
   });
 }
 
-function sleep(ms: number): Promise<void> {
+export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }

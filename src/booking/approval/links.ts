@@ -13,7 +13,7 @@
  *   a mail scanner that follows links cannot approve, and a second use is refused.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 
 export interface ApprovalLinkClaims {
@@ -112,7 +112,7 @@ export class MemoryLinkUseStore implements LinkUseStore {
 /** SET NX with the link's remaining life: one winner across processes. */
 export class RedisLinkUseStore implements LinkUseStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly now: () => number = Date.now,
   ) {}

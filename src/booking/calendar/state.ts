@@ -11,7 +11,7 @@
  * completed: a sync that stopped part way leaves the previous state, and its busy time, as
  * they were (§10).
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { RawCalendarEvent } from "../../connectors/port.js";
 
 export interface CalendarSyncState {
@@ -201,7 +201,7 @@ function ownIdsOf(events: readonly OwnEvent[]): string[] {
  */
 export class RedisCalendarStateStore implements CalendarStateStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

@@ -9,7 +9,7 @@
  * they were first and last seen. Memory in the embedded default; Redis (a hash per host) so
  * every process's sightings land in one list.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 
 /** What the upstream request helper reports (src/connectors/http). */
 export interface NoticeSighting {
@@ -60,7 +60,7 @@ export class MemoryNoticeBook implements NoticeBook {
 
 export class RedisNoticeBook implements NoticeBook {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
   async record(hostId: string, s: NoticeSighting, at: number): Promise<void> {

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { resolve } from "node:path";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { Readable, Writable } from "node:stream";
 import type { HostConfig } from "../../booking/api.js";
 import {
@@ -209,7 +209,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     say(
       s.redisUrl === undefined
         ? `idempotency: ${s.idempotencyPath}; holds, bookings and the synthetic platform in memory (end with this process)`
-        : `holds, bookings, idempotency and the synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
+        : `holds, bookings, idempotency and the synthetic platform: RedisClient at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
     );
     if (s.messageLog !== undefined) say(`synthetic platform messages: ${s.messageLog}`);
 
@@ -228,7 +228,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
  * one process must approve the retry another process receives (OSBP "booking.create"). The
  * first process stores a random key (SET NX); the others read it.
  */
-async function sharedApprovalSecret(client: Redis, key: string): Promise<Uint8Array> {
+async function sharedApprovalSecret(client: RedisClient, key: string): Promise<Uint8Array> {
   await client.set(key, randomBytes(32).toString("base64url"), "NX");
   const stored = await client.get(key);
   const secret = stored === null ? undefined : Buffer.from(stored, "base64url");

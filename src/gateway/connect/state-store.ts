@@ -8,7 +8,7 @@
  * The record holds the PKCE verifier, a short-lived secret: it lives only as long as the TTL,
  * under the gateway's key prefix, and never appears in a log line or an error.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { OAuthProvider } from "../credentials/record.js";
 
 export const STATE_TTL_MS = 10 * 60_000;
@@ -54,7 +54,7 @@ export class MemoryConnectStateStore implements ConnectStateStore {
 
 export class RedisConnectStateStore implements ConnectStateStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = "schcp:",
   ) {}
 

@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
 
 interface Records {
@@ -145,7 +145,7 @@ export class FileOwnerAccountStore extends RecordsStore {
  */
 export class RedisOwnerAccountStore implements OwnerAccountStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

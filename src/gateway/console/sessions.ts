@@ -10,7 +10,7 @@
  * prefix) when the gateway has Redis, so every replica knows every session.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 
 export interface SessionPolicy {
@@ -143,7 +143,7 @@ export class MemorySessionStore implements SessionStore {
 
 export class RedisSessionStore implements SessionStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

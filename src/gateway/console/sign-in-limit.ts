@@ -7,7 +7,7 @@
  * a session keep guessing). Memory in the embedded default; Redis (INCR + PEXPIRE under the
  * gateway's prefix) when the gateway has Redis, so replicas share one count.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 
 export interface SignInLimitPolicy {
   readonly maxFailures: number;
@@ -64,7 +64,7 @@ export class MemorySignInLimiter implements SignInLimiter {
 /** The window is Redis's own TTL (wall time): replicas agree on it whatever their clocks. */
 export class RedisSignInLimiter implements SignInLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
     private readonly policy: SignInLimitPolicy = DEFAULT_SIGN_IN_LIMIT,
   ) {}

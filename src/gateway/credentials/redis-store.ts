@@ -8,12 +8,12 @@
  * REDIS_KEY_PREFIX so several gateways can share a Redis. The value is the sealed JSON only.
  * `list()` walks with SCAN (never KEYS), for rotate().
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import { checkHostId, type SealedStore } from "./store.js";
 
 export class RedisSealedStore implements SealedStore {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix = "schcp:",
   ) {}
 

@@ -5,7 +5,7 @@
  * create-or-compare-and-replace runs as one Lua script: two replicas (or two browser tabs)
  * cannot both win.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import { connectClient, createClient, unavailable } from "../../holds/redis/connection.js";
 import type { ManagedHostRecord, ManagedHostStore } from "./port.js";
 import { parseRecord } from "./record-json.js";
@@ -36,7 +36,7 @@ export class RedisManagedHostStore implements ManagedHostStore {
   private readonly versionKey: string;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     prefix = "schcp:",
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {

@@ -6,7 +6,7 @@
  * concurrent takes cannot both spend the last token. The key expires once the bucket would
  * be full again, so idle agents cost nothing.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
@@ -42,7 +42,7 @@ return {ok, retry}
 
 export class RedisRateLimiter implements RateLimiter {
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly policy: TokenBucketPolicy,
     private readonly keyPrefix = "schcp:",
     /** Which allowance: "availability" (per agent key) or "origin" (per network origin, §7.2). */
@@ -60,7 +60,7 @@ export class RedisRateLimiter implements RateLimiter {
       )) as [number, number];
     } catch (error) {
       // The edge answers the store's infrastructure error with 503 and Retry-After.
-      throw new HoldStoreUnavailableError("rate limiter: Redis did not answer", { cause: error });
+      throw new HoldStoreUnavailableError("rate limiter: RedisClient did not answer", { cause: error });
     }
     return reply[0] === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(reply[1]) };
   }

@@ -5,7 +5,8 @@
  * could run later, after the caller gave up, and a resent script could run twice).
  * Reconnection continues in the background, so the store carries on when Redis is back.
  */
-import { Redis, type RedisOptions } from "ioredis";
+import type { RedisOptions } from "ioredis";
+import { openRedis, redact, type RedisClient } from "../../redis/client.js";
 import { HoldStoreUnavailableError } from "../port.js";
 
 export interface RedisConnectionOptions {
@@ -19,17 +20,21 @@ export interface RedisConnectionOptions {
   readonly redisOptions?: RedisOptions;
 }
 
-export function createClient(options: RedisConnectionOptions): Redis {
+export function createClient(options: RedisConnectionOptions): RedisClient {
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
-  const client = new Redis(options.url, {
-    lazyConnect: true,
-    enableOfflineQueue: false,
-    maxRetriesPerRequest: 0,
-    autoResendUnfulfilledCommands: false,
-    commandTimeout: options.commandTimeoutMs ?? 5000,
-    connectTimeout: options.connectTimeoutMs ?? 2000,
-    retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), maxDelay),
-    ...options.redisOptions,
+  // A redis+cluster:// URL opens ioredis' Cluster client (redis/client.ts) with the same
+  // fail-fast settings on each node's connection.
+  const client = openRedis(options.url, {
+    redisOptions: {
+      lazyConnect: true,
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      autoResendUnfulfilledCommands: false,
+      commandTimeout: options.commandTimeoutMs ?? 5000,
+      connectTimeout: options.connectTimeoutMs ?? 2000,
+      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), maxDelay),
+      ...options.redisOptions,
+    },
   });
   // Connection errors surface on the commands that fail; an unhandled 'error' event
   // would crash the process.
@@ -38,12 +43,12 @@ export function createClient(options: RedisConnectionOptions): Redis {
 }
 
 /** Connects, or rejects with HoldStoreUnavailableError when Redis does not answer. */
-export async function connectClient(client: Redis, url: string): Promise<void> {
+export async function connectClient(client: RedisClient, url: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new HoldStoreUnavailableError(`cannot connect to Redis at ${redactUrl(url)}`, { cause: error });
+    throw new HoldStoreUnavailableError(`cannot connect to Redis at ${redact(url)}`, { cause: error });
   }
 }
 
@@ -65,14 +70,4 @@ export function unavailable(operation: string, error: unknown): HoldStoreUnavail
   return new HoldStoreUnavailableError(`hold store ${operation} failed${outcome}: ${detail}`, {
     cause: error,
   });
-}
-
-function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password !== "") parsed.password = "***";
-    return parsed.toString();
-  } catch {
-    return "(unparseable url)";
-  }
 }

@@ -4,7 +4,7 @@
  * HoldStoreUnavailableError (src/holds/port.ts). Domain refusals come back from the
  * scripts as {"no", reason, hold?} and become Transition results here.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { Interval } from "../../calendar/index.js";
 import type { HoldRecord, Transition, TransitionRefusal } from "../port.js";
 import { fieldsOf, MalformedReplyError, text } from "./codec.js";
@@ -24,7 +24,7 @@ export class StoreContext {
   readonly placeArgs: PlaceArgsBuilder;
 
   constructor(
-    readonly redis: Redis,
+    readonly redis: RedisClient,
     readonly keys: RedisKeys,
     readonly runner: ScriptRunner,
     readonly settings: StoreSettings,

@@ -12,7 +12,7 @@
  * do the work.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type {
   BookingRecord,
   ExpiryEvent,
@@ -76,7 +76,7 @@ export class RedisHoldStore implements GatewayStore {
 
   /** `redis` should come from connection.ts createClient (fail-fast settings). */
   constructor(
-    readonly redis: Redis,
+    readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
     this.keys = new RedisKeys(options.keyPrefix ?? "schcp:");

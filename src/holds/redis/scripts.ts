@@ -1,8 +1,9 @@
 /**
  * The Lua scripts: read once from src/holds/redis/lua/, each prefixed with the shared
  * lib.lua and any file it includes (Redis scripts cannot import one another), SCRIPT
- * LOADed once and called by SHA. A server that lost its script cache (a restart, SCRIPT FLUSH) answers NOSCRIPT:
- * nothing ran, so the script is loaded again and the call retried once.
+ * LOADed once (on every master of a cluster) and called by SHA. A server that lost its script
+ * cache (a restart, SCRIPT FLUSH, a promoted replica) answers NOSCRIPT: nothing ran, so the
+ * call is made once more with EVAL (redis/script.ts).
  *
  * Every script starts with a `#!lua` shebang: Redis then refuses a writing script up
  * front when it is out of memory, instead of failing at a write half way through, and
@@ -11,7 +12,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Redis } from "ioredis";
+import { eachMaster, type RedisClient } from "../../redis/client.js";
 import { evalScript, loadScript, type RedisScript } from "../../redis/script.js";
 
 export const SCRIPT_NAMES = [
@@ -85,7 +86,7 @@ export class ScriptRunner {
   reloads = 0;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly scripts: ReadonlyMap<ScriptName, LoadedScript>,
   ) {}
 
@@ -95,17 +96,16 @@ export class ScriptRunner {
    */
   async loadAll(): Promise<void> {
     const scripts = [...this.scripts.values()];
-    const exists = (await this.redis.script("EXISTS", ...scripts.map((s) => s.sha))) as unknown[];
-    await Promise.all(scripts.filter((_, i) => exists[i] !== 1).map((script) => this.load(script)));
+    // On a cluster, each master keeps its own script cache.
+    await eachMaster(this.redis, async (node) => {
+      const exists = (await node.script("EXISTS", ...scripts.map((s) => s.sha))) as unknown[];
+      await Promise.all(scripts.filter((_, i) => exists[i] !== 1).map((script) => loadScript(node, script)));
+    });
   }
 
   run(name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     const script = this.scripts.get(name);
     if (script === undefined) return Promise.reject(new Error(`unknown script ${name}`));
     return evalScript(this.redis, script, keys, args, () => this.reloads++);
-  }
-
-  private load(script: LoadedScript): Promise<void> {
-    return loadScript(this.redis, script);
   }
 }

@@ -10,7 +10,7 @@
  * are; they are never logged.
  */
 import { randomBytes } from "node:crypto";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import type { PushStore, Release } from "./store.js";
 import type { PushEntry } from "./types.js";
@@ -25,7 +25,7 @@ export class RedisPushStore implements PushStore {
   readonly shared = true;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly redis: RedisClient,
     private readonly prefix: string,
   ) {}
 

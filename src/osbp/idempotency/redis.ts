@@ -12,7 +12,7 @@
  * for a fail-fast configuration); a begin that may have run leaves at most a lease, which
  * expires after leaseMs.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../redis/client.js";
 import type { Receipt } from "../../protocol/osbp/index.js";
 import { parseEntry, resolveTimings, type ResolvedTimings } from "./entry-codec.js";
 import { messageOf } from "./errors.js";
@@ -33,7 +33,7 @@ export interface RedisIdempotencyOptions extends IdempotencyTimings {
 
 export class RedisIdempotencyStore implements OsbpIdempotencyStore {
   readonly prefix: string;
-  readonly #redis: Redis;
+  readonly #redis: RedisClient;
   readonly #timings: ResolvedTimings;
   #closed = false;
 
@@ -41,7 +41,7 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
    * `redis` stays the caller's: close() never quits or disconnects it, since the same client
    * usually serves other stores. Quit it yourself after closing everything that uses it.
    */
-  constructor(redis: Redis, options: RedisIdempotencyOptions = {}) {
+  constructor(redis: RedisClient, options: RedisIdempotencyOptions = {}) {
     this.#redis = redis;
     this.prefix = options.prefix ?? "";
     this.#timings = resolveTimings(options);
@@ -90,11 +90,11 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
   }
 
   async #run(operation: string, script: RedisScript, key: string, args: string[]): Promise<unknown> {
-    if (this.#closed) throw new IdempotencyStoreError("the Redis idempotency store is closed");
+    if (this.#closed) throw new IdempotencyStoreError("the RedisClient idempotency store is closed");
     try {
       return await evalScript(this.#redis, script, [this.keyOf(key)], args);
     } catch (error) {
-      throw new IdempotencyStoreError(`Redis idempotency ${operation} failed: ${messageOf(error)}`, {
+      throw new IdempotencyStoreError(`RedisClient idempotency ${operation} failed: ${messageOf(error)}`, {
         cause: error,
       });
     }
@@ -118,7 +118,7 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
 
   #corrupt(key: string, reason: string): IdempotencyStoreError {
     return new IdempotencyStoreError(
-      `Redis idempotency entry ${this.keyOf(key)} is unusable (${reason}); refusing to treat it as absent`,
+      `RedisClient idempotency entry ${this.keyOf(key)} is unusable (${reason}); refusing to treat it as absent`,
     );
   }
 }

@@ -8,7 +8,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   hashPassword,
@@ -39,7 +39,7 @@ const FAST = { N: 1024, r: 8, p: 1 };
 const PASSWORD = "correct horse battery";
 
 let redis: TestRedis;
-let client: Redis;
+let client: RedisClient;
 let dir: string;
 const prefix = uniquePrefix("owners");
 const sub = () => `${prefix}${Math.random().toString(36).slice(2)}:`;

@@ -5,7 +5,7 @@
  * store is honoured through another's on the same Redis; failed sign-ins are counted per
  * origin, only failures count, and a window ends.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
 import {
@@ -19,7 +19,7 @@ import { MemorySignInLimiter, RedisSignInLimiter } from "../../../src/gateway/co
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 
 let redis: TestRedis;
-let client: Redis;
+let client: RedisClient;
 const prefix = uniquePrefix("console");
 const sub = () => `${prefix}${Math.random().toString(36).slice(2)}:`;
 

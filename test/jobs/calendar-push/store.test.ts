@@ -3,7 +3,7 @@
  * own key prefix), and the reason it is shared: two gateway processes on one Redis make one
  * channel for a host, not two, and either one authenticates its notifications.
  */
-import type { Redis } from "ioredis";
+import type { RedisClient } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
 import {
@@ -29,7 +29,7 @@ const entry = (id: string, calendarId = "primary"): PushEntry => ({
 });
 
 let redis: TestRedis;
-let client: Redis;
+let client: RedisClient;
 const prefix = uniquePrefix("push");
 
 beforeAll(async () => {

@@ -20,7 +20,11 @@ _rc_node_ok() {
   info=$(timeout 3 redis-cli -h "$host" -p "$port" cluster info 2>/dev/null | tr -d '\r') || return 1
   [[ "$info" == *"cluster_state:ok"* ]] || return 1
   known=$(sed -n 's/^cluster_known_nodes:\([0-9]*\)$/\1/p' <<<"$info")
-  [ "${known:-0}" -ge "$want" ]
+  [ "${known:-0}" -ge "$want" ] || return 1
+  # A replica counts once its first sync is done (ROLE: slave host port connected offset).
+  local role
+  role=$(timeout 3 redis-cli -h "$host" -p "$port" role 2>/dev/null | tr -d '\r') || return 1
+  [ "$(sed -n 1p <<<"$role")" != "slave" ] || [ "$(sed -n 4p <<<"$role")" = "connected" ]
 }
 
 # Every node of a comma-separated host:port list is ok and knows all of them.

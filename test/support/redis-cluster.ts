@@ -30,6 +30,8 @@ export interface TestRedisCluster {
   readonly ports: readonly number[];
   readonly ownServer: boolean;
   stop(): Promise<void>;
+  /** Own clusters only: SIGKILL the node on this port (a hard crash; nothing restarts it). */
+  kill?(port: number): Promise<void>;
 }
 
 const NOT_INSTALLED =
@@ -128,10 +130,18 @@ export async function startOwnRedisCluster(options: OwnClusterOptions = {}): Pro
     throw error;
   }
   const nodes = ports.map((p) => `127.0.0.1:${p}`).join(",");
-  return { url: clusterUrlFromNodes(nodes), nodes, ports, ownServer: true, stop };
+  const kill = async (port: number): Promise<void> => {
+    const child = children[ports.indexOf(port)];
+    if (child === undefined) throw new Error(`no node of this cluster on port ${port}`);
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    child.kill("SIGKILL");
+    await exited;
+  };
+  return { url: clusterUrlFromNodes(nodes), nodes, ports, ownServer: true, stop, kill };
 }
 
-/** Every node says cluster_state:ok and knows every other node. */
+/** Every node says cluster_state:ok and knows every other node; every replica is in sync. */
 async function waitForCluster(ports: readonly number[], count: number, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last = "";
@@ -145,11 +155,32 @@ async function waitForCluster(ports: readonly number[], count: number, timeoutMs
         ready = false;
         break;
       }
+      // A replica that has not finished its first sync refuses to fail over (its data is
+      // "too old"): a failover test right after start would wait forever.
+      if (!(await replicaInSync(port))) {
+        ready = false;
+        break;
+      }
     }
     if (ready) return;
     await sleep(100);
   }
   throw new Error(`the Redis Cluster did not become ready within ${timeoutMs} ms: ${last.trim()}`);
+}
+
+/** A master, or a replica whose link to its master is up (ROLE: "connected"). */
+async function replicaInSync(port: number): Promise<boolean> {
+  const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, maxRetriesPerRequest: 0 });
+  client.on("error", () => undefined);
+  try {
+    await client.connect();
+    const reply = (await client.call("ROLE")) as unknown[];
+    return reply[0] !== "slave" || reply[3] === "connected";
+  } catch {
+    return false;
+  } finally {
+    client.disconnect();
+  }
 }
 
 async function clusterOk(host: string, port: number): Promise<boolean> {

@@ -4,9 +4,13 @@
  * - no resource is used beyond its capacity at any moment (a sweep over its allocations);
  * - every live hold (held, confirming) and active booking has all of its allocations;
  * - every allocation belongs to a live hold or an active booking (no orphan, no half hold).
- * Used by the race, fault and benchmark runs.
+ * Used by the race, fault and benchmark runs, on one server or a Redis Cluster: a host's keys
+ * share its hash tag, so they live on one master; SCAN walks every master (`eachMaster`) and
+ * the reads go through the client, which routes them to the slot's master.
  */
 import type { Redis } from "ioredis";
+import { once } from "node:events";
+import { eachMaster, isCluster, type RedisClient } from "../../../src/redis/client.js";
 import { RedisKeys } from "../../../src/holds/redis/keys.js";
 
 export interface AllocationRow {
@@ -23,7 +27,14 @@ export interface HostState {
   readonly allocations: readonly AllocationRow[];
 }
 
-async function scanKeys(redis: Redis, match: string): Promise<string[]> {
+async function scanKeys(redis: RedisClient, match: string): Promise<string[]> {
+  // A Cluster client knows its masters only once it has read the slot map: before "ready",
+  // eachMaster would walk no node at all and find nothing.
+  if (isCluster(redis) && redis.status !== "ready") await once(redis, "ready");
+  return (await eachMaster(redis, (node) => scanNode(node, match))).flat();
+}
+
+async function scanNode(redis: Redis, match: string): Promise<string[]> {
   const found: string[] = [];
   let cursor = "0";
   do {
@@ -37,7 +48,7 @@ async function scanKeys(redis: Redis, match: string): Promise<string[]> {
 /** SCAN patterns treat these as wildcards: escape them in the literal part of the prefix. */
 const glob = (literal: string): string => literal.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
 
-export async function readHostState(redis: Redis, prefix: string, hostId: string): Promise<HostState> {
+export async function readHostState(redis: RedisClient, prefix: string, hostId: string): Promise<HostState> {
   const base = new RedisKeys(prefix).host(hostId);
   const holds = new Map<string, Record<string, string>>();
   for (const key of await scanKeys(redis, `${glob(base)}hold:*`)) {

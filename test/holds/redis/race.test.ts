@@ -4,12 +4,15 @@
  * connection, race on one Redis for the same slots over several resources. Afterwards
  * every allocation is read back from Redis: no resource is used beyond its capacity, the
  * state is consistent, and exactly as many holds were granted as there were slot units.
+ * The same race runs on one server and on a Redis Cluster (issue #15 "Must show": the race
+ * passes on the cluster): the workers get the cluster URL and their own Cluster clients.
  */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { Redis } from "ioredis";
+import { openRedis } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dropPrefix, startTestRedis, type TestRedis, uniquePrefix } from "../../support/redis.js";
+import { startTestRedisCluster, type TestRedisCluster } from "../../support/redis-cluster.js";
 import { consistencyProblems, overbooked, readHostState } from "./inspect.js";
 import type { RacePlan, WorkerReport } from "./race-worker.js";
 
@@ -32,11 +35,12 @@ const capacity = new Map(plan.resources.map((r) => [r.id, r.capacity]));
 const slotUnits = plan.intervals.length * plan.resources.reduce((sum, r) => sum + r.capacity, 0);
 
 let redis: TestRedis | undefined;
+let cluster: TestRedisCluster | undefined;
 beforeAll(async () => {
-  redis = await startTestRedis();
-});
+  [redis, cluster] = await Promise.all([startTestRedis(), startTestRedisCluster()]);
+}, 60_000);
 afterAll(async () => {
-  await redis?.stop();
+  await Promise.all([redis?.stop(), cluster?.stop()]);
 });
 
 function startWorker(url: string, prefix: string, hostId: string, index: number) {
@@ -69,12 +73,16 @@ function startWorker(url: string, prefix: string, hostId: string, index: number)
   return { ready, done, go: () => child.stdin.end("go\n") };
 }
 
-describe("RedisHoldStore across processes", () => {
+describe.each([
+  { kind: "one Redis server", url: () => redis?.url },
+  { kind: "a Redis Cluster", url: () => cluster?.url },
+])("RedisHoldStore across processes on $kind", ({ url: urlOf }) => {
   it("never allocates a resource beyond its capacity when four processes race for the same slots", async () => {
-    if (redis === undefined) throw new Error("no test Redis");
+    const url = urlOf();
+    if (url === undefined) throw new Error("no test Redis");
     const prefix = uniquePrefix("race");
     const hostId = `race-${Date.now()}`;
-    const workers = Array.from({ length: WORKERS }, (_, i) => startWorker(redis!.url, prefix, hostId, i));
+    const workers = Array.from({ length: WORKERS }, (_, i) => startWorker(url, prefix, hostId, i));
     await Promise.all(workers.map((w) => w.ready));
     for (const w of workers) w.go();
     const reports = await Promise.all(workers.map((w) => w.done));
@@ -84,7 +92,7 @@ describe("RedisHoldStore across processes", () => {
     expect(granted.length + reports.reduce((sum, r) => sum + r.refused, 0)).toBe(attempts);
     expect(granted.length).toBe(slotUnits);
 
-    const client = new Redis(redis.url);
+    const client = openRedis(url);
     try {
       const state = await readHostState(client, prefix, hostId);
       expect(state.allocations).toHaveLength(slotUnits);

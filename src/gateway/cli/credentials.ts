@@ -47,7 +47,9 @@ export function openVaultFromEnv(
   const ring = parseKeyRing(raw);
   if (!ring.ok) return err(ring.error);
   if (settings.redisUrl !== undefined) {
-    const redis = openRedis(settings.redisUrl, { redisOptions: { lazyConnect: false, maxRetriesPerRequest: 2 } });
+    const redis = openRedis(settings.redisUrl, {
+      redisOptions: { lazyConnect: false, maxRetriesPerRequest: 2 },
+    });
     return ok({
       vault: new TokenVault(ring.value, new RedisSealedStore(redis, settings.redisKeyPrefix ?? "schcp:")),
       basic: new BasicCredentialVault(

@@ -267,9 +267,7 @@ export function readRedisEnv(
     if (redisUrl === undefined) redisUrl = fromNodes;
     else {
       const fromUrl = parseRedisTarget(redisUrl);
-      const same =
-        fromUrl.kind === "cluster" &&
-        nodeList(fromUrl.nodes) === nodeList(target.nodes);
+      const same = fromUrl.kind === "cluster" && nodeList(fromUrl.nodes) === nodeList(target.nodes);
       if (!same) {
         return err(
           `REDIS_URL ("${redactUrl(redisUrl)}") and REDIS_CLUSTER_NODES ("${nodes}") name different Redis servers: set one of them`,

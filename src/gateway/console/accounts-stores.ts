@@ -173,7 +173,11 @@ export class RedisOwnerAccountStore implements OwnerAccountStore {
       await this.redis.set(record, JSON.stringify(account));
       await this.redis.sadd(this.#k("owners"), account.ownerId);
     } else {
-      await this.redis.multi().set(record, JSON.stringify(account)).sadd(this.#k("owners"), account.ownerId).exec();
+      await this.redis
+        .multi()
+        .set(record, JSON.stringify(account))
+        .sadd(this.#k("owners"), account.ownerId)
+        .exec();
     }
     return "ok";
   }

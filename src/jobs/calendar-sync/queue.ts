@@ -114,7 +114,9 @@ export function bullmqCalendarSyncQueue(
   logger: JobLogger,
 ): CalendarSyncQueue {
   const onError = (e: Error) => logger.error("calendar sync queue error", { error: e.message });
-  const producer = openRedis(opts.redisUrl, { redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000 } });
+  const producer = openRedis(opts.redisUrl, {
+    redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000 },
+  });
   producer.on("error", onError);
   // On a cluster the per-node options carry maxRetriesPerRequest: null, where BullMQ checks it.
   const consumer = openRedis(opts.redisUrl, { redisOptions: { maxRetriesPerRequest: null } });

@@ -26,7 +26,6 @@ import { createOutbox } from "../../src/jobs/webhooks/outbox.js";
 import { exponentialBackoff } from "../../src/jobs/webhooks/retry-policy.js";
 import { createPublicFetch } from "../../src/jobs/outbound/public-fetch.js";
 import { RedisIdempotencyStore } from "../../src/osbp/idempotency/redis.js";
-import type { Receipt } from "../../src/protocol/osbp/index.js";
 import { openRedis, type RedisClient } from "../../src/redis/client.js";
 import { backendContract } from "../connectors/synthetic/backend-contract.js";
 import {

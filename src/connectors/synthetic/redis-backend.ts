@@ -16,7 +16,7 @@
  * short and live here rather than in .lua files: tsc does not copy those into dist/.
  */
 import { randomUUID } from "node:crypto";
-import { Redis } from "ioredis";
+import { openRedis, type RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript, type RedisScript } from "../../redis/script.js";
 import {
   decodeAppointment,
@@ -101,7 +101,7 @@ const CODE_TTL_MS = 86_400_000;
 
 export interface RedisSyntheticBackendOptions {
   /** An ioredis client the caller owns (and closes). */
-  readonly client: Redis;
+  readonly client: RedisClient;
   /** Prefix of every key (default "synthetic:"); tests use a unique one and never FLUSHALL. */
   readonly keyPrefix?: string;
 }
@@ -111,7 +111,7 @@ export class SyntheticBackendError extends Error {
 }
 
 export class RedisSyntheticBackend implements SyntheticBackend {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
   private readonly ownsClient: boolean;
 
@@ -127,13 +127,15 @@ export class RedisSyntheticBackend implements SyntheticBackend {
    * no offline queue and no resend, so a command never runs late after the caller gave up.
    */
   static async connect(url: string, keyPrefix?: string): Promise<RedisSyntheticBackend> {
-    const client = new Redis(url, {
-      lazyConnect: true,
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      commandTimeout: 5000,
-      retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1000),
+    const client = openRedis(url, {
+      redisOptions: {
+        lazyConnect: true,
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        commandTimeout: 5000,
+        retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1000),
+      },
     });
     // Failures surface on the commands; an unhandled 'error' event would end the process.
     client.on("error", () => undefined);

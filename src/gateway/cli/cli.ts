@@ -58,7 +58,13 @@ Environment (serve):
                     (default http://127.0.0.1:<port>); request signatures are checked
                     against it, never against the Host header (SchCP §3.2)
   REDIS_URL         use Redis for holds, nonces, idempotency and rate limits, and BullMQ for
-                    webhooks, so several gateway processes can serve the same hosts
+                    webhooks, so several gateway processes can serve the same hosts;
+                    redis://[user:pass@]host:port (rediss:// for TLS) for one server, or
+                    redis+cluster://[user:pass@]host:port,host:port,... for a Redis Cluster
+                    (the nodes only seed: the client learns the rest from the cluster)
+  REDIS_CLUSTER_NODES
+                    a Redis Cluster's seed nodes, host:port,host:port,... (instead of a
+                    redis+cluster:// REDIS_URL; both set must name the same nodes)
   REDIS_KEY_PREFIX  prefix of the gateway's Redis keys (default "schcp:")
   GATEWAY_DATA_DIR  where host signing keys and the operator credential are kept
                     (default ./.gateway)
@@ -78,7 +84,9 @@ Environment (mcp):
   OSBP_IDEMPOTENCY_PATH  the booking.create idempotency file (default .osbp/idempotency.json);
                          one process at a time per file
   REDIS_URL              keep idempotency in Redis instead, and share serve's synthetic
-                         platform (so both protocols book the same calendar)
+                         platform (so both protocols book the same calendar); a Redis
+                         Cluster as redis+cluster://host:port,... as for serve
+  REDIS_CLUSTER_NODES    or the cluster's seed nodes, host:port,..., as for serve
   REDIS_KEY_PREFIX       prefix of the Redis keys, as for serve (default "schcp:")
   SYNTHETIC_MESSAGE_LOG  append every message a synthetic platform sends (verification codes)
                          to this file, one JSON line each: the test customer's phone

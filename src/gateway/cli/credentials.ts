@@ -12,7 +12,6 @@
 import { readFile } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { Redis } from "ioredis";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { BasicCredentialVault } from "../connect/basic-vault.js";
@@ -20,6 +19,7 @@ import { FileSealedStore } from "../credentials/file-store.js";
 import { parseKeyRing, TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { parseTokenRecord } from "../credentials/record.js";
 import { RedisSealedStore } from "../credentials/redis-store.js";
+import { openRedis } from "../../redis/client.js";
 import { TokenVault } from "../credentials/vault.js";
 import type { CliIo } from "./cli.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
@@ -47,7 +47,9 @@ export function openVaultFromEnv(
   const ring = parseKeyRing(raw);
   if (!ring.ok) return err(ring.error);
   if (settings.redisUrl !== undefined) {
-    const redis = new Redis(settings.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 2 });
+    const redis = openRedis(settings.redisUrl, {
+      redisOptions: { lazyConnect: false, maxRetriesPerRequest: 2 },
+    });
     return ok({
       vault: new TokenVault(ring.value, new RedisSealedStore(redis, settings.redisKeyPrefix ?? "schcp:")),
       basic: new BasicCredentialVault(

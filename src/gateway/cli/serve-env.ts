@@ -5,6 +5,13 @@
 import type { HostMessageSettings } from "../runtime/calendar-hosts.js";
 import { isAbsolute, resolve } from "node:path";
 import { err, ok } from "../../protocol/result.js";
+import {
+  clusterUrlFromNodes,
+  isClusterUrl,
+  parseRedisTarget,
+  redact,
+  type ClusterNode,
+} from "../../redis/client.js";
 import type { Result } from "../../protocol/result.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
@@ -225,19 +232,48 @@ export interface RedisSettings {
   readonly redisKeyPrefix?: string;
 }
 
-/** REDIS_URL and REDIS_KEY_PREFIX, shared by every command that can run on Redis. */
+/**
+ * REDIS_URL (or REDIS_CLUSTER_NODES) and REDIS_KEY_PREFIX, shared by every command that can
+ * run on Redis. A Redis Cluster (issue #15) is named either by REDIS_URL=redis+cluster://
+ * [user:pass@]host:port,… or by REDIS_CLUSTER_NODES=host:port,…; both set must name the same
+ * seed nodes (REDIS_URL then also carries the credentials).
+ */
 export function readRedisEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): Result<RedisSettings, string> {
   let redisUrl: string | undefined;
   if (set(env["REDIS_URL"])) {
+    const raw = env["REDIS_URL"];
     try {
-      const url = new URL(env["REDIS_URL"]);
-      if (url.protocol !== "redis:" && url.protocol !== "rediss:") throw new Error("scheme");
-    } catch {
-      return err(`REDIS_URL must be a redis:// or rediss:// URL, got "${env["REDIS_URL"]}"`);
+      parseRedisTarget(raw);
+    } catch (e) {
+      const why = isClusterUrl(raw) ? `: ${(e as Error).message}` : "";
+      return err(
+        `REDIS_URL must be a redis://, rediss:// or redis+cluster://host:port,… URL, got "${redact(raw)}"${why}`,
+      );
     }
-    redisUrl = env["REDIS_URL"];
+    redisUrl = raw;
+  }
+  const nodes = env["REDIS_CLUSTER_NODES"];
+  if (set(nodes)) {
+    const fromNodes = clusterUrlFromNodes(nodes);
+    let target;
+    try {
+      target = parseRedisTarget(fromNodes);
+    } catch (e) {
+      return err(`REDIS_CLUSTER_NODES must be host:port[,host:port…]: ${(e as Error).message}`);
+    }
+    if (target.kind !== "cluster") return err("REDIS_CLUSTER_NODES must be host:port[,host:port…]");
+    if (redisUrl === undefined) redisUrl = fromNodes;
+    else {
+      const fromUrl = parseRedisTarget(redisUrl);
+      const same = fromUrl.kind === "cluster" && nodeList(fromUrl.nodes) === nodeList(target.nodes);
+      if (!same) {
+        return err(
+          `REDIS_URL ("${redactUrl(redisUrl)}") and REDIS_CLUSTER_NODES ("${nodes}") name different Redis servers: set one of them`,
+        );
+      }
+    }
   }
   const redisKeyPrefix = env["REDIS_KEY_PREFIX"];
   if (set(redisKeyPrefix) && !/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
@@ -249,8 +285,16 @@ export function readRedisEnv(
   });
 }
 
-/** The URL with any password replaced, for printing. */
+function nodeList(nodes: readonly ClusterNode[]): string {
+  return nodes
+    .map((n) => `${n.host.toLowerCase()}:${n.port}`)
+    .sort()
+    .join(",");
+}
+
+/** The URL with any password replaced, for printing (a redis+cluster:// URL too). */
 export function redactUrl(url: string): string {
+  if (isClusterUrl(url)) return redact(url);
   try {
     const u = new URL(url);
     if (u.password !== "") u.password = "***";

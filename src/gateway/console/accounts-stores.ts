@@ -6,7 +6,7 @@
  */
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { RedisClient } from "../../redis/client.js";
+import { isCluster, type RedisClient } from "../../redis/client.js";
 import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
 
 interface Records {
@@ -142,6 +142,12 @@ export class FileOwnerAccountStore extends RecordsStore {
  * Keys under `${prefix}console:`: owner:{id} (the account, JSON), owner-email:{email} (its id;
  * SET NX makes an email unique across replicas), owners (the set of ids), invitation:{hash}
  * (PX TTL; GETDEL takes it once).
+ *
+ * On a Redis Cluster these keys lie in different slots (the names stay as on one server), so
+ * create() writes the account and then adds it to `owners` as two commands there (MULTI may
+ * not span slots), and list() reads the accounts one GET each instead of one MGET. A create
+ * cut between the two leaves an account that signs in but is missing from list() until it is
+ * updated; no partial account is ever listed (list() skips ids without a record).
  */
 export class RedisOwnerAccountStore implements OwnerAccountStore {
   constructor(
@@ -162,22 +168,34 @@ export class RedisOwnerAccountStore implements OwnerAccountStore {
   async create(account: OwnerAccount): Promise<"ok" | "exists"> {
     const claimed = await this.redis.set(this.#k(`owner-email:${account.email}`), account.ownerId, "NX");
     if (claimed === null) return "exists";
-    await this.redis
-      .multi()
-      .set(this.#k(`owner:${account.ownerId}`), JSON.stringify(account))
-      .sadd(this.#k("owners"), account.ownerId)
-      .exec();
+    const record = this.#k(`owner:${account.ownerId}`);
+    if (isCluster(this.redis)) {
+      await this.redis.set(record, JSON.stringify(account));
+      await this.redis.sadd(this.#k("owners"), account.ownerId);
+    } else {
+      await this.redis
+        .multi()
+        .set(record, JSON.stringify(account))
+        .sadd(this.#k("owners"), account.ownerId)
+        .exec();
+    }
     return "ok";
   }
 
   async update(account: OwnerAccount): Promise<void> {
-    await this.redis.set(this.#k(`owner:${account.ownerId}`), JSON.stringify(account), "XX");
+    const updated = await this.redis.set(this.#k(`owner:${account.ownerId}`), JSON.stringify(account), "XX");
+    // Heals a create cut between its two writes on a cluster (see the class comment).
+    if (updated !== null) await this.redis.sadd(this.#k("owners"), account.ownerId);
   }
 
   async list(): Promise<OwnerAccount[]> {
     const ids = await this.redis.smembers(this.#k("owners"));
     if (ids.length === 0) return [];
-    const raws = await this.redis.mget(ids.map((id) => this.#k(`owner:${id}`)));
+    const keys = ids.map((id) => this.#k(`owner:${id}`));
+    // One slot per owner on a cluster: MGET would be refused (CROSSSLOT).
+    const raws = isCluster(this.redis)
+      ? await Promise.all(keys.map((key) => this.redis.get(key)))
+      : await this.redis.mget(keys);
     return raws.flatMap((raw) => (raw === null ? [] : [JSON.parse(raw) as OwnerAccount]));
   }
 

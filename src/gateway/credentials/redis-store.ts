@@ -6,9 +6,10 @@
  * One string key per host, `<prefix>credentials:{<host id>}`: the hash tag keeps each host's
  * key in one Redis Cluster slot by host, beside nothing else, and the prefix is the gateway's
  * REDIS_KEY_PREFIX so several gateways can share a Redis. The value is the sealed JSON only.
- * `list()` walks with SCAN (never KEYS), for rotate().
+ * `list()` walks with SCAN (never KEYS), for rotate(); on a Redis Cluster SCAN sees one node,
+ * so it walks every master (hosts' keys spread over the shards).
  */
-import type { RedisClient } from "../../redis/client.js";
+import { eachMaster, type RedisClient } from "../../redis/client.js";
 import { checkHostId, type SealedStore } from "./store.js";
 
 export class RedisSealedStore implements SealedStore {
@@ -38,12 +39,14 @@ export class RedisSealedStore implements SealedStore {
     const head = `${this.prefix}credentials:{`;
     const pattern = `${head.replace(/[*?[\]\\]/g, "\\$&")}*}`;
     const hosts = new Set<string>();
-    let cursor = "0";
-    do {
-      const [next, keys] = await this.redis.scan(cursor, "MATCH", pattern, "COUNT", 200);
-      cursor = next;
-      for (const k of keys) if (k.startsWith(head) && k.endsWith("}")) hosts.add(k.slice(head.length, -1));
-    } while (cursor !== "0");
+    await eachMaster(this.redis, async (node) => {
+      let cursor = "0";
+      do {
+        const [next, keys] = await node.scan(cursor, "MATCH", pattern, "COUNT", 200);
+        cursor = next;
+        for (const k of keys) if (k.startsWith(head) && k.endsWith("}")) hosts.add(k.slice(head.length, -1));
+      } while (cursor !== "0");
+    });
     return [...hosts].sort();
   }
 }

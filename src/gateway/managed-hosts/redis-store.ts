@@ -4,8 +4,13 @@
  * as each write, so a replica that sees the counter unchanged knows nothing changed. The
  * create-or-compare-and-replace runs as one Lua script: two replicas (or two browser tabs)
  * cannot both win.
+ *
+ * On a Redis Cluster the script's two keys must share a slot: there the counter is
+ * `{<prefix>managed-hosts}:version`, whose hash tag is the hash's whole name (a key without
+ * braces hashes whole), so both land in one slot. On one server the counter keeps its old
+ * name, so a running deployment's replicas (old and new code) go on watching the same key.
  */
-import type { RedisClient } from "../../redis/client.js";
+import { isCluster, type RedisClient } from "../../redis/client.js";
 import { connectClient, createClient, unavailable } from "../../holds/redis/connection.js";
 import type { ManagedHostRecord, ManagedHostStore } from "./port.js";
 import { parseRecord } from "./record-json.js";
@@ -41,7 +46,7 @@ export class RedisManagedHostStore implements ManagedHostStore {
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {
     this.hash = `${prefix}managed-hosts`;
-    this.versionKey = `${prefix}managed-hosts:version`;
+    this.versionKey = isCluster(redis) ? `{${this.hash}}:version` : `${prefix}managed-hosts:version`;
   }
 
   async list(): Promise<ManagedHostRecord[]> {

@@ -12,7 +12,7 @@
  *   per-host job id keep one host's syncs from overlapping.
  */
 import { Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
+import { openRedis } from "../../redis/client.js";
 import { describeError, type JobLogger } from "../logger.js";
 
 export interface CalendarSyncSchedule {
@@ -114,9 +114,12 @@ export function bullmqCalendarSyncQueue(
   logger: JobLogger,
 ): CalendarSyncQueue {
   const onError = (e: Error) => logger.error("calendar sync queue error", { error: e.message });
-  const producer = new Redis(opts.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 5_000 });
+  const producer = openRedis(opts.redisUrl, {
+    redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000 },
+  });
   producer.on("error", onError);
-  const consumer = new Redis(opts.redisUrl, { maxRetriesPerRequest: null });
+  // On a cluster the per-node options carry maxRetriesPerRequest: null, where BullMQ checks it.
+  const consumer = openRedis(opts.redisUrl, { redisOptions: { maxRetriesPerRequest: null } });
   consumer.on("error", onError);
   const queue = new Queue<SyncJob>(CALENDAR_SYNC_QUEUE, { connection: producer, prefix: opts.prefix });
   queue.on("error", onError);

@@ -4,8 +4,8 @@
  * a lease it still holds. Leases are not released early (see PeriodicTask).
  */
 import { randomBytes } from "node:crypto";
-import { Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
+import { openRedis, type RedisClient } from "../../redis/client.js";
 import type { TaskLease, TaskLock } from "./periodic.js";
 
 const RENEW = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`;
@@ -18,16 +18,14 @@ export interface RedisTaskLockOptions {
 }
 
 export class RedisTaskLock implements TaskLock {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
   private readonly prefix: string;
 
   constructor(options: RedisTaskLockOptions) {
     this.prefix = options.prefix ?? "{booking-gateway}:lock:";
     // Fail fast: a lock that cannot be taken means "skip this tick", never a hang.
-    this.redis = new Redis(options.redisUrl, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: 5_000,
-      ...options.redisOptions,
+    this.redis = openRedis(options.redisUrl, {
+      redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000, ...options.redisOptions },
     });
     this.redis.on("error", () => undefined); // surfaced by the commands that fail
   }

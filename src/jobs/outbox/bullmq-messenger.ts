@@ -25,7 +25,8 @@
  */
 import { createHash } from "node:crypto";
 import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
-import { Redis, type RedisOptions } from "ioredis";
+import type { RedisOptions } from "ioredis";
+import { openRedis, type RedisClient } from "../../redis/client.js";
 import { describeError, type JobLogger } from "../logger.js";
 import { createHostMessenger, type HostMessenger } from "./deliver.js";
 import type { HostMessage, MessageTransport } from "./message.js";
@@ -80,10 +81,8 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
   const onError = (e: Error) => logger.error("host message queue error", { error: e.message });
   // The producer fails fast (send falls back to in-process delivery); the worker's blocking
   // connection must retry forever (BullMQ requires maxRetriesPerRequest: null there).
-  const producer = new Redis(options.redisUrl, {
-    maxRetriesPerRequest: 1,
-    commandTimeout: 5_000,
-    ...options.redisOptions,
+  const producer = openRedis(options.redisUrl, {
+    redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000, ...options.redisOptions },
   });
   producer.on("error", onError);
   const queue = new Queue<HostMessage>(HOST_MESSAGE_QUEUE, { connection: producer, prefix: options.prefix });
@@ -145,10 +144,12 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
     );
   }
 
-  let consumer: Redis | undefined;
+  let consumer: RedisClient | undefined;
   let worker: Worker<HostMessage> | undefined;
   if (options.worker !== false) {
-    consumer = new Redis(options.redisUrl, { maxRetriesPerRequest: null, ...options.redisOptions });
+    consumer = openRedis(options.redisUrl, {
+      redisOptions: { maxRetriesPerRequest: null, ...options.redisOptions },
+    });
     consumer.on("error", onError);
     worker = new Worker<HostMessage>(HOST_MESSAGE_QUEUE, process, {
       connection: consumer,

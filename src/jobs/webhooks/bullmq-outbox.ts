@@ -6,8 +6,8 @@
  */
 import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Job } from "bullmq";
-import { Redis } from "ioredis";
 import type { RedisOptions } from "ioredis";
+import { openRedis, type RedisClient } from "../../redis/client.js";
 import type { OutboundEvent } from "../../booking/api.js";
 import { consoleJobLogger, describeError } from "../logger.js";
 import type { JobLogger } from "../logger.js";
@@ -41,8 +41,8 @@ export interface BullmqOutboxOptions {
 }
 
 export class BullmqOutbox implements WebhookOutbox {
-  private readonly producer: Redis;
-  private readonly consumer?: Redis;
+  private readonly producer: RedisClient;
+  private readonly consumer?: RedisClient;
   private readonly queue: Queue<OutboundEvent>;
   private readonly worker?: Worker<OutboundEvent>;
   private readonly policy: RetryPolicy;
@@ -57,16 +57,16 @@ export class BullmqOutbox implements WebhookOutbox {
       this.logger.error("webhook queue error", { error: error.message });
     // The producer fails fast (a caller is waiting); the worker's blocking connection must
     // retry forever (BullMQ requires maxRetriesPerRequest: null there).
-    this.producer = new Redis(options.redisUrl, {
-      maxRetriesPerRequest: 1,
-      commandTimeout: 5_000,
-      ...options.redisOptions,
+    this.producer = openRedis(options.redisUrl, {
+      redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000, ...options.redisOptions },
     });
     this.producer.on("error", onError);
     this.queue = new Queue<OutboundEvent>(WEBHOOK_QUEUE, { connection: this.producer, prefix });
     this.queue.on("error", onError);
     if (options.worker === false) return;
-    this.consumer = new Redis(options.redisUrl, { maxRetriesPerRequest: null, ...options.redisOptions });
+    this.consumer = openRedis(options.redisUrl, {
+      redisOptions: { maxRetriesPerRequest: null, ...options.redisOptions },
+    });
     this.consumer.on("error", onError);
     this.worker = new Worker<OutboundEvent>(WEBHOOK_QUEUE, (job) => this.process(job), {
       connection: this.consumer,

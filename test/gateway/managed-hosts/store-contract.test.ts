@@ -1,17 +1,20 @@
 /**
  * One contract for every ManagedHostStore (issue #13): memory, the data directory's files, and
- * Redis (the shared server, a prefix of its own per test).
+ * Redis (the shared server, a prefix of its own per test), and Redis Cluster (issue #15: the
+ * hash and its version counter share one slot there).
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { FileManagedHostStore } from "../../../src/gateway/managed-hosts/file-store.js";
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
 import type { ManagedHostRecord, ManagedHostStore } from "../../../src/gateway/managed-hosts/port.js";
 import { openRedisManagedHostStore } from "../../../src/gateway/managed-hosts/redis-store.js";
+import { openRedis } from "../../../src/redis/client.js";
+import { startTestRedisCluster, type TestRedisCluster } from "../../support/redis-cluster.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 
@@ -34,11 +37,37 @@ interface Subject {
 }
 
 const prefixes: string[] = [];
+const clusterPrefixes: string[] = [];
+let cluster: TestRedisCluster | undefined;
+beforeAll(async () => {
+  cluster = await startTestRedisCluster();
+}, 60_000);
 afterAll(async () => {
   const redis = new Redis(REDIS_URL);
   for (const p of prefixes) await redis.del(`${p}managed-hosts`, `${p}managed-hosts:version`);
   redis.disconnect();
+  if (cluster !== undefined) {
+    const onCluster = openRedis(cluster.url);
+    for (const p of clusterPrefixes) await onCluster.del(`${p}managed-hosts`, `{${p}managed-hosts}:version`);
+    onCluster.disconnect();
+    await cluster.stop();
+  }
 });
+
+async function redisSubject(url: string, list: string[]): Promise<Subject> {
+  const prefix = `test:managed:${randomBytes(6).toString("hex")}:`;
+  list.push(prefix);
+  const store = await openRedisManagedHostStore(url, prefix);
+  const twin = await openRedisManagedHostStore(url, prefix);
+  return {
+    store,
+    twin,
+    cleanup: async () => {
+      await store.close();
+      await twin.close();
+    },
+  };
+}
 
 const kinds: Array<[string, () => Promise<Subject>]> = [
   [
@@ -56,21 +85,12 @@ const kinds: Array<[string, () => Promise<Subject>]> = [
       };
     },
   ],
+  ["redis", () => redisSubject(REDIS_URL, prefixes)],
   [
-    "redis",
-    async () => {
-      const prefix = `test:managed:${randomBytes(6).toString("hex")}:`;
-      prefixes.push(prefix);
-      const store = await openRedisManagedHostStore(REDIS_URL, prefix);
-      const twin = await openRedisManagedHostStore(REDIS_URL, prefix);
-      return {
-        store,
-        twin,
-        cleanup: async () => {
-          await store.close();
-          await twin.close();
-        },
-      };
+    "redis cluster",
+    () => {
+      if (cluster === undefined) throw new Error("no test Redis Cluster");
+      return redisSubject(cluster.url, clusterPrefixes);
     },
   ],
 ];

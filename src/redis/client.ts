@@ -169,7 +169,25 @@ export function isCluster(client: RedisClient): client is Cluster {
  */
 export async function eachMaster<T>(client: RedisClient, fn: (node: Redis) => Promise<T>): Promise<T[]> {
   if (!isCluster(client)) return [await fn(client)];
+  // A Cluster client knows its masters only once it has read the slot map.
+  await whenReady(client);
   return Promise.all(client.nodes("master").map((node) => fn(node)));
+}
+
+async function whenReady(cluster: Cluster, timeoutMs = 5000): Promise<void> {
+  if (cluster.status === "ready") return;
+  if (cluster.status === "wait") return cluster.connect();
+  await new Promise<void>((resolve, reject) => {
+    const onReady = (): void => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(() => {
+      cluster.off("ready", onReady);
+      reject(new Error(`the Redis Cluster client was not ready within ${timeoutMs} ms (${cluster.status})`));
+    }, timeoutMs);
+    cluster.once("ready", onReady);
+  });
 }
 
 /** The URL with any password replaced, for logs and errors. */

@@ -209,7 +209,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     say(
       s.redisUrl === undefined
         ? `idempotency: ${s.idempotencyPath}; holds, bookings and the synthetic platform in memory (end with this process)`
-        : `holds, bookings, idempotency and the synthetic platform: RedisClient at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
+        : `holds, bookings, idempotency and the synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
     );
     if (s.messageLog !== undefined) say(`synthetic platform messages: ${s.messageLog}`);
 

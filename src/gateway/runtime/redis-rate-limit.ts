@@ -60,7 +60,7 @@ export class RedisRateLimiter implements RateLimiter {
       )) as [number, number];
     } catch (error) {
       // The edge answers the store's infrastructure error with 503 and Retry-After.
-      throw new HoldStoreUnavailableError("rate limiter: RedisClient did not answer", { cause: error });
+      throw new HoldStoreUnavailableError("rate limiter: Redis did not answer", { cause: error });
     }
     return reply[0] === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(reply[1]) };
   }

@@ -90,11 +90,11 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
   }
 
   async #run(operation: string, script: RedisScript, key: string, args: string[]): Promise<unknown> {
-    if (this.#closed) throw new IdempotencyStoreError("the RedisClient idempotency store is closed");
+    if (this.#closed) throw new IdempotencyStoreError("the Redis idempotency store is closed");
     try {
       return await evalScript(this.#redis, script, [this.keyOf(key)], args);
     } catch (error) {
-      throw new IdempotencyStoreError(`RedisClient idempotency ${operation} failed: ${messageOf(error)}`, {
+      throw new IdempotencyStoreError(`Redis idempotency ${operation} failed: ${messageOf(error)}`, {
         cause: error,
       });
     }
@@ -118,7 +118,7 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
 
   #corrupt(key: string, reason: string): IdempotencyStoreError {
     return new IdempotencyStoreError(
-      `RedisClient idempotency entry ${this.keyOf(key)} is unusable (${reason}); refusing to treat it as absent`,
+      `Redis idempotency entry ${this.keyOf(key)} is unusable (${reason}); refusing to treat it as absent`,
     );
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The synthetic platform stands for an outside system (DESIGN.md): its hours, slots and
  * allocation are its own code. It may use the connector port and src/protocol's pure helpers
- * (time, money, results) and the Redis script helper, never the gateway's hold store, booking
+ * (time, money, results) and the Redis script and client helpers, never the gateway's hold store, booking
  * core, calendar arithmetic or edges, so tests can catch the gateway and a platform disagreeing.
  */
 import { readdirSync, readFileSync } from "node:fs";
@@ -13,7 +13,7 @@ const ALLOWED = [
   /^\.\/[\w-]+\.js$/,
   /^\.\.\/port\.js$/,
   /^\.\.\/\.\.\/protocol\//,
-  /^\.\.\/\.\.\/redis\/script\.js$/,
+  /^\.\.\/\.\.\/redis\/(script|client)\.js$/,
   /^node:/,
   /^ioredis$/,
   /^temporal-polyfill$/,

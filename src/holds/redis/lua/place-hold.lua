@@ -37,8 +37,12 @@ end
 
 -- Caps count live holds: held ones score their expiry, so ZCOUNT (now, +inf] leaves
 -- out those that lapsed and have not been swept yet; confirming ones score +inf.
+-- read: sorted sets read so far (their type is checked), see the typed reads below.
+local read = {}
 local function live(key)
-  return redis.call("ZCOUNT", key, "(" .. fmt(now), INF)
+  local n = redis.call("ZCOUNT", key, "(" .. fmt(now), INF)
+  read[key] = true
+  return n
 end
 if q.ma and live(KEYS[5]) >= q.ma then
   return refuse("agent_limit", { policy = "holds.max_active_per_agent", limit = q.ma })
@@ -65,7 +69,7 @@ if q.ob then
     skip_hold = b[2]
   end
 end
-local alloc = allocator(base, now, skip_hold)
+local alloc = allocator(base, now, skip_hold, read)
 local lapsed = alloc.lapsed
 local reserves = q.w or {}
 
@@ -85,18 +89,25 @@ if planned == nil then
   end
 end
 
--- Typed reads of the keys phase 2 writes that phase 1 may not have read: a key of the
--- wrong type (written by something else) fails here, before anything is written.
+-- Typed reads of the keys phase 2 writes that phase 1 has not read: a key of the wrong
+-- type (written by something else) fails here, before anything is written. Each key once
+-- (the pool is the agent's key when the hold draws on no pool); occ:<rid> were all read.
 local any_lapsed = next(lapsed) ~= nil
 if any_lapsed then
   redis.call("LLEN", KEYS[3])
 end
 if planned ~= nil then
-  redis.call("ZCARD", KEYS[2])
-  redis.call("ZCARD", KEYS[5])
-  redis.call("ZCARD", KEYS[6])
+  local function typed(key)
+    if not read[key] then
+      redis.call("ZCARD", key)
+      read[key] = true
+    end
+  end
+  typed(KEYS[2])
+  typed(KEYS[5])
+  typed(KEYS[6])
   for _, a in ipairs(planned) do
-    redis.call("ZCARD", base .. "agt:" .. a.type)
+    typed(base .. "agt:" .. a.type)
   end
 end
 

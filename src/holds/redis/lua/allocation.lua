@@ -2,17 +2,19 @@
 -- includes this file after lib.lua (scripts.ts). It mirrors src/holds/allocation.ts step
 -- by step: that file's header is the specification and the step numbers below are its.
 --
--- allocator(base, now, skip_hold) reads occupancy from Redis (nothing here writes) and
+-- allocator(base, now, skip_hold, read) reads occupancy from Redis (nothing here writes) and
 -- returns { decide = function(requirements, reserves, start, end), lapsed = {} }: decide
 -- runs steps 3-5 for one interval; lapsed collects the holds found lapsed on the way
--- (holdId -> expiresAt), for the caller to expire once it has decided.
+-- (holdId -> expiresAt), for the caller to expire once it has decided. Every sorted set it
+-- reads is marked in `read` (key -> true): the read has checked the key's type.
 -- Requirements on the wire: {type, units, combine (0|1), {id, capacity, id, capacity, …}};
 -- reserves: {resourceType, keep, typeCount}.
 
 local SEARCH_BUDGET = 1000
 
-local function allocator(base, now, skip_hold)
+local function allocator(base, now, skip_hold, read)
   local lapsed = {}
+  local hexp = base .. "hexp"
   local live_cache = {}
 
   -- Step 1: a hold's allocation is live unless the hold lapsed (held, expiresAt <= now);
@@ -27,7 +29,8 @@ local function allocator(base, now, skip_hold)
     if known ~= nil then
       return known
     end
-    local score = redis.call("ZSCORE", base .. "hexp", id)
+    local score = redis.call("ZSCORE", hexp, id)
+    read[hexp] = true
     local alive = not (score and tonumber(score) <= now)
     if not alive then
       lapsed[id] = tonumber(score)
@@ -37,7 +40,9 @@ local function allocator(base, now, skip_hold)
   end
 
   local function overlapping(key, len_field, s, e)
-    return redis.call("ZRANGEBYSCORE", key, "(" .. fmt(s), fmt(e + longest(base, len_field)), "WITHSCORES")
+    local rows = redis.call("ZRANGEBYSCORE", key, "(" .. fmt(s), fmt(e + longest(base, len_field)), "WITHSCORES")
+    read[key] = true
+    return rows
   end
 
   -- Step 2: the most units in use at once over [s, e); busy blocks fill the capacity.

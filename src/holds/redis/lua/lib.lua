@@ -101,10 +101,11 @@ local function longest(base, field)
   return n
 end
 
+-- Reads through longest(): a field the overlap query already read costs no second HGET.
 local function note_length(base, field, len)
-  local cur = redis.call("HGET", base .. "occlen", field)
-  if not cur or tonumber(cur) < len then
+  if longest(base, field) < len then
     redis.call("HSET", base .. "occlen", field, fmt(len))
+    longest_cache[field] = len
   end
 end
 

@@ -2,13 +2,12 @@
 -- in one atomic step. The allocation mirrors src/holds/allocation.ts step by step (its
 -- header is the specification; step numbers below refer to it).
 --
--- KEYS: 1 hold, 2 hexp, 3 events, 4 occlen, 5 agent count, 6 pool count (the agent's
--- again when the hold draws on no pool), 7.. one per mandate link, then every other key
--- the caller can name (occupancy and agent-type sets of every candidate, the overlapped
--- booking). Holds found lapsed on the way are expired through keys of the same host
--- (same Cluster slot) that cannot be known in advance.
--- ARGV: request JSON (place-args.ts), owner JSON, payload. The host's base
--- ("<prefix>{<hostId>}:") is KEYS[1] without its "hold:<holdId>".
+-- KEYS: 1 the hold, and nothing else: it carries the host's hash tag (a Cluster client
+-- routes by it) and every other key is built here from the host's base
+-- ("<prefix>{<hostId>}:", KEYS[1] without its "hold:<holdId>") and ids in the request,
+-- named as in keys.ts. Keys of the hold key's slot may be touched undeclared, and sending
+-- ~8 long names per call cost more than they saved (place-args.ts).
+-- ARGV: request JSON (place-args.ts), owner JSON, payload.
 -- Reply, one string (cheaper for the client to read than a nested array):
 --   "ok|<allocations JSON>"    the caller knows the rest of the hold it asked for
 --   "no|<reason>|<alternative starts, comma-separated>|<basis JSON or nothing>"
@@ -21,8 +20,21 @@ local owner_json, payload, retention = ARGV[2], ARGV[3], q.rt
 local now = q.now
 local hkey = KEYS[1]
 local base = string.sub(hkey, 1, #hkey - #q.id - 5)
-local mand = q.md or {}
-local MAND0 = 6 -- KEYS[MAND0 + i] is the key of mandate link i
+local agent_key = base .. "agent:" .. q.ag
+-- pk: 0 no pool (a proven principal; the agent's key stands in), 1 the unproven pool,
+-- 2 an attester's pool.
+local pool_key = agent_key
+if q.pk == 1 then
+  pool_key = base .. "pool:unproven"
+elseif q.pk == 2 then
+  pool_key = base .. "pool:att:" .. q.at
+end
+-- md: {cap, "<n>:<rootIss><jti>"} per mandate link (joined by the caller, see place-args.ts).
+local mand, mk = {}, {}
+for i, m in ipairs(q.md or {}) do
+  mand[i] = m[1]
+  mk[i] = base .. "mand:" .. m[2]
+end
 
 local function refuse(reason, basis, alternatives)
   local alts = alternatives and table.concat(alternatives, ",") or ""
@@ -37,21 +49,24 @@ end
 
 -- Caps count live holds: held ones score their expiry, so ZCOUNT (now, +inf] leaves
 -- out those that lapsed and have not been swept yet; confirming ones score +inf.
+-- read: sorted sets read so far (their type is checked), see the typed reads below.
+local read = {}
 local function live(key)
-  return redis.call("ZCOUNT", key, "(" .. fmt(now), INF)
+  local n = redis.call("ZCOUNT", key, "(" .. fmt(now), INF)
+  read[key] = true
+  return n
 end
-if q.ma and live(KEYS[5]) >= q.ma then
+if q.ma and live(agent_key) >= q.ma then
   return refuse("agent_limit", { policy = "holds.max_active_per_agent", limit = q.ma })
 end
--- pk: 0 no pool (a proven principal), 1 the unproven pool, 2 an attester's pool.
-if q.pk > 0 and q.mp and live(KEYS[6]) >= q.mp then
+if q.pk > 0 and q.mp and live(pool_key) >= q.mp then
   if q.pk == 2 then
     return refuse("attester_pool_full", { policy = "holds.max_active_per_attester", limit = q.mp })
   end
   return refuse("new_guest_pool_full", { policy = "holds.max_active_unproven", limit = q.mp })
 end
 for i, max in ipairs(mand) do
-  if live(KEYS[MAND0 + i]) >= max then
+  if live(mk[i]) >= max then
     return refuse("mandate_limit", { policy = "mandate.max_bookings", limit = max })
   end
 end
@@ -60,12 +75,12 @@ end
 -- expiresAt <= now); the booking a change hold belongs to does not count against it (§5.7).
 local skip_hold = nil
 if q.ob then
-  local b = redis.call("HMGET", q.ob, "s", "hd")
+  local b = redis.call("HMGET", base .. "bk:" .. q.ob, "s", "hd")
   if b[1] == "active" then
     skip_hold = b[2]
   end
 end
-local alloc = allocator(base, now, skip_hold)
+local alloc = allocator(base, now, skip_hold, read)
 local lapsed = alloc.lapsed
 local reserves = q.w or {}
 
@@ -85,18 +100,25 @@ if planned == nil then
   end
 end
 
--- Typed reads of the keys phase 2 writes that phase 1 may not have read: a key of the
--- wrong type (written by something else) fails here, before anything is written.
+-- Typed reads of the keys phase 2 writes that phase 1 has not read: a key of the wrong
+-- type (written by something else) fails here, before anything is written. Each key once
+-- (the pool is the agent's key when the hold draws on no pool); occ:<rid> were all read.
 local any_lapsed = next(lapsed) ~= nil
 if any_lapsed then
-  redis.call("LLEN", KEYS[3])
+  redis.call("LLEN", base .. "events")
 end
 if planned ~= nil then
-  redis.call("ZCARD", KEYS[2])
-  redis.call("ZCARD", KEYS[5])
-  redis.call("ZCARD", KEYS[6])
+  local function typed(key)
+    if not read[key] then
+      redis.call("ZCARD", key)
+      read[key] = true
+    end
+  end
+  typed(base .. "hexp")
+  typed(agent_key)
+  typed(pool_key)
   for _, a in ipairs(planned) do
-    redis.call("ZCARD", base .. "agt:" .. a.type)
+    typed(base .. "agt:" .. a.type)
   end
 end
 
@@ -132,13 +154,9 @@ end
 
 local id = q.id
 local st, en, ex = fmt(q.s), fmt(q.e), fmt(q.ex)
-local ik = { KEYS[5] }
+local ik = { agent_key }
 if q.pk > 0 then
-  ik[2] = KEYS[6]
-end
-local mk = {}
-for i = 1, #mand do
-  mk[i] = KEYS[MAND0 + i]
+  ik[2] = pool_key
 end
 local al = cjson.encode(planned)
 local h = {

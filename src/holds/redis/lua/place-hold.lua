@@ -2,12 +2,17 @@
 -- in one atomic step. The allocation mirrors src/holds/allocation.ts step by step (its
 -- header is the specification; step numbers below refer to it).
 --
--- KEYS: 1 the hold, and nothing else: it carries the host's hash tag (a Cluster client
--- routes by it) and every other key is built here from the host's base
--- ("<prefix>{<hostId>}:", KEYS[1] without its "hold:<holdId>") and ids in the request,
--- named as in keys.ts. Keys of the hold key's slot may be touched undeclared, and sending
--- ~8 long names per call cost more than they saved (place-args.ts).
--- ARGV: request JSON (place-args.ts), owner JSON, payload.
+-- KEYS: 1 hold, 2 hexp, 3 events, 4 occlen, 5 agent count, 6 pool count (the agent's
+-- again when the hold draws on no pool), 7.. one per mandate link, then every other key
+-- the caller can name (occupancy and agent-type sets of every candidate, the overlapped
+-- booking). Holds found lapsed on the way are expired through keys of the same host
+-- (same Cluster slot) that cannot be known in advance.
+-- Every key the caller can name is declared, not built here, though all share one slot: while
+-- a Redis Cluster moves the host's slot to another master, Redis routes and refuses a script
+-- by its declared keys (ASK, or TRYAGAIN while they are split between the two nodes), so a
+-- hold never runs against a half-moved occupancy and decides on sets that are not there yet.
+-- ARGV: request JSON (place-args.ts), owner JSON, payload. The host's base
+-- ("<prefix>{<hostId>}:") is KEYS[1] without its "hold:<holdId>".
 -- Reply, one string (cheaper for the client to read than a nested array):
 --   "ok|<allocations JSON>"    the caller knows the rest of the hold it asked for
 --   "no|<reason>|<alternative starts, comma-separated>|<basis JSON or nothing>"
@@ -20,21 +25,8 @@ local owner_json, payload, retention = ARGV[2], ARGV[3], q.rt
 local now = q.now
 local hkey = KEYS[1]
 local base = string.sub(hkey, 1, #hkey - #q.id - 5)
-local agent_key = base .. "agent:" .. q.ag
--- pk: 0 no pool (a proven principal; the agent's key stands in), 1 the unproven pool,
--- 2 an attester's pool.
-local pool_key = agent_key
-if q.pk == 1 then
-  pool_key = base .. "pool:unproven"
-elseif q.pk == 2 then
-  pool_key = base .. "pool:att:" .. q.at
-end
--- md: {cap, "<n>:<rootIss><jti>"} per mandate link (joined by the caller, see place-args.ts).
-local mand, mk = {}, {}
-for i, m in ipairs(q.md or {}) do
-  mand[i] = m[1]
-  mk[i] = base .. "mand:" .. m[2]
-end
+local mand = q.md or {}
+local MAND0 = 6 -- KEYS[MAND0 + i] is the key of mandate link i
 
 local function refuse(reason, basis, alternatives)
   local alts = alternatives and table.concat(alternatives, ",") or ""
@@ -56,17 +48,18 @@ local function live(key)
   read[key] = true
   return n
 end
-if q.ma and live(agent_key) >= q.ma then
+if q.ma and live(KEYS[5]) >= q.ma then
   return refuse("agent_limit", { policy = "holds.max_active_per_agent", limit = q.ma })
 end
-if q.pk > 0 and q.mp and live(pool_key) >= q.mp then
+-- pk: 0 no pool (a proven principal), 1 the unproven pool, 2 an attester's pool.
+if q.pk > 0 and q.mp and live(KEYS[6]) >= q.mp then
   if q.pk == 2 then
     return refuse("attester_pool_full", { policy = "holds.max_active_per_attester", limit = q.mp })
   end
   return refuse("new_guest_pool_full", { policy = "holds.max_active_unproven", limit = q.mp })
 end
 for i, max in ipairs(mand) do
-  if live(mk[i]) >= max then
+  if live(KEYS[MAND0 + i]) >= max then
     return refuse("mandate_limit", { policy = "mandate.max_bookings", limit = max })
   end
 end
@@ -75,7 +68,7 @@ end
 -- expiresAt <= now); the booking a change hold belongs to does not count against it (§5.7).
 local skip_hold = nil
 if q.ob then
-  local b = redis.call("HMGET", base .. "bk:" .. q.ob, "s", "hd")
+  local b = redis.call("HMGET", q.ob, "s", "hd")
   if b[1] == "active" then
     skip_hold = b[2]
   end
@@ -105,7 +98,7 @@ end
 -- (the pool is the agent's key when the hold draws on no pool); occ:<rid> were all read.
 local any_lapsed = next(lapsed) ~= nil
 if any_lapsed then
-  redis.call("LLEN", base .. "events")
+  redis.call("LLEN", KEYS[3])
 end
 if planned ~= nil then
   local function typed(key)
@@ -114,9 +107,9 @@ if planned ~= nil then
       read[key] = true
     end
   end
-  typed(base .. "hexp")
-  typed(agent_key)
-  typed(pool_key)
+  typed(KEYS[2])
+  typed(KEYS[5])
+  typed(KEYS[6])
   for _, a in ipairs(planned) do
     typed(base .. "agt:" .. a.type)
   end
@@ -154,9 +147,13 @@ end
 
 local id = q.id
 local st, en, ex = fmt(q.s), fmt(q.e), fmt(q.ex)
-local ik = { agent_key }
+local ik = { KEYS[5] }
 if q.pk > 0 then
-  ik[2] = pool_key
+  ik[2] = KEYS[6]
+end
+local mk = {}
+for i = 1, #mand do
+  mk[i] = KEYS[MAND0 + i]
 end
 local al = cjson.encode(planned)
 local h = {

@@ -14,6 +14,11 @@
  *   redis_usec_per_hold  Redis's own script time per placeHold on the cluster (INFO
  *                        commandstats EVALSHA+EVAL usec, summed over the masters, divided by
  *                        the calls): capacity per shard ≈ 1e6 / this, holds/s of Redis CPU
+ *   single_redis_usec_per_hold  the same on the one node
+ *   redis_cpu_usec_per_hold      the masters' process CPU (INFO cpu) per hold on the cluster:
+ *                                script, request parsing and replies; unlike script time it
+ *                                does not count a server's waits for a core
+ *   single_redis_cpu_usec_per_hold  the same on the one node
  *   shards               masters in the cluster
  *   hosts_per_shard      how the 30 hosts' hash tags fell on the masters
  *   double_booked        units beyond capacity plus inconsistencies, summed over both runs
@@ -100,10 +105,19 @@ async function race(stores: readonly RedisHoldStore[], run: string) {
   return { granted, completed, seconds: (performance.now() - started) / 1000 };
 }
 
-/** EVALSHA + EVAL calls and usec, summed over every master (INFO commandstats). */
-async function scriptStats(client: RedisClient): Promise<{ calls: number; usec: number }> {
+interface ScriptStats {
+  readonly calls: number;
+  /** Time inside EVALSHA/EVAL (wall clock: a server preempted mid-script counts the wait). */
+  readonly usec: number;
+  /** The servers' own CPU time (INFO cpu, user + sys): what a shard's core actually spends. */
+  readonly cpuUsec: number;
+}
+
+/** EVALSHA + EVAL calls and usec, and process CPU, summed over every master. */
+async function scriptStats(client: RedisClient): Promise<ScriptStats> {
   const perNode = await eachMaster(client, async (node: Redis) => {
     const info = await node.info("commandstats");
+    const cpu = await node.info("cpu");
     let calls = 0;
     let usec = 0;
     for (const name of ["evalsha", "eval"]) {
@@ -111,12 +125,17 @@ async function scriptStats(client: RedisClient): Promise<{ calls: number; usec: 
       calls += Number(m?.[1] ?? 0);
       usec += Number(m?.[2] ?? 0);
     }
-    return { calls, usec };
+    const seconds = (field: string): number => Number(new RegExp(`${field}:([0-9.]+)`).exec(cpu)?.[1] ?? 0);
+    return { calls, usec, cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6 };
   });
-  return perNode.reduce((a, b) => ({ calls: a.calls + b.calls, usec: a.usec + b.usec }), {
-    calls: 0,
-    usec: 0,
-  });
+  return perNode.reduce(
+    (a, b) => ({ calls: a.calls + b.calls, usec: a.usec + b.usec, cpuUsec: a.cpuUsec + b.cpuUsec }),
+    {
+      calls: 0,
+      usec: 0,
+      cpuUsec: 0,
+    },
+  );
 }
 
 /** Units beyond capacity and inconsistencies, from Redis and from what the clients were told. */
@@ -177,6 +196,7 @@ async function runOn(url: string, label: string) {
     const bad = await doubleBooked(inspector, prefix, "race", result.granted);
     const perS = result.completed / result.seconds;
     const usec = (s1.usec - s0.usec) / result.completed;
+    const cpuUsec = (s1.cpuUsec - s0.cpuUsec) / result.completed;
     const spread = await hostsPerShard(inspector, prefix, "race");
     log(
       `${label}: ${result.completed} placeHold in ${result.seconds.toFixed(2)} s (${perS.toFixed(0)}/s), ` +
@@ -184,7 +204,7 @@ async function runOn(url: string, label: string) {
         `hosts per shard ${JSON.stringify(spread)}, double-booked ${bad}`,
     );
     if (result.granted.length !== SLOTS) log(`${label}: granted ${result.granted.length}, expected ${SLOTS}`);
-    return { perS, usec, spread, bad: bad + Math.abs(result.granted.length - SLOTS) };
+    return { perS, usec, cpuUsec, spread, bad: bad + Math.abs(result.granted.length - SLOTS) };
   } finally {
     await dropPrefix(inspector, prefix);
     inspector.disconnect();
@@ -205,6 +225,13 @@ const output = {
   single_per_s: round(one.perS),
   cluster_per_s: round(many.perS),
   redis_usec_per_hold: round(many.usec, 1),
+  // The same measure on the one node: a cluster node also checks every command a script runs
+  // against its slot map, and here shares two cores with five other redis-servers.
+  single_redis_usec_per_hold: round(one.usec, 1),
+  // Redis process CPU per hold (every master's user + sys time over the race, which also
+  // covers reading requests and writing replies): the figure to size shards with.
+  redis_cpu_usec_per_hold: round(many.cpuUsec, 1),
+  single_redis_cpu_usec_per_hold: round(one.cpuUsec, 1),
   shards: many.spread.length,
   hosts_per_shard: many.spread,
   double_booked: one.bad + many.bad,

@@ -19,6 +19,7 @@ import { FileSealedStore } from "../credentials/file-store.js";
 import { parseKeyRing, TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { parseTokenRecord } from "../credentials/record.js";
 import { RedisSealedStore } from "../credentials/redis-store.js";
+import { FileRefreshLock, RedisRefreshLock, type RefreshLock } from "../credentials/refresh-lock.js";
 import { openRedis } from "../../redis/client.js";
 import { TokenVault } from "../credentials/vault.js";
 import type { CliIo } from "./cli.js";
@@ -28,6 +29,8 @@ export interface OpenVault {
   readonly vault: TokenVault;
   /** CalDAV hosts' passwords, under the same key ring (connect/basic-vault.ts). */
   readonly basic: BasicCredentialVault;
+  /** One refresh of a host's grant at a time across the processes on this vault (issue #15). */
+  readonly refreshLock: RefreshLock;
   /** Where it lives, for printing (a redacted Redis URL or the directory). */
   readonly where: string;
   close(): Promise<void>;
@@ -56,6 +59,7 @@ export function openVaultFromEnv(
         ring.value,
         new RedisSealedStore(redis, `${settings.redisKeyPrefix ?? "schcp:"}basic:`),
       ),
+      refreshLock: new RedisRefreshLock(redis, settings.redisKeyPrefix ?? "schcp:"),
       where: `Redis at ${redactUrl(settings.redisUrl)}`,
       close: async () => {
         await redis.quit().catch(() => redis.disconnect());
@@ -66,6 +70,7 @@ export function openVaultFromEnv(
   return ok({
     vault: new TokenVault(ring.value, store),
     basic: new BasicCredentialVault(ring.value, new FileSealedStore(join(settings.dataDir, "basic"))),
+    refreshLock: new FileRefreshLock(settings.dataDir),
     where: store.dir,
     close: () => Promise.resolve(),
   });

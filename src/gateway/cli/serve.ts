@@ -107,7 +107,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
       ...(openVault !== undefined && {
-        credentials: { vault: openVault.vault, basic: openVault.basic, env },
+        credentials: {
+          vault: openVault.vault,
+          basic: openVault.basic,
+          refreshLock: openVault.refreshLock,
+          env,
+        },
       }),
       // Connect seals grants in the vault: the runtime turns it on only with credentials.
       ...(connectProviderNames(settings.value.connect).length > 0 && { connect: settings.value.connect }),

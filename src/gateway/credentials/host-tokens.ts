@@ -14,6 +14,7 @@ import type { Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { createTokenProvider, isRevokedGrant, type TokenProvider } from "./refresher.js";
 import { retryOnceOn401 } from "./retry-on-401.js";
+import type { RefreshLock } from "./refresh-lock.js";
 import type { OAuthClient } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
 import type { BasicCredentialVault } from "../connect/basic-vault.js";
@@ -23,6 +24,8 @@ export interface VaultCredentials {
   readonly vault: TokenVault;
   /** CalDAV hosts' sealed passwords (`credentials: "vault"` on a caldav host; caldav-vault.ts). */
   readonly basic?: BasicCredentialVault;
+  /** One refresh per host at a time across the processes sharing `vault` (refresh-lock.ts). */
+  readonly refreshLock?: RefreshLock;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -75,7 +78,7 @@ export function vaultHostTokens(
     err({ field: field(inner), message: `${field(inner)}: ${why}` });
   if (deps.credentials === undefined)
     return fail("/credentials", `"vault" needs TOKEN_KEYS set (the key ring the vault is sealed with)`);
-  const { env, vault } = deps.credentials;
+  const { env, vault, refreshLock } = deps.credentials;
   const fromEnv = (inner: string, name: unknown): Result<string, { field: string; message: string }> => {
     if (typeof name !== "string" || !ENV_NAME.test(name))
       return fail(inner, "the name of an environment variable that holds the value");
@@ -103,6 +106,7 @@ export function vaultHostTokens(
     ...(deps.now !== undefined && { now: deps.now }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(typeof version === "string" && { squareVersion: version }),
+    ...(refreshLock !== undefined && { refreshLock }),
   });
   return ok({
     rest,

@@ -13,10 +13,18 @@ export { FileSealedStore, CREDENTIALS_DIR } from "./file-store.js";
 export { RedisSealedStore } from "./redis-store.js";
 export { TokenVault } from "./vault.js";
 export {
+  RedisRefreshLock,
+  FileRefreshLock,
+  MemoryRefreshLock,
+  type RefreshLock,
+  type ReleaseRefreshLock,
+} from "./refresh-lock.js";
+export {
   createTokenProvider,
   isRevokedGrant,
   TokenUnavailableError,
   DEFAULT_REFRESH_MARGIN_MS,
+  DEFAULT_REFRESH_LOCK_TTL_MS,
   type TokenProvider,
   type TokenProviderOptions,
 } from "./refresher.js";

@@ -8,6 +8,12 @@
  *   401 and asks again (retry-on-401.ts);
  * - before refreshing it reads the vault again: another gateway process on the same store may
  *   have refreshed already, and its token is used instead of spending the grant twice;
+ * - across processes (issue #15, scale-out), with a `refreshLock` (refresh-lock.ts): the
+ *   refresh happens only while holding the host's lock, after reading the vault once more under
+ *   it, and the lock is freed once the new grant is in the vault. A process that finds the lock
+ *   held polls the vault for the holder's fresh token instead; when none comes in time it uses
+ *   the current token while it has not expired, else fails `unavailable` (transient, never
+ *   "unauthorized"). With a lock configured it never refreshes without holding it;
  * - a refresh refused for good (invalid_grant, a 4xx) is `unauthorized`: http.ts and the Square
  *   client map it so, and host health turns the host "needs_reconnection" (booking/hosts/
  *   health.ts), which refuses its time. It is logged loudly once, and no further refresh is
@@ -19,12 +25,18 @@
  *
  * No message or log line carries a token, a secret or an upstream error description.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../http/types.js";
 import type { TokenRecord } from "./record.js";
+import type { RefreshLock, ReleaseRefreshLock } from "./refresh-lock.js";
 import { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
 
 export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
+/** Longer than a refresh takes (the token endpoint call times out after 10 s: token-endpoints.ts). */
+export const DEFAULT_REFRESH_LOCK_TTL_MS = 30_000;
+export const DEFAULT_REFRESH_LOCK_WAIT_MS = 5_000;
+export const DEFAULT_REFRESH_LOCK_POLL_MS = 100;
 
 /** What http.ts (`credentialError`) and the Square client read: `code` "unauthorized" or not. */
 export class TokenUnavailableError extends Error {
@@ -56,6 +68,14 @@ export interface TokenProviderOptions {
   readonly logger?: Logger;
   readonly marginMs?: number;
   readonly squareVersion?: string;
+  /** One refresh at a time across the processes sharing `vault` (refresh-lock.ts). */
+  readonly refreshLock?: RefreshLock;
+  /** How long a refresh may hold the lock (DEFAULT_REFRESH_LOCK_TTL_MS). */
+  readonly lockTtlMs?: number;
+  /** How long to wait for another process's refresh (DEFAULT_REFRESH_LOCK_WAIT_MS)... */
+  readonly lockWaitMs?: number;
+  /** ...reading the vault every `lockPollMs` (DEFAULT_REFRESH_LOCK_POLL_MS). */
+  readonly lockPollMs?: number;
 }
 
 /** A grant's identity for "has the operator put a new one": its refresh token, else its access token. */
@@ -117,6 +137,56 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
     const record = await load();
     if (fresh(record)) return record.accessToken;
     if (revokedGrant === grantOf(record)) throw revoked(record, { status: 0 });
+    return opts.refreshLock === undefined ? refreshGrantOf(record) : refreshLocked(opts.refreshLock, record);
+  }
+
+  /** Due, but the refresh is another process's (or the lock is out of reach): the token while it lasts. */
+  const stillUsable = (record: TokenRecord, why: string): string => {
+    opts.logger?.warn("OAuth refresh left for now: the cross-process refresh lock was not ours", {
+      ...fields(record),
+      why,
+    });
+    if (usable(record)) return record.accessToken;
+    throw new TokenUnavailableError(
+      "unavailable",
+      `host "${hostId}": the ${record.provider} token is being refreshed elsewhere; try again shortly`,
+    );
+  };
+
+  async function refreshLocked(lock: RefreshLock, first: TokenRecord): Promise<string> {
+    const ttl = opts.lockTtlMs ?? DEFAULT_REFRESH_LOCK_TTL_MS;
+    const poll = opts.lockPollMs ?? DEFAULT_REFRESH_LOCK_POLL_MS;
+    // Counted in rounds, not by `now`: tests hold the clock still.
+    const rounds = Math.ceil((opts.lockWaitMs ?? DEFAULT_REFRESH_LOCK_WAIT_MS) / poll);
+    let record = first;
+    for (let round = 0; ; round++) {
+      let release: ReleaseRefreshLock | undefined;
+      try {
+        release = await lock.acquire(hostId, ttl);
+      } catch (e) {
+        return stillUsable(record, `the lock could not be taken (${e instanceof Error ? e.name : "error"})`);
+      }
+      if (release !== undefined) {
+        try {
+          // Under the lock: the previous holder may have written its grant just before we took it.
+          const held = await load();
+          if (fresh(held)) return held.accessToken;
+          if (revokedGrant === grantOf(held)) throw revoked(held, { status: 0 });
+          return await refreshGrantOf(held);
+        } finally {
+          // A release that fails (Redis gone) leaves the lock to expire after `ttl`.
+          await release().catch(() => undefined);
+        }
+      }
+      if (round >= rounds) return stillUsable(record, "waited for its refresh without a new token");
+      await sleep(poll);
+      // The holder's grant, once it is in the vault; a deleted record is unauthorized (load()).
+      record = await load();
+      if (fresh(record)) return record.accessToken;
+    }
+  }
+
+  async function refreshGrantOf(record: TokenRecord): Promise<string> {
     const outcome: RefreshOutcome = await refreshGrant({
       record,
       client: opts.client,

@@ -26,7 +26,6 @@
  * cluster_per_s does not show the shards' added capacity; redis_usec_per_hold does.
  * Exits non-zero when a run double-booked or granted other than every slot once.
  */
-import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import type { Redis } from "ioredis";
 import { eachMaster, isCluster, openRedis, type RedisClient } from "../src/redis/client.js";
@@ -34,6 +33,7 @@ import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { RedisKeys } from "../src/holds/redis/keys.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
+import { runRace, shuffled, slotRequest, type RaceOutcome } from "../test/support/hold-race.js";
 import { dropPrefix, startTestRedis, uniquePrefix } from "../test/support/redis.js";
 import { startTestRedisCluster } from "../test/support/redis-cluster.js";
 
@@ -59,50 +59,23 @@ const NOW = T0 - 60 * 60_000;
 
 const log = (message: string): void => void process.stderr.write(`[bench:cluster] ${message}\n`);
 
-function shuffled<T>(items: readonly T[]): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
 function plan(run: string, client: number): HoldRequest[] {
-  const requests = HOSTS.flatMap((host) =>
-    RESOURCES.flatMap((resourceId) =>
-      INTERVALS.map((interval): HoldRequest => ({
-        hostId: `${run}-${host}`,
-        holdId: `c${client}-${resourceId}-${interval.start}`,
-        serviceId: "bench",
-        interval,
-        requirements: [{ type: "bay", candidates: [{ id: resourceId, capacity: 1 }], units: 1 }],
-        ttlMs: 10 * 60_000,
-        now: NOW,
-        owner: { agentKey: `agent-${client}`, principal: `principal-${client}`, mandates: [] },
-        caps: { principalProven: true, maxActivePerAgent: 100_000 },
-        payload: '{"offer":"bench"}',
-      })),
+  return shuffled(
+    HOSTS.flatMap((host) =>
+      RESOURCES.flatMap((resourceId) =>
+        INTERVALS.map((interval) =>
+          slotRequest({ hostId: `${run}-${host}`, client, resourceId, interval, now: NOW }),
+        ),
+      ),
     ),
   );
-  return shuffled(requests);
 }
 
-async function race(stores: readonly RedisHoldStore[], run: string) {
-  const plans = stores.map((_, client) => plan(run, client));
-  const granted: HoldRecord[] = [];
-  let completed = 0;
-  const started = performance.now();
-  await Promise.all(
-    stores.map(async (store, client) => {
-      for (const request of plans[client] ?? []) {
-        const outcome = await store.placeHold(request);
-        completed++;
-        if (outcome.ok) granted.push(outcome.hold);
-      }
-    }),
+function race(stores: readonly RedisHoldStore[], run: string): Promise<RaceOutcome> {
+  return runRace(
+    stores,
+    stores.map((_, client) => plan(run, client)),
   );
-  return { granted, completed, seconds: (performance.now() - started) / 1000 };
 }
 
 interface ScriptStats {

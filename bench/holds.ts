@@ -36,9 +36,10 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import type { RedisClient } from "../src/redis/client.js";
-import type { GatewayStore, HoldRecord, HoldRequest } from "../src/holds/port.js";
+import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
+import { runRace, shuffled, slotRequest, type RaceOutcome } from "../test/support/hold-race.js";
 import { dropPrefix, startTestRedis, uniquePrefix } from "../test/support/redis.js";
 
 const { values } = parseArgs({
@@ -67,69 +68,23 @@ const NOW = T0 - 60 * 60_000;
 
 const log = (message: string): void => void process.stderr.write(`[bench:holds] ${message}\n`);
 
-interface Race {
-  readonly granted: HoldRecord[];
-  readonly completed: number;
-  readonly seconds: number;
-}
-
-function shuffled<T>(items: readonly T[]): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
-}
-
-function slotRequest(
-  hostId: string,
-  client: number,
-  resourceId: string,
-  interval: { start: number; end: number },
-) {
-  return {
-    hostId,
-    holdId: `c${client}-${resourceId}-${interval.start}`,
-    serviceId: "bench",
-    interval,
-    requirements: [{ type: "bay", candidates: [{ id: resourceId, capacity: 1 }], units: 1 }],
-    ttlMs: 10 * 60_000,
-    now: NOW,
-    owner: { agentKey: `agent-${client}`, principal: `principal-${client}`, mandates: [] },
-    caps: { principalProven: true, maxActivePerAgent: 1000 },
-    payload: '{"offer":"bench"}',
-  } satisfies HoldRequest;
-}
+type Race = RaceOutcome;
 
 /** Every client asks for every slot once, in its own order. */
 function plan(clients: number, hostId: string): HoldRequest[][] {
   return Array.from({ length: clients }, (_, client) =>
-    shuffled(RESOURCES.flatMap((r) => INTERVALS.map((i) => slotRequest(hostId, client, r, i)))),
+    shuffled(
+      RESOURCES.flatMap((resourceId) =>
+        INTERVALS.map((interval) =>
+          slotRequest({ hostId, client, resourceId, interval, now: NOW, maxActivePerAgent: 1000 }),
+        ),
+      ),
+    ),
   );
 }
 
 /** All clients run their plans (or a slice of each) at once. */
-async function race(
-  stores: readonly GatewayStore[],
-  plans: readonly HoldRequest[][],
-  from = 0,
-  to = Number.POSITIVE_INFINITY,
-): Promise<Race> {
-  const granted: HoldRecord[] = [];
-  let completed = 0;
-  const started = performance.now();
-  await Promise.all(
-    stores.map(async (store, client) => {
-      for (const request of (plans[client] ?? []).slice(from, to)) {
-        const outcome = await store.placeHold(request);
-        completed++;
-        if (outcome.ok) granted.push(outcome.hold);
-      }
-    }),
-  );
-  return { granted, completed, seconds: (performance.now() - started) / 1000 };
-}
+const race = runRace;
 
 /** Every connection sends `perClient` PINGs one after another, all connections at once. */
 async function pings(clients: readonly RedisClient[], perClient: number): Promise<number> {

@@ -17,6 +17,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { HoldStoreUnavailableError, type HoldRecord, type HoldRequest } from "../../src/holds/port.js";
 import { createRedisGatewayStore, RedisKeys, type RedisHoldStore } from "../../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../holds/redis/inspect.js";
+import { shuffled, slotRequest } from "../support/hold-race.js";
 import { sleep, uniquePrefix } from "../support/redis.js";
 import { roleOf, startOwnRedisCluster, type TestRedisCluster } from "../support/redis-cluster.js";
 import {
@@ -50,27 +51,15 @@ afterEach(async () => {
 });
 
 function request(client: number, resourceId: string, interval: { start: number; end: number }): HoldRequest {
-  return {
+  return slotRequest({
     hostId: HOST,
-    holdId: `c${client}-${resourceId}-${interval.start}`,
-    serviceId: "svc",
+    client,
+    resourceId,
     interval,
-    requirements: [{ type: "bay", candidates: [{ id: resourceId, capacity: 1 }], units: 1 }],
-    ttlMs: 3_600_000,
     now: NOW,
-    owner: { agentKey: `agent-${client}`, principal: `principal-${client}`, mandates: [] },
-    caps: { principalProven: true, maxActivePerAgent: 1000 },
+    ttlMs: 3_600_000,
     payload: "{}",
-  };
-}
-
-function shuffled<T>(items: readonly T[]): T[] {
-  const out = [...items];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(Math.random() * (i + 1));
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
+  });
 }
 
 const node = (port: number): Redis => new Redis({ host: "127.0.0.1", port, maxRetriesPerRequest: 0 });

@@ -39,7 +39,8 @@ const NOT_INSTALLED =
   "apt-get install redis-server (or set REDIS_CLUSTER_NODES=host:port,… to a cluster the tests may write prefixed keys to)";
 
 export async function startTestRedisCluster(): Promise<TestRedisCluster> {
-  const fromEnv = process.env["REDIS_CLUSTER_NODES"];
+  // Under vitest, test/support/env-setup.ts has moved it to TEST_REDIS_CLUSTER_NODES.
+  const fromEnv = process.env["TEST_REDIS_CLUSTER_NODES"] ?? process.env["REDIS_CLUSTER_NODES"];
   if (fromEnv !== undefined && fromEnv.trim() !== "") {
     const ports = fromEnv.split(",").map((entry) => Number(entry.trim().split(":").pop()));
     const first = fromEnv.split(",")[0]?.trim() ?? "";

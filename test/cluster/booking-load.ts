@@ -21,7 +21,7 @@ import {
   type SyntheticWriteOutcome,
 } from "../../src/connectors/synthetic/index.js";
 import { HoldStoreUnavailableError } from "../../src/holds/port.js";
-import { createRedisGatewayStore, RedisKeys } from "../../src/holds/redis/index.js";
+import { createRedisGatewayStore, RedisKeys, type ReplicaWaitPolicy } from "../../src/holds/redis/index.js";
 import { generateEd25519KeyPair, jwkThumbprint } from "../../src/protocol/jose/index.js";
 import { issueMandate, verifyMandate } from "../../src/protocol/schcp/mandate/index.js";
 import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
@@ -49,9 +49,18 @@ export class CountingBackend extends MemorySyntheticBackend {
   }
 }
 
-export async function world(c: TestRedisCluster) {
+export async function world(c: TestRedisCluster, replicaWait?: ReplicaWaitPolicy) {
   const prefix = uniquePrefix("failover");
-  const s = await createRedisGatewayStore({ url: c.url, keyPrefix: prefix });
+  const shortfalls: Array<{ hostId: string; acknowledged: number }> = [];
+  const s = await createRedisGatewayStore({
+    url: c.url,
+    keyPrefix: prefix,
+    ...(replicaWait !== undefined && {
+      replicaWait,
+      onReplicaShortfall: ({ hostId, acknowledged }: { hostId: string; acknowledged: number }) =>
+        void shortfalls.push({ hostId, acknowledged }),
+    }),
+  });
   const backend = new CountingBackend();
   const clock = { now: () => NOW };
   const base = embeddedDefaultHosts().find((h) => h.id === "maple-street-auto");
@@ -81,7 +90,7 @@ export async function world(c: TestRedisCluster) {
     ids: { next: (p) => `${p}${++n}` },
     outbox: { enqueue: () => Promise.resolve() },
   });
-  return { prefix, store: s, backend, service, hostIds, runtimes };
+  return { prefix, store: s, backend, service, hostIds, runtimes, shortfalls };
 }
 
 export async function guest(hostId: string): Promise<SchcpCaller> {
@@ -252,11 +261,12 @@ export async function checkNoDoubleBooking(w: World) {
   return { active, upstream: w.backend.created.length };
 }
 
-export async function oneMoreBooking(w: World, hostId: string): Promise<void> {
+/** One more booking at `hostId` on `day` (default 2030-01-11), start to finish. */
+export async function oneMoreBooking(w: World, hostId: string, day = "2030-01-11"): Promise<void> {
   const caller = await guest(hostId);
   const slots = await w.service.availability(hostId, caller, {
     service_id: "oil-change",
-    window: { start: "2030-01-11T08:00:00-05:00", end: "2030-01-11T18:00:00-05:00" },
+    window: { start: `${day}T08:00:00-05:00`, end: `${day}T18:00:00-05:00` },
     limit: 5,
   });
   if (!slots.ok) throw new Error(JSON.stringify(slots.error));
@@ -264,11 +274,11 @@ export async function oneMoreBooking(w: World, hostId: string): Promise<void> {
   const hold = await w.service.placeHold(hostId, caller, {
     service_id: "oil-change",
     start,
-    idempotency_key: "after",
+    idempotency_key: `after-${day}`,
   });
   if (!hold.ok) throw new Error(JSON.stringify(hold.error));
   const booked = await w.service.confirm(hostId, caller, hold.value.hold_id, {
-    idempotency_key: "after-c",
+    idempotency_key: `after-c-${day}`,
     offer_sha256: offerSha256(hold.value.offer),
   });
   expect(booked.ok).toBe(true);

@@ -14,7 +14,7 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import type { RedisHoldStore } from "../../src/holds/redis/index.js";
+import type { RedisHoldStore, ReplicaWaitPolicy } from "../../src/holds/redis/index.js";
 import { sleep } from "../support/redis.js";
 import { roleOf, startOwnRedisCluster, type TestRedisCluster } from "../support/redis-cluster.js";
 import {
@@ -38,8 +38,8 @@ afterEach(async () => {
   cluster = undefined;
 });
 
-async function world(c: TestRedisCluster) {
-  const w = await makeWorld(c);
+async function world(c: TestRedisCluster, replicaWait?: ReplicaWaitPolicy) {
+  const w = await makeWorld(c, replicaWait);
   store = w.store;
   return w;
 }
@@ -130,5 +130,43 @@ describe("booking on a Redis Cluster through a master failover", { timeout: 120_
       `kill: ${tally.granted.length} holds granted, ${tally.booked.length} booked (${active} active after), ` +
         `${upstream} upstream, ${tally.storeErrors} store errors, refusals ${JSON.stringify(Object.fromEntries(tally.refusals))}`,
     );
+  });
+
+  it("with replicaWait, a booking is answered after its own shard's replica has it: a stopped replica delays only its shard and is reported", async () => {
+    // RedisStoreOptions.replicaWait (holds/redis/replica-wait.ts; REDIS_WAIT_REPLICAS for serve)
+    // narrows what a master's crash can take: WAIT on the connection that wrote the booking.
+    // With the busy host's replica stopped (SIGSTOP), that host's bookings wait out the timeout
+    // and are reported as not replicated; a host on another shard is acknowledged at once. A
+    // WAIT sent to the wrong master would be acknowledged at once too, so this fails then.
+    const c = await startOwnRedisCluster({ nodeTimeoutMs: 5000 });
+    cluster = c;
+    const w = await world(c, { replicas: 1, timeoutMs: 300 });
+    const busy = w.hostIds[0] ?? "";
+    const { masterPort, replicaPort } = await shardOf(c, w.prefix, busy);
+    let other: string | undefined;
+    for (const hostId of w.hostIds) {
+      if ((await shardOf(c, w.prefix, hostId, { replica: false })).masterPort !== masterPort)
+        other ??= hostId;
+    }
+    if (other === undefined) throw new Error("every host on one shard");
+
+    await oneMoreBooking(w, busy);
+    await oneMoreBooking(w, other);
+    expect(w.shortfalls, "both replicas acknowledge while running").toEqual([]);
+
+    const replica = new Redis({ host: "127.0.0.1", port: replicaPort });
+    const pid = Number(/process_id:(\d+)/.exec(await replica.info("server"))?.[1]);
+    replica.disconnect();
+    process.kill(pid, "SIGSTOP");
+    try {
+      await oneMoreBooking(w, other, "2030-01-14");
+      expect(w.shortfalls, "the other shard's replica still acknowledges").toEqual([]);
+      await oneMoreBooking(w, busy, "2030-01-14");
+      expect(w.shortfalls).toEqual([{ hostId: busy, acknowledged: 0 }]);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    await oneMoreBooking(w, busy, "2030-01-15");
+    expect(w.shortfalls).toHaveLength(1);
   });
 });

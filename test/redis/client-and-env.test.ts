@@ -115,3 +115,32 @@ describe("redactUrl", () => {
     expect(redactUrl("redis+cluster://a:1,b:2")).toBe("redis+cluster://a:1,b:2");
   });
 });
+
+describe("REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS", () => {
+  const read = (env: Record<string, string>) => readRedisEnv(env);
+  it("turn on waiting for replicas after booking writes (200 ms unless given); 0 or unset is off", () => {
+    expect(read({ REDIS_URL: "redis://h:1", REDIS_WAIT_REPLICAS: "1" })).toEqual({
+      ok: true,
+      value: { redisUrl: "redis://h:1", redisReplicaWait: { replicas: 1, timeoutMs: 200 } },
+    });
+    expect(read({ REDIS_URL: "redis://h:1", REDIS_WAIT_REPLICAS: "2", REDIS_WAIT_TIMEOUT_MS: "50" })).toEqual(
+      {
+        ok: true,
+        value: { redisUrl: "redis://h:1", redisReplicaWait: { replicas: 2, timeoutMs: 50 } },
+      },
+    );
+    expect(read({ REDIS_URL: "redis://h:1", REDIS_WAIT_REPLICAS: "0" })).toEqual({
+      ok: true,
+      value: { redisUrl: "redis://h:1" },
+    });
+  });
+
+  it("refuse what is not a small count or a positive number of milliseconds, naming the variable", () => {
+    const many = read({ REDIS_WAIT_REPLICAS: "ten" });
+    expect(many.ok).toBe(false);
+    if (!many.ok) expect(many.error).toMatch(/REDIS_WAIT_REPLICAS/);
+    const slow = read({ REDIS_WAIT_REPLICAS: "1", REDIS_WAIT_TIMEOUT_MS: "0" });
+    expect(slow.ok).toBe(false);
+    if (!slow.ok) expect(slow.error).toMatch(/REDIS_WAIT_TIMEOUT_MS/);
+  });
+});

@@ -66,6 +66,10 @@ Environment (serve):
                     a Redis Cluster's seed nodes, host:port,host:port,... (instead of a
                     redis+cluster:// REDIS_URL; both set must name the same nodes)
   REDIS_KEY_PREFIX  prefix of the gateway's Redis keys (default "schcp:")
+  REDIS_WAIT_REPLICAS, REDIS_WAIT_TIMEOUT_MS
+                    answer a confirm, cancel or reschedule only once that many replicas
+                    have it (WAIT; default 0: do not wait; timeout 200 ms, then answered
+                    and logged)
   GATEWAY_DATA_DIR  where host signing keys and the operator credential are kept
                     (default ./.gateway)
   OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)

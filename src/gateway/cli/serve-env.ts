@@ -25,6 +25,7 @@ export interface ServeSettings {
   readonly publicOrigin?: string;
   readonly redisUrl?: string;
   readonly redisKeyPrefix?: string;
+  readonly redisReplicaWait?: RedisSettings["redisReplicaWait"];
   readonly dataDir: string;
   readonly operatorToken?: string;
   readonly validateResponses: boolean;
@@ -93,7 +94,7 @@ export function readServeEnv(
 
   const redis = readRedisEnv(env);
   if (!redis.ok) return redis;
-  const { redisUrl, redisKeyPrefix } = redis.value;
+  const { redisUrl, redisKeyPrefix, redisReplicaWait } = redis.value;
 
   const dir = set(env["GATEWAY_DATA_DIR"]) ? env["GATEWAY_DATA_DIR"] : ".gateway";
   const dataDir = isAbsolute(dir) ? dir : resolve(cwd, dir);
@@ -132,6 +133,7 @@ export function readServeEnv(
     ...(publicOrigin !== undefined && { publicOrigin }),
     ...(redisUrl !== undefined && { redisUrl }),
     ...(redisKeyPrefix !== undefined && { redisKeyPrefix }),
+    ...(redisReplicaWait !== undefined && { redisReplicaWait }),
     dataDir,
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
@@ -230,6 +232,8 @@ export function readHostMessageEnv(
 export interface RedisSettings {
   readonly redisUrl?: string;
   readonly redisKeyPrefix?: string;
+  /** REDIS_WAIT_REPLICAS / REDIS_WAIT_TIMEOUT_MS: replicas a booking write waits for. */
+  readonly redisReplicaWait?: { readonly replicas: number; readonly timeoutMs: number };
 }
 
 /**
@@ -279,9 +283,22 @@ export function readRedisEnv(
   if (set(redisKeyPrefix) && !/^[A-Za-z0-9:._-]{1,64}$/.test(redisKeyPrefix)) {
     return err(`REDIS_KEY_PREFIX must be 1-64 characters of A-Z a-z 0-9 : . _ -, got "${redisKeyPrefix}"`);
   }
+  const replicas = env["REDIS_WAIT_REPLICAS"];
+  const timeout = env["REDIS_WAIT_TIMEOUT_MS"];
+  if (set(replicas) && !/^[0-9]$/.test(replicas)) {
+    return err(`REDIS_WAIT_REPLICAS must be a number of replicas 0-9, got "${replicas}"`);
+  }
+  if (set(timeout) && !/^[1-9][0-9]{0,4}$/.test(timeout)) {
+    return err(`REDIS_WAIT_TIMEOUT_MS must be 1-99999 (milliseconds), got "${timeout}"`);
+  }
+  const redisReplicaWait =
+    set(replicas) && Number(replicas) > 0
+      ? { replicas: Number(replicas), timeoutMs: set(timeout) ? Number(timeout) : 200 }
+      : undefined;
   return ok({
     ...(redisUrl !== undefined && { redisUrl }),
     ...(set(redisKeyPrefix) && { redisKeyPrefix }),
+    ...(redisReplicaWait !== undefined && { redisReplicaWait }),
   });
 }
 

@@ -103,6 +103,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       operatorName: configPath === undefined ? "Booking Gateway (embedded default)" : "Booking Gateway",
       ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
       ...(settings.value.redisKeyPrefix !== undefined && { redisKeyPrefix: settings.value.redisKeyPrefix }),
+      ...(settings.value.redisReplicaWait !== undefined && {
+        redisReplicaWait: settings.value.redisReplicaWait,
+      }),
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,

@@ -6,13 +6,14 @@
  *   token bucket, so several gateway processes serve the same hosts and a restart loses no
  *   hold, booking, nonce or idempotency record.
  */
+import type { Logger } from "../http/types.js";
 import type { BookingIndex, Clock } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
 import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
 import type { GatewayStore } from "../../holds/port.js";
-import { createRedisGatewayStore } from "../../holds/redis/index.js";
+import { createRedisGatewayStore, type ReplicaWaitPolicy } from "../../holds/redis/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../http/rate-limit.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
@@ -52,6 +53,10 @@ export interface InfraOptions {
   readonly availabilityRate?: TokenBucketPolicy;
   /** The per-network-origin bucket (default DEFAULT_ORIGIN_RATE); false turns it off. */
   readonly originRate?: TokenBucketPolicy | false;
+  /** Replicas a booking write waits for (holds/redis/replica-wait.ts); none by default. */
+  readonly replicaWait?: ReplicaWaitPolicy;
+  /** Where a booking answered before its replicas had it is reported. */
+  readonly logger?: Logger;
 }
 
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
@@ -77,7 +82,20 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
     for (const close of closers.reverse()) await close().catch(() => undefined);
   };
   try {
-    const store = await createRedisGatewayStore({ url: opts.redisUrl, keyPrefix: prefix });
+    const store = await createRedisGatewayStore({
+      url: opts.redisUrl,
+      keyPrefix: prefix,
+      ...(opts.replicaWait !== undefined && {
+        replicaWait: opts.replicaWait,
+        onReplicaShortfall: (e) =>
+          opts.logger?.warn("a booking was answered before its Redis replicas had it (WAIT timed out)", {
+            operation: e.operation,
+            host_id: e.hostId,
+            acknowledged: e.acknowledged,
+            wanted: e.wanted,
+          }),
+      }),
+    });
     closers.push(() => store.close());
     const backend = await RedisSyntheticBackend.connect(opts.redisUrl, `${prefix}synthetic:`);
     closers.push(() => backend.close());

@@ -8,6 +8,7 @@
  *   a host whose upstream fails starts degraded) -> outbox (in-process or BullMQ) -> booking
  *   service -> background workers (the catalog refresh among them).
  */
+import type { ReplicaWaitPolicy } from "../../holds/redis/index.js";
 import type { BookingDeps, Clock, HostConfig, IdGenerator } from "../../booking/api.js";
 import { DEFAULT_HEALTH_POLICY } from "../../booking/hosts/index.js";
 import type { HostHealthPolicy } from "../../booking/hosts/index.js";
@@ -73,6 +74,8 @@ export interface GatewayRuntimeOptions {
   readonly operatorToken?: string;
   /** Redis key prefix for the store, platform and limits (default "schcp:"); BullMQ's too. */
   readonly redisKeyPrefix?: string;
+  /** Replicas a booking write waits for before it is answered (REDIS_WAIT_REPLICAS). */
+  readonly redisReplicaWait?: ReplicaWaitPolicy;
   readonly availabilityRate?: TokenBucketPolicy;
   /** §7.2 per network origin, before signature checks (default DEFAULT_ORIGIN_RATE); false: off. */
   readonly originRate?: TokenBucketPolicy | false;
@@ -180,6 +183,8 @@ export async function buildGatewayRuntime(
 
   const infra = await createInfra({
     clock,
+    logger,
+    ...(opts.redisReplicaWait !== undefined && { replicaWait: opts.redisReplicaWait }),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
     ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
     ...(opts.availabilityRate !== undefined && { availabilityRate: opts.availabilityRate }),

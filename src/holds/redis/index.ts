@@ -6,3 +6,4 @@ export {
 } from "./redis-store.js";
 export type { RedisConnectionOptions } from "./connection.js";
 export { RedisKeys } from "./keys.js";
+export type { ReplicaShortfall, ReplicaWaitPolicy } from "./replica-wait.js";

@@ -38,6 +38,7 @@ import * as holds from "./holds.js";
 import { listOccupancy } from "./occupancy.js";
 import { RedisKeys } from "./keys.js";
 import { readScripts, ScriptRunner } from "./scripts.js";
+import { ReplicaWait, type ReplicaShortfall, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { SideStores } from "./side-stores.js";
 
 export interface RedisStoreOptions {
@@ -47,6 +48,12 @@ export interface RedisStoreOptions {
   readonly endedHoldRetentionMs?: number;
   /** The sweeper prunes occupancy entries that ended this long before `now` (default 1 day). */
   readonly pruneAfterMs?: number;
+  /**
+   * Wait for replicas after writing a booking (confirm, cancel, reschedule) before answering,
+   * so an answered booking survives a master's crash (replica-wait.ts). Default: no waiting.
+   */
+  readonly replicaWait?: ReplicaWaitPolicy;
+  readonly onReplicaShortfall?: ReplicaShortfall;
 }
 
 export interface RedisGatewayStoreOptions extends RedisConnectionOptions, RedisStoreOptions {}
@@ -71,6 +78,7 @@ export class RedisHoldStore implements GatewayStore {
   readonly keys: RedisKeys;
   private readonly ctx: StoreContext;
   private readonly side: SideStores;
+  private readonly replicas: ReplicaWait;
   /** Hosts this process has registered in the global hosts set (one SADD per host). */
   private readonly knownHosts = new Set<string>();
 
@@ -85,6 +93,22 @@ export class RedisHoldStore implements GatewayStore {
       pruneAfterMs: options.pruneAfterMs ?? DAY,
     });
     this.side = new SideStores(this.ctx);
+    this.replicas = new ReplicaWait(
+      redis,
+      options.replicaWait ?? { replicas: 0, timeoutMs: 0 },
+      options.onReplicaShortfall,
+    );
+  }
+
+  /** A booking write, then (when configured) its replicas' acknowledgement. */
+  private async replicated<T>(
+    operation: string,
+    hostId: string,
+    write: Promise<Transition<T>>,
+  ): Promise<Transition<T>> {
+    const result = await write;
+    if (result.ok) await this.replicas.after(operation, hostId, this.keys.host(hostId));
+    return result;
   }
 
   /** SCRIPT LOAD every script, so the first call of each is one round trip. */
@@ -133,7 +157,11 @@ export class RedisHoldStore implements GatewayStore {
     booking: { readonly bookingId: string; readonly payload: string },
     now: number,
   ): Promise<Transition<BookingRecord>> {
-    return holds.completeConfirm(this.ctx, hostId, holdId, fence, booking, now);
+    return this.replicated(
+      "completeConfirm",
+      hostId,
+      holds.completeConfirm(this.ctx, hostId, holdId, fence, booking, now),
+    );
   }
   abortConfirm(
     hostId: string,
@@ -169,7 +197,11 @@ export class RedisHoldStore implements GatewayStore {
     return bookings.listBookingIds(this.ctx, hostId, limit);
   }
   releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>> {
-    return bookings.releaseBooking(this.ctx, hostId, bookingId, now);
+    return this.replicated(
+      "releaseBooking",
+      hostId,
+      bookings.releaseBooking(this.ctx, hostId, bookingId, now),
+    );
   }
   moveBookingToHold(
     hostId: string,
@@ -177,7 +209,11 @@ export class RedisHoldStore implements GatewayStore {
     holdId: string,
     now: number,
   ): Promise<Transition<BookingRecord>> {
-    return bookings.moveBookingToHold(this.ctx, hostId, bookingId, holdId, now);
+    return this.replicated(
+      "moveBookingToHold",
+      hostId,
+      bookings.moveBookingToHold(this.ctx, hostId, bookingId, holdId, now),
+    );
   }
   updateBookingPayload(
     hostId: string,

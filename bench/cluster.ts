@@ -27,13 +27,12 @@
  * Exits non-zero when a run double-booked or granted other than every slot once.
  */
 import { parseArgs } from "node:util";
-import type { Redis } from "ioredis";
-import { eachMaster, isCluster, openRedis, type RedisClient } from "../src/redis/client.js";
+import { isCluster, openRedis, type RedisClient } from "../src/redis/client.js";
 import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { RedisKeys } from "../src/holds/redis/keys.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
-import { runRace, shuffled, slotRequest, type RaceOutcome } from "../test/support/hold-race.js";
+import { runRace, scriptStats, shuffled, slotRequest, type RaceOutcome } from "../test/support/hold-race.js";
 import { dropPrefix, startTestRedis, uniquePrefix } from "../test/support/redis.js";
 import { startTestRedisCluster } from "../test/support/redis-cluster.js";
 
@@ -75,39 +74,6 @@ function race(stores: readonly RedisHoldStore[], run: string): Promise<RaceOutco
   return runRace(
     stores,
     stores.map((_, client) => plan(run, client)),
-  );
-}
-
-interface ScriptStats {
-  readonly calls: number;
-  /** Time inside EVALSHA/EVAL (wall clock: a server preempted mid-script counts the wait). */
-  readonly usec: number;
-  /** The servers' own CPU time (INFO cpu, user + sys): what a shard's core actually spends. */
-  readonly cpuUsec: number;
-}
-
-/** EVALSHA + EVAL calls and usec, and process CPU, summed over every master. */
-async function scriptStats(client: RedisClient): Promise<ScriptStats> {
-  const perNode = await eachMaster(client, async (node: Redis) => {
-    const info = await node.info("commandstats");
-    const cpu = await node.info("cpu");
-    let calls = 0;
-    let usec = 0;
-    for (const name of ["evalsha", "eval"]) {
-      const m = new RegExp(`cmdstat_${name}:calls=(\\d+),usec=(\\d+)`).exec(info);
-      calls += Number(m?.[1] ?? 0);
-      usec += Number(m?.[2] ?? 0);
-    }
-    const seconds = (field: string): number => Number(new RegExp(`${field}:([0-9.]+)`).exec(cpu)?.[1] ?? 0);
-    return { calls, usec, cpuUsec: (seconds("used_cpu_user") + seconds("used_cpu_sys")) * 1e6 };
-  });
-  return perNode.reduce(
-    (a, b) => ({ calls: a.calls + b.calls, usec: a.usec + b.usec, cpuUsec: a.cpuUsec + b.cpuUsec }),
-    {
-      calls: 0,
-      usec: 0,
-      cpuUsec: 0,
-    },
   );
 }
 

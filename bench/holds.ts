@@ -39,7 +39,14 @@ import type { RedisClient } from "../src/redis/client.js";
 import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
-import { runRace, shuffled, slotRequest, type RaceOutcome } from "../test/support/hold-race.js";
+import {
+  runRace,
+  scriptStats,
+  shuffled,
+  slotRequest,
+  type RaceOutcome,
+  type ScriptStats,
+} from "../test/support/hold-race.js";
 import { dropPrefix, startTestRedis, uniquePrefix } from "../test/support/redis.js";
 
 const { values } = parseArgs({
@@ -110,30 +117,6 @@ async function cpu(admin: Redis): Promise<Cpu> {
   return { node: (usage.user + usage.system) / 1e6, redis: field("used_cpu_user") + field("used_cpu_sys") };
 }
 
-/**
- * Redis's own accounting of script calls (INFO commandstats: EVALSHA and EVAL, calls and usec
- * spent executing them, network and parsing excluded). Read around each hold segment, its delta
- * is what one placeHold costs Redis itself: the number that decides capacity per shard (issue
- * #15). On a shared REDIS_URL other clients' scripts would count too; without one the bench
- * starts its own server.
- */
-interface ScriptStats {
-  readonly calls: number;
-  readonly usec: number;
-}
-
-async function scriptStats(admin: Redis): Promise<ScriptStats> {
-  const info = await admin.info("commandstats");
-  let calls = 0;
-  let usec = 0;
-  for (const name of ["evalsha", "eval"]) {
-    const m = new RegExp(`cmdstat_${name}:calls=(\\d+),usec=(\\d+)`).exec(info);
-    calls += Number(m?.[1] ?? 0);
-    usec += Number(m?.[2] ?? 0);
-  }
-  return { calls, usec };
-}
-
 class Phase {
   seconds = 0;
   ops = 0;
@@ -169,7 +152,7 @@ async function interleavedRace(
   const holds = new Phase();
   const ping = new Phase();
   const granted: HoldRecord[] = [];
-  const scripts = { calls: 0, usec: 0 };
+  const scripts = { calls: 0, usec: 0, cpuUsec: 0 };
   for (let from = 0; from < SLOTS; from += perSegment) {
     const s0 = await scriptStats(admin);
     const c0 = await cpu(admin);
@@ -178,6 +161,7 @@ async function interleavedRace(
     const s1 = await scriptStats(admin);
     scripts.calls += s1.calls - s0.calls;
     scripts.usec += s1.usec - s0.usec;
+    scripts.cpuUsec += s1.cpuUsec - s0.cpuUsec;
     const perClient = Math.min(perSegment, SLOTS - from);
     const seconds = await pings(connections, perClient);
     const c2 = await cpu(admin);

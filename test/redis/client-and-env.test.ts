@@ -144,3 +144,17 @@ describe("REDIS_WAIT_REPLICAS and REDIS_WAIT_TIMEOUT_MS", () => {
     if (!slow.ok) expect(slow.error).toMatch(/REDIS_WAIT_TIMEOUT_MS/);
   });
 });
+
+describe("REDIS_SLOT_MOVE_WAIT_MS", () => {
+  it("sets how long a call waits out its host's slot moving; refuses what is not milliseconds", () => {
+    expect(readRedisEnv({ REDIS_CLUSTER_NODES: "a:1", REDIS_SLOT_MOVE_WAIT_MS: "20000" })).toEqual({
+      ok: true,
+      value: { redisUrl: "redis+cluster://a:1", redisSlotMoveWaitMs: 20_000 },
+    });
+    for (const bad of ["0", "5s", "-1", "100000"]) {
+      const r = readRedisEnv({ REDIS_SLOT_MOVE_WAIT_MS: bad });
+      expect(r.ok, bad).toBe(false);
+      if (!r.ok) expect(r.error).toMatch(/^REDIS_SLOT_MOVE_WAIT_MS must be 1-99999/);
+    }
+  });
+});

@@ -4,7 +4,12 @@
  * task lock all on ioredis' Cluster client. An agent discovers two hosts (keys on different
  * shards), holds a slot at each and confirms it.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli, type RunningServer } from "../../src/gateway/cli/cli.js";
+import { RedisHoldStore } from "../../src/holds/redis/index.js";
 import { eachMaster, openRedis, type RedisClient } from "../../src/redis/client.js";
 import { discover, freeSlots, holdAndBook, newAgent } from "../e2e/support/agents.js";
 import { startGateway, type E2eGateway } from "../e2e/support/gateway.js";
@@ -51,4 +56,37 @@ describe("the gateway on a Redis Cluster", () => {
     );
     expect(perMaster.filter((n) => n > 0).length).toBeGreaterThan(1);
   });
+
+  it(
+    "serve passes REDIS_SLOT_MOVE_WAIT_MS to the hold store (5 s unless set)",
+    { timeout: 60_000 },
+    async () => {
+      const dir = await mkdtemp(join(tmpdir(), "gw-slot-wait-"));
+      const started: RunningServer[] = [];
+      try {
+        for (const wait of ["1234", undefined]) {
+          const result = await runCli(["serve"], {
+            env: {
+              GATEWAY_DATA_DIR: join(dir, "data"),
+              PORT: "0",
+              REDIS_URL: cluster.url,
+              REDIS_KEY_PREFIX: prefix,
+              ...(wait !== undefined && { REDIS_SLOT_MOVE_WAIT_MS: wait }),
+            },
+            out: () => undefined,
+            err: () => undefined,
+            cwd: dir,
+          });
+          if (typeof result === "number" || !("runtime" in result)) throw new Error(`serve did not start`);
+          started.push(result);
+          const store = result.runtime.store;
+          expect(store).toBeInstanceOf(RedisHoldStore);
+          expect((store as RedisHoldStore).slotMoveWaitMs).toBe(wait === undefined ? 5000 : 1234);
+        }
+      } finally {
+        for (const s of started) await s.close();
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+  );
 });

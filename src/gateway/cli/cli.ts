@@ -70,6 +70,10 @@ Environment (serve):
                     answer a confirm, cancel or reschedule only once that many replicas
                     have it (WAIT; default 0: do not wait; timeout 200 ms, then answered
                     and logged)
+  REDIS_SLOT_MOVE_WAIT_MS
+                    on a Redis Cluster, how long a request waits while its business's
+                    slot moves to another master (redis-cli --cluster reshard) before
+                    it fails with "try again" (default 5000)
   GATEWAY_DATA_DIR  where host signing keys and the operator credential are kept
                     (default ./.gateway)
   OPERATOR_TOKEN    the operator API credential (default: generated once, kept in the data dir)

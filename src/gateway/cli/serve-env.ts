@@ -26,6 +26,7 @@ export interface ServeSettings {
   readonly redisUrl?: string;
   readonly redisKeyPrefix?: string;
   readonly redisReplicaWait?: RedisSettings["redisReplicaWait"];
+  readonly redisSlotMoveWaitMs?: number;
   readonly dataDir: string;
   readonly operatorToken?: string;
   readonly validateResponses: boolean;
@@ -94,7 +95,7 @@ export function readServeEnv(
 
   const redis = readRedisEnv(env);
   if (!redis.ok) return redis;
-  const { redisUrl, redisKeyPrefix, redisReplicaWait } = redis.value;
+  const { redisUrl, redisKeyPrefix, redisReplicaWait, redisSlotMoveWaitMs } = redis.value;
 
   const dir = set(env["GATEWAY_DATA_DIR"]) ? env["GATEWAY_DATA_DIR"] : ".gateway";
   const dataDir = isAbsolute(dir) ? dir : resolve(cwd, dir);
@@ -134,6 +135,7 @@ export function readServeEnv(
     ...(redisUrl !== undefined && { redisUrl }),
     ...(redisKeyPrefix !== undefined && { redisKeyPrefix }),
     ...(redisReplicaWait !== undefined && { redisReplicaWait }),
+    ...(redisSlotMoveWaitMs !== undefined && { redisSlotMoveWaitMs }),
     dataDir,
     ...(operatorToken !== undefined && { operatorToken }),
     validateResponses: env["NODE_ENV"] !== "production",
@@ -234,6 +236,8 @@ export interface RedisSettings {
   readonly redisKeyPrefix?: string;
   /** REDIS_WAIT_REPLICAS / REDIS_WAIT_TIMEOUT_MS: replicas a booking write waits for. */
   readonly redisReplicaWait?: { readonly replicas: number; readonly timeoutMs: number };
+  /** REDIS_SLOT_MOVE_WAIT_MS: how long a call waits out its business's slot moving (cluster). */
+  readonly redisSlotMoveWaitMs?: number;
 }
 
 /**
@@ -291,6 +295,10 @@ export function readRedisEnv(
   if (set(timeout) && !/^[1-9][0-9]{0,4}$/.test(timeout)) {
     return err(`REDIS_WAIT_TIMEOUT_MS must be 1-99999 (milliseconds), got "${timeout}"`);
   }
+  const slotMove = env["REDIS_SLOT_MOVE_WAIT_MS"];
+  if (set(slotMove) && !/^[1-9][0-9]{0,4}$/.test(slotMove)) {
+    return err(`REDIS_SLOT_MOVE_WAIT_MS must be 1-99999 (milliseconds), got "${slotMove}"`);
+  }
   const redisReplicaWait =
     set(replicas) && Number(replicas) > 0
       ? { replicas: Number(replicas), timeoutMs: set(timeout) ? Number(timeout) : 200 }
@@ -299,6 +307,7 @@ export function readRedisEnv(
     ...(redisUrl !== undefined && { redisUrl }),
     ...(set(redisKeyPrefix) && { redisKeyPrefix }),
     ...(redisReplicaWait !== undefined && { redisReplicaWait }),
+    ...(set(slotMove) && { redisSlotMoveWaitMs: Number(slotMove) }),
   });
 }
 

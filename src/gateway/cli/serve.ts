@@ -106,6 +106,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.redisReplicaWait !== undefined && {
         redisReplicaWait: settings.value.redisReplicaWait,
       }),
+      ...(settings.value.redisSlotMoveWaitMs !== undefined && {
+        redisSlotMoveWaitMs: settings.value.redisSlotMoveWaitMs,
+      }),
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,

@@ -55,6 +55,8 @@ export interface InfraOptions {
   readonly originRate?: TokenBucketPolicy | false;
   /** Replicas a booking write waits for (holds/redis/replica-wait.ts); none by default. */
   readonly replicaWait?: ReplicaWaitPolicy;
+  /** On a Redis Cluster, how long a store call waits out its host's slot moving (default 5 s). */
+  readonly slotMoveWaitMs?: number;
   /** Where a booking answered before its replicas had it is reported. */
   readonly logger?: Logger;
 }
@@ -85,6 +87,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
     const store = await createRedisGatewayStore({
       url: opts.redisUrl,
       keyPrefix: prefix,
+      ...(opts.slotMoveWaitMs !== undefined && { slotMoveWaitMs: opts.slotMoveWaitMs }),
       ...(opts.replicaWait !== undefined && {
         replicaWait: opts.replicaWait,
         onReplicaShortfall: (e) =>

@@ -76,6 +76,8 @@ export interface GatewayRuntimeOptions {
   readonly redisKeyPrefix?: string;
   /** Replicas a booking write waits for before it is answered (REDIS_WAIT_REPLICAS). */
   readonly redisReplicaWait?: ReplicaWaitPolicy;
+  /** On a Redis Cluster, how long a call waits out its host's slot moving (REDIS_SLOT_MOVE_WAIT_MS). */
+  readonly redisSlotMoveWaitMs?: number;
   readonly availabilityRate?: TokenBucketPolicy;
   /** §7.2 per network origin, before signature checks (default DEFAULT_ORIGIN_RATE); false: off. */
   readonly originRate?: TokenBucketPolicy | false;
@@ -185,6 +187,7 @@ export async function buildGatewayRuntime(
     clock,
     logger,
     ...(opts.redisReplicaWait !== undefined && { replicaWait: opts.redisReplicaWait }),
+    ...(opts.redisSlotMoveWaitMs !== undefined && { slotMoveWaitMs: opts.redisSlotMoveWaitMs }),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
     ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
     ...(opts.availabilityRate !== undefined && { availabilityRate: opts.availabilityRate }),

@@ -12,7 +12,7 @@
  * do the work.
  */
 import { randomUUID } from "node:crypto";
-import type { RedisClient } from "../../redis/client.js";
+import { isCluster, type RedisClient } from "../../redis/client.js";
 import type {
   BookingRecord,
   ExpiryEvent,
@@ -37,7 +37,7 @@ import { StoreContext } from "./context.js";
 import * as holds from "./holds.js";
 import { listOccupancy } from "./occupancy.js";
 import { RedisKeys } from "./keys.js";
-import { readScripts, ScriptRunner } from "./scripts.js";
+import { luaDirectory, readScripts, ScriptRunner } from "./scripts.js";
 import { ReplicaWait, type ReplicaShortfall, type ReplicaWaitPolicy } from "./replica-wait.js";
 import { SideStores } from "./side-stores.js";
 
@@ -54,11 +54,25 @@ export interface RedisStoreOptions {
    */
   readonly replicaWait?: ReplicaWaitPolicy;
   readonly onReplicaShortfall?: ReplicaShortfall;
+  /**
+   * On a Redis Cluster, how long a call waits for its host's slot to finish moving to another
+   * master (`redis-cli --cluster reshard`) before it fails with HoldStoreUnavailableError
+   * (default 5 s). Nothing is written while it waits (lua/slot-guard.lua).
+   */
+  readonly slotMoveWaitMs?: number;
 }
 
 export interface RedisGatewayStoreOptions extends RedisConnectionOptions, RedisStoreOptions {}
 
 const DAY = 24 * 60 * 60 * 1000;
+
+/** A cluster's scripts carry the slot guard and wait out slot moves (scripts.ts). */
+function runner(redis: RedisClient, options: RedisStoreOptions): ScriptRunner {
+  const cluster = isCluster(redis);
+  return new ScriptRunner(redis, readScripts(luaDirectory(), { slotGuard: cluster }), {
+    slotMoveWaitMs: options.slotMoveWaitMs,
+  });
+}
 
 /** Connects, loads the scripts, and returns the store; rejects if Redis does not answer. */
 export async function createRedisGatewayStore(options: RedisGatewayStoreOptions): Promise<RedisHoldStore> {
@@ -88,7 +102,7 @@ export class RedisHoldStore implements GatewayStore {
     options: RedisStoreOptions = {},
   ) {
     this.keys = new RedisKeys(options.keyPrefix ?? "schcp:");
-    this.ctx = new StoreContext(redis, this.keys, new ScriptRunner(redis, readScripts()), {
+    this.ctx = new StoreContext(redis, this.keys, runner(redis, options), {
       retentionMs: options.endedHoldRetentionMs ?? 7 * DAY,
       pruneAfterMs: options.pruneAfterMs ?? DAY,
     });
@@ -119,6 +133,16 @@ export class RedisHoldStore implements GatewayStore {
   /** How many times a script was loaded again after NOSCRIPT (a restarted Redis). */
   get scriptReloads(): number {
     return this.ctx.runner.reloads;
+  }
+
+  /** How long a call waits out its host's slot moving (a cluster only). */
+  get slotMoveWaitMs(): number {
+    return this.ctx.runner.slotMoveWaitMs;
+  }
+
+  /** How many calls were made again because their host's slot was moving (a cluster only). */
+  get slotMoveRetries(): number {
+    return this.ctx.runner.slotMoveRetries;
   }
 
   async close(): Promise<void> {

@@ -8,11 +8,15 @@
  * Every script starts with a `#!lua` shebang: Redis then refuses a writing script up
  * front when it is out of memory, instead of failing at a write half way through, and
  * read-only scripts declare `no-writes`.
+ *
+ * On a Redis Cluster each script starts with lua/slot-guard.lua: while its host's slot is
+ * being moved to another master the script stops before its first write, and the runner calls
+ * it again until the move is over (or answers an error once `slotMoveWaitMs` has passed).
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { eachMaster, type RedisClient } from "../../redis/client.js";
+import { eachMaster, isCluster, type RedisClient } from "../../redis/client.js";
 import { evalScript, loadScript, type RedisScript } from "../../redis/script.js";
 
 export const SCRIPT_NAMES = [
@@ -65,11 +69,21 @@ export function luaDirectory(): string {
   throw new Error(`the hold store's Lua scripts were not found (looked in ${candidates.join(", ")})`);
 }
 
-export function readScripts(directory = luaDirectory()): ReadonlyMap<ScriptName, LoadedScript> {
+export interface ScriptOptions {
+  /** Start every script with lua/slot-guard.lua (a Redis Cluster's scripts). */
+  readonly slotGuard?: boolean;
+}
+
+export function readScripts(
+  directory = luaDirectory(),
+  options: ScriptOptions = {},
+): ReadonlyMap<ScriptName, LoadedScript> {
   const lib = readFileSync(`${directory}lib.lua`, "utf8");
+  const guard = options.slotGuard === true ? [readFileSync(`${directory}slot-guard.lua`, "utf8")] : [];
   const scripts = new Map<ScriptName, LoadedScript>();
   for (const name of SCRIPT_NAMES) {
     const parts = [
+      ...guard,
       lib,
       ...(INCLUDES[name] ?? []).map((file) => readFileSync(`${directory}${file}.lua`, "utf8")),
     ];
@@ -81,14 +95,36 @@ export function readScripts(directory = luaDirectory()): ReadonlyMap<ScriptName,
   return scripts;
 }
 
+/**
+ * What a slot move answers, and only that: the slot guard refusing the script on a migrating or
+ * importing slot (it wrote nothing), or ioredis giving up after TRYAGAIN / ASK redirections
+ * (no node ran it). A chain of redirections that ends in anything else is not called again: in
+ * a failover ioredis resends a command whose connection closed, which may have run on the old
+ * master, so "Too many Cluster redirections. Last error: Connection is closed" or CLUSTERDOWN
+ * stays the caller's explicit error (try again with the same idempotency key).
+ */
+const SLOT_MOVING =
+  /^ERR Script attempted to access a non local key|^Too many Cluster redirections\. Last error: ReplyError: (?:TRYAGAIN|ASK) |^TRYAGAIN /;
+
+export interface RunnerOptions {
+  /** How long a script waits out a slot move on a cluster before its error is answered (default 5 s). */
+  readonly slotMoveWaitMs?: number;
+}
+
 export class ScriptRunner {
   /** Scripts loaded again after NOSCRIPT (a restarted or flushed server); for operators. */
   reloads = 0;
+  /** Calls made again because their host's slot was moving (cluster only); for operators. */
+  slotMoveRetries = 0;
+  readonly slotMoveWaitMs: number;
 
   constructor(
     private readonly redis: RedisClient,
     private readonly scripts: ReadonlyMap<ScriptName, LoadedScript>,
-  ) {}
+    options: RunnerOptions = {},
+  ) {
+    this.slotMoveWaitMs = options.slotMoveWaitMs ?? 5000;
+  }
 
   /**
    * SCRIPT LOAD every script the server does not have yet (one SCRIPT EXISTS first, so
@@ -103,9 +139,21 @@ export class ScriptRunner {
     });
   }
 
-  run(name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  async run(name: ScriptName, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
     const script = this.scripts.get(name);
-    if (script === undefined) return Promise.reject(new Error(`unknown script ${name}`));
-    return evalScript(this.redis, script, keys, args, () => this.reloads++);
+    if (script === undefined) throw new Error(`unknown script ${name}`);
+    const once = () => evalScript(this.redis, script, keys, args, () => this.reloads++);
+    if (!isCluster(this.redis)) return once();
+    const deadline = Date.now() + this.slotMoveWaitMs;
+    for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
+      try {
+        return await once();
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (!SLOT_MOVING.test(message) || Date.now() + pause > deadline) throw error;
+        this.slotMoveRetries++;
+        await new Promise((resume) => setTimeout(resume, pause));
+      }
+    }
   }
 }

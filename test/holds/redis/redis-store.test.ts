@@ -114,6 +114,20 @@ describe("RedisHoldStore scripts", () => {
     for (const script of scripts.values()) expect(script.source.startsWith("#!lua")).toBe(true);
   });
 
+  it("starts every script with the slot guard on a cluster, and never on a single Redis", () => {
+    // The guard must come before any other command: a script that stops at it has written
+    // nothing, so the runner may call it again (lua/slot-guard.lua).
+    const guarded = readScripts(luaDirectory(), { slotGuard: true });
+    for (const [name, script] of guarded) {
+      const body = script.source.split("\n").slice(1).join("\n");
+      expect(body.startsWith("-- Cluster only"), name).toBe(true);
+      expect(body.indexOf("redis.call"), name).toBe(body.indexOf('redis.call("EXISTS", tag'));
+      expect(script.sha, name).not.toBe(readScripts().get(name)?.sha);
+    }
+    for (const script of readScripts().values())
+      expect(script.source).not.toContain('redis.call("EXISTS", tag');
+  });
+
   it("loads its scripts again when Redis has lost them (NOSCRIPT), and carries on", async () => {
     const store = await newStore();
     const hostId = "flushed";

@@ -6,7 +6,8 @@
 -- again when the hold draws on no pool), 7.. one per mandate link, then every other key
 -- the caller can name (occupancy and agent-type sets of every candidate, the overlapped
 -- booking). Holds found lapsed on the way are expired through keys of the same host
--- (same Cluster slot) that cannot be known in advance.
+-- (same Cluster slot) that cannot be known in advance; on a cluster, slot-guard.lua keeps
+-- this script from running at all while that slot is half moved.
 -- Every key the caller can name is declared, not built here, though all share one slot: while
 -- a Redis Cluster moves the host's slot to another master, Redis routes and refuses a script
 -- by its declared keys (ASK, or TRYAGAIN while they are split between the two nodes), so a

@@ -106,6 +106,11 @@ export function readScripts(
 const SLOT_MOVING =
   /^ERR Script attempted to access a non local key|^Too many Cluster redirections\. Last error: ReplyError: (?:TRYAGAIN|ASK) |^TRYAGAIN /;
 
+/** Whether an error is a slot move's answer, so the script ran nothing and may be called again. */
+export function isSlotMoving(error: unknown): boolean {
+  return SLOT_MOVING.test(error instanceof Error ? error.message : String(error));
+}
+
 export interface RunnerOptions {
   /** How long a script waits out a slot move on a cluster before its error is answered (default 5 s). */
   readonly slotMoveWaitMs?: number;
@@ -149,8 +154,7 @@ export class ScriptRunner {
       try {
         return await once();
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (!SLOT_MOVING.test(message) || Date.now() + pause > deadline) throw error;
+        if (!isSlotMoving(error) || Date.now() + pause > deadline) throw error;
         this.slotMoveRetries++;
         await new Promise((resume) => setTimeout(resume, pause));
       }

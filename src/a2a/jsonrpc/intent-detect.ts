@@ -129,6 +129,14 @@ export function matchService(text: string, services: DetectionContext["services"
   return { candidates: (matched.length > 0 ? matched : services).map((s) => s.name) };
 }
 
+/** The folded text with every service's whole name blanked, longest names first. */
+function withoutServiceNames(folded: string, services: DetectionContext["services"]): string {
+  let rest = folded;
+  const names = services.map((s) => fold(s.name)).filter((n) => n.trim() !== "");
+  for (const name of names.sort((a, b) => b.length - a.length)) rest = rest.split(name).join(" ");
+  return rest;
+}
+
 export type DateSpec =
   | { readonly kind: "day"; readonly date: LocalDate }
   | { readonly kind: "range"; readonly from: LocalDate; readonly days: number };
@@ -144,6 +152,48 @@ const WEEKDAYS: ReadonlyArray<readonly [RegExp, number]> = [
 ];
 
 const ISO_DATE = /\b(\d{4})-(\d{2})-(\d{2})\b/;
+
+/**
+ * An RFC 3339 instant as `check_availability` returns it ("2026-12-08T10:00:00-05:00"), or a
+ * date and time without an offset (read as the host's wall clock). Case-insensitive: the text
+ * is folded to lower case before it is read.
+ */
+const ISO_INSTANT =
+  /\b(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(z|[+-]\d{2}:?\d{2})?(?![\d:])/i;
+
+/** The host-local date and time an ISO instant in the text names, when it names one. */
+export function parseInstant(
+  text: string,
+  timeZone: string,
+): { readonly date: LocalDate; readonly time: { readonly hour: number; readonly minute: number } } | undefined {
+  const m = ISO_INSTANT.exec(text);
+  if (m === null) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const offset = m[7];
+  if (offset === undefined) return { date: { year, month, day }, time: { hour, minute } };
+  // With an offset it is an instant: the host's wall clock at that instant is what the rest of
+  // detection works in (a time read in another zone would book another hour).
+  const sign = offset.toLowerCase() === "z" ? 0 : offset.startsWith("-") ? -1 : 1;
+  const digits = offset.replace(/[^0-9]/g, "");
+  const offsetMin = sign === 0 ? 0 : sign * (Number(digits.slice(0, 2)) * 60 + Number(digits.slice(2, 4)));
+  const at = Date.UTC(year, month - 1, day, hour, minute, second) - offsetMin * 60_000;
+  if (!Number.isFinite(at)) return undefined;
+  const w = instantToWallClock(at, timeZone);
+  return { date: { year: w.year, month: w.month, day: w.day }, time: { hour: w.hour, minute: w.minute } };
+}
+
+/** The text without ISO instants, so their digits are not read as a phone, an id or a time. */
+function withoutInstants(text: string): string {
+  return text.replace(new RegExp(ISO_INSTANT.source, "gi"), " ");
+}
 
 /** The date the folded text names, relative to `today` in the host's zone. */
 export function parseDate(folded: string, today: LocalDate): DateSpec | undefined {
@@ -168,7 +218,7 @@ export function parseDate(folded: string, today: LocalDate): DateSpec | undefine
 
 /** "a las 10", "at 3pm", "10:30", "10am", "15 h" → hour and minute. */
 export function parseTime(folded: string): { readonly hour: number; readonly minute: number } | undefined {
-  const text = folded.replace(ISO_DATE, " ");
+  const text = withoutInstants(folded).replace(ISO_DATE, " ");
   const patterns: RegExp[] = [
     /\b(\d{1,2}):(\d{2})\s*(am|pm|a\.m\.|p\.m\.)?/,
     /\b(\d{1,2})()\s*(am|pm|a\.m\.|p\.m\.)/,
@@ -196,7 +246,9 @@ export function parseEmail(text: string): string | undefined {
 
 /** A phone number: 8 or more digits, optionally with +, spaces, dashes or parentheses. */
 export function parsePhone(text: string): string | undefined {
-  const rest = text.replace(EMAIL, " ").replace(/\b\d{4}-\d{2}-\d{2}\b/g, " ");
+  const rest = withoutInstants(text)
+    .replace(EMAIL, " ")
+    .replace(/\b\d{4}-\d{2}-\d{2}\b/g, " ");
   for (const m of rest.matchAll(/\+?\d[\d\s().-]{6,}\d/g)) {
     const digits = m[0].replace(/\D/g, "");
     if (digits.length >= 8 && digits.length <= 15) return (m[0].trim().startsWith("+") ? "+" : "") + digits;
@@ -210,7 +262,7 @@ export function parsePhone(text: string): string | undefined {
  * are opaque, so a token without a digit is not taken ("cancel my session tomorrow").
  */
 export function parseSessionId(text: string): string | undefined {
-  const rest = text.replace(EMAIL, " ");
+  const rest = withoutInstants(text).replace(EMAIL, " ");
   const labelled =
     /\b(?:sesi[oó]n|session|reserva|booking|cita|appointment|id)\b(?:\s+id\b)?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9_-]{5,})/giu;
   for (const m of rest.matchAll(labelled)) if (m[1] !== undefined && /\d/.test(m[1])) return m[1];
@@ -251,11 +303,14 @@ function scheduledAt(
 export function detectIntent(text: string, ctx: DetectionContext): Detection {
   const lang = detectLanguage(text);
   const folded = fold(text);
+  // A service's whole name is read before any intent keyword: "availability for Oil change" asks
+  // for availability of the service "Oil change", it does not ask to change a booking.
+  const keywordText = withoutServiceNames(folded, ctx.services);
   // A message naming only a service ("La musculoesquelética", the spec's Turn 2) asks for its times;
   // one giving a time and an email without a verb (the spec's Turn 3: "El miércoles a las 10, a
   // nombre de ..., email ...") is a booking, so the reply asks for what it lacks, not the intent.
   const intent =
-    INTENT_KEYWORDS.find(([, p]) => p.test(folded))?.[0] ??
+    INTENT_KEYWORDS.find(([, p]) => p.test(keywordText))?.[0] ??
     (parseTime(folded) !== undefined && parseEmail(text) !== undefined
       ? "book_session"
       : matchService(text, ctx.services).chosen !== undefined
@@ -263,8 +318,11 @@ export function detectIntent(text: string, ctx: DetectionContext): Detection {
         : undefined);
   if (intent === undefined) return { kind: "ask", lang, missing: ["intent"], candidates: [] };
   const today = todayIn(ctx.now, ctx.timeZone);
-  const date = parseDate(folded, today);
-  const time = parseTime(folded);
+  // An exact instant (as check_availability answers it) names both the day and the time.
+  const instant = parseInstant(folded, ctx.timeZone);
+  const date: DateSpec | undefined =
+    instant !== undefined ? { kind: "day", date: instant.date } : parseDate(folded, today);
+  const time = instant?.time ?? parseTime(folded);
   const missing: Missing[] = [];
   const ask = (candidates: readonly string[] = []): Detection => ({
     kind: "ask",

@@ -194,3 +194,60 @@ describe("free-text intent detection (es + en)", () => {
     expect(parsePhone("el 2026-04-01 a las 10")).toBeUndefined();
   });
 });
+
+describe("service names before intent keywords, and exact instants", () => {
+  // A garage whose service name carries an intent keyword ("change"), in Toronto.
+  const GARAGE = [
+    { id: "oil", name: "Oil change" },
+    { id: "tires", name: "Tire swap" },
+  ];
+  const garage = (hasApiKey = false) => ({
+    now: Date.parse("2026-12-05T15:00:00Z"),
+    timeZone: "America/Toronto",
+    services: GARAGE,
+    hasApiKey,
+  });
+
+  it("reads a service's whole name before the intent keywords inside it", () => {
+    expect(detectIntent("Do you have availability for Oil change on 2026-12-08?", garage())).toEqual({
+      kind: "call",
+      lang: "en",
+      intent: "check_availability",
+      params: { serviceId: "oil", date: "2026-12-08" },
+    });
+    // The keyword outside the name still counts: this one is a reschedule.
+    const move = detectIntent("Please change session bk12345678 to 2026-12-09 at 10", garage(true));
+    expect(move).toMatchObject({ kind: "call", intent: "reschedule_session" });
+  });
+
+  it("books the exact instant check_availability answered (with its offset)", () => {
+    const text = "Book Oil change at 2026-12-08T10:00:00-05:00 for Ann Lee, email ann@example.com";
+    expect(detectIntent(text, garage())).toEqual({
+      kind: "call",
+      lang: "en",
+      intent: "book_session",
+      params: { serviceId: "oil", scheduledAt: "2026-12-08T10:00:00-05:00" },
+      client: { email: "ann@example.com", name: "Ann", lastName: "Lee" },
+    });
+  });
+
+  it("reads an instant in another offset as the host's wall clock at that instant", () => {
+    // 15:00Z is 10:00 in Toronto (EST, UTC-5) on 8 December.
+    const utc = detectIntent("book Oil change 2026-12-08T15:00:00.000Z email ann@example.com", garage());
+    expect(utc).toMatchObject({ params: { scheduledAt: "2026-12-08T10:00:00-05:00" } });
+    // Without an offset, the date and time are the host's own.
+    const local = detectIntent("book Oil change 2026-12-08 14:30 email ann@example.com", garage());
+    expect(local).toMatchObject({ params: { scheduledAt: "2026-12-08T14:30:00-05:00" } });
+  });
+
+  it("does not read an instant's digits as a phone or a session id", () => {
+    expect(parsePhone("at 2026-12-08T10:00:00-05:00")).toBeUndefined();
+    const move = detectIntent("Reschedule session bk12345678 to 2026-12-09T11:00:00-05:00", garage(true));
+    expect(move).toEqual({
+      kind: "call",
+      lang: "en",
+      intent: "reschedule_session",
+      params: { sessionId: "bk12345678", scheduledAt: "2026-12-09T11:00:00-05:00" },
+    });
+  });
+});

@@ -12,7 +12,9 @@
  *   logs or errors (meta is built from response headers only). A provider that throws is
  *   unauthorized when its error says `code: "unauthorized"` (a revoked grant), else unavailable,
  *   and nothing is sent; its message is not passed on (it may quote what it was refreshing);
- * - spaces calls to the platform's published rate (http/spacer.ts);
+ * - spaces calls to the platform's published rate (http/spacer.ts), and sends nothing to an
+ *   account that answered 429 (or 503 with Retry-After) before the time it named: the call is
+ *   answered rate_limited with the remaining wait (http/pacing.ts);
  * - captures the response's UpstreamMeta and announces Deprecation/Sunset (http/notices.ts);
  * - maps transport outcomes: network error → unavailable, abort → timeout, 429 → rate_limited
  *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable
@@ -23,9 +25,10 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
 import { credentialError, isAbort, mergeSignals, networkMessage, statusError } from "./http/failures.js";
-import { callLine, captureUpstreamMeta } from "./http/meta.js";
+import { callLine, captureUpstreamMeta, retryAfterMs } from "./http/meta.js";
 import { announce, consoleLogger } from "./http/notices.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
+import { DEFAULT_PACING_MS } from "./http/pacing.js";
 import type {
   CapturedCall,
   Captured,
@@ -39,6 +42,8 @@ import { userAgentFor } from "./http/user-agent.js";
 export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
 export type { RedactedKind, RedactionMarker, SegmentRedactor } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
+export { MemoryPacingGate } from "./http/pacing.js";
+export type { PacingGate, UpstreamPacing } from "./http/pacing.js";
 export type { UpstreamLogger, UpstreamNotice } from "./http/notices.js";
 export type {
   CapturedCall,
@@ -69,6 +74,31 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const captures = new AsyncLocalStorage<{ calls: CapturedCall[]; credentialError?: ConnectorError }>();
   const lineOf = (method: string, path: string): string =>
     callLine(method, path, options.redact, options.marker);
+  const pacing = options.pacing;
+  const pacingKey = pacing === undefined ? "" : `${options.vendor}:${pacing.account}`;
+
+  /** How long this account must still wait before anything is sent (0: it may send now). */
+  async function mustWait(): Promise<number> {
+    if (pacing === undefined) return 0;
+    const now = clock.now();
+    const until = await pacing.gate.notBefore(pacingKey, now);
+    return until === undefined ? 0 : Math.max(0, until - now);
+  }
+
+  /** A 429, or a 5xx that said when to come back, holds every later call back until then. */
+  async function heed(status: number, headers: Headers): Promise<void> {
+    if (pacing === undefined) return;
+    const retry = retryAfterMs(headers.get("retry-after"), clock.now());
+    if (status !== 429 && !(status >= 500 && retry !== undefined)) return;
+    const now = clock.now();
+    await pacing.gate.defer(pacingKey, now + (retry ?? DEFAULT_PACING_MS), now);
+  }
+
+  const heldBack = (call: string, waitMs: number): ConnectorError => ({
+    code: "rate_limited",
+    message: `${options.vendor} asked the gateway to wait; nothing sent: ${call}`,
+    retryAfterMs: waitMs,
+  });
 
   /** Under the base URL and pin prefix: where the credentials may go. */
   const within = (url: URL): boolean => url.origin === root.origin && url.pathname.startsWith(root.pathname);
@@ -119,6 +149,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const aimed = target(req);
     if ("code" in aimed) return { ok: false, error: aimed };
     const { url, call } = aimed;
+    const wait = await mustWait();
+    if (wait > 0) return { ok: false, error: heldBack(call, wait) };
 
     const init: Record<string, string> = { accept: "application/json", ...req.headers };
     if (req.body !== undefined) init["content-type"] = "application/json";
@@ -162,6 +194,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
     observe(meta);
+    await heed(response.status, response.headers);
     const mapped = transportError(response.status, response.headers, call);
     if (mapped) return { ok: false, error: mapped, upstream: meta };
 
@@ -196,6 +229,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       record({ meta: { call, status: 0 }, failure: "refused" });
       throw new Error(`upstream request refused: ${call} is outside ${options.vendor}'s API`);
     }
+    const wait = await mustWait();
+    if (wait > 0) {
+      record({ meta: { call, status: 0 }, failure: "rate_limited", retryAfterMs: wait });
+      throw new Error(`upstream request held back: ${call} (${options.vendor} asked to wait)`);
+    }
     let headers: Headers;
     try {
       headers = await finalHeaders(init?.headers ?? incoming?.headers);
@@ -216,6 +254,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
       record({ meta });
       observe(meta);
+      await heed(response.status, response.headers);
       return response;
     } catch (error) {
       const failure = isAbort(error) || timeout.aborted ? "timeout" : "unavailable";
@@ -253,6 +292,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       if (entry.failure === "unavailable") {
         return { code: "unavailable", message: `upstream unreachable: ${entry.meta.call}` };
       }
+      if (entry.failure === "rate_limited") return heldBack(entry.meta.call, entry.retryAfterMs ?? 0);
       if (entry.failure === "refused") {
         return { code: "invalid_request", message: `refused a request outside the API: ${entry.meta.call}` };
       }

@@ -48,6 +48,11 @@ export function refusalOutcome(r: BookingRefusal): IntentOutcome {
         message: r.message,
       });
     case "upstream_unavailable":
+      // The business's platform asked us to wait (its 429 or Retry-After, honoured for every
+      // caller): the agent is rate limited too, and told when to come back (Error Codes: "429 |
+      // Rate limited | Yes — back off"; Rate Limits: "Retry-After (seconds) on 429").
+      if (r.reason === "upstream_rate_limited")
+        return answer(429, { error: "Too many requests", code: "RATE_LIMITED" }, retry ?? 1);
       return answer(
         502,
         { servicialo_version: SERVICIALO_VERSION, error: "upstream_unavailable", message: r.message },

@@ -165,18 +165,16 @@ const ISO_INSTANT =
 export function parseInstant(
   text: string,
   timeZone: string,
-): { readonly date: LocalDate; readonly time: { readonly hour: number; readonly minute: number } } | undefined {
+):
+  | { readonly date: LocalDate; readonly time: { readonly hour: number; readonly minute: number } }
+  | undefined {
   const m = ISO_INSTANT.exec(text);
   if (m === null) return undefined;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? "0"].map(
+    Number,
+  ) as [number, number, number, number, number, number];
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59)
+    return undefined;
   const offset = m[7];
   if (offset === undefined) return { date: { year, month, day }, time: { hour, minute } };
   // With an offset it is an instant: the host's wall clock at that instant is what the rest of

@@ -10,7 +10,7 @@
  * no token is kept here or seen by the SDK.
  */
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
-import type { UpstreamLogger, UpstreamNotice } from "../http.js";
+import type { UpstreamLogger, UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GoogleChannels } from "./channels.js";
 import { GoogleEventWriter } from "./events.js";
@@ -31,6 +31,8 @@ export interface GoogleCalendarDeps {
   readonly logger?: UpstreamLogger;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 export interface GoogleCalendarConnector extends CalendarConnector {
@@ -59,6 +61,7 @@ export function createGoogleCalendarConnector(
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
+    ...(deps.pacing !== undefined && { pacing: deps.pacing }),
   });
   const http: GoogleHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
   return {

@@ -21,6 +21,7 @@ import {
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
+  type UpstreamPacing,
 } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
@@ -38,6 +39,7 @@ export interface GoogleUpstreamOptions {
   readonly fetch?: typeof fetch;
   readonly logger?: UpstreamLogger;
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  readonly pacing?: UpstreamPacing;
 }
 
 /** The one upstream client of a Google Calendar connector. */
@@ -55,6 +57,7 @@ export function createGoogleUpstream(options: GoogleUpstreamOptions): UpstreamCl
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+    ...(options.pacing !== undefined && { pacing: options.pacing }),
   });
 }
 

@@ -2,6 +2,7 @@
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../ports/result.js";
 import type { RedactionMarker, SegmentRedactor } from "./meta.js";
 import type { UpstreamLogger, UpstreamNotice } from "./notices.js";
+import type { UpstreamPacing } from "./pacing.js";
 
 /** Where the platform's API version goes on each request. */
 export type VersionPin =
@@ -44,6 +45,8 @@ export interface UpstreamClientOptions {
   readonly logger?: UpstreamLogger;
   /** The gateway's version for the User-Agent; default: package.json's. */
   readonly gatewayVersion?: string;
+  /** Retry-After honoured across calls: the account's "not before" gate (http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 interface RequestCommon {
@@ -84,8 +87,13 @@ export interface UpstreamResponse {
 /** One call the capturing fetch made: its meta and, when no answer came, why. */
 export interface CapturedCall {
   readonly meta: UpstreamMeta;
-  /** refused: the URL lay outside the base URL and pin prefix, and nothing was sent. */
-  readonly failure?: "timeout" | "unavailable" | "refused";
+  /**
+   * refused: the URL lay outside the base URL and pin prefix; rate_limited: the account was told
+   * to wait (http/pacing.ts). Either way nothing was sent.
+   */
+  readonly failure?: "timeout" | "unavailable" | "refused" | "rate_limited";
+  /** With rate_limited: how long the account must still wait. */
+  readonly retryAfterMs?: number;
 }
 
 export type Captured<T> = (

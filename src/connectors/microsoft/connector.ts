@@ -4,7 +4,7 @@
  * upstream client with the injected fetch and token provider (http.ts; it also says why not
  * @microsoft/microsoft-graph-client).
  */
-import type { UpstreamLogger, UpstreamNotice } from "../http.js";
+import type { UpstreamLogger, UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GraphEventWriter } from "./events.js";
 import { createGraphUpstream, type GraphHttpDeps } from "./http.js";
@@ -24,6 +24,8 @@ export interface MicrosoftCalendarDeps {
   readonly logger?: UpstreamLogger;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 export interface MicrosoftCalendarConnector extends CalendarConnector {
@@ -52,6 +54,7 @@ export function createMicrosoftCalendarConnector(
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
+    ...(deps.pacing !== undefined && { pacing: deps.pacing }),
   });
   const http: GraphHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
   return {

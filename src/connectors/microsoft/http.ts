@@ -20,6 +20,7 @@ import {
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
+  type UpstreamPacing,
 } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
@@ -36,6 +37,7 @@ export interface GraphUpstreamOptions {
   readonly fetch?: typeof fetch;
   readonly logger?: UpstreamLogger;
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  readonly pacing?: UpstreamPacing;
 }
 
 /** The one upstream client of a Microsoft 365 calendar connector. */
@@ -53,6 +55,7 @@ export function createGraphUpstream(options: GraphUpstreamOptions): UpstreamClie
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
+    ...(options.pacing !== undefined && { pacing: options.pacing }),
   });
 }
 

@@ -26,6 +26,7 @@ import {
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
+  type UpstreamPacing,
   type UpstreamResponse,
 } from "../http.js";
 import { CreateJournal, replayed } from "../http/create-journal.js";
@@ -78,6 +79,8 @@ export interface OpeningsDeps {
   readonly clock?: { now(): number };
   readonly logger?: UpstreamLogger;
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 export interface OpeningsConnector extends Connector {
@@ -163,6 +166,7 @@ export function createOpeningsConnector(rawSettings: unknown, deps: OpeningsDeps
     ...(deps.fetch !== undefined ? { fetch: deps.fetch } : {}),
     ...(deps.logger !== undefined ? { logger: deps.logger } : {}),
     ...(deps.onNotice !== undefined ? { onNotice: deps.onNotice } : {}),
+    ...(deps.pacing !== undefined ? { pacing: deps.pacing } : {}),
   });
   const journal = new CreateJournal<Attempt, Known>();
   let context: Context | undefined;

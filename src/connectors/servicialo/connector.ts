@@ -18,6 +18,7 @@ import {
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
+  type UpstreamPacing,
 } from "../http.js";
 import { CreateJournal, replayed } from "../http/create-journal.js";
 import type { Connector } from "../port.js";
@@ -74,6 +75,8 @@ export interface ServicialoDeps {
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Wait before the one retry of a 500 or 502 ("Error Recovery": retry once after 5 seconds). */
   readonly retryDelayMs?: number;
+  /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 export interface ServicialoConnector extends Connector {
@@ -136,6 +139,7 @@ export function createServicialoConnector(
     clock,
     ...(deps.logger !== undefined ? { logger: deps.logger } : {}),
     ...(deps.onNotice !== undefined ? { onNotice: deps.onNotice } : {}),
+    ...(deps.pacing !== undefined ? { pacing: deps.pacing } : {}),
   });
   // Each booking with the metadata of the call that last told us about it (no readback exists);
   // answered again from memory, that metadata is marked a replay.

@@ -19,6 +19,7 @@ import {
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
+  type UpstreamPacing,
 } from "../http.js";
 import type { ConnectorResult, PlatformIdentity, UpstreamMeta } from "../port.js";
 import { Refusal, SquareCallError, squareErrorOf } from "./errors.js";
@@ -37,6 +38,8 @@ export interface SquareDeps {
   readonly logger?: UpstreamLogger;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
+  /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
+  readonly pacing?: UpstreamPacing;
 }
 
 export const SQUARE_VENDOR = "square";
@@ -67,6 +70,7 @@ export class SquareApi {
       ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
       ...(deps.logger === undefined ? {} : { logger: deps.logger }),
       ...(deps.onNotice === undefined ? {} : { onNotice: deps.onNotice }),
+      ...(deps.pacing === undefined ? {} : { pacing: deps.pacing }),
     });
     this.client = new SquareClient({
       baseUrl: baseUrlOf(settings),

@@ -38,6 +38,8 @@ import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../http/types.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 import { vaultCaldavConnector } from "../credentials/caldav-vault.js";
+import type { PacingGate } from "../../connectors/http/pacing.js";
+import { upstreamAccountOf } from "./upstream-account.js";
 
 export interface ConnectorDeps {
   readonly clock: Clock;
@@ -56,6 +58,8 @@ export interface ConnectorDeps {
   readonly fetch?: typeof fetch;
   /** The token vault, for hosts with `credentials: "vault"` (present when TOKEN_KEYS is set). */
   readonly credentials?: VaultCredentials;
+  /** Upstream accounts told to wait (connectors/http/pacing.ts); shared by every host's connector. */
+  readonly pacing?: PacingGate;
 }
 
 type Factory = (config: HostConfig, at: string, deps: ConnectorDeps) => Result<Connector, FieldError>;
@@ -127,6 +131,12 @@ const fetchOf = (oauth: { fetch?: typeof fetch }, deps: ConnectorDeps) => {
 const noticeOf = (config: HostConfig, deps: ConnectorDeps) =>
   deps.onNotice === undefined ? {} : { onNotice: (n: NoticeSighting) => deps.onNotice?.(config.id, n) };
 
+/** The pacing gate bound to the upstream account the host's settings name. */
+const pacingOf = (config: HostConfig, deps: ConnectorDeps) =>
+  deps.pacing === undefined
+    ? {}
+    : { pacing: { gate: deps.pacing, account: upstreamAccountOf(config, deps.dataDir ?? ".") } };
+
 const FACTORIES: Readonly<Record<string, Factory>> = {
   openings: (config, at, deps) => {
     const valid = parseOpeningsSettings(config.connector.settings);
@@ -137,6 +147,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         ...(deps.fetch !== undefined && { fetch: deps.fetch }),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
+        ...pacingOf(config, deps),
       }),
     );
   },
@@ -149,6 +160,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         ...(deps.fetch !== undefined && { fetch: deps.fetch }),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
+        ...pacingOf(config, deps),
       }),
     );
   },
@@ -164,6 +176,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
+        ...pacingOf(config, deps),
       }),
     );
   },
@@ -179,6 +192,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
         ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
+        ...pacingOf(config, deps),
       }),
     );
   },
@@ -200,6 +214,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
             : deps.fetch !== undefined && { fetch: deps.fetch }),
           ...(deps.logger !== undefined && { logger: deps.logger }),
           ...(deps.onNotice !== undefined && { onNotice: (n) => deps.onNotice?.(config.id, n) }),
+          ...pacingOf(config, deps),
         }),
       );
     } catch (e) {

@@ -22,6 +22,7 @@ import type { CalendarStateStore, OwnEvent } from "../../booking/calendar/state.
 import type { NoticeSighting } from "../../booking/hosts/notices.js";
 import type { HoldStore } from "../../holds/port.js";
 import { hasCapabilities } from "../../connectors/port.js";
+import type { PacingGate } from "../../connectors/http/pacing.js";
 import { loadOrCreateHostKey } from "./host-keys.js";
 import { loadOrCreateOperatorToken } from "./operator-token.js";
 
@@ -43,6 +44,8 @@ export interface BuildHostsDeps {
   readonly fetch?: typeof fetch;
   /** The token vault for `credentials: "vault"` hosts (src/gateway/credentials). */
   readonly credentials?: VaultCredentials;
+  /** Upstream accounts told to wait (connectors/http/pacing.ts). */
+  readonly pacing?: PacingGate;
 }
 
 /** One host made live (not yet served: the caller puts it in a directory). */

@@ -27,6 +27,8 @@ import {
 } from "../../booking/calendar/state.js";
 import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../booking/hosts/notices.js";
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
+import { MemoryPacingGate, type PacingGate } from "../../connectors/http/pacing.js";
+import { RedisPacingGate } from "./redis-pacing.js";
 
 export interface Infra {
   readonly store: GatewayStore;
@@ -42,6 +44,8 @@ export interface Infra {
   readonly notices: NoticeBook;
   /** Approval links already used. */
   readonly linkUses: LinkUseStore;
+  /** Upstream accounts told to wait (Retry-After), shared by every caller and, with Redis, process. */
+  readonly pacing: PacingGate;
   close(): Promise<void>;
 }
 
@@ -75,6 +79,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       calendarState: new MemoryCalendarStateStore(),
       notices: new MemoryNoticeBook(),
       linkUses: new MemoryLinkUseStore(() => opts.clock.now()),
+      pacing: new MemoryPacingGate(),
       close: () => Promise.resolve(),
     };
   }
@@ -121,6 +126,11 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       calendarState: new RedisCalendarStateStore(client, prefix),
       notices: new RedisNoticeBook(client, prefix),
       linkUses: new RedisLinkUseStore(client, prefix, () => opts.clock.now()),
+      pacing: new RedisPacingGate(client, prefix, (error) =>
+        opts.logger?.warn("upstream pacing: Redis did not answer; this process's own wait still holds", {
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      ),
       close: closeAll,
     };
   } catch (e) {

@@ -232,6 +232,7 @@ export async function buildGatewayRuntime(
       ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
       ...(opts.credentials !== undefined && { credentials: opts.credentials }),
       syntheticBackend: infra.syntheticBackend,
+      pacing: infra.pacing,
       ...(opts.syntheticMessages !== undefined && { syntheticMessages: opts.syntheticMessages }),
       healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...opts.hostHealth },
       ...(opts.syntheticFaults !== undefined && { syntheticFaults: opts.syntheticFaults }),

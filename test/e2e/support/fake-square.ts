@@ -30,7 +30,10 @@ export {
 } from "../../support/square-platform.js";
 
 /** The faults a loopback socket can play (no timeout: the server always answers or drops). */
-export type SquareFault = { readonly kind: "lost_response" } | { readonly kind: "status"; status: number };
+export type SquareFault =
+  | { readonly kind: "lost_response" }
+  | { readonly kind: "status"; status: number }
+  | { readonly kind: "rate_limited"; readonly retryAfterSeconds: number };
 
 type Json = Record<string, unknown>;
 

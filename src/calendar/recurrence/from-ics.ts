@@ -199,12 +199,13 @@ function readEvent(ev: ICAL.Component, resolver: ZoneResolver): Component | stri
     const time = (p: JCalProperty): TimeValue => timeOf(p[2], p[3], p[1], resolver);
     const start = time(dtstart);
     const dtend = one("dtend");
-    const durationText = one("duration")?.[3];
+    const written = one("duration")?.[3];
+    const durationText = written === undefined ? undefined : JSON.stringify(written).replace(/^"|"$/g, "");
     // DTEND wins over a (forbidden) DURATION next to it (fixtures/recurrence R03).
     const duration =
-      dtend === undefined && durationText !== undefined ? parseDuration(String(durationText)) : undefined;
+      dtend === undefined && durationText !== undefined ? parseDuration(durationText) : undefined;
     if (dtend === undefined && durationText !== undefined && duration === undefined)
-      return `DURATION ${snippet(String(durationText))} is not a duration we can read`;
+      return `DURATION ${snippet(durationText)} is not a duration we can read`;
     const rid = one("recurrence-id");
     const rdates: RDateValue[] = props(ev, "rdate").flatMap((p) =>
       p.slice(3).map((v): RDateValue => {

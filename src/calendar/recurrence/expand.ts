@@ -1,7 +1,7 @@
 /**
  * The expansion engine, pure: components (model.ts) → occurrences overlapping a window.
  *
- * Per UID, each master (no RECURRENCE-ID) is a recurrence set (RFC 5545 §3.8.5): DTSTART
+ * Per UID, of the copies with the highest SEQUENCE (RFC 5545 §3.8.7.4), each master (no RECURRENCE-ID) is a recurrence set (RFC 5545 §3.8.5): DTSTART
  * (always the first instance, unless UNTIL is before it: such a series is read as deleted,
  * fixtures/recurrence R19), the RRULE's instances (rrule.ts, in the series' wall clock so DST
  * never moves them), RDATEs (DATE, DATE-TIME or PERIOD), minus EXDATEs in any form (matched

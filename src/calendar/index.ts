@@ -22,6 +22,7 @@ export {
   DEFAULT_MAX_TOTAL,
   expandEvents,
   expandIcs,
+  type CalendarLogger,
   type EventOccurrence,
   type EventsExpansion,
   type IcsExpansion,

@@ -45,6 +45,11 @@ export interface RawCalendarEvent {
   readonly status: "tentative" | "confirmed" | "cancelled";
   /** TRANSP: only opaque events are busy time. */
   readonly transparency: "opaque" | "transparent";
+  /**
+   * SEQUENCE (RFC 5545 §3.8.7.4), when the calendar states it: of two copies of a series (or of
+   * one override) under one uid, the higher supersedes the lower.
+   */
+  readonly sequence?: number;
   /** The version the upstream holds (ETag, Google etag, Microsoft changeKey). */
   readonly etag?: string;
 }

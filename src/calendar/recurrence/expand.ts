@@ -1,7 +1,7 @@
 /**
  * The expansion engine, pure: components (model.ts) → occurrences overlapping a window.
  *
- * Per UID, each master (no RECURRENCE-ID) is a recurrence set (RFC 5545 §3.8.5): DTSTART
+ * Per UID, of the copies with the highest SEQUENCE (RFC 5545 §3.8.7.4), each master (no RECURRENCE-ID) is a recurrence set (RFC 5545 §3.8.5): DTSTART
  * (always the first instance, unless UNTIL is before it: such a series is read as deleted,
  * fixtures/recurrence R19), the RRULE's instances (rrule.ts, in the series' wall clock so DST
  * never moves them), RDATEs (DATE, DATE-TIME or PERIOD), minus EXDATEs in any form (matched
@@ -22,6 +22,7 @@
 import { DAY, type Component, type EventStatus, type NominalDuration, type TimeValue } from "./model.js";
 import { expandRule, parseRule, type Rule } from "./rrule.js";
 import { UTC, type Zone } from "./zones.js";
+import type { Warn } from "./from-ics.js";
 
 export interface Occurrence {
   readonly uid: string;
@@ -44,6 +45,8 @@ export interface ExpandOptions {
   readonly floating: Zone;
   readonly maxPerSeries: number;
   readonly maxTotal: number;
+  /** Where a series that cannot be expanded is reported. */
+  readonly warn?: Warn;
 }
 
 export interface Expansion {
@@ -72,23 +75,35 @@ export function expandComponents(components: readonly Component[], options: Expa
   }
   let complete = true;
   const all: Occurrence[] = [];
-  for (const { masters, overrides } of byUid.values()) {
+  for (const [uid, group] of byUid) {
     const found: Occurrence[] = [];
-    if (masters.length === 0) {
-      // Exceptions whose series the calendar did not give us (Google shares single instances).
-      for (const o of overrides) pushOverride(found, o, undefined, options);
-    }
-    // Two masters under one UID (a calendar's mistake): both expand, the overrides count once.
-    for (const [i, master] of masters.entries()) {
-      const r = expandSeries(master, overrides, options, found, i === 0);
-      complete &&= r;
-    }
-    found.sort(byStart);
-    if (found.length > options.maxPerSeries) {
+    try {
+      const masters = latest(group.masters);
+      const overrides = latestOverrides(group.overrides, options.floating);
+      if (masters.length === 0) {
+        // Exceptions whose series the calendar did not give us (Google shares single instances).
+        for (const o of overrides) pushOverride(found, o, undefined, options);
+      }
+      // Copies with the same SEQUENCE (a calendar's mistake): each expands, the overrides count once.
+      for (const [i, master] of masters.entries()) {
+        const r = expandSeries(master, overrides, options, found, i === 0);
+        complete &&= r;
+      }
+    } catch (e) {
+      // Values past what the arithmetic can hold: this series is lost, never the calendar.
       complete = false;
-      found.length = options.maxPerSeries;
+      found.length = 0;
+      options.warn?.("calendar: a series cannot be expanded; it is skipped", {
+        uid,
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
-    for (const o of found) all.push(o);
+    const unique = distinct(found).sort(byStart);
+    if (unique.length > options.maxPerSeries) {
+      complete = false;
+      unique.length = options.maxPerSeries;
+    }
+    for (const o of unique) all.push(o);
   }
   all.sort(byStart);
   if (all.length > options.maxTotal) {
@@ -96,6 +111,39 @@ export function expandComponents(components: readonly Component[], options: Expa
     all.length = options.maxTotal;
   }
   return { occurrences: all, complete };
+}
+
+const sequenceOf = (c: Component): number => c.sequence ?? 0;
+
+/**
+ * The copies with the highest SEQUENCE: a series saved again as a copy (RFC 5545 §3.8.7.4: the
+ * SEQUENCE is incremented with each significant revision) supersedes the older copy, its
+ * removed instances included (fixtures/ics-robustness issue_148).
+ */
+function latest(copies: readonly Component[]): Component[] {
+  const top = Math.max(...copies.map(sequenceOf));
+  return copies.filter((c) => sequenceOf(c) === top);
+}
+
+/** Per RECURRENCE-ID, the overrides with the highest SEQUENCE (RFC 5545 §3.8.7.4). */
+function latestOverrides(overrides: readonly Component[], floating: Zone): Component[] {
+  const byId = new Map<number, Component[]>();
+  for (const o of overrides) {
+    const key = instantOf(o.recurrenceId!, floating);
+    byId.set(key, [...(byId.get(key) ?? []), o]);
+  }
+  return [...byId.values()].flatMap(latest);
+}
+
+/** One of each occurrence: an override written twice alike (fixtures/ics-robustness issue_164) counts once. */
+function distinct(occurrences: readonly Occurrence[]): Occurrence[] {
+  const seen = new Set<string>();
+  return occurrences.filter((o) => {
+    const key = `${o.start}/${o.end}/${o.recurrenceId ?? ""}/${o.status ?? ""}/${o.transparent}/${o.allDay}/${o.eventId}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 const floatingOf = (v: TimeValue, floating: Zone): Zone => (v.date ? floating : v.zone);
@@ -239,11 +287,17 @@ function expandSeries(
       complete = false;
       continue;
     }
+    // A DATE series has no time of day: BYHOUR, BYMINUTE and BYSECOND MUST NOT be given with
+    // one (RFC 5545 §3.3.10) and are ignored, so a date never occurs twice.
+    if (allDay) rule = withoutTimes(rule);
     const stop = untilTest(rule, allDay, zone, opt.floating);
     if (stop(master.start.local)) startStopped = true;
     const r = expandRule(rule, master.start.local, stop, { after, before, maxPeriods: MAX_PERIODS });
     complete &&= r.complete;
-    for (const l of r.starts) instances.set(keyOf(l), { local: l });
+    for (const t of r.starts) {
+      const l = allDay ? Math.floor(t / DAY) * DAY : t;
+      instances.set(keyOf(l), { local: l });
+    }
   }
   if (!startStopped && master.start.local >= after && master.start.local <= before)
     instances.set(keyOf(master.start.local), { local: master.start.local });
@@ -302,6 +356,11 @@ function expandSeries(
     );
   }
   return complete;
+}
+
+function withoutTimes(rule: Rule): Rule {
+  const { bySecond: _s, byMinute: _m, byHour: _h, ...rest } = rule;
+  return rest;
 }
 
 /** UNTIL as a test on the series' floating times (inclusive; RFC 5545 §3.3.10). */

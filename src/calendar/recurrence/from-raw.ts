@@ -91,5 +91,6 @@ export function fromRaw(e: RawCalendarEvent, resolver: ZoneResolver): Component 
     thisAndFuture: e.thisAndFuture === true,
     status: e.status === "tentative" ? "TENTATIVE" : e.status === "cancelled" ? "CANCELLED" : "CONFIRMED",
     transparent: e.transparency === "transparent",
+    ...(Number.isSafeInteger(e.sequence) && { sequence: e.sequence }),
   };
 }

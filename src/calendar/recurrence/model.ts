@@ -43,6 +43,8 @@ export interface Component {
   readonly thisAndFuture: boolean;
   readonly status: EventStatus;
   readonly transparent: boolean;
+  /** SEQUENCE (RFC 5545 §3.8.7.4), when written: a higher one supersedes a copy with a lower one. */
+  readonly sequence?: number;
 }
 
 export const DAY = 86_400_000;
@@ -90,12 +92,24 @@ export function parseTime(text: string): ParsedTime | undefined {
 
 const DURATION = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+)S)?)?$/i;
 
-/** Reads an RFC 5545 DURATION ("PT1H30M", "P1D", "-PT15M", "P2W"); undefined if not one. */
+/**
+ * The longest duration read, in days: about 10,000 years. Longer ones are valid RFC 5545
+ * (§3.3.6 sets no limit) but end past any instant RFC 3339 can write, so they cannot be told.
+ */
+export const MAX_DURATION_DAYS = 3_660_000;
+
+/**
+ * Reads an RFC 5545 DURATION ("PT1H30M", "P1D", "-PT15M", "P2W"); undefined if not one, or
+ * longer than MAX_DURATION_DAYS.
+ */
 export function parseDuration(text: string): NominalDuration | undefined {
   const m = DURATION.exec(text.trim());
   if (m === null || /T$/i.test(text.trim()) || text.trim().replace(/^[+-]/, "").toUpperCase() === "P")
     return undefined;
   const n = (i: number): number => Number(m[i] ?? 0);
   const sign = m[1] === "-" ? -1 : 1;
-  return { days: sign * (n(2) * 7 + n(3)), ms: sign * ((n(4) * 60 + n(5)) * 60 + n(6)) * 1000 };
+  const days = n(2) * 7 + n(3);
+  const seconds = (n(4) * 60 + n(5)) * 60 + n(6);
+  if (days + seconds / 86_400 > MAX_DURATION_DAYS) return undefined;
+  return { days: sign * days, ms: sign * seconds * 1000 };
 }

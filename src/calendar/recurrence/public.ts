@@ -18,7 +18,7 @@
  */
 import { canonicalIana, ianaZone, UTC, ZoneResolver, type Zone } from "./zones.js";
 import { expandComponents, type Occurrence } from "./expand.js";
-import { parseIcs } from "./from-ics.js";
+import { parseIcs, type Warn } from "./from-ics.js";
 import { fromRaw } from "./from-raw.js";
 import type { Component, EventStatus } from "./model.js";
 import type { RawCalendarEvent } from "../raw-event.js";
@@ -28,6 +28,18 @@ import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 export const DEFAULT_MAX_PER_SERIES = 1_000;
 /** Occurrences one call may yield (a whole calendar's sync) before the answer is incomplete. */
 export const DEFAULT_MAX_TOTAL = 50_000;
+
+/**
+ * Where expansion reports what it skipped (a line, a value, an event, a series): the warn of
+ * the gateway's Logger or the jobs' JobLogger fits. Without one nothing is reported, and
+ * `complete: false` still says that something was skipped.
+ */
+export interface CalendarLogger {
+  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
+}
+
+const warnOf = (logger: CalendarLogger | undefined): Warn | undefined =>
+  logger === undefined ? undefined : (message, fields) => logger.warn(message, fields);
 
 export interface IcsOccurrence {
   readonly uid: string;
@@ -108,7 +120,13 @@ const iso = (ms: number): string => {
  */
 export function expandIcs(
   text: string,
-  options: { from: string; to: string; floatingZone?: string; maxPerSeries?: number },
+  options: {
+    from: string;
+    to: string;
+    floatingZone?: string;
+    maxPerSeries?: number;
+    logger?: CalendarLogger;
+  },
 ): IcsExpansion {
   const from = parseInstant(options.from, "from");
   if (!from.ok) throw new TypeError(`from: ${from.error.message}`);
@@ -118,13 +136,15 @@ export function expandIcs(
     throw new RangeError(`from (${options.from}) must be before to (${options.to})`);
   const floating = floatingZone(options.floatingZone);
   const maxPerSeries = bound(options.maxPerSeries, "maxPerSeries", DEFAULT_MAX_PER_SERIES);
-  const parsed = parseIcs(text, floating);
+  const warn = warnOf(options.logger);
+  const parsed = parseIcs(text, floating, warn);
   const r = expandComponents(parsed.components, {
     from: from.value.epochMs,
     to: to.value.epochMs,
     floating,
     maxPerSeries,
     maxTotal: DEFAULT_MAX_TOTAL,
+    ...(warn !== undefined && { warn }),
   });
   return {
     occurrences: r.occurrences.map((o) => ({
@@ -148,9 +168,17 @@ export function expandIcs(
  */
 export function expandEvents(
   events: readonly RawCalendarEvent[],
-  options: { from: number; to: number; floatingZone?: string; maxPerSeries?: number; maxTotal?: number },
+  options: {
+    from: number;
+    to: number;
+    floatingZone?: string;
+    maxPerSeries?: number;
+    maxTotal?: number;
+    logger?: CalendarLogger;
+  },
 ): EventsExpansion {
   window(options.from, options.to);
+  const warn = warnOf(options.logger);
   const floating = floatingZone(options.floatingZone);
   const resolver = new ZoneResolver(floating);
   const components: Component[] = [];
@@ -158,8 +186,13 @@ export function expandEvents(
   for (const e of events) {
     try {
       components.push(fromRaw(e, resolver));
-    } catch {
+    } catch (err) {
       readAll = false;
+      warn?.("calendar: an event cannot be read; it is skipped", {
+        uid: e.uid,
+        event_id: e.eventId,
+        error: err instanceof Error ? err.message : String(err),
+      });
     }
   }
   const r = expandComponents(components, {
@@ -168,6 +201,7 @@ export function expandEvents(
     floating,
     maxPerSeries: bound(options.maxPerSeries, "maxPerSeries", DEFAULT_MAX_PER_SERIES),
     maxTotal: bound(options.maxTotal, "maxTotal", DEFAULT_MAX_TOTAL),
+    ...(warn !== undefined && { warn }),
   });
   return {
     occurrences: r.occurrences.map((o: Occurrence) => ({ ...o })),

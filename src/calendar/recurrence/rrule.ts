@@ -178,11 +178,33 @@ function weekNumbers(day: number, year: number, wkst: number): [number, number] 
   return w < 1 || w > weeks ? [0, 0] : [w, w - weeks - 1];
 }
 
+/** The week-numbering year `day` belongs to (its week 1 may start in December, its last week end in January). */
+function weekYear(day: number, wkst: number): number {
+  const [y] = ymd(day);
+  if (day >= week1Start(y + 1, wkst)) return y + 1;
+  return day < week1Start(y, wkst) ? y - 1 : y;
+}
+
+/**
+ * Whether a YEARLY rule's periods are week-numbering years: with BYWEEKNO a year is the run of
+ * its weeks, so DTSTART's week (and INTERVAL's count) is that of the year the week belongs to:
+ * 2010-01-02 is in week 53 of 2009, and INTERVAL=6 next reaches 2015 (ical.net's test cases).
+ */
+const byWeekYear = (rule: Rule): boolean => rule.freq === "YEARLY" && rule.byWeekNo !== undefined;
+
 // ---- expansion -------------------------------------------------------------------------------
 
-/** RFC 5545's defaults taken from DTSTART when the rule does not say (as python-dateutil does). */
+/**
+ * RFC 5545's defaults taken from DTSTART when the rule does not say ("information, not
+ * contained in the rule, necessary to determine the various recurrence instance start time and
+ * dates are derived from the Start Time", §3.3.10), as python-dateutil does, except that a week
+ * number without a weekday takes DTSTART's weekday (libical, CalendarServer and JSCalendar
+ * read it so; dateutil and rrule.js take every day of the week).
+ */
 function withDefaults(rule: Rule, start: number): Rule {
   const [, m, d] = ymd(Math.floor(start / DAY));
+  if (rule.freq === "YEARLY" && rule.byWeekNo && !rule.byYearDay && !rule.byMonthDay && !rule.byDay)
+    return { ...rule, byDay: [{ n: 0, wd: weekday(Math.floor(start / DAY)) }] };
   if (rule.byWeekNo || rule.byYearDay || rule.byMonthDay || rule.byDay) return rule;
   switch (rule.freq) {
     case "YEARLY":
@@ -282,8 +304,9 @@ function periodCandidates(rule: Rule, start: number, period: number): number[] {
   } else {
     const first = Math.floor(period / DAY);
     const [y, m] = ymd(first);
-    const length =
-      rule.freq === "YEARLY"
+    const length = byWeekYear(rule)
+      ? week1Start(weekYear(first, rule.wkst) + 1, rule.wkst) - first
+      : rule.freq === "YEARLY"
         ? dayOf(y + 1, 1, 1) - first
         : rule.freq === "MONTHLY"
           ? daysInMonth(y, m)
@@ -307,6 +330,7 @@ function periodStart(rule: Rule, start: number, k: number): number {
   const day0 = Math.floor(start / DAY);
   const [y, m] = ymd(day0);
   const step = k * rule.interval;
+  if (byWeekYear(rule)) return week1Start(weekYear(day0, rule.wkst) + step, rule.wkst) * DAY;
   switch (rule.freq) {
     case "YEARLY":
       return Date.UTC(y + step, 0, 1);
@@ -330,8 +354,9 @@ function periodIndexAt(rule: Rule, start: number, t: number): number {
   if (t <= start) return 0;
   const [y0, m0] = ymd(Math.floor(start / DAY));
   const [y, m] = ymd(Math.floor(t / DAY));
-  const units =
-    rule.freq === "YEARLY"
+  const units = byWeekYear(rule)
+    ? weekYear(Math.floor(t / DAY), rule.wkst) - weekYear(Math.floor(start / DAY), rule.wkst)
+    : rule.freq === "YEARLY"
       ? y - y0
       : rule.freq === "MONTHLY"
         ? (y - y0) * 12 + (m - m0)

@@ -21,6 +21,8 @@ export interface UpstreamClientOptions {
   /** Credential headers, asked for on each call (a token provider may refresh). */
   readonly credentials?: () => Promise<Readonly<Record<string, string>>>;
   readonly timeoutMs?: number;
+  /** Bytes an answer may have (http/read-body.ts); default: http/limits.ts jsonBytes. */
+  readonly maxResponseBytes?: number;
   readonly fetch?: typeof fetch;
   readonly clock?: { now(): number };
   readonly sleep?: (ms: number) => Promise<void>;
@@ -84,8 +86,11 @@ export interface UpstreamResponse {
 /** One call the capturing fetch made: its meta and, when no answer came, why. */
 export interface CapturedCall {
   readonly meta: UpstreamMeta;
-  /** refused: the URL lay outside the base URL and pin prefix, and nothing was sent. */
-  readonly failure?: "timeout" | "unavailable" | "refused";
+  /**
+   * refused: the URL lay outside the base URL and pin prefix, and nothing was sent; too_large:
+   * the answer's body was over the byte cap (set when the body read fails on it).
+   */
+  readonly failure?: "timeout" | "unavailable" | "refused" | "too_large";
 }
 
 export type Captured<T> = (

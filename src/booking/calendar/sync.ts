@@ -245,7 +245,15 @@ async function readCalendar(
       continue;
     }
     const { code, message } = read;
-    return { ok: false, kind, pages, restarted, code, message, ...("reason" in read && { reason: read.reason }) };
+    return {
+      ok: false,
+      kind,
+      pages,
+      restarted,
+      code,
+      message,
+      ...("reason" in read && { reason: read.reason }),
+    };
   }
 }
 

@@ -89,7 +89,8 @@ export async function discoverCalendars(
       error: {
         code: "unavailable",
         reason: "upstream_too_costly",
-        message: "the server's discovery answers could not be read within the gateway's time and memory bounds",
+        message:
+          "the server's discovery answers could not be read within the gateway's time and memory bounds",
       },
       ...upstream,
     };

@@ -12,7 +12,10 @@ export function launchWorker(name: string, resourceLimits: ResourceLimits): Work
   const fromSource = import.meta.url.endsWith(".ts");
   const entry = new URL(`./${name}${fromSource ? ".ts" : ".js"}`, import.meta.url);
   if (!fromSource) return new Worker(entry, { resourceLimits });
-  const tsx = join(dirname(createRequire(import.meta.url).resolve("tsx/package.json")), "dist/esm/api/index.mjs");
+  const tsx = join(
+    dirname(createRequire(import.meta.url).resolve("tsx/package.json")),
+    "dist/esm/api/index.mjs",
+  );
   const boot = `(async () => {
     const { register } = await import(${JSON.stringify(pathToFileURL(tsx).href)});
     register();

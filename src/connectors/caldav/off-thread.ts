@@ -28,7 +28,8 @@ type Done = Extract<FromWorker, { type: "done" }>;
 type FetchAsk = Extract<FromWorker, { type: "fetch" }>;
 type Answer = Extract<ToWorker, { op: "fetched" }>["answer"];
 
-export type OffThread<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly tooCostly: true };
+export type OffThread<T> =
+  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly tooCostly: true };
 
 class ParseThread {
   readonly #worker: Worker;
@@ -53,7 +54,9 @@ class ParseThread {
 
   /** One job; undefined when the worker had to be ended (deadline, heap, crash). */
   run(
-    job: Omit<Extract<ToWorker, { op: "multistatus" }>, "id"> | Omit<Extract<ToWorker, { op: "discover" }>, "id">,
+    job:
+      | Omit<Extract<ToWorker, { op: "multistatus" }>, "id">
+      | Omit<Extract<ToWorker, { op: "discover" }>, "id">,
     onFetch?: (ask: FetchAsk) => Promise<Answer>,
   ): Promise<Done | undefined> {
     if (this.#dead) return Promise.resolve(undefined);

@@ -38,7 +38,12 @@ export type ToWorker =
     };
 
 export type FromWorker =
-  | { readonly type: "done"; readonly id: number; readonly multistatus?: Multistatus; readonly collected?: Collected }
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly multistatus?: Multistatus;
+      readonly collected?: Collected;
+    }
   | { readonly type: "done"; readonly id: number; readonly calendars?: readonly WalkedCalendar[] }
   | {
       readonly type: "fetch";
@@ -95,7 +100,10 @@ async function handle(message: ToWorker): Promise<void> {
     });
     const answer = await answered;
     if (answer === undefined) throw new Error("the request failed");
-    return new Response(answer.body, { status: answer.status, headers: answer.headers.map(([k, v]) => [k, v]) });
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: answer.headers.map(([k, v]) => [k, v]),
+    });
   };
   const calendars = await walkDiscovery(message.serverUrl, fetchThroughMain).catch(() => undefined);
   post({ type: "done", id, ...(calendars === undefined ? {} : { calendars }) });

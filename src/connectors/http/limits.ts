@@ -21,7 +21,7 @@ export interface UpstreamLimits {
 
 export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = {
   jsonBytes: 8 * MiB,
-  caldavBytes: 32 * MiB,
+  caldavBytes: 16 * MiB,
   discoveryBytes: 1 * MiB,
   icsFileBytes: 1 * MiB,
   icsTotalBytes: 64 * MiB,
@@ -57,7 +57,10 @@ export function limitsFromEnv(
     if (raw === undefined || raw.trim() === "") continue;
     const n = Number(raw);
     if (!/^\d+$/.test(raw.trim()) || n < 1024 || n > 1024 * MiB)
-      return { ok: false, message: `${name} must be a number of bytes from 1024 to 1073741824, got "${raw}"` };
+      return {
+        ok: false,
+        message: `${name} must be a number of bytes from 1024 to 1073741824, got "${raw}"`,
+      };
     out[key] = n;
   }
   return { ok: true, value: out };

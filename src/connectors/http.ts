@@ -7,7 +7,10 @@
  *   sends nothing outside the client's base URL and pin prefix, so a link a platform hands back
  *   (a delta link, a redirect, a discovered href) never carries the credentials elsewhere;
  * - sends `User-Agent: booking-gateway/<version> <vendor>/<api_version> node/<major>`;
- * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included;
+ * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included, and
+ *   reads at most `maxResponseBytes` of the answer while it streams in (http/read-body.ts; the
+ *   JSON default in http/limits.ts): past it the call is `unavailable` with reason
+ *   `upstream_too_large`, for the SDKs' fetch too;
  * - attaches credentials from the provider here and nowhere else: they never reach metadata,
  *   logs or errors (meta is built from response headers only). A provider that throws is
  *   unauthorized when its error says `code: "unauthorized"` (a revoked grant), else unavailable,
@@ -27,6 +30,8 @@ import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/resu
 import { credentialError, isAbort, mergeSignals, networkMessage, statusError } from "./http/failures.js";
 import { callLine, captureUpstreamMeta, retryAfterMs } from "./http/meta.js";
 import { announce, consoleLogger } from "./http/notices.js";
+import { upstreamLimits } from "./http/limits.js";
+import { cappedResponse, isTooLarge, readTextCapped } from "./http/read-body.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
 import { DEFAULT_PACING_MS } from "./http/pacing.js";
 import type {
@@ -55,6 +60,16 @@ export type {
   VersionPin,
 } from "./http/types.js";
 export { userAgentFor } from "./http/user-agent.js";
+export { isTooLarge, UpstreamTooLargeError } from "./http/read-body.js";
+
+/** The error of an answer over the byte cap (the reason names the bound, the message the call). */
+export function tooLargeError(call: string, limit: number): ConnectorError {
+  return {
+    code: "unavailable",
+    reason: "upstream_too_large",
+    message: `upstream answered more than ${limit} bytes: ${call}`,
+  };
+}
 
 export const DEFAULT_TIMEOUT_MS = 10_000;
 
@@ -63,6 +78,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const clock = options.clock ?? { now: () => Date.now() };
   const logger = options.logger ?? consoleLogger;
   const timeoutDefault = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = (): number => options.maxResponseBytes ?? upstreamLimits().jsonBytes;
   const unauthorized = new Set(options.unauthorizedStatuses ?? [401, 403]);
   const spacer = createSpacer(options.maxPerSecond ?? 0, clock, options.sleep ?? realSleep);
   const userAgent = userAgentFor(options.vendor, options.apiVersion, options.gatewayVersion);
@@ -173,9 +189,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         ...(req.body !== undefined ? { body: JSON.stringify(req.body) } : {}),
         signal: controller.signal,
       });
-      text = await response.text();
+      text = await readTextCapped(response, { maxBytes: maxBytes(), signal: controller.signal });
     } catch (error) {
       const meta: UpstreamMeta = { call, status: 0 };
+      if (isTooLarge(error)) return { ok: false, error: tooLargeError(call, maxBytes()), upstream: meta };
       if (isAbort(error) || controller.signal.aborted) {
         return {
           ok: false,
@@ -217,6 +234,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   const capturingFetch: typeof fetch = async (input, init) => {
+    const limit = maxBytes();
     const incoming = input instanceof Request ? input : undefined;
     const url = new URL(incoming ? incoming.url : input instanceof URL ? input.href : input);
     const method = (init?.method ?? incoming?.method ?? "GET").toUpperCase();
@@ -244,18 +262,28 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     await spacer.wait();
     const timeout = AbortSignal.timeout(timeoutDefault);
+    const signal = mergeSignals(timeout, init?.signal ?? incoming?.signal);
     try {
       const response = await doFetch(incoming ? new Request(incoming, { headers }) : url, {
         ...init,
         method,
         headers,
-        signal: mergeSignals(timeout, init?.signal ?? incoming?.signal),
+        signal,
       });
       const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
-      record({ meta });
+      const entry: { meta: UpstreamMeta; failure?: CapturedCall["failure"] } = { meta };
+      record(entry);
       observe(meta);
       await heed(response.status, response.headers);
-      return response;
+      // The SDK reads the body itself: capped and timed here, and a body over the cap marks this
+      // call (errorOf answers upstream_too_large) whatever the SDK makes of the failed read.
+      return cappedResponse(response, {
+        maxBytes: limit,
+        signal,
+        onTooLarge: () => {
+          entry.failure = "too_large";
+        },
+      });
     } catch (error) {
       const failure = isAbort(error) || timeout.aborted ? "timeout" : "unavailable";
       record({ meta: { call, status: 0 }, failure });
@@ -293,6 +321,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         return { code: "unavailable", message: `upstream unreachable: ${entry.meta.call}` };
       }
       if (entry.failure === "rate_limited") return heldBack(entry.meta.call, entry.retryAfterMs ?? 0);
+      if (entry.failure === "too_large") return tooLargeError(entry.meta.call, maxBytes());
       if (entry.failure === "refused") {
         return { code: "invalid_request", message: `refused a request outside the API: ${entry.meta.call}` };
       }

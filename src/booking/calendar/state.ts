@@ -44,8 +44,12 @@ export interface SyncReport {
   /** Busy occurrences laid on the units (complete syncs). */
   readonly busy?: number;
   readonly readUntil?: number;
-  /** Why the sync is incomplete: the upstream's error code and message, or the expansion bound. */
-  readonly error?: { readonly code: string; readonly message: string };
+  /**
+   * Why the sync is incomplete: the upstream's error code and message, or the expansion bound;
+   * `reason` when the calendar's answer broke one of the gateway's bounds (upstream_too_large:
+   * over the byte cap; upstream_too_costly: too costly to parse).
+   */
+  readonly error?: { readonly code: string; readonly message: string; readonly reason?: string };
   /**
    * The gateway's holds or bookings whose time the calendar now shows busy on their unit, with
    * every unit taken then, and what became of each (§5.8 displaced bookings, displace.ts).

@@ -72,6 +72,7 @@ type ReadOutcome =
       readonly restarted: boolean;
       readonly code: string;
       readonly message: string;
+      readonly reason?: string;
     };
 
 /**
@@ -99,7 +100,9 @@ export async function syncCalendarHost(
       events: r.ok ? Object.keys(r.state.events).length : 0,
       durationMs: deps.now() - started,
       ...(r.restarted && { restarted: true }),
-      ...(!r.ok && { error: { code: r.code, message: r.message } }),
+      ...(!r.ok && {
+        error: { code: r.code, message: r.message, ...(r.reason !== undefined && { reason: r.reason }) },
+      }),
       ...extra,
     };
   };
@@ -241,7 +244,16 @@ async function readCalendar(
       restarted = true;
       continue;
     }
-    return { ok: false, kind, pages, restarted, code: read.code, message: read.message };
+    const { code, message } = read;
+    return {
+      ok: false,
+      kind,
+      pages,
+      restarted,
+      code,
+      message,
+      ...("reason" in read && { reason: read.reason }),
+    };
   }
 }
 
@@ -253,7 +265,13 @@ type PagesOutcome =
       readonly cursor?: string;
       readonly readUntil: number;
     }
-  | { readonly ok: false; readonly pages: number; readonly code: string; readonly message: string };
+  | {
+      readonly ok: false;
+      readonly pages: number;
+      readonly code: string;
+      readonly message: string;
+      readonly reason?: string;
+    };
 
 async function readPages(
   sync: CalendarSync,
@@ -266,7 +284,10 @@ async function readPages(
   let next = cursor;
   for (let pages = 1; pages <= MAX_PAGES; pages++) {
     const page = await sync.sync({ calendarId, window, ...(next !== undefined && { cursor: next }) });
-    if (!page.ok) return { ok: false, pages, code: page.error.code, message: page.error.message };
+    if (!page.ok) {
+      const { code, message, reason } = page.error;
+      return { ok: false, pages, code, message, ...(reason !== undefined && { reason }) };
+    }
     // A changed event id is reported whole: its events replace all the caller held under it.
     const changed = new Map<string, RawCalendarEvent[]>();
     for (const e of page.value.events) changed.set(e.eventId, [...(changed.get(e.eventId) ?? []), e]);

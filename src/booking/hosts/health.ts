@@ -18,7 +18,12 @@
  * doubling per failed read up to `refreshMs` (never before a platform's Retry-After);
  * needs_reconnection every `reconnectMs`, so a fixed credential recovers on its own.
  */
-import type { Catalog, ConnectorError, ConnectorErrorCode } from "../../connectors/port.js";
+import type {
+  Catalog,
+  ConnectorError,
+  ConnectorErrorCode,
+  UpstreamFailureReason,
+} from "../../connectors/port.js";
 
 /** The watched connector names a catalog read "catalog.read" (hosts/watched-connector.ts). */
 const isCatalogRead = (operation: string): boolean => operation === "catalog" || operation === "catalog.read";
@@ -29,6 +34,8 @@ export interface HostHealthError {
   /** A ConnectorErrorCode, or "catalog_invalid" when the catalog no longer fits the config. */
   readonly code: ConnectorErrorCode | "catalog_invalid";
   readonly message: string;
+  /** When the upstream's answer broke one of the gateway's bounds (over the byte cap, too costly to parse). */
+  readonly reason?: UpstreamFailureReason;
   readonly at: number;
 }
 
@@ -147,6 +154,7 @@ export class HostHealth {
     const recorded: HostHealthError = {
       code: error.code,
       message: `${operation}: ${error.message}`,
+      ...(error.reason !== undefined && { reason: error.reason }),
       at: now,
     };
     if (error.code === "unauthorized") {

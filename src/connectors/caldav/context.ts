@@ -1,9 +1,13 @@
 /**
  * What the sync and the writer share: the server, the one `send`, the clock, and a DAV call
- * (PROPFIND / REPORT answered 207) with its failures already in the port's vocabulary.
+ * (PROPFIND / REPORT answered 207) with its failures already in the port's vocabulary. The
+ * Multi-Status is parsed in the parse worker (off-thread.ts), and a calendar-query's or
+ * multiget's calendar data read into events there too; a parse that runs out of time or heap
+ * is `unavailable` with reason `upstream_too_costly`.
  */
-import type { ConnectorError, UpstreamMeta } from "../port.js";
-import { readMultistatus, type Multistatus } from "./dav.js";
+import type { ConnectorError, RawCalendarEvent, UpstreamMeta } from "../port.js";
+import type { Multistatus } from "./dav.js";
+import { multistatusOffThread } from "./off-thread.js";
 import { statusError, type HttpAnswer, type Send } from "./upstream.js";
 
 export interface CaldavContext {
@@ -13,7 +17,16 @@ export interface CaldavContext {
 }
 
 export type DavOutcome =
-  | { readonly ok: true; readonly multistatus: Multistatus; readonly meta: UpstreamMeta }
+  | {
+      readonly ok: true;
+      readonly multistatus: Multistatus;
+      readonly meta: UpstreamMeta;
+      /** With `collect`: the resources' events by eventId, or the first unreadable one's message. */
+      readonly collected?: {
+        readonly events: ReadonlyArray<readonly [string, readonly RawCalendarEvent[]]>;
+        readonly problem?: string;
+      };
+    }
   | {
       readonly ok: false;
       readonly error: ConnectorError;
@@ -29,6 +42,8 @@ export async function davCall(
   depth: "0" | "1",
   body: string,
   what: string,
+  /** The calendar collection whose resources' calendar data to read into events. */
+  collect?: URL,
 ): Promise<DavOutcome> {
   const sent = await ctx.send({
     method,
@@ -48,14 +63,25 @@ export async function davCall(
         : statusError(answer, what, ctx.clock);
     return { ok: false, error, meta, answer };
   }
-  const multistatus = await readMultistatus(answer, url);
+  const parsed = await multistatusOffThread(answer.body, answer.headers.get("content-type"), url, collect);
+  if (!parsed.ok)
+    return {
+      ok: false,
+      error: {
+        code: "unavailable",
+        reason: "upstream_too_costly",
+        message: `${what}: the answer could not be read within the gateway's time and memory bounds`,
+      },
+      meta,
+    };
+  const { multistatus, collected } = parsed.value;
   if (multistatus === undefined)
     return {
       ok: false,
       error: { code: "unavailable", message: `${what}: the Multi-Status is not readable` },
       meta,
     };
-  return { ok: true, multistatus, meta };
+  return { ok: true, multistatus, meta, ...(collected === undefined ? {} : { collected }) };
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;

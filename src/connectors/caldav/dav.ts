@@ -7,10 +7,11 @@
  * per-call abort signal, and they throw on a failed query with the raw answer in the message.
  * So the bodies are written here (short, fixed XML, with the two values that vary escaped) and
  * sent by upstream.ts like every other request; tsdav's `davRequest` is used for what it is good
- * at, reading the Multi-Status XML, by replaying the answer we already received into it.
+ * at, reading the Multi-Status XML, by replaying the answer we already received into it. That
+ * reading (xml-js over sax) is not linear for every hostile input, so it runs in the parse
+ * worker (parse-worker.ts, off-thread.ts), never on the event loop.
  */
 import { davRequest, type DAVResponse } from "tsdav";
-import type { HttpAnswer } from "./upstream.js";
 
 const NS = `xmlns:D="DAV:" xmlns:C="urn:ietf:params:xml:ns:caldav"`;
 
@@ -91,19 +92,23 @@ function textOf(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The Multi-Status of a 207 answer, or undefined when the body is not one. */
-export async function readMultistatus(answer: HttpAnswer, url: URL): Promise<Multistatus | undefined> {
+/** The Multi-Status of a 207 answer's body, or undefined when it is not one (parse worker only). */
+export async function parseMultistatus(
+  body: string,
+  contentType: string | null,
+  url: string,
+): Promise<Multistatus | undefined> {
   let responses: DAVResponse[];
   try {
     responses = await davRequest({
-      url: url.href,
+      url,
       init: { method: "REPORT", body: "" },
       convertIncoming: false,
       fetch: () =>
         Promise.resolve(
-          new Response(answer.body, {
-            status: answer.status,
-            headers: { "content-type": answer.headers.get("content-type") ?? "application/xml" },
+          new Response(body, {
+            status: 207,
+            headers: { "content-type": contentType ?? "application/xml" },
           }),
         ),
     });

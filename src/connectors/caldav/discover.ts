@@ -4,16 +4,19 @@
  * RFC 4791 §6.2.1 calendar-home-set, then the home's calendar collections). Not a port
  * capability: the onboarding pages call it to let the business pick its calendarPath.
  *
- * tsdav does the walk (createAccount + fetchCalendars); its fetch is routed through upstream.ts's
- * `send`, that is through connectors/http.ts's capturing fetch, so every request is bounded,
- * captured and credentialed in the one place, and a request to
- * another origin (a redirect or an href pointing away) is refused rather than sent with the
- * account's credentials. tsdav reports a failed step by throwing; the answer that made it fail
- * is what the result reports, in the port's vocabulary.
+ * tsdav does the walk (createAccount + fetchCalendars, discover-walk.ts) in a worker of its own
+ * (off-thread.ts), because it parses every answer itself and that parse is not linear for every
+ * hostile answer; the walk's requests come back to this thread and go through upstream.ts's
+ * `send`, that is through connectors/http.ts's capturing fetch, so every request is bounded in
+ * time and bytes (discovery's small cap, http/limits.ts), captured and credentialed in the one
+ * place, and a request to another origin (a redirect or an href pointing away) is refused
+ * rather than sent with the account's credentials. tsdav reports a failed step by throwing; the
+ * answer that made it fail is what the result reports, in the port's vocabulary.
  */
-import { createAccount, fetchCalendars } from "tsdav";
+import { upstreamLimits } from "../http/limits.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../port.js";
 import type { CaldavContext } from "./context.js";
+import { discoverOffThread } from "./off-thread.js";
 import { statusError, type HttpAnswer } from "./upstream.js";
 
 export interface DiscoveredCalendar {
@@ -28,11 +31,9 @@ export interface DiscoveredCalendar {
 
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
-function headersOf(init: RequestInit | undefined): Record<string, string> {
+function headersOf(asked: ReadonlyArray<readonly [string, string]>): Record<string, string> {
   const out: Record<string, string> = {};
-  new Headers(init?.headers).forEach((value, key) => {
-    if (key !== "authorization") out[key] = value;
-  });
+  for (const [key, value] of asked) if (key.toLowerCase() !== "authorization") out[key] = value;
   return out;
 }
 
@@ -43,58 +44,71 @@ export async function discoverCalendars(
   let failure: ConnectorError | undefined;
   let refused: HttpAnswer | undefined;
 
-  const fetchThroughSend: typeof globalThis.fetch = async (input, init) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const method = init?.method ?? (input instanceof Request ? input.method : "GET");
+  const answer = async (ask: {
+    readonly method: string;
+    readonly url: string;
+    readonly headers: ReadonlyArray<readonly [string, string]>;
+    readonly body?: string;
+  }) => {
+    const url = new URL(ask.url);
     if (url.origin !== ctx.server.origin) {
       failure ??= {
         code: "unavailable",
         message: "discovery led to another server; give the calendar's path instead",
       };
-      throw new Error("refused: another origin");
+      return undefined;
     }
     const sent = await ctx.send({
-      method,
+      method: ask.method,
       url,
-      headers: headersOf(init),
-      ...(typeof init?.body === "string" ? { body: init.body } : {}),
+      headers: headersOf(ask.headers),
+      ...(ask.body === undefined ? {} : { body: ask.body }),
+      maxBytes: upstreamLimits().discoveryBytes,
     });
     meta = sent.meta;
     if (!sent.ok) {
       failure ??= sent.error;
-      throw new Error(sent.error.code);
+      return undefined;
     }
-    const { answer } = sent;
+    const got = sent.answer;
     // A 404 or a redirect is part of the walk (/.well-known/caldav may be either); a refusal
     // of the credentials, a rate limit or a server failure is what to report if the walk fails.
-    if ([401, 403, 429].includes(answer.status) || answer.status >= 500) refused ??= answer;
-    return new Response(NULL_BODY.has(answer.status) ? null : answer.body, {
-      status: answer.status,
-      headers: answer.headers,
-    });
+    if ([401, 403, 429].includes(got.status) || got.status >= 500) refused ??= got;
+    return {
+      status: got.status,
+      headers: [...got.headers.entries()],
+      body: NULL_BODY.has(got.status) ? null : got.body,
+    };
   };
 
-  try {
-    const account = await createAccount({
-      account: { serverUrl: ctx.server.href, accountType: "caldav" },
-      headers: {},
-      fetch: fetchThroughSend,
-    });
-    const calendars = await fetchCalendars({ account, headers: {}, fetch: fetchThroughSend });
-    const value = calendars
-      .filter((c) => c.components === undefined || c.components.includes("VEVENT"))
-      .map((c) => ({
-        calendarId: new URL(c.url, ctx.server).pathname,
-        ...(typeof c.displayName === "string" && c.displayName !== "" ? { displayName: c.displayName } : {}),
-        components: c.components ?? [],
-        syncCollection: c.syncToken !== undefined && c.syncToken !== "",
-      }));
-    return { ok: true, value, ...(meta === undefined ? {} : { upstream: meta }) };
-  } catch {
+  const walked = await discoverOffThread(ctx.server.href, answer);
+  const upstream = meta === undefined ? {} : { upstream: meta };
+  if (!walked.ok)
+    return {
+      ok: false,
+      error: {
+        code: "unavailable",
+        reason: "upstream_too_costly",
+        message:
+          "the server's discovery answers could not be read within the gateway's time and memory bounds",
+      },
+      ...upstream,
+    };
+  const { calendars } = walked.value;
+  if (calendars === undefined) {
     const error = (refused === undefined
       ? undefined
       : statusError(refused, "discovering calendars", ctx.clock)) ??
       failure ?? { code: "unavailable" as const, message: "the server does not answer CalDAV discovery" };
-    return { ok: false, error, ...(meta === undefined ? {} : { upstream: meta }) };
+    return { ok: false, error, ...upstream };
   }
+  const value = calendars
+    .filter((c) => c.components === undefined || c.components.includes("VEVENT"))
+    .map((c) => ({
+      calendarId: new URL(c.url, ctx.server).pathname,
+      ...(typeof c.displayName === "string" && c.displayName !== "" ? { displayName: c.displayName } : {}),
+      components: c.components ?? [],
+      syncCollection: c.syncToken !== undefined && c.syncToken !== "",
+    }));
+  return { ok: true, value, ...upstream };
 }

@@ -49,7 +49,6 @@ import {
 } from "./dav.js";
 import { davCall, isSuccess, type CaldavContext, type DavOutcome } from "./context.js";
 import { calendarUrl, eventIdOf, isCollection } from "./resources.js";
-import { readResource } from "./vevent.js";
 
 type SyncResult = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
 
@@ -87,22 +86,16 @@ export function createCalendarSync(ctx: CaldavContext): CalendarSync {
 const missing = (calendar: URL, resources: readonly DavResource[]): boolean =>
   resources.some((r) => r.status === 404 && isCollection(calendar, r.href));
 
-/** Reads the resources' VEVENTs into `into` (by eventId); the message of the first unreadable one. */
+/**
+ * The resources' VEVENTs (read in the parse worker, collect.ts) into `into` by eventId; the
+ * message of the first unreadable one.
+ */
 function collect(
-  calendar: URL,
-  resources: readonly DavResource[],
+  outcome: Extract<DavOutcome, { ok: true }>,
   into: Map<string, readonly RawCalendarEvent[]>,
 ): string | undefined {
-  for (const r of resources) {
-    if (!isSuccess(r.status) || isCollection(calendar, r.href)) continue;
-    const eventId = eventIdOf(calendar, r.href);
-    if (r.calendarData === undefined)
-      return `the server sent no calendar data for ${JSON.stringify(eventId)}`;
-    const read = readResource(r.calendarData, eventId, r.etag);
-    if (!read.ok) return read.message;
-    into.set(eventId, read.events);
-  }
-  return undefined;
+  for (const [eventId, events] of outcome.collected?.events ?? []) into.set(eventId, events);
+  return outcome.collected?.problem;
 }
 
 async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Promise<SyncResult> {
@@ -124,10 +117,18 @@ async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Pr
   const byId = new Map<string, readonly RawCalendarEvent[]>();
   let meta = token.meta;
   for (const match of [window, { property: "RRULE" as const }, { property: "RDATE" as const }]) {
-    const query = await davCall(ctx, "REPORT", calendar, "1", calendarQuery(match), "querying the calendar");
+    const query = await davCall(
+      ctx,
+      "REPORT",
+      calendar,
+      "1",
+      calendarQuery(match),
+      "querying the calendar",
+      calendar,
+    );
     if (!query.ok) return failed(query);
     meta = query.meta;
-    const problem = collect(calendar, query.multistatus.resources, byId);
+    const problem = collect(query, byId);
     if (problem !== undefined) return unreadable(problem, meta);
   }
   return {
@@ -213,10 +214,11 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
       "1",
       calendarMultiget(batch),
       "reading changed events",
+      calendar,
     );
     if (!got.ok) return failed(got);
     meta = got.meta;
-    const problem = collect(calendar, got.multistatus.resources, byId);
+    const problem = collect(got, byId);
     if (problem !== undefined) return unreadable(problem, meta);
     for (const r of got.multistatus.resources) if (r.status === 404) removed.add(eventIdOf(calendar, r.href));
   }

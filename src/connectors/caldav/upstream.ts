@@ -5,7 +5,9 @@
  * credentials (and only it holds them), the User-Agent (CalDAV has no version to pin: the RFCs
  * are the contract, named in the User-Agent), bounds the call and the reading of its answer with
  * the timeout, refuses any URL on another origin, captures UpstreamMeta and announces
- * Deprecation/Sunset. `send` reads the whole answer as text: CalDAV answers are XML and
+ * Deprecation/Sunset. `send` reads the whole answer as text, at most `maxBytes` of it (the CalDAV
+ * cap of http/limits.ts unless the request or the connector sets less; past it the answer is
+ * `unavailable` with reason `upstream_too_large`, http/read-body.ts): CalDAV answers are XML and
  * iCalendar, and every status is the connector's to read (a 403 naming a precondition is not a
  * refused credential), so the client's JSON `request` is not used.
  *
@@ -18,11 +20,15 @@
 import {
   callLine,
   createUpstreamClient,
+  isTooLarge,
+  tooLargeError,
   retryAfterMs as retryAfter,
   type UpstreamClient,
   type UpstreamLogger,
   type UpstreamNotice,
 } from "../http.js";
+import { upstreamLimits } from "../http/limits.js";
+import { readTextCapped } from "../http/read-body.js";
 import type { ConnectorError, PlatformIdentity, UpstreamMeta } from "../port.js";
 
 /** The protocols pinned: there is no API version to send, the RFCs are the contract. */
@@ -32,6 +38,8 @@ export interface TransportOptions {
   readonly server: URL;
   readonly fetch?: typeof globalThis.fetch;
   readonly timeoutMs: number;
+  /** Bytes an answer may have (default: http/limits.ts caldavBytes). */
+  readonly maxResponseBytes?: number;
   readonly clock: { now(): number };
   readonly username?: string;
   readonly password?: string;
@@ -55,6 +63,8 @@ export interface OutgoingRequest {
   readonly url: URL;
   readonly headers?: Readonly<Record<string, string>>;
   readonly body?: string;
+  /** Bytes this answer may have, when less than the connector's cap (discovery's answers). */
+  readonly maxBytes?: number;
 }
 
 export type Send = (request: OutgoingRequest) => Promise<Exchange>;
@@ -68,6 +78,7 @@ export function createSend(opts: TransportOptions): Send {
       ? undefined
       : `Basic ${Buffer.from(`${username}:${opts.password ?? ""}`, "utf8").toString("base64")}`;
   const redact = (segment: string): boolean => segment === username;
+  const cap = opts.maxResponseBytes ?? upstreamLimits().caldavBytes;
   const upstream: UpstreamClient = createUpstreamClient({
     vendor: CALDAV_PLATFORM.vendor,
     apiVersion: CALDAV_PLATFORM.api_version,
@@ -75,6 +86,7 @@ export function createSend(opts: TransportOptions): Send {
     pin: { unversioned: true },
     ...(authorization === undefined ? {} : { credentials: () => Promise.resolve({ authorization }) }),
     timeoutMs: opts.timeoutMs,
+    maxResponseBytes: cap,
     clock: opts.clock,
     redact,
     marker: MARKER,
@@ -85,7 +97,8 @@ export function createSend(opts: TransportOptions): Send {
     ...(opts.onNotice === undefined ? {} : { onNotice: opts.onNotice }),
   });
 
-  return async ({ method, url, headers, body }) => {
+  return async ({ method, url, headers, body, maxBytes }) => {
+    const limit = Math.min(cap, maxBytes ?? cap);
     const captured = await upstream.withCapture(async (): Promise<HttpAnswer> => {
       const response = await upstream.fetch(url, {
         method,
@@ -93,11 +106,14 @@ export function createSend(opts: TransportOptions): Send {
         ...(body === undefined ? {} : { body }),
         redirect: "manual",
       });
-      return { status: response.status, headers: response.headers, body: await response.text() };
+      const text = await readTextCapped(response, { maxBytes: limit });
+      return { status: response.status, headers: response.headers, body: text };
     });
     const last = captured.calls.at(-1);
     const call = last?.meta.call ?? callLine(method, url.pathname, redact, MARKER);
     if (captured.ok && last !== undefined) return { ok: true, answer: captured.value, meta: last.meta };
+    if (last?.failure === "too_large" || (!captured.ok && isTooLarge(captured.thrown)))
+      return { ok: false, meta: { call, status: 0 }, error: tooLargeError(call, limit) };
     const meta: UpstreamMeta = { call, status: 0 };
     // No answer, or one whose body did not arrive in time or at all.
     const timedOut =

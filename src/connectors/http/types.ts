@@ -22,6 +22,8 @@ export interface UpstreamClientOptions {
   /** Credential headers, asked for on each call (a token provider may refresh). */
   readonly credentials?: () => Promise<Readonly<Record<string, string>>>;
   readonly timeoutMs?: number;
+  /** Bytes an answer may have (http/read-body.ts); default: http/limits.ts jsonBytes. */
+  readonly maxResponseBytes?: number;
   readonly fetch?: typeof fetch;
   readonly clock?: { now(): number };
   readonly sleep?: (ms: number) => Promise<void>;
@@ -89,9 +91,10 @@ export interface CapturedCall {
   readonly meta: UpstreamMeta;
   /**
    * refused: the URL lay outside the base URL and pin prefix; rate_limited: the account was told
-   * to wait (http/pacing.ts). Either way nothing was sent.
+   * to wait (http/pacing.ts); either way nothing was sent. too_large: the answer's body was over
+   * the byte cap (set when the body read fails on it).
    */
-  readonly failure?: "timeout" | "unavailable" | "refused" | "rate_limited";
+  readonly failure?: "timeout" | "unavailable" | "refused" | "rate_limited" | "too_large";
   /** With rate_limited: how long the account must still wait. */
   readonly retryAfterMs?: number;
 }

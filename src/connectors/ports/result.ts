@@ -71,6 +71,8 @@ export interface PaymentHandoff {
   readonly amount?: Money;
 }
 
+export type UpstreamFailureReason = "upstream_too_large" | "upstream_too_costly";
+
 /**
  * A failed upstream call. `C` widens the codes for the capabilities that have their own
  * (calendar sync: cursor_expired; event writer: precondition_failed), so the platform paths
@@ -80,6 +82,11 @@ export interface ConnectorError<C extends string = ConnectorErrorCode> {
   readonly code: C;
   readonly message: string;
   readonly retryAfterMs?: number;
+  /**
+   * Why an `unavailable` upstream could not be read, when it is one of the gateway's own bounds
+   * (connectors/http/read-body.ts): its answer was over the byte cap, or too costly to parse.
+   */
+  readonly reason?: UpstreamFailureReason;
   /** For verification_required: how the platform will send the code. */
   readonly verificationMethod?: "sms" | "email" | "unknown";
   /** For payment_required: where and how much, when known (kept out of `message`). */

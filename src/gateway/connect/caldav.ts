@@ -53,6 +53,16 @@ export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps
       kind: "unauthorized",
       message: "The CalDAV server refused this username and password.",
     };
+  // An answer that broke the gateway's bounds (connectors/http/limits.ts): said as such, at once.
+  if (found.error.reason !== undefined)
+    return {
+      ok: false,
+      kind: "not_caldav",
+      message:
+        found.error.reason === "upstream_too_large"
+          ? "The server answered with far more data than a CalDAV discovery answer holds: check the server URL (your provider's CalDAV address)."
+          : "The server's answer could not be read as CalDAV within the gateway's limits: check the server URL (your provider's CalDAV address).",
+    };
   // No answer at all (refused connection, DNS, timeout): nothing upstream to report a status.
   if ((code === "unavailable" || code === "timeout") && (found.upstream?.status ?? 0) === 0)
     return {

@@ -47,7 +47,12 @@ export function hostHealthView(host: HostRuntime): Record<string, unknown> {
     health: s.health,
     since: formatInstant(s.since),
     ...(s.lastError !== undefined && {
-      last_error: { code: s.lastError.code, message: s.lastError.message, at: formatInstant(s.lastError.at) },
+      last_error: {
+        code: s.lastError.code,
+        message: s.lastError.message,
+        ...(s.lastError.reason !== undefined && { reason: s.lastError.reason }),
+        at: formatInstant(s.lastError.at),
+      },
     }),
     ...(s.catalogReadAt !== undefined && { catalog_read_at: formatInstant(s.catalogReadAt) }),
     next_check_at: formatInstant(s.nextCheckAt),

@@ -137,10 +137,23 @@ export async function runCalendarHost(
   // Availability on a calendar host makes no upstream call, so only the sync sees a refused
   // credential: it reaches the host's health here, which then refuses its time (needs_reconnection).
   const refused = reports.find((r) => r.error?.code === "unauthorized");
+  // A calendar that fails (unavailable, timeout, rate limited; an answer over the byte cap or
+  // too costly to parse) degrades the host, with the reason, while its busy time is kept.
+  const failing = reports.find((r) => r.error !== undefined && SYNC_FAILING.has(r.error.code));
   const host = deps.hosts.get(hostId);
   if (refused?.error !== undefined)
     host?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
-  else if (
+  else if (failing?.error !== undefined) {
+    const { code, message, reason } = failing.error;
+    host?.health?.upstreamFailed(
+      {
+        code: code as "unavailable" | "timeout" | "rate_limited",
+        message,
+        ...((reason === "upstream_too_large" || reason === "upstream_too_costly") && { reason }),
+      },
+      "calendar.sync",
+    );
+  } else if (
     host?.health?.status().health === "needs_reconnection" &&
     reports.length > 0 &&
     reports.every((r) => r.error === undefined)
@@ -186,6 +199,8 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
   };
 }
 
+const SYNC_FAILING: ReadonlySet<string> = new Set(["unavailable", "timeout", "rate_limited"]);
+
 function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
   const fields = {
     host_id: r.hostId,
@@ -199,6 +214,7 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
     ...(r.readUntil !== undefined && { read_until: new Date(r.readUntil).toISOString() }),
     ...(r.restarted === true && { restarted: true }),
     ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
+    ...(r.error?.reason !== undefined && { error_reason: r.error.reason }),
   };
   // §5.8: each conflict's outcome; any left unresolved is an error the host must act on.
   const conflict = (c: SyncConflict) => ({

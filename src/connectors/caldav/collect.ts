@@ -1,0 +1,29 @@
+/**
+ * The VEVENTs of a Multi-Status's calendar object resources, by eventId (RFC 4791 §9.6
+ * calendar-data). Runs in the parse worker (parse-worker.ts): iCalendar parsing is linear for
+ * ordinary data but not for every hostile input, so it never runs on the event loop.
+ */
+import type { RawCalendarEvent } from "../port.js";
+import type { DavResource } from "./dav.js";
+import { eventIdOf, isCollection } from "./resources.js";
+import { readResource } from "./vevent.js";
+
+export interface Collected {
+  readonly events: ReadonlyArray<readonly [string, readonly RawCalendarEvent[]]>;
+  /** The message of the first resource that could not be read (the sync then fails). */
+  readonly problem?: string;
+}
+
+export function collectResources(calendar: URL, resources: readonly DavResource[]): Collected {
+  const events: Array<readonly [string, readonly RawCalendarEvent[]]> = [];
+  for (const r of resources) {
+    if (r.status < 200 || r.status >= 300 || isCollection(calendar, r.href)) continue;
+    const eventId = eventIdOf(calendar, r.href);
+    if (r.calendarData === undefined)
+      return { events, problem: `the server sent no calendar data for ${JSON.stringify(eventId)}` };
+    const read = readResource(r.calendarData, eventId, r.etag);
+    if (!read.ok) return { events, problem: read.message };
+    events.push([eventId, read.events]);
+  }
+  return { events };
+}

@@ -1,0 +1,116 @@
+/**
+ * The parse worker (a worker thread, started by off-thread.ts): where CalDAV answers are read.
+ * XML (xml-js over sax) and iCalendar (ical.js) parsing cost more than linear time on some
+ * hostile inputs (text outside the root element, long parameter lists), and no cap small
+ * enough to bound that on the event loop leaves room for real calendars; here a slow parse
+ * costs this thread only, and off-thread.ts ends it at its deadline.
+ *
+ * Messages in: `multistatus` (a 207 body, optionally with the calendar whose resources to read
+ * into events), `discover` (tsdav's discovery walk, its requests answered by the main thread,
+ * which alone sends them: discover.ts) and `fetched` (such an answer). Out: `done` per job and
+ * `fetch` per discovery request.
+ */
+import { parentPort } from "node:worker_threads";
+import { collectResources, type Collected } from "./collect.js";
+import { parseMultistatus, type Multistatus } from "./dav.js";
+import { walkDiscovery, type WalkedCalendar } from "./discover-walk.js";
+
+export type ToWorker =
+  | {
+      readonly op: "multistatus";
+      readonly id: number;
+      readonly body: string;
+      readonly contentType: string | null;
+      readonly url: string;
+      /** Read the resources' calendar data into events, for this calendar collection. */
+      readonly collect?: string;
+    }
+  | { readonly op: "discover"; readonly id: number; readonly serverUrl: string }
+  | {
+      readonly op: "fetched";
+      readonly fetchId: number;
+      /** Absent: the request failed (the main thread keeps why). */
+      readonly answer?: {
+        readonly status: number;
+        readonly headers: ReadonlyArray<readonly [string, string]>;
+        readonly body: string | null;
+      };
+    };
+
+export type FromWorker =
+  | {
+      readonly type: "done";
+      readonly id: number;
+      readonly multistatus?: Multistatus;
+      readonly collected?: Collected;
+    }
+  | { readonly type: "done"; readonly id: number; readonly calendars?: readonly WalkedCalendar[] }
+  | {
+      readonly type: "fetch";
+      readonly id: number;
+      readonly fetchId: number;
+      readonly method: string;
+      readonly url: string;
+      readonly headers: ReadonlyArray<readonly [string, string]>;
+      readonly body?: string;
+    };
+
+const port = parentPort;
+if (port === null) throw new Error("parse-worker.ts runs as a worker thread");
+
+const waiting = new Map<number, (answer: Extract<ToWorker, { op: "fetched" }>["answer"]) => void>();
+let nextFetch = 0;
+const post = (message: FromWorker): void => port.postMessage(message);
+
+async function handle(message: ToWorker): Promise<void> {
+  if (message.op === "fetched") {
+    waiting.get(message.fetchId)?.(message.answer);
+    waiting.delete(message.fetchId);
+    return;
+  }
+  if (message.op === "multistatus") {
+    const multistatus = await parseMultistatus(message.body, message.contentType, message.url);
+    const collected =
+      multistatus !== undefined && message.collect !== undefined
+        ? collectResources(new URL(message.collect), multistatus.resources)
+        : undefined;
+    post({
+      type: "done",
+      id: message.id,
+      ...(multistatus === undefined ? {} : { multistatus }),
+      ...(collected === undefined ? {} : { collected }),
+    });
+    return;
+  }
+  const { id } = message;
+  const fetchThroughMain: typeof globalThis.fetch = async (input, init) => {
+    const fetchId = nextFetch++;
+    const url = input instanceof Request ? input.url : String(input);
+    const answered = new Promise<Extract<ToWorker, { op: "fetched" }>["answer"]>((resolve) =>
+      waiting.set(fetchId, resolve),
+    );
+    post({
+      type: "fetch",
+      id,
+      fetchId,
+      method: init?.method ?? (input instanceof Request ? input.method : "GET"),
+      url,
+      headers: [...new Headers(init?.headers).entries()],
+      ...(typeof init?.body === "string" ? { body: init.body } : {}),
+    });
+    const answer = await answered;
+    if (answer === undefined) throw new Error("the request failed");
+    return new Response(answer.body, {
+      status: answer.status,
+      headers: answer.headers.map(([k, v]) => [k, v]),
+    });
+  };
+  const calendars = await walkDiscovery(message.serverUrl, fetchThroughMain).catch(() => undefined);
+  post({ type: "done", id, ...(calendars === undefined ? {} : { calendars }) });
+}
+
+port.on("message", (message: ToWorker) => {
+  handle(message).catch(() => {
+    if (message.op !== "fetched") post({ type: "done", id: message.id });
+  });
+});

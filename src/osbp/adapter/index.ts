@@ -57,7 +57,7 @@ import { isOsbpBooking } from "./authority.js";
 import { openingsByProvider } from "./openings.js";
 import { adapterProblem, connectorProblem } from "./problems.js";
 import { refusalProblem } from "./refusals.js";
-import { slotsFromUpstream } from "./slots.js";
+import { schedulePlace, slotsFromUpstream, type SchedulePlace } from "./slots.js";
 import { createUpstreamNotices } from "./upstream-notices.js";
 import { checkPurpose, upstreamCustomer } from "./verification.js";
 export interface CoreAdapterOptions {
@@ -135,6 +135,11 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       const unhealthy = hostTimeRefusal(host, clock.now());
       if (unhealthy !== undefined) return { ok: false, problem: refusalProblem(unhealthy, "read") };
       return { ok: true, value: host.catalog };
+    },
+    place(): SchedulePlace {
+      const host = core?.host(hostId);
+      if (host === undefined) return { organizationName: "" };
+      return schedulePlace(host.config.name, host.config.location, host.catalog.organization.location);
     },
   };
 
@@ -229,7 +234,14 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     if (!found.ok) return found;
     return {
       ok: true,
-      value: slotsFromUpstream(catalog, service.value, shape.value, found.value, input.provider_id),
+      value: slotsFromUpstream(
+        catalog,
+        ctx.place(),
+        service.value,
+        shape.value,
+        found.value,
+        input.provider_id,
+      ),
     };
   });
 

@@ -8,9 +8,12 @@
  * verification passes through the core. So a SchCP hold binds OSBP agents and an OSBP booking
  * binds SchCP agents, and a host_approval host answers "pending" on every edge.
  *
- * Calendar-kind hosts are out of scope: a calendar has no services, prices or policies of
- * its own to describe, so every method answers the adapter-specific Problem
- * unsupported_connector (not retryable) for them.
+ * Calendar-kind hosts are served the same way (DESIGN "Calendar-fallback hosts"): the core
+ * sees them as a platform whose catalog is the host's configuration (services, prices, the
+ * person or rooms as providers), whose free starts are working hours minus the synced busy
+ * time, and whose bookings are events the gateway writes; so availability comes from the
+ * sync, booking.create answers pending until the approver answers the link, and
+ * booking.status follows the core's booking.
  *
  * Every method runs inside one boundary that turns an unexpected throw (a core or store bug)
  * into internal_adapter_error with a generic message, logged on the operator channel, so the
@@ -156,15 +159,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
         logger.error(`osbp adapter: the booking core could not start: ${String(error)}`);
         return { ok: false, problem: problem("internal_adapter_error") };
       }
-      if (c.host(hostId)?.connector.kind !== "platform") {
-        return {
-          ok: false,
-          problem: adapterProblem(
-            "unsupported_connector",
-            "This OSBP adapter drives booking platforms; the connected upstream is a calendar.",
-          ),
-        };
-      }
+      if (c.host(hostId) === undefined) return { ok: false, problem: problem("internal_adapter_error") };
       const checked = validateToolInput(tool, input);
       if (!checked.ok) return { ok: false, problem: toolInputProblem(checked.error) };
       try {
@@ -317,8 +312,6 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     getBooking,
     async listServices(): Promise<AdapterResult<Service[]>> {
       await ready.catch(() => undefined);
-      if (core?.host(hostId)?.connector.kind !== "platform")
-        return { ok: false, problem: adapterProblem("unsupported_connector", "The upstream is a calendar.") };
       const catalog = ctx.catalog();
       if (!catalog.ok) return catalog;
       return { ok: true, value: catalog.value.services.map((s) => toService(catalog.value, s)) };

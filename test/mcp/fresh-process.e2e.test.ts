@@ -60,7 +60,10 @@ async function freshCall<T>(host: string, tool: ToolName, args: unknown): Promis
   await client.connect(transport);
   processes++;
   try {
-    const r = await client.callTool({ name: MCP_TOOL_NAMES[tool], arguments: args as Record<string, unknown> });
+    const r = await client.callTool({
+      name: MCP_TOOL_NAMES[tool],
+      arguments: args as Record<string, unknown>,
+    });
     const envelope = r.structuredContent as ToolResult<T> | undefined;
     if (envelope === undefined) throw new Error(`${tool}: no envelope\n${stderr}`);
     return envelope;
@@ -124,7 +127,9 @@ async function firstSlot(host: string, serviceId: string): Promise<Slot> {
   // Tomorrow and the days after (a calendar host works some weekdays only).
   for (let day = 1; day <= 7; day++) {
     const date = new Date(Date.now() + day * 86_400_000).toISOString().slice(0, 10);
-    const slots = valueOf(await freshCall<Slot[]>(host, "availability.find", { service_id: serviceId, date }));
+    const slots = valueOf(
+      await freshCall<Slot[]>(host, "availability.find", { service_id: serviceId, date }),
+    );
     if (slots.length > 0) return slots[Math.floor(slots.length / 2)]!;
   }
   throw new Error(`no slot at ${host} within a week`);
@@ -157,7 +162,9 @@ describe("a fresh mcp process per call, without Redis (only GATEWAY_DATA_DIR sha
     const host = "nora-okafor-tutoring";
     const receipt = await bookThroughFreshProcesses(host, "lesson");
     expect(receipt.text).toMatch(/pending|approv/i);
-    const pending = valueOf(await freshCall<Booking>(host, "booking.status", { booking_id: receipt.booking_id }));
+    const pending = valueOf(
+      await freshCall<Booking>(host, "booking.status", { booking_id: receipt.booking_id }),
+    );
     expect(pending.status).toBe("pending");
 
     // The approver opens the link the gateway sent, served from the same data dir.
@@ -186,7 +193,9 @@ describe("a fresh mcp process per call, without Redis (only GATEWAY_DATA_DIR sha
       await gateway.close();
     }
 
-    const booked = valueOf(await freshCall<Booking>(host, "booking.status", { booking_id: receipt.booking_id }));
+    const booked = valueOf(
+      await freshCall<Booking>(host, "booking.status", { booking_id: receipt.booking_id }),
+    );
     expect(booked).toMatchObject({ id: receipt.booking_id, status: "booked", service_id: "lesson" });
   }, 300_000);
 });

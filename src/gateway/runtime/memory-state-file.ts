@@ -56,7 +56,8 @@ function encode(_key: string, value: unknown): unknown {
 function decode(_key: string, value: unknown): unknown {
   if (typeof value === "object" && value !== null && !Array.isArray(value)) {
     const keys = Object.keys(value);
-    if (keys.length === 1 && keys[0] === "$map") return new Map((value as { $map: [unknown, unknown][] }).$map);
+    if (keys.length === 1 && keys[0] === "$map")
+      return new Map((value as { $map: [unknown, unknown][] }).$map);
     if (keys.length === 1 && keys[0] === "$set") return new Set((value as { $set: unknown[] }).$set);
   }
   return value;

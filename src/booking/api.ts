@@ -9,7 +9,7 @@
  * method. The core never sees an HTTP request; it answers with a value or a BookingRefusal
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
-import type { Catalog, ConnectorError, PlatformConnector } from "../connectors/port.js";
+import type { Catalog, ConnectorError, PlaceLocation, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
@@ -129,6 +129,8 @@ export interface HostConfig {
   readonly domain: string | null;
   readonly url?: string;
   readonly address?: Readonly<Record<string, string>>;
+  /** Where the business is, as its owner states it (overrides what the upstream reports). */
+  readonly location?: PlaceLocation;
   /** Published for the contact remedy of every refusal (§9.2). */
   readonly contact?: { readonly phone?: string; readonly url?: string };
   readonly connector: { readonly type: string; readonly settings: Readonly<Record<string, unknown>> };

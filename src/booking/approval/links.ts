@@ -100,6 +100,14 @@ export interface LinkUseStore {
 export class MemoryLinkUseStore implements LinkUseStore {
   readonly #used = new Map<string, number>();
   constructor(private readonly now: () => number = Date.now) {}
+  /** Used nonces and their expiry, for a process that keeps them in a file between runs. */
+  exportState(): ReadonlyMap<string, number> {
+    return this.#used;
+  }
+  importState(state: ReadonlyMap<string, number>): void {
+    this.#used.clear();
+    for (const [k, v] of state) this.#used.set(k, v);
+  }
   consume(nonce: string, expiresAt: number): Promise<boolean> {
     const t = this.now();
     for (const [n, until] of this.#used) if (until <= t) this.#used.delete(n);

@@ -146,11 +146,35 @@ export interface CalendarStateStore {
 
 const lags = (e: OwnEvent) => e.written !== e.status;
 
+export interface MemoryCalendarState {
+  readonly states: ReadonlyMap<string, CalendarSyncState>;
+  readonly reports: ReadonlyMap<string, Map<string, SyncReport>>;
+  readonly own: ReadonlyMap<string, Map<string, OwnEvent>>;
+  readonly displaced: ReadonlyMap<string, Readonly<Record<string, DisplacementRecord>>>;
+}
+
 export class MemoryCalendarStateStore implements CalendarStateStore {
   readonly #states = new Map<string, CalendarSyncState>();
   readonly #reports = new Map<string, Map<string, SyncReport>>();
   readonly #own = new Map<string, Map<string, OwnEvent>>();
   readonly #displaced = new Map<string, Readonly<Record<string, DisplacementRecord>>>();
+
+  /** Every map (of plain records), for a process that keeps them in a file between runs. */
+  exportState(): MemoryCalendarState {
+    return { states: this.#states, reports: this.#reports, own: this.#own, displaced: this.#displaced };
+  }
+
+  /** Replaces everything with a snapshot exportState made. */
+  importState(state: MemoryCalendarState): void {
+    const refill = <V>(target: Map<string, V>, from: ReadonlyMap<string, V>) => {
+      target.clear();
+      for (const [k, v] of from) target.set(k, v);
+    };
+    refill(this.#states, state.states);
+    refill(this.#reports, state.reports);
+    refill(this.#own, state.own);
+    refill(this.#displaced, state.displaced);
+  }
 
   get(hostId: string, calendarId: string): Promise<CalendarSyncState | undefined> {
     return Promise.resolve(this.#states.get(`${hostId}\u0000${calendarId}`));

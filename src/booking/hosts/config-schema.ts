@@ -103,6 +103,17 @@ const host = closed(
     domain: { type: ["string", "null"], format: "hostname" },
     url: { type: "string", format: "uri" },
     address: closed({ street: str, locality: str, region: str, postal_code: str, country: str }),
+    // Where the business is, for agents to show (OSBP Slot schedule_address, schedule_latitude,
+    // schedule_longitude): a one-line address and WGS 84 coordinates, given together.
+    location: {
+      ...closed({
+        address: str,
+        latitude: { type: "number", minimum: -90, maximum: 90 },
+        longitude: { type: "number", minimum: -180, maximum: 180 },
+      }),
+      minProperties: 1,
+      dependentRequired: { latitude: ["longitude"], longitude: ["latitude"] },
+    },
     contact: { ...closed({ phone: str, url: { type: "string", format: "uri" } }), minProperties: 1 },
     connector: closed({ type: str, settings: { type: "object" } }, ["type"]),
     // A calendar host's capacity, hours, services and approver (src/booking/calendar/config.ts

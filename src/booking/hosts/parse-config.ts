@@ -6,6 +6,7 @@
 import { parseSchcpMoney, parsePercent, type Money } from "../../protocol/money/index.js";
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import { isValidTimeZone, parseRetention, parseSchcpDuration } from "../../protocol/time/index.js";
+import type { PlaceLocation } from "../../connectors/port.js";
 import type { HostConfig, HostPolicies, ServiceRules, Surcharge } from "../api.js";
 import { checkConfigShape } from "./config-schema.js";
 import { DEFAULT_POLICIES } from "./defaults.js";
@@ -75,6 +76,7 @@ function readHost(h: Json, at: string): HostConfig {
     domain: (h.domain as string | null | undefined) ?? null,
     ...(h.url !== undefined && { url: h.url as string }),
     ...(h.address !== undefined && { address: h.address as Record<string, string> }),
+    ...(h.location !== undefined && { location: h.location as PlaceLocation }),
     ...(h.contact !== undefined && { contact: h.contact as { phone?: string; url?: string } }),
     connector: { type: connector.type as string, settings: (connector.settings as Json | undefined) ?? {} },
     policies: readPolicies(

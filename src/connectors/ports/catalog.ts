@@ -74,6 +74,13 @@ export interface CatalogService {
   };
 }
 
+/** Where a business is: a one-line postal address and WGS 84 coordinates, each when known. */
+export interface PlaceLocation {
+  readonly address?: string;
+  readonly latitude?: number;
+  readonly longitude?: number;
+}
+
 /** What the upstream knows about the business: services, resources, hours, taxes. */
 export interface Catalog {
   readonly organization: {
@@ -82,6 +89,8 @@ export interface Catalog {
     readonly timezone: string;
     readonly currency?: string;
     readonly country?: string;
+    /** The location's address and coordinates, when the upstream reports them. */
+    readonly location?: PlaceLocation;
   };
   readonly services: readonly CatalogService[];
   readonly resources: readonly CatalogResource[];

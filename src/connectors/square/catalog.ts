@@ -15,7 +15,7 @@
  * - Taxes are not read (Square applies them at checkout, not in booking): `taxes` is empty.
  */
 import type { Square, SquareClient } from "square";
-import type { Catalog, CatalogResource, CatalogService, WeeklyPeriod } from "../port.js";
+import type { Catalog, CatalogResource, CatalogService, PlaceLocation, WeeklyPeriod } from "../port.js";
 import { isValidTimeZone } from "../../protocol/time/index.js";
 import { UnreadableAnswer } from "./errors.js";
 import { moneyOf, optionalInt, text } from "./read.js";
@@ -121,6 +121,35 @@ async function allServiceItems(client: SquareClient, locationId: string): Promis
   throw new UnreadableAnswer("the service catalog has more than 50 pages");
 }
 
+/**
+ * The location's address on one line (Square "Address": address lines, locality, district,
+ * postal code, country) and its coordinates (Square "Coordinates"), each only when present
+ * and well-formed: a missing or odd one is left out, never guessed.
+ */
+function placeOf(location: Square.Location): { location?: PlaceLocation } {
+  const a = location.address;
+  const parts = [
+    a?.addressLine1,
+    a?.addressLine2,
+    a?.addressLine3,
+    a?.locality,
+    a?.administrativeDistrictLevel1,
+    a?.postalCode,
+    a?.country,
+  ].filter((p): p is string => typeof p === "string" && p.trim() !== "");
+  const lat = location.coordinates?.latitude;
+  const lng = location.coordinates?.longitude;
+  const coordinates =
+    typeof lat === "number" && typeof lng === "number" && Math.abs(lat) <= 90 && Math.abs(lng) <= 180
+      ? { latitude: lat, longitude: lng }
+      : undefined;
+  const place: PlaceLocation = {
+    ...(parts.length > 0 && { address: parts.join(", ") }),
+    ...coordinates,
+  };
+  return Object.keys(place).length > 0 ? { location: place } : {};
+}
+
 export async function readCatalog(
   client: SquareClient,
   locationId: string,
@@ -147,6 +176,7 @@ export async function readCatalog(
       timezone,
       ...(location.currency ? { currency: location.currency } : {}),
       ...(location.country ? { country: location.country } : {}),
+      ...placeOf(location),
     },
     services,
     resources,

@@ -91,6 +91,17 @@ interface HostTables {
 export class MemorySyntheticBackend implements SyntheticBackend {
   private readonly hosts = new Map<string, HostTables>();
 
+  /** The platform's tables (Maps of plain records), for a process that keeps them in a file. */
+  exportState(): ReadonlyMap<string, unknown> {
+    return this.hosts;
+  }
+
+  /** Replaces every table with a snapshot exportState made. */
+  importState(state: ReadonlyMap<string, unknown>): void {
+    this.hosts.clear();
+    for (const [id, t] of state) this.hosts.set(id, t as HostTables);
+  }
+
   private tables(hostId: string): HostTables {
     let t = this.hosts.get(hostId);
     if (t === undefined) {

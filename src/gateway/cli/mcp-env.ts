@@ -6,7 +6,7 @@
 import { isAbsolute, resolve } from "node:path";
 import { SYNTHETIC_MESSAGE_LOG_ENV } from "../../connectors/synthetic/index.js";
 import { AUDIT_LOG_PATH_ENV, DEFAULT_AUDIT_LOG_PATH } from "../../osbp/audit/port.js";
-import { DEFAULT_IDEMPOTENCY_PATH, IDEMPOTENCY_PATH_ENV } from "../../osbp/idempotency/file.js";
+import { IDEMPOTENCY_PATH_ENV } from "../../osbp/idempotency/file.js";
 import { ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { readRedisEnv } from "./serve-env.js";
@@ -15,8 +15,8 @@ export interface McpSettings {
   /** With Redis, idempotency and the synthetic platform live there, shared with `serve`. */
   readonly redisUrl?: string;
   readonly redisKeyPrefix: string;
-  /** Absolute. Unused with Redis. */
-  readonly idempotencyPath: string;
+  /** Absolute; unused with Redis. Absent: `<GATEWAY_DATA_DIR>/osbp/idempotency.json`. */
+  readonly idempotencyPath?: string;
   /** Absolute. */
   readonly auditPath: string;
   /** Absolute; undefined keeps no record of the synthetic platform's messages. */
@@ -42,7 +42,7 @@ export function readMcpEnv(
   return ok({
     ...(redis.value.redisUrl !== undefined && { redisUrl: redis.value.redisUrl }),
     redisKeyPrefix: redis.value.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX,
-    idempotencyPath: path(IDEMPOTENCY_PATH_ENV, DEFAULT_IDEMPOTENCY_PATH),
+    ...(set(env[IDEMPOTENCY_PATH_ENV]) && { idempotencyPath: path(IDEMPOTENCY_PATH_ENV, "") }),
     auditPath: path(AUDIT_LOG_PATH_ENV, DEFAULT_AUDIT_LOG_PATH),
     ...(set(messages) && { messageLog: path(SYNTHETIC_MESSAGE_LOG_ENV, messages) }),
   });

@@ -8,7 +8,7 @@
  * the idempotency store and the synthetic platform's store close.
  */
 import { randomBytes } from "node:crypto";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { RedisClient } from "../../redis/client.js";
 import type { Readable, Writable } from "node:stream";
 import type { HostConfig } from "../../booking/api.js";
@@ -21,7 +21,7 @@ import { fileMessageSink } from "../../connectors/synthetic/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { startOsbpStdioServer } from "../../mcp/stdio.js";
 import { OSBP_VERSION } from "../../mcp/server.js";
-import { createCoreAdapter } from "../../osbp/adapter/index.js";
+import { createCoreAdapter, type CoreAdapter } from "../../osbp/adapter/index.js";
 import { createJsonlAuditLog } from "../../osbp/audit/jsonl.js";
 import { conformanceHostConfig } from "../../osbp/conformance/index.js";
 import { FileIdempotencyStore } from "../../osbp/idempotency/file.js";
@@ -31,6 +31,7 @@ import type { Result } from "../../protocol/result.js";
 import type { OsbpIdempotencyStore } from "../../osbp/idempotency/port.js";
 import { RedisIdempotencyStore } from "../../osbp/idempotency/redis.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
+import { readOrCreateSecret } from "../runtime/secret-files.js";
 import { jsonLinesLogger, systemClock } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { loadHostsConfigFile } from "./config-file.js";
@@ -131,12 +132,47 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       fail(serve.error);
       return 2;
     }
+    const defaults = osbpDefaultsOf(config, `/hosts/${index}`);
+    if (!defaults.ok) {
+      await closeAll();
+      fail(`${args.configPath ?? "embedded default"}: ${defaults.error}`);
+      return 2;
+    }
+    // The gateway's own core for this host: with Redis, the very hosts' holds, bookings and
+    // synthetic platform `serve` uses, so a hold taken over SchCP binds this OSBP server and
+    // the other way round; the same data dir, so offers are signed with the host's key.
+    if (embeddedCalendar && config.calendar !== undefined)
+      await seedEmbeddedCalendar(serve.value.dataDir, Date.now());
+    // Without Redis the holds, bookings, synthetic platform and calendar state are kept in the
+    // data dir between processes (one at a time), so an MCP client that starts a process per
+    // call finds on its next call what this one booked.
+    const dataDir = serve.value.dataDir;
+    const runtime = await buildGatewayRuntime({
+      hosts: [config],
+      publicOrigin: serve.value.publicOrigin ?? "http://127.0.0.1:8787",
+      dataDir,
+      logger,
+      ...(s.redisUrl === undefined
+        ? { memoryStateDir: join(dataDir, "embedded-state") }
+        : { redisUrl: s.redisUrl }),
+      redisKeyPrefix: s.redisKeyPrefix,
+      ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
+    });
+    if (!runtime.ok) {
+      await closeAll();
+      fail(`${args.configPath ?? "embedded default"}: ${runtime.error.message}`);
+      return 2;
+    }
+    const gateway = runtime.value;
+    closers.push(() => gateway.close());
+
     let idempotency: OsbpIdempotencyStore;
-    // Without Redis one process serves the host, and its approval tokens die with it.
-    let approvalSecret: Uint8Array | undefined;
+    let approvalSecret: Uint8Array;
+    const idempotencyPath = s.idempotencyPath ?? join(dataDir, "osbp", "idempotency.json");
     if (s.redisUrl === undefined) {
-      idempotency = await FileIdempotencyStore.open(s.idempotencyPath);
+      idempotency = await FileIdempotencyStore.open(idempotencyPath);
       closers.push(() => idempotency.close());
+      approvalSecret = await fileApprovalSecret(join(dataDir, "osbp", "approval-secret"));
     } else {
       const client = createClient({ url: s.redisUrl });
       await connectClient(client, s.redisUrl);
@@ -151,39 +187,11 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       approvalSecret = await sharedApprovalSecret(client, `${s.redisKeyPrefix}osbp:approval-secret`);
     }
 
-    const defaults = osbpDefaultsOf(config, `/hosts/${index}`);
-    if (!defaults.ok) {
-      await closeAll();
-      fail(`${args.configPath ?? "embedded default"}: ${defaults.error}`);
-      return 2;
-    }
-    // The gateway's own core for this host: with Redis, the very hosts' holds, bookings and
-    // synthetic platform `serve` uses, so a hold taken over SchCP binds this OSBP server and
-    // the other way round; the same data dir, so offers are signed with the host's key.
-    if (embeddedCalendar && config.calendar !== undefined)
-      await seedEmbeddedCalendar(serve.value.dataDir, Date.now());
-    const runtime = await buildGatewayRuntime({
-      hosts: [config],
-      publicOrigin: serve.value.publicOrigin ?? "http://127.0.0.1:8787",
-      dataDir: serve.value.dataDir,
-      logger,
-      ...(s.redisUrl !== undefined && { redisUrl: s.redisUrl }),
-      redisKeyPrefix: s.redisKeyPrefix,
-      ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
-    });
-    if (!runtime.ok) {
-      await closeAll();
-      fail(`${args.configPath ?? "embedded default"}: ${runtime.error.message}`);
-      return 2;
-    }
-    const gateway = runtime.value;
-    closers.push(() => gateway.close());
-
     const audit = await createJsonlAuditLog({ path: s.auditPath, clock: systemClock });
     closers.push(() => audit.close());
     const host = gateway.hosts.get(config.id);
     if (host === undefined) throw new Error(`host ${config.id} did not start`);
-    const adapter = createCoreAdapter({
+    const core = createCoreAdapter({
       core: gateway.service,
       hostId: config.id,
       platform: host.connector.platform,
@@ -191,10 +199,17 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       clock: systemClock,
       defaults: defaults.value,
       logger,
-      ...(approvalSecret !== undefined && {
-        approvalGate: createApprovalGate({ now: () => systemClock.now(), secret: approvalSecret }),
-      }),
+      approvalGate: createApprovalGate({ now: () => systemClock.now(), secret: approvalSecret }),
     });
+    const adapter = persistingAfterEachCall(core, () =>
+      gateway
+        .persist()
+        .catch((e: unknown) =>
+          logger.error("the gateway state was not saved", {
+            error: e instanceof Error ? e.message : String(e),
+          }),
+        ),
+    );
     const server = await startOsbpStdioServer({
       adapter,
       audit,
@@ -208,7 +223,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     say(`audit log: ${s.auditPath}`);
     say(
       s.redisUrl === undefined
-        ? `idempotency: ${s.idempotencyPath}; holds, bookings and the synthetic platform in memory (end with this process)`
+        ? `idempotency: ${idempotencyPath}; holds, bookings and the synthetic platform: ${join(dataDir, "embedded-state")} (one process at a time)`
         : `holds, bookings, idempotency and the synthetic platform: Redis at ${redactUrl(s.redisUrl)} (prefix "${s.redisKeyPrefix}"), shared with serve`,
     );
     if (s.messageLog !== undefined) say(`synthetic platform messages: ${s.messageLog}`);
@@ -221,6 +236,51 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     fail(`could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+}
+
+/**
+ * The approval gate's HMAC key without Redis: a 32-byte secret file in the data dir (0600 in a
+ * 0700 directory, created once, never replaced), so the approved retry that reaches a fresh
+ * process carries a token that process accepts (OSBP "booking.create").
+ */
+async function fileApprovalSecret(path: string): Promise<Uint8Array> {
+  const { text } = await readOrCreateSecret(path, () => `${randomBytes(32).toString("base64url")}\n`);
+  const secret = Buffer.from(text.trim(), "base64url");
+  if (secret.length < 32) throw new Error(`${path} does not hold a 32-byte secret`);
+  return secret;
+}
+
+/**
+ * Every adapter method, then the state saved, before the answer goes out: what the client is
+ * told is on disk for the next process (the calls are few and human-paced).
+ */
+function persistingAfterEachCall(adapter: CoreAdapter, persist: () => Promise<void>): CoreAdapter {
+  const after =
+    <I, O>(method: (input: I) => Promise<O>) =>
+    async (input: I): Promise<O> => {
+      try {
+        return await method(input);
+      } finally {
+        await persist();
+      }
+    };
+  return {
+    get platform() {
+      return adapter.platform;
+    },
+    get upstreamMeta() {
+      return adapter.upstreamMeta;
+    },
+    upstreamOf: (result) => adapter.upstreamOf(result),
+    describeService: after((i) => adapter.describeService(i)),
+    findAvailability: after((i) => adapter.findAvailability(i)),
+    explainPolicy: after((i) => adapter.explainPolicy(i)),
+    sendVerification: after((i) => adapter.sendVerification(i)),
+    verifyCode: after((i) => adapter.verifyCode(i)),
+    createBooking: after((i) => adapter.createBooking(i)),
+    getBooking: after((i) => adapter.getBooking(i)),
+    listServices: () => adapter.listServices(),
+  };
 }
 
 /**

@@ -20,6 +20,7 @@ import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import { DEFAULT_ORIGIN_RATE } from "../http/origin-limit.js";
 import type { RateLimiter } from "../http/types.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
+import { openMemoryStateFile, type SnapshotParts } from "./memory-state-file.js";
 import {
   MemoryCalendarStateStore,
   RedisCalendarStateStore,
@@ -46,6 +47,8 @@ export interface Infra {
   readonly linkUses: LinkUseStore;
   /** Upstream accounts told to wait (Retry-After), shared by every caller and, with Redis, process. */
   readonly pacing: PacingGate;
+  /** With a memory state file: writes the state now (after each call that may have changed it). */
+  persist(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +66,11 @@ export interface InfraOptions {
   readonly slotMoveWaitMs?: number;
   /** Where a booking answered before its replicas had it is reported. */
   readonly logger?: Logger;
+  /**
+   * Without Redis: keep the memory stores in this directory between processes (one process
+   * at a time, memory-state-file.ts), for commands run once per client session (`mcp`).
+   */
+  readonly memoryStateDir?: string;
 }
 
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
@@ -70,17 +78,30 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const originRate = opts.originRate === undefined ? DEFAULT_ORIGIN_RATE : opts.originRate;
   if (opts.redisUrl === undefined) {
     const store = new MemoryHoldStore({ clock: () => opts.clock.now() });
+    const syntheticBackend = new MemorySyntheticBackend();
+    const calendarState = new MemoryCalendarStateStore();
+    const linkUses = new MemoryLinkUseStore(() => opts.clock.now());
+    const file =
+      opts.memoryStateDir === undefined
+        ? undefined
+        : await openMemoryStateFile(opts.memoryStateDir, {
+            holds: store,
+            synthetic: syntheticBackend,
+            calendar: calendarState,
+            links: linkUses,
+          } as unknown as SnapshotParts);
     return {
       store,
-      syntheticBackend: new MemorySyntheticBackend(),
+      syntheticBackend,
       rateLimiter: new MemoryRateLimiter(rate),
       ...(originRate !== false && { originLimiter: new MemoryRateLimiter(originRate) }),
       bookingIndex: storeBookingIndex(store),
-      calendarState: new MemoryCalendarStateStore(),
+      calendarState,
       notices: new MemoryNoticeBook(),
-      linkUses: new MemoryLinkUseStore(() => opts.clock.now()),
+      linkUses,
       pacing: new MemoryPacingGate(),
-      close: () => Promise.resolve(),
+      persist: () => file?.save() ?? Promise.resolve(),
+      close: () => file?.close() ?? Promise.resolve(),
     };
   }
   const prefix = opts.redisKeyPrefix ?? "schcp:";
@@ -131,6 +152,8 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
           error: error instanceof Error ? error.message : String(error),
         }),
       ),
+      // Every Redis write is already shared.
+      persist: () => Promise.resolve(),
       close: closeAll,
     };
   } catch (e) {

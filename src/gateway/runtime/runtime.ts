@@ -66,6 +66,11 @@ export interface GatewayRuntimeOptions {
   readonly redisUrl?: string;
   /** Host signing keys and the operator credential live here. */
   readonly dataDir: string;
+  /**
+   * Without Redis: keep holds, bookings, the synthetic platform and calendar state in this
+   * directory between processes, one process at a time (infra.ts). `mcp` sets it.
+   */
+  readonly memoryStateDir?: string;
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly ids?: IdGenerator;
@@ -141,6 +146,8 @@ export interface GatewayRuntime extends HttpAppDeps {
   readonly messenger: HostMessenger;
   /** Syncs a calendar host now and waits for it (tests, the CLI); false: not a calendar host. */
   syncCalendarNow(hostId: string): Promise<boolean>;
+  /** With memoryStateDir: writes the memory stores to it now (else nothing to do). */
+  persist(): Promise<void>;
   /** Stops the workers, drains the outbox, closes stores and connections. Idempotent. */
   close(): Promise<void>;
 }
@@ -190,6 +197,7 @@ export async function buildGatewayRuntime(
     ...(opts.redisSlotMoveWaitMs !== undefined && { slotMoveWaitMs: opts.redisSlotMoveWaitMs }),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
     ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
+    ...(opts.memoryStateDir !== undefined && { memoryStateDir: opts.memoryStateDir }),
     ...(opts.availabilityRate !== undefined && { availabilityRate: opts.availabilityRate }),
     ...(opts.originRate !== undefined && { originRate: opts.originRate }),
   });
@@ -514,6 +522,7 @@ export async function buildGatewayRuntime(
       calendarHosts,
       managedHosts: managed,
       messenger,
+      persist: () => infra.persist(),
       syncCalendarNow: async (hostId) => {
         if (!calendarHosts.some((h) => h.hostId === hostId)) return false;
         await runCalendarHost(

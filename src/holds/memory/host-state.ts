@@ -34,6 +34,15 @@ export interface StoredBooking {
   readonly types: readonly string[];
 }
 
+/** One host's records as a snapshot carries them (Maps and Sets of plain records). */
+export interface HostStateData {
+  readonly holds: ReadonlyMap<string, StoredHold>;
+  readonly live: ReadonlySet<string>;
+  readonly bookings: ReadonlyMap<string, StoredBooking>;
+  readonly busy: ReadonlyMap<string, ReadonlyMap<string, readonly Interval[]>>;
+  readonly events: readonly ExpiryEvent[];
+}
+
 export class HostState {
   readonly holds = new Map<string, StoredHold>();
   /** Ids of holds held (possibly lapsed, not yet expired) or confirming. */
@@ -62,6 +71,33 @@ export class HostState {
   readonly #activeLong = new Set<string>();
 
   constructor(readonly hostId: string) {}
+
+  /** The records themselves (the indexes are rebuilt from them): see MemoryHoldStore.exportState. */
+  exportState(): HostStateData {
+    return {
+      holds: this.holds,
+      live: this.live,
+      bookings: this.bookings,
+      busy: this.busy,
+      events: this.events,
+    };
+  }
+
+  static restore(hostId: string, data: HostStateData): HostState {
+    const h = new HostState(hostId);
+    for (const [id, stored] of data.holds) {
+      h.holds.set(id, stored);
+      h.indexHold(stored.record);
+    }
+    for (const id of data.live) h.live.add(id);
+    for (const stored of data.bookings.values()) {
+      h.putBooking(stored);
+      h.indexBooking(stored.record);
+    }
+    for (const [resource, sources] of data.busy) h.busy.set(resource, new Map(sources));
+    h.events.push(...data.events);
+    return h;
+  }
 
   /** A held hold whose expiry has come reads as expired (§5.2 TTL), without writing. */
   view(stored: StoredHold, now: number): HoldRecord {

@@ -26,7 +26,7 @@ import type {
   Transition,
 } from "../port.js";
 import * as bookings from "./bookings.js";
-import { HostState } from "./host-state.js";
+import { HostState, type HostStateData } from "./host-state.js";
 import * as lifecycle from "./lifecycle.js";
 import { placeHold } from "./place-hold.js";
 import { IdempotencyMemory, NonceMemory, ReputationMemory } from "./side-stores.js";
@@ -39,6 +39,20 @@ export interface MemoryHoldStoreOptions {
 }
 
 const NOT_FOUND = { ok: false, reason: "not_found" } as const;
+
+/** What MemoryHoldStore.exportState hands out and importState takes back. */
+export interface MemoryHoldStoreState {
+  readonly hosts: ReadonlyMap<string, HostStateData>;
+  readonly hostsWithHolds: ReadonlySet<string>;
+  readonly nonces: ReadonlyMap<string, number>;
+  readonly idempotency: ReadonlyMap<string, unknown>;
+  readonly reputations: ReadonlyMap<string, ReputationCounts>;
+}
+
+function refill<K, V>(target: Map<K, V>, from: ReadonlyMap<K, unknown>): void {
+  target.clear();
+  for (const [k, v] of from) target.set(k, v as V);
+}
 
 /** Runs a synchronous step and hands back its result (or its exception) as a promise. */
 function settle<T>(step: () => T): Promise<T> {
@@ -60,6 +74,32 @@ export class MemoryHoldStore implements GatewayStore {
   constructor(options: MemoryHoldStoreOptions = {}) {
     this.nonces = new NonceMemory(options.clock ?? (() => Date.now()));
     this.endedHoldRetentionMs = options.endedHoldRetentionMs ?? 7 * 86_400_000;
+  }
+
+  /**
+   * Everything the store holds, as Maps and Sets of plain records, for a process that keeps
+   * it in a file between runs (src/gateway/runtime/memory-state-file.ts). Read it between
+   * operations: each operation runs to its end synchronously, so no snapshot sees half of one.
+   */
+  exportState(): MemoryHoldStoreState {
+    return {
+      hosts: new Map([...this.hosts].map(([id, h]) => [id, h.exportState()])),
+      hostsWithHolds: this.hostsWithHolds,
+      nonces: this.nonces.seen,
+      idempotency: this.idempotency.entries,
+      reputations: this.reputations.counts,
+    };
+  }
+
+  /** Replaces everything with a snapshot exportState made (the indexes are rebuilt). */
+  importState(state: MemoryHoldStoreState): void {
+    this.hosts.clear();
+    for (const [id, data] of state.hosts) this.hosts.set(id, HostState.restore(id, data));
+    this.hostsWithHolds.clear();
+    for (const id of state.hostsWithHolds) this.hostsWithHolds.add(id);
+    refill(this.nonces.seen, state.nonces);
+    refill(this.idempotency.entries, state.idempotency);
+    refill(this.reputations.counts, state.reputations);
   }
 
   private host(hostId: string): HostState {

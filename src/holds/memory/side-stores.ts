@@ -19,7 +19,8 @@ const PRUNE_EVERY = 1024;
 
 /** (keyid, nonce) seen, remembered until its expiry (created + 301 s, the caller's choice). */
 export class NonceMemory {
-  private readonly seen = new Map<string, number>();
+  /** Exported and restored whole by MemoryHoldStore's snapshot. */
+  readonly seen = new Map<string, number>();
   private writes = 0;
 
   /** `clock` is only read here: the NonceStore port passes no `now`. */
@@ -45,7 +46,8 @@ interface IdempotencyEntry {
 
 /** §9.1: (agent keyid, idempotency_key) → (request hash, principal, response). */
 export class IdempotencyMemory {
-  private readonly entries = new Map<string, IdempotencyEntry>();
+  /** Exported and restored whole by MemoryHoldStore's snapshot. */
+  readonly entries = new Map<string, IdempotencyEntry>();
   private writes = 0;
 
   private key(scope: IdempotencyScope): string {
@@ -106,7 +108,8 @@ export class IdempotencyMemory {
 
 /** §7.3 decayed counts per subject; decayed on every write and read to the caller's `now`. */
 export class ReputationMemory {
-  private readonly counts = new Map<string, ReputationCounts>();
+  /** Exported and restored whole by MemoryHoldStore's snapshot. */
+  readonly counts = new Map<string, ReputationCounts>();
 
   private key(subject: ReputationSubject): string {
     return JSON.stringify([subject.kind, subject.id]);

@@ -4,6 +4,7 @@ import type { Catalog } from "../../connectors/port.js";
 import type { ApprovalGate, Problem } from "../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import type { ServiceDefaults } from "./catalog-facts.js";
+import type { SchedulePlace } from "./slots.js";
 
 export interface AdapterContext {
   readonly core: DirectBookingApi;
@@ -15,4 +16,6 @@ export interface AdapterContext {
   readonly logger: { warn(line: string): void; error(line: string): void };
   /** The host's catalog as the core reads it, or the Problem when the host is gone. */
   catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem };
+  /** The host's name and location for Slots (call after catalog() answered ok). */
+  place(): SchedulePlace;
 }

@@ -169,7 +169,8 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   }
   // staffShape refused open-ended services, so the duration is a number here.
   const fixed = service.value as CatalogService & { readonly duration: number };
-  const slot = requestedSlot({ catalog, service: fixed, provider: named.value, wall, start });
+  const place = ctx.place();
+  const slot = requestedSlot({ catalog, place, service: fixed, provider: named.value, wall, start });
   const osbpService = toService(catalog, fixed);
   const policy = toPolicy(catalog, fixed);
 
@@ -198,7 +199,9 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   if (!chosen.ok && input.approval === undefined) return fail(chosen.problem);
   const provider = chosen.ok ? chosen.provider : named.value;
   const shown: Slot =
-    provider === named.value ? slot : requestedSlot({ catalog, service: fixed, provider, wall, start });
+    provider === named.value
+      ? slot
+      : requestedSlot({ catalog, place, service: fixed, provider, wall, start });
 
   // 5. Final confirmation ("final confirmation is present before any platform appointment
   //    create"): no or a stale approval gets the (re)challenge with a fresh summary and token.
@@ -225,6 +228,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
     slotFor: (terms) =>
       requestedSlot({
         catalog,
+        place,
         service: fixed,
         provider: catalog.resources.find((r) => r.id === terms.resourceId) ?? provider,
         wall: localWall(terms.start, zone),

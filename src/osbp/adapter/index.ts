@@ -8,9 +8,12 @@
  * verification passes through the core. So a SchCP hold binds OSBP agents and an OSBP booking
  * binds SchCP agents, and a host_approval host answers "pending" on every edge.
  *
- * Calendar-kind hosts are out of scope: a calendar has no services, prices or policies of
- * its own to describe, so every method answers the adapter-specific Problem
- * unsupported_connector (not retryable) for them.
+ * Calendar-kind hosts are served the same way (DESIGN "Calendar-fallback hosts"): the core
+ * sees them as a platform whose catalog is the host's configuration (services, prices, the
+ * person or rooms as providers), whose free starts are working hours minus the synced busy
+ * time, and whose bookings are events the gateway writes; so availability comes from the
+ * sync, booking.create answers pending until the approver answers the link, and
+ * booking.status follows the core's booking.
  *
  * Every method runs inside one boundary that turns an unexpected throw (a core or store bug)
  * into internal_adapter_error with a generic message, logged on the operator channel, so the
@@ -57,7 +60,7 @@ import { isOsbpBooking } from "./authority.js";
 import { openingsByProvider } from "./openings.js";
 import { adapterProblem, connectorProblem } from "./problems.js";
 import { refusalProblem } from "./refusals.js";
-import { slotsFromUpstream } from "./slots.js";
+import { schedulePlace, slotsFromUpstream, type SchedulePlace } from "./slots.js";
 import { createUpstreamNotices } from "./upstream-notices.js";
 import { checkPurpose, upstreamCustomer } from "./verification.js";
 export interface CoreAdapterOptions {
@@ -136,6 +139,11 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       if (unhealthy !== undefined) return { ok: false, problem: refusalProblem(unhealthy, "read") };
       return { ok: true, value: host.catalog };
     },
+    place(): SchedulePlace {
+      const host = core?.host(hostId);
+      if (host === undefined) return { organizationName: "" };
+      return schedulePlace(host.config.name, host.config.location, host.catalog.organization.location);
+    },
   };
 
   /** The method boundary: host kind, input schema, and the catch-all for throws. */
@@ -151,15 +159,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
         logger.error(`osbp adapter: the booking core could not start: ${String(error)}`);
         return { ok: false, problem: problem("internal_adapter_error") };
       }
-      if (c.host(hostId)?.connector.kind !== "platform") {
-        return {
-          ok: false,
-          problem: adapterProblem(
-            "unsupported_connector",
-            "This OSBP adapter drives booking platforms; the connected upstream is a calendar.",
-          ),
-        };
-      }
+      if (c.host(hostId) === undefined) return { ok: false, problem: problem("internal_adapter_error") };
       const checked = validateToolInput(tool, input);
       if (!checked.ok) return { ok: false, problem: toolInputProblem(checked.error) };
       try {
@@ -229,7 +229,14 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     if (!found.ok) return found;
     return {
       ok: true,
-      value: slotsFromUpstream(catalog, service.value, shape.value, found.value, input.provider_id),
+      value: slotsFromUpstream(
+        catalog,
+        ctx.place(),
+        service.value,
+        shape.value,
+        found.value,
+        input.provider_id,
+      ),
     };
   });
 
@@ -305,8 +312,6 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     getBooking,
     async listServices(): Promise<AdapterResult<Service[]>> {
       await ready.catch(() => undefined);
-      if (core?.host(hostId)?.connector.kind !== "platform")
-        return { ok: false, problem: adapterProblem("unsupported_connector", "The upstream is a calendar.") };
       const catalog = ctx.catalog();
       if (!catalog.ok) return catalog;
       return { ok: true, value: catalog.value.services.map((s) => toService(catalog.value, s)) };

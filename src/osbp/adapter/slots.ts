@@ -3,7 +3,13 @@
  * The slot id has the spec example's form, `${schedule_id}:${provider_id ?? "any"}:
  * ${service_id}:${starts_at_local}`, so the same opening always has the same id.
  */
-import type { Catalog, CatalogResource, CatalogService, UpstreamSlot } from "../../connectors/port.js";
+import type {
+  Catalog,
+  CatalogResource,
+  CatalogService,
+  PlaceLocation,
+  UpstreamSlot,
+} from "../../connectors/port.js";
 import type { Slot } from "../../protocol/osbp/index.js";
 import type { WallClock } from "../../protocol/time/index.js";
 import { priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } from "./catalog-facts.js";
@@ -16,8 +22,38 @@ export const slotId = (
   startLocal: string,
 ) => `${scheduleId}:${providerId ?? "any"}:${serviceId}:${startLocal}`;
 
+/**
+ * What a Slot carries about the business for presentation without round-trips (OSBP schema
+ * "Slot": organization_name, schedule_address, schedule_latitude, schedule_longitude): the
+ * host's name as the gateway registers it, and where it is, when that is known.
+ */
+export interface SchedulePlace {
+  readonly organizationName: string;
+  readonly location?: PlaceLocation;
+}
+
+/**
+ * The host's own location (its configuration) member by member over the upstream's; the
+ * coordinates come as a pair from one source.
+ */
+export function schedulePlace(
+  organizationName: string,
+  configured: PlaceLocation | undefined,
+  upstream: PlaceLocation | undefined,
+): SchedulePlace {
+  const address = configured?.address ?? upstream?.address;
+  const pair = (l: PlaceLocation | undefined) =>
+    l?.latitude !== undefined && l.longitude !== undefined
+      ? { latitude: l.latitude, longitude: l.longitude }
+      : undefined;
+  const coordinates = pair(configured) ?? pair(upstream);
+  const location = { ...(address !== undefined && { address }), ...coordinates };
+  return { organizationName, ...(Object.keys(location).length > 0 && { location }) };
+}
+
 interface SlotParts {
   readonly catalog: Catalog;
+  readonly place: SchedulePlace;
   readonly service: CatalogService;
   readonly provider: CatalogResource | undefined;
   readonly startLocal: string;
@@ -35,10 +71,17 @@ function slotOf(p: SlotParts): Slot {
     organization_id: catalog.organization.id,
     schedule_id: scheduleId,
     schedule_name: catalog.organization.name,
+    organization_name: p.place.organizationName,
     service_id: service.id,
     starts_at_local: p.startLocal,
     ends_at_local: p.endLocal,
   };
+  const where = p.place.location;
+  if (where?.address !== undefined) slot.schedule_address = where.address;
+  if (where?.latitude !== undefined && where.longitude !== undefined) {
+    slot.schedule_latitude = where.latitude;
+    slot.schedule_longitude = where.longitude;
+  }
   if (knownZone(catalog.organization.timezone)) slot.schedule_timezone = catalog.organization.timezone;
   if (provider !== undefined) {
     slot.provider_id = provider.id;
@@ -60,6 +103,7 @@ function slotOf(p: SlotParts): Slot {
  */
 export function slotsFromUpstream(
   catalog: Catalog,
+  place: SchedulePlace,
   service: CatalogService,
   shape: StaffShape,
   upstream: readonly UpstreamSlot[],
@@ -78,14 +122,15 @@ export function slotsFromUpstream(
       endLocal: wallText(localWall(end, zone)),
     };
     if (shape.kind === "none") {
-      if (providerFilter === undefined) out.push(slotOf({ catalog, service, provider: undefined, ...times }));
+      if (providerFilter === undefined)
+        out.push(slotOf({ catalog, place, service, provider: undefined, ...times }));
       continue;
     }
     const free = new Set(u.resourceIds);
     for (const provider of shape.providers) {
       if (!free.has(provider.id) || (providerFilter !== undefined && provider.id !== providerFilter))
         continue;
-      out.push(slotOf({ catalog, service, provider, ...times }));
+      out.push(slotOf({ catalog, place, service, provider, ...times }));
     }
   }
   return out;
@@ -99,17 +144,19 @@ export function slotsFromUpstream(
  */
 export function requestedSlot(args: {
   catalog: Catalog;
+  place: SchedulePlace;
   service: CatalogService & { readonly duration: number };
   provider: CatalogResource | undefined;
   wall: WallClock;
   /** The instant the wall-clock addresses; undefined when the zone is unknown. */
   start: number | undefined;
 }): Slot {
-  const { catalog, service, provider, wall, start } = args;
+  const { catalog, place, service, provider, wall, start } = args;
   const zone = catalog.organization.timezone;
   if (start === undefined) {
     return slotOf({
       catalog,
+      place,
       service,
       provider,
       startLocal: wallText(wall),
@@ -119,6 +166,7 @@ export function requestedSlot(args: {
   const end = start + service.duration;
   return slotOf({
     catalog,
+    place,
     service,
     provider,
     start,

@@ -22,6 +22,13 @@ export const CONFORMANCE_HOST_CONFIG = {
   timezone: "America/Los_Angeles",
   domain: null,
   address: { locality: "San Francisco", region: "CA", country: "US" },
+  // Where the studio is (OSBP Slot schedule_address, schedule_latitude, schedule_longitude):
+  // the synthetic platform reports no location, so the host's configuration states it.
+  location: {
+    address: "1 Bayview Avenue, San Francisco, CA 94124, US",
+    latitude: 37.7308,
+    longitude: -122.3869,
+  },
   // default_service_id: what service.describe and availability.find substitute when the agent
   // names no service (OSBP "service.describe": "its configured default service").
   connector: {

@@ -57,6 +57,11 @@ export interface Slot {
   organization_id: string;
   schedule_id: string;
   schedule_name?: string;
+  /** The schema's denormalized context (OSBP schema document "Slot"). */
+  schedule_address?: string;
+  schedule_latitude?: number;
+  schedule_longitude?: number;
+  organization_name?: string;
   /** IANA zone name ("America/Los_Angeles"). */
   schedule_timezone?: string;
   provider_id?: string;

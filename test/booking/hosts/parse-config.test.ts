@@ -49,6 +49,14 @@ describe("parseHostsConfig: a valid file", () => {
     expect(DEFAULT_POLICIES.horizonMs).toBe(31 * 86_400_000);
   });
 
+  it("reads the optional location: a one-line address and coordinates", () => {
+    const location = { address: "120 Maple Street, Toronto", latitude: 43.6446, longitude: -79.3957 };
+    const r = parseHostsConfig({ hosts: [host({ location })] });
+    expect(r.ok && r.value[0]?.location).toEqual(location);
+    const bare = parseHostsConfig({ hosts: [host()] });
+    expect(bare.ok && bare.value[0]).not.toHaveProperty("location");
+  });
+
   it("reads durations, money, percentages and rules into the core's shapes", () => {
     const contact = principalOf(principal);
     const r = parseHostsConfig({
@@ -241,6 +249,19 @@ describe("parseHostsConfig: errors name the bad field (never throw)", () => {
       "/hosts/1/services/1/service_id",
       "twice",
     ],
+    [
+      "a latitude without a longitude",
+      { location: { latitude: 43.6 } },
+      "/hosts/1/location/longitude",
+      undefined,
+    ],
+    [
+      "a latitude past the pole",
+      { location: { latitude: 91, longitude: 0 } },
+      "/hosts/1/location/latitude",
+      undefined,
+    ],
+    ["an empty location", { location: {} }, "/hosts/1/location", undefined],
     [
       "a walk-in reserve on day 8",
       { policies: { walk_in_reserve: [{ resource_type: "bay", keep: 1, days: [8] }] } },

@@ -22,6 +22,12 @@ describe("catalog", () => {
       timezone: "America/Toronto",
       currency: "CAD",
       country: "CA",
+      // Location.address on one line and Location.coordinates (fixtures/square/location.json).
+      location: {
+        address: "120 Maple Street, Toronto, ON, M5V 2T6, CA",
+        latitude: 43.6446,
+        longitude: -79.3957,
+      },
     });
     expect(c.resources.map((x) => [x.id, x.name, x.type, x.staff, x.capacity])).toEqual([
       [AVERY, "Avery Chen", "person", true, 1],

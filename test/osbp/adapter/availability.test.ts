@@ -31,6 +31,7 @@ describe('OSBP "availability.find": slots per provider', () => {
       organization_id: "maple-street-auto",
       schedule_id: "maple-street-auto",
       schedule_name: "Maple Street Auto",
+      organization_name: "Maple Street Auto",
       schedule_timezone: "America/Toronto",
       provider_id: "tech-alex",
       provider_name: "Alex",
@@ -49,6 +50,24 @@ describe('OSBP "availability.find": slots per provider', () => {
         { day: 6, open: "09:00", close: "14:00" },
       ],
     });
+  });
+
+  it("slots carry the host's name, and its configured address and coordinates (OSBP schema Slot)", async () => {
+    const { adapter } = rig({
+      location: { address: "120 Maple Street, Toronto, ON", latitude: 43.6446, longitude: -79.3957 },
+    });
+    const [slot] = valueOf(await adapter.findAvailability({ service_id: "oil-change", date: MONDAY }));
+    expect(slot).toMatchObject({
+      organization_name: "Maple Street Auto",
+      schedule_address: "120 Maple Street, Toronto, ON",
+      schedule_latitude: 43.6446,
+      schedule_longitude: -79.3957,
+    });
+    // Without a location, none is invented.
+    const [bare] = valueOf(await rig().adapter.findAvailability({ service_id: "oil-change", date: MONDAY }));
+    expect(bare).not.toHaveProperty("schedule_address");
+    expect(bare).not.toHaveProperty("schedule_latitude");
+    expect(bare).not.toHaveProperty("schedule_longitude");
   });
 
   it("provider_id filters to that provider; the platform is asked about that resource only", async () => {

@@ -522,6 +522,7 @@ describe('OSBP "Time Discipline": an unknown zone leaves starts_at absent and fa
     const catalog = { ...MAPLE, organization: { ...MAPLE.organization, timezone: "Mars/Olympus_Mons" } };
     const slot = requestedSlot({
       catalog,
+      place: { organizationName: catalog.organization.name },
       service: MAPLE.services[0] as (typeof MAPLE.services)[0] & { duration: number },
       provider: undefined,
       wall: { year: 2026, month: 10, day: 19, hour: 10, minute: 0, second: 0, millisecond: 0 },

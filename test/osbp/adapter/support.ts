@@ -145,6 +145,7 @@ export function counting(inner: Connector): {
 export function hostConfigFor(
   scenario: SyntheticScenario,
   policies: Record<string, unknown> = {},
+  extra: Record<string, unknown> = {},
 ): HostConfig {
   const parsed = parseHostsConfig({
     hosts: [
@@ -159,6 +160,7 @@ export function hostConfigFor(
         connector: { type: "synthetic", settings: {} },
         policies: { confirmation: "instant", retention: "P365D", ...policies },
         services: [],
+        ...extra,
       },
     ],
   });
@@ -205,6 +207,8 @@ export function rig(
     defaults?: { serviceId?: string; scheduleId?: string };
     /** Host policies over the defaults (e.g. { confirmation: "host_approval" }). */
     policies?: Record<string, unknown>;
+    /** The host config's location (address, latitude, longitude). */
+    location?: Record<string, unknown>;
   } = {},
 ): Rig {
   const scenario = opts.scenario ?? MAPLE;
@@ -216,7 +220,11 @@ export function rig(
   const warnings: string[] = [];
   const errors: string[] = [];
   const idempotency = new MemoryIdempotencyStore();
-  const config = hostConfigFor(scenario, opts.policies);
+  const config = hostConfigFor(
+    scenario,
+    opts.policies,
+    opts.location === undefined ? {} : { location: opts.location },
+  );
   // The core reads the catalog once as it starts; calls are counted from the first tool call on.
   const core = inProcessCore(config, connector, clock).then((c) => (reset(), c));
   const adapter = createCoreAdapter({

@@ -169,6 +169,12 @@ describe("conformanceFixtures: the kit's layout", () => {
       schedule_id: kit.schedule_id,
       provider_id: kit.provider_id,
     });
+    // The kit's shape.slot.denormalized_context: names and the location, for presentation.
+    expect(fixture?.organization_name).toBe("Bayview Reference Studio");
+    expect(fixture?.schedule_name).toBeTruthy();
+    expect(fixture?.provider_name).toBeTruthy();
+    expect(Number.isFinite(fixture?.schedule_latitude)).toBe(true);
+    expect(Number.isFinite(fixture?.schedule_longitude)).toBe(true);
   });
 });
 

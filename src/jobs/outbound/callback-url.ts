@@ -9,7 +9,7 @@
 import { isIP } from "node:net";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import { classifyAddress } from "./address-policy.js";
+import { classifyAddress } from "../../protocol/net/address-class.js";
 import type { FetchRefusal } from "./types.js";
 
 export interface CallbackUrlOptions {

@@ -10,3 +10,5 @@ if (nodes !== undefined) {
   process.env["TEST_REDIS_CLUSTER_NODES"] ??= nodes;
   delete process.env["REDIS_CLUSTER_NODES"];
 }
+
+process.env["UPSTREAM_ALLOW_PRIVATE"] ??= "1";

@@ -113,6 +113,8 @@ export function createPolicyFetch(options: PolicyFetchOptions): typeof fetch {
     });
 
   return async (input, init) => {
+    // The text first: a URL with credentials in it is the policy's refusal, not Request's.
+    refuseTarget(new URL(input instanceof Request ? input.url : input instanceof URL ? input.href : input));
     const request = new Request(input, init);
     const signal = request.signal;
     let url = new URL(request.url);

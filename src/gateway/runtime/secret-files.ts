@@ -14,8 +14,10 @@ import { dirname, join } from "node:path";
 export const SECRET_FILE_MODE = 0o600;
 export const SECRET_DIR_MODE = 0o700;
 
+/** Made owner-only, and tightened when it already exists wider (mkdir's mode is not applied then). */
 export async function ensureSecretDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: SECRET_DIR_MODE });
+  await chmod(dir, SECRET_DIR_MODE);
 }
 
 function isCode(e: unknown, code: string): boolean {

@@ -43,7 +43,10 @@ export class LookupFailedError extends Error {
   }
 }
 
-export function createGuardedLookup(policy: AddressPolicy, resolver: Resolver = systemResolver): GuardedLookup {
+export function createGuardedLookup(
+  policy: AddressPolicy,
+  resolver: Resolver = systemResolver,
+): GuardedLookup {
   return (hostname, opts, callback) => {
     resolver(hostname).then(
       (answers) => {
@@ -98,7 +101,11 @@ export async function refuseName(
   for (const a of answers) {
     const refused = refuseAddress(policy, a.address);
     if (refused !== undefined)
-      return { code: "non_public_address", message: `${hostname} resolves to a non-public address`, ...refused };
+      return {
+        code: "non_public_address",
+        message: `${hostname} resolves to a non-public address`,
+        ...refused,
+      };
   }
   return undefined;
 }

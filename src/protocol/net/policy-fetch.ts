@@ -140,7 +140,8 @@ export function createPolicyFetch(options: PolicyFetchOptions): typeof fetch {
       }
       res.resume(); // the redirect's own body is not read
       res.destroy();
-      if (request.redirect === "error") throw new TypeError(`redirected (${status}); redirect mode is "error"`);
+      if (request.redirect === "error")
+        throw new TypeError(`redirected (${status}); redirect mode is "error"`);
       if (hop >= MAX_REDIRECTS) throw new TypeError(`more than ${MAX_REDIRECTS} redirects`);
       const next = resolveLocation(location, url);
       if (next === undefined) throw new TypeError("a redirect without a usable Location");

@@ -51,7 +51,8 @@ export function refuseAddress(policy: AddressPolicy, address: string): AddressRe
   return { address: bare, addressClass };
 }
 
-export type UrlRefusalCode = "invalid_url" | "scheme_not_allowed" | "credentials_in_url" | "non_public_address";
+export type UrlRefusalCode =
+  "invalid_url" | "scheme_not_allowed" | "credentials_in_url" | "non_public_address";
 
 export interface UrlRefusal {
   readonly code: UrlRefusalCode;
@@ -66,7 +67,10 @@ export interface UrlRefusal {
  * credentials in it, and an IP-literal host the policy allows. A host NAME passes here; its
  * addresses are judged when the socket resolves it (guarded-lookup.ts).
  */
-export function checkUrlText(raw: string | URL, policy: AddressPolicy): { url: URL } | { refusal: UrlRefusal } {
+export function checkUrlText(
+  raw: string | URL,
+  policy: AddressPolicy,
+): { url: URL } | { refusal: UrlRefusal } {
   let url: URL;
   try {
     url = new URL(raw);
@@ -75,7 +79,9 @@ export function checkUrlText(raw: string | URL, policy: AddressPolicy): { url: U
   }
   const http = policy.allowHttp ?? policy.allowPrivate === true;
   if (url.protocol !== "https:" && !(http && url.protocol === "http:"))
-    return { refusal: { code: "scheme_not_allowed", message: `${url.protocol} is not allowed, only https:` } };
+    return {
+      refusal: { code: "scheme_not_allowed", message: `${url.protocol} is not allowed, only https:` },
+    };
   if (url.username !== "" || url.password !== "")
     return { refusal: { code: "credentials_in_url", message: "a URL must not carry credentials" } };
   const host = literalHost(url);

@@ -190,7 +190,8 @@ describe("CalDAV connect: one address policy, one answer, nothing sent", () => {
       );
       answers.push({ target, status: res.status, message: fieldMessage(await res.text()) });
     }
-    for (const a of answers) expect(a, a.target).toEqual({ target: a.target, status: 400, message: UNIFORM_REFUSAL });
+    for (const a of answers)
+      expect(a, a.target).toEqual({ target: a.target, status: 400, message: UNIFORM_REFUSAL });
 
     // Nothing reached the loopback services; the redirector did answer (the case is real).
     expect(httpVictim.connections).toBe(0);

@@ -14,7 +14,10 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EMBEDDED_CALENDAR_DIR, EMBEDDED_CALENDAR_HOST } from "../../../src/booking/hosts/embedded-default.js";
+import {
+  EMBEDDED_CALENDAR_DIR,
+  EMBEDDED_CALENDAR_HOST,
+} from "../../../src/booking/hosts/embedded-default.js";
 import { hostsFor } from "../../../src/gateway/cli/config-file.js";
 import { openVaultFromEnv } from "../../../src/gateway/cli/credentials.js";
 import { fileMessageSink } from "../../../src/connectors/synthetic/index.js";
@@ -153,7 +156,11 @@ describe("private files in the data dir", () => {
       path: join(dataDir, ".osbp", "audit", "events.jsonl"),
       clock: { now: () => Date.now() },
     });
-    await audit.record({ tool_name: "service.describe", input: {}, result: { ok: true, value: {} } } as never);
+    await audit.record({
+      tool_name: "service.describe",
+      input: {},
+      result: { ok: true, value: {} },
+    } as never);
     await audit.close();
     const idem = await FileIdempotencyStore.open(join(dataDir, ".osbp", "idempotency.json"));
     await idem.close();
@@ -162,7 +169,10 @@ describe("private files in the data dir", () => {
     const names = all.map((e) => e.path);
     // The run wrote what it should have (so the check below covers them).
     expect(names).toContain("host-messages.jsonl");
-    expect(names.filter((n) => n.startsWith(EMBEDDED_CALENDAR_DIR) && n.endsWith(".ics")), names.join(", ")).toHaveLength(3);
+    expect(
+      names.filter((n) => n.startsWith(EMBEDDED_CALENDAR_DIR) && n.endsWith(".ics")),
+      names.join(", "),
+    ).toHaveLength(3);
     expect(names).toContain(`${EMBEDDED_CALENDAR_DIR}/dentist.ics`);
     expect(names).toContain("owner-accounts.json");
     expect(names).toContain("a2a-keys.json");

@@ -18,9 +18,9 @@
  * over node:http(s) because the one library offering a connect-time lookup hook with fetch
  * ergonomics (undici's Agent) is not a dependency of this project.
  */
-import { request as httpRequest } from "node:http";
+import http from "node:http";
 import type { IncomingMessage, OutgoingHttpHeaders } from "node:http";
-import { request as httpsRequest } from "node:https";
+import https from "node:https";
 import type { Socket } from "node:net";
 import { Readable } from "node:stream";
 import {
@@ -59,7 +59,8 @@ export function createPolicyFetch(options: PolicyFetchOptions): typeof fetch {
   const once = (url: URL, method: string, headers: Headers, body: Buffer | undefined, signal: AbortSignal) =>
     new Promise<IncomingMessage>((resolve, reject) => {
       if (signal.aborted) return reject(abortError(signal));
-      const send = url.protocol === "https:" ? httpsRequest : httpRequest;
+      // Looked up at call time, so an HTTP interceptor installed later (tests' nock) sees it.
+      const send = url.protocol === "https:" ? https.request : http.request;
       const flat: OutgoingHttpHeaders = {};
       headers.forEach((value, name) => {
         flat[name] = value;
@@ -84,8 +85,11 @@ export function createPolicyFetch(options: PolicyFetchOptions): typeof fetch {
         }, connectTimeoutMs);
         const connected = (): void => {
           clearTimeout(timer);
-          // Defence in depth: the peer actually connected, whatever path led to it.
-          const refused = refuseAddress(policy, socket.remoteAddress ?? "");
+          // Defence in depth: the peer actually connected, whatever path led to it (the text
+          // and the lookup were checked already). A socket with no peer address (closed at
+          // once, or not a network socket: an interceptor's in tests) has nothing to judge.
+          const peer = socket.remoteAddress;
+          const refused = peer === undefined || peer === "" ? undefined : refuseAddress(policy, peer);
           if (refused !== undefined)
             request.destroy(
               new AddressRefusedError({

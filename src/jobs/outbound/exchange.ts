@@ -10,9 +10,8 @@ import type { Socket } from "node:net";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { RefusedError } from "./types.js";
-import type { FetchRefusal, OutboundRequest, OutboundResponse } from "./types.js";
-
 import type { GuardedLookup } from "../../protocol/net/guarded-lookup.js";
+import type { FetchRefusal, OutboundRequest, OutboundResponse } from "./types.js";
 
 export interface ExchangeLimits {
   readonly connectTimeoutMs: number;

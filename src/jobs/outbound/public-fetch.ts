@@ -10,6 +10,9 @@
  * Also §5.8: https only, no credentials in the URL, short timeouts, a bounded response, and
  * no redirects (node:http never follows them; a 3xx is returned as it is).
  *
+ * The address rules and the guarded lookup are the gateway's one outbound address policy
+ * (src/protocol/net/), which the upstreams' transport (policy-fetch.ts) obeys too.
+ *
  * Hand-written over node:https because the one library that offers a connect-time lookup
  * hook with fetch ergonomics (undici's Agent) is not a dependency of this project.
  */

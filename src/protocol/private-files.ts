@@ -14,7 +14,21 @@ export const PRIVATE_DIR_MODE = 0o700;
 /** The directory, made if missing, owner-only (the parents it makes too; an existing one tightened). */
 export async function ensurePrivateDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: PRIVATE_DIR_MODE });
-  await chmod(dir, PRIVATE_DIR_MODE);
+  await tightenDir(dir);
+}
+
+/**
+ * chmod 0700, except where the process may not (a volume another user owns, as a container
+ * platform mounts it, or a read-only one): the files in it are owner-only all the same, and a
+ * directory the gateway cannot tighten must not stop it from starting.
+ */
+export async function tightenDir(dir: string): Promise<void> {
+  try {
+    await chmod(dir, PRIVATE_DIR_MODE);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== "EPERM" && code !== "EROFS") throw e;
+  }
 }
 
 export interface PrivateWriteOptions {

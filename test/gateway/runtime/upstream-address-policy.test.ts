@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/index.js";
+import { readServeEnv, upstreamPolicyOf } from "../../../src/gateway/cli/serve-env.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { AddressPolicy } from "../../../src/protocol/net/policy.js";
 import type { Resolver } from "../../../src/protocol/net/guarded-lookup.js";
@@ -123,5 +124,16 @@ describe("Openings and Servicialo base URLs pass the outbound address policy", (
     } finally {
       await gw.close();
     }
+  });
+});
+
+describe("UPSTREAM_ALLOW_PRIVATE", () => {
+  it("is off unless the operator sets it; 1 widens the policy; anything else is a start error", () => {
+    const off = readServeEnv({}, "/");
+    expect(off.ok && upstreamPolicyOf(off.value)).toEqual({});
+    const on = readServeEnv({ UPSTREAM_ALLOW_PRIVATE: "1" }, "/");
+    expect(on.ok && upstreamPolicyOf(on.value)).toEqual({ allowPrivate: true });
+    const bad = readServeEnv({ UPSTREAM_ALLOW_PRIVATE: "yes" }, "/");
+    expect(bad.ok === false && bad.error).toContain("UPSTREAM_ALLOW_PRIVATE");
   });
 });

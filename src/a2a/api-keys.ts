@@ -6,8 +6,9 @@
  * Issuing a key replaces the previous one (rotation): the new key is shown once.
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile, rename } from "node:fs/promises";
+import { writePrivateFile } from "../protocol/private-files.js";
+import { join } from "node:path";
 
 export interface A2aApiKeys {
   /** A new key for the host, replacing any previous one; returned once, never stored in clear. */
@@ -57,9 +58,8 @@ export function fileKeyHashStore(dataDir: string): KeyHashStore {
     get: async (hostId) => (await read())[hostId],
     set: async (hostId, hash) => {
       const all = { ...(await read()), [hostId]: hash };
-      await mkdir(dirname(path), { recursive: true });
       const tmp = `${path}.${process.pid}.tmp`;
-      await writeFile(tmp, JSON.stringify(all, null, 2), { mode: 0o600 });
+      await writePrivateFile(tmp, JSON.stringify(all, null, 2), { privateDir: true });
       await rename(tmp, path);
     },
   };

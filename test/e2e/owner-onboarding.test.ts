@@ -28,10 +28,12 @@ import { BasicCredentialVault } from "../../src/gateway/connect/basic-vault.js";
 import { MemorySealedStore } from "../../src/gateway/credentials/store.js";
 import { parseKeyRing } from "../../src/gateway/credentials/key-ring.js";
 import { TokenVault } from "../../src/gateway/credentials/vault.js";
+import { createPolicyFetch } from "../../src/protocol/net/policy-fetch.js";
 import { launchChromium } from "../support/chromium.js";
 import {
   installRewritingFetch,
   originMap,
+  rewritingFetch,
   routeBrowserToStandins,
   squareApi,
   startGoogleCalendarFake,
@@ -170,6 +172,9 @@ beforeAll(async () => {
       workers: false,
       managedHostsReconcileMs: false,
       credentials: { vault, env: ENV, basic },
+      // The platforms' real origins moved to their loopback stand-ins, then the address
+      // policy with the tests' allowance (loopback), as UPSTREAM_ALLOW_PRIVATE=1 gives.
+      connectorFetch: rewritingFetch(map, createPolicyFetch({ policy: { allowPrivate: true } })),
       connect: {
         google: { clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },
         microsoft: {

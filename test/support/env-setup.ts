@@ -10,3 +10,8 @@ if (nodes !== undefined) {
   process.env["TEST_REDIS_CLUSTER_NODES"] ??= nodes;
   delete process.env["REDIS_CLUSTER_NODES"];
 }
+
+// The tests' upstream fakes listen on loopback: a gateway process a test spawns with the
+// parent's environment may reach them (the operator's explicit allowance,
+// src/protocol/net/policy.ts). A test of the policy itself passes an environment without it.
+process.env["UPSTREAM_ALLOW_PRIVATE"] ??= "1";

@@ -73,6 +73,9 @@ export async function startMcpServer(opts: StartMcpOptions): Promise<McpSession>
     args: ["--import", TSX, MAIN, "mcp", "--host", opts.host, ...(opts.args ?? [])],
     cwd,
     env: {
+      // The tests' upstream fakes listen on loopback: the operator's explicit allowance
+      // (src/protocol/net/policy.ts); a test may set it otherwise in opts.env.
+      UPSTREAM_ALLOW_PRIVATE: "1",
       ...given,
       OSBP_AUDIT_LOG_PATH: paths.audit,
       OSBP_IDEMPOTENCY_PATH: paths.idempotency,

@@ -13,7 +13,8 @@
  *    the console and kept in <data dir>/host-messages.jsonl, since there is no mail server).
  */
 import { existsSync } from "node:fs";
-import { mkdir, writeFile } from "node:fs/promises";
+import { chmod, readdir } from "node:fs/promises";
+import { ensurePrivateDir, PRIVATE_FILE_MODE, writePrivateFile } from "../../protocol/private-files.js";
 import { join } from "node:path";
 import type { HostConfig } from "../api.js";
 import { parseHostsConfig } from "./parse-config.js";
@@ -135,8 +136,14 @@ export function embeddedDefaultHosts(): HostConfig[] {
  */
 export async function seedEmbeddedCalendar(dataDir: string, now: number): Promise<string> {
   const dir = join(dataDir, EMBEDDED_CALENDAR_DIR);
-  if (existsSync(dir)) return dir;
-  await mkdir(dir, { recursive: true });
+  if (existsSync(dir)) {
+    // Its events name guests: owner-only, also when an earlier version left it readable.
+    await ensurePrivateDir(dir);
+    for (const name of await readdir(dir))
+      if (name.endsWith(".ics")) await chmod(join(dir, name), PRIVATE_FILE_MODE);
+    return dir;
+  }
+  await ensurePrivateDir(dir);
   const day = (offset: number) =>
     new Date(now + offset * 86_400_000).toISOString().slice(0, 10).replace(/-/g, "");
   const stamp = `${day(0)}T000000Z`;
@@ -183,7 +190,7 @@ export async function seedEmbeddedCalendar(dataDir: string, now: number): Promis
     "SUMMARY:Dentist",
     "END:VEVENT",
   );
-  await writeFile(join(dir, "weekly-class.ics"), weekly);
-  await writeFile(join(dir, "dentist.ics"), oneOff);
+  await writePrivateFile(join(dir, "weekly-class.ics"), weekly);
+  await writePrivateFile(join(dir, "dentist.ics"), oneOff);
   return dir;
 }

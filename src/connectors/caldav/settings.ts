@@ -2,8 +2,10 @@
  * A CalDAV host's connection settings, checked before a connector is made: every problem comes
  * back as a FieldError naming the field ("/serverUrl", "/calendarPath", "/username", …).
  *
- * - serverUrl: the server's base URL. https, or http only on a loopback address: Basic
- *   credentials over plain http elsewhere would cross the network readable. No user info (the
+ * - serverUrl: the server's base URL, https or http. Which of them may be reached, and where, is
+ *   the outbound address policy's to say when the request is made (src/protocol/net/policy.ts:
+ *   public addresses over https, unless the operator allows private networks and plain http,
+ *   since Basic credentials over http cross the network readable). No user info (the
  *   credentials go in username/password, never in a URL that may be logged), no query or fragment.
  * - calendarPath: the calendar collection the host books into (a path on the server, or its full
  *   URL on the same origin); the default calendarId.
@@ -21,7 +23,6 @@ export interface CaldavSettings {
 }
 
 const KNOWN = new Set(["serverUrl", "calendarPath", "username", "password"]);
-const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 export function validateCaldavSettings(input: unknown): Result<CaldavSettings, FieldError> {
   const bad = (field: string, message: string): Result<CaldavSettings, FieldError> =>
@@ -40,8 +41,8 @@ export function validateCaldavSettings(input: unknown): Result<CaldavSettings, F
   } catch {
     return bad("/serverUrl", "serverUrl is not a URL");
   }
-  if (server.protocol !== "https:" && !(server.protocol === "http:" && LOOPBACK.has(server.hostname)))
-    return bad("/serverUrl", "serverUrl must use https (plain http only on a loopback address)");
+  if (server.protocol !== "https:" && server.protocol !== "http:")
+    return bad("/serverUrl", "serverUrl must be an https URL");
   if (server.username !== "" || server.password !== "")
     return bad("/serverUrl", "serverUrl must not carry credentials: set username and password");
   if (server.search !== "" || server.hash !== "")

@@ -14,7 +14,8 @@
  *   create never overwrites a file that exists (it answers it as stored).
  */
 import { createHash } from "node:crypto";
-import { link, readdir, readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { link, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { writePrivateFile } from "../../protocol/private-files.js";
 import { join } from "node:path";
 import type {
   CalendarConnector,
@@ -74,7 +75,8 @@ export function createIcsDirConnector(
 
   async function put(eventId: string, text: string, exclusive: boolean): Promise<void> {
     const tmp = join(dir, `.${eventId}.${process.pid}.${now()}.tmp`);
-    await writeFile(tmp, text, { flag: "wx" });
+    // Guests' names and booking details: owner-only (the directory is the host's, left as it is).
+    await writePrivateFile(tmp, text, { flag: "wx" });
     try {
       // link() fails if the target exists: a create never replaces a file someone else made.
       if (exclusive) await link(tmp, fileOf(eventId));

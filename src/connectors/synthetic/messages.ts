@@ -5,8 +5,8 @@
  * playing the customer can read the code from another process, the way the real customer
  * reads it out of band (OSBP "verification.send": "the agent asks the customer for the code").
  */
-import { appendFile, mkdir, readFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile } from "node:fs/promises";
+import { appendPrivateFile } from "../../protocol/private-files.js";
 
 export interface SyntheticMessage {
   /** RFC 3339 instant (UTC, ms) by the connector's clock. */
@@ -37,8 +37,7 @@ export function verificationText(organizationName: string, code: string, ttlMs: 
  */
 export function fileMessageSink(path: string): SyntheticMessageSink {
   return async (m) => {
-    await mkdir(dirname(path), { recursive: true });
-    await appendFile(path, `${JSON.stringify(m)}\n`, { encoding: "utf8", mode: 0o600 });
+    await appendPrivateFile(path, `${JSON.stringify(m)}\n`);
   };
 }
 

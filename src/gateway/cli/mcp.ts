@@ -36,7 +36,7 @@ import { jsonLinesLogger, systemClock } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { loadHostsConfigFile } from "./config-file.js";
 import { readMcpEnv } from "./mcp-env.js";
-import { readServeEnv, redactUrl } from "./serve-env.js";
+import { readServeEnv, redactUrl, upstreamPolicyOf } from "./serve-env.js";
 
 export interface McpArgs {
   readonly host: string;
@@ -156,6 +156,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
         ? { memoryStateDir: join(dataDir, "embedded-state") }
         : { redisUrl: s.redisUrl }),
       redisKeyPrefix: s.redisKeyPrefix,
+      upstreamPolicy: upstreamPolicyOf(serve.value),
       ...(s.messageLog !== undefined && { syntheticMessages: fileMessageSink(s.messageLog) }),
     });
     if (!runtime.ok) {

@@ -38,6 +38,12 @@ export interface ServeSettings {
   readonly originRate?: { readonly capacity: number; readonly refillPerSec: number } | false;
   /** The OAuth clients Connect can use (readConnectEnv); on only with the token vault too. */
   readonly connect: ConnectProviders;
+  /**
+   * UPSTREAM_ALLOW_PRIVATE=1: upstreams (CalDAV servers, platform base URLs) may be reached on
+   * loopback and private networks, over plain http too (src/protocol/net/policy.ts). Off: the
+   * gateway connects only to public addresses over https, as it delivers webhooks.
+   */
+  readonly upstreamAllowPrivate: boolean;
   /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
   readonly logFormat: "text" | "json";
 }
@@ -115,6 +121,11 @@ export function readServeEnv(
   const originRate = readOriginRate(env["ORIGIN_RATE_LIMIT"]);
   if (!originRate.ok) return originRate;
 
+  const allowPrivate = env["UPSTREAM_ALLOW_PRIVATE"];
+  if (set(allowPrivate) && !["0", "1", "true", "false"].includes(allowPrivate)) {
+    return err(`UPSTREAM_ALLOW_PRIVATE must be 1 or 0, got "${allowPrivate}"`);
+  }
+
   const logFormat = env["LOG_FORMAT"];
   if (set(logFormat) && logFormat !== "text" && logFormat !== "json") {
     return err(`LOG_FORMAT must be text or json, got "${logFormat}"`);
@@ -129,6 +140,7 @@ export function readServeEnv(
     port,
     ...(messages.value !== undefined && { hostMessages: messages.value }),
     trustForwardedFor: trust === "1" || trust === "true",
+    upstreamAllowPrivate: allowPrivate === "1" || allowPrivate === "true",
     ...(originRate.value !== undefined && { originRate: originRate.value }),
     bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
     ...(publicOrigin !== undefined && { publicOrigin }),
@@ -143,6 +155,10 @@ export function readServeEnv(
     logFormat: logFormat === "json" ? "json" : "text",
   });
 }
+
+/** The runtime's upstream address policy from UPSTREAM_ALLOW_PRIVATE (src/protocol/net/policy.ts). */
+export const upstreamPolicyOf = (s: Pick<ServeSettings, "upstreamAllowPrivate">) =>
+  s.upstreamAllowPrivate ? { allowPrivate: true } : {};
 
 /** The fixed variable names of each Connect provider's OAuth client (README "Connect"). */
 export const CONNECT_ENV = {

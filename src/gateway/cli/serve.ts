@@ -21,6 +21,7 @@ import {
   connectProviderNames,
   readServeEnv,
   redactUrl,
+  upstreamPolicyOf,
   withSecretFiles,
 } from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
@@ -112,6 +113,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
+      upstreamPolicy: upstreamPolicyOf(settings.value),
       ...(openVault !== undefined && {
         credentials: {
           vault: openVault.vault,

@@ -10,7 +10,7 @@ import { buildGatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger } from "../runtime/support.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
-import { readServeEnv } from "./serve-env.js";
+import { readServeEnv, upstreamPolicyOf } from "./serve-env.js";
 
 export async function runUpstreams(configPath: string | undefined, io: CliIo): Promise<number> {
   const fail = (line: string) => io.err(`booking-gateway upstreams: ${line}`);
@@ -33,6 +33,7 @@ export async function runUpstreams(configPath: string | undefined, io: CliIo): P
     logger: jsonLinesLogger((line) => io.err(line)),
     workers: false,
     originRate: false,
+    upstreamPolicy: upstreamPolicyOf(settings.value),
     ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
     ...(settings.value.redisKeyPrefix !== undefined && { redisKeyPrefix: settings.value.redisKeyPrefix }),
   });

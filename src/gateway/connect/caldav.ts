@@ -3,9 +3,17 @@
  * live, by the CalDAV connector's calendar discovery (RFC 6764 / RFC 4791 §6.2.1, see
  * src/connectors/caldav/discover.ts), BEFORE anything is saved; only then does the password go
  * into the (sealed) Basic credential vault. The answer lists the calendars the owner can pick.
+ *
+ * The server is reached through the outbound address policy (src/protocol/net/policy.ts), as
+ * webhooks are: a URL whose address (literal, resolved at connect time, or named by a redirect)
+ * the policy refuses is answered with one uniform message and nothing is sent there, so the
+ * form cannot be used to learn what listens on the gateway's own network.
  */
 import { createCaldavConnector, validateCaldavSettings } from "../../connectors/caldav/index.js";
 import type { DiscoveredCalendar } from "../../connectors/caldav/index.js";
+import { AddressRefusedError, type Resolver } from "../../protocol/net/guarded-lookup.js";
+import { PUBLIC_ONLY, UNIFORM_REFUSAL, type AddressPolicy } from "../../protocol/net/policy.js";
+import { createPolicyFetch } from "../../protocol/net/policy-fetch.js";
 import type { BasicCredentialVault } from "./basic-vault.js";
 
 export interface CaldavCheckRequest {
@@ -14,16 +22,21 @@ export interface CaldavCheckRequest {
   readonly password: string;
 }
 
-export type CaldavCheckFailureKind = "invalid" | "unreachable" | "unauthorized" | "not_caldav";
+export type CaldavCheckFailureKind = "invalid" | "refused" | "unreachable" | "unauthorized" | "not_caldav";
 
 export type CaldavCheck =
   | { readonly ok: true; readonly calendars: readonly DiscoveredCalendar[] }
   | { readonly ok: false; readonly kind: CaldavCheckFailureKind; readonly message: string };
 
 export interface CaldavCheckDeps {
+  /** The transport; by default the address policy's own fetch with `policy` (and `resolver`). */
   readonly fetch?: typeof fetch;
+  readonly policy?: AddressPolicy;
+  readonly resolver?: Resolver;
   readonly timeoutMs?: number;
 }
+
+const REFUSED: CaldavCheck = { ok: false, kind: "refused", message: UNIFORM_REFUSAL };
 
 export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps = {}): Promise<CaldavCheck> {
   const valid = validateCaldavSettings({
@@ -32,11 +45,29 @@ export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps
     password: req.password,
   });
   if (!valid.ok) return { ok: false, kind: "invalid", message: valid.error.message };
+  const transport =
+    deps.fetch ??
+    createPolicyFetch({
+      policy: deps.policy ?? PUBLIC_ONLY,
+      ...(deps.resolver !== undefined && { resolver: deps.resolver }),
+    });
+  // A request the policy refused (nothing was sent) makes the whole check a refusal, whatever
+  // else discovery tried: the answer must not tell one refused address from another.
+  let refused = false;
+  const watched: typeof fetch = async (input, init) => {
+    try {
+      return await transport(input, init);
+    } catch (e) {
+      if (e instanceof AddressRefusedError) refused = true;
+      throw e;
+    }
+  };
   const connector = createCaldavConnector(valid.value, {
-    ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+    fetch: watched,
     timeoutMs: deps.timeoutMs ?? 15_000,
   });
   const found = await connector.discoverCalendars();
+  if (refused) return REFUSED;
   if (found.ok) {
     if (found.value.length === 0)
       return {

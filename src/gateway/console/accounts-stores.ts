@@ -4,8 +4,8 @@
  * when the gateway has Redis (every replica signs the same owners in). Invitation keys are
  * already hashes of the link's token.
  */
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { readFile, rename } from "node:fs/promises";
+import { writePrivateFile } from "../../protocol/private-files.js";
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
 
@@ -128,9 +128,8 @@ export class FileOwnerAccountStore extends RecordsStore {
         }
       },
       async (r) => {
-        await mkdir(dirname(path), { recursive: true });
         const tmp = `${path}.${process.pid}.tmp`;
-        await writeFile(tmp, JSON.stringify(r), { mode: 0o600 });
+        await writePrivateFile(tmp, JSON.stringify(r), { privateDir: true });
         await rename(tmp, path);
       },
       wallNow,

@@ -25,6 +25,9 @@ import type { FieldError, Result } from "../../protocol/result.js";
 import { createOutbox } from "../../jobs/webhooks/index.js";
 import type { WebhookOutbox } from "../../jobs/webhooks/index.js";
 import type { PublicFetch } from "../../jobs/outbound/public-fetch.js";
+import type { Resolver } from "../../protocol/net/guarded-lookup.js";
+import { PUBLIC_ONLY, type AddressPolicy } from "../../protocol/net/policy.js";
+import { createPolicyFetch } from "../../protocol/net/policy-fetch.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import type { HttpAppDeps, Logger } from "../http/types.js";
@@ -107,8 +110,18 @@ export interface GatewayRuntimeOptions {
   readonly syntheticMessages?: SyntheticMessageSink;
   /** How calendar hosts' approvers are reached (SMTP, SMS); a file in dataDir when absent. */
   readonly hostMessages?: HostMessageSettings;
-  /** The HTTP client connectors use (tests: a recording fetch); globalThis.fetch by default. */
+  /**
+   * The HTTP client connectors use (tests: a recording fetch). By default a fetch that obeys
+   * the outbound address policy (src/protocol/net/policy-fetch.ts) with `upstreamPolicy`.
+   */
   readonly connectorFetch?: typeof fetch;
+  /**
+   * Which addresses upstreams may be reached at (src/protocol/net/policy.ts): public ones over
+   * https by default; UPSTREAM_ALLOW_PRIVATE=1 widens it to loopback and private networks.
+   */
+  readonly upstreamPolicy?: AddressPolicy;
+  /** Tests only: how upstream host names resolve (e.g. a public-looking name to loopback). */
+  readonly upstreamResolver?: Resolver;
   /** The token vault for `credentials: "vault"` hosts (TOKEN_KEYS; src/gateway/credentials). */
   readonly credentials?: VaultCredentials;
   /** Operator console sessions' idle and absolute expiry (default 30 min, 12 h). */
@@ -189,6 +202,13 @@ export async function buildGatewayRuntime(
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? jsonLinesLogger();
   const ids = opts.ids ?? randomIds;
+  // Every upstream a person or operator named is reached through the one address policy.
+  const connectorFetch =
+    opts.connectorFetch ??
+    createPolicyFetch({
+      policy: opts.upstreamPolicy ?? PUBLIC_ONLY,
+      ...(opts.upstreamResolver !== undefined && { resolver: opts.upstreamResolver }),
+    });
 
   const infra = await createInfra({
     clock,
@@ -237,7 +257,7 @@ export async function buildGatewayRuntime(
         messenger,
         now: () => clock.now(),
       }),
-      ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
+      fetch: connectorFetch,
       ...(opts.credentials !== undefined && { credentials: opts.credentials }),
       syntheticBackend: infra.syntheticBackend,
       pacing: infra.pacing,
@@ -496,7 +516,7 @@ export async function buildGatewayRuntime(
               setupChoices: createSetupChoices({
                 credentials: opts.credentials,
                 ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
-                ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
+                fetch: connectorFetch,
                 now: () => clock.now(),
               }),
             },

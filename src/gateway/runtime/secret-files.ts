@@ -10,12 +10,15 @@
 import { randomBytes } from "node:crypto";
 import { chmod, link, mkdir, readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { tightenDir } from "../../protocol/private-files.js";
 
 export const SECRET_FILE_MODE = 0o600;
 export const SECRET_DIR_MODE = 0o700;
 
+/** Made owner-only, and tightened when it already exists wider (mkdir's mode is not applied then). */
 export async function ensureSecretDir(dir: string): Promise<void> {
   await mkdir(dir, { recursive: true, mode: SECRET_DIR_MODE });
+  await tightenDir(dir);
 }
 
 function isCode(e: unknown, code: string): boolean {

@@ -1,6 +1,6 @@
 /**
  * What a callback URL's text alone can tell (SchCP §5.8): an absolute https URL without
- * credentials, whose host, when it is an IP literal, is a public address (address-policy.ts).
+ * credentials, whose host, when it is an IP literal, is a public address (src/protocol/net/address-class.ts).
  * The HTTP edge refuses such a URL when a hold names it, so an agent learns at once that no
  * webhook could ever reach it; the transport (public-fetch.ts) runs the same check before
  * every delivery and then checks every address a host NAME resolves to at connect time, since
@@ -9,7 +9,7 @@
 import { isIP } from "node:net";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import { classifyAddress } from "./address-policy.js";
+import { classifyAddress } from "../../protocol/net/address-class.js";
 import type { FetchRefusal } from "./types.js";
 
 export interface CallbackUrlOptions {

@@ -3,7 +3,6 @@
  * connection (nothing pooled), a connect timeout, an overall timeout, the connected peer's
  * address checked once more, and the response read up to a bound and no further.
  */
-import type { LookupAddress, LookupOptions } from "node:dns";
 import { request as httpRequest } from "node:http";
 import type { IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
@@ -11,13 +10,8 @@ import type { Socket } from "node:net";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { RefusedError } from "./types.js";
+import type { GuardedLookup } from "../../protocol/net/guarded-lookup.js";
 import type { FetchRefusal, OutboundRequest, OutboundResponse } from "./types.js";
-
-export type GuardedLookup = (
-  hostname: string,
-  opts: LookupOptions,
-  callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
-) => void;
 
 export interface ExchangeLimits {
   readonly connectTimeoutMs: number;

@@ -1,4 +1,4 @@
-export { classifyAddress, isPublicAddress, type AddressClass } from "./address-policy.js";
+export { classifyAddress, isPublicAddress, type AddressClass } from "../../protocol/net/address-class.js";
 export { checkCallbackUrl, literalHost, type CallbackUrlOptions } from "./callback-url.js";
 export {
   createPublicFetch,

@@ -10,27 +10,28 @@
  * Also §5.8: https only, no credentials in the URL, short timeouts, a bounded response, and
  * no redirects (node:http never follows them; a 3xx is returned as it is).
  *
+ * The address rules and the guarded lookup are the gateway's one outbound address policy
+ * (src/protocol/net/), which the upstreams' transport (policy-fetch.ts) obeys too.
+ *
  * Hand-written over node:https because the one library that offers a connect-time lookup
  * hook with fetch ergonomics (undici's Agent) is not a dependency of this project.
  */
-import { lookup as dnsLookup } from "node:dns/promises";
 import type { Result } from "../../protocol/result.js";
-import { classifyAddress } from "./address-policy.js";
+import {
+  AddressRefusedError,
+  createGuardedLookup,
+  systemResolver,
+  type GuardedLookup,
+  type Resolver,
+} from "../../protocol/net/guarded-lookup.js";
+import { refuseAddress as policyRefusal, type AddressPolicy } from "../../protocol/net/policy.js";
 import { checkCallbackUrl, literalHost } from "./callback-url.js";
 import { exchange } from "./exchange.js";
-import type { GuardedLookup } from "./exchange.js";
 import { RefusedError } from "./types.js";
 import type { FetchRefusal, OutboundRequest, OutboundResponse } from "./types.js";
 
 export type { FetchRefusal, FetchRefusalCode, OutboundRequest, OutboundResponse } from "./types.js";
-
-export interface ResolvedAddress {
-  readonly address: string;
-  readonly family: 4 | 6;
-}
-
-/** Resolves a host name to every address it has (tests inject one that maps names to loopback). */
-export type Resolver = (hostname: string) => Promise<readonly ResolvedAddress[]>;
+export { systemResolver, type ResolvedAddress, type Resolver } from "../../protocol/net/guarded-lookup.js";
 
 export interface PublicFetchOptions {
   /** From socket creation to TCP connect (default 3 s). */
@@ -51,11 +52,6 @@ export type PublicFetch = (request: OutboundRequest) => Promise<Result<OutboundR
 
 const DEFAULTS = { connectTimeoutMs: 3_000, timeoutMs: 10_000, maxResponseBytes: 64 * 1024 };
 
-export const systemResolver: Resolver = async (hostname) => {
-  const answers = await dnsLookup(hostname, { all: true, verbatim: true });
-  return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
-};
-
 export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch {
   const connectTimeoutMs = options.connectTimeoutMs ?? DEFAULTS.connectTimeoutMs;
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
@@ -63,46 +59,31 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
   const resolver = options.resolver ?? systemResolver;
   const allowPrivate = options.allowPrivateForTests === true;
 
+  // The one outbound address policy (src/protocol/net/policy.ts); the tests' loopback agents
+  // are reached only when allowPrivateForTests widens it.
+  const policy: AddressPolicy = allowPrivate ? { allowPrivate: true } : {};
   const refuseAddress = (address: string): FetchRefusal | undefined => {
-    const addressClass = classifyAddress(address);
-    if (allowPrivate || addressClass === "public") return undefined;
+    const refused = policyRefusal(policy, address);
+    if (refused === undefined) return undefined;
     return {
       code: "non_public_address",
-      message: `${address} is not public (${addressClass})`,
-      address,
-      addressClass,
+      message: `${refused.address} is not public (${refused.addressClass})`,
+      ...refused,
     };
   };
 
-  // The socket's own lookup (net.connect calls it): the answer checked is the answer used.
+  // The socket's own lookup (net.connect calls it): the answer checked is the answer used. Its
+  // failures are put in this transport's vocabulary.
+  const policyLookup = createGuardedLookup(policy, resolver);
   const guardedLookup: GuardedLookup = (hostname, opts, callback) => {
-    resolver(hostname).then(
-      (answers) => {
-        if (answers.length === 0) {
-          callback(new RefusedError({ code: "dns_failed", message: `${hostname} has no address` }), "");
-          return;
-        }
-        for (const a of answers) {
-          const refused = refuseAddress(a.address);
-          if (refused !== undefined) return callback(new RefusedError(refused), "");
-        }
-        const wanted = answers.filter(
-          (a) => opts.family === undefined || opts.family === 0 || a.family === opts.family,
-        );
-        const usable = wanted.length > 0 ? wanted : answers;
-        const first = usable[0] as ResolvedAddress; // answers is not empty
-        if (opts.all === true)
-          callback(
-            null,
-            usable.map((a) => ({ address: a.address, family: a.family })),
-          );
-        else callback(null, first.address, first.family);
-      },
-      (error: unknown) => {
-        const message = `cannot resolve ${hostname}: ${error instanceof Error ? error.message : String(error)}`;
-        callback(new RefusedError({ code: "dns_failed", message }), "");
-      },
-    );
+    policyLookup(hostname, opts, (error, address, family) => {
+      if (error === null) return callback(null, address, family);
+      const refusal: FetchRefusal =
+        error instanceof AddressRefusedError
+          ? { ...error.refusal, code: "non_public_address" }
+          : { code: "dns_failed", message: error.message };
+      callback(new RefusedError(refusal), "");
+    });
   };
 
   return async (req) => {

@@ -1,6 +1,6 @@
 /** The transport's request, response and refusal shapes (SchCP §5.8 publicOnly fetch). */
 import type { IncomingHttpHeaders } from "node:http";
-import type { AddressClass } from "./address-policy.js";
+import type { AddressClass } from "../../protocol/net/address-class.js";
 
 export interface OutboundRequest {
   readonly method: string;

@@ -126,6 +126,7 @@ class JsonlAuditLog implements AuditLog {
     await ensureDirectory(this.path);
     const handle = await open(this.path, "a", 0o600);
     try {
+      await handle.chmod(0o600); // an existing log left wider is tightened
       await handle.writeFile(text, "utf8");
       await handle.datasync();
     } finally {

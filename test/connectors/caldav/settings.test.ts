@@ -27,7 +27,10 @@ describe("validateCaldavSettings", () => {
     expect(fieldOf(null)).toBe("");
     expect(fieldOf({})).toBe("/serverUrl");
     expect(fieldOf({ serverUrl: "not a url" })).toBe("/serverUrl");
-    expect(fieldOf({ serverUrl: "http://dav.example.com/" })).toBe("/serverUrl");
+    // Plain http is the outbound address policy's to refuse (src/protocol/net/policy.ts), where
+    // the operator's allowance is known; the settings refuse what no policy could allow.
+    expect(fieldOf({ serverUrl: "http://dav.example.com/" })).toBe("ok");
+    expect(fieldOf({ serverUrl: "ftp://dav.example.com/" })).toBe("/serverUrl");
     expect(fieldOf({ serverUrl: "https://jane:pw@dav.example.com/" })).toBe("/serverUrl");
     expect(fieldOf({ serverUrl: "https://dav.example.com/?a=1" })).toBe("/serverUrl");
     expect(fieldOf({ serverUrl: "https://dav.example.com/", calendarPath: 3 })).toBe("/calendarPath");
@@ -44,7 +47,7 @@ describe("validateCaldavSettings", () => {
 
   it("the factory refuses invalid settings and never echoes the password", () => {
     expect(() =>
-      createCaldavConnector({ serverUrl: "http://dav.example.com/", username: "j", password: "pw-9" }),
+      createCaldavConnector({ serverUrl: "ftp://dav.example.com/", username: "j", password: "pw-9" }),
     ).toThrow(/serverUrl/);
     let message = "";
     try {

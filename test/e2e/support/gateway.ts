@@ -104,6 +104,9 @@ export async function startGateway(opts: StartOptions = {}): Promise<E2eGateway>
       dataDir,
       clock,
       logger,
+      // The tests' upstream fakes listen on loopback: the operator's explicit allowance
+      // (UPSTREAM_ALLOW_PRIVATE=1); a test of the address policy itself overrides it.
+      upstreamPolicy: { allowPrivate: true },
       ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
       ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
       ...opts.runtime,

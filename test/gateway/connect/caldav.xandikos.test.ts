@@ -17,6 +17,7 @@ import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../src/gateway/credentials/vault.js";
 import { BasicCredentialVault } from "../../../src/gateway/connect/basic-vault.js";
 import { checkCaldav, connectCaldav } from "../../../src/gateway/connect/caldav.js";
+import { UNIFORM_REFUSAL } from "../../../src/protocol/net/policy.js";
 import { startBasicAuthProxy, type BasicAuthProxy } from "../../support/basic-auth-proxy.js";
 import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../support/xandikos.js";
 
@@ -58,6 +59,9 @@ afterAll(async () => {
   await xandikos?.stop();
 });
 
+/** The operator's allowance (UPSTREAM_ALLOW_PRIVATE=1): xandikos and its proxy are on loopback. */
+const LOOPBACK = { policy: { allowPrivate: true } };
+
 function vaults() {
   const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
   if (!ring.ok) throw new Error(ring.error);
@@ -68,7 +72,7 @@ function vaults() {
 describe("checkCaldav against xandikos", () => {
   it("lists the account's calendars (the default one and one made for the test)", async () => {
     const made = await xandikos.makeCalendar("connect-check");
-    const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: PASSWORD });
+    const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: PASSWORD }, LOOPBACK);
     expect(r.ok).toBe(true);
     const ids = r.ok ? r.calendars.map((c) => c.calendarId) : [];
     expect(ids).toContain(xandikos.defaultCalendar);
@@ -76,28 +80,35 @@ describe("checkCaldav against xandikos", () => {
   });
 
   it("a wrong password is unauthorized, with a message that does not echo it", async () => {
-    const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: "wrong-Pa55" });
+    const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: "wrong-Pa55" }, LOOPBACK);
     expect(r).toMatchObject({ ok: false, kind: "unauthorized" });
     expect(JSON.stringify(r)).not.toContain("wrong-Pa55");
   });
 
   it("a server that does not answer is unreachable", async () => {
-    const r = await checkCaldav({ serverUrl: closedUrl, username: USER, password: PASSWORD });
+    const r = await checkCaldav({ serverUrl: closedUrl, username: USER, password: PASSWORD }, LOOPBACK);
     expect(r).toMatchObject({ ok: false, kind: "unreachable" });
   });
 
   it("a web server that is not CalDAV is said to be so", async () => {
-    const r = await checkCaldav({ serverUrl: notCaldavUrl, username: USER, password: PASSWORD });
+    const r = await checkCaldav({ serverUrl: notCaldavUrl, username: USER, password: PASSWORD }, LOOPBACK);
     expect(r).toMatchObject({ ok: false, kind: "not_caldav" });
   });
 
-  it("settings the connector refuses (plain http off loopback) are invalid before any request", async () => {
+  it("settings the connector refuses are invalid before any request", async () => {
     const r = await checkCaldav({
-      serverUrl: "http://calendar.example.com/",
+      serverUrl: "ftp://calendar.example.com/",
       username: USER,
       password: PASSWORD,
     });
     expect(r).toMatchObject({ ok: false, kind: "invalid" });
+  });
+
+  it("without the operator's allowance, plain http and loopback are the address policy's one refusal", async () => {
+    for (const serverUrl of ["http://calendar.example.com/", proxyUrl]) {
+      const r = await checkCaldav({ serverUrl, username: USER, password: PASSWORD });
+      expect(r).toEqual({ ok: false, kind: "refused", message: UNIFORM_REFUSAL });
+    }
   });
 });
 
@@ -108,6 +119,7 @@ describe("connectCaldav", () => {
       "salon",
       { serverUrl: proxyUrl, username: USER, password: "wrong-Pa55" },
       v.basic,
+      LOOPBACK,
     );
     expect(r.ok).toBe(false);
     expect(v.store.records.size).toBe(0);
@@ -119,6 +131,7 @@ describe("connectCaldav", () => {
       "salon",
       { serverUrl: proxyUrl, username: USER, password: PASSWORD },
       v.basic,
+      LOOPBACK,
     );
     expect(r.ok).toBe(true);
     const sealed = v.store.records.get("salon") ?? "";

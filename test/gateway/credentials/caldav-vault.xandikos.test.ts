@@ -99,6 +99,8 @@ describe('a CalDAV host with credentials: "vault"', () => {
       "jane-caldav",
       { serverUrl: proxyUrl, username: USER, password: PASSWORD },
       basic,
+      // The operator's allowance (UPSTREAM_ALLOW_PRIVATE=1): the proxy is on loopback.
+      { policy: { allowPrivate: true } },
     );
     expect(connected.ok).toBe(true);
     const synced = await connector.calendar.sync({ calendarId, window: window() });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { classifyAddress, isPublicAddress } from "../../../src/jobs/outbound/address-policy.js";
-import type { AddressClass } from "../../../src/jobs/outbound/address-policy.js";
+import { classifyAddress, isPublicAddress } from "../../../src/protocol/net/address-class.js";
+import type { AddressClass } from "../../../src/protocol/net/address-class.js";
 
 // SchCP §5.8: refuse private, loopback, link-local, CGNAT, multicast and reserved addresses
 // (IPv4 and IPv6, including IPv4-mapped).

@@ -1,5 +1,6 @@
 /**
- * Which IP addresses a callback may reach (SchCP §5.8: refuse "private, loopback, link-local,
+ * The class of an IP address, for the one outbound address policy (policy.ts). SchCP §5.8 names
+ * what a callback may not reach ("private, loopback, link-local,
  * CGNAT, multicast and reserved addresses (IPv4 and IPv6, including IPv4-mapped)").
  *
  * Ranges come from the IANA IPv4 and IPv6 Special-Purpose Address Registries. Matching uses

@@ -112,6 +112,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.operatorToken !== undefined && { operatorToken: settings.value.operatorToken }),
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
+      ...(settings.value.ownerCaps !== undefined && { ownerCaps: settings.value.ownerCaps }),
       ...(openVault !== undefined && {
         credentials: {
           vault: openVault.vault,

@@ -30,7 +30,7 @@ import { originKey } from "../http/origin-limit.js";
 import type { HttpAppDeps } from "../http/types.js";
 import { htmlResponse as layoutResponse } from "./layout.js";
 import { operateView } from "./operate-view.js";
-import type { ConsoleViewer } from "../managed-hosts/port.js";
+import type { ConsoleViewer, OwnerCaps } from "../managed-hosts/port.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
@@ -48,6 +48,8 @@ export interface ConsoleDeps {
   /** How many credential checks run at once (sign-in-gate.ts). */
   readonly signInGate: SignInGate;
   readonly accounts: OwnerAccounts;
+  /** How many hosts and drafts one owner may have (default DEFAULT_OWNER_CAPS: 20 drafts, 50 hosts). */
+  readonly ownerCaps?: OwnerCaps;
   /** What an upstream offers a host being set up (src/gateway/setup/choices.ts); absent: ids are typed. */
   readonly setupChoices?: SetupChoices;
 }

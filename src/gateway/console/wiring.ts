@@ -8,6 +8,7 @@
 import { join } from "node:path";
 import type { Clock } from "../../booking/api.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 import type { ScryptParams } from "./accounts-password.js";
 import { FileOwnerAccountStore, MemoryOwnerAccountStore, RedisOwnerAccountStore } from "./accounts-stores.js";
 import { OwnerAccounts, SCRYPT_HASHER, type PasswordHasher } from "./accounts.js";
@@ -38,6 +39,8 @@ export interface ConsoleWiringOptions {
   readonly signInLimit?: SignInLimitPolicy;
   /** Credential checks at once (default 1 per origin, 2 running, 8 waiting). */
   readonly signInGate?: SignInGatePolicy;
+  /** Drafts and hosts one owner may have (default 20 and 50). */
+  readonly ownerCaps?: OwnerCaps;
 }
 
 export async function consoleWiring(
@@ -47,6 +50,7 @@ export async function consoleWiring(
   const limit = opts.signInLimit ?? DEFAULT_SIGN_IN_LIMIT;
   const signInGate = new SignInGate(opts.signInGate ?? DEFAULT_SIGN_IN_GATE);
   const hasher = opts.passwordHasher ?? SCRYPT_HASHER;
+  const ownerCaps = opts.ownerCaps ?? DEFAULT_OWNER_CAPS;
   if (opts.redisUrl === undefined) {
     const store =
       opts.dataDir === undefined
@@ -58,6 +62,7 @@ export async function consoleWiring(
         signInLimiter: new MemorySignInLimiter(now, limit),
         signInGate,
         accounts: new OwnerAccounts(store, now, opts.scrypt, hasher),
+        ownerCaps,
       },
       close: () => Promise.resolve(),
     };
@@ -75,6 +80,7 @@ export async function consoleWiring(
         opts.scrypt,
         hasher,
       ),
+      ownerCaps,
     },
     close: () =>
       client.quit().then(

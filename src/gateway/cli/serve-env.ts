@@ -161,7 +161,10 @@ export function readServeEnv(
 }
 
 /** A per-owner cap: a whole number from 1 to 10000 (undefined: not set). */
-function readCap(env: Readonly<Record<string, string | undefined>>, name: string): Result<number | undefined, string> {
+function readCap(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): Result<number | undefined, string> {
   const raw = env[name];
   if (!set(raw)) return ok(undefined);
   const n = Number(raw);

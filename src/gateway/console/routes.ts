@@ -225,7 +225,9 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
 
   /** 429 with the sign-in page, saying why and when to try again. */
   const tooMany = (text: string, waitMs: number) =>
-    htmlResponse(429, signInPage({ error: text }), { "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))) });
+    htmlResponse(429, signInPage({ error: text }), {
+      "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))),
+    });
 
   /**
    * The form's credential checked: an owner's email and password, else the operator credential.
@@ -256,8 +258,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
       if (viewer !== undefined) await con.signInLimiter.succeeded(who);
       return { viewer };
     });
-    if (!gated.ok)
-      return tooMany("Sign-in is busy at the moment. Try again in a few seconds.", 2_000);
+    if (!gated.ok) return tooMany("Sign-in is busy at the moment. Try again in a few seconds.", 2_000);
     const { waitMs, viewer } = gated.value;
     if (waitMs !== undefined)
       return tooMany(
@@ -269,7 +270,7 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
         401,
         signInPage({
           error:
-            form?.get("email") != null
+            (form?.get("email") ?? null) !== null
               ? "That email and password do not match an owner account."
               : "That is not the operator credential.",
         }),

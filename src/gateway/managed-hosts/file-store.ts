@@ -138,7 +138,10 @@ export class FileManagedHostStore implements ManagedHostStore {
   }
 
   /** put's work, inside serial(). */
-  private async write(record: ManagedHostRecord, ifUpdatedAt?: number): Promise<"ok" | "exists" | "conflict"> {
+  private async write(
+    record: ManagedHostRecord,
+    ifUpdatedAt?: number,
+  ): Promise<"ok" | "exists" | "conflict"> {
     const path = this.path(record.id);
     const temp = this.temp();
     await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: SECRET_FILE_MODE, flag: "wx" });

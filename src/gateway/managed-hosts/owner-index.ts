@@ -20,7 +20,7 @@ export class OwnerIndex {
 
   set(r: Pick<ManagedHostRecord, "id" | "owner" | "state">): void {
     let mine = this.#owners.get(r.owner);
-    if (mine === undefined) this.#owners.set(r.owner, (mine = new Map()));
+    if (mine === undefined) this.#owners.set(r.owner, (mine = new Map<string, ManagedHostState>()));
     mine.set(r.id, r.state);
   }
 

@@ -13,6 +13,8 @@ it("per-owner caps come from the environment, each defaulting alone; nonsense is
   expect(both.ok && both.value.ownerCaps).toEqual({ drafts: 2, hosts: 9 });
   for (const bad of ["0", "-1", "2.5", "many", "10001"]) {
     const r = readServeEnv({ OWNER_MAX_HOSTS: bad }, "/");
-    expect(r.ok ? undefined : r.error).toBe(`OWNER_MAX_HOSTS must be a whole number from 1 to 10000, got "${bad}"`);
+    expect(r.ok ? undefined : r.error).toBe(
+      `OWNER_MAX_HOSTS must be a whole number from 1 to 10000, got "${bad}"`,
+    );
   }
 });

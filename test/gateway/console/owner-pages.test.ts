@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerViewer } from "../../../src/gateway/console/accounts.js";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
-import type { ManagedHostRecord, ManagedHostStore } from "../../../src/gateway/managed-hosts/port.js";
+import type { ManagedHostRecord } from "../../../src/gateway/managed-hosts/port.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { managedHostsDouble } from "../../support/managed-hosts-double.js";
 
@@ -45,7 +45,7 @@ beforeAll(async () => {
   gw = await startGateway({ runtime: { workers: false, trustForwardedFor: true } });
   app = createHttpApp({
     ...gw.runtime,
-    managedHosts: managedHostsDouble(store as ManagedHostStore),
+    managedHosts: managedHostsDouble(store),
     console: { ...gw.runtime.console!, ownerCaps: { drafts: 3, hosts: 5 } },
   });
 }, 120_000);
@@ -53,7 +53,11 @@ afterAll(async () => {
   await gw?.close();
 });
 
-const draft = (id: string, owner: string, state: ManagedHostRecord["state"] = "draft"): ManagedHostRecord => ({
+const draft = (
+  id: string,
+  owner: string,
+  state: ManagedHostRecord["state"] = "draft",
+): ManagedHostRecord => ({
   id,
   owner,
   source: "caldav",
@@ -79,7 +83,7 @@ async function get(path: string, cookie: string) {
   return { status: res.status, html, csrf: /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? "" };
 }
 
-function addBusiness(cookie: string, csrf: string, hostId: string) {
+async function addBusiness(cookie: string, csrf: string, hostId: string): Promise<Response> {
   return app.request(`${gw.origin}/console/hosts/new`, {
     method: "POST",
     headers: {

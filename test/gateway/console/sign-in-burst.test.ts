@@ -16,9 +16,13 @@
  *    exactly 5 of 300 through: the attempt is counted before the check, atomically.
  */
 import type { Hono } from "hono";
-import * as crypto from "node:crypto";
+import type * as crypto from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { DEFAULT_SCRYPT, hashPassword, verifyPassword } from "../../../src/gateway/console/accounts-password.js";
+import {
+  DEFAULT_SCRYPT,
+  hashPassword,
+  verifyPassword,
+} from "../../../src/gateway/console/accounts-password.js";
 import { consoleWiring } from "../../../src/gateway/console/wiring.js";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
 import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
@@ -28,9 +32,9 @@ import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../
 /** Every scrypt run, by the password it was for. */
 const checked: string[] = [];
 vi.mock("node:crypto", async (original) => {
-  const real = await original<typeof import("node:crypto")>();
+  const real = await original<typeof crypto>();
   const scrypt = (password: crypto.BinaryLike, ...rest: unknown[]) => {
-    checked.push(String(password));
+    checked.push(typeof password === "string" ? password : "(bytes)");
     return (real.scrypt as (...a: unknown[]) => void)(password, ...rest);
   };
   return { ...real, default: { ...real, scrypt }, scrypt };
@@ -52,7 +56,12 @@ afterAll(async () => {
   await redis.stop();
 });
 
-function signIn(app: Hono, gw: E2eGateway, ip: string, form: Record<string, string>) {
+async function signIn(
+  app: Hono,
+  gw: E2eGateway,
+  ip: string,
+  form: Record<string, string>,
+): Promise<Response> {
   return app.request(`${gw.origin}/console/sign-in`, {
     method: "POST",
     headers: {
@@ -99,7 +108,9 @@ describe.each(["memory", "redis"] as const)("a sign-in burst (%s limiter)", (kin
     if (!invited.ok) throw new Error(invited.reason);
     expect(await accounts.accept(invited.token, PASSWORD)).toBeDefined();
     // The unknown-email decoy hash is made once, before the burst.
-    expect((await signIn(app, gw, "198.51.100.200", { email: "warm@burst.example", password: "x" })).status).toBe(401);
+    expect(
+      (await signIn(app, gw, "198.51.100.200", { email: "warm@burst.example", password: "x" })).status,
+    ).toBe(401);
   }, 120_000);
   afterAll(async () => {
     await gw?.close();

@@ -15,6 +15,7 @@ import { FileManagedHostStore } from "../../../src/gateway/managed-hosts/file-st
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
 import type { ManagedHostRecord, ManagedHostStore } from "../../../src/gateway/managed-hosts/port.js";
 import { openRedisManagedHostStore } from "../../../src/gateway/managed-hosts/redis-store.js";
+import type * as recordJson from "../../../src/gateway/managed-hosts/record-json.js";
 import { openRedis } from "../../../src/redis/client.js";
 import { dropPrefix } from "../../support/redis.js";
 import { startTestRedisCluster, type TestRedisCluster } from "../../support/redis-cluster.js";
@@ -24,7 +25,7 @@ const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
 /** How many stored records were parsed (record-json.ts), to show what an owner's list reads. */
 const parsed = vi.hoisted(() => ({ count: 0 }));
 vi.mock("../../../src/gateway/managed-hosts/record-json.js", async (original) => {
-  const real = await original<typeof import("../../../src/gateway/managed-hosts/record-json.js")>();
+  const real = await original<typeof recordJson>();
   return {
     ...real,
     parseRecord: (text: string) => {
@@ -222,7 +223,10 @@ describe.each(kinds)("ManagedHostStore contract: %s", (_kind, make) => {
     const other = s.twin ?? s.store;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        (i % 2 === 0 ? s.store : other).create(record(`d${String(i).padStart(2, "0")}`, 1, { owner: "own_a" }), caps),
+        (i % 2 === 0 ? s.store : other).create(
+          record(`d${String(i).padStart(2, "0")}`, 1, { owner: "own_a" }),
+          caps,
+        ),
       ),
     );
     expect(answers.filter((a) => a === "ok")).toHaveLength(20);
@@ -249,7 +253,9 @@ describe.each(kinds)("ManagedHostStore contract: %s", (_kind, make) => {
     const mine = ["m1", "m2", "m3"];
     for (const id of mine) await s.store.put(record(id, 1, { owner: "own_a" }));
     await Promise.all(
-      Array.from({ length: 300 }, (_, i) => s.store.put(record(`b${String(i).padStart(3, "0")}`, 1, { owner: "own_b" }))),
+      Array.from({ length: 300 }, (_, i) =>
+        s.store.put(record(`b${String(i).padStart(3, "0")}`, 1, { owner: "own_b" })),
+      ),
     );
     await s.store.listOwnedBy("own_a"); // a file store builds its index once here
     parsed.count = 0;

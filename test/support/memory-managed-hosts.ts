@@ -1,41 +1,19 @@
 /**
- * TEST DOUBLE of the ManagedHosts port (src/gateway/managed-hosts/port.ts): records in a Map,
+ * TEST DOUBLE of the ManagedHosts port (src/gateway/managed-hosts/port.ts): records in the real
+ * memory store,
  * activate checks the entry with the booking core's parsers (as the real one does, minus building
  * the connector) and stores it active. The real implementation replaces it at merge.
  */
 import { parseCalendarSection } from "../../src/booking/calendar/config.js";
 import { parseHostsConfig } from "../../src/booking/hosts/index.js";
-import type {
-  ManagedHostRecord,
-  ManagedHosts,
-  ManagedHostStore,
-} from "../../src/gateway/managed-hosts/port.js";
+import { MemoryManagedHostStore } from "../../src/gateway/managed-hosts/memory-store.js";
+import type { ManagedHosts } from "../../src/gateway/managed-hosts/port.js";
 import { err, fieldError, ok } from "../../src/protocol/result.js";
 
 export function memoryManagedHosts(configHostIds: readonly string[] = []): ManagedHosts & {
   readonly activated: string[];
 } {
-  const records = new Map<string, ManagedHostRecord>();
-  let version = 0;
-  const store: ManagedHostStore = {
-    list: () => Promise.resolve([...records.values()]),
-    get: (id) => Promise.resolve(records.get(id)),
-    put: (record, ifUpdatedAt) => {
-      const old = records.get(record.id);
-      if (ifUpdatedAt === undefined && old !== undefined) return Promise.resolve("exists");
-      if (ifUpdatedAt !== undefined && old?.updatedAt !== ifUpdatedAt) return Promise.resolve("conflict");
-      records.set(record.id, record);
-      version++;
-      return Promise.resolve("ok");
-    },
-    delete: (id) => {
-      records.delete(id);
-      version++;
-      return Promise.resolve();
-    },
-    version: () => Promise.resolve(String(version)),
-    close: () => Promise.resolve(),
-  };
+  const store = new MemoryManagedHostStore();
   const activated: string[] = [];
   return {
     store,
@@ -53,12 +31,11 @@ export function memoryManagedHosts(configHostIds: readonly string[] = []): Manag
       activated.push(record.id);
       return ok(next);
     },
-    deactivate(id) {
-      const r = records.get(id);
-      if (r !== undefined) records.set(id, { ...r, state: "disconnected" });
-      return Promise.resolve();
+    async deactivate(id) {
+      const r = await store.get(id);
+      if (r !== undefined) await store.put({ ...r, state: "disconnected" }, r.updatedAt);
     },
-    idAvailable: (id) => Promise.resolve(!records.has(id) && !configHostIds.includes(id)),
+    idAvailable: async (id) => (await store.get(id)) === undefined && !configHostIds.includes(id),
     reconcile: () => Promise.resolve(),
   };
 }

@@ -17,6 +17,7 @@ import { normalizeOrigin } from "../http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
 import type { ConnectProviders } from "../connect/wiring.js";
 import type { OAuthProvider } from "../credentials/record.js";
+import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 
 export interface ServeSettings {
   readonly port: number;
@@ -46,6 +47,8 @@ export interface ServeSettings {
   readonly upstreamAllowPrivate: boolean;
   /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
   readonly logFormat: "text" | "json";
+  /** OWNER_MAX_DRAFTS, OWNER_MAX_HOSTS: what one owner may add in the console (20 and 50). */
+  readonly ownerCaps?: OwnerCaps;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -131,6 +134,18 @@ export function readServeEnv(
     return err(`LOG_FORMAT must be text or json, got "${logFormat}"`);
   }
 
+  const drafts = readCap(env, "OWNER_MAX_DRAFTS");
+  if (!drafts.ok) return drafts;
+  const hostsCap = readCap(env, "OWNER_MAX_HOSTS");
+  if (!hostsCap.ok) return hostsCap;
+  const ownerCaps =
+    drafts.value === undefined && hostsCap.value === undefined
+      ? undefined
+      : {
+          drafts: drafts.value ?? DEFAULT_OWNER_CAPS.drafts,
+          hosts: hostsCap.value ?? DEFAULT_OWNER_CAPS.hosts,
+        };
+
   const messages = readHostMessageEnv(env);
   if (!messages.ok) return messages;
   const connect = readConnectEnv(env);
@@ -153,12 +168,26 @@ export function readServeEnv(
     validateResponses: env["NODE_ENV"] !== "production",
     connect: connect.value,
     logFormat: logFormat === "json" ? "json" : "text",
+    ...(ownerCaps !== undefined && { ownerCaps }),
   });
 }
 
 /** The runtime's upstream address policy from UPSTREAM_ALLOW_PRIVATE (src/protocol/net/policy.ts). */
 export const upstreamPolicyOf = (s: Pick<ServeSettings, "upstreamAllowPrivate">) =>
   s.upstreamAllowPrivate ? { allowPrivate: true } : {};
+
+/** A per-owner cap: a whole number from 1 to 10000 (undefined: not set). */
+function readCap(
+  env: Readonly<Record<string, string | undefined>>,
+  name: string,
+): Result<number | undefined, string> {
+  const raw = env[name];
+  if (!set(raw)) return ok(undefined);
+  const n = Number(raw);
+  return /^\d+$/.test(raw) && n >= 1 && n <= 10_000
+    ? ok(n)
+    : err(`${name} must be a whole number from 1 to 10000, got "${raw}"`);
+}
 
 /** The fixed variable names of each Connect provider's OAuth client (README "Connect"). */
 export const CONNECT_ENV = {

@@ -114,6 +114,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
       upstreamPolicy: upstreamPolicyOf(settings.value),
+      ...(settings.value.ownerCaps !== undefined && { ownerCaps: settings.value.ownerCaps }),
       ...(openVault !== undefined && {
         credentials: {
           vault: openVault.vault,

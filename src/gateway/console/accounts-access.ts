@@ -4,7 +4,12 @@
  * config file has no record and so belongs to the operator. Without managed hosts at all, an
  * owner manages nothing.
  */
-import { mayManage, type ConsoleViewer, type ManagedHosts } from "../managed-hosts/port.js";
+import {
+  mayManage,
+  type ConsoleViewer,
+  type ManagedHostRecord,
+  type ManagedHosts,
+} from "../managed-hosts/port.js";
 
 export async function requireHostAccess(
   managedHosts: ManagedHosts | undefined,
@@ -15,13 +20,16 @@ export async function requireHostAccess(
   return mayManage(viewer, await managedHosts?.store.get(hostId));
 }
 
-/** The ids among `hostIds` the viewer may see (one store read for an owner, none for the operator). */
-export async function visibleHostIds(
+/**
+ * The managed records a viewer's pages show: an owner's own only, read through the store's
+ * per-owner index (the cost does not grow with other owners' records); every one for the operator.
+ */
+export async function viewerRecords(
   managedHosts: ManagedHosts | undefined,
   viewer: ConsoleViewer,
-  hostIds: readonly string[],
-): Promise<ReadonlySet<string>> {
-  if (viewer.kind === "operator") return new Set(hostIds);
-  const records = new Map((await managedHosts?.store.list())?.map((r) => [r.id, r]) ?? []);
-  return new Set(hostIds.filter((id) => mayManage(viewer, records.get(id))));
+): Promise<ManagedHostRecord[]> {
+  if (managedHosts === undefined) return [];
+  return viewer.kind === "owner"
+    ? (await managedHosts.store.listOwnedBy(viewer.ownerId)).filter((r) => mayManage(viewer, r))
+    : managedHosts.store.list();
 }

@@ -14,10 +14,16 @@ interface Records {
   invitations: Record<string, { invitation: Invitation; until: number }>;
 }
 
-/** Shared by the memory and file stores: plain records, invitations cleaned up by wall time. */
+/**
+ * Shared by the memory and file stores: plain records, invitations cleaned up by wall time.
+ * The records are read once and kept in memory with an index by id and by email, so a
+ * console request (every page asks whether its owner is still active) reads one account, not
+ * every account; a write builds the next records apart and keeps them only once saved.
+ */
 class RecordsStore implements OwnerAccountStore {
-  /** One operation at a time, so a read-modify-write is never interleaved with another. */
+  /** One write at a time, so a read-modify-write is never interleaved with another. */
   #queue: Promise<unknown> = Promise.resolve();
+  #current: Promise<Indexed> | undefined;
 
   constructor(
     private readonly load: () => Promise<Records>,
@@ -25,16 +31,18 @@ class RecordsStore implements OwnerAccountStore {
     private readonly wallNow: () => number,
   ) {}
 
-  get(ownerId: string): Promise<OwnerAccount | undefined> {
-    return this.#read((r) => r.accounts.find((a) => a.ownerId === ownerId));
+  async get(ownerId: string): Promise<OwnerAccount | undefined> {
+    const a = (await this.#records()).byId.get(ownerId);
+    return a === undefined ? undefined : { ...a };
   }
 
-  byEmail(email: string): Promise<OwnerAccount | undefined> {
-    return this.#read((r) => r.accounts.find((a) => a.email === email));
+  async byEmail(email: string): Promise<OwnerAccount | undefined> {
+    const a = (await this.#records()).byEmail.get(email);
+    return a === undefined ? undefined : { ...a };
   }
 
-  list(): Promise<OwnerAccount[]> {
-    return this.#read((r) => [...r.accounts]);
+  async list(): Promise<OwnerAccount[]> {
+    return (await this.#records()).records.accounts.map((a) => ({ ...a }));
   }
 
   create(account: OwnerAccount): Promise<"ok" | "exists"> {
@@ -59,8 +67,8 @@ class RecordsStore implements OwnerAccountStore {
     });
   }
 
-  peekInvitation(key: string): Promise<Invitation | undefined> {
-    return this.#read((r) => this.#live(r, key));
+  async peekInvitation(key: string): Promise<Invitation | undefined> {
+    return this.#live((await this.#records()).records, key);
   }
 
   takeInvitation(key: string): Promise<Invitation | undefined> {
@@ -76,25 +84,40 @@ class RecordsStore implements OwnerAccountStore {
     return v !== undefined && this.wallNow() < v.until ? v.invitation : undefined;
   }
 
-  #read<T>(f: (r: Records) => T): Promise<T> {
-    return this.#serial(async () => f(await this.load()));
+  /** The records as last saved (read from storage once). */
+  #records(): Promise<Indexed> {
+    this.#current ??= this.load().then(indexed, (e: unknown) => {
+      this.#current = undefined;
+      throw e;
+    });
+    return this.#current;
   }
 
   #write<T>(f: (r: Records) => T): Promise<T> {
-    return this.#serial(async () => {
-      const r = await this.load();
-      const out = f(r);
-      await this.save(r);
+    const op = async () => {
+      const next = structuredClone((await this.#records()).records);
+      const out = f(next);
+      await this.save(next);
+      this.#current = Promise.resolve(indexed(next));
       return out;
-    });
-  }
-
-  #serial<T>(op: () => Promise<T>): Promise<T> {
-    const next = this.#queue.then(op, op);
-    this.#queue = next.catch(() => undefined);
-    return next;
+    };
+    const run = this.#queue.then(op, op);
+    this.#queue = run.catch(() => undefined);
+    return run;
   }
 }
+
+interface Indexed {
+  readonly records: Records;
+  readonly byId: ReadonlyMap<string, OwnerAccount>;
+  readonly byEmail: ReadonlyMap<string, OwnerAccount>;
+}
+
+const indexed = (records: Records): Indexed => ({
+  records,
+  byId: new Map(records.accounts.map((a) => [a.ownerId, a])),
+  byEmail: new Map(records.accounts.map((a) => [a.email, a])),
+});
 
 export class MemoryOwnerAccountStore extends RecordsStore {
   constructor(wallNow: () => number = Date.now) {

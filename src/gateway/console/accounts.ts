@@ -14,6 +14,14 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from "./accounts-password.js";
 
+/** How passwords are hashed and checked (accounts-password.ts; tests count the checks). */
+export interface PasswordHasher {
+  hash(password: string, params: ScryptParams): Promise<string>;
+  verify(password: string, stored: string): Promise<boolean>;
+}
+
+export const SCRYPT_HASHER: PasswordHasher = { hash: hashPassword, verify: verifyPassword };
+
 export interface OwnerAccount {
   /** Stable id, the `owner` of the hosts this owner manages (ManagedHostRecord.owner). */
   readonly ownerId: string;
@@ -75,6 +83,7 @@ export class OwnerAccounts {
     readonly store: OwnerAccountStore,
     private readonly now: () => number,
     private readonly scrypt: ScryptParams = DEFAULT_SCRYPT,
+    private readonly hasher: PasswordHasher = SCRYPT_HASHER,
   ) {}
 
   /** A new one-time link for `email` (creating its account when new); the token is returned once. */
@@ -121,7 +130,7 @@ export class OwnerAccounts {
     if (inv === undefined || this.now() >= inv.expiresAt) return undefined;
     const account = await this.store.get(inv.ownerId);
     if (account === undefined || account.disabled === true) return undefined;
-    const next: OwnerAccount = { ...account, passwordHash: await hashPassword(password, this.scrypt) };
+    const next: OwnerAccount = { ...account, passwordHash: await this.hasher.hash(password, this.scrypt) };
     await this.store.update(next);
     return next;
   }
@@ -131,7 +140,7 @@ export class OwnerAccounts {
     const email = normalizeEmail(rawEmail);
     const account = email === undefined ? undefined : await this.store.byEmail(email);
     const hash = account?.passwordHash ?? (await this.decoy());
-    const ok = await verifyPassword(password, hash);
+    const ok = await this.hasher.verify(password, hash);
     return ok && account?.passwordHash !== undefined && account.disabled !== true ? account : undefined;
   }
 
@@ -154,7 +163,7 @@ export class OwnerAccounts {
   }
 
   private decoy(): Promise<string> {
-    this.#decoy ??= hashPassword(randomBytes(16).toString("hex"), this.scrypt);
+    this.#decoy ??= this.hasher.hash(randomBytes(16).toString("hex"), this.scrypt);
     return this.#decoy;
   }
 }

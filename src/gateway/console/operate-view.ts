@@ -10,7 +10,7 @@ import type { HostRuntime } from "../../booking/api.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HttpAppDeps } from "../http/types.js";
 import type { ConsoleViewer, ManagedHostRecord } from "../managed-hosts/port.js";
-import { visibleHostIds } from "./accounts-access.js";
+import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
 
 /** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
@@ -198,13 +198,17 @@ export async function operateView(
   viewer: ConsoleViewer = { kind: "operator" },
 ): Promise<OperateView> {
   const now = deps.clock.now();
-  const all = deps.hosts.list();
-  const visible = await visibleHostIds(
-    deps.managedHosts,
-    viewer,
-    all.map((h) => h.config.id),
-  );
-  const hosts = all.filter((h) => visible.has(h.config.id));
+  const records = await viewerRecords(deps.managedHosts, viewer);
+  const managed = new Map(records.map((r) => [r.id, r]));
+  // An owner's hosts are their records' (config-file hosts are the operator's): looked up by id,
+  // so nothing of another owner's host is gathered or even read.
+  const hosts =
+    viewer.kind === "operator"
+      ? deps.hosts.list()
+      : [...managed.keys()].flatMap((id) => {
+          const h = deps.hosts.get(id);
+          return h === undefined ? [] : [h];
+        });
   const syncs: SyncRow[] = [];
   const notices: NoticeRow[] = [];
   const pending: BookingRow[] = [];
@@ -246,7 +250,6 @@ export async function operateView(
     }
   }
   const byStart = (a: BookingRow, b: BookingRow) => a.start - b.start;
-  const managed = new Map(((await deps.managedHosts?.store.list()) ?? []).map((r) => [r.id, r]));
   return {
     hosts: hosts.map((h) => hostRow(h, hostLinks(deps, h, managed))),
     syncs,

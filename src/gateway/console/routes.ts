@@ -14,7 +14,8 @@
  * hosts (accounts-access.ts); another owner's host answers 404 as an unknown one would.
  * Every POST is refused with 403 unless it comes from this origin (Sec-Fetch-Site, Origin)
  * and — after sign-in — carries the session's synchronizer token; a GET never changes
- * anything. Failed sign-ins, operator or owner, are limited per network origin (sign-in-limit.ts). The pages are script-free under a strict CSP (layout.ts).
+ * anything. Failed sign-ins, operator or owner, are limited per network origin, each attempt counted
+ * before it is checked (sign-in-limit.ts), and checks run a few at a time (sign-in-gate.ts). The pages are script-free under a strict CSP (layout.ts).
  *
  * The cookie: `__Host-gw_session` (Secure, Path=/, no Domain: the browser binds it to this
  * exact origin) whenever the console is reached over https — the request's scheme, or a public
@@ -29,13 +30,14 @@ import { originKey } from "../http/origin-limit.js";
 import type { HttpAppDeps } from "../http/types.js";
 import { htmlResponse as layoutResponse } from "./layout.js";
 import { operateView } from "./operate-view.js";
-import type { ConsoleViewer } from "../managed-hosts/port.js";
+import type { ConsoleViewer, OwnerCaps } from "../managed-hosts/port.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
+import type { SignInGate } from "./sign-in-gate.js";
 import type { SignInLimiter } from "./sign-in-limit.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { SetupChoices } from "../setup/choices.js";
@@ -43,7 +45,11 @@ import type { SetupChoices } from "../setup/choices.js";
 export interface ConsoleDeps {
   readonly sessions: Sessions;
   readonly signInLimiter: SignInLimiter;
+  /** How many credential checks run at once (sign-in-gate.ts). */
+  readonly signInGate: SignInGate;
   readonly accounts: OwnerAccounts;
+  /** How many hosts and drafts one owner may have (default DEFAULT_OWNER_CAPS: 20 drafts, 50 hosts). */
+  readonly ownerCaps?: OwnerCaps;
   /** What an upstream offers a host being set up (src/gateway/setup/choices.ts); absent: ids are typed. */
   readonly setupChoices?: SetupChoices;
 }
@@ -217,41 +223,63 @@ export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): vo
     );
   });
 
+  /** 429 with the sign-in page, saying why and when to try again. */
+  const tooMany = (text: string, waitMs: number) =>
+    htmlResponse(429, signInPage({ error: text }), {
+      "retry-after": String(Math.max(1, Math.ceil(waitMs / 1000))),
+    });
+
+  /**
+   * The form's credential checked: an owner's email and password, else the operator credential.
+   * One answer for an unknown email, a wrong password or a disabled account.
+   */
+  const check = async (form: URLSearchParams | undefined): Promise<ConsoleViewer | undefined> => {
+    const email = form?.get("email");
+    if (form !== undefined && email !== null && email !== undefined) {
+      const account = await con.accounts.signIn(email, form.get("password") ?? "");
+      return account === undefined ? undefined : ownerViewer(account);
+    }
+    return form !== undefined && secretsMatch(form.get("credential")?.trim(), deps.operatorToken)
+      ? { kind: "operator" }
+      : undefined;
+  };
+
   app.post("/console/sign-in", async (c) => {
     if (!sameOrigin(c)) return forbidden("This form was not sent from the console's own pages.");
     const who = originKey(c.req.raw.headers, c.env, deps.originRateLimit?.trustForwardedFor === true);
-    const waitMs = await con.signInLimiter.blockedFor(who);
-    if (waitMs > 0) {
-      const minutes = Math.ceil(waitMs / 60_000);
-      return htmlResponse(
-        429,
-        signInPage({
-          error: `Too many wrong credentials from your network. Try again in ${minutes} minute(s).`,
-        }),
-        { "retry-after": String(Math.ceil(waitMs / 1000)) },
-      );
-    }
+    // Read (bounded in bytes and time) before taking a place at the gate: a slow body holds none.
     const form = await readForm(c);
-    const email = form?.get("email");
-    if (form !== undefined && email !== null && email !== undefined) {
-      // An owner: one answer for an unknown email, a wrong password or a disabled account.
-      const account = await con.accounts.signIn(email, form.get("password") ?? "");
-      if (account === undefined) {
-        await con.signInLimiter.failed(who);
-        return htmlResponse(
-          401,
-          signInPage({ error: "That email and password do not match an owner account." }),
-        );
-      }
-      deps.logger.info("console sign-in", { origin: who, owner_id: account.ownerId });
-      return startSession(c, ownerViewer(account));
-    }
-    if (form === undefined || !secretsMatch(form.get("credential")?.trim(), deps.operatorToken)) {
-      await con.signInLimiter.failed(who);
-      return htmlResponse(401, signInPage({ error: "That is not the operator credential." }));
-    }
-    deps.logger.info("console sign-in", { origin: who });
-    return startSession(c);
+    // A place at the gate first (sign-in-gate.ts), then the attempt counted before the check
+    // (sign-in-limit.ts): a burst gets neither more checks than the limit nor every thread.
+    const gated = await con.signInGate.run(who, async () => {
+      const waitMs = await con.signInLimiter.attempt(who);
+      if (waitMs > 0) return { waitMs };
+      const viewer = await check(form);
+      if (viewer !== undefined) await con.signInLimiter.succeeded(who);
+      return { viewer };
+    });
+    if (!gated.ok) return tooMany("Sign-in is busy at the moment. Try again in a few seconds.", 2_000);
+    const { waitMs, viewer } = gated.value;
+    if (waitMs !== undefined)
+      return tooMany(
+        `Too many wrong credentials from your network. Try again in ${Math.ceil(waitMs / 60_000)} minute(s).`,
+        waitMs,
+      );
+    if (viewer === undefined)
+      return htmlResponse(
+        401,
+        signInPage({
+          error:
+            (form?.get("email") ?? null) !== null
+              ? "That email and password do not match an owner account."
+              : "That is not the operator credential.",
+        }),
+      );
+    deps.logger.info("console sign-in", {
+      origin: who,
+      ...(viewer.kind === "owner" && { owner_id: viewer.ownerId }),
+    });
+    return startSession(c, viewer.kind === "owner" ? viewer : undefined);
   });
 
   app.post("/console/sign-out", async (c) => {

@@ -14,6 +14,7 @@ import type { Context, Hono } from "hono";
 import { AUTHORIZATION_ORIGINS } from "../connect/providers.js";
 import type { HttpAppDeps } from "../http/types.js";
 import {
+  DEFAULT_OWNER_CAPS,
   mayManage,
   OPERATOR_OWNER,
   type ManagedHostRecord,
@@ -136,7 +137,25 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
       createdAt: at,
       updatedAt: at,
     };
-    if ((await managed.store.put(record)) !== "ok")
+    // An owner's hosts are counted against their caps in the same step as the write.
+    const caps = con.ownerCaps ?? DEFAULT_OWNER_CAPS;
+    const created =
+      viewer.kind === "owner" ? await managed.store.create(record, caps) : await managed.store.put(record);
+    if (created === "too_many_drafts" || created === "too_many_hosts")
+      return h.htmlResponse(
+        409,
+        newHostPage(
+          a.session.csrf,
+          offered(),
+          values,
+          {},
+          created === "too_many_drafts"
+            ? `You have ${caps.drafts} businesses not yet set up, the most one owner may have at once. Finish setting one up (its Set up link on the console's home page) before adding another.`
+            : `You have ${caps.hosts} businesses, the most one owner may have here. Ask the gateway's operator if you need more.`,
+        ),
+        newHostHeaders(offered()),
+      );
+    if (created !== "ok")
       return h.htmlResponse(
         400,
         newHostPage(a.session.csrf, offered(), values, {
@@ -296,8 +315,11 @@ export async function draftsFor(
   deps: HttpAppDeps,
   viewer: ConsoleViewer,
 ): Promise<Array<{ id: string; name: string }>> {
-  if (deps.managedHosts === undefined) return [];
-  return (await deps.managedHosts.store.list())
+  const store = deps.managedHosts?.store;
+  if (store === undefined) return [];
+  // An owner's own records only, through the store's per-owner index.
+  const records = viewer.kind === "owner" ? await store.listOwnedBy(viewer.ownerId) : await store.list();
+  return records
     .filter((r) => r.state === "draft" && mayManage(viewer, r))
     .map((r) => ({ id: r.id, name: nameOf(r) }));
 }

@@ -8,12 +8,19 @@
 import { join } from "node:path";
 import type { Clock } from "../../booking/api.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 import type { ScryptParams } from "./accounts-password.js";
 import { FileOwnerAccountStore, MemoryOwnerAccountStore, RedisOwnerAccountStore } from "./accounts-stores.js";
-import { OwnerAccounts } from "./accounts.js";
+import { OwnerAccounts, SCRYPT_HASHER, type PasswordHasher } from "./accounts.js";
 import type { ConsoleDeps } from "./routes.js";
 import { MemorySessionStore, RedisSessionStore, Sessions, type SessionPolicy } from "./sessions.js";
-import { MemorySignInLimiter, RedisSignInLimiter } from "./sign-in-limit.js";
+import { DEFAULT_SIGN_IN_GATE, SignInGate, type SignInGatePolicy } from "./sign-in-gate.js";
+import {
+  DEFAULT_SIGN_IN_LIMIT,
+  MemorySignInLimiter,
+  RedisSignInLimiter,
+  type SignInLimitPolicy,
+} from "./sign-in-limit.js";
 
 export const OWNER_ACCOUNTS_FILE = "owner-accounts.json";
 
@@ -26,12 +33,24 @@ export interface ConsoleWiringOptions {
   readonly dataDir?: string;
   /** Tests only: a cheaper scrypt cost. */
   readonly scrypt?: ScryptParams;
+  /** Tests only: a hasher that counts its checks. */
+  readonly passwordHasher?: PasswordHasher;
+  /** Failed sign-ins per origin and window (default 5 per 15 minutes). */
+  readonly signInLimit?: SignInLimitPolicy;
+  /** Credential checks at once (default 1 per origin, 2 running, 8 waiting). */
+  readonly signInGate?: SignInGatePolicy;
+  /** Drafts and hosts one owner may have (default 20 and 50). */
+  readonly ownerCaps?: OwnerCaps;
 }
 
 export async function consoleWiring(
   opts: ConsoleWiringOptions,
 ): Promise<{ readonly deps: ConsoleDeps; close(): Promise<void> }> {
   const now = () => opts.clock.now();
+  const limit = opts.signInLimit ?? DEFAULT_SIGN_IN_LIMIT;
+  const signInGate = new SignInGate(opts.signInGate ?? DEFAULT_SIGN_IN_GATE);
+  const hasher = opts.passwordHasher ?? SCRYPT_HASHER;
+  const ownerCaps = opts.ownerCaps ?? DEFAULT_OWNER_CAPS;
   if (opts.redisUrl === undefined) {
     const store =
       opts.dataDir === undefined
@@ -40,8 +59,10 @@ export async function consoleWiring(
     return {
       deps: {
         sessions: new Sessions(new MemorySessionStore(), now, opts.sessionPolicy),
-        signInLimiter: new MemorySignInLimiter(now),
-        accounts: new OwnerAccounts(store, now, opts.scrypt),
+        signInLimiter: new MemorySignInLimiter(now, limit),
+        signInGate,
+        accounts: new OwnerAccounts(store, now, opts.scrypt, hasher),
+        ownerCaps,
       },
       close: () => Promise.resolve(),
     };
@@ -51,8 +72,15 @@ export async function consoleWiring(
   return {
     deps: {
       sessions: new Sessions(new RedisSessionStore(client, opts.redisKeyPrefix), now, opts.sessionPolicy),
-      signInLimiter: new RedisSignInLimiter(client, opts.redisKeyPrefix),
-      accounts: new OwnerAccounts(new RedisOwnerAccountStore(client, opts.redisKeyPrefix), now, opts.scrypt),
+      signInLimiter: new RedisSignInLimiter(client, opts.redisKeyPrefix, limit),
+      signInGate,
+      accounts: new OwnerAccounts(
+        new RedisOwnerAccountStore(client, opts.redisKeyPrefix),
+        now,
+        opts.scrypt,
+        hasher,
+      ),
+      ownerCaps,
     },
     close: () =>
       client.quit().then(

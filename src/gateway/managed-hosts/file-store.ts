@@ -6,13 +6,18 @@
  * by a crashed process is taken over after LOCK_STALE_MS) so a compare-then-replace is never
  * split by another process sharing the directory. `version()` is a token rewritten (fresh
  * random) on every write, so a second process on the same directory notices any change.
+ *
+ * Which owner has which hosts is kept in memory (owner-index.ts), built from the files once
+ * and kept with this process's own writes; a version token this process did not write (a
+ * second process wrote) has it built again. An owner's page then reads that owner's files only.
  */
 import { randomBytes } from "node:crypto";
 import { link, readFile, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { ensureSecretDir, SECRET_FILE_MODE } from "../runtime/secret-files.js";
-import type { ManagedHostRecord, ManagedHostStore } from "./port.js";
+import { OwnerIndex } from "./owner-index.js";
+import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "./port.js";
 import { isHostId, parseRecord } from "./record-json.js";
 
 const VERSION_FILE = ".version";
@@ -28,6 +33,8 @@ export class FileManagedHostStore implements ManagedHostStore {
   readonly dir: string;
   /** Writes in this process one at a time: a compare-then-replace is not split by another. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** The per-owner index and the version token it reflects. */
+  private indexed: { version: string; owners: OwnerIndex } | undefined;
 
   constructor(dataDir: string) {
     this.dir = join(dataDir, "hosts");
@@ -107,42 +114,69 @@ export class FileManagedHostStore implements ManagedHostStore {
     }
   }
 
-  put(record: ManagedHostRecord, ifUpdatedAt?: number): Promise<"ok" | "exists" | "conflict"> {
+  async listOwnedBy(owner: string): Promise<ManagedHostRecord[]> {
+    const ids = (await this.index()).ids(owner);
+    const records: ManagedHostRecord[] = [];
+    for (const id of ids) {
+      const r = await this.get(id);
+      if (r?.owner === owner) records.push(r);
+    }
+    return records;
+  }
+
+  create(record: ManagedHostRecord, caps: OwnerCaps): Promise<CreateAnswer> {
     return this.serial(async () => {
-      const path = this.path(record.id);
-      const temp = this.temp();
-      await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: SECRET_FILE_MODE, flag: "wx" });
-      try {
-        if (ifUpdatedAt === undefined) {
-          try {
-            await link(temp, path);
-          } catch (e) {
-            if (isCode(e, "EEXIST")) return "exists";
-            throw e;
-          }
-        } else {
-          const stored = await this.get(record.id);
-          if (stored?.updatedAt !== ifUpdatedAt) return "conflict";
-          await rename(temp, path);
-        }
-      } finally {
-        await unlink(temp).catch(() => undefined);
-      }
-      await this.bump();
-      return "ok";
+      const over = (await this.index()).overCap(record, caps);
+      if (over !== undefined) return (await this.get(record.id)) === undefined ? over : "exists";
+      const done = await this.write(record);
+      return done === "conflict" ? "exists" : done;
     });
+  }
+
+  put(record: ManagedHostRecord, ifUpdatedAt?: number): Promise<"ok" | "exists" | "conflict"> {
+    return this.serial(() => this.write(record, ifUpdatedAt));
+  }
+
+  /** put's work, inside serial(). */
+  private async write(
+    record: ManagedHostRecord,
+    ifUpdatedAt?: number,
+  ): Promise<"ok" | "exists" | "conflict"> {
+    const path = this.path(record.id);
+    const temp = this.temp();
+    await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`, { mode: SECRET_FILE_MODE, flag: "wx" });
+    try {
+      if (ifUpdatedAt === undefined) {
+        try {
+          await link(temp, path);
+        } catch (e) {
+          if (isCode(e, "EEXIST")) return "exists";
+          throw e;
+        }
+      } else {
+        const stored = await this.get(record.id);
+        if (stored?.updatedAt !== ifUpdatedAt || stored.owner !== record.owner) return "conflict";
+        await rename(temp, path);
+      }
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    await this.bump((owners) => owners.set(record));
+    return "ok";
   }
 
   delete(id: string): Promise<void> {
     return this.serial(async () => {
       if (!isHostId(id)) return;
+      const stored = await this.get(id);
       try {
         await unlink(this.path(id));
       } catch (e) {
         if (isCode(e, "ENOENT")) return;
         throw e;
       }
-      await this.bump();
+      // An unreadable record has no known owner: the index is built again instead.
+      await this.bump(stored === undefined ? undefined : (owners) => owners.delete(stored));
     });
   }
 
@@ -155,10 +189,31 @@ export class FileManagedHostStore implements ManagedHostStore {
     }
   }
 
-  private async bump(): Promise<void> {
+  /**
+   * A new version token; `change` keeps the index with it when the index was current before
+   * this write (inside serial(), under the lock: no other write came between).
+   */
+  private async bump(change?: (owners: OwnerIndex) => void): Promise<void> {
+    const before = await this.version();
+    const token = `${Date.now()}-${randomBytes(8).toString("hex")}`;
     const temp = this.temp();
-    await writeFile(temp, `${Date.now()}-${randomBytes(8).toString("hex")}\n`, { mode: SECRET_FILE_MODE });
+    await writeFile(temp, `${token}\n`, { mode: SECRET_FILE_MODE });
     await rename(temp, join(this.dir, VERSION_FILE));
+    const current = this.indexed;
+    if (change !== undefined && current?.version === before) {
+      change(current.owners);
+      this.indexed = { version: token, owners: current.owners };
+    } else this.indexed = undefined;
+  }
+
+  /** The per-owner index, built from every file when another process (or nothing yet) wrote last. */
+  private async index(): Promise<OwnerIndex> {
+    const version = await this.version();
+    if (this.indexed?.version === version) return this.indexed.owners;
+    const owners = OwnerIndex.of(await this.list());
+    // Kept only if nothing was written meanwhile; else built again next time.
+    if ((await this.version()) === version) this.indexed = { version, owners };
+    return owners;
   }
 
   close(): Promise<void> {

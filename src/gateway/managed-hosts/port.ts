@@ -37,13 +37,40 @@ export interface ManagedHostRecord {
 
 export const OPERATOR_OWNER = "operator";
 
+/**
+ * How many records one owner may have (README "Operator console"): what they have bounds what
+ * their console pages read, and one owner cannot fill the store for everyone. Every record
+ * counts toward `hosts` (a disconnected host is still kept); `drafts` bounds those not set up.
+ */
+export interface OwnerCaps {
+  readonly drafts: number;
+  readonly hosts: number;
+}
+
+export const DEFAULT_OWNER_CAPS: OwnerCaps = { drafts: 20, hosts: 50 };
+
+export type CreateAnswer = "ok" | "exists" | "too_many_drafts" | "too_many_hosts";
+
 export interface ManagedHostStore {
+  /** Every owner's records (the operator's pages, reconcile). */
   list(): Promise<ManagedHostRecord[]>;
+  /**
+   * One owner's records, through a per-owner index: what it reads grows with that owner's
+   * records only, never with other owners'. Sorted by id.
+   */
+  listOwnedBy(owner: string): Promise<ManagedHostRecord[]>;
+  /**
+   * Create, refused as put's create is when the id is taken, and when the record's owner
+   * already has `caps.hosts` records or (for a draft) `caps.drafts` drafts. Counted and written
+   * in one step, so parallel creates cannot pass a cap together.
+   */
+  create(record: ManagedHostRecord, caps: OwnerCaps): Promise<CreateAnswer>;
   get(id: string): Promise<ManagedHostRecord | undefined>;
   /**
    * Create (`ifUpdatedAt` undefined: refused with "exists" when the id is taken) or replace
    * (only while the stored record's updatedAt equals `ifUpdatedAt`: "conflict" otherwise, so two
-   * browser tabs or replicas never overwrite each other silently).
+   * browser tabs or replicas never overwrite each other silently). A record's owner never
+   * changes: a replace naming another owner is a "conflict".
    */
   put(record: ManagedHostRecord, ifUpdatedAt?: number): Promise<"ok" | "exists" | "conflict">;
   delete(id: string): Promise<void>;

@@ -9,36 +9,84 @@
  * `{<prefix>managed-hosts}:version`, whose hash tag is the hash's whole name (a key without
  * braces hashes whole), so both land in one slot. On one server the counter keeps its old
  * name, so a running deployment's replicas (old and new code) go on watching the same key.
+ *
+ * Each owner's hosts are indexed in a hash `<prefix>managed-hosts:owner:<owner>` (id -> state;
+ * `{<prefix>managed-hosts}:owner:<owner>` on a cluster, the same slot again), written in the
+ * same script as the record, so an owner's page reads that owner's records only and a create
+ * counts the owner's caps from the index, atomically with the write. A store written before the
+ * index existed gets it built once (marker `…managed-hosts:indexed`), with HSETNX so it never
+ * overwrites what a newer write put there; an index entry is trusted only with its record.
  */
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import { connectClient, createClient, unavailable } from "../../holds/redis/connection.js";
-import type { ManagedHostRecord, ManagedHostStore } from "./port.js";
+import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "./port.js";
 import { parseRecord } from "./record-json.js";
 
-// KEYS: hash, version. ARGV: id, json, ifUpdatedAt ("" = create).
+// KEYS: hash, version, the owner's index. ARGV: id, json, ifUpdatedAt ("" = create), owner,
+// state, maxDrafts and maxHosts ("" = no caps). A create under caps counts the owner's index
+// entries whose record is still there (dropping the others).
 const PUT = `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if ARGV[3] == '' then
   if cur then return 'exists' end
+  if ARGV[6] ~= '' then
+    local hosts, drafts = 0, 0
+    local entries = redis.call('HGETALL', KEYS[3])
+    for i = 1, #entries, 2 do
+      if redis.call('HEXISTS', KEYS[1], entries[i]) == 1 then
+        hosts = hosts + 1
+        if entries[i + 1] == 'draft' then drafts = drafts + 1 end
+      else
+        redis.call('HDEL', KEYS[3], entries[i])
+      end
+    end
+    if hosts >= tonumber(ARGV[7]) then return 'too_many_hosts' end
+    if ARGV[5] == 'draft' and drafts >= tonumber(ARGV[6]) then return 'too_many_drafts' end
+  end
 else
   if not cur then return 'conflict' end
   local okd, rec = pcall(cjson.decode, cur)
-  if not okd or type(rec) ~= 'table' or rec.updatedAt ~= tonumber(ARGV[3]) then return 'conflict' end
+  if not okd or type(rec) ~= 'table' or rec.updatedAt ~= tonumber(ARGV[3]) or rec.owner ~= ARGV[4] then
+    return 'conflict'
+  end
 end
 redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('HSET', KEYS[3], ARGV[1], ARGV[5])
 redis.call('INCR', KEYS[2])
 return 'ok'
 `;
 
-// KEYS: hash, version. ARGV: id.
+// KEYS: hash, version, the owner's index. ARGV: id, owner. 0 when the stored record names
+// another owner than the one whose index was given (the caller reads it again).
 const DELETE = `
-if redis.call('HDEL', KEYS[1], ARGV[1]) == 1 then redis.call('INCR', KEYS[2]) end
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local okd, rec = pcall(cjson.decode, cur)
+  if okd and type(rec) == 'table' and type(rec.owner) == 'string' and rec.owner ~= ARGV[2] then return 0 end
+  redis.call('HDEL', KEYS[1], ARGV[1])
+  redis.call('INCR', KEYS[2])
+end
+redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
 `;
+
+/** The owner a stored record names, read leniently ("" when it names none). */
+function ownerOf(text: string | null): string {
+  if (text === null) return "";
+  try {
+    const owner = (JSON.parse(text) as { owner?: unknown }).owner;
+    return typeof owner === "string" ? owner : "";
+  } catch {
+    return "";
+  }
+}
 
 export class RedisManagedHostStore implements ManagedHostStore {
   private readonly hash: string;
   private readonly versionKey: string;
+  /** Where owner keys and the index marker start: the hash's hash tag on a cluster. */
+  private readonly near: string;
+  private indexed: Promise<void> | undefined;
 
   constructor(
     private readonly redis: RedisClient,
@@ -47,6 +95,70 @@ export class RedisManagedHostStore implements ManagedHostStore {
   ) {
     this.hash = `${prefix}managed-hosts`;
     this.versionKey = isCluster(redis) ? `{${this.hash}}:version` : `${prefix}managed-hosts:version`;
+    this.near = isCluster(redis) ? `{${this.hash}}` : this.hash;
+  }
+
+  private ownerKey(owner: string): string {
+    return `${this.near}:owner:${owner}`;
+  }
+
+  async listOwnedBy(owner: string): Promise<ManagedHostRecord[]> {
+    await this.ensureIndex();
+    const ids = (await this.call("list", () => this.redis.hkeys(this.ownerKey(owner)))).sort();
+    if (ids.length === 0) return [];
+    const texts = await this.call("list", () => this.redis.hmget(this.hash, ...ids));
+    return ids.flatMap((id, i) => {
+      const text = texts[i];
+      const r = text === null || text === undefined ? undefined : parseRecord(text);
+      return r?.id === id && r.owner === owner ? [r] : [];
+    });
+  }
+
+  async create(record: ManagedHostRecord, caps: OwnerCaps): Promise<CreateAnswer> {
+    const answer = await this.write(record, undefined, caps);
+    if (answer === "ok" || answer === "exists" || answer === "too_many_drafts" || answer === "too_many_hosts")
+      return answer;
+    throw new Error(`managed host store: unexpected answer ${String(answer)}`);
+  }
+
+  /** Builds the per-owner index once for records written before it existed (HSETNX: newer entries stay). */
+  private ensureIndex(): Promise<void> {
+    this.indexed ??= this.call("index", async () => {
+      const marker = `${this.near}:indexed`;
+      if ((await this.redis.exists(marker)) === 1) return;
+      const all = await this.redis.hgetall(this.hash);
+      const pipeline = this.redis.pipeline();
+      for (const [id, text] of Object.entries(all)) {
+        const r = parseRecord(text);
+        if (r?.id === id) pipeline.hsetnx(this.ownerKey(r.owner), id, r.state);
+      }
+      pipeline.set(marker, "1");
+      await pipeline.exec();
+    }).catch((e: unknown) => {
+      this.indexed = undefined;
+      throw e;
+    });
+    return this.indexed;
+  }
+
+  private async write(record: ManagedHostRecord, ifUpdatedAt?: number, caps?: OwnerCaps): Promise<unknown> {
+    await this.ensureIndex();
+    return this.call("put", () =>
+      this.redis.eval(
+        PUT,
+        3,
+        this.hash,
+        this.versionKey,
+        this.ownerKey(record.owner),
+        record.id,
+        JSON.stringify(record),
+        ifUpdatedAt === undefined ? "" : String(ifUpdatedAt),
+        record.owner,
+        record.state,
+        caps === undefined ? "" : String(caps.drafts),
+        caps === undefined ? "" : String(caps.hosts),
+      ),
+    );
   }
 
   async list(): Promise<ManagedHostRecord[]> {
@@ -65,23 +177,22 @@ export class RedisManagedHostStore implements ManagedHostStore {
   }
 
   async put(record: ManagedHostRecord, ifUpdatedAt?: number): Promise<"ok" | "exists" | "conflict"> {
-    const answer = await this.call("put", () =>
-      this.redis.eval(
-        PUT,
-        2,
-        this.hash,
-        this.versionKey,
-        record.id,
-        JSON.stringify(record),
-        ifUpdatedAt === undefined ? "" : String(ifUpdatedAt),
-      ),
-    );
+    const answer = await this.write(record, ifUpdatedAt);
     if (answer === "ok" || answer === "exists" || answer === "conflict") return answer;
     throw new Error(`managed host store: unexpected answer ${String(answer)}`);
   }
 
   async delete(id: string): Promise<void> {
-    await this.call("delete", () => this.redis.eval(DELETE, 2, this.hash, this.versionKey, id));
+    await this.ensureIndex();
+    // The owner's index is named by the record: read it, then delete unless it changed owner.
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const owner = ownerOf(await this.call("delete", () => this.redis.hget(this.hash, id)));
+      const done = await this.call("delete", () =>
+        this.redis.eval(DELETE, 3, this.hash, this.versionKey, this.ownerKey(owner), id, owner),
+      );
+      if (Number(done) === 1) return;
+    }
+    throw unavailable("managed hosts delete", new Error(`host ${id} keeps changing owner`));
   }
 
   async version(): Promise<string> {

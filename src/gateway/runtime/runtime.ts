@@ -55,6 +55,7 @@ import type { WorkerIntervals, Workers } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { consoleWiring } from "../console/wiring.js";
 import type { SessionPolicy } from "../console/sessions.js";
+import type { OwnerCaps } from "../managed-hosts/port.js";
 import { connectWiring, type ConnectProviders } from "../connect/wiring.js";
 import { createSetupChoices } from "../setup/choices.js";
 import { createManagedHosts, type ManagedHostsRuntime } from "../managed-hosts/managed-hosts.js";
@@ -126,6 +127,8 @@ export interface GatewayRuntimeOptions {
   readonly credentials?: VaultCredentials;
   /** Operator console sessions' idle and absolute expiry (default 30 min, 12 h). */
   readonly consoleSessions?: SessionPolicy;
+  /** Drafts and hosts one owner may have in the console (OWNER_MAX_DRAFTS, OWNER_MAX_HOSTS; 20 and 50). */
+  readonly ownerCaps?: OwnerCaps;
   /**
    * The OAuth clients for Connect (/connect/..., issue #13); on when at least one is given and
    * `credentials` is set (grants go into its vault; client secrets are read from its env).
@@ -429,6 +432,7 @@ export async function buildGatewayRuntime(
       dataDir: opts.dataDir,
       ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
       ...(opts.consoleSessions !== undefined && { sessionPolicy: opts.consoleSessions }),
+      ...(opts.ownerCaps !== undefined && { ownerCaps: opts.ownerCaps }),
     }).catch(async (e: unknown) => {
       // Started above: stop them before the start fails.
       await calendarPush?.close();

@@ -50,7 +50,9 @@ function managed(records: ManagedHostRecord[]): ManagedHosts & { deactivated: st
     deactivated,
     store: {
       list: () => Promise.resolve([...byId.values()]),
+      listOwnedBy: (owner) => Promise.resolve([...byId.values()].filter((r) => r.owner === owner)),
       get: (id) => Promise.resolve(byId.get(id)),
+      create: () => Promise.resolve("ok"),
       put: () => Promise.resolve("ok"),
       delete: () => Promise.resolve(),
       version: () => Promise.resolve("1"),

@@ -2,8 +2,9 @@
  * The console's stores against the memory twin and a real Redis (REDIS_URL, this run's own
  * key prefix): sessions end idle or at the absolute bound on the gateway clock, are kept under
  * their id's hash (a store dump holds no usable id), and a session made through one process's
- * store is honoured through another's on the same Redis; failed sign-ins are counted per
- * origin, only failures count, and a window ends.
+ * store is honoured through another's on the same Redis; sign-in attempts are counted per
+ * origin before they are checked (300 at once: 5 go on), a success gives its count back, and a
+ * window ends.
  */
 import type { RedisClient } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,7 +16,11 @@ import {
   secretsMatch,
   type SessionStore,
 } from "../../../src/gateway/console/sessions.js";
-import { MemorySignInLimiter, RedisSignInLimiter } from "../../../src/gateway/console/sign-in-limit.js";
+import {
+  MemorySignInLimiter,
+  RedisSignInLimiter,
+  type SignInLimiter,
+} from "../../../src/gateway/console/sign-in-limit.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 
 let redis: TestRedis;
@@ -121,30 +126,70 @@ describe("sign-in limiter", () => {
   it("memory: 5 failures lock an origin for the rest of the window, others unaffected", async () => {
     let now = 0;
     const limit = new MemorySignInLimiter(() => now, { maxFailures: 5, windowMs: 60_000 });
-    for (let i = 0; i < 4; i++) await limit.failed("a");
-    expect(await limit.blockedFor("a")).toBe(0);
+    for (let i = 0; i < 4; i++) expect(await limit.attempt("a")).toBe(0);
     now = 10_000;
-    await limit.failed("a");
-    expect(await limit.blockedFor("a")).toBe(50_000);
-    expect(await limit.blockedFor("b")).toBe(0);
+    expect(await limit.attempt("a")).toBe(0);
+    expect(await limit.attempt("a")).toBe(50_000);
+    expect(await limit.attempt("b")).toBe(0);
     now = 60_000;
-    expect(await limit.blockedFor("a")).toBe(0);
+    expect(await limit.attempt("a")).toBe(0);
+  });
+
+  it("memory: a success gives its count back, so only failures lock an origin out", async () => {
+    const limit = new MemorySignInLimiter(() => 0, { maxFailures: 2, windowMs: 60_000 });
+    for (let i = 0; i < 10; i++) {
+      expect(await limit.attempt("op")).toBe(0);
+      await limit.succeeded("op");
+    }
+    expect(await limit.attempt("op")).toBe(0);
+    expect(await limit.attempt("op")).toBe(0);
+    expect(await limit.attempt("op")).toBeGreaterThan(0);
+    // A success does not reset the failures before it.
+    await limit.succeeded("op");
+    expect(await limit.attempt("op")).toBe(0);
+    expect(await limit.attempt("op")).toBeGreaterThan(0);
   });
 
   it("redis: the count is shared and the window is Redis's TTL", async () => {
     const at = sub();
     const one = new RedisSignInLimiter(client, at, { maxFailures: 3, windowMs: 60_000 });
     const two = new RedisSignInLimiter(client, at, { maxFailures: 3, windowMs: 60_000 });
-    await one.failed("198.51.100.7");
-    await two.failed("198.51.100.7");
-    expect(await one.blockedFor("198.51.100.7")).toBe(0);
-    await one.failed("198.51.100.7");
-    const wait = await two.blockedFor("198.51.100.7");
+    expect(await one.attempt("198.51.100.7")).toBe(0);
+    expect(await two.attempt("198.51.100.7")).toBe(0);
+    expect(await one.attempt("198.51.100.7")).toBe(0);
+    const wait = await two.attempt("198.51.100.7");
     expect(wait).toBeGreaterThan(55_000);
     expect(wait).toBeLessThanOrEqual(60_000);
-    expect(await two.blockedFor("198.51.100.8")).toBe(0);
+    expect(await two.attempt("198.51.100.8")).toBe(0);
     await client.pexpire(`${at}console:sign-in-failures:198.51.100.7`, 1);
     await new Promise((r) => setTimeout(r, 20));
-    expect(await one.blockedFor("198.51.100.7")).toBe(0);
+    expect(await one.attempt("198.51.100.7")).toBe(0);
   });
+
+  it("redis: a success gives its count back inside the window only, never below zero", async () => {
+    const at = sub();
+    const limit = new RedisSignInLimiter(client, at, { maxFailures: 2, windowMs: 60_000 });
+    await limit.succeeded("198.51.100.9");
+    expect(await client.exists(`${at}console:sign-in-failures:198.51.100.9`)).toBe(0);
+    expect(await limit.attempt("198.51.100.9")).toBe(0);
+    await limit.succeeded("198.51.100.9");
+    await limit.succeeded("198.51.100.9");
+    expect(await client.get(`${at}console:sign-in-failures:198.51.100.9`)).toBe("0");
+    expect(await limit.attempt("198.51.100.9")).toBe(0);
+    expect(await limit.attempt("198.51.100.9")).toBe(0);
+    expect(await limit.attempt("198.51.100.9")).toBeGreaterThan(0);
+  });
+
+  it.each([
+    ["memory", () => new MemorySignInLimiter(Date.now)],
+    ["redis", () => new RedisSignInLimiter(client, sub())],
+  ] as Array<[string, () => SignInLimiter]>)(
+    "%s: of 300 parallel attempts from one origin, exactly 5 go on",
+    async (_name, make) => {
+      const limit = make();
+      const waits = await Promise.all(Array.from({ length: 300 }, () => limit.attempt("192.0.2.1")));
+      expect(waits.filter((w) => w === 0)).toHaveLength(5);
+      expect(Math.min(...waits.filter((w) => w > 0))).toBeGreaterThan(14 * 60_000);
+    },
+  );
 });

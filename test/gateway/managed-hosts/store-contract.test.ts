@@ -1,22 +1,39 @@
 /**
  * One contract for every ManagedHostStore (issue #13): memory, the data directory's files, and
  * Redis (the shared server, a prefix of its own per test), and Redis Cluster (issue #15: the
- * hash and its version counter share one slot there).
+ * hash and its version counter share one slot there). Each store lists one owner's records
+ * through its per-owner index (parsing no other owner's) and creates within an owner's caps,
+ * counted atomically with the write.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { FileManagedHostStore } from "../../../src/gateway/managed-hosts/file-store.js";
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
 import type { ManagedHostRecord, ManagedHostStore } from "../../../src/gateway/managed-hosts/port.js";
 import { openRedisManagedHostStore } from "../../../src/gateway/managed-hosts/redis-store.js";
+import type * as recordJson from "../../../src/gateway/managed-hosts/record-json.js";
 import { openRedis } from "../../../src/redis/client.js";
+import { dropPrefix } from "../../support/redis.js";
 import { startTestRedisCluster, type TestRedisCluster } from "../../support/redis-cluster.js";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+
+/** How many stored records were parsed (record-json.ts), to show what an owner's list reads. */
+const parsed = vi.hoisted(() => ({ count: 0 }));
+vi.mock("../../../src/gateway/managed-hosts/record-json.js", async (original) => {
+  const real = await original<typeof recordJson>();
+  return {
+    ...real,
+    parseRecord: (text: string) => {
+      parsed.count += 1;
+      return real.parseRecord(text);
+    },
+  };
+});
 
 const record = (id: string, updatedAt: number, over: Partial<ManagedHostRecord> = {}): ManagedHostRecord => ({
   id,
@@ -44,11 +61,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   const redis = new Redis(REDIS_URL);
-  for (const p of prefixes) await redis.del(`${p}managed-hosts`, `${p}managed-hosts:version`);
+  for (const p of prefixes) await dropPrefix(redis, p);
   redis.disconnect();
   if (cluster !== undefined) {
     const onCluster = openRedis(cluster.url);
-    for (const p of clusterPrefixes) await onCluster.del(`${p}managed-hosts`, `{${p}managed-hosts}:version`);
+    for (const p of clusterPrefixes) {
+      await onCluster.del(`${p}managed-hosts`);
+      await dropPrefix(onCluster, `{${p}managed-hosts}`);
+    }
     onCluster.disconnect();
     await cluster.stop();
   }
@@ -162,11 +182,111 @@ describe.each(kinds)("ManagedHostStore contract: %s", (_kind, make) => {
     await s.store.put(record("ana", 1));
     const other = s.twin ?? s.store;
     const answers = await Promise.all([
-      s.store.put(record("ana", 2, { owner: "a" }), 1),
-      other.put(record("ana", 3, { owner: "b" }), 1),
+      s.store.put(record("ana", 2, { state: "active" }), 1),
+      other.put(record("ana", 3, { state: "disconnected" }), 1),
     ]);
     expect(answers.filter((a) => a === "ok")).toHaveLength(1);
     expect(answers.filter((a) => a === "conflict")).toHaveLength(1);
+  });
+
+  it("a record's owner never changes: a replace naming another is a conflict", async () => {
+    await s.store.put(record("ana", 1, { owner: "own_a" }));
+    expect(await s.store.put(record("ana", 2, { owner: "own_b" }), 1)).toBe("conflict");
+    expect(await s.store.listOwnedBy("own_b")).toEqual([]);
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["ana"]);
+  });
+
+  it("lists one owner's records, sorted, and keeps the list with every write and delete", async () => {
+    await s.store.put(record("zed", 1, { owner: "own_a" }));
+    await s.store.put(record("bo", 1, { owner: "own_b" }));
+    await s.store.put(record("ana", 1, { owner: "own_a" }));
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["ana", "zed"]);
+    expect(await s.store.put(record("ana", 2, { owner: "own_a", state: "active" }), 1)).toBe("ok");
+    expect(await s.store.listOwnedBy("own_a")).toEqual([
+      record("ana", 2, { owner: "own_a", state: "active" }),
+      record("zed", 1, { owner: "own_a" }),
+    ]);
+    await s.store.delete("zed");
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["ana"]);
+    expect((await s.store.listOwnedBy("own_b")).map((r) => r.id)).toEqual(["bo"]);
+    expect(await s.store.listOwnedBy("nobody")).toEqual([]);
+    // Another process's writes show in this one's lists.
+    const other = s.twin ?? s.store;
+    await other.put(record("cy", 1, { owner: "own_a" }));
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["ana", "cy"]);
+    await other.delete("ana");
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["cy"]);
+  });
+
+  it("creates within an owner's caps; 30 parallel drafts get exactly the cap through", async () => {
+    const caps = { drafts: 20, hosts: 25 };
+    const other = s.twin ?? s.store;
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (i % 2 === 0 ? s.store : other).create(
+          record(`d${String(i).padStart(2, "0")}`, 1, { owner: "own_a" }),
+          caps,
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a === "ok")).toHaveLength(20);
+    expect(answers.filter((a) => a === "too_many_drafts")).toHaveLength(10);
+    expect(await s.store.listOwnedBy("own_a")).toHaveLength(20);
+    // Another owner is not affected; an id that is taken is "exists" whatever the caps.
+    expect(await s.store.create(record("b1", 1, { owner: "own_b" }), caps)).toBe("ok");
+    expect(await s.store.create(record("b1", 1, { owner: "own_b" }), caps)).toBe("exists");
+    // A draft set up frees a place for drafts; hosts count every record.
+    const first = (await s.store.listOwnedBy("own_a"))[0]!;
+    expect(await s.store.put({ ...first, state: "active", updatedAt: 2 }, 1)).toBe("ok");
+    expect(await s.store.create(record("n1", 1, { owner: "own_a" }), caps)).toBe("ok");
+    expect(await s.store.create(record("n2", 1, { owner: "own_a" }), caps)).toBe("too_many_drafts");
+    for (let i = 0; i < 4; i++)
+      expect(await s.store.create(record(`a${i}`, 1, { owner: "own_a", state: "active" }), caps)).toBe("ok");
+    expect(await s.store.create(record("a9", 1, { owner: "own_a", state: "active" }), caps)).toBe(
+      "too_many_hosts",
+    );
+    await s.store.delete("a0");
+    expect(await s.store.create(record("a9", 1, { owner: "own_a", state: "active" }), caps)).toBe("ok");
+  });
+
+  it("an owner's list reads (parses) that owner's records only, however many others have", async () => {
+    const mine = ["m1", "m2", "m3"];
+    for (const id of mine) await s.store.put(record(id, 1, { owner: "own_a" }));
+    await Promise.all(
+      Array.from({ length: 300 }, (_, i) =>
+        s.store.put(record(`b${String(i).padStart(3, "0")}`, 1, { owner: "own_b" })),
+      ),
+    );
+    await s.store.listOwnedBy("own_a"); // a file store builds its index once here
+    parsed.count = 0;
+    expect((await s.store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(mine);
+    expect(parsed.count).toBeLessThanOrEqual(mine.length);
+  });
+});
+
+describe("the Redis store's owner index", () => {
+  it("is built once for records written before it existed", async () => {
+    const prefix = `test:managed:${randomBytes(6).toString("hex")}:`;
+    prefixes.push(prefix);
+    const redis = new Redis(REDIS_URL);
+    try {
+      await redis.hset(`${prefix}managed-hosts`, {
+        old1: JSON.stringify(record("old1", 1, { owner: "own_a" })),
+        old2: JSON.stringify(record("old2", 1, { owner: "own_b", state: "active" })),
+      });
+      const store = await openRedisManagedHostStore(REDIS_URL, prefix);
+      try {
+        expect((await store.listOwnedBy("own_a")).map((r) => r.id)).toEqual(["old1"]);
+        expect((await store.listOwnedBy("own_b")).map((r) => r.id)).toEqual(["old2"]);
+        expect(await store.create(record("new1", 1, { owner: "own_a" }), { drafts: 1, hosts: 5 })).toBe(
+          "too_many_drafts",
+        );
+      } finally {
+        await store.close();
+      }
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

@@ -88,7 +88,6 @@ export function calendarHostFrom(
     hostId: config.id,
     zone: config.timezone,
     writeCalendarId,
-    calendarIds: calendars.map((c) => c.calendarId),
   };
   return ok({
     connector: calendarHostConnector(connector, setup, {

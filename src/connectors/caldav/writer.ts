@@ -87,7 +87,8 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
     condition: Readonly<Record<string, string>>,
     onPrecondition: (url: URL, meta: UpstreamMeta) => Promise<WriteResult<WrittenEvent>>,
     what: string,
-    body: string = buildEvent(event, ctx.clock.now()),
+    /** The object to store; the gateway's whole event when not given (build-event.ts). */
+    body?: string,
   ): Promise<WriteResult<WrittenEvent>> {
     const problem = checkWrite(event);
     if (problem !== undefined) return invalid(problem);
@@ -97,7 +98,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
       method: "PUT",
       url: target.url,
       headers: { ...condition, "content-type": "text/calendar; charset=utf-8" },
-      body,
+      body: body ?? buildEvent(event, ctx.clock.now()),
     });
     if (!sent.ok) return { ok: false, error: sent.error, upstream: sent.meta };
     const { answer, meta } = sent;

@@ -67,7 +67,6 @@ export function calendarHostConnector(
     hostId: plan.hostId,
     zone: plan.timezone,
     writeCalendarId: setup.writeCalendarId,
-    calendarIds: plan.calendars.map((c) => c.calendarId),
   };
   const catalog: Catalog = {
     organization: setup.organization,

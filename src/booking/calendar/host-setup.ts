@@ -1,8 +1,9 @@
 /**
  * A configured calendar host made a booking host (issue #11): its `calendar` section read,
- * the calendars it syncs chosen (the section's, else the connector's own), and the calendar
- * connector wrapped as the core's platform path (host-connector.ts). The handle is what the
- * runtime needs to schedule its syncs and tell its approver.
+ * the calendars it syncs chosen (the section's, else the connector's own, else the one that
+ * calendar discovery finds, as the console's Connect lists them), and the calendar connector
+ * wrapped as the core's platform path (host-connector.ts). The handle is what the runtime needs
+ * to schedule its syncs and tell its approver.
  */
 import type { CalendarConnector, Connector } from "../../connectors/port.js";
 import type { HoldStore } from "../../holds/port.js";
@@ -34,7 +35,53 @@ export function defaultCalendarOf(connector: Connector): string | undefined {
   return undefined;
 }
 
-export function calendarHostFrom(
+/** A connector that can list the account's calendars (CalDAV: connectors/caldav/discover.ts). */
+interface Discovers {
+  discoverCalendars(): Promise<
+    | {
+        readonly ok: true;
+        readonly value: ReadonlyArray<{ calendarId: string; components: readonly string[] }>;
+      }
+    | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } }
+  >;
+}
+
+const discovers = (c: unknown): c is Discovers =>
+  typeof (c as Partial<Discovers> | null)?.discoverCalendars === "function";
+
+/**
+ * The calendar of a host that names none and whose connector has no default (CalDAV without
+ * calendarPath): discovery's calendars that take events, when there is exactly one. With
+ * several the gateway cannot guess where bookings belong, so the owner names one; a failed
+ * discovery is reported, so the host is not started on a calendar nobody chose.
+ */
+async function discoveredCalendar(connector: Discovers, field: string): Promise<Result<string, FieldError>> {
+  const found = await connector.discoverCalendars();
+  if (!found.ok)
+    return err(
+      fieldError(
+        "invalid_value",
+        field,
+        `${field}: no calendar is named and discovering one failed (${found.error.code}: ${found.error.message}); ` +
+          "name it (the connector's calendarPath) or check the server",
+      ),
+    );
+  const events = found.value.filter((c) => c.components.length === 0 || c.components.includes("VEVENT"));
+  const [only] = events;
+  if (only !== undefined && events.length === 1) return ok(only.calendarId);
+  return err(
+    fieldError(
+      "invalid_value",
+      field,
+      events.length === 0
+        ? `${field}: discovery found no calendar that takes events on this account`
+        : `${field}: discovery found ${events.length} calendars (${events.map((c) => c.calendarId).join(", ")}); ` +
+            "name the one to book into (the connector's calendarPath)",
+    ),
+  );
+}
+
+export async function calendarHostFrom(
   config: HostConfig,
   at: string,
   connector: CalendarConnector,
@@ -44,10 +91,15 @@ export function calendarHostFrom(
     readonly now: () => number;
     readonly onTentative?: (hostId: string, event: OwnEvent) => void;
   },
-): Result<{ connector: Connector; handle: CalendarHostHandle }, FieldError> {
+): Promise<Result<{ connector: Connector; handle: CalendarHostHandle }, FieldError>> {
   const section = parseCalendarSection(config.calendar, `${at}/calendar`);
   if (!section.ok) return section;
-  const fallback = defaultCalendarOf(connector);
+  let fallback = defaultCalendarOf(connector);
+  if (section.value.calendars === undefined && fallback === undefined && discovers(connector)) {
+    const found = await discoveredCalendar(connector, `${at}/connector/settings/calendarPath`);
+    if (!found.ok) return found;
+    fallback = found.value;
+  }
   const calendars = section.value.calendars ?? (fallback === undefined ? [] : [{ calendarId: fallback }]);
   if (calendars.length === 0) {
     const field = `${at}/calendar/calendars`;
@@ -88,7 +140,6 @@ export function calendarHostFrom(
     hostId: config.id,
     zone: config.timezone,
     writeCalendarId,
-    calendarIds: calendars.map((c) => c.calendarId),
   };
   return ok({
     connector: calendarHostConnector(connector, setup, {

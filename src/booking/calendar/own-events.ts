@@ -11,9 +11,11 @@
  *   stored first, the write is tried at once, and one that fails is retried by a job until it
  *   lands (`retryOwnEvents`), so a lapsed booking never lingers as busy time and an approval
  *   never fails because a calendar was briefly down.
- * - A rewrite carries the version last written (If-Match). If the host edited the event
- *   since, the calendar answers precondition_failed; the gateway takes the version its last
- *   sync read and tries once more, else leaves it to the retry job (after the next sync).
+ * - A rewrite carries the version last written (If-Match) and changes only what the booking
+ *   owns: its times, status and transparency. If someone else edited the event since (a
+ *   receptionist's location, a note, a reminder), the connector reads the event as it now stands
+ *   and makes the booking's change on that version, keeping every edit (ports/event-writer.ts);
+ *   a rewrite that still meets a changing event is left to the retry job.
  */
 import { createHash } from "node:crypto";
 import type {
@@ -31,8 +33,6 @@ export interface OwnEventDeps {
   readonly hostId: string;
   readonly zone: string;
   readonly writeCalendarId: string;
-  /** Every calendar the sync reads, to find the version it last saw of an own event. */
-  readonly calendarIds: readonly string[];
 }
 
 /** 26 characters of base32hex (0-9, a-v): a valid Google event id, CalDAV file name and Graph transactionId. */
@@ -79,12 +79,8 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
     status: event.status,
     transparency: event.status === "cancelled" ? ("transparent" as const) : ("opaque" as const),
   };
-  let answer =
+  const answer =
     event.etag === undefined ? await deps.events.create(body) : await deps.events.update(body, event.etag);
-  if (!answer.ok && answer.error.code === "precondition_failed" && event.etag !== undefined) {
-    const seen = await syncedVersion(deps, event);
-    if (seen !== undefined && seen !== event.etag) answer = await deps.events.update(body, seen);
-  }
   if (answer.ok) {
     const landed: OwnEvent = {
       ...event,
@@ -111,18 +107,6 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
     error: answer.error,
     ...(answer.upstream !== undefined && { upstream: answer.upstream }),
   };
-}
-
-/** The version of an own event the last sync read, if it read it. */
-async function syncedVersion(deps: OwnEventDeps, event: OwnEvent): Promise<string | undefined> {
-  const ids = new Set([event.eventId, event.upstreamEventId].filter((x): x is string => x !== undefined));
-  for (const calendarId of deps.calendarIds) {
-    const state = await deps.state.get(deps.hostId, calendarId);
-    for (const e of Object.values(state?.events ?? {}).flat()) {
-      if (ids.has(e.eventId) && e.etag !== undefined) return e.etag;
-    }
-  }
-  return undefined;
 }
 
 export interface RetryReport {

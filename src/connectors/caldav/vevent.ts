@@ -14,6 +14,11 @@
  * written, read in the start's zone). RRULE is the parsed rule written back by ical.js: the same
  * rule, its parts in ical.js's order and the default WKST=MO left out. EXRULE (deprecated by RFC 5545) is not read: ignoring it
  * can only add busy time, never lose it. A second RRULE (RFC 5545: SHOULD NOT) is not read either.
+ *
+ * An ATTENDEE's PARTSTAT=DECLINED does not make an invitation free here (Google and Graph mark
+ * the owner's own copy; CalDAV does not): which ATTENDEE is the calendar's owner would need the
+ * principal's calendar-user-address-set (RFC 6638 §2.4.1), which the sync does not read, and a
+ * guess (the username) could free time the owner is in fact booked for.
  */
 import ICAL from "ical.js";
 import type { EventTime, RawCalendarEvent } from "../port.js";

@@ -5,7 +5,12 @@
  *
  * - create: PUT with If-None-Match: *. A 412 means the resource exists (a create retried after
  *   a lost answer): the event is read and answered as stored, so a retry never makes a second.
- * - update: PUT with If-Match: <etag>; a 412 is `precondition_failed` (changed or gone since).
+ * - update: PUT with If-Match: <etag> (the version the gateway last wrote). A 412 means someone
+ *   else edited the event since: it is read again (GET, with its ETag), the booking's change is
+ *   made on that version in place (merge-event.ts: times, status, transparency; every other
+ *   property, parameter and component kept), and PUT with If-Match: that ETag, up to
+ *   MERGE_TRIES times while it keeps changing underneath. Still changing, or gone, is
+ *   `precondition_failed`.
  * - delete: DELETE with If-Match when given; 404 is `{ deleted: false }`. A 412 is checked with a
  *   GET: gone is `{ deleted: false }`, anything else `precondition_failed`.
  *
@@ -23,10 +28,14 @@ import type {
 } from "../port.js";
 import { buildEvent } from "./build-event.js";
 import { isSuccess, type CaldavContext } from "./context.js";
+import { mergeOwnedInto } from "./merge-event.js";
 import { calendarUrl, eventUrl } from "./resources.js";
 import { preconditionOf, statusError } from "./upstream.js";
 
 type WriteResult<T> = ConnectorResult<T, EventWriteErrorCode>;
+
+/** Reads and merges after a 412, before the rewrite is left to the caller's retry. */
+const MERGE_TRIES = 3;
 
 type Target = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string };
 
@@ -78,6 +87,8 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
     condition: Readonly<Record<string, string>>,
     onPrecondition: (url: URL, meta: UpstreamMeta) => Promise<WriteResult<WrittenEvent>>,
     what: string,
+    /** The object to store; the gateway's whole event when not given (build-event.ts). */
+    body?: string,
   ): Promise<WriteResult<WrittenEvent>> {
     const problem = checkWrite(event);
     if (problem !== undefined) return invalid(problem);
@@ -87,7 +98,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
       method: "PUT",
       url: target.url,
       headers: { ...condition, "content-type": "text/calendar; charset=utf-8" },
-      body: buildEvent(event, ctx.clock.now()),
+      body: body ?? buildEvent(event, ctx.clock.now()),
     });
     if (!sent.ok) return { ok: false, error: sent.error, upstream: sent.meta };
     const { answer, meta } = sent;
@@ -115,6 +126,53 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
       : { ok: true, value: written(event, etag), upstream: meta };
   }
 
+  /** After a 412: the booking's change made on the event as it now stands (see the module comment). */
+  async function mergeOnto(
+    url: URL,
+    event: CalendarEventWrite,
+    tries: number,
+  ): Promise<WriteResult<WrittenEvent>> {
+    const got = await ctx.send({ method: "GET", url, headers: { accept: "text/calendar" } });
+    if (!got.ok) return { ok: false, error: got.error, upstream: got.meta };
+    const { answer, meta } = got;
+    const failed = (message: string): WriteResult<WrittenEvent> => ({
+      ok: false,
+      error: { code: "precondition_failed", message },
+      upstream: meta,
+    });
+    if (answer.status === 404 || answer.status === 410)
+      return failed("the event is gone from the calendar since the gateway wrote it");
+    if (!isSuccess(answer.status))
+      return { ok: false, error: statusError(answer, "reading the event", ctx.clock), upstream: meta };
+    const etag = answer.headers.get("etag");
+    if (etag === null)
+      return {
+        ok: false,
+        error: { code: "unavailable", message: "reading the event: the server sent no ETag" },
+        upstream: meta,
+      };
+    const merged = mergeOwnedInto(answer.body, event, ctx.clock.now());
+    if (!merged.ok)
+      return { ok: false, error: { code: "invalid_request", message: merged.message }, upstream: meta };
+    return put(
+      event,
+      { "if-match": etag },
+      (again, againMeta) =>
+        tries > 1
+          ? mergeOnto(again, event, tries - 1)
+          : Promise.resolve({
+              ok: false,
+              error: {
+                code: "precondition_failed",
+                message: "the event kept changing while the gateway rewrote it: try again later",
+              },
+              upstream: againMeta,
+            }),
+      "updating the event",
+      merged.data,
+    );
+  }
+
   return {
     create: (event) =>
       put(
@@ -125,20 +183,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
       ),
 
     update: (event, ifMatch) =>
-      put(
-        event,
-        { "if-match": ifMatch },
-        (_url, meta) =>
-          Promise.resolve({
-            ok: false,
-            error: {
-              code: "precondition_failed",
-              message: "the event changed or went since that ETag: read it again",
-            },
-            upstream: meta,
-          }),
-        "updating the event",
-      ),
+      put(event, { "if-match": ifMatch }, (url) => mergeOnto(url, event, MERGE_TRIES), "updating the event"),
 
     async delete(calendarId, eventId, ifMatch) {
       const target = targetOf(ctx, calendarId, eventId);

@@ -4,9 +4,13 @@
  * - create: events.insert with the id derived from the gateway's eventId (ids.ts). A retried
  *   create whose first try landed answers 409 (reason "duplicate"): the event is read with
  *   events.get and answered as stored, so a retry never writes a second event.
- * - update: events.patch of the fields the gateway owns (summary, description, times,
- *   status, transparency), so what the host added (reminders, colour, guests) is kept, with
- *   If-Match: the etag the gateway last saw; 412 is precondition_failed.
+ * - update: events.patch with If-Match: the etag the gateway last wrote, of the fields the
+ *   gateway wrote (summary, description, times, status, transparency), so what the host added
+ *   (reminders, colour, guests, location) is kept. A 412 means someone else edited the event
+ *   since: the event is read (events.get) for its current etag, and patched again with only what
+ *   the booking owns (times, status, transparency), so an edited summary or description stays
+ *   too (ports/event-writer.ts), up to MERGE_TRIES times while it keeps changing; gone (404/410)
+ *   or still changing is precondition_failed.
  * - delete: events.delete with If-Match when given; 404 or 410 (already deleted) is
  *   `deleted: false`, not an error.
  * - Times are written as UTC instants with the host's zone as `timeZone`, so Google shows the
@@ -28,14 +32,25 @@ import { googleEventId } from "./ids.js";
 
 type Written = ConnectorResult<WrittenEvent, EventWriteErrorCode>;
 
-function bodyOf(event: CalendarEventWrite): calendar_v3.Schema$Event {
+/** Reads and patches after a 412, before the rewrite is left to the caller's retry. */
+const MERGE_TRIES = 3;
+
+/** What the booking owns on its event, whoever edited the rest. */
+function ownedOf(event: CalendarEventWrite): calendar_v3.Schema$Event {
   return {
-    summary: event.summary,
-    description: event.description ?? null,
     start: { dateTime: new Date(event.start).toISOString(), timeZone: event.zone },
     end: { dateTime: new Date(event.end).toISOString(), timeZone: event.zone },
     status: event.status,
     transparency: event.transparency,
+  };
+}
+
+/** The whole event as the gateway writes it. */
+function bodyOf(event: CalendarEventWrite): calendar_v3.Schema$Event {
+  return {
+    summary: event.summary,
+    description: event.description ?? null,
+    ...ownedOf(event),
   };
 }
 
@@ -65,10 +80,14 @@ export class GoogleEventWriter implements EventWriter {
     };
   }
 
-  private failed(outcome: Outcome): Written {
+  /** `gone`: a 404 or 410 is precondition_failed (the event went since the gateway wrote it). */
+  private failed(outcome: Outcome, gone?: "gone"): Written {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
-    return { ok: false, upstream: outcome.meta, error: googleWriteError(outcome, this.now()) };
+    const error = googleWriteError(outcome, this.now());
+    if (gone !== undefined && (outcome.status === 404 || outcome.status === 410))
+      return { ok: false, upstream: outcome.meta, error: { ...error, code: "precondition_failed" } };
+    return { ok: false, upstream: outcome.meta, error };
   }
 
   async create(event: CalendarEventWrite): Promise<Written> {
@@ -92,21 +111,44 @@ export class GoogleEventWriter implements EventWriter {
   }
 
   async update(event: CalendarEventWrite, ifMatch: string): Promise<Written> {
+    let patched = await this.patch(event, bodyOf(event), ifMatch);
+    for (let tries = MERGE_TRIES; tries > 0 && this.changed(patched); tries--) {
+      // Someone else edited the event: patch what the booking owns onto the current version.
+      const current = await this.read(event);
+      if (!current.ok || current.status !== 200) return this.failed(current, "gone");
+      const etag = (current.data as calendar_v3.Schema$Event).etag;
+      if (!etag) return this.failed(current);
+      patched = await this.patch(event, ownedOf(event), etag);
+    }
+    if (patched.ok && patched.status === 200) return this.written(patched, event.calendarId, event.eventId);
+    return this.failed(patched);
+  }
+
+  private changed(outcome: Outcome): boolean {
+    return outcome.ok && outcome.status === 412;
+  }
+
+  private patch(
+    event: CalendarEventWrite,
+    body: calendar_v3.Schema$Event,
+    ifMatch: string,
+  ): Promise<Outcome> {
     const { calendarId } = event;
     const id = googleEventId(event.eventId);
     const call = callLine("PATCH", ["calendars", calendarId, "events", id]);
-    const patched = await callGoogle(
+    return callGoogle(
       this.deps,
       call,
-      (o) =>
-        this.api.events.patch(
-          { calendarId, eventId: id, sendUpdates: "none", requestBody: bodyOf(event) },
-          o,
-        ),
+      (o) => this.api.events.patch({ calendarId, eventId: id, sendUpdates: "none", requestBody: body }, o),
       { "If-Match": ifMatch },
     );
-    if (patched.ok && patched.status === 200) return this.written(patched, calendarId, event.eventId);
-    return this.failed(patched);
+  }
+
+  private read(event: CalendarEventWrite): Promise<Outcome> {
+    const { calendarId } = event;
+    const id = googleEventId(event.eventId);
+    const call = callLine("GET", ["calendars", calendarId, "events", id]);
+    return callGoogle(this.deps, call, (o) => this.api.events.get({ calendarId, eventId: id }, o));
   }
 
   async delete(

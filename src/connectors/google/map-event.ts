@@ -13,7 +13,10 @@
  * - times: `{ date }` stays all-day; `{ dateTime, timeZone }` becomes the local time in that
  *   IANA zone (Google writes the dateTime with the offset of the calendar's or the request's
  *   zone, not necessarily the event's); a dateTime without timeZone stays absolute as written.
- * - transparency "transparent" and working-location entries are free; all else is busy.
+ * - transparency "transparent" and working-location entries are free; so is an invitation the
+ *   calendar's owner declined: the attendee marked `self` ("this entry represents the calendar
+ *   on which this copy of the event appears", Events resource) with responseStatus "declined".
+ *   All else is busy.
  */
 import type { calendar_v3 } from "@googleapis/calendar";
 import {
@@ -121,7 +124,8 @@ export function mapEvent(ev: calendar_v3.Schema$Event, uid: string): RawCalendar
     ev.recurringEventId && ev.originalStartTime
       ? mapTime(ev.originalStartTime, `${what} originalStartTime`)
       : undefined;
-  const free = ev.transparency === "transparent" || ev.eventType === "workingLocation";
+  const declined = ev.attendees?.some((a) => a.self === true && a.responseStatus === "declined") === true;
+  const free = ev.transparency === "transparent" || ev.eventType === "workingLocation" || declined;
   return {
     uid,
     eventId: id,

@@ -11,7 +11,12 @@
  *   `showAs: "free"` (Graph has no settable cancelled status for an event without attendees;
  *   the gateway deletes the event when it wants it gone).
  * - update: PATCH {user}/events/{upstreamEventId} with If-Match (the @odata.etag, or a bare
- *   changeKey, which is sent as the weak tag W/"…"); 412 is precondition_failed.
+ *   changeKey, which is sent as the weak tag W/"…") of what the gateway wrote. A 412 means
+ *   someone else edited the event since: it is read (GET, `$select=id` is enough for its
+ *   @odata.etag) and patched again with only what the booking owns (start, end, showAs), so an
+ *   edited subject, body or location stays ("Update event": properties left out of the body keep
+ *   their values; ports/event-writer.ts), up to MERGE_TRIES times while it keeps changing; gone
+ *   (404) or still changing is precondition_failed.
  * - delete: DELETE with If-Match when given; 404 (already gone) is `deleted: false`.
  * - Times are written in the host's zone as its Windows name (windows-iana), which every
  *   Exchange version knows, falling back to UTC for a zone without one.
@@ -46,13 +51,24 @@ function showAs(event: CalendarEventWrite): "free" | "tentative" | "busy" {
   return event.status === "tentative" ? "tentative" : "busy";
 }
 
+/** Reads and patches after a 412, before the rewrite is left to the caller's retry. */
+const MERGE_TRIES = 3;
+
+/** What the booking owns on its event, whoever edited the rest. */
+function ownedOf(event: CalendarEventWrite): Record<string, unknown> {
+  return {
+    start: graphTime(event.start, event.zone),
+    end: graphTime(event.end, event.zone),
+    showAs: showAs(event),
+  };
+}
+
+/** The whole event as the gateway writes it. */
 function bodyOf(event: CalendarEventWrite): Record<string, unknown> {
   return {
     subject: event.summary,
     body: { contentType: "text", content: event.description ?? "" },
-    start: graphTime(event.start, event.zone),
-    end: graphTime(event.end, event.zone),
-    showAs: showAs(event),
+    ...ownedOf(event),
   };
 }
 
@@ -109,12 +125,26 @@ export class GraphEventWriter implements EventWriter {
         },
       };
     }
-    const outcome = await callGraph(this.deps, {
-      method: "PATCH",
-      url: this.paths.mailbox("events", event.upstreamEventId),
-      body: bodyOf(event),
-      headers: { "If-Match": ifMatchOf(ifMatch) },
-    });
+    const url = this.paths.mailbox("events", event.upstreamEventId);
+    const patch = (body: Record<string, unknown>, version: string) =>
+      callGraph(this.deps, { method: "PATCH", url, body, headers: { "If-Match": ifMatchOf(version) } });
+    let outcome = await patch(bodyOf(event), ifMatch);
+    for (let tries = MERGE_TRIES; tries > 0 && outcome.ok && outcome.status === 412; tries--) {
+      // Someone else edited the event: patch what the booking owns onto the current version.
+      const current = await callGraph(this.deps, { method: "GET", url: `${url}?$select=id` });
+      if (current.ok && current.status === 404)
+        return {
+          ok: false,
+          upstream: current.meta,
+          error: {
+            code: "precondition_failed",
+            message: `${current.meta.call} answered 404: the event is gone`,
+          },
+        };
+      const version = current.ok && current.status === 200 ? etagOf(current.data ?? {}) : undefined;
+      if (version === undefined) return this.answer(current, [], event.calendarId, event.eventId);
+      outcome = await patch(ownedOf(event), version);
+    }
     return this.answer(outcome, [200], event.calendarId, event.eventId);
   }
 

@@ -20,6 +20,8 @@ export interface GraphEvent {
   readonly isAllDay?: boolean;
   readonly isCancelled?: boolean;
   readonly showAs?: "free" | "tentative" | "busy" | "oof" | "workingElsewhere" | "unknown";
+  /** The mailbox owner's answer to the meeting ("responseStatus": none, organizer, tentativelyAccepted, accepted, declined, notResponded). */
+  readonly responseStatus?: { readonly response?: string; readonly time?: string };
   readonly type?: "singleInstance" | "occurrence" | "exception" | "seriesMaster";
   readonly seriesMasterId?: string;
   readonly start?: GraphDateTimeTimeZone;

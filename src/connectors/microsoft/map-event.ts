@@ -18,7 +18,10 @@
  * Windows name, through windows-iana) keeps the local time with its zone.
  *
  * showAs: free and workingElsewhere are transparent, tentative is a tentative status, busy,
- * oof and unknown are busy.
+ * oof and unknown are busy. A meeting the mailbox's owner declined is free whatever its showAs:
+ * `responseStatus` on the owner's copy is the owner's own answer (resource "event":
+ * "Indicates the type of response sent in response to an event message"; "responseStatus":
+ * response "declined"), and Outlook can keep a declined meeting in the calendar.
  */
 import { findIana } from "windows-iana";
 import { isValidTimeZone } from "../../protocol/time/index.js";
@@ -63,7 +66,10 @@ export function mapEvent(ev: GraphEvent): RawCalendarEvent | undefined {
     start,
     end,
     status: ev.isCancelled === true ? "cancelled" : ev.showAs === "tentative" ? "tentative" : "confirmed",
-    transparency: ev.showAs === "free" || ev.showAs === "workingElsewhere" ? "transparent" : "opaque",
+    transparency:
+      ev.showAs === "free" || ev.showAs === "workingElsewhere" || ev.responseStatus?.response === "declined"
+        ? "transparent"
+        : "opaque",
     ...(etag !== undefined && { etag }),
   };
 }

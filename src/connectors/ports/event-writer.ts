@@ -6,9 +6,15 @@
  * - The gateway chooses the event id (derived from the booking), so a create retried after a
  *   lost answer finds its own event instead of writing a second one: creating an id that
  *   exists answers the event as stored.
- * - Updates and deletes carry the version the gateway last saw (`ifMatch`: ETag / changeKey);
- *   a calendar whose event changed since answers `precondition_failed`, and the gateway reads
- *   the event again before deciding. Deleting an event that is gone is not an error.
+ * - Updates and deletes carry the version the gateway last wrote (`ifMatch`: ETag / changeKey).
+ *   An update changes only what the booking owns: start and end, status and transparency. While
+ *   the event is still the version the gateway wrote, it is the gateway's whole (summary and
+ *   description too). When someone else edited it since (a location, a note, a reminder, a new
+ *   description), the connector reads the event as it now stands and makes the booking's change
+ *   on that version, under that version's tag, keeping every other edit (RFC 9110 §13.1.1: no
+ *   lost update); it answers `precondition_failed` only when the event is gone or kept changing
+ *   through a few tries. A delete whose version changed answers `precondition_failed`, and the
+ *   gateway reads the event again before deciding. Deleting an event that is gone is not an error.
  * - Some calendars cannot take a client-chosen id (Microsoft Graph: it dedupes retried creates
  *   by `transactionId` and assigns its own id). Such a connector answers the calendar's id as
  *   `upstreamEventId` on the WrittenEvent, and the gateway passes it back on update and delete.

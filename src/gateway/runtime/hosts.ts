@@ -99,7 +99,7 @@ export async function buildHost(
   let calendarHost: CalendarHostHandle | undefined;
   if (made.value.kind === "calendar" && hasCapabilities(made.value, ["calendar", "events"])) {
     // A calendar becomes a booking host through the core's calendar path (src/booking/calendar).
-    const host = calendarHostFrom(config, at, made.value, {
+    const host = await calendarHostFrom(config, at, made.value, {
       store: deps.store,
       state: deps.calendarState,
       now: () => clock.now(),

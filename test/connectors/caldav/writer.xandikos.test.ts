@@ -81,7 +81,7 @@ describe("CalDAV event writer against xandikos", () => {
     expect(events[0]?.etag).toBe(first.value.etag);
   });
 
-  it("updates with the current ETag, and refuses a stale one with precondition_failed", async () => {
+  it("updates with the current ETag; a stale one is read again and the change made on the current version", async () => {
     const cal = await server.makeCalendar("update");
     const created = await connector.events.create(booking(cal, "hold-2"));
     if (!created.ok) throw new Error(created.error.message);
@@ -95,14 +95,71 @@ describe("CalDAV event writer against xandikos", () => {
     expect((await readAll(cal)).map((e) => [e.status, e.etag])).toEqual([["confirmed", approved.value.etag]]);
 
     const stale = await connector.events.update(
-      booking(cal, "hold-2", { status: "cancelled" }),
+      booking(cal, "hold-2", { status: "cancelled", transparency: "transparent" }),
       created.value.etag,
     );
-    expect(stale.ok).toBe(false);
-    if (stale.ok) return;
-    expect(stale.error.code).toBe("precondition_failed");
-    expect(stale.upstream).toMatchObject({ call: "PUT /user/calendars/update/hold-2.ics", status: 412 });
-    expect((await readAll(cal)).map((e) => e.status)).toEqual(["confirmed"]);
+    expect(stale.ok).toBe(true);
+    if (!stale.ok) return;
+    expect(stale.upstream).toMatchObject({ call: "PUT /user/calendars/update/hold-2.ics", status: 204 });
+    expect((await readAll(cal)).map((e) => [e.status, e.transparency, e.etag])).toEqual([
+      ["cancelled", "transparent", stale.value.etag],
+    ]);
+  });
+
+  it("a rewrite after someone else's edit keeps what they wrote (LOCATION, COMMENT, VALARM, X-, parameters)", async () => {
+    const cal = await server.makeCalendar("merge");
+    const created = await connector.events.create(booking(cal, "hold-9", { description: "Booked online." }));
+    if (!created.ok) throw new Error(created.error.message);
+    const url = new URL(`${cal}hold-9.ics`, server.serverUrl);
+    const before = await fetch(url);
+    const edited = (await before.text()).replace(
+      "END:VEVENT",
+      [
+        'LOCATION;ALTREP="https://maps.example/2":Chair 2\\, back room',
+        "COMMENT:Bring the blue towel",
+        "ATTENDEE;PARTSTAT=ACCEPTED;CN=Reception:mailto:desk@example.com",
+        "X-RECEPTION-NOTE:called to confirm",
+        "BEGIN:VALARM",
+        "ACTION:DISPLAY",
+        "DESCRIPTION:Prepare chair",
+        "TRIGGER:-PT15M",
+        "END:VALARM",
+        "END:VEVENT",
+      ].join("\r\n"),
+    );
+    const put = await fetch(url, {
+      method: "PUT",
+      headers: { "content-type": "text/calendar", "if-match": before.headers.get("etag") ?? "" },
+      body: edited.replace("DESCRIPTION:Booked online.", "DESCRIPTION:Booked online. Allergic to lavender."),
+    });
+    await put.arrayBuffer();
+    expect(put.status).toBe(204);
+
+    const moved = await connector.events.update(
+      booking(cal, "hold-9", {
+        status: "confirmed",
+        start: Date.parse("2026-12-03T16:00:00Z"),
+        end: Date.parse("2026-12-03T17:00:00Z"),
+        description: "Booked online.",
+      }),
+      created.value.etag,
+    );
+    expect(moved.ok).toBe(true);
+    const stored = await (await fetch(url)).text();
+    expect(stored).toContain("STATUS:CONFIRMED");
+    expect(stored).toContain("TRANSP:OPAQUE");
+    expect(stored).toContain("DTSTART:20261203T160000Z");
+    expect(stored).toContain("DTEND:20261203T170000Z");
+    expect(stored).toContain("SEQUENCE:1");
+    expect(stored).toContain('LOCATION;ALTREP="https://maps.example/2":Chair 2\\, back room');
+    expect(stored).toContain("COMMENT:Bring the blue towel");
+    // ical.js writes parameters in its own order; their order carries no meaning (RFC 5545 §3.2).
+    expect(stored).toMatch(
+      /ATTENDEE;(CN=Reception;PARTSTAT=ACCEPTED|PARTSTAT=ACCEPTED;CN=Reception):mailto:desk@example\.com/,
+    );
+    expect(stored).toContain("X-RECEPTION-NOTE:called to confirm");
+    expect(stored).toMatch(/BEGIN:VALARM[\s\S]*TRIGGER:-PT15M[\s\S]*END:VALARM/);
+    expect(stored).toContain("DESCRIPTION:Booked online. Allergic to lavender.");
   });
 
   it("a CANCELLED rewrite keeps the resource, with STATUS:CANCELLED and TRANSP as written", async () => {

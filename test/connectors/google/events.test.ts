@@ -72,26 +72,65 @@ describe("Google event writes", () => {
     });
   });
 
-  it("updates with If-Match; a stale etag is precondition_failed", async () => {
+  it("updates with If-Match; after a 412 it reads the event and patches only what the booking owns", async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const edited = {
+      ...stored,
+      location: "Chair 2",
+      description: "Allergic to lavender",
+      etag: '"3512400000000500"',
+    };
+    google()
+      .patch(`${EVENTS}/${id}`, (b: Record<string, unknown>) => (bodies.push(b), true))
+      .query({ sendUpdates: "none" })
+      .matchHeader("if-match", '"3512400000000000"')
+      .reply(412, fixture("error-412-condition-not-met.json"))
+      .get(`${EVENTS}/${id}`)
+      .reply(200, edited)
+      .patch(`${EVENTS}/${id}`, (b: Record<string, unknown>) => (bodies.push(b), true))
+      .query({ sendUpdates: "none" })
+      .matchHeader("if-match", '"3512400000000500"')
+      .reply(200, { ...edited, status: "confirmed", etag: '"3512400000001000"' });
+    const result = await connector().events.update({ ...write, status: "confirmed" }, '"3512400000000000"');
+    expectNoToken(result);
+    expect(result.ok && result.value.etag).toBe('"3512400000001000"');
+    expect(bodies[0]).toMatchObject({ summary: write.summary, description: null, status: "confirmed" });
+    // Patch semantics: what the body leaves out (summary, description, location) stays as edited.
+    expect(bodies[1]).toEqual({
+      start: { dateTime: "2026-12-09T15:00:00.000Z", timeZone: "America/New_York" },
+      end: { dateTime: "2026-12-09T15:45:00.000Z", timeZone: "America/New_York" },
+      status: "confirmed",
+      transparency: "opaque",
+    });
+  });
+
+  it("an update of an event that is gone, or that keeps changing, is precondition_failed", async () => {
     google()
       .patch(`${EVENTS}/${id}`)
-      .query({ sendUpdates: "none" })
-      .matchHeader("if-match", '"stale"')
-      .reply(412, fixture("error-412-condition-not-met.json"))
-      .patch(`${EVENTS}/${id}`)
       .query(true)
-      .matchHeader("if-match", '"3512400000000000"')
-      .reply(200, { ...stored, status: "confirmed", etag: '"3512400000001000"' });
-    const c = connector();
-    const stale = await c.events.update({ ...write, status: "confirmed" }, '"stale"');
-    expectNoToken(stale);
-    expect(!stale.ok && stale.error.code).toBe("precondition_failed");
-    expect(stale.upstream).toMatchObject({
-      status: 412,
-      call: `PATCH /calendar/v3/calendars/primary/events/${id}`,
+      .reply(412, fixture("error-412-condition-not-met.json"))
+      .get(`${EVENTS}/${id}`)
+      .reply(404, { error: { code: 404, message: "Not Found", errors: [{ reason: "notFound" }] } });
+    const gone = await connector().events.update(write, '"old"');
+    expect(!gone.ok && gone.error.code).toBe("precondition_failed");
+    expect(gone.upstream).toMatchObject({
+      status: 404,
+      call: `GET /calendar/v3/calendars/primary/events/${id}`,
     });
-    const fresh = await c.events.update({ ...write, status: "confirmed" }, '"3512400000000000"');
-    expect(fresh.ok && fresh.value.etag).toBe('"3512400000001000"');
+
+    const scope = google();
+    scope.patch(`${EVENTS}/${id}`).query(true).reply(412, fixture("error-412-condition-not-met.json"));
+    for (let i = 0; i < 3; i++)
+      scope
+        .get(`${EVENTS}/${id}`)
+        .reply(200, { ...stored, etag: `"v${i}"` })
+        .patch(`${EVENTS}/${id}`)
+        .query(true)
+        .matchHeader("if-match", `"v${i}"`)
+        .reply(412, fixture("error-412-condition-not-met.json"));
+    const busy = await connector().events.update(write, '"old"');
+    expect(!busy.ok && busy.error.code).toBe("precondition_failed");
+    expect(busy.upstream).toMatchObject({ status: 412 });
   });
 
   it("deletes; an event already gone (410 or 404) is deleted: false, not an error", async () => {

@@ -60,29 +60,52 @@ describe("Graph event writes", () => {
     expect(retry.ok && retry.value).toEqual(first.ok && first.value);
   });
 
-  it("updates by Graph's id with If-Match; a stale changeKey is precondition_failed", async () => {
+  it("updates by Graph's id with If-Match; after a 412 it reads the event and patches only what the booking owns", async () => {
+    const bodies: Array<Record<string, unknown>> = [];
+    const url = `/v1.0/me/events/${encodeURIComponent(created.id)}`;
     graph()
-      .patch(`/v1.0/me/events/${encodeURIComponent(created.id)}`)
+      .patch(url, (b: Record<string, unknown>) => (bodies.push(b), true))
       .matchHeader("if-match", 'W/"stale-change-key"')
       .reply(412, fixture("error-412-irresolvable-conflict.json"))
-      .patch(`/v1.0/me/events/${encodeURIComponent(created.id)}`)
-      .matchHeader("if-match", created["@odata.etag"])
+      .get(url)
+      .query({ $select: "id" })
+      .reply(200, { id: created.id, "@odata.etag": 'W/"edited-change-key"' })
+      .patch(url, (b: Record<string, unknown>) => (bodies.push(b), true))
+      .matchHeader("if-match", 'W/"edited-change-key"')
       .reply(200, {
         ...created,
         showAs: "busy",
         "@odata.etag": 'W/"new-change-key"',
         changeKey: "new-change-key",
       });
-    const c = connector();
     const confirmed = { ...write, status: "confirmed" as const, upstreamEventId: created.id };
-    const stale = await c.events.update(confirmed, "stale-change-key");
-    expectNoToken(stale);
-    expect(!stale.ok && stale.error.code).toBe("precondition_failed");
-    const fresh = await c.events.update(confirmed, created["@odata.etag"]);
-    expect(fresh.ok && fresh.value).toMatchObject({
+    const result = await connector().events.update(confirmed, "stale-change-key");
+    expectNoToken(result);
+    expect(result.ok && result.value).toMatchObject({
       etag: 'W/"new-change-key"',
       upstreamEventId: created.id,
     });
+    expect(bodies[0]).toMatchObject({ subject: write.summary, showAs: "busy" });
+    // "Update event": what the body leaves out (subject, body, location) keeps its value.
+    expect(bodies[1]).toEqual({
+      start: { dateTime: "2026-12-09T10:00:00", timeZone: "Romance Standard Time" },
+      end: { dateTime: "2026-12-09T10:45:00", timeZone: "Romance Standard Time" },
+      showAs: "busy",
+    });
+  });
+
+  it("an update of an event that is gone is precondition_failed", async () => {
+    const url = `/v1.0/me/events/${encodeURIComponent(created.id)}`;
+    graph()
+      .patch(url)
+      .reply(412, fixture("error-412-irresolvable-conflict.json"))
+      .get(url)
+      .query(true)
+      .reply(404, {
+        error: { code: "ErrorItemNotFound", message: "The specified object was not found in the store." },
+      });
+    const gone = await connector().events.update({ ...write, upstreamEventId: created.id }, "old");
+    expect(!gone.ok && gone.error.code).toBe("precondition_failed");
   });
 
   it("update and delete without Graph's id are refused without a call", async () => {

@@ -8,18 +8,27 @@
  *
  * - Google Calendar API v3 (https://developers.google.com/calendar/api/v3/reference):
  *   GET users/me/calendarList, GET calendars/{id}/events (full list with nextSyncToken; a
- *   syncToken gives the changes since), POST calendars/{id}/events (insert), POST freeBusy.
- *   401 answers fixtures/google/error-401-invalid-credentials.json.
+ *   syncToken gives the changes since), POST calendars/{id}/events (insert), POST freeBusy,
+ *   GET and PATCH calendars/{id}/events/{eventId} ("Events: get", "Events: patch"). A PATCH
+ *   changes only the fields it carries: nested objects merge, arrays are replaced, null clears
+ *   (guide "Improve performance", "Patch (partial update)"); with If-Match naming another etag
+ *   it is 412 fixtures/google/error-412-condition-not-met.json (guide "Version resources").
+ *   Every change gives the event a new etag. 401 answers
+ *   fixtures/google/error-401-invalid-credentials.json.
  * - Microsoft Graph v1.0 (https://learn.microsoft.com/en-us/graph/api/resources/event):
  *   GET me/calendars, GET me/[calendars/{id}/]calendarView/delta (value + @odata.deltaLink on
- *   graph.microsoft.com), POST me/[calendars/{id}/]events (201). 401 answers
+ *   graph.microsoft.com), POST me/[calendars/{id}/]events (201), GET and PATCH me/events/{id}
+ *   ("Get event", "Update event": properties left out of the body keep their values; a complex
+ *   property given replaces the old one). A PATCH with If-Match naming another version is 412
+ *   fixtures/microsoft/error-412-irresolvable-conflict.json; every change gives the event a new
+ *   changeKey and @odata.etag. 401 answers
  *   fixtures/microsoft/error-401-invalid-authentication-token.json.
  * - Square shares its origin with its OAuth endpoints (connect.squareup.com), so its API is the
  *   existing fake, test/e2e/support/fake-square.ts (FakeSquareServer, built with the token the
  *   Square stand-in is told to issue, `fixedAccessToken`), reached through the host's `baseUrl`
  *   setting, as test/e2e/platform-hosts.test.ts does.
  *
- * Skeletons: one in-memory event list per calendar; no recurrence, paging, conflicts or
+ * Skeletons: one in-memory event list per calendar; no recurrence, paging, create conflicts or
  * notifications (the connector tests cover those against the recorded shapes with nock).
  */
 import { randomBytes } from "node:crypto";
@@ -41,7 +50,7 @@ export interface CalendarApiFake extends Loopback {
 /** Tokens refused although the authorization server issued them (expireTokens). */
 class Expired {
   private readonly tokens = new Set<string>();
-  expire(auth: OAuthStandin): void {
+  expire(auth: TokenSource): void {
     for (const g of auth.grants) this.tokens.add(g.accessToken);
   }
   has(token: string | undefined): boolean {
@@ -51,16 +60,42 @@ class Expired {
 
 const bearer = (r: ReceivedRequest): string | undefined =>
   /^Bearer (.+)$/.exec(r.headers["authorization"] ?? "")?.[1];
-const granted = (auth: OAuthStandin, r: ReceivedRequest, expired: Expired): boolean => {
+/** Whose tokens the API takes: the stand-in's grants (or, in a connector test, a fixed list). */
+export type TokenSource = Pick<OAuthStandin, "grants">;
+
+const granted = (auth: TokenSource, r: ReceivedRequest, expired: Expired): boolean => {
   const t = bearer(r);
   return t !== undefined && !expired.has(t) && auth.grants.some((g) => g.accessToken === t);
 };
 const etag = () => `"${randomBytes(8).toString("hex")}"`;
 
+const GOOGLE_NOT_FOUND = {
+  error: {
+    code: 404,
+    message: "Not Found",
+    errors: [{ domain: "global", reason: "notFound", message: "Not Found" }],
+  },
+};
+
 /** The account's address: calendarList names the primary calendar by it, and "primary" is its alias. */
 const GOOGLE_ACCOUNT = "owner@example.com";
 
-export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<CalendarApiFake> {
+/** "Events: patch": the body's members replace, nested objects merge, arrays replace, null clears. */
+function patched(
+  target: Record<string, unknown>,
+  patch: Readonly<Record<string, unknown>>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...target };
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else if (typeof v === "object" && !Array.isArray(v) && typeof out[k] === "object" && out[k] !== null)
+      out[k] = patched(out[k] as Record<string, unknown>, v as Record<string, unknown>);
+    else out[k] = v;
+  }
+  return out;
+}
+
+export async function startGoogleCalendarFake(auth: TokenSource): Promise<CalendarApiFake> {
   const events = new Map<string, Record<string, unknown>[]>([["primary", []]]);
   const list = (id: string) => {
     const key = id === GOOGLE_ACCOUNT ? "primary" : id;
@@ -109,6 +144,22 @@ export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<Calen
         ),
       });
     }
+    const one = /^\/calendars\/([^/]+)\/events\/([^/]+)$/.exec(path);
+    if (one !== null) {
+      const calendar = list(decodeURIComponent(one[1]!));
+      const at = calendar.findIndex((e) => e["id"] === decodeURIComponent(one[2]!));
+      const event = calendar[at];
+      if (event === undefined) return json(404, GOOGLE_NOT_FOUND);
+      if (r.method === "GET") return json(200, event);
+      if (r.method === "PATCH") {
+        const ifMatch = r.headers["if-match"];
+        if (ifMatch !== undefined && ifMatch !== event["etag"])
+          return json(412, readFixtureJson("google/error-412-condition-not-met.json"));
+        const next = { ...patched(event, r.body ?? {}), etag: etag(), updated: new Date().toISOString() };
+        calendar[at] = next;
+        return json(200, next);
+      }
+    }
     const m = /^\/calendars\/([^/]+)\/events$/.exec(path);
     if (m !== null) {
       const id = decodeURIComponent(m[1]!);
@@ -143,13 +194,7 @@ export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<Calen
         return json(200, event);
       }
     }
-    return json(404, {
-      error: {
-        code: 404,
-        message: "Not Found",
-        errors: [{ domain: "global", reason: "notFound", message: "Not Found" }],
-      },
-    });
+    return json(404, GOOGLE_NOT_FOUND);
   });
   return {
     ...server,
@@ -159,7 +204,7 @@ export async function startGoogleCalendarFake(auth: OAuthStandin): Promise<Calen
   };
 }
 
-export async function startGraphCalendarFake(auth: OAuthStandin): Promise<CalendarApiFake> {
+export async function startGraphCalendarFake(auth: TokenSource): Promise<CalendarApiFake> {
   const events = new Map<string, Record<string, unknown>[]>([["default", []]]);
   const list = (id: string) => events.get(id) ?? events.set(id, []).get(id)!;
   const GRAPH = "https://graph.microsoft.com/v1.0";
@@ -204,6 +249,27 @@ export async function startGraphCalendarFake(auth: OAuthStandin): Promise<Calend
       event.id = eventId;
       list(id).push(event);
       return json(201, event);
+    }
+    const one = /^\/me\/events\/([^/]+)$/.exec(path);
+    if (one !== null) {
+      const id = decodeURIComponent(one[1]!);
+      const found = [...events.values()].find((l) => l.some((e) => e["id"] === id));
+      const at = found?.findIndex((e) => e["id"] === id) ?? -1;
+      const event = found?.[at];
+      if (found === undefined || event === undefined)
+        return json(404, {
+          error: { code: "ErrorItemNotFound", message: "The specified object was not found in the store." },
+        });
+      if (r.method === "GET") return json(200, event);
+      if (r.method === "PATCH") {
+        const ifMatch = r.headers["if-match"];
+        if (ifMatch !== undefined && ifMatch !== event["@odata.etag"])
+          return json(412, readFixtureJson("microsoft/error-412-irresolvable-conflict.json"));
+        const changeKey = randomBytes(8).toString("base64");
+        const next = { ...event, ...r.body, changeKey, "@odata.etag": `W/"${changeKey}"` };
+        found[at] = next;
+        return json(200, next);
+      }
     }
     return json(404, { error: { code: "ResourceNotFound", message: "Resource not found." } });
   });

@@ -66,6 +66,10 @@ export interface DisplaceWorldOptions {
   readonly store?: GatewayStore;
   readonly state?: CalendarStateStore;
   readonly hostId?: string;
+  /** A real calendar (a connector and its calendar id) in place of the in-memory "main". */
+  readonly main?: { readonly connector: CalendarConnector; readonly calendarId: string };
+  /** The host's confirmation policy (default instant). */
+  readonly confirmation?: HostPolicies["confirmation"];
 }
 
 /** A busy event in one calendar, Tuesday local times. */
@@ -90,8 +94,9 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
   const calendars = new Map<string, MemoryCalendar>([["main", new MemoryCalendar()]]);
   for (const unit of opts.mapped ?? []) calendars.set(`${unit}-cal`, new MemoryCalendar());
   const main = calendars.get("main") as MemoryCalendar;
+  const mainId = opts.main?.calendarId ?? "main";
   // One connector over several calendars: sync by calendar id, writes to "main".
-  const connector: CalendarConnector = {
+  const connector: CalendarConnector = opts.main?.connector ?? {
     ...main.connector(),
     calendar: {
       sync: (r) => {
@@ -107,12 +112,12 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
       timezone: ZONE,
       units,
       calendars: [
-        { calendarId: "main" },
+        { calendarId: mainId },
         ...(opts.mapped ?? []).map((unit) => ({ calendarId: `${unit}-cal`, resourceId: unit })),
       ],
       horizonMs: 31 * 24 * H,
     },
-    writeCalendarId: "main",
+    writeCalendarId: mainId,
     organization: { id: hostId, name: "Ana's studio", timezone: ZONE, currency: "EUR" },
     services: [
       {
@@ -135,7 +140,7 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
     timezone: ZONE,
     domain: null,
     connector: { type: "memory-calendar", settings: {} },
-    policies,
+    policies: { ...policies, confirmation: opts.confirmation ?? policies.confirmation },
     // The guest may choose a chair (§4.1 selectable), or leave it to the host.
     services: [{ serviceId: "cut", selectable: true }],
   };

@@ -104,12 +104,16 @@ export class MemoryCalendar {
     if (create && existing !== undefined) {
       return { ok: true, value: { calendarId: e.calendarId, eventId: e.eventId, etag: existing.etag ?? "" } };
     }
-    if (!create && existing?.etag !== ifMatch) {
-      return { ok: false, error: { code: "precondition_failed", message: "etag mismatch" } };
+    if (!create && existing === undefined) {
+      return { ok: false, error: { code: "precondition_failed", message: "the event is gone" } };
     }
     this.writes.push(e);
+    // An update on a version someone else wrote since keeps their edits and changes only what
+    // the booking owns (ports/event-writer.ts); on the gateway's own version it is whole.
+    const theirs = !create && existing?.etag !== ifMatch ? existing : undefined;
     this.put({
-      uid: `${e.eventId}@gateway`,
+      ...theirs,
+      uid: theirs?.uid ?? `${e.eventId}@gateway`,
       eventId: e.eventId,
       start: { dateTime: new Date(e.start).toISOString() },
       end: { dateTime: new Date(e.end).toISOString() },

@@ -27,6 +27,7 @@ import {
 } from "../../booking/calendar/state.js";
 import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../booking/hosts/notices.js";
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
+import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
 
 export interface Infra {
   readonly store: GatewayStore;
@@ -42,6 +43,8 @@ export interface Infra {
   readonly notices: NoticeBook;
   /** Approval links already used. */
   readonly linkUses: LinkUseStore;
+  /** Newcomers' places at each host (src/booking/public-pool), shared through Redis when there is one. */
+  readonly publicPool: PublicPoolStore;
   close(): Promise<void>;
 }
 
@@ -75,6 +78,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       calendarState: new MemoryCalendarStateStore(),
       notices: new MemoryNoticeBook(),
       linkUses: new MemoryLinkUseStore(() => opts.clock.now()),
+      publicPool: new MemoryPublicPool(),
       close: () => Promise.resolve(),
     };
   }
@@ -121,6 +125,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       calendarState: new RedisCalendarStateStore(client, prefix),
       notices: new RedisNoticeBook(client, prefix),
       linkUses: new RedisLinkUseStore(client, prefix, () => opts.clock.now()),
+      publicPool: new RedisPublicPool(client, prefix),
       close: closeAll,
     };
   } catch (e) {

@@ -320,6 +320,7 @@ export async function buildGatewayRuntime(
       ids,
       outbox,
       bookingIndex: infra.bookingIndex,
+      publicPool: infra.publicPool,
     };
     const service = createBookingService(deps);
     const a2a = await a2aWiring({

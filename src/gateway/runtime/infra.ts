@@ -27,6 +27,7 @@ import {
 } from "../../booking/calendar/state.js";
 import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../booking/hosts/notices.js";
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
+import { MemoryNoticeBudget, RedisNoticeBudget, type NoticeBudget } from "../../booking/approval/notify.js";
 import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
 
 export interface Infra {
@@ -45,6 +46,8 @@ export interface Infra {
   readonly linkUses: LinkUseStore;
   /** Newcomers' places at each host (src/booking/public-pool), shared through Redis when there is one. */
   readonly publicPool: PublicPoolStore;
+  /** Approval links sent per host and window (src/booking/approval/notify.ts). */
+  readonly noticeBudget: NoticeBudget;
   close(): Promise<void>;
 }
 
@@ -79,6 +82,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       notices: new MemoryNoticeBook(),
       linkUses: new MemoryLinkUseStore(() => opts.clock.now()),
       publicPool: new MemoryPublicPool(),
+      noticeBudget: new MemoryNoticeBudget(),
       close: () => Promise.resolve(),
     };
   }
@@ -126,6 +130,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       notices: new RedisNoticeBook(client, prefix),
       linkUses: new RedisLinkUseStore(client, prefix, () => opts.clock.now()),
       publicPool: new RedisPublicPool(client, prefix),
+      noticeBudget: new RedisNoticeBudget(client, prefix),
       close: closeAll,
     };
   } catch (e) {

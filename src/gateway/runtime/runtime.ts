@@ -228,6 +228,7 @@ export async function buildGatewayRuntime(
         origin: publicOrigin,
         messenger,
         now: () => clock.now(),
+        budget: infra.noticeBudget,
       }),
       ...(opts.connectorFetch !== undefined && { fetch: opts.connectorFetch }),
       ...(opts.credentials !== undefined && { credentials: opts.credentials }),

@@ -103,7 +103,8 @@ async function osbpBook(adapter: CoreAdapter, start: number, n: number) {
   const first = await adapter.createBooking(input);
   if (first.ok || first.problem.code !== "requires_user_confirmation") return first;
   const token = extractApprovalToken(first.problem.message);
-  return adapter.createBooking({ ...input, approval: { confirmed: true, ...(token !== undefined && { token }) } });
+  if (token === undefined) throw new Error(`no approval token in ${first.problem.message}`);
+  return adapter.createBooking({ ...input, approval: { confirmed: true, token } });
 }
 
 const stores: Array<[string, boolean]> = [
@@ -122,7 +123,7 @@ describe.each(stores)("public booking pool (%s store)", (_name, useRedis) => {
     gw = await startGateway(
       redis === undefined ? {} : { redisUrl: redis.url, redisKeyPrefix: uniquePrefix("pubpool") },
     );
-    hours = await freeHours(gw, 120);
+    hours = await freeHours(gw, 130);
     hostKey = await gw.runtime.a2aKeys.issue(HOST);
   }, 60_000);
   afterAll(async () => {
@@ -214,5 +215,26 @@ describe.each(stores)("public booking pool (%s store)", (_name, useRedis) => {
     expect(outs.filter((o) => o.httpStatus === 429)).toHaveLength(10 - PER_ORIGIN);
     // Another origin still books.
     expect((await book(gw, hours[116]!, 116, "203.0.113.8")).httpStatus).toBe(201);
+  });
+
+  it("over HTTP the refusal is 429 with a Retry-After header (A2A §Rate Limits)", async () => {
+    const statuses: number[] = [];
+    let last: Response | undefined;
+    for (const [i, start] of hours.slice(117, 117 + PER_ORIGIN + 1).entries()) {
+      last = await fetch(`${gw.origin}/api/servicialo/${HOST}/book`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          clientEmail: `loopback-${i}@example.com`,
+          serviceId: "cleaning",
+          providerId: "hyg-1",
+          scheduledAt: new Date(start).toISOString(),
+        }),
+      });
+      statuses.push(last.status);
+    }
+    expect(statuses).toEqual([...Array<number>(PER_ORIGIN).fill(201), 429]);
+    expect(Number(last?.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+    expect(await last?.json()).toMatchObject({ code: "RATE_LIMITED" });
   });
 });

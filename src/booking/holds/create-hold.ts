@@ -194,24 +194,23 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
-  // The public booking pool (public-pool/): a newcomer's booking takes its place before its
-  // hold, counted atomically, and keeps it while its hold and then its booking hold time.
-  const pooled =
-    params.kind === "booking" && !c.hostInitiated && deps.publicPool !== undefined
-      ? drawsOnPublicPool(params.caller, c.proven)
-      : false;
-  if (pooled && deps.publicPool !== undefined) {
-    const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
-      holdId,
-      caller: params.caller,
-      until: plan.interval.end,
-      now,
-    });
-    if (!place.ok) return place;
-  }
   const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, view, now);
-  if (!placed.ok && pooled) await deps.publicPool?.release(hostId, [holdId]);
-  return placed;
+  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
+    return placed;
+  if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
+  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
+  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
+  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
+  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
+  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
+    holdId,
+    caller: params.caller,
+    until: placed.value.record.interval.end,
+    now,
+  });
+  if (place.ok) return placed;
+  await deps.store.releaseHold(hostId, holdId, now);
+  return place;
 }
 
 async function placeWithAlternatives(

@@ -1,7 +1,9 @@
 /**
- * The core's one step on the public booking pool (port.ts): a place is taken BEFORE the hold
- * that would take the time, in the store's atomic count-and-add, so a hundred parallel
- * bookings cannot all pass a check of zero. When a cap is reached, the places counted
+ * The core's one step on the public booking pool (port.ts): a place is taken in the store's
+ * atomic count-and-add, so a hundred parallel bookings cannot all pass a check of zero. The
+ * hold engine takes it right after the allocation (holds/create-hold.ts), so an attempt that
+ * lost the slot uses no place, and gives the time straight back when it gets none. When a
+ * cap is reached, the places counted
  * against it are checked against the hold store, and those whose hold or booking has ended
  * (released, expired, cancelled, declined, lapsed, past) are freed before a second, final
  * take. This is how every way a booking ends frees its place, whichever process or job

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- JSON bodies read loosely in assertions */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-member-access -- JSON bodies read loosely in assertions */
 /**
  * The public booking pool (src/booking/public-pool) on every edge, on a real gateway, against
  * the in-memory store and against Redis: a host that approves each booking (Harbourview
@@ -36,7 +36,12 @@ async function freeHours(gw: E2eGateway, n: number): Promise<number[]> {
   const open = await gw.runtime.service.openings(
     HOST,
     { agentKey: "probe" },
-    { serviceId: "cleaning", range: { start: now + 2 * DAY, end: now + 28 * DAY }, partySize: 1, resourceId: "hyg-1" },
+    {
+      serviceId: "cleaning",
+      range: { start: now + 2 * DAY, end: now + 28 * DAY },
+      partySize: 1,
+      resourceId: "hyg-1",
+    },
   );
   if (!open.ok) throw new Error(open.error.message);
   const out: number[] = [];
@@ -49,7 +54,13 @@ async function freeHours(gw: E2eGateway, n: number): Promise<number[]> {
   return out;
 }
 
-function book(gw: E2eGateway, start: number, i: number, origin: string, apiKey?: string): Promise<IntentOutcome> {
+function book(
+  gw: E2eGateway,
+  start: number,
+  i: number,
+  origin: string,
+  apiKey?: string,
+): Promise<IntentOutcome> {
   const call: IntentCall = {
     hostId: HOST,
     intent: "book_session",

@@ -84,7 +84,8 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
         // Booking is public; one made with the host's own key is the business booking for
         // itself, which the public booking pool does not limit (booking/public-pool/standing.ts).
         // A key that does not verify is refused rather than read as no key.
-        if (call.apiKey !== undefined && !(await deps.keys.verify(hostId, call.apiKey))) return unauthorized();
+        if (call.apiKey !== undefined && !(await deps.keys.verify(hostId, call.apiKey)))
+          return unauthorized();
         return bookSession(deps.core, host, caller, input, now, call.apiKey !== undefined);
       }
       case "cancel_session":

@@ -12,7 +12,7 @@ export class MemoryPublicPool implements PublicPoolStore {
 
   #live(hostId: string, now: number): Map<string, Entry> {
     let places = this.#hosts.get(hostId);
-    if (places === undefined) this.#hosts.set(hostId, (places = new Map()));
+    if (places === undefined) this.#hosts.set(hostId, (places = new Map<string, Entry>()));
     for (const [id, e] of places) if (e.until <= now) places.delete(id);
     return places;
   }
@@ -28,7 +28,8 @@ export class MemoryPublicPool implements PublicPoolStore {
       places: held.map(([id, e]): HeldPlace => ({ id, takenAt: e.takenAt })),
       earliestUntil: held.length === 0 ? now : Math.min(...held.map(([, e]) => e.until)),
     });
-    if (fromOrigin.length >= caps.perOrigin) return Promise.resolve(refuse("origin", caps.perOrigin, fromOrigin));
+    if (fromOrigin.length >= caps.perOrigin)
+      return Promise.resolve(refuse("origin", caps.perOrigin, fromOrigin));
     if (places.size >= caps.perHost) return Promise.resolve(refuse("host", caps.perHost, [...places]));
     places.set(place.id, { origin: place.origin, until: place.until, takenAt: now });
     return Promise.resolve({ ok: true });

@@ -31,7 +31,8 @@ const neverPlaced = (place: HeldPlace, now: number): boolean =>
 /** The longest Retry-After a refusal gives (SchCP §9's example for this refusal: PT60S). */
 const MAX_RETRY_MS = 60_000;
 
-export const poolCaps = (host: HostRuntime): PoolCaps => host.config.policies.publicBooking ?? DEFAULT_POOL_CAPS;
+export const poolCaps = (host: HostRuntime): PoolCaps =>
+  host.config.policies.publicBooking ?? DEFAULT_POOL_CAPS;
 
 /** The caller's origin as the pool counts it: a hash, so no network address is stored. */
 export function originTag(caller: Caller): string {

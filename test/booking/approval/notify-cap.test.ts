@@ -96,7 +96,11 @@ describe.each(budgets)("approver messages per host and hour (%s)", (_kind, make)
 
 it("without a budget every request is messaged (the behaviour before the cap)", async () => {
   const sent: OutgoingMessage[] = [];
-  const deps = { secret: new Uint8Array(32), origin: "https://gw.example", send: (m: OutgoingMessage) => sent.push(m) };
+  const deps = {
+    secret: new Uint8Array(32),
+    origin: "https://gw.example",
+    send: (m: OutgoingMessage) => sent.push(m),
+  };
   for (let i = 0; i < 8; i++) await notifyApprover(deps, notice("tutor", i));
   expect(sent).toHaveLength(8);
 });

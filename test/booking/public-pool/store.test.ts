@@ -63,7 +63,12 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
     const { a, b } = make();
     const outs = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
-        (i % 2 === 0 ? a : b).take("h1", { id: `h_${i}`, origin: `o${i}`, until: NOW + 48 * HOUR }, caps, NOW),
+        (i % 2 === 0 ? a : b).take(
+          "h1",
+          { id: `h_${i}`, origin: `o${i}`, until: NOW + 48 * HOUR },
+          caps,
+          NOW,
+        ),
       ),
     );
     expect(outs.filter((o) => o.ok)).toHaveLength(caps.perHost);
@@ -86,7 +91,9 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
     const { a, b } = make();
     const take = (s: PublicPoolStore, id: string, origin: string, until = NOW + 2 * HOUR, now = NOW) =>
       s.take("h1", { id, origin, until }, caps, now);
-    const outs = await Promise.all(Array.from({ length: 10 }, (_, i) => take(i % 2 ? a : b, `p${i}`, "same")));
+    const outs = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => take(i % 2 ? a : b, `p${i}`, "same")),
+    );
     const granted = outs.flatMap((o, i) => (o.ok ? [`p${i}`] : []));
     expect(granted).toHaveLength(caps.perOrigin);
     const refused = outs.find((o) => !o.ok);
@@ -106,7 +113,12 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
 
   it("a cap of 0 refuses everyone", async () => {
     const { a } = make();
-    const out = await a.take("h1", { id: "z", origin: "o", until: NOW + HOUR }, { perHost: 0, perOrigin: 4 }, NOW);
+    const out = await a.take(
+      "h1",
+      { id: "z", origin: "o", until: NOW + HOUR },
+      { perHost: 0, perOrigin: 4 },
+      NOW,
+    );
     expect(out.ok).toBe(false);
   });
 });

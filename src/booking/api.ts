@@ -9,6 +9,7 @@
  * method. The core never sees an HTTP request; it answers with a value or a BookingRefusal
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
+import type { PublicPoolStore } from "./public-pool/port.js";
 import type { Catalog, ConnectorError, PlaceLocation, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { GatewayStore } from "../holds/port.js";
@@ -38,6 +39,11 @@ export interface Caller {
    * attesters, signature and subject verified); its pool and reputation apply. Added by I2.
    */
   readonly attester?: string;
+  /**
+   * The network origin the edge saw (or its channel's name), for the public booking pool's
+   * per-origin cap (public-pool/); the agent key stands in when absent.
+   */
+  readonly origin?: string;
 }
 
 /** A refusal in the core's vocabulary (errors.ts); each edge maps it once to its protocol. */
@@ -118,6 +124,8 @@ export interface HostPolicies {
   readonly allowWildcardAudience: boolean;
   /** Nothing is offered past this horizon (§10; 31 days by default). */
   readonly horizonMs: number;
+  /** The public booking pool's caps (public-pool/port.ts); its defaults when absent. */
+  readonly publicBooking?: { readonly perHost: number; readonly perOrigin: number };
 }
 
 export interface HostConfig {
@@ -325,4 +333,9 @@ export interface BookingDeps {
   readonly bookingIndex?: BookingIndex;
   /** Edge hooks by attachment name; createBookingService installs SchCP's (schcp/edge.ts). */
   readonly edges?: Readonly<Record<string, BookingEdge>>;
+  /**
+   * Places newcomers' bookings take at a host (public-pool/): Redis when the gateway has it;
+   * createBookingService makes an in-memory one when absent.
+   */
+  readonly publicPool?: PublicPoolStore;
 }

@@ -31,6 +31,13 @@ export interface Authority {
   readonly principal: string;
   /** A short name of the grant's protocol, for audit ("schcp", "osbp", "a2a"). */
   readonly kind: string;
+  /**
+   * How the caller was authenticated: "principal_key" when the principal itself signed the
+   * grant (a SchCP mandate chain), "host_key" when the host's own credential made the request
+   * (an A2A X-Org-Api-Key). Absent when the principal is only claimed (an e-mail, an unsigned
+   * OSBP mandate). Decides who draws on the public booking pool (public-pool/standing.ts).
+   */
+  readonly proof?: "principal_key" | "host_key";
   /** Asynchronous when the grant counts what it has already used (SchCP max_bookings). */
   permits(terms: ActionTerms): Result<void, BookingRefusal> | Promise<Result<void, BookingRefusal>>;
   /**

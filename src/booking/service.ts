@@ -29,6 +29,7 @@ import {
   type DirectBookingApi,
 } from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
+import { MemoryPublicPool } from "./public-pool/index.js";
 import { SCHCP } from "./schcp/attachment.js";
 import { schcpEdge } from "./schcp/edge.js";
 import { schcpHostApi } from "./schcp/host-api.js";
@@ -55,6 +56,7 @@ export function createBookingService(deps: BookingDeps): BookingService {
     ...deps,
     bookingIndex: deps.bookingIndex ?? storeBookingIndex(deps.store),
     edges: { [SCHCP]: schcpEdge, ...deps.edges },
+    publicPool: deps.publicPool ?? new MemoryPublicPool(),
   };
   const engine: CreateHold = createHold;
   return {

@@ -109,6 +109,8 @@ export async function bookSession(
   caller: Caller,
   input: BookInput,
   now: number,
+  /** Made with the host's own verified X-Org-Api-Key. */
+  hostKeyed = false,
 ): Promise<IntentOutcome> {
   const service = publicServices(host).find((s) => s.id === input.serviceId);
   if (service === undefined) return failure(404, "Service not found");
@@ -130,6 +132,7 @@ export async function bookSession(
     serviceId: service.id,
     start: input.start,
     resourceId: provider.id,
+    hostKeyed,
   });
   const booked = await core.bookNow(
     host.config.id,

@@ -68,7 +68,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
     const hostId = host.config.id;
     const over = await limited(deps.limits.origin, `a2a:${call.origin}:${hostId}`);
     if (over !== undefined) return over;
-    const caller: Caller = { agentKey: `a2a:${call.origin}` };
+    const caller: Caller = { agentKey: `a2a:${call.origin}`, origin: call.origin };
     const now = deps.booking.clock.now();
     switch (call.intent) {
       case "list_services":
@@ -81,7 +81,12 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
         const input = parsed.value;
         const contact = await limited(deps.limits.contact, `a2a-contact:${hostId}:${hashed(input.email)}`);
         if (contact !== undefined) return contact;
-        return bookSession(deps.core, host, caller, input, now);
+        // Booking is public; one made with the host's own key is the business booking for
+        // itself, which the public booking pool does not limit (booking/public-pool/standing.ts).
+        // A key that does not verify is refused rather than read as no key.
+        if (call.apiKey !== undefined && !(await deps.keys.verify(hostId, call.apiKey)))
+          return unauthorized();
+        return bookSession(deps.core, host, caller, input, now, call.apiKey !== undefined);
       }
       case "cancel_session":
       case "reschedule_session": {

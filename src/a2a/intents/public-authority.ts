@@ -17,11 +17,18 @@ export const contactPrincipal = (hostId: string, email: string): string =>
 export function publicBookingAuthority(
   hostId: string,
   email: string,
-  only: { readonly serviceId: string; readonly start: number; readonly resourceId: string },
+  only: {
+    readonly serviceId: string;
+    readonly start: number;
+    readonly resourceId: string;
+    /** The host's own key made the request (not the contact's: an e-mail proves nothing). */
+    readonly hostKeyed?: boolean;
+  },
 ): Authority {
   return {
     principal: contactPrincipal(hostId, email),
     kind: "a2a",
+    ...(only.hostKeyed === true && { proof: "host_key" as const }),
     permits: (t) =>
       t.action === "hold" &&
       t.serviceId === only.serviceId &&

@@ -2,7 +2,16 @@
  * Sends a calendar host the link to answer a pending booking (issue #11): a signed, expiring,
  * single-use link (links.ts) by mail or SMS through the host-message outbox. One message per
  * booking: the message key is the booking's, so a repeated notice is not sent twice.
+ *
+ * A flood of booking requests must not become a flood of messages to a person: at most
+ * `limit.max` links go to one host's approver in a window (default 5 an hour, counted across
+ * processes through the NoticeBudget); the next request of the window sends one digest instead,
+ * saying that further requests until the window ends are waiting in the console unmessaged,
+ * and the rest of the window sends nothing. A request nobody answers lapses at its deadline
+ * and frees its time, as every pending booking does.
  */
+import type { RedisClient } from "../../redis/client.js";
+import { evalScript, redisScript } from "../../redis/script.js";
 import { issueApprovalToken } from "./links.js";
 
 export interface ApprovalNotice {
@@ -33,6 +42,59 @@ export interface ApprovalNotifierDeps {
   /** The gateway's public origin (PUBLIC_ORIGIN), e.g. "https://gw.example". */
   readonly origin: string;
   readonly send: (message: OutgoingMessage) => void;
+  /** Counts the messages per host and window; none: every notice is sent. */
+  readonly budget?: NoticeBudget;
+  /** Default DEFAULT_NOTICE_LIMIT. */
+  readonly limit?: NoticeLimit;
+  /** Epoch ms now (the windows are the clock's). */
+  readonly now?: () => number;
+}
+
+export interface NoticeLimit {
+  /** Links sent one by one per host and window. */
+  readonly max: number;
+  readonly windowMs: number;
+}
+
+export const DEFAULT_NOTICE_LIMIT: NoticeLimit = { max: 5, windowMs: 3_600_000 };
+
+/** Counts one notice of a host in the window starting at `windowStart`; answers the count so far. Atomic. */
+export interface NoticeBudget {
+  count(hostId: string, windowStart: number, windowMs: number): Promise<number>;
+}
+
+export class MemoryNoticeBudget implements NoticeBudget {
+  readonly #counts = new Map<string, { readonly windowStart: number; n: number }>();
+  count(hostId: string, windowStart: number): Promise<number> {
+    const c = this.#counts.get(hostId);
+    if (c === undefined || c.windowStart !== windowStart) {
+      this.#counts.set(hostId, { windowStart, n: 1 });
+      return Promise.resolve(1);
+    }
+    return Promise.resolve(++c.n);
+  }
+}
+
+// KEYS[1] the window's counter. ARGV: window length (ms). Returns the count.
+const COUNT = redisScript(
+  "approval-notice-count",
+  `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+`,
+);
+
+/** The budget in Redis, shared by every process; one key per host and window, in the host's slot. */
+export class RedisNoticeBudget implements NoticeBudget {
+  constructor(
+    private readonly redis: RedisClient,
+    private readonly prefix: string,
+  ) {}
+  async count(hostId: string, windowStart: number, windowMs: number): Promise<number> {
+    const key = `${this.prefix}{${hostId}}:approval-notices:${windowStart}`;
+    return Number(await evalScript(this.redis, COUNT, [key], [windowMs + 60_000]));
+  }
 }
 
 export function approvalLink(
@@ -47,19 +109,54 @@ export function approvalLink(
   return `${deps.origin.replace(/\/+$/, "")}/approve/${token}`;
 }
 
-/** Sends the link; answers it (tests, logs). */
-export function notifyApprover(deps: ApprovalNotifierDeps, n: ApprovalNotice): string {
+export type NoticeOutcome = "sent" | "digest" | "folded";
+
+/**
+ * Sends the link, or the window's digest, or nothing (see the top of this file); answers the
+ * link and what was sent (tests, logs).
+ */
+export async function notifyApprover(
+  deps: ApprovalNotifierDeps,
+  n: ApprovalNotice,
+): Promise<{ readonly link: string; readonly outcome: NoticeOutcome }> {
   const link = approvalLink(deps, n);
+  const limit = deps.limit ?? DEFAULT_NOTICE_LIMIT;
+  const now = (deps.now ?? Date.now)();
+  const windowStart = now - (now % limit.windowMs);
+  // A budget that cannot count (Redis down) lets the link through: a real request's approver
+  // must hear of it, and a store that is down takes no bookings to flood with.
+  const count =
+    deps.budget === undefined
+      ? 1
+      : await deps.budget.count(n.hostId, windowStart, limit.windowMs).catch(() => 1);
+  if (count <= limit.max) {
+    deps.send({
+      to: n.approver,
+      subject: `Booking request: ${n.serviceName}, ${n.when}`,
+      text:
+        `${n.hostName}: a booking is waiting for your answer.\n` +
+        `${n.serviceName}, ${n.when}.\n` +
+        `Approve or decline: ${link}\n` +
+        `Answer by ${n.answerByText}; after that the booking lapses and the time is freed.`,
+      key: `approval:${n.hostId}:${n.bookingId}`,
+      hostId: n.hostId,
+    });
+    return { link, outcome: "sent" };
+  }
+  if (count > limit.max + 1) return { link, outcome: "folded" };
+  const minutes = Math.round(limit.windowMs / 60_000);
   deps.send({
     to: n.approver,
-    subject: `Booking request: ${n.serviceName}, ${n.when}`,
+    subject: `More booking requests are waiting: ${n.hostName}`,
     text:
-      `${n.hostName}: a booking is waiting for your answer.\n` +
-      `${n.serviceName}, ${n.when}.\n` +
-      `Approve or decline: ${link}\n` +
-      `Answer by ${n.answerByText}; after that the booking lapses and the time is freed.`,
-    key: `approval:${n.hostId}:${n.bookingId}`,
+      `${n.hostName}: more booking requests arrived than are sent to you one by one ` +
+      `(${limit.max} every ${minutes} minutes).\n` +
+      `Requests arriving in the next ${Math.max(1, Math.round((windowStart + limit.windowMs - now) / 60_000))} minutes ` +
+      `are not messaged separately: the console lists every booking waiting for your answer: ` +
+      `${deps.origin.replace(/\/+$/, "")}/console\n` +
+      `A request you do not answer lapses at its deadline and frees its time.`,
+    key: `approval-digest:${n.hostId}:${windowStart}`,
     hostId: n.hostId,
   });
-  return link;
+  return { link, outcome: "digest" };
 }

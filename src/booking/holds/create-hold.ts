@@ -16,8 +16,10 @@ import type { BookingContract } from "../contract.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
 import { bookingRefusal, withContactRemedy } from "../rules/index.js";
+import { drawsOnPublicPool, takePublicPlace } from "../public-pool/index.js";
 import { alternativeAt } from "./alternatives.js";
-import { checkHold } from "./checks.js";
+import { checkHold, type CheckedHold } from "./checks.js";
+import type { ZoneView } from "../rules/index.js";
 import { locate } from "./locate.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
@@ -122,7 +124,7 @@ async function create(
   const located = await locate(runtime, c, params, now, false);
   if (!located.ok) return located;
   const { plan, alternatives } = located.value;
-  let view = located.value.view;
+  const view = located.value.view;
 
   const holdId = params.holdId ?? deps.ids.next("h_");
   const expiresAt = now + grant.ttlMs;
@@ -192,6 +194,36 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
+  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, view, now);
+  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
+    return placed;
+  if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
+  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
+  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
+  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
+  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
+  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
+    holdId,
+    caller: params.caller,
+    until: placed.value.record.interval.end,
+    now,
+  });
+  if (place.ok) return placed;
+  await deps.store.releaseHold(hostId, holdId, now);
+  return place;
+}
+
+async function placeWithAlternatives(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  c: CheckedHold,
+  params: CreateHoldParams,
+  request: HoldRequest,
+  payload: HoldPayload,
+  located: ZoneView,
+  now: number,
+): UseCase<CreatedHold> {
+  let view = located;
   let outcome = await deps.store.placeHold(request);
   if (!outcome.ok && (outcome.reason === "slot_taken" || outcome.reason === "walk_in_reserve")) {
     // §5.2: a refusal offers up to five alternatives. Work them out now and decide again, start

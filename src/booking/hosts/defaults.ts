@@ -3,6 +3,7 @@
  * §5.7, §10). Durations in ms.
  */
 import type { HostPolicies } from "../api.js";
+import { DEFAULT_POOL_CAPS } from "../public-pool/port.js";
 
 const MINUTE = 60_000;
 const DAY = 86_400_000;
@@ -26,4 +27,6 @@ export const DEFAULT_POLICIES: HostPolicies = {
   allowWildcardAudience: false,
   // §10: "31 days in the reference adapter".
   horizonMs: 31 * DAY,
+  // The public booking pool (public-pool/port.ts).
+  publicBooking: DEFAULT_POOL_CAPS,
 };

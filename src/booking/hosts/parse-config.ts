@@ -10,6 +10,7 @@ import type { PlaceLocation } from "../../connectors/port.js";
 import type { HostConfig, HostPolicies, ServiceRules, Surcharge } from "../api.js";
 import { checkConfigShape } from "./config-schema.js";
 import { DEFAULT_POLICIES } from "./defaults.js";
+import { DEFAULT_POOL_CAPS } from "../public-pool/port.js";
 
 type Json = Record<string, unknown>;
 
@@ -93,6 +94,7 @@ function readHost(h: Json, at: string): HostConfig {
 function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
   const d = DEFAULT_POLICIES;
   const holds = (p.holds as Json | undefined) ?? {};
+  const pub = (p.public_booking as Json | undefined) ?? {};
   const retention = p.retention ?? d.retention;
   unwrap(parseRetention(retention, `${at}/retention`), `${at}/retention`);
   const contacts = p.contacts as string[] | undefined;
@@ -135,6 +137,10 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
         : positiveMs(p.approval_timeout, `${at}/approval_timeout`),
     allowWildcardAudience: (p.allow_wildcard_audience as boolean | undefined) ?? d.allowWildcardAudience,
     horizonMs: p.horizon === undefined ? d.horizonMs : positiveMs(p.horizon, `${at}/horizon`),
+    publicBooking: {
+      perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),
+      perOrigin: num(pub.max_per_origin, DEFAULT_POOL_CAPS.perOrigin),
+    },
   };
 }
 

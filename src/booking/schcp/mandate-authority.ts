@@ -32,6 +32,8 @@ export function mandateAuthority(
   return {
     principal: chain.principal,
     kind: SCHCP_AUTHORITY,
+    // The chain is rooted in the principal's own key, verified at the edge (§3.3).
+    proof: "principal_key",
     chain,
     holdLimits: mandateCounts(chain),
     covers: (start, end) => insideMandateWindows(chain, start, end),

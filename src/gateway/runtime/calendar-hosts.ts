@@ -13,7 +13,7 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { BookingDeps, HostDirectory, OperatorApi } from "../../booking/api.js";
-import { notifyApprover } from "../../booking/approval/notify.js";
+import { notifyApprover, type NoticeBudget } from "../../booking/approval/notify.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
@@ -268,6 +268,8 @@ export function approvalSender(opts: {
   readonly origin: string;
   readonly messenger: HostMessenger;
   readonly now: () => number;
+  /** Caps the links per host and window (booking/approval/notify.ts); none: every one is sent. */
+  readonly budget?: NoticeBudget;
 }): (hostId: string, event: OwnEvent) => void {
   return (hostId, event) => {
     const handle = opts.handles().find((h) => h.hostId === hostId);
@@ -275,12 +277,14 @@ export function approvalSender(opts: {
     const zone = host?.config.timezone ?? handle?.plan.timezone ?? "UTC";
     const answerBy = opts.now() + (host?.config.policies.approvalTimeoutMs ?? 2 * 3_600_000);
     const service = handle?.section.services.find((s) => s.id === event.serviceId);
-    notifyApprover(
+    void notifyApprover(
       {
         secret: opts.secret,
         origin: opts.origin,
         // The link dies at the deadline: a queue keeps the message no longer, nor sends it after.
         send: (m) => opts.messenger.send({ ...m, expiresAt: answerBy }),
+        ...(opts.budget !== undefined && { budget: opts.budget }),
+        now: opts.now,
       },
       {
         hostId,

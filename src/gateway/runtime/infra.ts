@@ -30,6 +30,8 @@ import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../bookin
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
 import { MemoryPacingGate, type PacingGate } from "../../connectors/http/pacing.js";
 import { RedisPacingGate } from "./redis-pacing.js";
+import { MemoryNoticeBudget, RedisNoticeBudget, type NoticeBudget } from "../../booking/approval/notify.js";
+import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
 
 export interface Infra {
   readonly store: GatewayStore;
@@ -49,6 +51,10 @@ export interface Infra {
   readonly pacing: PacingGate;
   /** With a memory state file: writes the state now (after each call that may have changed it). */
   persist(): Promise<void>;
+  /** Newcomers' places at each host (src/booking/public-pool), shared through Redis when there is one. */
+  readonly publicPool: PublicPoolStore;
+  /** Approval links sent per host and window (src/booking/approval/notify.ts). */
+  readonly noticeBudget: NoticeBudget;
   close(): Promise<void>;
 }
 
@@ -100,6 +106,8 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       notices: new MemoryNoticeBook(),
       linkUses,
       pacing: new MemoryPacingGate(),
+      publicPool: new MemoryPublicPool(),
+      noticeBudget: new MemoryNoticeBudget(),
       persist: () => file?.save() ?? Promise.resolve(),
       close: () => file?.close() ?? Promise.resolve(),
     };
@@ -152,6 +160,8 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
           error: error instanceof Error ? error.message : String(error),
         }),
       ),
+      publicPool: new RedisPublicPool(client, prefix),
+      noticeBudget: new RedisNoticeBudget(client, prefix),
       // Every Redis write is already shared.
       persist: () => Promise.resolve(),
       close: closeAll,

@@ -259,6 +259,7 @@ export async function buildGatewayRuntime(
         origin: publicOrigin,
         messenger,
         now: () => clock.now(),
+        budget: infra.noticeBudget,
       }),
       fetch: connectorFetch,
       ...(opts.credentials !== undefined && { credentials: opts.credentials }),
@@ -352,6 +353,7 @@ export async function buildGatewayRuntime(
       ids,
       outbox,
       bookingIndex: infra.bookingIndex,
+      publicPool: infra.publicPool,
     };
     const service = createBookingService(deps);
     const a2a = await a2aWiring({

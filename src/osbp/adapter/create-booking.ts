@@ -237,7 +237,9 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   });
   const booked = await ctx.core.bookNow(
     ctx.hostId,
-    { agentKey: `osbp:${input.mandate.id}`, authority },
+    // One origin for the public booking pool: the local stdio client this server answers
+    // (mandate ids are the agent's to mint, so they cannot be one).
+    { agentKey: `osbp:${input.mandate.id}`, authority, origin: "osbp:stdio" },
     {
       serviceId: fixed.id,
       start,

@@ -38,7 +38,14 @@ export const CONFORMANCE_HOST_CONFIG = {
   // OSBP books immediately once the mandate, the approval and the platform agree.
   // The kit books a fixed far date (2030-05-02, see README "OSBP conformance kit"): the
   // conformance host offers time that far ahead; no real host needs to.
-  policies: { confirmation: "instant", retention: "P365D", horizon: "P2000D" },
+  policies: {
+    confirmation: "instant",
+    retention: "P365D",
+    horizon: "P2000D",
+    // The public OSBP conformance kit books its fixture slot many times from one local client,
+    // each under a fresh mandate: the public booking pool's default caps would stop it at 4.
+    public_booking: { max_per_host: 1000, max_per_origin: 1000 },
+  },
   services: [],
 } as const;
 

@@ -68,6 +68,10 @@ beforeAll(async () => {
   const [servicialoOrigin, openingsOrigin] = await Promise.all([servicialo.start(), openings.start()]);
   servicialo.prepaid.add(SERVICIALO_SERVICE);
   const config = defaultConfig();
+  // ALL_SLOTS_BOOKED fills a whole day with public bookings: more than the public booking
+  // pool's default caps let newcomers hold (test/e2e/public-pool.test.ts tests those).
+  const maple = config.hosts.find((h) => h.id === MAPLE)!;
+  maple.policies = { ...maple.policies, public_booking: { max_per_host: 100, max_per_origin: 100 } };
   const fades = config.hosts.find((h) => h.id === FADES)!;
   fades.policies = {
     ...fades.policies,

@@ -100,6 +100,13 @@ type Sent = ConnectorResult<{ readonly status: number; readonly body: unknown }>
 
 const MAX_RANGE_DAYS = 90;
 
+/**
+ * "4. cancel_session", Request Fields: `cancelledBy` is "client", "provider", "admin" or
+ * "system" (default "system"). The guest is the client; the host (the business, its operator)
+ * is the provider side; the gateway acting on its own (an approval deadline) is the system.
+ */
+const CANCELLED_BY = { guest: "client", host: "provider", system: "system" } as const;
+
 const fail = <T>(error: ConnectorError, upstream?: UpstreamMeta): ConnectorResult<T> =>
   upstream === undefined ? { ok: false, error } : { ok: false, error, upstream };
 
@@ -533,12 +540,15 @@ export function createServicialoConnector(
       return fail(rescheduleError(status, readError(body)), result.upstream);
     },
 
-    async cancel(upstreamId, reason) {
+    async cancel(upstreamId, reason, by) {
       // Cancelled already, by this process: answered as it is, with the call that cancelled it.
       const before = journal.find(byId(upstreamId));
       if (before?.booking.status === "cancelled") return answer(before);
       const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/cancel`, {
-        body: { ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}), cancelledBy: "system" },
+        body: {
+          ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}),
+          cancelledBy: CANCELLED_BY[by ?? "system"],
+        },
         authed: true,
       });
       if (!result.ok) return result;

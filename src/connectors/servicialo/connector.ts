@@ -217,6 +217,9 @@ export function createServicialoConnector(
           name: wire.organization.name,
           timezone: settings.timezone,
           ...(wire.services[0]?.currency !== undefined ? { currency: wire.services[0].currency } : {}),
+          ...(wire.organization.confirmation !== undefined
+            ? { confirmation: wire.organization.confirmation }
+            : {}),
         },
         services,
         resources: (settings.providers ?? []).map((p) => ({

@@ -509,9 +509,12 @@ export function createServicialoConnector(
       const known = journal.find(byId(upstreamId))?.booking;
       const provider = known?.resourceIds[0];
       if (change.resourceIds.length > 0 && provider !== undefined && change.resourceIds[0] !== provider) {
+        // Refused here, before any request ("5. reschedule_session": "Changing the provider
+        // while rescheduling is not supported"): the platform never saw it, so it is not its
+        // refusal (unsupported, not invalid_request).
         return fail({
-          code: "invalid_request",
-          message: "Servicialo cannot change the provider when rescheduling",
+          code: "unsupported",
+          message: "Servicialo cannot change the provider when rescheduling; nothing was sent to it",
         });
       }
       const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/reschedule`, {

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- JSON bodies read loosely in assertions */
+/* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- JSON bodies read loosely in assertions */
 /**
  * Two real gateways on loopback, one the other's Servicialo upstream: gateway A serves the
  * embedded hosts (Maple Street Auto, instant, 13% HST on every line; Harbourview Dental, which

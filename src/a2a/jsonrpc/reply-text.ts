@@ -48,7 +48,7 @@ type BookingWord = "confirmed" | "pending" | "cancelled" | "other";
 
 /** A2A §3 `session.status` / §5 `status` (internal values, either language) to what is said. */
 function statusWord(status: string | undefined): BookingWord {
-  switch (status) {
+  switch (status ?? "") {
     case "agendado":
     case "confirmado":
     case "scheduled":

@@ -44,7 +44,8 @@ export async function approveBooking(
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
 
   const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
-  const recordedOnly = state.awaitingUpstream === true && !upstream.ok && upstream.error.code === "unsupported";
+  const recordedOnly =
+    state.awaitingUpstream === true && !upstream.ok && upstream.error.code === "unsupported";
   if (!upstream.ok && !recordedOnly) return err(upstreamRefusal(upstream.error));
   const saved = await saveBooking(
     deps,

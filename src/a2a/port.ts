@@ -59,6 +59,11 @@ export interface A2aHostFacts {
   readonly name: string;
   readonly description?: string;
   readonly timezone: string;
+  /**
+   * How the host answers a booking (booking/discovery/confirmation.ts): "host_approval" when
+   * the business accepts each one itself, so book_session answers pendiente_confirmacion.
+   */
+  readonly confirmation: "instant" | "host_approval";
   /** Which intents this host can serve (A2A §Agent Card Shape: "only verified capabilities"). */
   readonly intents: readonly A2aIntent[];
   readonly services: ReadonlyArray<{

@@ -276,7 +276,7 @@ export interface OperatorApi {
   hostCancel(
     hostId: string,
     bookingId: string,
-    input: { message?: string; timeStillGood?: boolean },
+    input: { message?: string; timeStillGood?: boolean; by?: "host" | "system" },
   ): UseCase<BookingView>;
   markAttendance(
     hostId: string,

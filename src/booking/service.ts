@@ -23,6 +23,7 @@ import { reconcileStuckConfirms } from "./reconcile/reconcile.js";
 import {
   bookNow,
   directOpenings,
+  guestCancelBooking,
   readDirectBooking,
   sendVerification,
   verifyCode,
@@ -73,6 +74,7 @@ export function createBookingService(deps: BookingDeps): BookingService {
     openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),
     bookNow: (hostId, caller, intent) => bookNow(d, hostId, caller, intent),
     readBooking: (hostId, bookingId) => readDirectBooking(d, hostId, bookingId),
+    guestCancel: (hostId, bookingId, input) => guestCancelBooking(d, hostId, bookingId, input),
     sendVerification: (hostId, customer, purpose) => sendVerification(d, hostId, customer, purpose),
     verifyCode: (hostId, customer, purpose, code) => verifyCode(d, hostId, customer, purpose, code),
     host: (hostId) => d.hosts.get(hostId),

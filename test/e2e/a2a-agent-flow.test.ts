@@ -45,7 +45,8 @@ const santiagoTime = (iso: string) =>
 /** Turn 1's checks on a list_services body, either transport. */
 function expectCatalog(body: any): void {
   expect(checkServicesResponse(body)).toEqual([]);
-  expect(body.organization).toEqual({ name: "Clinica Demo", slug: CLINIC });
+  // `confirmation` beyond the spec's members: whether the business accepts each booking itself.
+  expect(body.organization).toEqual({ name: "Clinica Demo", slug: CLINIC, confirmation: "instant" });
   const byName = new Map<string, any>(body.services.map((s: any) => [s.name, s]));
   expect(byName.get(PELVIC)).toMatchObject({
     id: PELVIC_ID,
@@ -80,6 +81,9 @@ function expectWeek(body: any): any {
     start: WEDNESDAY_10_LOCAL,
     end: "2026-04-01T14:00:00.000Z",
     provider: PROVIDER,
+    // Beyond the spec's members: the all-in amount of a booking at that start (no tax here).
+    price: "40000",
+    currency: "CLP",
   });
   expect(santiagoTime(wednesday10.start)).toBe("10:00");
   return wednesday10;

@@ -26,6 +26,7 @@ export const CLINIC: A2aHostFacts = {
   name: "Clinica Demo",
   description: "Centro de estimulacion y terapias infantiles",
   timezone: "America/Santiago",
+  confirmation: "instant",
   intents: ["list_services", "check_availability", "book_session", "cancel_session", "reschedule_session"],
   services: [
     { id: "svc-pelvic", name: "Kinesiología de Piso Pélvico" },
@@ -39,6 +40,7 @@ export const SALON: A2aHostFacts = {
   hostId: "salon",
   name: "Salon",
   timezone: "Europe/Madrid",
+  confirmation: "instant",
   intents: ["list_services", "check_availability", "book_session"],
   services: [{ id: "svc-cut", name: "Haircut" }],
 };

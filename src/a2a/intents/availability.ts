@@ -11,6 +11,10 @@
  *                               or the day lies past the horizon the gateway offers
  *   ALL_SLOTS_BOOKED            it has working time still ahead and nothing is free: taken by
  *                               bookings or live holds (here or upstream), or inside the notice
+ *
+ * Each slot of a priced service also carries `price` and `currency` (not in A2A §2; readers
+ * ignore unknown members): the all-in amount of a booking at that start, surcharges included,
+ * which is the total book_session records (services.ts "Which amount `price` is").
  */
 import type { BookingService } from "../../booking/service.js";
 import type { Caller, HostRuntime } from "../../booking/api.js";
@@ -25,7 +29,7 @@ import {
 } from "../../protocol/time/index.js";
 import type { IntentOutcome } from "../port.js";
 import { providerJson, resolveProvider } from "./provider.js";
-import { durationMinutes, publicServices } from "./services.js";
+import { allInPrice, durationMinutes, priceText, publicServices } from "./services.js";
 import { answer, failure, refusalOutcome, utc } from "./wire.js";
 
 const DAY_MS = 86_400_000;
@@ -77,7 +81,7 @@ export async function checkAvailability(
     const from = midnight(today, zone);
     const open = await openings(core, host, caller, service, provider, from, from + 91 * DAY_MS);
     if (!Array.isArray(open)) return open;
-    return multiDay(service, provider, zone, open.slice(0, next));
+    return multiDay(host, service, provider, open.slice(0, next), now);
   }
   if (params.from !== undefined && params.from !== "") {
     const from = dateParam(params.from, "from");
@@ -85,7 +89,7 @@ export async function checkAvailability(
     const start = midnight(from, zone);
     const end = midnight(addDays(from, days ?? 7), zone);
     const open = await openings(core, host, caller, service, provider, start, end);
-    return Array.isArray(open) ? multiDay(service, provider, zone, open) : open;
+    return Array.isArray(open) ? multiDay(host, service, provider, open, now) : open;
   }
   const date = params.date === undefined || params.date === "" ? today : dateParam(params.date, "date");
   if (typeof date === "string") return failure(400, date);
@@ -97,7 +101,11 @@ export async function checkAvailability(
     date: dateText(date),
     provider: providerJson(provider),
     service: { id: service.id, duration_minutes: durationMinutes(service) },
-    available_slots: open.map((o) => ({ start: utc(o.start), end: utc(o.end) })),
+    available_slots: open.map((o) => ({
+      start: utc(o.start),
+      end: utc(o.end),
+      ...slotPrice(host, service, o, now),
+    })),
     timezone: zone,
   };
   if (open.length === 0) body.reason = emptyDayReason(host, provider, date, end, now);
@@ -126,13 +134,27 @@ async function openings(
   return r.value.map((o) => ({ start: o.start, end: o.end ?? o.start + length }));
 }
 
-function multiDay(service: CatalogService, provider: CatalogResource, zone: string, open: readonly Slot[]) {
+/** The slot's all-in `price` and `currency`, or nothing for an unpriced service. */
+function slotPrice(host: HostRuntime, service: CatalogService, o: Slot, now: number) {
+  const total = allInPrice(host, service, now, o.start);
+  return total === undefined ? {} : { price: priceText(total), currency: total.currency };
+}
+
+function multiDay(
+  host: HostRuntime,
+  service: CatalogService,
+  provider: CatalogResource,
+  open: readonly Slot[],
+  now: number,
+) {
+  const zone = host.config.timezone;
   return answer(200, {
     slots: open.map((o) => ({
       date: dateText(instantToWallClock(o.start, zone)),
       start: utc(o.start),
       end: utc(o.end),
       provider: providerJson(provider),
+      ...slotPrice(host, service, o, now),
     })),
     service: { id: service.id, duration_minutes: durationMinutes(service) },
     timezone: zone,

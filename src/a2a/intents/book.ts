@@ -13,6 +13,7 @@
  * carry the booking id (the one record that exists); client_portal_url is null.
  */
 import { sha256Base64Url } from "../../protocol/json/index.js";
+import { formatDecimalAmount } from "../../protocol/money/index.js";
 import { instantToWallClock, isoWeekday, parseInstant } from "../../protocol/time/index.js";
 import type { Caller, HostRuntime } from "../../booking/api.js";
 import type { BookingService } from "../../booking/service.js";
@@ -163,6 +164,12 @@ export async function bookSession(
       duration_minutes: minutes,
       service: service.name,
       client_email: input.email,
+      // Not in A2A §3 (readers ignore unknown members): the total the booking recorded, taxes
+      // and surcharges included, the amount services.ts and availability.ts showed for it.
+      ...(state.contract.total !== null && {
+        price: formatDecimalAmount(state.contract.total.minor, state.contract.total.currency),
+        currency: state.contract.total.currency,
+      }),
     },
     client_portal_url: null,
     order_id: state.bookingId,

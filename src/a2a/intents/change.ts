@@ -2,7 +2,11 @@
  * cancel_session (A2A §4) and reschedule_session (A2A §5), for the organization itself (its
  * X-Org-Api-Key was checked by the caller): so the core's host-side paths.
  *
- * Cancel is the operator's hostCancel: upstream cancelled, time freed, guest notified. The
+ * Cancel says who cancelled, as the request's `cancelledBy` does (A2A §4 Request Fields:
+ * "client", "provider", "admin" or "system", default "system"): "client" is the guest's own
+ * cancel, asked for by the organization on its behalf (the core's guestCancel, recorded as the
+ * guest's); "provider" and "admin" are the host's (hostCancel: upstream cancelled, time freed,
+ * guest notified); "system" is the host side acting without a person, recorded as such. The
  * gateway applies no cancellation fee of its own; a catalog cancellationFee is the host's
  * billing flow's to charge, reported here as penalty "full" with its amount when it applies
  * (the catalog names no percentage, so none is invented).
@@ -36,6 +40,9 @@ export async function cancelSession(
   const reason = params.reason;
   if (reason !== undefined && (typeof reason !== "string" || reason.length > 500))
     return invalidData({ reason: ["Expected a string of at most 500 characters"] });
+  const by = params.cancelledBy ?? "system";
+  if (by !== "client" && by !== "provider" && by !== "admin" && by !== "system")
+    return invalidData({ cancelledBy: ['Expected "client", "provider", "admin" or "system"'] });
   const found = await hostBooking(deps, hostId, sessionId);
   if (!found.ok)
     return found.error.code === "not_found" ? failure(404, "Session not found") : refusalOutcome(found.error);
@@ -45,10 +52,14 @@ export async function cancelSession(
     return failure(400, "Session cannot be cancelled in its current state", undefined, {
       current_status: internalStatus(state.status),
     });
-  const done = await core.hostCancel(hostId, sessionId, {
-    ...(typeof reason === "string" && { message: reason }),
-    timeStillGood: true,
-  });
+  const done =
+    by === "client"
+      ? await core.guestCancel(hostId, sessionId, { ...(typeof reason === "string" && { reason }) })
+      : await core.hostCancel(hostId, sessionId, {
+          ...(typeof reason === "string" && { message: reason }),
+          timeStillGood: true,
+          by: by === "system" ? "system" : "host",
+        });
   if (!done.ok) return refusalOutcome(done.error);
   const service = found.value.host.catalog.services.find((s) => s.id === state.serviceId);
   const fee = service?.cancellationFee;

@@ -20,6 +20,7 @@ import type { BookingDeps, Caller, HostRuntime } from "../../booking/api.js";
 import type { BookingService } from "../../booking/service.js";
 import type { Logger, RateLimiter } from "../../gateway/http/types.js";
 import type { A2aApiKeys } from "../api-keys.js";
+import { confirmationOf } from "../../booking/discovery/index.js";
 import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
 import { A2A_INTENTS } from "../port.js";
 import { checkAvailability } from "./availability.js";
@@ -53,6 +54,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
     hostId: host.config.id,
     name: host.config.name,
     timezone: host.config.timezone,
+    confirmation: confirmationOf(host),
     intents: hostIntents(host),
     services: publicServices(host).map((s) => ({ id: s.id, name: s.name })),
   });
@@ -72,7 +74,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
     const now = deps.booking.clock.now();
     switch (call.intent) {
       case "list_services":
-        return listServices(host);
+        return listServices(host, now);
       case "check_availability":
         return checkAvailability(deps.core, host, caller, call.params, now);
       case "book_session": {

@@ -3,10 +3,23 @@
  * core's minor units written exactly in whole currency units (ISO 4217 exponents:
  * src/protocol/money), as numeric strings: "40000" CLP, "89.27" CAD. A service without a
  * price answers null (the spec has no "free" form and 0 would be a lie).
+ *
+ * Which amount `price` is. A2A §1 Service Object Fields: `price` is "Base price in the
+ * smallest useful unit", with `currency` and `price_unit`; the spec has no member for taxes or
+ * fees, and a booked session (§3 Response Fields) carries no amount at all. So `price` is the
+ * one amount a Servicialo agent can show its human before booking ("Autonomous Agent Flow",
+ * Turn 3: "Servicio: ... ($40.000 CLP) ... Confirmo?"), and it must be what the business will
+ * record: the all-in amount of one booking (SchCP §5.2 "The all-in total": the service line,
+ * its mandatory fees and the host's taxes; "89.27" CAD for a 79.00 oil change with 13% HST),
+ * "base" only in that no time-dependent surcharge is in it. Surcharges depend on the start, so
+ * each availability slot carries its own all-in `price` beside the spec's members (readers
+ * ignore unknown members), and book_session's session carries the total the booking recorded.
  */
 import type { HostRuntime } from "../../booking/api.js";
+import { confirmationOf } from "../../booking/discovery/index.js";
 import type { CatalogService } from "../../connectors/port.js";
-import { formatDecimalAmount } from "../../protocol/money/index.js";
+import { priceOffer } from "../../booking/pricing/index.js";
+import { formatDecimalAmount, type Money } from "../../protocol/money/index.js";
 import { answer, SERVICIALO_VERSION } from "./wire.js";
 import type { IntentOutcome } from "../port.js";
 
@@ -20,12 +33,36 @@ export function modalityOf(host: HostRuntime, serviceId: string): "presencial" |
 export const durationMinutes = (s: CatalogService): number | null =>
   s.duration === "open" ? null : Math.round(s.duration / 60_000);
 
-export function serviceObject(host: HostRuntime, s: CatalogService): Record<string, unknown> {
+/**
+ * The all-in amount of one booking of `s` for one person (priceOffer's total): at `start` with
+ * the host's surcharges for that start, or, with no start, without time-dependent surcharges.
+ */
+export function allInPrice(
+  host: HostRuntime,
+  s: CatalogService,
+  now: number,
+  start?: number,
+): Money | undefined {
+  const rules = start === undefined ? undefined : host.config.services.find((r) => r.serviceId === s.id);
+  const priced = priceOffer(
+    s,
+    rules,
+    { timezone: host.config.timezone, taxes: host.catalog.taxes },
+    { start: start ?? now, partySize: 1, now },
+  );
+  return priced.total ?? undefined;
+}
+
+/** A2A §1's numeric string for an amount ("89.27"), or null for no price. */
+export const priceText = (m: Money | undefined): string | null =>
+  m === undefined ? null : formatDecimalAmount(m.minor, m.currency);
+
+export function serviceObject(host: HostRuntime, s: CatalogService, now: number): Record<string, unknown> {
   return {
     id: s.id,
     name: s.name,
     description: null,
-    price: s.price === undefined ? null : formatDecimalAmount(s.price.minor, s.price.currency),
+    price: priceText(allInPrice(host, s, now)),
     currency: s.price?.currency ?? host.catalog.organization.currency ?? null,
     price_unit: "servicio",
     modality: modalityOf(host, s.id),
@@ -43,10 +80,12 @@ export function serviceObject(host: HostRuntime, s: CatalogService): Record<stri
 export const publicServices = (host: HostRuntime): readonly CatalogService[] =>
   host.catalog.services.filter((s) => s.requiresConsultation !== true);
 
-export function listServices(host: HostRuntime): IntentOutcome {
+export function listServices(host: HostRuntime, now: number): IntentOutcome {
   return answer(200, {
     servicialo_version: SERVICIALO_VERSION,
-    organization: { name: host.config.name, slug: host.config.id },
-    services: publicServices(host).map((s) => serviceObject(host, s)),
+    // `confirmation` (not in A2A §1; readers ignore unknown members) says whether the business
+    // accepts each booking itself, so a Servicialo client (another gateway) can say so too.
+    organization: { name: host.config.name, slug: host.config.id, confirmation: confirmationOf(host) },
+    services: publicServices(host).map((s) => serviceObject(host, s, now)),
   });
 }

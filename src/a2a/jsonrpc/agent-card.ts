@@ -6,6 +6,11 @@
  * ("JSONRPC", the v0.3 default, stated so a client need not assume it). `authentication` is the spec's
  * legacy field, kept as written; the apiKey scheme lives in `securitySchemes` (v0.3.0) and is
  * required only by the cancel and reschedule skills, since booking stays public.
+ *
+ * A host whose business accepts each booking itself says so where an agent reads before
+ * booking: the book skill's description, and `metadata.confirmation` ("host_approval"; the
+ * reference implementation extends the card with `metadata`, and "Consumers MUST ignore fields
+ * they don't understand", A2A §Agent Card Shape). Its bookings answer pendiente_confirmacion.
  */
 import type { A2aHostFacts, A2aIntent } from "../port.js";
 
@@ -66,8 +71,13 @@ export function agentCard(host: A2aHostFacts, origin: string): Record<string, un
     defaultOutputModes: ["text", "application/json"],
     skills: intents.map((i) => ({
       ...SKILLS[i],
+      ...(i === "book_session" &&
+        host.confirmation === "host_approval" && {
+          description: `${SKILLS[i].description}; the business confirms each request itself, so a new session is pendiente_confirmacion until it does`,
+        }),
       ...(NEEDS_KEY.has(i) && { security: [{ [API_KEY_SCHEME]: [] }] }),
     })),
+    metadata: { confirmation: host.confirmation },
     authentication: { schemes: [] },
     ...(keyed && {
       securitySchemes: {

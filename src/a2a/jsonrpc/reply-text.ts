@@ -1,7 +1,13 @@
 /**
  * The human-readable text part of a reply (A2A §Response), in the request's language: a
  * summary of an executed intent, or a question naming exactly what is missing.
+ *
+ * A booking's sentence says the status the DataPart carries (`session.status`, A2A §3 Response
+ * Fields: `agendado` or `pendiente_confirmacion`), never "confirmed" for a session still
+ * waiting for the business; and a time is written in the host's zone with its offset and the
+ * zone's name (the DataPart keeps the spec's UTC instants).
  */
+import { formatInstant } from "../../protocol/time/index.js";
 import type { A2aIntent, IntentOutcome } from "../port.js";
 import type { Language, Missing } from "./intent-detect.js";
 
@@ -31,8 +37,57 @@ function str(v: unknown): string | undefined {
   return typeof v === "string" ? v : undefined;
 }
 
-/** One sentence about the outcome; details stay in the DataPart. */
-export function summarize(intent: A2aIntent, outcome: IntentOutcome, lang: Language): string {
+/** "2026-12-07T17:00:00-05:00 (America/Toronto)": the host's wall clock, its offset and zone. */
+export function localTime(iso: string | undefined, timeZone: string): string {
+  const ms = iso === undefined ? Number.NaN : Date.parse(iso);
+  if (Number.isNaN(ms)) return iso ?? "";
+  return `${formatInstant(ms, timeZone)} (${timeZone})`;
+}
+
+type BookingWord = "confirmed" | "pending" | "cancelled" | "other";
+
+/** A2A §3 `session.status` / §5 `status` (internal values, either language) to what is said. */
+function statusWord(status: string | undefined): BookingWord {
+  switch (status ?? "") {
+    case "agendado":
+    case "confirmado":
+    case "scheduled":
+    case "confirmed":
+      return "confirmed";
+    case "pendiente_confirmacion":
+    case "pending_confirmation":
+    case "solicitado":
+      return "pending";
+    case "cancelled":
+    case "cancelado":
+      return "cancelled";
+    default:
+      return "other";
+  }
+}
+
+const BOOKED: Record<Language, Record<BookingWord, string>> = {
+  es: {
+    confirmed: "Reserva confirmada",
+    pending: "Reserva solicitada, pendiente de confirmación por el negocio,",
+    cancelled: "Reserva cancelada",
+    other: "Reserva registrada",
+  },
+  en: {
+    confirmed: "Booking confirmed",
+    pending: "Booking requested, awaiting the business's confirmation,",
+    cancelled: "Booking cancelled",
+    other: "Booking recorded",
+  },
+};
+
+/** One sentence about the outcome; details stay in the DataPart. Times in the host's `timeZone`. */
+export function summarize(
+  intent: A2aIntent,
+  outcome: IntentOutcome,
+  lang: Language,
+  timeZone: string,
+): string {
   const b = outcome.body;
   const es = lang === "es";
   if (outcome.httpStatus >= 400) {
@@ -64,17 +119,23 @@ export function summarize(intent: A2aIntent, outcome: IntentOutcome, lang: Langu
     }
     case "book_session": {
       const s = (b.session ?? {}) as Record<string, unknown>;
-      const at = str(s.scheduled_at) ?? "";
+      const at = localTime(str(s.scheduled_at), timeZone);
       const service = str(s.service);
+      const word = statusWord(str(s.status) ?? str(s.derived_state));
+      const status = word === "other" && str(s.status) !== undefined ? ` (${str(s.status)})` : "";
       return es
-        ? `Reserva confirmada${service === undefined ? "" : ` de ${service}`} para ${at}.`
-        : `Booking confirmed${service === undefined ? "" : ` for ${service}`} at ${at}.`;
+        ? `${BOOKED.es[word]}${service === undefined ? "" : ` de ${service}`} para ${at}${status}.`
+        : `${BOOKED.en[word]}${service === undefined ? "" : ` for ${service}`} at ${at}${status}.`;
     }
     case "cancel_session":
       return es ? "Sesión cancelada." : "Session cancelled.";
     case "reschedule_session": {
-      const at = str(b.scheduledAt) ?? "";
-      return es ? `Sesión reprogramada para ${at}.` : `Session rescheduled to ${at}.`;
+      const at = localTime(str(b.scheduledAt), timeZone);
+      // §5: `status` is the session's own, unchanged by the move: still pending if it was.
+      const pending = statusWord(str(b.status)) === "pending";
+      return es
+        ? `Sesión reprogramada para ${at}${pending ? "; sigue pendiente de confirmación por el negocio" : ""}.`
+        : `Session rescheduled to ${at}${pending ? "; it still awaits the business's confirmation" : ""}.`;
     }
   }
 }

@@ -164,7 +164,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
           message: `Invalid params: intent ${send.data.intent} is not offered by this organization`,
         });
       if (send.data.intent === "reschedule_session" && send.data.params.newProviderId !== undefined)
-        return reply(outcomeParts("reschedule_session", PROVIDER_CHANGE_REFUSED, lang));
+        return reply(outcomeParts("reschedule_session", PROVIDER_CHANGE_REFUSED, lang, host.timezone));
       call = { ...send.data, params: restParams(send.data.intent, send.data.params) };
     } else {
       const detected = detectIntent(send.text, {
@@ -209,14 +209,19 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         429,
         outcome.retryAfterSec ?? 1,
       );
-    return reply(outcomeParts(call.intent, outcome, lang));
+    return reply(outcomeParts(call.intent, outcome, lang, host.timezone));
   }
 }
 
 /** A2A §Response: the summary text part and the `{intent, status, http_status, result}` data part. */
-function outcomeParts(intent: A2aIntent, outcome: IntentOutcome, lang: Language): unknown[] {
+function outcomeParts(
+  intent: A2aIntent,
+  outcome: IntentOutcome,
+  lang: Language,
+  timeZone: string,
+): unknown[] {
   return [
-    { kind: "text", text: summarize(intent, outcome, lang) },
+    { kind: "text", text: summarize(intent, outcome, lang, timeZone) },
     {
       kind: "data",
       data: {

@@ -7,7 +7,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { invalidState, refuse, upstreamRefusal } from "./refuse.js";
 import { ACTIVE_STATUSES } from "./state.js";
-import type { BookingState } from "./state.js";
+import type { BookingState, CancelledBy } from "./state.js";
 import { saveBooking } from "./store.js";
 
 /** §5.6: a confirmed, pending_host or tentative booking whose start has not passed. */
@@ -25,18 +25,20 @@ export function canCancel(state: BookingState, now: number): Result<void, Bookin
  * Ends a booking (cancelled, declined, expired). The upstream booking is cancelled first, so
  * one the platform still holds never reads as ended here; the platform's "not found" means it
  * is gone there already. Then the booking's time and any held change are freed, and the state
- * `end` returns is written without its pending proposal. `end` answers undefined to write
- * nothing: the booking already ended, or is no longer in the state this ending was for.
+ * `end` returns is written without its pending proposal (a cancelled one says who cancelled,
+ * `by`). `end` answers undefined to write nothing: the booking already ended, or is no longer
+ * in the state this ending was for.
  */
 export async function endBooking(
   deps: BookingDeps,
   host: HostRuntime,
   state: BookingState,
   upstreamReason: string | undefined,
+  by: CancelledBy,
   now: number,
   end: (stored: BookingState) => BookingState | undefined,
 ): Promise<Result<BookingState, BookingRefusal>> {
-  const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason);
+  const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason, by);
   if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamRefusal(upstream.error));
   await freeTime(deps, host, state, now);
   return saveBooking(
@@ -47,7 +49,7 @@ export async function endBooking(
       const ended = end(stored);
       if (ended === undefined) return ok(stored);
       const { proposal: _dropped, ...rest } = ended;
-      return ok(rest);
+      return ok(rest.status === "cancelled" ? { ...rest, cancelledBy: by } : rest);
     },
     now,
   );

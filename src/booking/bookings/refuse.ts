@@ -80,6 +80,9 @@ export function upstreamRefusal(e: ConnectorError): BookingRefusal {
   if (e.code === "unauthorized") return { ...hostNeedsReconnection(), upstream: e };
   if (e.code === "invalid_request") return { ...upstreamRejected(), upstream: e };
   if (e.code === "payment_required") return { ...paymentRequired(e.payment), upstream: e };
+  // What the platform cannot do at all (the connector says so without asking it): not a
+  // refusal by the host's system, and no retry helps.
+  if (e.code === "unsupported") return { ...refuse("unsupported", "unsupported", e.message), upstream: e };
   const limited = e.code === "rate_limited";
   const retryAfterMs = e.retryAfterMs ?? (limited ? 1_000 : 5_000);
   const refusal = refuse(

@@ -116,7 +116,19 @@ export interface BookingState {
   readonly upstreamVersion?: number;
   /** Something only the operator can settle; shown in the operator's view, never to the guest. */
   readonly attention?: BookingAttention;
+  /**
+   * The upstream itself answered the create as pending (Servicialo `pendiente_confirmacion`, a
+   * tentative event): the business decides there, not through the gateway. The booking is
+   * pending_host without a gateway deadline until the business's answer is known (the operator
+   * records it when the upstream cannot report it: README "Pending at the business").
+   */
+  readonly awaitingUpstream?: true;
+  /** Who ended a cancelled booking: the guest (or its agent), the host, or the gateway itself. */
+  readonly cancelledBy?: CancelledBy;
 }
+
+/** Who cancelled (ports/bookings.ts carries the same words to the upstream). */
+export type CancelledBy = "guest" | "host" | "system";
 
 /** Why a booking needs the operator (operator/upstream-move.ts). */
 export interface BookingAttention {

@@ -18,7 +18,16 @@ import type { ConfirmIntent } from "./intent.js";
 /** The upstream idempotency key of a hold's create (team convention): reconciliation finds it. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
 
-/** The state of a booking just made from `hold` (§5.3): sequence 0; 201 confirmed or 202 pending_host. */
+/**
+ * The state of a booking just made from `hold` (§5.3): sequence 0; 201 confirmed or 202
+ * pending_host. The host's policy AND the upstream's own answer decide: an upstream that
+ * answered the create as pending (tentative: Servicialo `pendiente_confirmacion`, a
+ * TENTATIVE event) holds it for the business, so it is pending_host whatever the policy says
+ * (DESIGN.md "Trust at the seams": a pending booking is never reported confirmed). Such a
+ * booking awaits the business there: no gateway deadline lapses it (the gateway cannot know
+ * whether the business said yes upstream), and the operator records the answer when the
+ * upstream cannot report it (README "Pending at the business").
+ */
 export function newBookingState(
   host: HostRuntime,
   hold: HoldRecord,
@@ -29,7 +38,9 @@ export function newBookingState(
   now: number,
 ): BookingState {
   const policies = host.config.policies;
-  const instant = policies.confirmation === "instant";
+  const heldUpstream = upstream.status === "tentative";
+  const instant = policies.confirmation === "instant" && !heldUpstream;
+  const awaitingUpstream = heldUpstream && policies.confirmation === "instant";
   const c = payload.contract;
   // The approval deadline as the contract states it (to the second, as every edge shows it);
   // otherwise the host's approval timeout (§5.7), never past the start.
@@ -57,7 +68,11 @@ export function newBookingState(
     agentKey: payload.agentKey,
     principal: intent.principal,
     // §7.9: instant confirmation is the business's standing yes.
-    ...(instant ? { answer: { by: "host" as const, at: now } } : { approvalBy }),
+    ...(instant
+      ? { answer: { by: "host" as const, at: now } }
+      : awaitingUpstream
+        ? { awaitingUpstream: true as const }
+        : { approvalBy }),
     createdAt: now,
     updatedAt: now,
     // Each edge's record of the hold becomes its record of the booking (edges.ts).

@@ -4,11 +4,13 @@ export type { DirectBooking, DirectBookingIntent } from "./book.js";
 export { directOpenings } from "./openings.js";
 export type { Opening, OpeningsRequest } from "./openings.js";
 export { readDirectBooking } from "./read.js";
+export { guestCancelBooking } from "./cancel.js";
 export { sendVerification, verifyCode } from "./verification.js";
 export type { ReadBooking } from "./read.js";
 
 import type { ConnectorResult, UpstreamCustomer } from "../../connectors/port.js";
 import type { Caller, HostRuntime, UseCase } from "../api.js";
+import type { BookingView } from "../view.js";
 import type { DirectBooking, DirectBookingIntent } from "./book.js";
 import type { Opening, OpeningsRequest } from "./openings.js";
 import type { ReadBooking } from "./read.js";
@@ -18,6 +20,8 @@ export interface DirectBookingApi {
   openings(hostId: string, caller: Caller, request: OpeningsRequest): UseCase<readonly Opening[]>;
   bookNow(hostId: string, caller: Caller, intent: DirectBookingIntent): UseCase<DirectBooking>;
   readBooking(hostId: string, bookingId: string): UseCase<ReadBooking>;
+  /** The guest's own cancel, asked for on its behalf (direct/cancel.ts). */
+  guestCancel(hostId: string, bookingId: string, input: { reason?: string }): UseCase<BookingView>;
   sendVerification(
     hostId: string,
     customer: UpstreamCustomer,

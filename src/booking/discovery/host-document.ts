@@ -14,6 +14,7 @@
 import type { DiscoveryDocument, DiscoveryPolicies, Jwk } from "../../protocol/schcp/types.js";
 import { formatSchcpDuration } from "../../protocol/time/index.js";
 import type { HostPolicies, HostRuntime } from "../api.js";
+import { confirmationOf } from "./confirmation.js";
 import { discoveryService } from "./services.js";
 
 export interface DiscoveryOptions {
@@ -43,7 +44,10 @@ export const BASE_CAPABILITIES = [
   "all_in_totals",
 ] as const;
 
-function publishedPolicies(p: HostPolicies): DiscoveryPolicies {
+function publishedPolicies(
+  p: HostPolicies,
+  confirmation: DiscoveryPolicies["confirmation"],
+): DiscoveryPolicies {
   return {
     holds: {
       max_ttl: formatSchcpDuration(p.holds.maxTtlMs),
@@ -52,7 +56,7 @@ function publishedPolicies(p: HostPolicies): DiscoveryPolicies {
       max_active_unproven: p.holds.maxActiveUnproven,
       max_active_per_attester: p.holds.maxActivePerAttester,
     },
-    confirmation: p.confirmation,
+    confirmation,
     closed_mandate: p.closedMandate,
     retention: p.retention,
     // §7.8: "discovery says only that access is by contacts".
@@ -97,7 +101,8 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     },
     keys: keys.map((k): Jwk & { kid: string } => ({ ...k.publicJwk, kid: k.kid, use: "sig" })),
     services: catalog.services.map((s) => discoveryService(s, rulesFor(s.id), catalog.resources)),
-    policies: publishedPolicies(config.policies),
+    // The host's policy, or its upstream's own approval (confirmation.ts).
+    policies: publishedPolicies(config.policies, confirmationOf(runtime)),
     capabilities: [...BASE_CAPABILITIES, ...(openEnded ? ["open_end"] : [])],
     auth: { request_signing: "rfc9421-ed25519", mandates: ["schcp-mandate+jwt"] },
     ...(catalog.taxes.length > 0 && {

@@ -9,3 +9,4 @@ export {
 } from "./host-document.js";
 export { operatorDocument, type OperatorOptions } from "./operator-document.js";
 export { discoveryService } from "./services.js";
+export { confirmationOf } from "./confirmation.js";

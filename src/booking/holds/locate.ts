@@ -65,6 +65,15 @@ export async function locate(
   for (const slot of found.value) {
     if (slot.serviceId === c.found.service.id) free.set(slot.start, new Set(slot.resourceIds));
   }
+  const own = ownTime(params, c);
+  if (own !== undefined && overlaps(own, params.start, c)) {
+    // A change of a booking may overlap that booking (§5.7). The upstream lists no start that
+    // overlaps the booking's own time, since its resources are busy with this very booking:
+    // they count as free there. Anything else at that time is still refused, by the store
+    // (every gateway hold and booking but this one, atomically) and by the upstream's own
+    // move, which runs first and checks its other sessions (applyMove).
+    free.set(params.start, new Set([...(free.get(params.start) ?? []), ...own.resourceIds]));
+  }
   const planAt = (start: number, resources: ReadonlySet<string>): SlotPlan | undefined =>
     planSlot(runtime, c.found.service, start, {
       partySize: params.partySize,
@@ -73,8 +82,9 @@ export async function locate(
       ...(c.resource !== undefined && { resourceId: c.resource.id }),
     });
   const upstream = free.get(params.start);
+
   const planned = planAt(params.start, upstream ?? new Set());
-  const plan: SlotPlan =
+  const plan: SlotPlan = preferOwn(
     planned === undefined
       ? {
           start: params.start,
@@ -83,10 +93,45 @@ export async function locate(
         }
       : upstream === undefined
         ? { ...planned, requirements: [...planned.requirements, GONE_UPSTREAM] }
-        : planned;
+        : planned,
+    own,
+  );
   const alternatives = alternativeCandidates(
     starts.filter((s) => free.has(s)),
     (s) => planAt(s, free.get(s) ?? new Set()),
   );
   return ok({ plan, alternatives, view });
+}
+
+/** The booking a change moves (its time and resources), or undefined for a booking hold. */
+function ownTime(params: CreateHoldParams, c: CheckedHold) {
+  const b = params.booking;
+  if (b === undefined || params.kind !== "change" || b.serviceId !== c.found.service.id) return undefined;
+  return b;
+}
+
+/** Whether the new time [start, start + duration + buffer) meets the booking's own time. */
+function overlaps(own: NonNullable<ReturnType<typeof ownTime>>, start: number, c: CheckedHold): boolean {
+  const s = c.found.service;
+  const length = s.duration === "open" ? 0 : s.duration + s.bufferAfterMs;
+  const ownEnd = (own.end ?? own.start) + s.bufferAfterMs;
+  return start < ownEnd && own.start < start + Math.max(length, 1);
+}
+
+/**
+ * A move keeps the booking's own resources where they are free (each requirement's
+ * candidates are in preference order): a 15-minute move stays with the same provider rather
+ * than quietly changing it, which some upstreams cannot do on a move (Servicialo §5: "Changing
+ * the provider while rescheduling is not supported").
+ */
+function preferOwn(plan: SlotPlan, own: ReturnType<typeof ownTime>): SlotPlan {
+  if (own === undefined || own.resourceIds.length === 0) return plan;
+  const mine = new Set(own.resourceIds);
+  return {
+    ...plan,
+    requirements: plan.requirements.map((r) => ({
+      ...r,
+      candidates: [...r.candidates].sort((a, b) => Number(mine.has(b.id)) - Number(mine.has(a.id))),
+    })),
+  };
 }

@@ -4,6 +4,11 @@
  * is made atomically (sequence + 1) and the guest gets booking.change_approved. Approving a
  * pending booking changes nothing the guest agreed to, so its sequence stays (§6 marks no
  * sequence bump for approve).
+ *
+ * A booking the upstream itself holds for the business (awaitingUpstream) is answered at the
+ * upstream by the business; when the platform cannot be told or asked (Servicialo v1.2.0 has
+ * no status write or session read), the operator's approve records the business's yes that
+ * was given there (README "Pending at the business").
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
@@ -39,7 +44,9 @@ export async function approveBooking(
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
 
   const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
-  if (!upstream.ok) return err(upstreamRefusal(upstream.error));
+  const recordedOnly =
+    state.awaitingUpstream === true && !upstream.ok && upstream.error.code === "unsupported";
+  if (!upstream.ok && !recordedOnly) return err(upstreamRefusal(upstream.error));
   const saved = await saveBooking(
     deps,
     host,
@@ -48,7 +55,7 @@ export async function approveBooking(
       if (s.status === "confirmed") return ok(s);
       if (s.status !== "pending_host")
         return err(invalidState(`a ${s.status} booking has nothing to approve`));
-      const { approvalBy: _a, ...rest } = s;
+      const { approvalBy: _a, awaitingUpstream: _u, ...rest } = s;
       return ok({ ...rest, status: "confirmed", answer });
     },
     now,

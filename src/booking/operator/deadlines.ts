@@ -56,7 +56,7 @@ async function expirePending(
 ): Promise<boolean> {
   const refusal = expiredRefusal();
   // An upstream that did not cancel keeps the booking pending here; the next run tries again.
-  const saved = await endBooking(deps, host, s, "the host did not answer in time", now, (x) =>
+  const saved = await endBooking(deps, host, s, "the host did not answer in time", "system", now, (x) =>
     x.status === "pending_host" ? { ...x, status: "expired", refusal } : undefined,
   );
   if (!saved.ok || saved.value.status !== "expired") return false;

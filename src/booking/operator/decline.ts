@@ -36,7 +36,7 @@ export async function declineBooking(
     return err(invalidState(`a ${state.status} booking cannot be declined`));
 
   const now = deps.clock.now();
-  const saved = await endBooking(deps, host, state, refusal.message, now, (s) =>
+  const saved = await endBooking(deps, host, state, refusal.message, "host", now, (s) =>
     s.status === "declined"
       ? undefined
       : // §7.9: a no is the host's own answer.

@@ -26,7 +26,7 @@ export async function hostCancelBooking(
   deps: BookingDeps,
   hostId: string,
   bookingId: string,
-  input: { message?: string; timeStillGood?: boolean },
+  input: { message?: string; timeStillGood?: boolean; by?: "host" | "system" },
 ): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
@@ -42,7 +42,7 @@ export async function hostCancelBooking(
     );
 
   const refusal = cancelledRefusal(input.message);
-  const saved = await endBooking(deps, host, state, refusal.message, now, (s) =>
+  const saved = await endBooking(deps, host, state, refusal.message, input.by ?? "host", now, (s) =>
     s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1, refusal },
   );
   if (!saved.ok) return saved;

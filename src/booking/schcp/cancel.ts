@@ -33,7 +33,7 @@ export async function cancelBooking(
   const cancellable = canCancel(state, now);
   if (!cancellable.ok) return cancellable;
 
-  const saved = await endBooking(deps, host, state, body.reason, now, (s) =>
+  const saved = await endBooking(deps, host, state, body.reason, "guest", now, (s) =>
     s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1 },
   );
   if (!saved.ok) return saved;

@@ -101,8 +101,16 @@ export interface BookingPort {
   ): Promise<ConnectorResult<UpstreamBooking | null>>;
   /** A move to another time (§5.7); the upstream may refuse with slot_taken. */
   move(upstreamId: string, change: BookingMove): Promise<ConnectorResult<UpstreamBooking>>;
-  /** Idempotent: cancelling a cancelled booking answers it as it is. */
-  cancel(upstreamId: string, reason?: string): Promise<ConnectorResult<UpstreamBooking>>;
+  /**
+   * Idempotent: cancelling a cancelled booking answers it as it is. `by` says who cancelled
+   * (the guest, the host, or the gateway itself, e.g. an approval deadline), for platforms
+   * that record it (Servicialo `cancelledBy`).
+   */
+  cancel(
+    upstreamId: string,
+    reason?: string,
+    by?: "guest" | "host" | "system",
+  ): Promise<ConnectorResult<UpstreamBooking>>;
   /** Host approval or decline of a tentative booking, or attendance. */
   setStatus(upstreamId: string, status: UpstreamStatus): Promise<ConnectorResult<UpstreamBooking>>;
 }

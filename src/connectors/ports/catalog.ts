@@ -91,6 +91,12 @@ export interface Catalog {
     readonly country?: string;
     /** The location's address and coordinates, when the upstream reports them. */
     readonly location?: PlaceLocation;
+    /**
+     * How the platform itself answers a new booking, when it says: "host_approval" when it
+     * holds each one for the business to accept (the booking is pending there until it does).
+     * Absent: the platform does not say (its answer to each create still decides that booking).
+     */
+    readonly confirmation?: "instant" | "host_approval";
   };
   readonly services: readonly CatalogService[];
   readonly resources: readonly CatalogResource[];

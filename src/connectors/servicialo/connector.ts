@@ -103,6 +103,13 @@ type Sent = ConnectorResult<{ readonly status: number; readonly body: unknown }>
 
 const MAX_RANGE_DAYS = 90;
 
+/**
+ * "4. cancel_session", Request Fields: `cancelledBy` is "client", "provider", "admin" or
+ * "system" (default "system"). The guest is the client; the host (the business, its operator)
+ * is the provider side; the gateway acting on its own (an approval deadline) is the system.
+ */
+const CANCELLED_BY = { guest: "client", host: "provider", system: "system" } as const;
+
 const fail = <T>(error: ConnectorError, upstream?: UpstreamMeta): ConnectorResult<T> =>
   upstream === undefined ? { ok: false, error } : { ok: false, error, upstream };
 
@@ -214,6 +221,9 @@ export function createServicialoConnector(
           name: wire.organization.name,
           timezone: settings.timezone,
           ...(wire.services[0]?.currency !== undefined ? { currency: wire.services[0].currency } : {}),
+          ...(wire.organization.confirmation !== undefined
+            ? { confirmation: wire.organization.confirmation }
+            : {}),
         },
         services,
         resources: (settings.providers ?? []).map((p) => ({
@@ -503,9 +513,12 @@ export function createServicialoConnector(
       const known = journal.find(byId(upstreamId))?.booking;
       const provider = known?.resourceIds[0];
       if (change.resourceIds.length > 0 && provider !== undefined && change.resourceIds[0] !== provider) {
+        // Refused here, before any request ("5. reschedule_session": "Changing the provider
+        // while rescheduling is not supported"): the platform never saw it, so it is not its
+        // refusal (unsupported, not invalid_request).
         return fail({
-          code: "invalid_request",
-          message: "Servicialo cannot change the provider when rescheduling",
+          code: "unsupported",
+          message: "Servicialo cannot change the provider when rescheduling; nothing was sent to it",
         });
       }
       const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/reschedule`, {
@@ -537,12 +550,15 @@ export function createServicialoConnector(
       return fail(rescheduleError(status, readError(body)), result.upstream);
     },
 
-    async cancel(upstreamId, reason) {
+    async cancel(upstreamId, reason, by) {
       // Cancelled already, by this process: answered as it is, with the call that cancelled it.
       const before = journal.find(byId(upstreamId));
       if (before?.booking.status === "cancelled") return answer(before);
       const { result } = await send("POST", `/sessions/${encodeURIComponent(upstreamId)}/cancel`, {
-        body: { ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}), cancelledBy: "system" },
+        body: {
+          ...(reason !== undefined ? { reason: reason.slice(0, 500) } : {}),
+          cancelledBy: CANCELLED_BY[by ?? "system"],
+        },
         authed: true,
       });
       if (!result.ok) return result;

@@ -15,7 +15,15 @@ export interface WireService {
 }
 
 export interface WireServices {
-  readonly organization: { readonly name: string; readonly slug?: string };
+  readonly organization: {
+    readonly name: string;
+    readonly slug?: string;
+    /**
+     * Not in v1.2.0 "1. list_services": a member this gateway's own A2A edge adds (src/a2a),
+     * "host_approval" when the business accepts each booking itself. Read when present.
+     */
+    readonly confirmation?: "instant" | "host_approval";
+  };
   readonly services: readonly WireService[];
 }
 
@@ -49,6 +57,7 @@ export function readServices(body: unknown): WireServices | undefined {
     return undefined;
   const orgName = str(body["organization"]["name"]);
   if (orgName === undefined) return undefined;
+  const confirmation = body["organization"]["confirmation"];
   const services: WireService[] = [];
   for (const s of body["services"]) {
     if (!isObject(s)) return undefined;
@@ -66,7 +75,13 @@ export function readServices(body: unknown): WireServices | undefined {
       ...(str(s["modality"]) !== undefined ? { modality: str(s["modality"]) } : {}),
     });
   }
-  return { organization: { name: orgName }, services };
+  return {
+    organization: {
+      name: orgName,
+      ...(confirmation === "instant" || confirmation === "host_approval" ? { confirmation } : {}),
+    },
+    services,
+  };
 }
 
 function readSlot(v: unknown, providerId: string | undefined): WireSlot | undefined {

@@ -43,6 +43,9 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
     consent: view.consent,
     ...(view.status === "pending_host" &&
       view.approvalBy !== undefined && { approval_by: at(view.approvalBy) }),
+    // Pending at the business's own system, not at a gateway link (README "Pending at the business").
+    ...(view.status === "pending_host" && view.awaitingUpstream === true && { awaiting: "upstream" }),
+    ...(view.cancelledBy !== undefined && { cancelled_by: view.cancelledBy }),
     ...(view.answer !== undefined && {
       answer: {
         by: view.answer.by,

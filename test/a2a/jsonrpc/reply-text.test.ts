@@ -34,11 +34,46 @@ describe("reply text", () => {
       "reschedule_session",
       { httpStatus: 200, body: { scheduledAt: "2026-04-05T18:00:00.000Z" } },
       "en",
-      "Session rescheduled to 2026-04-05T18:00:00.000Z.",
+      "Session rescheduled to 2026-04-05T14:00:00-04:00 (America/Santiago).",
     ],
     ["cancel_session", { httpStatus: 200, body: { status: "cancelled" } }, "es", "Sesión cancelada."],
   ] as const)("%s %j (%s)", (intent, outcome, lang, expected) => {
-    expect(summarize(intent, outcome, lang)).toBe(expected);
+    expect(summarize(intent, outcome, lang, "America/Santiago")).toBe(expected);
+  });
+
+  // A booking's sentence says the status the DataPart carries, in the host's zone: a session
+  // waiting for the business is never "confirmed", and no time is left in UTC.
+  it.each([
+    [
+      "pendiente_confirmacion",
+      "en",
+      "Booking requested, awaiting the business's confirmation, for Maths lesson at 2026-12-07T17:00:00-05:00 (America/Toronto).",
+    ],
+    [
+      "pendiente_confirmacion",
+      "es",
+      "Reserva solicitada, pendiente de confirmación por el negocio, de Maths lesson para 2026-12-07T17:00:00-05:00 (America/Toronto).",
+    ],
+    ["agendado", "en", "Booking confirmed for Maths lesson at 2026-12-07T17:00:00-05:00 (America/Toronto)."],
+  ] as const)("book_session %s (%s) states the real status in the host's zone", (status, lang, expected) => {
+    const outcome = {
+      httpStatus: 201,
+      body: {
+        success: true,
+        session: { id: "b_1", status, scheduled_at: "2026-12-07T22:00:00.000Z", service: "Maths lesson" },
+      },
+    };
+    expect(summarize("book_session", outcome, lang, "America/Toronto")).toBe(expected);
+  });
+
+  it("a reschedule of a pending session says it still waits for the business", () => {
+    const outcome = {
+      httpStatus: 200,
+      body: { sessionId: "b_1", status: "pending_confirmation", scheduledAt: "2026-12-07T22:15:00.000Z" },
+    };
+    expect(summarize("reschedule_session", outcome, "en", "America/Toronto")).toBe(
+      "Session rescheduled to 2026-12-07T17:15:00-05:00 (America/Toronto); it still awaits the business's confirmation.",
+    );
   });
 
   it("asks for exactly what is missing, listing the services to choose from", () => {

@@ -45,14 +45,15 @@ beforeAll(async () => {
 afterAll(async () => gw.close());
 
 describe("list_services", () => {
-  it("answers the catalog in the spec's shape, price exact in whole units", async () => {
+  it("answers the catalog in the spec's shape, price exact in whole units and all-in (HST included)", async () => {
     const r = await get(`${HOST}/services`);
     expect(r.status).toBe(200);
     expect(r.body.servicialo_version).toBe("1.0");
-    expect(r.body.organization).toEqual({ name: "Maple Street Auto", slug: HOST });
+    expect(r.body.organization).toEqual({ name: "Maple Street Auto", slug: HOST, confirmation: "instant" });
     const oil = r.body.services.find((s: any) => s.id === "oil-change");
+    // 79.00 + 13% HST: the amount the business records for the booking, not the pre-tax line.
     expect(oil).toMatchObject({
-      price: "79.00",
+      price: "89.27",
       currency: "CAD",
       price_unit: "servicio",
       modality: "presencial",
@@ -63,16 +64,23 @@ describe("list_services", () => {
     });
   });
   it("writes a zero-decimal currency without decimals and a 2-decimal one exactly", () => {
-    const host = { config: { services: [] }, catalog: { organization: {} } } as unknown as HostRuntime;
+    const host = {
+      config: { services: [], timezone: "UTC", policies: { confirmation: "instant" } },
+      catalog: { organization: {}, taxes: [] },
+    } as unknown as HostRuntime;
     const svc = (minor: number, currency: string) =>
-      serviceObject(host, {
-        id: "s",
-        name: "S",
-        duration: 3_600_000,
-        bufferAfterMs: 0,
-        requires: [],
-        price: { minor, currency },
-      });
+      serviceObject(
+        host,
+        {
+          id: "s",
+          name: "S",
+          duration: 3_600_000,
+          bufferAfterMs: 0,
+          requires: [],
+          price: { minor, currency },
+        },
+        0,
+      );
     expect(svc(40000, "CLP").price).toBe("40000");
     expect(svc(8927, "CAD").price).toBe("89.27");
     expect(svc(5, "KWD").price).toBe("0.005");

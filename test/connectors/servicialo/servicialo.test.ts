@@ -476,6 +476,36 @@ describe("Servicialo connector", () => {
     expect(value(await h.connector.bookings.cancel(booked.upstreamId)).status).toBe("cancelled");
   });
 
+  // "4. cancel_session" Request Fields: cancelledBy "client", "provider", "admin" or "system".
+  it.each([
+    ["guest", "client"],
+    ["host", "provider"],
+    ["system", "system"],
+    [undefined, "system"],
+  ] as const)("a cancel by %s is sent as cancelledBy %s", async (by, wire) => {
+    const h = harness();
+    const [slot] = await freeSlots(h, ["clx1abc123"]);
+    const b = value(await h.connector.bookings.create(createFor(slot!, `cancel-by-${by ?? "none"}`)));
+    value(await h.connector.bookings.cancel(b.upstreamId, "no puede asistir", by));
+    const sent = h.fake.requests.filter((r) => r.path.endsWith("/cancel"));
+    expect(sent).toHaveLength(1);
+    expect(sent[0]!.body).toEqual({ reason: "no puede asistir", cancelledBy: wire });
+  });
+
+  it("a move to another provider is refused here, as unsupported, and nothing is sent", async () => {
+    const h = harness();
+    const [slot, later] = await freeSlots(h, ["clx1abc123"]);
+    const b = value(await h.connector.bookings.create(createFor(slot!, "other-provider")));
+    const before = h.fake.requests.length;
+    const moved = await h.connector.bookings.move(b.upstreamId, {
+      start: later!.start,
+      resourceIds: ["someone-else"],
+    });
+    expect(moved).toMatchObject({ ok: false, error: { code: "unsupported" } });
+    expect(moved.upstream).toBeUndefined();
+    expect(h.fake.requests.length).toBe(before);
+  });
+
   it("a booking's life: moved, cancelled (twice answers cancelled), unknown ids are not_found", async () => {
     const h = harness();
     const [slot, later] = await freeSlots(h, ["clx1abc123"]);

@@ -1,0 +1,62 @@
+/**
+ * The state a confirm records follows the upstream's own answer as well as the host's policy
+ * (DESIGN.md "Trust at the seams"): a create the upstream holds for the business (tentative,
+ * e.g. Servicialo `pendiente_confirmacion`) is pending_host, awaiting the business, with no
+ * gateway deadline; the host's approval policy keeps its deadline as before.
+ */
+import { describe, expect, it } from "vitest";
+import type { HoldPayload, HostRuntime } from "../../../src/booking/api.js";
+import { newBookingState } from "../../../src/booking/confirm/record-booking.js";
+import type { UpstreamBooking } from "../../../src/connectors/port.js";
+import type { HoldRecord } from "../../../src/holds/port.js";
+
+const NOW = Date.parse("2026-12-01T15:00:00Z");
+const START = Date.parse("2026-12-07T22:00:00Z");
+
+const host = (confirmation: "instant" | "host_approval") =>
+  ({
+    config: { id: "h", policies: { confirmation, approvalTimeoutMs: 3_600_000 } },
+  }) as unknown as HostRuntime;
+const hold = { holdId: "h_1", allocations: [{ resourceId: "p1" }] } as unknown as HoldRecord;
+const payload = {
+  contract: { service: { id: "s" }, start: START, end: START + 3_600_000, partySize: 1 },
+  agentKey: "k",
+} as unknown as HoldPayload;
+const upstream = (status: UpstreamBooking["status"]): UpstreamBooking => ({
+  upstreamId: "u1",
+  serviceId: "s",
+  start: START,
+  resourceIds: ["p1"],
+  status,
+});
+const intent = { principal: "p", consent: { approved: "offer" as const, mandate: "m" } };
+
+describe("newBookingState", () => {
+  it("an instant host whose upstream answered pending records pending_host, awaiting the business", () => {
+    const s = newBookingState(host("instant"), hold, payload, "b_1", upstream("tentative"), intent, NOW);
+    expect(s.status).toBe("pending_host");
+    expect(s.awaitingUpstream).toBe(true);
+    expect(s.approvalBy).toBeUndefined();
+    expect(s.answer).toBeUndefined();
+  });
+
+  it("an instant host whose upstream booked it records confirmed, answered by the host", () => {
+    const s = newBookingState(host("instant"), hold, payload, "b_1", upstream("confirmed"), intent, NOW);
+    expect(s).toMatchObject({ status: "confirmed", answer: { by: "host", at: NOW } });
+    expect(s.awaitingUpstream).toBeUndefined();
+  });
+
+  it("a host_approval host keeps its own deadline", () => {
+    const s = newBookingState(
+      host("host_approval"),
+      hold,
+      payload,
+      "b_1",
+      upstream("tentative"),
+      intent,
+      NOW,
+    );
+    expect(s).toMatchObject({ status: "pending_host", approvalBy: NOW + 3_600_000 });
+    expect(s.awaitingUpstream).toBeUndefined();
+  });
+});

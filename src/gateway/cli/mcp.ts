@@ -203,13 +203,11 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       approvalGate: createApprovalGate({ now: () => systemClock.now(), secret: approvalSecret }),
     });
     const adapter = persistingAfterEachCall(core, () =>
-      gateway
-        .persist()
-        .catch((e: unknown) =>
-          logger.error("the gateway state was not saved", {
-            error: e instanceof Error ? e.message : String(e),
-          }),
-        ),
+      gateway.persist().catch((e: unknown) =>
+        logger.error("the gateway state was not saved", {
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      ),
     );
     const server = await startOsbpStdioServer({
       adapter,

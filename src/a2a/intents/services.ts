@@ -18,7 +18,7 @@
 import type { HostRuntime } from "../../booking/api.js";
 import { confirmationOf } from "../../booking/discovery/index.js";
 import type { CatalogService } from "../../connectors/port.js";
-import { priceOffer } from "../../booking/pricing/index.js";
+import { allInPrice } from "../../booking/pricing/index.js";
 import { formatDecimalAmount, type Money } from "../../protocol/money/index.js";
 import { answer, SERVICIALO_VERSION } from "./wire.js";
 import type { IntentOutcome } from "../port.js";
@@ -33,25 +33,8 @@ export function modalityOf(host: HostRuntime, serviceId: string): "presencial" |
 export const durationMinutes = (s: CatalogService): number | null =>
   s.duration === "open" ? null : Math.round(s.duration / 60_000);
 
-/**
- * The all-in amount of one booking of `s` for one person (priceOffer's total): at `start` with
- * the host's surcharges for that start, or, with no start, without time-dependent surcharges.
- */
-export function allInPrice(
-  host: HostRuntime,
-  s: CatalogService,
-  now: number,
-  start?: number,
-): Money | undefined {
-  const rules = start === undefined ? undefined : host.config.services.find((r) => r.serviceId === s.id);
-  const priced = priceOffer(
-    s,
-    rules,
-    { timezone: host.config.timezone, taxes: host.catalog.taxes },
-    { start: start ?? now, partySize: 1, now },
-  );
-  return priced.total ?? undefined;
-}
+/** The core's all-in amount (booking/pricing/all-in.ts), the one every edge shows. */
+export { allInPrice };
 
 /** A2A §1's numeric string for an amount ("89.27"), or null for no price. */
 export const priceText = (m: Money | undefined): string | null =>

@@ -7,6 +7,7 @@
  * The idempotency lease taken in step 1 is settled with the receipt on success and released on
  * every other outcome (including a throw), so the agent's retry of the same attempt proceeds.
  */
+import { confirmationOf } from "../../booking/discovery/confirmation.js";
 import type { BookingState } from "../../booking/bookings/state.js";
 import type { Catalog, CatalogResource, CatalogService } from "../../connectors/port.js";
 import {
@@ -212,6 +213,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
     customer_name: customerName,
     // One location: the schedule is the organization, named once.
     schedule_name: base.schedule_name === base.organization_name ? undefined : base.schedule_name,
+    ...(awaitsMerchant(ctx) && { awaits_merchant: true }),
   };
   const approval = ctx.gate.check({ input, facts }, input.approval);
   if (approval.outcome === "rechallenge") return fail(approval.problem);
@@ -302,4 +304,10 @@ function receiptFor(
         `check booking.status. Appointment id: ${booking.bookingId}.`
       : `Booked ${when}. Appointment id: ${booking.bookingId}.`;
   return { id: `receipt_${idempotencyKey}`, booking_id: booking.bookingId, text };
+}
+
+/** Whether the host, or its upstream, holds each booking for the business to accept. */
+function awaitsMerchant(ctx: AdapterContext): boolean {
+  const host = ctx.core.host(ctx.hostId);
+  return host !== undefined && confirmationOf(host) === "host_approval";
 }

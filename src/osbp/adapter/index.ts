@@ -19,6 +19,7 @@
  * into internal_adapter_error with a generic message, logged on the operator channel, so the
  * exported adapter is safe for conformance kits as well as behind the MCP edge.
  */
+import { allInPrice } from "../../booking/pricing/index.js";
 import type { DirectBookingApi } from "../../booking/direct/index.js";
 import { hostTimeRefusal } from "../../booking/hosts/refusals.js";
 import { traceUpstream } from "../../booking/hosts/upstream-trail.js";
@@ -142,7 +143,10 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     place(): SchedulePlace {
       const host = core?.host(hostId);
       if (host === undefined) return { organizationName: "" };
-      return schedulePlace(host.config.name, host.config.location, host.catalog.organization.location);
+      return {
+        ...schedulePlace(host.config.name, host.config.location, host.catalog.organization.location),
+        allIn: (service, start) => allInPrice(host, service, clock.now(), start),
+      };
     },
   };
 

@@ -12,7 +12,8 @@ import type {
 } from "../../connectors/port.js";
 import type { Slot } from "../../protocol/osbp/index.js";
 import type { WallClock } from "../../protocol/time/index.js";
-import { priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } from "./catalog-facts.js";
+import { fixedMoney, priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } from "./catalog-facts.js";
+import type { Money } from "../../protocol/money/index.js";
 import { addressable, instantText, knownZone, localWall, naiveWallPlus, wallText } from "./local-time.js";
 
 export const slotId = (
@@ -30,6 +31,12 @@ export const slotId = (
 export interface SchedulePlace {
   readonly organizationName: string;
   readonly location?: PlaceLocation;
+  /**
+   * The all-in amount the business records for one booking of a service at a start (the core's
+   * pricing: fees, surcharges at that start, taxes), so the price an agent shows before booking,
+   * and the mandate's cap is checked against, is the total recorded. Absent: the listed price.
+   */
+  readonly allIn?: (service: CatalogService, start: number | undefined) => Money | undefined;
 }
 
 /**
@@ -90,7 +97,9 @@ function slotOf(p: SlotParts): Slot {
   }
   if (p.start !== undefined) slot.starts_at = instantText(p.start);
   if (p.end !== undefined) slot.ends_at = instantText(p.end);
-  const price = priceOf(catalog, service);
+  const listed = priceOf(catalog, service);
+  const allIn = listed?.amount_minor !== undefined ? p.place.allIn?.(service, p.start) : undefined;
+  const price = allIn !== undefined ? fixedMoney(allIn) : listed;
   if (price !== undefined) slot.price = price;
   return slot;
 }

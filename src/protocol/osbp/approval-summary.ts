@@ -31,6 +31,11 @@ export interface ApprovalFacts {
   readonly no_show_fee?: OsbpMoney;
   /** The name the platform will receive, exactly. */
   readonly customer_name?: string;
+  /**
+   * The business (or its booking system) accepts each booking itself: the booking is pending
+   * until it does, and the user must hear so before approving (a pending booking is not booked).
+   */
+  readonly awaits_merchant?: boolean;
 }
 
 /**
@@ -165,5 +170,9 @@ export function buildApprovalSummary(facts: ApprovalFacts): string {
   if (facts.no_show_fee) out.push(`A no-show fee of ${moneyInWords(facts.no_show_fee)} may apply.`);
   if (facts.customer_name)
     out.push(`The merchant will see the customer name: ${clean(facts.customer_name)}.`);
+  if (facts.awaits_merchant === true)
+    out.push(
+      "The merchant accepts each booking itself: this request stays pending until they confirm it, and booking.status says when they do.",
+    );
   return out.join(" ");
 }

@@ -40,7 +40,8 @@ describe('OSBP "availability.find": slots per provider', () => {
       ends_at: "2026-10-19T12:45:00.000Z",
       starts_at_local: "2026-10-19T08:00:00",
       ends_at_local: "2026-10-19T08:45:00",
-      price: { amount_minor: 7900, currency: "CAD", type: "fixed" },
+      // The all-in amount the business records: 79.00 and 13% HST (booking/pricing/all-in.ts).
+      price: { amount_minor: 8927, currency: "CAD", type: "fixed" },
       schedule_hours: [
         { day: 1, open: "08:00", close: "18:00" },
         { day: 2, open: "08:00", close: "18:00" },

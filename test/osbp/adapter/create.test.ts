@@ -37,7 +37,8 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
     // The user-facing summary: resolved service, local time and zone, provider, price, payment prose, name.
     expect(p.message).toContain("Oil change at Maple Street Auto on Monday, October 19, 2026, 10:00–10:45");
     expect(p.message).toContain("(America/Toronto time) with Alex.");
-    expect(p.message).toContain("Price: CAD 79.00.");
+    // The total the business records (79.00 and 13% HST), not the listed price alone.
+    expect(p.message).toContain("Price: CAD 89.27.");
     expect(p.message).toContain("No upfront payment or deposit is required to book.");
     expect(p.message).toContain("The merchant will see the customer name: Jane Customer.");
     expect(p.message).not.toContain("+15555550100");
@@ -67,6 +68,18 @@ describe('OSBP "booking.create": preflight, approval, create, receipt', () => {
       status: "confirmed",
     });
     expect([...booked.resourceIds].sort()).toEqual(["bay-1", "tech-alex"]);
+    // The total the user approved is the total the core recorded.
+    const recorded = valueOf(await (await r.core).readBooking("maple-street-auto", receipt.booking_id));
+    expect(recorded.state.contract.total).toEqual({ minor: 8927, currency: "CAD" });
+  });
+
+  it("tells the user before approval that the business accepts each booking itself", async () => {
+    const r = rig({ policies: { confirmation: "host_approval" } });
+    const p = problemOf(await r.adapter.createBooking(createInput()), "requires_user_confirmation");
+    expect(p.message).toContain("The merchant accepts each booking itself");
+    const instant = rig();
+    const q = problemOf(await instant.adapter.createBooking(createInput()), "requires_user_confirmation");
+    expect(q.message).not.toContain("accepts each booking itself");
   });
 
   it("sends the merchant-visible name and contact, never the verification code, and tentative: false", async () => {

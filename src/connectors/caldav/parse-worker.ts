@@ -5,7 +5,7 @@
  * enough to bound that on the event loop leaves room for real calendars; here a slow parse
  * costs this thread only, and off-thread.ts ends it at its deadline.
  *
- * Messages in: `multistatus` (a 207 body, optionally with the calendar whose resources to read
+ * Messages in: `multistatus` (a 207 body's bytes, optionally with the calendar whose resources to read
  * into events), `discover` (tsdav's discovery walk, its requests answered by the main thread,
  * which alone sends them: discover.ts) and `fetched` (such an answer). Out: `done` per job and
  * `fetch` per discovery request.
@@ -19,7 +19,8 @@ export type ToWorker =
   | {
       readonly op: "multistatus";
       readonly id: number;
-      readonly body: string;
+      /** The answer's bytes (transferred), decoded here. */
+      readonly body: Uint8Array;
       readonly contentType: string | null;
       readonly url: string;
       /** Read the resources' calendar data into events, for this calendar collection. */
@@ -33,7 +34,8 @@ export type ToWorker =
       readonly answer?: {
         readonly status: number;
         readonly headers: ReadonlyArray<readonly [string, string]>;
-        readonly body: string | null;
+        /** The answer's bytes (transferred), or null for a status without a body. */
+        readonly body: Uint8Array | null;
       };
     };
 
@@ -69,7 +71,9 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   if (message.op === "multistatus") {
-    const multistatus = await parseMultistatus(message.body, message.contentType, message.url);
+    // As Response.text() decodes: UTF-8, a BOM dropped.
+    const text = new TextDecoder("utf-8").decode(message.body);
+    const multistatus = await parseMultistatus(text, message.contentType, message.url);
     const collected =
       multistatus !== undefined && message.collect !== undefined
         ? collectResources(new URL(message.collect), multistatus.resources)

@@ -60,7 +60,8 @@ class ParseThread {
   run(
     job:
       | Omit<Extract<ToWorker, { op: "multistatus" }>, "id">
-      | Omit<Extract<ToWorker, { op: "discover" }>, "id">,
+      | Omit<Extract<ToWorker, { op: "discover" }>, "id">
+      | Omit<Extract<ToWorker, { op: "resources" }>, "id">,
     onFetch?: (ask: FetchAsk) => Promise<Answer>,
   ): Promise<Done | undefined> {
     if (this.#dead) return Promise.resolve(undefined);
@@ -73,6 +74,12 @@ class ParseThread {
       if (job.op === "multistatus") {
         const body = own(job.body);
         this.#worker.postMessage({ ...job, body, id }, [body.buffer]);
+      } else if (job.op === "resources") {
+        const files = job.files.map((f) => ({ ...f, bytes: own(f.bytes) }));
+        this.#worker.postMessage(
+          { ...job, files, id },
+          files.map((f) => f.bytes.buffer),
+        );
       } else this.#worker.postMessage({ ...job, id });
     });
   }
@@ -167,6 +174,25 @@ export function multistatusOffThread(
         ...(d.collected === undefined ? {} : { collected: d.collected }),
       },
     };
+  };
+  const run = queue.then(job, job);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Calendar object resources read from files (ics-dir), by eventId, in the shared worker; the
+ * bytes are handed over (the caller must not use them after).
+ */
+export function resourcesOffThread(
+  files: ReadonlyArray<{ readonly eventId: string; readonly version: string; readonly bytes: Uint8Array }>,
+): Promise<OffThread<Collected>> {
+  const job = async (): Promise<OffThread<Collected>> => {
+    if (shared === undefined || shared.dead) shared = new ParseThread();
+    const done = await shared.run({ op: "resources", files });
+    if (done === undefined) return { ok: false, tooCostly: true };
+    const { resources } = done as { resources?: Collected };
+    return resources === undefined ? { ok: false, tooCostly: true } : { ok: true, value: resources };
   };
   const run = queue.then(job, job);
   queue = run.catch(() => undefined);

@@ -5,15 +5,17 @@
  * enough to bound that on the event loop leaves room for real calendars; here a slow parse
  * costs this thread only, and off-thread.ts ends it at its deadline.
  *
- * Messages in: `multistatus` (a 207 body's bytes, optionally with the calendar whose resources to read
+ * Messages in: `resources` (calendar files' bytes, ics-dir), `multistatus` (a 207 body's bytes, optionally with the calendar whose resources to read
  * into events), `discover` (tsdav's discovery walk, its requests answered by the main thread,
  * which alone sends them: discover.ts) and `fetched` (such an answer). Out: `done` per job and
  * `fetch` per discovery request.
  */
 import { parentPort } from "node:worker_threads";
+import type { RawCalendarEvent } from "../port.js";
 import { collectResources, type Collected } from "./collect.js";
 import { parseMultistatus, type Multistatus } from "./dav.js";
 import { walkDiscovery, type WalkedCalendar } from "./discover-walk.js";
+import { readResource } from "./vevent.js";
 
 export type ToWorker =
   | {
@@ -27,6 +29,16 @@ export type ToWorker =
       readonly collect?: string;
     }
   | { readonly op: "discover"; readonly id: number; readonly serverUrl: string }
+  | {
+      /** Calendar object resources read from files (ics-dir): each file's bytes (transferred). */
+      readonly op: "resources";
+      readonly id: number;
+      readonly files: ReadonlyArray<{
+        readonly eventId: string;
+        readonly version: string;
+        readonly bytes: Uint8Array;
+      }>;
+    }
   | {
       readonly op: "fetched";
       readonly fetchId: number;
@@ -47,6 +59,7 @@ export type FromWorker =
       readonly collected?: Collected;
     }
   | { readonly type: "done"; readonly id: number; readonly calendars?: readonly WalkedCalendar[] }
+  | { readonly type: "done"; readonly id: number; readonly resources: Collected }
   | {
       readonly type: "fetch";
       readonly id: number;
@@ -63,6 +76,16 @@ if (port === null) throw new Error("parse-worker.ts runs as a worker thread");
 const waiting = new Map<number, (answer: Extract<ToWorker, { op: "fetched" }>["answer"]) => void>();
 let nextFetch = 0;
 const post = (message: FromWorker): void => port.postMessage(message);
+
+function readFiles(files: Extract<ToWorker, { op: "resources" }>["files"]): Collected {
+  const events: Array<readonly [string, readonly RawCalendarEvent[]]> = [];
+  for (const f of files) {
+    const read = readResource(new TextDecoder("utf-8").decode(f.bytes), f.eventId, f.version);
+    if (!read.ok) return { events, problem: read.message };
+    events.push([f.eventId, read.events]);
+  }
+  return { events };
+}
 
 async function handle(message: ToWorker): Promise<void> {
   if (message.op === "fetched") {
@@ -84,6 +107,10 @@ async function handle(message: ToWorker): Promise<void> {
       ...(multistatus === undefined ? {} : { multistatus }),
       ...(collected === undefined ? {} : { collected }),
     });
+    return;
+  }
+  if (message.op === "resources") {
+    post({ type: "done", id: message.id, resources: readFiles(message.files) });
     return;
   }
   const { id } = message;

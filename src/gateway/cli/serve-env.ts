@@ -12,6 +12,7 @@ import {
   redact,
   type ClusterNode,
 } from "../../redis/client.js";
+import { limitsFromEnv, type UpstreamLimits } from "../../connectors/http/limits.js";
 import type { Result } from "../../protocol/result.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
@@ -40,6 +41,8 @@ export interface ServeSettings {
   readonly connect: ConnectProviders;
   /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
   readonly logFormat: "text" | "json";
+  /** UPSTREAM_MAX_* and ICS_MAX_* (connectors/http/limits.ts): the caps set; the rest keep defaults. */
+  readonly upstreamLimits: Partial<UpstreamLimits>;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -124,6 +127,8 @@ export function readServeEnv(
   if (!messages.ok) return messages;
   const connect = readConnectEnv(env);
   if (!connect.ok) return connect;
+  const limits = limitsFromEnv(env);
+  if (!limits.ok) return err(limits.message);
 
   return ok({
     port,
@@ -141,6 +146,7 @@ export function readServeEnv(
     validateResponses: env["NODE_ENV"] !== "production",
     connect: connect.value,
     logFormat: logFormat === "json" ? "json" : "text",
+    upstreamLimits: limits.value,
   });
 }
 

@@ -63,7 +63,7 @@ export async function davCall(
         : statusError(answer, what, ctx.clock);
     return { ok: false, error, meta, answer };
   }
-  const parsed = await multistatusOffThread(answer.body, answer.headers.get("content-type"), url, collect);
+  const parsed = await multistatusOffThread(answer.bytes, answer.headers.get("content-type"), url, collect);
   if (!parsed.ok)
     return {
       ok: false,

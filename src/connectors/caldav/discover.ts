@@ -77,7 +77,8 @@ export async function discoverCalendars(
     return {
       status: got.status,
       headers: [...got.headers.entries()],
-      body: NULL_BODY.has(got.status) ? null : got.body,
+      // The bytes go to the parse worker (transferred); a refusal kept for its message is copied.
+      body: NULL_BODY.has(got.status) ? null : refused === got ? got.bytes.slice() : got.bytes,
     };
   };
 

@@ -5,6 +5,10 @@
  * within the worker's heap limits; one that does not ends the worker (a fresh one takes the
  * next job) and is reported as `too_costly`.
  *
+ * Answers go to the worker as bytes, their ArrayBuffer transferred (not copied), and are
+ * decoded there: decoding and cloning a string of megabytes would cost the event loop tens to
+ * hundreds of milliseconds.
+ *
  * Multi-Status parses share one long-lived worker, one job at a time (so ending it on a
  * deadline ends only that job). A discovery walk gets a worker of its own for its duration:
  * its requests go out from this thread (discover.ts), and the deadline runs only while the
@@ -56,7 +60,8 @@ class ParseThread {
   run(
     job:
       | Omit<Extract<ToWorker, { op: "multistatus" }>, "id">
-      | Omit<Extract<ToWorker, { op: "discover" }>, "id">,
+      | Omit<Extract<ToWorker, { op: "discover" }>, "id">
+      | Omit<Extract<ToWorker, { op: "resources" }>, "id">,
     onFetch?: (ask: FetchAsk) => Promise<Answer>,
   ): Promise<Done | undefined> {
     if (this.#dead) return Promise.resolve(undefined);
@@ -66,7 +71,16 @@ class ParseThread {
       this.#job = { id, settle };
       this.#worker.ref();
       this.#arm();
-      this.#worker.postMessage({ ...job, id });
+      if (job.op === "multistatus") {
+        const body = own(job.body);
+        this.#worker.postMessage({ ...job, body, id }, [body.buffer]);
+      } else if (job.op === "resources") {
+        const files = job.files.map((f) => ({ ...f, bytes: own(f.bytes) }));
+        this.#worker.postMessage(
+          { ...job, files, id },
+          files.map((f) => f.bytes.buffer),
+        );
+      } else this.#worker.postMessage({ ...job, id });
     });
   }
 
@@ -97,7 +111,15 @@ class ParseThread {
       .then((answer) => {
         if (this.#dead || this.#job?.id !== job.id) return;
         this.#arm();
-        this.#worker.postMessage({ op: "fetched", fetchId: ask.fetchId, ...(answer ? { answer } : {}) });
+        const body = answer?.body === undefined || answer.body === null ? undefined : own(answer.body);
+        this.#worker.postMessage(
+          {
+            op: "fetched",
+            fetchId: ask.fetchId,
+            ...(answer === undefined ? {} : { answer: { ...answer, body: body ?? null } }),
+          },
+          body === undefined ? [] : [body.buffer],
+        );
       });
   }
 
@@ -112,15 +134,24 @@ class ParseThread {
   }
 }
 
+/** Bytes that own their whole ArrayBuffer (what read-body.ts answers), or a copy that does. */
+function own(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return bytes.byteOffset === 0 &&
+    bytes.byteLength === bytes.buffer.byteLength &&
+    bytes.buffer instanceof ArrayBuffer
+    ? (bytes as Uint8Array<ArrayBuffer>)
+    : bytes.slice();
+}
+
 let shared: ParseThread | undefined;
 let queue: Promise<unknown> = Promise.resolve();
 
 /**
- * A 207 body's Multi-Status, and with `collect` (the calendar collection's URL) its resources'
+ * A 207 body's Multi-Status (the bytes are handed over: the caller must not use them after), and with `collect` (the calendar collection's URL) its resources'
  * events; `value` undefined when the body is not a Multi-Status.
  */
 export function multistatusOffThread(
-  body: string,
+  body: Uint8Array,
   contentType: string | null,
   url: URL,
   collect?: URL,
@@ -143,6 +174,25 @@ export function multistatusOffThread(
         ...(d.collected === undefined ? {} : { collected: d.collected }),
       },
     };
+  };
+  const run = queue.then(job, job);
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+/**
+ * Calendar object resources read from files (ics-dir), by eventId, in the shared worker; the
+ * bytes are handed over (the caller must not use them after).
+ */
+export function resourcesOffThread(
+  files: ReadonlyArray<{ readonly eventId: string; readonly version: string; readonly bytes: Uint8Array }>,
+): Promise<OffThread<Collected>> {
+  const job = async (): Promise<OffThread<Collected>> => {
+    if (shared === undefined || shared.dead) shared = new ParseThread();
+    const done = await shared.run({ op: "resources", files });
+    if (done === undefined) return { ok: false, tooCostly: true };
+    const { resources } = done as { resources?: Collected };
+    return resources === undefined ? { ok: false, tooCostly: true } : { ok: true, value: resources };
   };
   const run = queue.then(job, job);
   queue = run.catch(() => undefined);

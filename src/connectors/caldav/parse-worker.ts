@@ -5,21 +5,24 @@
  * enough to bound that on the event loop leaves room for real calendars; here a slow parse
  * costs this thread only, and off-thread.ts ends it at its deadline.
  *
- * Messages in: `multistatus` (a 207 body, optionally with the calendar whose resources to read
+ * Messages in: `resources` (calendar files' bytes, ics-dir), `multistatus` (a 207 body's bytes, optionally with the calendar whose resources to read
  * into events), `discover` (tsdav's discovery walk, its requests answered by the main thread,
  * which alone sends them: discover.ts) and `fetched` (such an answer). Out: `done` per job and
  * `fetch` per discovery request.
  */
 import { parentPort } from "node:worker_threads";
+import type { RawCalendarEvent } from "../port.js";
 import { collectResources, type Collected } from "./collect.js";
 import { parseMultistatus, type Multistatus } from "./dav.js";
 import { walkDiscovery, type WalkedCalendar } from "./discover-walk.js";
+import { readResource } from "./vevent.js";
 
 export type ToWorker =
   | {
       readonly op: "multistatus";
       readonly id: number;
-      readonly body: string;
+      /** The answer's bytes (transferred), decoded here. */
+      readonly body: Uint8Array;
       readonly contentType: string | null;
       readonly url: string;
       /** Read the resources' calendar data into events, for this calendar collection. */
@@ -27,13 +30,24 @@ export type ToWorker =
     }
   | { readonly op: "discover"; readonly id: number; readonly serverUrl: string }
   | {
+      /** Calendar object resources read from files (ics-dir): each file's bytes (transferred). */
+      readonly op: "resources";
+      readonly id: number;
+      readonly files: ReadonlyArray<{
+        readonly eventId: string;
+        readonly version: string;
+        readonly bytes: Uint8Array;
+      }>;
+    }
+  | {
       readonly op: "fetched";
       readonly fetchId: number;
       /** Absent: the request failed (the main thread keeps why). */
       readonly answer?: {
         readonly status: number;
         readonly headers: ReadonlyArray<readonly [string, string]>;
-        readonly body: string | null;
+        /** The answer's bytes (transferred), or null for a status without a body. */
+        readonly body: Uint8Array | null;
       };
     };
 
@@ -45,6 +59,7 @@ export type FromWorker =
       readonly collected?: Collected;
     }
   | { readonly type: "done"; readonly id: number; readonly calendars?: readonly WalkedCalendar[] }
+  | { readonly type: "done"; readonly id: number; readonly resources: Collected }
   | {
       readonly type: "fetch";
       readonly id: number;
@@ -62,6 +77,16 @@ const waiting = new Map<number, (answer: Extract<ToWorker, { op: "fetched" }>["a
 let nextFetch = 0;
 const post = (message: FromWorker): void => port.postMessage(message);
 
+function readFiles(files: Extract<ToWorker, { op: "resources" }>["files"]): Collected {
+  const events: Array<readonly [string, readonly RawCalendarEvent[]]> = [];
+  for (const f of files) {
+    const read = readResource(new TextDecoder("utf-8").decode(f.bytes), f.eventId, f.version);
+    if (!read.ok) return { events, problem: read.message };
+    events.push([f.eventId, read.events]);
+  }
+  return { events };
+}
+
 async function handle(message: ToWorker): Promise<void> {
   if (message.op === "fetched") {
     waiting.get(message.fetchId)?.(message.answer);
@@ -69,7 +94,9 @@ async function handle(message: ToWorker): Promise<void> {
     return;
   }
   if (message.op === "multistatus") {
-    const multistatus = await parseMultistatus(message.body, message.contentType, message.url);
+    // As Response.text() decodes: UTF-8, a BOM dropped.
+    const text = new TextDecoder("utf-8").decode(message.body);
+    const multistatus = await parseMultistatus(text, message.contentType, message.url);
     const collected =
       multistatus !== undefined && message.collect !== undefined
         ? collectResources(new URL(message.collect), multistatus.resources)
@@ -80,6 +107,10 @@ async function handle(message: ToWorker): Promise<void> {
       ...(multistatus === undefined ? {} : { multistatus }),
       ...(collected === undefined ? {} : { collected }),
     });
+    return;
+  }
+  if (message.op === "resources") {
+    post({ type: "done", id: message.id, resources: readFiles(message.files) });
     return;
   }
   const { id } = message;

@@ -49,6 +49,7 @@ import {
 } from "./dav.js";
 import { davCall, isSuccess, type CaldavContext, type DavOutcome } from "./context.js";
 import { calendarUrl, eventIdOf, isCollection } from "./resources.js";
+import { errorText } from "./upstream.js";
 
 type SyncResult = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
 
@@ -153,7 +154,7 @@ async function syncFailure(
   outcome: Extract<DavOutcome, { ok: false }>,
 ): Promise<SyncResult> {
   const status = outcome.answer?.status;
-  const body = outcome.answer?.body ?? "";
+  const body = outcome.answer === undefined ? "" : errorText(outcome.answer);
   if (status === 409 || ((status === 403 || status === 400) && body.includes("valid-sync-token")))
     return {
       ok: false,

@@ -5,7 +5,7 @@
  * credentials (and only it holds them), the User-Agent (CalDAV has no version to pin: the RFCs
  * are the contract, named in the User-Agent), bounds the call and the reading of its answer with
  * the timeout, refuses any URL on another origin, captures UpstreamMeta and announces
- * Deprecation/Sunset. `send` reads the whole answer as text, at most `maxBytes` of it (the CalDAV
+ * Deprecation/Sunset. `send` reads the whole answer, at most `maxBytes` of it (the CalDAV
  * cap of http/limits.ts unless the request or the connector sets less; past it the answer is
  * `unavailable` with reason `upstream_too_large`, http/read-body.ts): CalDAV answers are XML and
  * iCalendar, and every status is the connector's to read (a 403 naming a precondition is not a
@@ -28,7 +28,7 @@ import {
   type UpstreamNotice,
 } from "../http.js";
 import { upstreamLimits } from "../http/limits.js";
-import { readTextCapped } from "../http/read-body.js";
+import { readBodyCapped } from "../http/read-body.js";
 import type { ConnectorError, PlatformIdentity, UpstreamMeta } from "../port.js";
 
 /** The protocols pinned: there is no API version to send, the RFCs are the contract. */
@@ -50,7 +50,36 @@ export interface TransportOptions {
 export interface HttpAnswer {
   readonly status: number;
   readonly headers: Headers;
+  /**
+   * The body as it arrived, its own ArrayBuffer: a Multi-Status is handed to the parse worker
+   * as bytes (transferred, not copied) and decoded there, never on the event loop.
+   */
+  readonly bytes: Uint8Array;
+  /** The body as UTF-8 text, decoded on first use (error bodies, small answers). */
   readonly body: string;
+}
+
+/** An error body's opening: where a precondition is named; the rest is not worth decoding. */
+const ERROR_TEXT_BYTES = 64 * 1024;
+
+/** The first ERROR_TEXT_BYTES of an answer as text (a refusal's DAV:error, RFC 4918 §16). */
+export const errorText = (answer: HttpAnswer): string =>
+  answer.bytes.byteLength <= ERROR_TEXT_BYTES
+    ? answer.body
+    : new TextDecoder("utf-8").decode(answer.bytes.subarray(0, ERROR_TEXT_BYTES));
+
+/** An answer whose text is decoded only when asked for (a BOM dropped, as Response.text() does). */
+export function httpAnswer(status: number, headers: Headers, bytes: Uint8Array): HttpAnswer {
+  let text: string | undefined;
+  return {
+    status,
+    headers,
+    bytes,
+    get body(): string {
+      text ??= new TextDecoder("utf-8").decode(bytes);
+      return text;
+    },
+  };
 }
 
 /** An answer arrived (any status), or none did (timeout, refused connection). */
@@ -106,8 +135,8 @@ export function createSend(opts: TransportOptions): Send {
         ...(body === undefined ? {} : { body }),
         redirect: "manual",
       });
-      const text = await readTextCapped(response, { maxBytes: limit });
-      return { status: response.status, headers: response.headers, body: text };
+      const bytes = await readBodyCapped(response, { maxBytes: limit });
+      return httpAnswer(response.status, response.headers, bytes);
     });
     const last = captured.calls.at(-1);
     const call = last?.meta.call ?? callLine(method, url.pathname, redact, MARKER);
@@ -143,7 +172,7 @@ export function createSend(opts: TransportOptions): Send {
  */
 export function statusError(answer: HttpAnswer, what: string, clock: { now(): number }): ConnectorError {
   const { status } = answer;
-  const precondition = preconditionOf(answer.body);
+  const precondition = preconditionOf(errorText(answer));
   // RFC 4791 §1.3 / RFC 4918 §16: a 403 or 409 naming a precondition refused the request itself
   // (no-uid-conflict, valid-calendar-data, max-resource-size…), not the credentials.
   if ((status === 403 || status === 409) && precondition !== undefined)

@@ -9,7 +9,15 @@
  *
  * Over the cap is the typed `UpstreamTooLargeError`; past the deadline an error named
  * "TimeoutError" (what AbortSignal.timeout raises, so callers map both alike).
+ *
+ * A fast upstream never holds the event loop either: the data a socket has buffered is read in
+ * promise jobs, which run before any timer or request; after every YIELD_BYTES the reading
+ * waits for the next turn of the loop (setImmediate), so other work runs in between.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
+
+/** Bytes read between two turns of the event loop. */
+const YIELD_BYTES = 256 * 1024;
 
 /** The answer was larger than the cap (bytes). */
 export class UpstreamTooLargeError extends Error {
@@ -59,6 +67,7 @@ export function cappedStream(
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let seen = 0;
+  let sinceTurn = 0;
   let onAbort: (() => void) | undefined;
   const aborted = new Promise<never>((_, reject) => {
     const fail = () => reject(timeoutError());
@@ -82,6 +91,10 @@ export function cappedStream(
       async pull(controller) {
         let step: Awaited<ReturnType<typeof reader.read>>;
         try {
+          if (sinceTurn >= YIELD_BYTES) {
+            sinceTurn = 0;
+            await Promise.race([nextTurn(), aborted]);
+          }
           step = await Promise.race([reader.read(), aborted]);
         } catch (error) {
           stop(controller, limits.signal?.aborted ? timeoutError() : (error as Error));
@@ -93,6 +106,7 @@ export function cappedStream(
           return;
         }
         seen += step.value.byteLength;
+        sinceTurn += step.value.byteLength;
         if (seen > limits.maxBytes) {
           limits.onTooLarge?.();
           stop(controller, new UpstreamTooLargeError(limits.maxBytes));
@@ -134,7 +148,10 @@ export function cappedResponse(response: Response, limits: BodyLimits): Response
   return capped;
 }
 
-/** The whole body, at most `maxBytes` of it, before the signal aborts. */
+/**
+ * The whole body, at most `maxBytes` of it, before the signal aborts. Its bytes are its own
+ * ArrayBuffer (offset 0, whole length), so a caller may transfer them to a worker thread.
+ */
 export async function readBodyCapped(response: Response, limits: BodyLimits): Promise<Uint8Array> {
   if (response.body === null) return new Uint8Array(0);
   const announced = announcedLength(response.headers);
@@ -151,7 +168,13 @@ export async function readBodyCapped(response: Response, limits: BodyLimits): Pr
     chunks.push(value);
     total += value.byteLength;
   }
-  return Buffer.concat(chunks, total);
+  const whole = new Uint8Array(total);
+  let at = 0;
+  for (const chunk of chunks) {
+    whole.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return whole;
 }
 
 /** The body as UTF-8 text (a BOM dropped, as Response.text() does), under the same bounds. */

@@ -12,9 +12,14 @@
  *   files whose version changed and the ones that are gone.
  * - Writes go to a temporary file renamed into place, so a reader never sees half a file; a
  *   create never overwrites a file that exists (it answers it as stored).
+ * - Reads are bounded (http/limits.ts: icsFileBytes per file, icsTotalBytes per sync): a file
+ *   over its cap is not read, and the sync fails `unavailable` with reason
+ *   `upstream_too_large` naming it (an incomplete sync: the busy time it had is kept). The
+ *   files' iCalendar is parsed in the CalDAV parse worker (caldav/off-thread.ts), never on
+ *   the event loop.
  */
 import { createHash } from "node:crypto";
-import { link, readdir, readFile, rename, unlink } from "node:fs/promises";
+import { link, readdir, rename, unlink } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
 import { join } from "node:path";
 import type {
@@ -30,7 +35,9 @@ import type {
   WrittenEvent,
 } from "../port.js";
 import { buildEvent } from "../caldav/build-event.js";
-import { readResource } from "../caldav/vevent.js";
+import { resourcesOffThread } from "../caldav/off-thread.js";
+import { upstreamLimits } from "../http/limits.js";
+import { readFileCapped } from "./read-file.js";
 
 export const ICS_DIR_PLATFORM: PlatformIdentity = { vendor: "ics-dir", api_version: "RFC5545" };
 
@@ -40,7 +47,7 @@ export interface IcsDirSettings {
 }
 
 const ID = /^[A-Za-z0-9][A-Za-z0-9_.@-]{0,200}$/;
-const version = (bytes: Buffer | string) => createHash("sha256").update(bytes).digest("base64url");
+const version = (bytes: Uint8Array | string) => createHash("sha256").update(bytes).digest("base64url");
 const meta = (call: string, status: number): UpstreamMeta => ({ call, status });
 
 export function createIcsDirConnector(
@@ -51,22 +58,47 @@ export function createIcsDirConnector(
   const dir = settings.path;
   const fileOf = (eventId: string) => join(dir, `${eventId}.ics`);
 
-  async function listing(): Promise<Map<string, string>> {
+  interface Listed {
+    readonly version: string;
+    readonly bytes: Uint8Array;
+  }
+
+  /** Every file's version (and bytes), or the first cap that the directory's files pass. */
+  async function listing(): Promise<
+    { ok: true; files: Map<string, Listed> } | { ok: false; message: string }
+  > {
+    const { icsFileBytes, icsTotalBytes } = upstreamLimits();
     const names = (await readdir(dir)).filter((n) => n.endsWith(".ics") && ID.test(n.slice(0, -4)));
-    const out = new Map<string, string>();
+    const files = new Map<string, Listed>();
+    let total = 0;
     for (const name of names.sort()) {
       try {
-        out.set(name.slice(0, -4), version(await readFile(join(dir, name))));
+        const read = await readFileCapped(join(dir, name), icsFileBytes);
+        if (!read.ok)
+          return {
+            ok: false,
+            message: `the calendar file ${JSON.stringify(name)} is larger than ${icsFileBytes} bytes (${read.size}); it is not read`,
+          };
+        total += read.bytes.byteLength;
+        if (total > icsTotalBytes)
+          return {
+            ok: false,
+            message: `the calendar directory's files are larger than ${icsTotalBytes} bytes together; they are not read`,
+          };
+        files.set(name.slice(0, -4), { version: version(read.bytes), bytes: read.bytes });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
       }
     }
-    return out;
+    return { ok: true, files };
   }
 
+  /** The stored version of a file (its bytes' hash), read under the per-file cap. */
   async function current(eventId: string): Promise<string | undefined> {
     try {
-      return version(await readFile(fileOf(eventId)));
+      const read = await readFileCapped(fileOf(eventId), upstreamLimits().icsFileBytes);
+      // A file over the cap is not read; its size stands in for a version no write will match.
+      return read.ok ? version(read.bytes) : `too-large-${read.size}`;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw e;
@@ -98,9 +130,9 @@ export function createIcsDirConnector(
     calendar: {
       async sync(request): Promise<ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>> {
         const call = "REPORT /";
-        let files: Map<string, string>;
+        let listed: Awaited<ReturnType<typeof listing>>;
         try {
-          files = await listing();
+          listed = await listing();
         } catch (e) {
           return failure(
             call,
@@ -108,6 +140,13 @@ export function createIcsDirConnector(
             `the calendar directory cannot be read (${(e as NodeJS.ErrnoException).code ?? "error"})`,
           );
         }
+        if (!listed.ok)
+          return {
+            ok: false,
+            error: { code: "unavailable", reason: "upstream_too_large", message: listed.message },
+            upstream: meta(call, 0),
+          };
+        const { files } = listed;
         let previous: Record<string, string> = {};
         if (request.cursor !== undefined) {
           try {
@@ -119,15 +158,28 @@ export function createIcsDirConnector(
             return failure(call, "cursor_expired", "the sync cursor is not one this connector wrote");
           }
         }
+        const changed = [...files]
+          .filter(([id, f]) => previous[id] !== f.version)
+          .map(([eventId, f]) => ({ eventId, version: f.version, bytes: f.bytes }));
         const events: RawCalendarEvent[] = [];
-        for (const [id, v] of files) {
-          if (previous[id] === v) continue;
-          const read = readResource(await readFile(fileOf(id), "utf8").catch(() => ""), id, v);
-          if (!read.ok) return failure(call, "unavailable", read.message);
-          events.push(...read.events);
+        if (changed.length > 0) {
+          const read = await resourcesOffThread(changed);
+          if (!read.ok)
+            return {
+              ok: false,
+              error: {
+                code: "unavailable",
+                reason: "upstream_too_costly",
+                message: "the calendar files could not be read within the gateway's time and memory bounds",
+              },
+              upstream: meta(call, 0),
+            };
+          if (read.value.problem !== undefined) return failure(call, "unavailable", read.value.problem);
+          for (const [, group] of read.value.events) events.push(...group);
         }
         const removed = Object.keys(previous).filter((id) => !files.has(id));
-        const cursor = Buffer.from(JSON.stringify(Object.fromEntries(files))).toString("base64url");
+        const versions = Object.fromEntries([...files].map(([id, f]) => [id, f.version]));
+        const cursor = Buffer.from(JSON.stringify(versions)).toString("base64url");
         return {
           ok: true,
           value: { events, removed, complete: true, nextCursor: cursor, readUntil: request.window.end },

@@ -126,12 +126,16 @@ export class SquareApi {
       if (meta.status >= 200 && meta.status < 300) meta = { ...meta, status: thrown.status };
       return { ok: false, error: squareErrorOf(thrown, meta), upstream: meta };
     }
-    // Transport outcomes by http.ts's rules (no answer, timeout, 429, 401/403, 5xx), the rest by
-    // Square's error body.
+    // Transport outcomes by http.ts's rules (no answer, timeout, 429, 401/403, 5xx, and a call
+    // the capture marked failed whatever its status: an answer over the cap, a call held back by
+    // the upstream's Retry-After), the rest by Square's error body.
+    const marked = last?.failure !== undefined;
     const transport =
-      last === undefined || (last.meta.status >= 200 && last.meta.status < 300)
+      last === undefined || (!marked && last.meta.status >= 200 && last.meta.status < 300)
         ? undefined
         : this.upstream.errorOf(last);
+    // A failed result never reports a 2xx status (a 200 whose body was over the cap).
+    if (marked && meta.status >= 200 && meta.status < 300) meta = { ...meta, status: 0 };
     const error = transport ?? squareErrorOf(thrown, meta, this.now());
     return { ok: false, error, upstream: meta };
   }

@@ -12,6 +12,7 @@ import {
   redact,
   type ClusterNode,
 } from "../../redis/client.js";
+import { limitsFromEnv, type UpstreamLimits } from "../../connectors/http/limits.js";
 import type { Result } from "../../protocol/result.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
@@ -49,6 +50,8 @@ export interface ServeSettings {
   readonly logFormat: "text" | "json";
   /** OWNER_MAX_DRAFTS, OWNER_MAX_HOSTS: what one owner may add in the console (20 and 50). */
   readonly ownerCaps?: OwnerCaps;
+  /** UPSTREAM_MAX_* and ICS_MAX_* (connectors/http/limits.ts): the caps set; the rest keep defaults. */
+  readonly upstreamLimits: Partial<UpstreamLimits>;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -150,6 +153,8 @@ export function readServeEnv(
   if (!messages.ok) return messages;
   const connect = readConnectEnv(env);
   if (!connect.ok) return connect;
+  const limits = limitsFromEnv(env);
+  if (!limits.ok) return err(limits.message);
 
   return ok({
     port,
@@ -169,6 +174,7 @@ export function readServeEnv(
     connect: connect.value,
     logFormat: logFormat === "json" ? "json" : "text",
     ...(ownerCaps !== undefined && { ownerCaps }),
+    upstreamLimits: limits.value,
   });
 }
 

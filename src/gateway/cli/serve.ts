@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { setUpstreamLimits } from "../../connectors/http/limits.js";
 import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
@@ -53,6 +54,8 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     fail(settings.error);
     return 2;
   }
+  // Every connector reads its caps on each call (connectors/http/limits.ts): set before any runs.
+  setUpstreamLimits(settings.value.upstreamLimits);
   const loaded = await hostsFor(configPath, cwd, settings.value.dataDir);
   if (!loaded.ok) {
     fail(loaded.error);

@@ -8,12 +8,20 @@
  * incomplete with the reason on the host's health and its calendar report (the bounds:
  * src/connectors/http/limits.ts, read-body.ts, caldav/off-thread.ts). The CalDAV connect check
  * answers such a server at once with a clear message.
+ *
+ * What is measured is the hostile answer, not the gateway's start: the fake holds the sync's
+ * first request until the gateway is up and has answered a few warm-up requests (its first
+ * answers load code and open connections), then answers it in the hostile way while /healthz
+ * is polled. Beside the wall-clock latency (which a loaded machine stretches), the event loop's
+ * own delay is measured in process (monitorEventLoopDelay), and the same poll against the same
+ * gateway with the upstream silent is the run's baseline, reported with every failure.
  */
 import { serve } from "@hono/node-server";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
@@ -32,7 +40,9 @@ const FAKE = String.raw`
 const { createServer } = require("node:http");
 const { parentPort } = require("node:worker_threads");
 const MiB = 1024 * 1024;
-let mode = "drip";
+let mode = "hold";
+// "hold": requests wait, answered in the next mode once it is set.
+const held = [];
 const lazily = (status, type, head, total, filler) => (_req, res) => {
   res.writeHead(status, { "content-type": type });
   const chunk = Buffer.from(filler.repeat(Math.ceil(65536 / filler.length)).slice(0, 65536));
@@ -64,15 +74,19 @@ const modes = {
     res.end('<d:multistatus xmlns:d="DAV:"/>' + "x".repeat(8 * MiB));
   },
 };
-const server = createServer((req, res) => modes[mode](req, res));
+const server = createServer((req, res) => {
+  if (mode === "hold") held.push([req, res]);
+  else modes[mode](req, res);
+});
 server.listen(0, "127.0.0.1", () => parentPort.postMessage({ port: server.address().port }));
 parentPort.on("message", (m) => {
   mode = m.mode;
+  if (mode !== "hold") for (const [req, res] of held.splice(0)) modes[mode](req, res);
   parentPort.postMessage({ mode });
 });
 `;
 
-type Mode = "caldavHuge" | "googleHuge" | "drip" | "pathological";
+type Mode = "hold" | "caldavHuge" | "googleHuge" | "drip" | "pathological";
 
 class Fake {
   private constructor(
@@ -106,25 +120,72 @@ const calendarSection = (id: string) => ({
 });
 
 interface Watch {
+  /** The slowest /healthz answer (ms, wall clock, from request to its body read). */
   maxLatencyMs: number;
+  /** The longest the event loop was late for a timer (ms; monitorEventLoopDelay, 10 ms resolution). */
+  maxLoopDelayMs: number;
   maxRssGrowth: number;
   polls: number;
 }
 
+const POLL_EVERY_MS = 50;
+
+/** Polls /healthz every POLL_EVERY_MS until `done` answers true (or `polls` polls, when given). */
+async function poll(
+  base: string,
+  until: { done?: () => Promise<boolean>; polls?: number },
+  rss0: number,
+): Promise<Watch> {
+  const loop = monitorEventLoopDelay({ resolution: 10 });
+  loop.enable();
+  const watch: Watch = { maxLatencyMs: 0, maxLoopDelayMs: 0, maxRssGrowth: 0, polls: 0 };
+  try {
+    for (let i = 0; i < (until.polls ?? 1200); i++) {
+      const started = performance.now();
+      const res = await fetch(`${base}/healthz`);
+      await res.arrayBuffer();
+      const took = performance.now() - started;
+      if (process.env["BOUNDED_DEBUG"]) console.log(i, took.toFixed(0));
+      expect(res.status).toBe(200);
+      watch.maxLatencyMs = Math.max(watch.maxLatencyMs, took);
+      watch.maxRssGrowth = Math.max(watch.maxRssGrowth, process.memoryUsage().rss - rss0);
+      watch.polls += 1;
+      if (until.done !== undefined && (await until.done())) return watch;
+      await new Promise((r) => setTimeout(r, POLL_EVERY_MS));
+    }
+    if (until.done !== undefined) throw new Error("the sync never reported");
+    return watch;
+  } finally {
+    loop.disable();
+    // The histogram counts the timer's resolution in every sample (Node's documentation).
+    watch.maxLoopDelayMs = Math.max(0, loop.max / 1e6 - 10);
+  }
+}
+
+interface Seen {
+  watch: Watch;
+  /** The same gateway, its upstream silent (the sync's request held), polled as long. */
+  baseline: Watch;
+  health: Record<string, unknown>;
+  calendar: Record<string, unknown>;
+}
+
 /**
- * Starts a gateway with one calendar host, polls /healthz every 50 ms until the host's first
- * sync has reported, and answers what was seen.
+ * Starts a gateway with one calendar host whose upstream holds its first request; warms it up
+ * and takes the baseline; then lets `upstream` answer in `mode` and polls /healthz every
+ * 50 ms until the host's first sync has reported.
  */
 async function watchSync(
   dataDir: string,
   host: Record<string, unknown>,
+  upstream: Fake,
+  mode: Mode,
   connectorFetch?: typeof fetch,
-): Promise<{ watch: Watch; health: Record<string, unknown>; calendar: Record<string, unknown> }> {
+): Promise<Seen> {
   const parsed = parseHostsConfig({ hosts: [host] });
   if (!parsed.ok) throw new Error(parsed.error.message);
   const quiet = () => undefined;
-  global.gc?.();
-  const rss0 = process.memoryUsage().rss;
+  await upstream.mode("hold");
   const runtime = await createGatewayRuntime({
     hosts: parsed.value,
     publicOrigin: "https://gw.example",
@@ -139,31 +200,32 @@ async function watchSync(
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const auth = { headers: { authorization: `Bearer ${OPERATOR}` } };
-  const watch: Watch = { maxLatencyMs: 0, maxRssGrowth: 0, polls: 0 };
+  const calendarNow = async () =>
+    (await (await fetch(`${base}/operator/v0/ana/calendar`, auth)).json()) as {
+      calendars: Array<{ last_sync?: { outcome: string } }>;
+    };
   try {
-    for (let i = 0; i < 1200; i++) {
-      const started = performance.now();
-      const res = await fetch(`${base}/healthz`);
-      await res.arrayBuffer();
-      const took = performance.now() - started;
-      if (process.env["BOUNDED_DEBUG"]) console.log(i, took.toFixed(0));
-      watch.maxLatencyMs = Math.max(watch.maxLatencyMs, took);
-      watch.maxRssGrowth = Math.max(watch.maxRssGrowth, process.memoryUsage().rss - rss0);
-      watch.polls += 1;
-      expect(res.status).toBe(200);
-      const calendar = (await (await fetch(`${base}/operator/v0/ana/calendar`, auth)).json()) as {
-        calendars: Array<{ last_sync?: { outcome: string } }>;
-      };
-      if (calendar.calendars.some((c) => c.last_sync !== undefined)) {
-        const health = (await (await fetch(`${base}/operator/v0/ana/health`, auth)).json()) as Record<
-          string,
-          unknown
-        >;
-        return { watch, health, calendar };
-      }
-      await new Promise((r) => setTimeout(r, 50));
+    // Warm-up, not measured: the first answers load code and open connections.
+    for (let i = 0; i < 5; i++) {
+      await (await fetch(`${base}/healthz`)).arrayBuffer();
+      await calendarNow();
     }
-    throw new Error("the sync never reported");
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    const baseline = await poll(base, { polls: 40 }, rss0);
+    expect((await calendarNow()).calendars.every((c) => c.last_sync === undefined)).toBe(true);
+    await upstream.mode(mode);
+    const watch = await poll(
+      base,
+      { done: async () => (await calendarNow()).calendars.some((c) => c.last_sync !== undefined) },
+      rss0,
+    );
+    const calendar = await calendarNow();
+    const health = (await (await fetch(`${base}/operator/v0/ana/health`, auth)).json()) as Record<
+      string,
+      unknown
+    >;
+    return { watch, baseline, health, calendar: calendar as unknown as Record<string, unknown> };
   } finally {
     server.close();
     await runtime.close();
@@ -195,17 +257,32 @@ const caldavHost = () => ({
   calendar: { ...calendarSection("/cal/"), sync_every: "PT1H" },
 });
 
-function expectBounded(watch: Watch): void {
+/**
+ * The bounds: /healthz within 100 ms, memory bounded. The baseline and the event loop's own
+ * delay are in the message: a failure whose baseline is as slow is the machine's, not the
+ * gateway's. The loop delay is not asserted: on a loaded machine (a shared CI runner) it
+ * reaches 100 ms with the gateway idle, as the baseline then shows.
+ */
+function expectBounded({ watch, baseline }: Seen): void {
+  const seen = `hostile ${JSON.stringify(round(watch))}; same gateway, upstream silent ${JSON.stringify(round(baseline))}`;
+  if (process.env["BOUNDED_DEBUG"]) console.log(seen);
   expect(watch.polls).toBeGreaterThan(0);
-  expect(watch.maxLatencyMs, "the slowest /healthz answer (ms)").toBeLessThan(100);
-  expect(watch.maxRssGrowth, "RSS growth (bytes)").toBeLessThan(200 * MiB);
+  expect(watch.maxLatencyMs, `the slowest /healthz answer (ms): ${seen}`).toBeLessThan(100);
+  expect(watch.maxRssGrowth, `RSS growth (bytes): ${seen}`).toBeLessThan(200 * MiB);
 }
+
+const round = (w: Watch) => ({
+  maxLatencyMs: Math.round(w.maxLatencyMs),
+  maxLoopDelayMs: Math.round(w.maxLoopDelayMs),
+  rssGrowthMiB: Math.round(w.maxRssGrowth / MiB),
+  polls: w.polls,
+});
 
 describe("a hostile CalDAV server, while the gateway syncs it", () => {
   it("300 MB of answer: refused at the cap, the host degraded with upstream_too_large", async () => {
-    await caldav.mode("caldavHuge");
-    const { watch, health, calendar } = await watchSync(dir, caldavHost());
-    expectBounded(watch);
+    const seen = await watchSync(dir, caldavHost(), caldav, "caldavHuge");
+    const { health, calendar } = seen;
+    expectBounded(seen);
     expect(health).toMatchObject({ health: "degraded", last_error: { reason: "upstream_too_large" } });
     expect(calendar).toMatchObject({
       calendars: [{ last_sync: { outcome: "incomplete", error: { reason: "upstream_too_large" } } }],
@@ -213,9 +290,9 @@ describe("a hostile CalDAV server, while the gateway syncs it", () => {
   }, 60_000);
 
   it("an answer that drips in: ended by the timeout, the host degraded", async () => {
-    await caldav.mode("drip");
-    const { watch, health, calendar } = await watchSync(dir, caldavHost());
-    expectBounded(watch);
+    const seen = await watchSync(dir, caldavHost(), caldav, "drip");
+    const { health, calendar } = seen;
+    expectBounded(seen);
     expect(health).toMatchObject({ health: "degraded", last_error: { code: "timeout" } });
     expect(calendar).toMatchObject({
       calendars: [{ last_sync: { outcome: "incomplete", error: { code: "timeout" } } }],
@@ -223,9 +300,9 @@ describe("a hostile CalDAV server, while the gateway syncs it", () => {
   }, 60_000);
 
   it("pathological XML: parsed off the event loop and ended at its deadline (upstream_too_costly)", async () => {
-    await caldav.mode("pathological");
-    const { watch, health, calendar } = await watchSync(dir, caldavHost());
-    expectBounded(watch);
+    const seen = await watchSync(dir, caldavHost(), caldav, "pathological");
+    const { health, calendar } = seen;
+    expectBounded(seen);
     expect(health).toMatchObject({ health: "degraded", last_error: { reason: "upstream_too_costly" } });
     expect(calendar).toMatchObject({
       calendars: [{ last_sync: { outcome: "incomplete", error: { reason: "upstream_too_costly" } } }],
@@ -258,9 +335,9 @@ describe("a hostile JSON upstream (Google Calendar), while the gateway syncs it"
   });
 
   it("300 MB of events list: refused at the cap, the host degraded with upstream_too_large", async () => {
-    await google.mode("googleHuge");
-    const { watch, health, calendar } = await watchSync(dir, googleHost(), toFake);
-    expectBounded(watch);
+    const seen = await watchSync(dir, googleHost(), google, "googleHuge", toFake);
+    const { health, calendar } = seen;
+    expectBounded(seen);
     expect(health).toMatchObject({ health: "degraded", last_error: { reason: "upstream_too_large" } });
     expect(calendar).toMatchObject({
       calendars: [{ last_sync: { outcome: "incomplete", error: { reason: "upstream_too_large" } } }],

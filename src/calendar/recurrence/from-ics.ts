@@ -15,6 +15,7 @@
 import ICAL from "ical.js";
 import { parseDuration, type Component, type EventStatus, type RDateValue, type TimeValue } from "./model.js";
 import { UTC, ZoneResolver, type Zone } from "./zones.js";
+import { contentLinesOf } from "../../protocol/ical/content-lines.js";
 
 type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
 
@@ -96,9 +97,6 @@ export function parseIcs(text: string, floating: Zone, warn: Warn = () => {}): P
 const rootsOf = (parsed: unknown): unknown[] =>
   Array.isArray(parsed) && typeof parsed[0] === "string" ? [parsed] : (parsed as unknown[]);
 
-/** A content line: a name, parameters (quoted values may hold ":" and ";"), then ":" (RFC 5545 §3.1). */
-const CONTENT_LINE = /^[A-Za-z0-9-]+(?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?:"[^"]*"|[^";:,]*))*)*:/;
-
 /**
  * The text unfolded (RFC 5545 §3.1: a line break followed by one space or tab continues the
  * line; bare LF is accepted as well) before anything reads it line by line, so a break anywhere
@@ -109,25 +107,20 @@ const CONTENT_LINE = /^[A-Za-z0-9-]+(?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?
  * written and rrule.ts judges it, for its event alone (VTIMEZONE rules stay: ical.js needs them).
  */
 function contentLines(text: string, warn: Warn): { text: string; lines: string[]; complete: boolean } {
-  const physical = text.replace(/\r?\n[ \t]/g, "").split(/\r?\n|\r/);
+  const read = contentLinesOf(text, Number.POSITIVE_INFINITY);
+  for (const skipped of read.skipped)
+    warn("calendar: a line is not an iCalendar content line; it is skipped", {
+      line: skipped.line,
+      text: skipped.text,
+    });
   const lines: string[] = [];
-  let complete = true;
   let inEvent = false;
-  for (const [i, line] of physical.entries()) {
-    if (line.trim() === "") continue;
-    if (!CONTENT_LINE.test(line)) {
-      complete = false;
-      warn("calendar: a line is not an iCalendar content line; it is skipped", {
-        line: i + 1,
-        text: snippet(line),
-      });
-      continue;
-    }
+  for (const line of read.lines) {
     if (/^BEGIN:VEVENT\s*$/i.test(line)) inEvent = true;
     else if (/^END:VEVENT\s*$/i.test(line)) inEvent = false;
     lines.push(inEvent ? line.replace(/^(RRULE|EXRULE)(?=[;:])/i, "X-GATEWAY-$1") : line);
   }
-  return { text: lines.join("\r\n"), lines, complete };
+  return { text: lines.join("\r\n"), lines, complete: read.skippedCount === 0 };
 }
 
 /**

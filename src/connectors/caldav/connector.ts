@@ -56,6 +56,7 @@ export function createCaldavConnector(settings: CaldavSettings, deps: CaldavDeps
   const ctx: CaldavContext = {
     server,
     clock,
+    ...(deps.logger === undefined ? {} : { logger: deps.logger }),
     send: createSend({
       server,
       timeoutMs,

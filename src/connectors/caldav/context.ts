@@ -5,7 +5,9 @@
  * multiget's calendar data read into events there too; a parse that runs out of time or heap
  * is `unavailable` with reason `upstream_too_costly`.
  */
-import type { ConnectorError, RawCalendarEvent, UpstreamMeta } from "../port.js";
+import type { UpstreamLogger } from "../http.js";
+import type { ConnectorError, UpstreamMeta } from "../port.js";
+import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";
 import { multistatusOffThread } from "./off-thread.js";
 import { statusError, type HttpAnswer, type Send } from "./upstream.js";
@@ -14,6 +16,8 @@ export interface CaldavContext {
   readonly server: URL;
   readonly send: Send;
   readonly clock: { now(): number };
+  /** Where the sync reports what it read around (skipped lines); default none. */
+  readonly logger?: UpstreamLogger;
 }
 
 export type DavOutcome =
@@ -22,10 +26,7 @@ export type DavOutcome =
       readonly multistatus: Multistatus;
       readonly meta: UpstreamMeta;
       /** With `collect`: the resources' events by eventId, or the first unreadable one's message. */
-      readonly collected?: {
-        readonly events: ReadonlyArray<readonly [string, readonly RawCalendarEvent[]]>;
-        readonly problem?: string;
-      };
+      readonly collected?: Collected;
     }
   | {
       readonly ok: false;

@@ -12,7 +12,7 @@
  */
 import { parentPort } from "node:worker_threads";
 import type { RawCalendarEvent } from "../port.js";
-import { collectResources, type Collected } from "./collect.js";
+import { collectResources, noteSkipped, type Collected, type SkippedIn } from "./collect.js";
 import { parseMultistatus, type Multistatus } from "./dav.js";
 import { walkDiscovery, type WalkedCalendar } from "./discover-walk.js";
 import { readResource } from "./vevent.js";
@@ -79,12 +79,14 @@ const post = (message: FromWorker): void => port.postMessage(message);
 
 function readFiles(files: Extract<ToWorker, { op: "resources" }>["files"]): Collected {
   const events: Array<readonly [string, readonly RawCalendarEvent[]]> = [];
+  const skipped: SkippedIn[] = [];
   for (const f of files) {
     const read = readResource(new TextDecoder("utf-8").decode(f.bytes), f.eventId, f.version);
     if (!read.ok) return { events, problem: read.message };
+    noteSkipped(skipped, f.eventId, read.skipped);
     events.push([f.eventId, read.events]);
   }
-  return { events };
+  return { events, ...(skipped.length > 0 && { skipped }) };
 }
 
 async function handle(message: ToWorker): Promise<void> {

@@ -29,6 +29,8 @@
  * the request that failed). A resource that is not readable iCalendar fails the sync as
  * `unavailable` (an incomplete sync: the gateway keeps the busy time it had, DESIGN.md).
  */
+import type { UpstreamLogger } from "../http.js";
+import type { SkippedIn } from "./collect.js";
 import type {
   CalendarSync,
   CalendarSyncErrorCode,
@@ -94,8 +96,10 @@ const missing = (calendar: URL, resources: readonly DavResource[]): boolean =>
 function collect(
   outcome: Extract<DavOutcome, { ok: true }>,
   into: Map<string, readonly RawCalendarEvent[]>,
+  ctx: CaldavContext,
 ): string | undefined {
   for (const [eventId, events] of outcome.collected?.events ?? []) into.set(eventId, events);
+  logSkipped(ctx.logger, outcome.collected?.skipped);
   return outcome.collected?.problem;
 }
 
@@ -129,7 +133,7 @@ async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Pr
     );
     if (!query.ok) return failed(query);
     meta = query.meta;
-    const problem = collect(query, byId);
+    const problem = collect(query, byId, ctx);
     if (problem !== undefined) return unreadable(problem, meta);
   }
   return {
@@ -219,7 +223,7 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
     );
     if (!got.ok) return failed(got);
     meta = got.meta;
-    const problem = collect(got, byId);
+    const problem = collect(got, byId, ctx);
     if (problem !== undefined) return unreadable(problem, meta);
     for (const r of got.multistatus.resources) if (r.status === 404) removed.add(eventIdOf(calendar, r.href));
   }
@@ -238,4 +242,15 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
     },
     upstream: meta,
   };
+}
+
+/** Lines a resource held that are not iCalendar content lines: left out, and the operator told. */
+export function logSkipped(
+  logger: UpstreamLogger | undefined,
+  skipped: readonly SkippedIn[] | undefined,
+): void {
+  if (skipped === undefined || skipped.length === 0) return;
+  logger?.warn("calendar: lines that are not iCalendar content lines were left out; the rest was read", {
+    lines: skipped.map((s) => ({ event_id: s.eventId, line: s.line, text: s.text })),
+  });
 }

@@ -22,9 +22,15 @@
  */
 import ICAL from "ical.js";
 import type { EventTime, RawCalendarEvent } from "../port.js";
+import { contentLinesOf, type SkippedLine } from "../../protocol/ical/content-lines.js";
 
 export type ReadResource =
-  | { readonly ok: true; readonly events: readonly RawCalendarEvent[] }
+  | {
+      readonly ok: true;
+      readonly events: readonly RawCalendarEvent[];
+      /** Lines left out as not iCalendar content lines (they carry no time), for the log. */
+      readonly skipped?: readonly SkippedLine[];
+    }
   | { readonly ok: false; readonly message: string };
 
 type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
@@ -136,17 +142,22 @@ function readEvent(
   };
 }
 
-/** Every VEVENT of one resource; a resource that cannot be read is reported, never skipped. */
+/**
+ * Every VEVENT of one resource; a resource that cannot be read is reported, never skipped. A
+ * byte-order mark and lines that are not content lines (RFC 5545 §3.1) cost only themselves:
+ * they are left out (and listed in `skipped`) and the rest is read.
+ */
 export function readResource(calendarData: string, eventId: string, etag: string | undefined): ReadResource {
   try {
-    const calendar = new ICAL.Component(ICAL.parse(calendarData) as unknown[]);
+    const content = contentLinesOf(calendarData);
+    const calendar = new ICAL.Component(ICAL.parse(content.lines.join("\r\n")) as unknown[]);
     const zones = new Map<string, ICAL.Timezone>();
     for (const vtimezone of calendar.getAllSubcomponents("vtimezone")) {
       const zone = new ICAL.Timezone(vtimezone);
       if (typeof zone.tzid === "string") zones.set(zone.tzid, zone);
     }
     const events = calendar.getAllSubcomponents("vevent").map((e) => readEvent(e, eventId, etag, zones));
-    return { ok: true, events };
+    return { ok: true, events, ...(content.skippedCount > 0 && { skipped: content.skipped }) };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return {

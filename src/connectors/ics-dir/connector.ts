@@ -18,6 +18,8 @@
  *   files' iCalendar is parsed in the CalDAV parse worker (caldav/off-thread.ts), never on
  *   the event loop.
  */
+import type { UpstreamLogger } from "../http.js";
+import { logSkipped } from "../caldav/sync.js";
 import { createHash } from "node:crypto";
 import { link, readdir, rename, unlink } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
@@ -52,7 +54,7 @@ const meta = (call: string, status: number): UpstreamMeta => ({ call, status });
 
 export function createIcsDirConnector(
   settings: IcsDirSettings,
-  deps: { now?: () => number } = {},
+  deps: { now?: () => number; logger?: UpstreamLogger } = {},
 ): CalendarConnector {
   const now = deps.now ?? Date.now;
   const dir = settings.path;
@@ -175,6 +177,7 @@ export function createIcsDirConnector(
               upstream: meta(call, 0),
             };
           if (read.value.problem !== undefined) return failure(call, "unavailable", read.value.problem);
+          logSkipped(deps.logger, read.value.skipped);
           for (const [, group] of read.value.events) events.push(...group);
         }
         const removed = Object.keys(previous).filter((id) => !files.has(id));

@@ -256,7 +256,12 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
       return invalid(at, "/path", "the directory of the calendar's .ics files");
     }
     const dir = isAbsolute(path) ? path : resolve(deps.dataDir ?? ".", path);
-    return ok(createIcsDirConnector({ path: dir }, { now: () => deps.clock.now() }));
+    return ok(
+      createIcsDirConnector(
+        { path: dir },
+        { now: () => deps.clock.now(), ...(deps.logger !== undefined && { logger: deps.logger }) },
+      ),
+    );
   },
 };
 

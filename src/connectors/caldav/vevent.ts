@@ -93,6 +93,13 @@ function listOf(
   return values.length === 0 ? undefined : values;
 }
 
+/** SEQUENCE (RFC 5545 §3.8.7.4), when written as a non-negative integer. */
+function sequenceOf(event: ICAL.Component): { sequence?: number } {
+  const value = event.getFirstPropertyValue("sequence");
+  const n = typeof value === "number" ? value : typeof value === "string" ? Number(value) : NaN;
+  return Number.isSafeInteger(n) && n >= 0 ? { sequence: n } : {};
+}
+
 function textValue(event: ICAL.Component, name: string): string | undefined {
   const p = event.getFirstProperty(name);
   if (p === null) return undefined;
@@ -137,6 +144,7 @@ function readEvent(
     ...(rdate === undefined ? {} : { rdate }),
     ...(exdate === undefined ? {} : { exdate }),
     status: statusOf(event),
+    ...sequenceOf(event),
     transparency: textValue(event, "transp")?.toUpperCase() === "TRANSPARENT" ? "transparent" : "opaque",
     ...(etag === undefined ? {} : { etag }),
   };

@@ -137,6 +137,12 @@ export function mapEvent(ev: calendar_v3.Schema$Event, uid: string): RawCalendar
     ...(recurrence.exdate !== undefined && { exdate: recurrence.exdate }),
     status: ev.status === "tentative" ? "tentative" : "confirmed",
     transparency: free ? "transparent" : "opaque",
+    // Event.sequence: "Sequence number as per iCalendar" (Calendar API v3 Events resource).
+    ...(typeof ev.sequence === "number" &&
+      Number.isSafeInteger(ev.sequence) &&
+      ev.sequence >= 0 && {
+        sequence: ev.sequence,
+      }),
     ...(ev.etag && { etag: ev.etag }),
   };
 }

@@ -57,7 +57,8 @@ const oneOff = (uid: string, start: string, end: string, extra = "") =>
 const byStart = (a: RawCalendarEvent, b: RawCalendarEvent) =>
   JSON.stringify(a.recurrenceId ?? "").localeCompare(JSON.stringify(b.recurrenceId ?? ""));
 
-const withoutEtag = ({ etag: _etag, ...rest }: RawCalendarEvent) => rest;
+/** The event as written, less the server's version and SEQUENCE (checked on their own). */
+const withoutEtag = ({ etag: _etag, sequence: _sequence, ...rest }: RawCalendarEvent) => rest;
 
 describe("CalDAV calendar sync against xandikos: full sync", () => {
   const window = { start: Date.parse("2026-12-01T00:00:00Z"), end: Date.parse("2027-01-01T00:00:00Z") };
@@ -85,6 +86,8 @@ describe("CalDAV calendar sync against xandikos: full sync", () => {
       events.set(e.eventId, [...(events.get(e.eventId) ?? []), e].sort(byStart));
     expect([...events.keys()].sort()).toEqual(["cancel", "deleted", "floating", "range"]);
     for (const e of page.value.events) expect(e.etag).toMatch(/^".+"$/);
+    // SEQUENCE as the file wrote it (RFC 5545 §3.8.7.4), for the engine to rank copies by.
+    expect(events.get("deleted")?.[0]?.sequence).toBe(1);
 
     // each_week_but_one_deleted.ics: TZID start, EXDATE written in UTC, COUNT.
     expect(events.get("deleted")?.map(withoutEtag)).toEqual([

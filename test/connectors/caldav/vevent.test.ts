@@ -41,6 +41,7 @@ describe("readResource", () => {
       rrule: "FREQ=WEEKLY;INTERVAL=2;BYDAY=TH;UNTIL=20200916T230000Z",
       status: "confirmed",
       transparency: "transparent",
+      sequence: 0,
       etag: '"v1"',
     });
     expect(refuse[1]).toMatchObject({

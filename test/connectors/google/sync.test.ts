@@ -47,6 +47,7 @@ describe("Google full sync", () => {
       end: { dateTime: "2026-12-08T11:30:00", zone: "America/New_York" },
       status: "confirmed",
       transparency: "opaque",
+      sequence: 0,
       etag: '"3512345678901000"',
     });
     expect(byId(p1.events, "0m2v8s1ab9c7allday01")).toMatchObject({
@@ -101,6 +102,7 @@ describe("Google full sync", () => {
         exdate: ["20261228T090000", "20270104T090000"],
         status: "confirmed",
         transparency: "opaque",
+        sequence: 2,
         etag: '"3512345678904000"',
       },
       {
@@ -111,6 +113,7 @@ describe("Google full sync", () => {
         end: madrid("2026-12-14T12:00:00"),
         status: "confirmed",
         transparency: "opaque",
+        sequence: 2,
         etag: '"3512345678905000"',
       },
       {

@@ -58,3 +58,17 @@ describe("a calendar file with lines that are not content lines, or a byte-order
     expect(got.ok && got.value.events.length).toBeGreaterThan(0);
   });
 });
+
+describe("SEQUENCE reaches the engine from the production path", () => {
+  it("two copies of one series under one UID: the higher SEQUENCE is read as such (RFC 5545 §3.8.7.4)", async () => {
+    // python-recurring-ical-events' issue_148_ignored_exdate (fixtures/ics-robustness/SOURCES.md).
+    copyFileSync(fixturePath("ics-robustness/issue_148_ignored_exdate.ics"), join(dir, "copies.ics"));
+    const got = await createIcsDirConnector({ path: dir }).calendar.sync({
+      calendarId: "local",
+      window: { start: Date.parse("2000-01-01T00:00:00Z"), end: Date.parse("2030-01-01T00:00:00Z") },
+    });
+    expect(got.ok).toBe(true);
+    const sequences = got.ok ? got.value.events.map((e) => e.sequence) : [];
+    expect(sequences.some((s) => typeof s === "number" && s > 0)).toBe(true);
+  });
+});

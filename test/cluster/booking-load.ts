@@ -76,7 +76,10 @@ export async function world(c: TestRedisCluster, replicaWait?: ReplicaWaitPolicy
       clock,
       backend,
     });
-    const rt = await buildHostRuntime({ ...base, id }, connector, [
+    // The load is many new guests at one host, as the race over slot moves needs: the new-guest
+    // pool (SchCP §7.2, src/booking/public-pool) is raised so it is not the rule under test.
+    const policies = { ...base.policies, publicBooking: { perHost: 100_000, perOrigin: 100_000 } };
+    const rt = await buildHostRuntime({ ...base, id, policies }, connector, [
       { kid: `${id}-1`, ...generateEd25519KeyPair() },
     ]);
     if (!rt.ok) throw new Error(rt.error.message);

@@ -155,15 +155,25 @@ export function priceOf(catalog: Catalog, service: CatalogService): OsbpMoney | 
   return currency === undefined ? undefined : { currency, type };
 }
 
-/** service.describe. */
-export function toService(catalog: Catalog, service: CatalogService): Service {
+/**
+ * service.describe. With `allIn`, a fixed price is the all-in amount the business records for
+ * one booking (fees and taxes; time-dependent surcharges only on a slot's own price), so the
+ * amount an agent reads first, and sets a mandate's max_price from, is the one booked.
+ */
+export function toService(
+  catalog: Catalog,
+  service: CatalogService,
+  allIn?: (service: CatalogService) => Money | undefined,
+): Service {
   const out: Service = {
     id: service.id,
     name: service.name,
     requires_consultation: service.requiresConsultation === true,
   };
   if (service.duration !== "open") out.duration = formatOsbpDuration(service.duration);
-  const price = priceOf(catalog, service);
+  const listed = priceOf(catalog, service);
+  const total = listed?.amount_minor !== undefined ? allIn?.(service) : undefined;
+  const price = total !== undefined ? fixedMoney(total) : listed;
   if (price !== undefined) out.price = price;
   return out;
 }

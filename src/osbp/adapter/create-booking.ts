@@ -172,7 +172,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   const fixed = service.value as CatalogService & { readonly duration: number };
   const place = ctx.place();
   const slot = requestedSlot({ catalog, place, service: fixed, provider: named.value, wall, start });
-  const osbpService = toService(catalog, fixed);
+  const osbpService = toService(catalog, fixed, (s) => place.allIn?.(s, start));
   const policy = toPolicy(catalog, fixed);
 
   // 3. Mandate Enforcement, every bullet up to the payment one, before any upstream mutation.

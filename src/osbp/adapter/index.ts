@@ -194,7 +194,10 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     if (!catalog.ok) return catalog;
     const service = resolveService(catalog.value, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
-    return Promise.resolve({ ok: true, value: toService(catalog.value, service.value) });
+    return Promise.resolve({
+      ok: true,
+      value: toService(catalog.value, service.value, (s) => ctx.place().allIn?.(s, undefined)),
+    });
   });
 
   const findAvailability = method("availability.find", async (input): Promise<AdapterResult<Slot[]>> => {
@@ -318,7 +321,12 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       await ready.catch(() => undefined);
       const catalog = ctx.catalog();
       if (!catalog.ok) return catalog;
-      return { ok: true, value: catalog.value.services.map((s) => toService(catalog.value, s)) };
+      return {
+        ok: true,
+        value: catalog.value.services.map((s) =>
+          toService(catalog.value, s, (one) => ctx.place().allIn?.(one, undefined)),
+        ),
+      };
     },
   };
 }

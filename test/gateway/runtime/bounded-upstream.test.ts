@@ -192,6 +192,8 @@ async function watchSync(
     dataDir,
     operatorToken: OPERATOR,
     logger: { info: quiet, warn: quiet, error: quiet },
+    // The hostile servers are on loopback: the operator's explicit allowance (src/protocol/net).
+    upstreamPolicy: { allowPrivate: true },
     ...(connectorFetch !== undefined && { connectorFetch }),
   });
   const app = createHttpApp(runtime);
@@ -312,7 +314,10 @@ describe("a hostile CalDAV server, while the gateway syncs it", () => {
   it("the connect check: a 300 MB discovery answer is a clear error within seconds", async () => {
     await caldav.mode("caldavHuge");
     const started = Date.now();
-    const checked = await checkCaldav({ serverUrl: caldav.url, username: "ana", password: "pw" });
+    const checked = await checkCaldav(
+      { serverUrl: caldav.url, username: "ana", password: "pw" },
+      { policy: { allowPrivate: true } },
+    );
     expect(checked).toMatchObject({ ok: false, kind: "not_caldav" });
     expect(!checked.ok && checked.message).toMatch(/far more data/);
     expect(Date.now() - started).toBeLessThan(5_000);

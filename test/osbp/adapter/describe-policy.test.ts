@@ -11,7 +11,8 @@ describe('OSBP "service.describe"', () => {
       id: "oil-change",
       name: "Oil change",
       duration: "PT45M",
-      price: { amount_minor: 7900, currency: "CAD", type: "fixed" },
+      // The all-in amount the business records: 79.00 and 13% HST (booking/pricing/all-in.ts).
+      price: { amount_minor: 8927, currency: "CAD", type: "fixed" },
       requires_consultation: false,
     });
   });

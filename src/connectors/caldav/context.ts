@@ -9,7 +9,7 @@ import type { UpstreamLogger } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";
-import { multistatusOffThread } from "./off-thread.js";
+import { multistatusOffThread, tooCostly } from "./off-thread.js";
 import { statusError, type HttpAnswer, type Send } from "./upstream.js";
 
 export interface CaldavContext {
@@ -68,11 +68,7 @@ export async function davCall(
   if (!parsed.ok)
     return {
       ok: false,
-      error: {
-        code: "unavailable",
-        reason: "upstream_too_costly",
-        message: `${what}: the answer could not be read within the gateway's time and memory bounds`,
-      },
+      error: tooCostly(`${what}: the answer`),
       meta,
     };
   const { multistatus, collected } = parsed.value;

@@ -16,7 +16,7 @@
 import { upstreamLimits } from "../http/limits.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../port.js";
 import type { CaldavContext } from "./context.js";
-import { discoverOffThread } from "./off-thread.js";
+import { discoverOffThread, tooCostly } from "./off-thread.js";
 import { statusError, type HttpAnswer } from "./upstream.js";
 
 export interface DiscoveredCalendar {
@@ -87,12 +87,7 @@ export async function discoverCalendars(
   if (!walked.ok)
     return {
       ok: false,
-      error: {
-        code: "unavailable",
-        reason: "upstream_too_costly",
-        message:
-          "the server's discovery answers could not be read within the gateway's time and memory bounds",
-      },
+      error: tooCostly("the server's discovery answers"),
       ...upstream,
     };
   const { calendars } = walked.value;

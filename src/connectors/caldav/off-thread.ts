@@ -15,6 +15,7 @@
  * worker is working, not while a request is on the network (the request's own timeout bounds
  * that).
  */
+import type { ConnectorError } from "../port.js";
 import type { Worker } from "node:worker_threads";
 import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";
@@ -24,6 +25,15 @@ import type { FromWorker, ToWorker } from "./parse-worker.js";
 
 /** How long the worker may work on one answer before it is ended. */
 export const PARSE_DEADLINE_MS = 10_000;
+
+/** What a parse the worker could not finish within its bounds answers: `what` could not be read. */
+export function tooCostly(what: string): ConnectorError {
+  return {
+    code: "unavailable",
+    reason: "upstream_too_costly",
+    message: `${what} could not be read within the gateway's time and memory bounds`,
+  };
+}
 
 /** The worker's heap: a parse that needs more is ended (ERR_WORKER_OUT_OF_MEMORY). */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };

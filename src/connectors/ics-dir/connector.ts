@@ -37,7 +37,7 @@ import type {
   WrittenEvent,
 } from "../port.js";
 import { buildEvent } from "../caldav/build-event.js";
-import { resourcesOffThread } from "../caldav/off-thread.js";
+import { resourcesOffThread, tooCostly } from "../caldav/off-thread.js";
 import { upstreamLimits } from "../http/limits.js";
 import { readFileCapped } from "./read-file.js";
 
@@ -169,11 +169,7 @@ export function createIcsDirConnector(
           if (!read.ok)
             return {
               ok: false,
-              error: {
-                code: "unavailable",
-                reason: "upstream_too_costly",
-                message: "the calendar files could not be read within the gateway's time and memory bounds",
-              },
+              error: tooCostly("the calendar files"),
               upstream: meta(call, 0),
             };
           if (read.value.problem !== undefined) return failure(call, "unavailable", read.value.problem);

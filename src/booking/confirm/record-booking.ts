@@ -23,7 +23,7 @@ export const upstreamKey = (hostId: string, holdId: string): string => `${hostId
  * pending_host. The host's policy AND the upstream's own answer decide: an upstream that
  * answered the create as pending (tentative: Servicialo `pendiente_confirmacion`, a
  * TENTATIVE event) holds it for the business, so it is pending_host whatever the policy says
- * (DESIGN.md "Trust at the seams": a pending booking is never reported confirmed). Such a
+ * (a pending booking is never reported confirmed). Such a
  * booking awaits the business there: no gateway deadline lapses it (the gateway cannot know
  * whether the business said yes upstream), and the operator records the answer when the
  * upstream cannot report it (README "Pending at the business").

@@ -15,12 +15,14 @@ import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { HeldPlace, PoolCaps, PoolPlace, PublicPoolStore, TakeOutcome } from "./port.js";
 
-/** Forgets lapsed places (their origin entries and meta too), at most 64 a call. */
+/**
+ * `forget(id)` drops one place (its origin entry and meta too); then lapsed places are
+ * forgotten, at most 64 a call.
+ */
 const PRUNE = `
 local base = ARGV[1]
 local now = tonumber(ARGV[2])
-local lapsed = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 64)
-for _, id in ipairs(lapsed) do
+local function forget(id)
   local meta = redis.call('HGET', KEYS[2], id)
   if meta then
     redis.call('ZREM', base .. 'pub:o:' .. string.match(meta, '^(%S+)'), id)
@@ -28,6 +30,7 @@ for _, id in ipairs(lapsed) do
   end
   redis.call('ZREM', KEYS[1], id)
 end
+for _, id in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now, 'LIMIT', 0, 64)) do forget(id) end
 `;
 
 const EXTEND = `
@@ -75,15 +78,7 @@ return {1}
 const RELEASE = redisScript(
   "public-pool-release",
   `${PRUNE}
-for i = 3, #ARGV do
-  local id = ARGV[i]
-  local meta = redis.call('HGET', KEYS[2], id)
-  if meta then
-    redis.call('ZREM', base .. 'pub:o:' .. string.match(meta, '^(%S+)'), id)
-    redis.call('HDEL', KEYS[2], id)
-  end
-  redis.call('ZREM', KEYS[1], id)
-end
+for i = 3, #ARGV do forget(ARGV[i]) end
 return redis.call('ZCARD', KEYS[1])
 `,
 );

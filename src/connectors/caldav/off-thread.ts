@@ -1,7 +1,6 @@
 /**
  * The main thread's side of the parse worker (parse-worker.ts): every CalDAV answer is parsed
- * there, so no upstream answer, however hostile, holds the event loop ("never block the event
- * loop", DESIGN.md). A parse must finish within PARSE_DEADLINE_MS of CPU time handed to it and
+ * there, so no upstream answer, however hostile, holds the event loop. A parse must finish within PARSE_DEADLINE_MS of CPU time handed to it and
  * within the worker's heap limits; one that does not ends the worker (a fresh one takes the
  * next job) and is reported as `too_costly`.
  *

@@ -1,6 +1,6 @@
 /**
- * Reading an upstream answer under a byte cap and a deadline ("every input is hostile until
- * bounded", DESIGN.md). The cap is enforced while the body streams in: a Content-Length over it
+ * Reading an upstream answer under a byte cap and a deadline: every upstream answer is hostile
+ * until bounded. The cap is enforced while the body streams in: a Content-Length over it
  * is refused before a byte is read, and a body without one (chunked) or with one that lies is
  * cut off at the first chunk past the cap, so at most the cap plus one chunk is ever held. The
  * deadline covers the whole body, not only the headers: a server that drips its answer a byte

@@ -1,6 +1,5 @@
 /**
- * One calendar file read under a byte cap ("every input is hostile until bounded",
- * DESIGN.md): its size is checked before a byte is read, and the read itself stops one byte
+ * One calendar file read under a byte cap: its size is checked before a byte is read, and the read itself stops one byte
  * past the cap (a file that grew after the check is caught too), so a file of gigabytes costs
  * no more than the cap.
  */

@@ -2,8 +2,7 @@
  * The one outbound address policy: which URLs and addresses the gateway may connect to, for
  * every URL a person supplies (a webhook's callback_url, a CalDAV server, an Openings or
  * Servicialo base URL, a platform base URL in the operator's configuration) and every redirect
- * they lead to. DESIGN.md "Hostile inputs everywhere": "person-supplied URLs pass the same
- * address policy as webhooks".
+ * they lead to: a URL a person supplies passes the same address policy as a webhook's.
  *
  * SchCP §5.8 is the rule: refuse "private, loopback, link-local, CGNAT, multicast and reserved
  * addresses (IPv4 and IPv6, including IPv4-mapped)", checked on the address actually connected,

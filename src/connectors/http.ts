@@ -10,7 +10,9 @@
  * - bounds the call with a timeout (AbortSignal; 10 s by default), body read included, and
  *   reads at most `maxResponseBytes` of the answer while it streams in (http/read-body.ts; the
  *   JSON default in http/limits.ts): past it the call is `unavailable` with reason
- *   `upstream_too_large`, for the SDKs' fetch too;
+ *   `upstream_too_large`, for the SDKs' fetch too; and measures a JSON answer before it is
+ *   parsed (http/json-cost.ts): one whose parse would hold the event loop past the token budget
+ *   is `unavailable` with reason `upstream_too_costly`, unparsed, for the SDKs' fetch too;
  * - attaches credentials from the provider here and nowhere else: they never reach metadata,
  *   logs or errors (meta is built from response headers only). A provider that throws is
  *   unauthorized when its error says `code: "unauthorized"` (a revoked grant), else unavailable,
@@ -27,11 +29,19 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
-import { credentialError, isAbort, mergeSignals, networkMessage, statusError } from "./http/failures.js";
+import {
+  credentialError,
+  isAbort,
+  mergeSignals,
+  networkMessage,
+  statusError,
+  tooCostly,
+} from "./http/failures.js";
+import { jsonCost } from "./http/json-cost.js";
 import { callLine, captureUpstreamMeta, retryAfterMs } from "./http/meta.js";
 import { announce, consoleLogger } from "./http/notices.js";
-import { upstreamLimits } from "./http/limits.js";
-import { cappedResponse, isTooLarge, readTextCapped } from "./http/read-body.js";
+import { JSON_DEPTH, JSON_KEYS, upstreamLimits } from "./http/limits.js";
+import { isTooLarge, readBodyCapped, readTextCapped } from "./http/read-body.js";
 import { createSpacer, realSleep } from "./http/spacer.js";
 import { DEFAULT_PACING_MS } from "./http/pacing.js";
 import type {
@@ -71,7 +81,35 @@ export function tooLargeError(call: string, limit: number): ConnectorError {
   };
 }
 
+/** The error of a JSON answer over the token budget: refused before its parse held the loop. */
+export function tooCostlyError(call: string): ConnectorError {
+  return tooCostly(`the answer to ${call}`);
+}
+
 export const DEFAULT_TIMEOUT_MS = 10_000;
+
+/** Statuses whose Response may not carry a body (the Fetch standard's null body status). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+
+/** The answer as read, for an SDK: the same status, headers, URL and redirect flag. */
+function answerOf(response: Response, bytes: Uint8Array): Response {
+  const answer = new Response(NULL_BODY.has(response.status) ? null : bytes, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
+  // Response's constructor cannot set these; SDKs read them (redirects, the final URL).
+  Object.defineProperty(answer, "url", { value: response.url });
+  Object.defineProperty(answer, "redirected", { value: response.redirected });
+  return answer;
+}
+
+/** Whether a body is to be measured as JSON: by its media type, or by its first character. */
+function looksJson(contentType: string | null, text: string): boolean {
+  if (contentType !== null && /\bjson\b/i.test(contentType)) return true;
+  const first = text.trimStart().charCodeAt(0);
+  return first === 0x7b || first === 0x5b;
+}
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const doFetch = options.fetch ?? globalThis.fetch;
@@ -79,6 +117,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const logger = options.logger ?? consoleLogger;
   const timeoutDefault = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = (): number => options.maxResponseBytes ?? upstreamLimits().jsonBytes;
+  const budget = () => ({
+    maxTokens:
+      options.maxJsonTokens ??
+      Math.max(1_000, Math.floor(upstreamLimits().jsonTokens / (options.parseCostFactor ?? 1))),
+    maxDepth: JSON_DEPTH,
+    maxKeys: JSON_KEYS,
+  });
   const unauthorized = new Set(options.unauthorizedStatuses ?? [401, 403]);
   const spacer = createSpacer(options.maxPerSecond ?? 0, clock, options.sleep ?? realSleep);
   const userAgent = userAgentFor(options.vendor, options.apiVersion, options.gatewayVersion);
@@ -217,6 +262,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
 
     let body: unknown;
     if (text.trim() !== "") {
+      if (!(await jsonCost(text, budget())).ok) {
+        return { ok: false, error: tooCostlyError(call), upstream: meta };
+      }
       try {
         body = JSON.parse(text);
       } catch {
@@ -263,6 +311,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     await spacer.wait();
     const timeout = AbortSignal.timeout(timeoutDefault);
     const signal = mergeSignals(timeout, init?.signal ?? incoming?.signal);
+    let entry: { meta: UpstreamMeta; failure?: CapturedCall["failure"] } | undefined;
     try {
       const response = await doFetch(incoming ? new Request(incoming, { headers }) : url, {
         ...init,
@@ -271,22 +320,29 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         signal,
       });
       const meta = captureUpstreamMeta(call, response.status, response.headers, echoes);
-      const entry: { meta: UpstreamMeta; failure?: CapturedCall["failure"] } = { meta };
+      entry = { meta };
       record(entry);
       observe(meta);
       await heed(response.status, response.headers);
-      // The SDK reads the body itself: capped and timed here, and a body over the cap marks this
-      // call (errorOf answers upstream_too_large) whatever the SDK makes of the failed read.
-      return cappedResponse(response, {
-        maxBytes: limit,
-        signal,
-        onTooLarge: () => {
-          entry.failure = "too_large";
-        },
-      });
+      // The SDK parses the body itself, in one piece on the event loop: so it is read here under
+      // the cap and the deadline, measured (json-cost.ts), and handed over only when its parse is
+      // within the budget. A body over either bound marks this call (errorOf answers
+      // upstream_too_large or upstream_too_costly) and the SDK's call fails.
+      const bytes = await readBodyCapped(response, { maxBytes: limit, signal });
+      const text = new TextDecoder("utf-8").decode(bytes);
+      if (looksJson(response.headers.get("content-type"), text) && !(await jsonCost(text, budget())).ok) {
+        entry.failure = "too_costly";
+        throw new Error(`upstream answer not read: ${call} (over the gateway's parse budget)`);
+      }
+      return answerOf(response, bytes);
     } catch (error) {
-      const failure = isAbort(error) || timeout.aborted ? "timeout" : "unavailable";
-      record({ meta: { call, status: 0 }, failure });
+      const failure = isTooLarge(error)
+        ? "too_large"
+        : isAbort(error) || timeout.aborted
+          ? "timeout"
+          : "unavailable";
+      if (entry === undefined) record({ meta: { call, status: 0 }, failure });
+      else entry.failure ??= failure;
       throw error;
     }
   };
@@ -297,6 +353,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     userAgent,
     request,
     fetch: capturingFetch,
+    lastCall: () => captures.getStore()?.calls.at(-1),
     async withCapture<T>(run: () => Promise<T>): Promise<Captured<T>> {
       const scope: { calls: CapturedCall[]; credentialError?: ConnectorError } = { calls: [] };
       const { calls } = scope;
@@ -322,6 +379,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       }
       if (entry.failure === "rate_limited") return heldBack(entry.meta.call, entry.retryAfterMs ?? 0);
       if (entry.failure === "too_large") return tooLargeError(entry.meta.call, maxBytes());
+      if (entry.failure === "too_costly") return tooCostlyError(entry.meta.call);
       if (entry.failure === "refused") {
         return { code: "invalid_request", message: `refused a request outside the API: ${entry.meta.call}` };
       }

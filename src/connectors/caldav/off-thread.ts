@@ -26,13 +26,7 @@ import type { FromWorker, ToWorker } from "./parse-worker.js";
 export const PARSE_DEADLINE_MS = 10_000;
 
 /** What a parse the worker could not finish within its bounds answers: `what` could not be read. */
-export function tooCostly(what: string): ConnectorError {
-  return {
-    code: "unavailable",
-    reason: "upstream_too_costly",
-    message: `${what} could not be read within the gateway's time and memory bounds`,
-  };
-}
+export { tooCostly } from "../http/failures.js";
 
 /** The worker's heap: a parse that needs more is ended (ERR_WORKER_OUT_OF_MEMORY). */
 const RESOURCE_LIMITS = { maxOldGenerationSizeMb: 256, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 };

@@ -2,6 +2,15 @@
 import type { ConnectorError } from "../ports/result.js";
 import { retryAfterMs } from "./meta.js";
 
+/** An answer the gateway could not read within its time and memory bounds (its parse would hold the loop). */
+export function tooCostly(what: string): ConnectorError {
+  return {
+    code: "unavailable",
+    reason: "upstream_too_costly",
+    message: `${what} could not be read within the gateway's time and memory bounds`,
+  };
+}
+
 export const isAbort = (error: unknown): boolean =>
   error instanceof Error && (error.name === "AbortError" || error.name === "TimeoutError");
 

@@ -17,6 +17,11 @@ export interface UpstreamLimits {
   readonly icsFileBytes: number;
   /** All files of a local calendar directory, read in one sync. */
   readonly icsTotalBytes: number;
+  /**
+   * Structural tokens a JSON answer may have (json-cost.ts): what bounds the time its parse
+   * holds the event loop, since that follows the number of values, not bytes.
+   */
+  readonly jsonTokens: number;
 }
 
 export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = {
@@ -25,7 +30,14 @@ export const DEFAULT_UPSTREAM_LIMITS: UpstreamLimits = {
   discoveryBytes: 1 * MiB,
   icsFileBytes: 1 * MiB,
   icsTotalBytes: 64 * MiB,
+  // About 3 MiB of calendar events (~50 tokens an event) and at most ~30 ms of JSON.parse for the
+  // costliest shape measured on the CI machine (`npm run bench:json`).
+  jsonTokens: 200_000,
 };
+
+/** Nesting and members per object that no platform's answer comes near (json-cost.ts). */
+export const JSON_DEPTH = 64;
+export const JSON_KEYS = 10_000;
 
 let current: UpstreamLimits = DEFAULT_UPSTREAM_LIMITS;
 
@@ -39,7 +51,9 @@ export function setUpstreamLimits(limits: Partial<UpstreamLimits>): void {
   current = { ...DEFAULT_UPSTREAM_LIMITS, ...limits };
 }
 
-const ENV: Readonly<Record<keyof UpstreamLimits, string>> = {
+type ByteLimit = Exclude<keyof UpstreamLimits, "jsonTokens">;
+
+const ENV: Readonly<Record<ByteLimit, string>> = {
   jsonBytes: "UPSTREAM_MAX_JSON_BYTES",
   caldavBytes: "UPSTREAM_MAX_CALDAV_BYTES",
   discoveryBytes: "UPSTREAM_MAX_DISCOVERY_BYTES",
@@ -52,7 +66,17 @@ export function limitsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
 ): { ok: true; value: Partial<UpstreamLimits> } | { ok: false; message: string } {
   const out: Partial<Record<keyof UpstreamLimits, number>> = {};
-  for (const [key, name] of Object.entries(ENV) as Array<[keyof UpstreamLimits, string]>) {
+  const tokens = env["UPSTREAM_MAX_JSON_TOKENS"];
+  if (tokens !== undefined && tokens.trim() !== "") {
+    const n = Number(tokens);
+    if (!/^\d+$/.test(tokens.trim()) || n < 1_000 || n > 100_000_000)
+      return {
+        ok: false,
+        message: `UPSTREAM_MAX_JSON_TOKENS must be a number from 1000 to 100000000, got "${tokens}"`,
+      };
+    out.jsonTokens = n;
+  }
+  for (const [key, name] of Object.entries(ENV) as Array<[ByteLimit, string]>) {
     const raw = env[name];
     if (raw === undefined || raw.trim() === "") continue;
     const n = Number(raw);

@@ -46,8 +46,6 @@ export interface BodyLimits {
   readonly maxBytes: number;
   /** Aborting it ends the read (a timeout signal covers headers and body alike). */
   readonly signal?: AbortSignal;
-  /** Told when the body is refused for its size (before the read fails with the typed error). */
-  readonly onTooLarge?: () => void;
 }
 
 /** Content-Length when the server sent a usable one. */
@@ -108,7 +106,6 @@ export function cappedStream(
         seen += step.value.byteLength;
         sinceTurn += step.value.byteLength;
         if (seen > limits.maxBytes) {
-          limits.onTooLarge?.();
           stop(controller, new UpstreamTooLargeError(limits.maxBytes));
           return;
         }
@@ -121,31 +118,6 @@ export function cappedStream(
     },
     { highWaterMark: 0 },
   );
-}
-
-/**
- * The response with its body capped (cappedStream), for SDKs that read the body themselves.
- * A Content-Length over the cap is refused at once: the body is cancelled and its read fails.
- */
-export function cappedResponse(response: Response, limits: BodyLimits): Response {
-  if (response.body === null) return response;
-  const announced = announcedLength(response.headers);
-  let body: ReadableStream<Uint8Array>;
-  if (announced !== undefined && announced > limits.maxBytes) {
-    response.body.cancel().catch(() => undefined);
-    limits.onTooLarge?.();
-    const error = new UpstreamTooLargeError(limits.maxBytes, announced);
-    body = new ReadableStream<Uint8Array>({ start: (c) => c.error(error) });
-  } else body = cappedStream(response.body, limits);
-  const capped = new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: response.headers,
-  });
-  // Response's constructor cannot set these; SDKs read them (redirects, the final URL).
-  Object.defineProperty(capped, "url", { value: response.url });
-  Object.defineProperty(capped, "redirected", { value: response.redirected });
-  return capped;
 }
 
 /**

@@ -24,6 +24,16 @@ export interface UpstreamClientOptions {
   readonly timeoutMs?: number;
   /** Bytes an answer may have (http/read-body.ts); default: http/limits.ts jsonBytes. */
   readonly maxResponseBytes?: number;
+  /**
+   * Structural tokens a JSON answer may have before it is parsed (http/json-cost.ts); default:
+   * http/limits.ts jsonTokens, divided by parseCostFactor.
+   */
+  readonly maxJsonTokens?: number;
+  /**
+   * How many times JSON.parse's time per token the client's parser takes (an SDK that parses
+   * with its own code): the default budget is divided by it, so that parse is bounded alike.
+   */
+  readonly parseCostFactor?: number;
   readonly fetch?: typeof fetch;
   readonly clock?: { now(): number };
   readonly sleep?: (ms: number) => Promise<void>;
@@ -92,9 +102,10 @@ export interface CapturedCall {
   /**
    * refused: the URL lay outside the base URL and pin prefix; rate_limited: the account was told
    * to wait (http/pacing.ts); either way nothing was sent. too_large: the answer's body was over
-   * the byte cap (set when the body read fails on it).
+   * the byte cap (set when the body read fails on it); too_costly: the answer's JSON was over
+   * the token budget (http/json-cost.ts) and was not handed to the SDK.
    */
-  readonly failure?: "timeout" | "unavailable" | "refused" | "rate_limited" | "too_large";
+  readonly failure?: "timeout" | "unavailable" | "refused" | "rate_limited" | "too_large" | "too_costly";
   /** With rate_limited: how long the account must still wait. */
   readonly retryAfterMs?: number;
 }
@@ -122,6 +133,12 @@ export interface UpstreamClient {
    * concurrent operations never see each other's calls) and Deprecation/Sunset announced.
    */
   readonly fetch: typeof fetch;
+  /**
+   * The last call made so far in the current `withCapture` scope, for an operation that
+   * changes what it asks by what the previous answer was (a smaller range after an answer too
+   * large to read).
+   */
+  lastCall(): CapturedCall | undefined;
   withCapture<T>(run: () => Promise<T>): Promise<Captured<T>>;
   /** The error a captured call maps to by transport rules, or undefined when it is the connector's. */
   errorOf(call: CapturedCall): ConnectorError | undefined;

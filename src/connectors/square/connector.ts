@@ -43,7 +43,10 @@ export function createSquareConnector(settings: unknown, deps: SquareDeps): Squa
     slots: {
       find: (query) =>
         api.call("POST /v2/bookings/availability/search", async (client) =>
-          slotsOf(query.serviceId, await searchAvailability(client, locationId, query, api.now())),
+          slotsOf(
+            query.serviceId,
+            await searchAvailability(client, locationId, query, api.now(), () => api.lastAnswerTooLarge()),
+          ),
         ),
     },
     bookings: squareBookings(api),

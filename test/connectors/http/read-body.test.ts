@@ -5,15 +5,15 @@
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
-  cappedResponse,
   isTooLarge,
   readBodyCapped,
   readTextCapped,
   UpstreamTooLargeError,
 } from "../../../src/connectors/http/read-body.js";
 import { createUpstreamClient } from "../../../src/connectors/http.js";
+import { setUpstreamLimits } from "../../../src/connectors/http/limits.js";
 
 type Handler = (res: ServerResponse) => void;
 const routes = new Map<string, Handler>();
@@ -125,19 +125,6 @@ describe("readBodyCapped", () => {
     expect(Date.now() - started).toBeLessThan(1500);
     clearInterval(timer);
   });
-
-  it("caps the body an SDK reads itself (cappedResponse), and tells who asked", async () => {
-    serve("/sdk", 10_000, { length: false });
-    let told = false;
-    const capped = cappedResponse(await fetch(`${base}/sdk`), {
-      maxBytes: 4096,
-      onTooLarge: () => (told = true),
-    });
-    expect(capped.status).toBe(200);
-    const failed = await capped.text().catch((e: unknown) => e);
-    expect(isTooLarge(failed)).toBe(true);
-    expect(told).toBe(true);
-  });
 });
 
 describe("the upstream client reads under the cap", () => {
@@ -194,5 +181,88 @@ describe("the upstream client reads under the cap", () => {
     const last = captured.calls.at(-1);
     expect(last?.failure).toBe("too_large");
     expect(last && c.errorOf(last)).toMatchObject({ code: "unavailable", reason: "upstream_too_large" });
+  });
+
+  // Under the byte cap but over the parse budget: [],[],… costs JSON.parse ~2 µs a byte.
+  const costly = `[${Array(5_000).fill("[]").join(",")}]`;
+
+  it("request: an answer over the parse budget is unavailable, reason upstream_too_costly, unparsed", async () => {
+    routes.set("/json-costly", (res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(costly);
+    });
+    const c = createUpstreamClient({
+      vendor: "example",
+      apiVersion: "1",
+      baseUrl: base,
+      pin: { unversioned: true },
+      maxJsonTokens: 2_000,
+      logger: { warn: () => undefined },
+    });
+    const got = await c.request({ method: "get", path: "/json-costly" });
+    expect(!got.ok && got.error).toMatchObject({ code: "unavailable", reason: "upstream_too_costly" });
+    // Within the budget, the same answer is read.
+    const roomy = createUpstreamClient({
+      vendor: "example",
+      apiVersion: "1",
+      baseUrl: base,
+      pin: { unversioned: true },
+      maxJsonTokens: 20_000,
+    });
+    const read = await roomy.request({ method: "get", path: "/json-costly" });
+    expect(read.ok && (read.value.body as unknown[]).length).toBe(5_000);
+  });
+
+  it("fetch (for SDKs): a JSON answer over the parse budget never reaches the SDK; the call maps to upstream_too_costly", async () => {
+    routes.set("/sdk-costly", (res) => {
+      res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
+      res.end(costly);
+    });
+    const c = createUpstreamClient({
+      vendor: "example",
+      apiVersion: "1",
+      baseUrl: base,
+      pin: { unversioned: true },
+      // 20,000 tokens by default, 2,500 for a parser 8× slower: the answer's 10,000 are over.
+      parseCostFactor: 8,
+    });
+    setUpstreamLimits({ jsonTokens: 20_000 });
+    onTestFinished(() => setUpstreamLimits({}));
+    let parsed = false;
+    const captured = await c.withCapture(async () => {
+      const res = await c.fetch(`${base}/sdk-costly`);
+      parsed = true;
+      return res.json();
+    });
+    expect(captured.ok).toBe(false);
+    expect(parsed).toBe(false);
+    const last = captured.calls.at(-1);
+    expect(last?.failure).toBe("too_costly");
+    expect(c.lastCall()).toBeUndefined();
+    expect(last && c.errorOf(last)).toMatchObject({ code: "unavailable", reason: "upstream_too_costly" });
+  });
+
+  it("fetch (for SDKs): an answer within bounds reaches the SDK whole, with its status, headers and URL", async () => {
+    routes.set("/sdk-fine", (res) => {
+      res.writeHead(201, { "content-type": "application/json", "x-request-id": "r-1" });
+      res.end('{"ok":true}');
+    });
+    const c = client(10_000);
+    const captured = await c.withCapture(async () => {
+      const res = await c.fetch(`${base}/sdk-fine`);
+      expect(c.lastCall()?.meta.status).toBe(201);
+      return {
+        status: res.status,
+        id: res.headers.get("x-request-id"),
+        url: res.url,
+        body: await res.json(),
+      };
+    });
+    expect(captured.ok && captured.value).toEqual({
+      status: 201,
+      id: "r-1",
+      url: `${base}/sdk-fine`,
+      body: { ok: true },
+    });
   });
 });

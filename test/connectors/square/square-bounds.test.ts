@@ -71,4 +71,33 @@ describe("Square answers under the gateway's bounds", () => {
     expect(held).toMatchObject({ ok: false, error: { code: "rate_limited" } });
     expect(!held.ok && held.error.retryAfterMs).toBeGreaterThan(0);
   });
+
+  // Within the byte cap, but 60,000 structural tokens: over Square's parse budget (the default
+  // budget divided by its SDK's measured parse cost, connectors/square/client.ts).
+  const costly = { availabilities: [], errors: [], padding: Array(30_000).fill([]) };
+  const TEN_DAYS = { start: MONDAY.start, end: MONDAY.start + 10 * 86_400_000 };
+
+  it("an availability answer over the parse budget is asked again in halves, and the slots are whole", async () => {
+    const plain = connector();
+    const expected = await plain.c.slots.find({ serviceId: HAIRCUT, range: TEN_DAYS });
+    expect(expected.ok && expected.value.length).toBeGreaterThan(0);
+    nock.cleanAll();
+    const { fake, c } = connector();
+    fake.inject("slots", { kind: "status", status: 200, body: costly });
+    const got = await c.slots.find({ serviceId: HAIRCUT, range: TEN_DAYS });
+    expect(got.ok && got.value).toEqual(expected.ok && expected.value);
+    const searches = fake.requests.filter((r) => r.path === "/v2/bookings/availability/search");
+    // The refused ten days, then its two halves.
+    expect(searches).toHaveLength(3);
+  });
+
+  it("a window still over the budget at Square's 24 hours is upstream_too_costly, after a bounded number of calls", async () => {
+    const { fake, c } = connector();
+    for (let i = 0; i < 40; i++) fake.inject("slots", { kind: "status", status: 200, body: costly });
+    const got = await c.slots.find({ serviceId: HAIRCUT, range: TEN_DAYS });
+    expect(got).toMatchObject({ ok: false, error: { code: "unavailable", reason: "upstream_too_costly" } });
+    const searches = fake.requests.filter((r) => r.path === "/v2/bookings/availability/search");
+    expect(searches.length).toBeGreaterThan(1);
+    expect(searches.length).toBeLessThanOrEqual(1 + 16);
+  });
 });

@@ -26,6 +26,7 @@ describe("upstream answer caps from the environment", () => {
         UPSTREAM_MAX_DISCOVERY_BYTES: "8192",
         ICS_MAX_FILE_BYTES: "16384",
         ICS_MAX_TOTAL_BYTES: "32768",
+        UPSTREAM_MAX_JSON_TOKENS: "50000",
       },
       "/",
     );
@@ -38,6 +39,7 @@ describe("upstream answer caps from the environment", () => {
           discoveryBytes: 8192,
           icsFileBytes: 16384,
           icsTotalBytes: 32768,
+          jsonTokens: 50000,
         },
       },
     });
@@ -48,6 +50,8 @@ describe("upstream answer caps from the environment", () => {
     const bad = readServeEnv({ UPSTREAM_MAX_JSON_BYTES: "8MB" }, "/");
     expect(bad.ok).toBe(false);
     expect(!bad.ok && bad.error).toMatch(/UPSTREAM_MAX_JSON_BYTES/);
+    const tokens = readServeEnv({ UPSTREAM_MAX_JSON_TOKENS: "12" }, "/");
+    expect(!tokens.ok && tokens.error).toMatch(/UPSTREAM_MAX_JSON_TOKENS must be a number from 1000/);
   });
 
   it("serve sets them before the hosts run; the rest keep their defaults", async () => {

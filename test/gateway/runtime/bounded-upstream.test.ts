@@ -3,10 +3,11 @@
  * on a loopback socket, its calendar sync started as `serve` starts it): a CalDAV server that
  * answers 300 MB (streamed lazily, never allocated), one that drips its answer a byte at a
  * time, one that answers XML whose parse is pathological, and a JSON upstream (Google Calendar,
- * its requests led to a loopback fake) that answers 300 MB. Throughout, /healthz answers within
+ * its requests led to a loopback fake) that answers 300 MB, or JSON under the byte cap whose
+ * parse would hold the event loop for most of a second. Throughout, /healthz answers within
  * 100 ms (polled every 50 ms), the process's memory stays bounded, and the sync ends
  * incomplete with the reason on the host's health and its calendar report (the bounds:
- * src/connectors/http/limits.ts, read-body.ts, caldav/off-thread.ts). The CalDAV connect check
+ * src/connectors/http/limits.ts, read-body.ts, json-cost.ts, caldav/off-thread.ts). The CalDAV connect check
  * answers such a server at once with a clear message.
  *
  * What is measured is the hostile answer, not the gateway's start: the fake holds the sync's
@@ -62,6 +63,11 @@ const lazily = (status, type, head, total, filler) => (_req, res) => {
 const modes = {
   caldavHuge: lazily(207, "application/xml", "<a/>", 300 * MiB, "x"),
   googleHuge: lazily(200, "application/json", '{"kind":"calendar#events","items":[', 300 * MiB, '{"id":"e"},'),
+  // Under the JSON byte cap, but 7 MiB of empty arrays: ~0.7 s of JSON.parse in one piece.
+  googleCostly: (_req, res) => {
+    res.writeHead(200, { "content-type": "application/json; charset=UTF-8" });
+    res.end('{"kind":"calendar#events","items":[],"x":[' + "[],".repeat(Math.floor((7 * MiB) / 3)) + "[]]}");
+  },
   drip: (_req, res) => {
     res.writeHead(207, { "content-type": "application/xml; charset=utf-8" });
     res.write('<?xml version="1.0" encoding="utf-8"?><d:multistatus xmlns:d="DAV:">');
@@ -86,7 +92,7 @@ parentPort.on("message", (m) => {
 });
 `;
 
-type Mode = "hold" | "caldavHuge" | "googleHuge" | "drip" | "pathological";
+type Mode = "hold" | "caldavHuge" | "googleHuge" | "googleCostly" | "drip" | "pathological";
 
 class Fake {
   private constructor(
@@ -346,6 +352,23 @@ describe("a hostile JSON upstream (Google Calendar), while the gateway syncs it"
     expect(health).toMatchObject({ health: "degraded", last_error: { reason: "upstream_too_large" } });
     expect(calendar).toMatchObject({
       calendars: [{ last_sync: { outcome: "incomplete", error: { reason: "upstream_too_large" } } }],
+    });
+  }, 60_000);
+
+  it("JSON under the byte cap whose parse would hold the loop: measured first, refused unparsed (upstream_too_costly)", async () => {
+    const seen = await watchSync(dir, googleHost(), google, "googleCostly", toFake);
+    const { health, calendar } = seen;
+    expectBounded(seen);
+    // The poll shares the gateway's process, so a parse that holds the loop between two polls
+    // only shows in the loop's own delay: parsed whole, this answer holds it 0.7–2 s; measured
+    // in turns of the loop, tens of ms. 300 ms is far from both, even on a loaded machine.
+    expect(
+      seen.watch.maxLoopDelayMs,
+      `event loop delay (ms); same gateway, upstream silent: ${Math.round(seen.baseline.maxLoopDelayMs)}`,
+    ).toBeLessThan(300);
+    expect(health).toMatchObject({ health: "degraded", last_error: { reason: "upstream_too_costly" } });
+    expect(calendar).toMatchObject({
+      calendars: [{ last_sync: { outcome: "incomplete", error: { reason: "upstream_too_costly" } } }],
     });
   }, 60_000);
 });

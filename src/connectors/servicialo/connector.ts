@@ -354,6 +354,8 @@ export function createServicialoConnector(
     const start = Date.parse(session.scheduled_at);
     if (Number.isNaN(start)) return undefined;
     const status = statusOf(session);
+    // A book answer of this gateway's own A2A edge states the total it recorded (wire.ts).
+    const total = readStatedTotal(session, currencies.get(base.serviceId));
     return {
       upstreamId: session.id,
       ...(base.idempotencyKey !== undefined ? { idempotencyKey: base.idempotencyKey } : {}),
@@ -362,6 +364,7 @@ export function createServicialoConnector(
       ...(session.duration_minutes !== undefined ? { end: start + session.duration_minutes * 60_000 } : {}),
       resourceIds: base.resourceIds,
       status: status === "unknown" ? fallbackStatus : status,
+      ...(total !== undefined ? { total } : {}),
     };
   }
 

@@ -11,6 +11,11 @@
  *   and DataPart), OSBP (receipt and booking.status) and SchCP (202 pending_host), and B's
  *   discovery says the host approves each booking;
  * - the total shown before booking at B equals the total recorded at A, HST included;
+ * - so it does for a service A surcharges after 16:00 (A's services rules, SchCP §5.2
+ *   surcharges): at a 16:00 start and at a 10:00 one, over A2A, OSBP and SchCP at B, because A's
+ *   A2A edge states each slot's all-in total and B quotes it (Servicialo v1.2.0's service
+ *   `price` is a "Base price" and its slot has no price member; the edge adds one, and
+ *   "Consumers MUST ignore fields they don't understand");
  * - a 15-minute reschedule (overlapping the session's own time) and a cancel by the guest
  *   round-trip, with cancelled_by "guest" at both.
  */
@@ -23,7 +28,7 @@ import { extractApprovalToken, type AdapterResult, type Problem } from "../../sr
 import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
 import { DAY_MS, discover, freeSlots, must, newAgent, openMandate, operator } from "./support/agents.js";
 import type { E2eAgent } from "./support/agents.js";
-import { startGateway, type E2eGateway } from "./support/gateway.js";
+import { defaultConfig, startGateway, type E2eGateway } from "./support/gateway.js";
 
 const GARAGE_A = "maple-street-auto";
 const DENTAL_A = "harbourview-dental";
@@ -100,8 +105,34 @@ async function atA(hostId: string, start: string): Promise<any> {
   return found[0];
 }
 
+/**
+ * A's garage surcharges a brake inspection that starts at or after 16:00 (20.00 CAD, taxed like
+ * the service): 120.00 + 13% HST is 135.60 before, (120.00 + 20.00) + 13% is 158.20 from then.
+ */
+function upstreamConfig() {
+  const config = defaultConfig();
+  const garage = config.hosts.find((h) => h.id === GARAGE_A)!;
+  // Every booking B makes reaches A from one origin as a newcomer's (Servicialo's book is
+  // public): a raised new-guest pool, as the rules under test here are others.
+  garage.policies = { ...garage.policies, public_booking: { max_per_host: 50, max_per_origin: 50 } };
+  garage.services = [
+    {
+      service_id: "brake-inspection",
+      surcharges: [
+        {
+          when: "after_hours",
+          after: "16:00",
+          label: "Late bay",
+          amount: { amount: "20.00", currency: "CAD" },
+        },
+      ],
+    },
+  ];
+  return config;
+}
+
 beforeAll(async () => {
-  a = await startGateway();
+  a = await startGateway({ config: upstreamConfig() });
   const keyGarage = await a.runtime.a2aKeys.issue(GARAGE_A);
   const keyDental = await a.runtime.a2aKeys.issue(DENTAL_A);
   const tech = await a2aProvider(GARAGE_A, "oil-change", "America/Toronto");
@@ -316,6 +347,138 @@ describe("money, a move and a guest's cancel, gateway to gateway", { timeout: 12
     expect(mine).toMatchObject({ status: "cancelled", cancelled_by: "guest" });
     expect(await atA(GARAGE_A, start)).toMatchObject({ status: "cancelled", cancelled_by: "guest" });
   });
+});
+
+describe("a surcharge at some starts, gateway to gateway", { timeout: 120_000 }, () => {
+  const ZONE = "America/Toronto";
+  const SERVICE = "brake-inspection";
+  const cases = [
+    { hour: 16, total: "158.20", minor: 15_820, label: "a 16:00 start, surcharged at A" },
+    { hour: 10, total: "135.60", minor: 13_560, label: "a 10:00 start, not surcharged" },
+  ] as const;
+  const cad = (amount: string) => ({ amount, currency: "CAD" });
+  /**
+   * The first start at hour:00 local that B offers over SchCP, past the days the tests above
+   * book on (its slot, with the total it shows). A booked start is no longer offered, so each
+   * test books its own.
+   */
+  async function startAt(hour: number): Promise<{ start: string; total?: unknown }> {
+    const slots = await freeSlots(agent, b, garage, SERVICE, { fromDays: 6, toDays: 20, limit: 2_000 });
+    const hit = slots.find((s) => {
+      const w = instantToWallClock(Date.parse(s.start), ZONE);
+      return w.hour === hour && w.minute === 0;
+    });
+    if (hit === undefined) throw new Error(`no ${hour}:00 start at ${GARAGE_B}`);
+    return hit;
+  }
+
+  it("B's services list shows A's base amount, no surcharge in it", async () => {
+    const services = (await (await fetch(`${b.origin}/api/servicialo/${GARAGE_B}/services`)).json()) as any;
+    expect(services.services.find((s: any) => s.id === SERVICE)).toMatchObject({
+      price: "135.60",
+      currency: "CAD",
+    });
+  });
+
+  for (const c of cases) {
+    it(`SchCP at B, ${c.label}: slot total = offer total = A's record`, async () => {
+      const slot = await startAt(c.hour);
+      expect(slot.total).toEqual(cad(c.total));
+      const m = await openMandate(agent, GARAGE_B);
+      const hold = must(
+        await agent.client.hold(garage, { service_id: SERVICE, start: slot.start }, { mandate: m.compact }),
+        "hold",
+      );
+      const held = must(await verifyHoldOffer(hold.body, garage), "verify offer");
+      expect(held.offer.claims.total).toEqual(cad(c.total));
+      const reply = must(
+        await agent.client.confirm(
+          garage,
+          hold.body.hold_id,
+          { offer_sha256: held.offer.sha256 },
+          { mandate: m.compact },
+        ),
+        "confirm",
+      );
+      expect(reply.status).toBe(201);
+      expect((await atA(GARAGE_A, slot.start)).total).toEqual(cad(c.total));
+      const mine = (await bookingsAt(b, GARAGE_B)).find(
+        (x) => x.booking_id === reply.body.booking.booking_id,
+      );
+      expect(mine.total).toEqual(cad(c.total));
+    });
+
+    it(`A2A at B, ${c.label}: the slot's price = the booked session's = A's record`, async () => {
+      const { start } = await startAt(c.hour);
+      const date = localDate(Date.parse(start), ZONE);
+      const r = await fetch(
+        `${b.origin}/api/servicialo/${GARAGE_B}/availability?serviceId=${SERVICE}&date=${date}`,
+      );
+      const body = (await r.json()) as any;
+      const shown = body.available_slots.find((s: any) => Date.parse(s.start) === Date.parse(start));
+      expect(shown).toMatchObject({ price: c.total, currency: "CAD" });
+      const booked = await fetch(`${b.origin}/api/servicialo/${GARAGE_B}/book`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          serviceId: SERVICE,
+          scheduledAt: shown.start,
+          clientEmail: `brakes-${c.hour}@mail.example`,
+          clientName: "Rosa",
+        }),
+      });
+      const answer = (await booked.json()) as any;
+      expect(booked.status).toBe(201);
+      expect(answer.session).toMatchObject({ price: c.total, currency: "CAD" });
+      expect((await atA(GARAGE_A, start)).total).toEqual(cad(c.total));
+    });
+
+    it(`OSBP at B, ${c.label}: slot price = approval summary = A's record`, async () => {
+      const { start } = await startAt(c.hour);
+      const date = localDate(Date.parse(start), ZONE);
+      const adapter = createCoreAdapter({
+        core: b.runtime.service,
+        platform: SERVICIALO_PLATFORM,
+        hostId: GARAGE_B,
+        idempotency: new MemoryIdempotencyStore(),
+        clock: b.clock,
+        logger: { warn: () => undefined, error: () => undefined },
+      });
+      const slots = valueOf(await adapter.findAvailability({ service_id: SERVICE, date }));
+      const slot = slots.find(
+        (s) => s.starts_at !== undefined && Date.parse(s.starts_at) === Date.parse(start),
+      );
+      if (slot === undefined) return void expect.fail(`no OSBP slot at ${start}`);
+      expect(slot.price).toMatchObject({ amount_minor: c.minor, currency: "CAD" });
+      const input = {
+        idempotency_key: `two-gateways-brakes-${c.hour}`,
+        service_id: SERVICE,
+        schedule_id: slot.schedule_id,
+        ...(slot.provider_id !== undefined && { provider_id: slot.provider_id }),
+        date,
+        time: `${pad(c.hour)}:00`,
+        customer: { display_name: "Ines Park", email: "ines@mail.example", phone: "+14165550100" },
+        mandate: {
+          id: `mnd_two_gateways_brakes_${c.hour}`,
+          expires_at: new Date(b.clock.now() + 30 * DAY_MS).toISOString().replace(/\.\d{3}Z$/, "Z"),
+          allowed_actions: ["booking.create" as const],
+          organization_id: slot.organization_id,
+          earliest_start: `${date}T00:00:00`,
+          latest_end: `${date}T23:59:00`,
+          max_price: { amount_minor: 100_000, currency: "CAD" },
+        },
+      };
+      const challenge = problemOf(await adapter.createBooking(input));
+      expect(challenge.code).toBe("requires_user_confirmation");
+      expect(challenge.message).toContain(`CAD ${c.total}`);
+      const token = extractApprovalToken(challenge.message)!;
+      const receipt = valueOf(
+        await adapter.createBooking({ ...input, approval: { confirmed: true, token } }),
+      );
+      expect(receipt.text).toMatch(/^Booked /);
+      expect((await atA(GARAGE_A, start)).total).toEqual(cad(c.total));
+    });
+  }
 });
 
 function valueOf<T>(r: AdapterResult<T>): T {

@@ -14,11 +14,14 @@
  *
  * Each slot of a priced service also carries `price` and `currency` (not in A2A §2; readers
  * ignore unknown members): the all-in amount of a booking at that start, surcharges included,
- * which is the total book_session records (services.ts "Which amount `price` is").
+ * which is the total book_session records (services.ts "Which amount `price` is"). When this
+ * host's own upstream states a slot's total (another gateway's A2A edge), that total is the one
+ * sent, so a chain of gateways quotes what the business records.
  */
 import type { BookingService } from "../../booking/service.js";
 import type { Caller, HostRuntime } from "../../booking/api.js";
 import type { CatalogResource, CatalogService } from "../../connectors/port.js";
+import type { Money } from "../../protocol/money/index.js";
 import {
   addDays,
   instantToWallClock,
@@ -112,7 +115,8 @@ export async function checkAvailability(
   return answer(200, body);
 }
 
-type Slot = { start: number; end: number };
+/** `stated`: the upstream's own all-in total at that start, when it states one (core openings). */
+type Slot = { start: number; end: number; stated?: Money };
 
 async function openings(
   core: BookingService,
@@ -131,12 +135,16 @@ async function openings(
   });
   if (!r.ok) return refusalOutcome(r.error);
   const length = service.duration === "open" ? 0 : service.duration;
-  return r.value.map((o) => ({ start: o.start, end: o.end ?? o.start + length }));
+  return r.value.map((o) => ({
+    start: o.start,
+    end: o.end ?? o.start + length,
+    ...(o.stated !== undefined && { stated: o.stated }),
+  }));
 }
 
 /** The slot's all-in `price` and `currency`, or nothing for an unpriced service. */
 function slotPrice(host: HostRuntime, service: CatalogService, o: Slot, now: number) {
-  const total = allInPrice(host, service, now, o.start);
+  const total = allInPrice(host, service, now, o.start, o.stated);
   return total === undefined ? {} : { price: priceText(total), currency: total.currency };
 }
 

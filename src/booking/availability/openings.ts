@@ -17,6 +17,7 @@
  */
 import type { Interval } from "../../holds/port.js";
 import type { UpstreamSlot } from "../../connectors/port.js";
+import type { Money } from "../../protocol/money/index.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import { candidateResources, hoursIndexFor, upstreamRefusal } from "../holds/index.js";
@@ -45,6 +46,8 @@ export interface Openings {
   readonly plans: readonly SlotPlan[];
   /** The host's zone over the query, for the edge's formatting. */
   readonly view: ZoneView;
+  /** The upstream's stated all-in total by start (UpstreamSlot.total), when it states any. */
+  readonly stated?: ReadonlyMap<number, Money>;
 }
 
 export async function openings(
@@ -104,14 +107,17 @@ export async function openings(
   const allocation = new AllocationTest(runtime, planner, occupancy, view);
   const limit = Math.min(q.limit ?? MAX_CANDIDATE_STARTS, MAX_CANDIDATE_STARTS);
   const plans: SlotPlan[] = [];
+  let stated: Map<number, Money> | undefined;
   for (let c = 0; c < candidates.length && plans.length < limit; c++) {
     const slot = slots[candidates[c]!]!;
     const interval = { start: slot.start, end: until[c]! };
     const mask = planner.freeMask(slot.resourceIds, free);
     const plan = allocation.granted(slot.start, interval, mask, slot.resourceIds);
-    if (plan !== undefined) plans.push(plan);
+    if (plan === undefined) continue;
+    plans.push(plan);
+    if (slot.total !== undefined) (stated ??= new Map()).set(slot.start, slot.total);
   }
-  return ok({ plans, view });
+  return ok({ plans, view, ...(stated !== undefined && { stated }) });
 }
 
 /** Upstream starts for the service, earliest first, each start once. */

@@ -6,6 +6,7 @@
  */
 import { principalOf } from "../authority.js";
 import type { Interval } from "../../holds/port.js";
+import type { Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, Caller, UseCase } from "../api.js";
 import { openings } from "../availability/openings.js";
@@ -28,6 +29,11 @@ export interface Opening {
   readonly start: number;
   /** Service end (no buffer); absent for an open-ended service. */
   readonly end?: number;
+  /**
+   * The upstream's stated all-in total at this start (UpstreamSlot.total), when it states one:
+   * an edge prices the opening with it (pricing/all-in.ts), so it shows what the business records.
+   */
+  readonly stated?: Money;
 }
 
 export async function directOpenings(
@@ -63,5 +69,15 @@ export async function directOpenings(
     ...(request.resourceId !== undefined && { resourceId: request.resourceId }),
   });
   if (!open.ok) return err(withContactRemedy(open.error, host.config));
-  return ok(open.value.plans.map((p) => ({ start: p.start, ...(p.end !== undefined && { end: p.end }) })));
+  const stated = open.value.stated;
+  return ok(
+    open.value.plans.map((p) => {
+      const total = stated?.get(p.start);
+      return {
+        start: p.start,
+        ...(p.end !== undefined && { end: p.end }),
+        ...(total !== undefined && { stated: total }),
+      };
+    }),
+  );
 }

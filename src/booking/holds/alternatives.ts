@@ -6,7 +6,7 @@
  * tests them in the same atomic step as the refused hold.
  */
 import { alternativeStarts } from "../../holds/alternatives.js";
-import { toSchcpMoney } from "../../protocol/money/index.js";
+import { toSchcpMoney, type Money } from "../../protocol/money/index.js";
 import type { Slot } from "../../protocol/schcp/types.js";
 import type { HostRuntime } from "../api.js";
 import type { HoldAlternative } from "../errors.js";
@@ -41,7 +41,10 @@ export function alternativeStartsFor(
   );
 }
 
-/** A start as a hold alternative in the core's terms (SchCP words it as a §5.2 Slot), priced at that time. */
+/**
+ * A start as a hold alternative in the core's terms (SchCP words it as a §5.2 Slot), priced at
+ * that time: at the upstream's stated total there when it states one (pricing/price-offer.ts).
+ */
 export function alternativeAt(
   runtime: HostRuntime,
   found: ServiceLookup,
@@ -49,20 +52,25 @@ export function alternativeAt(
   partySize: number,
   now: number,
   view: ZoneView = zoneView(runtime.config.timezone),
+  stated?: Money,
 ): HoldAlternative {
   const { service, rules } = found;
   const priced = priceOffer(
     service,
     rules,
     { timezone: runtime.config.timezone, taxes: runtime.catalog.taxes, view },
-    { start, partySize, now },
+    { start, partySize, now, ...(stated !== undefined && { stated }) },
   );
   return service.duration === "open"
     ? { start, price: priced.price, total: priced.total }
     : { start, end: start + service.duration, price: priced.price, total: priced.total };
 }
 
-/** A start as an availability slot (§5.1), priced at that time. */
+/**
+ * A start as an availability slot (§5.1), priced at that time (§5.1: "A slot's total is the
+ * stated all-in price, including any surcharge that applies at that time"): the upstream's
+ * stated total there when it states one.
+ */
 export function slotAt(
   runtime: HostRuntime,
   found: ServiceLookup,
@@ -70,6 +78,7 @@ export function slotAt(
   partySize: number,
   now: number,
   view: ZoneView = zoneView(runtime.config.timezone),
+  stated?: Money,
 ): Slot {
   const { service, rules } = found;
   const tz = runtime.config.timezone;
@@ -77,11 +86,7 @@ export function slotAt(
     service,
     rules,
     { timezone: tz, taxes: runtime.catalog.taxes, view },
-    {
-      start,
-      partySize,
-      now,
-    },
+    stated === undefined ? { start, partySize, now } : { start, partySize, now, stated },
   );
   // Built without spreads (an availability answer writes up to 3,000), in the wire's key order.
   const slot: Slot =

@@ -2,7 +2,9 @@
  * createHold: the one hold engine (SchCP §5.2), for a booking hold and for a change offer's
  * hold (§5.7, §5.8). In order: the who/when/where rules (checks.ts); the price; the mandate
  * (the caller's Authority: hold, or change_offer); the reputation-scaled TTL (§7.3); the upstream's free resources at
- * the start and at nearby alternatives (one findAvailability call); the neutral contract, and
+ * the start and at nearby alternatives (one findAvailability call), with the total the
+ * upstream states there, if it states one (then the price, and the mandate asked again when
+ * it differs); the neutral contract, and
  * each edge's record of it (SchCP signs its offer ONCE, schcp/edge.ts); then one
  * store.placeHold that checks the caps, the walk-in reserve and the allocation atomically and
  * keeps the contract and the records with the hold. Every refusal carries the host's contact
@@ -12,15 +14,16 @@ import type { HoldRecord, HoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import { edgesOf, holdAttachments } from "../bookings/edges.js";
+import type { ActionTerms } from "../authority.js";
 import type { BookingContract } from "../contract.js";
+import type { Money } from "../../protocol/money/index.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
 import { bookingRefusal, withContactRemedy } from "../rules/index.js";
 import { drawsOnPublicPool, takePublicPlace } from "../public-pool/index.js";
 import { alternativeAt } from "./alternatives.js";
 import { checkHold, type CheckedHold } from "./checks.js";
-import type { ZoneView } from "../rules/index.js";
-import { locate } from "./locate.js";
+import { locate, type Located } from "./locate.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
@@ -80,30 +83,24 @@ async function create(
       );
     }
   }
-  const priced = priceOffer(
-    service,
-    rules,
-    { timezone: runtime.config.timezone, taxes: runtime.catalog.taxes },
-    {
-      start: params.start,
-      partySize: params.partySize,
-      now,
-    },
-  );
+  const pricing = { timezone: runtime.config.timezone, taxes: runtime.catalog.taxes };
+  const query = { start: params.start, partySize: params.partySize, now };
+  let priced = priceOffer(service, rules, pricing, query);
 
   // The caller's grant, whichever edge it came through (authority.ts); a host's own proposal
   // is the host's decision and carries none.
   const authority = c.hostInitiated ? undefined : params.caller.authority;
+  const termsAt = (total: Money | null): ActionTerms => ({
+    action: params.kind === "change" ? "change_offer" : "hold",
+    serviceId: service.id,
+    start: params.start,
+    ...(end !== undefined && { end }),
+    total,
+    ...(c.resource !== undefined && { resourceId: c.resource.id }),
+    ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
+  });
   if (authority !== undefined) {
-    const allowed = await authority.permits({
-      action: params.kind === "change" ? "change_offer" : "hold",
-      serviceId: service.id,
-      start: params.start,
-      ...(end !== undefined && { end }),
-      total: priced.total,
-      ...(c.resource !== undefined && { resourceId: c.resource.id }),
-      ...(params.bookingId !== undefined && { bookingId: params.bookingId }),
-    });
+    const allowed = await authority.permits(termsAt(priced.total));
     if (!allowed.ok) return allowed;
   }
 
@@ -124,7 +121,19 @@ async function create(
   const located = await locate(runtime, c, params, now, false);
   if (!located.ok) return located;
   const { plan, alternatives } = located.value;
-  const view = located.value.view;
+  // The upstream states its own total at this start (a Servicialo upstream's slot price): the
+  // offer is that total (pricing/price-offer.ts), and the grant is asked again when it differs
+  // from the one it allowed above.
+  const stated = located.value.stated.get(params.start);
+  if (stated !== undefined) {
+    const before = priced.total;
+    priced = priceOffer(service, rules, pricing, { ...query, stated });
+    const changed = before?.minor !== priced.total?.minor || before?.currency !== priced.total?.currency;
+    if (authority !== undefined && changed) {
+      const allowed = await authority.permits(termsAt(priced.total));
+      if (!allowed.ok) return allowed;
+    }
+  }
 
   const holdId = params.holdId ?? deps.ids.next("h_");
   const expiresAt = now + grant.ttlMs;
@@ -194,7 +203,7 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
-  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, view, now);
+  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located.value, now);
   if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
     return placed;
   if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
@@ -220,10 +229,10 @@ async function placeWithAlternatives(
   params: CreateHoldParams,
   request: HoldRequest,
   payload: HoldPayload,
-  located: ZoneView,
+  located: Located,
   now: number,
 ): UseCase<CreatedHold> {
-  let view = located;
+  let { view, stated } = located;
   let outcome = await deps.store.placeHold(request);
   if (!outcome.ok && (outcome.reason === "slot_taken" || outcome.reason === "walk_in_reserve")) {
     // §5.2: a refusal offers up to five alternatives. Work them out now and decide again, start
@@ -232,6 +241,7 @@ async function placeWithAlternatives(
     const wider = await locate(runtime, c, params, now, true);
     if (!wider.ok) return wider;
     view = wider.value.view;
+    stated = wider.value.stated;
     outcome = await deps.store.placeHold({
       ...request,
       interval: wider.value.plan.interval,
@@ -240,7 +250,11 @@ async function placeWithAlternatives(
     });
   }
   if (!outcome.ok) {
-    return err(holdRefusal(outcome, (s) => alternativeAt(runtime, c.found, s, params.partySize, now, view)));
+    return err(
+      holdRefusal(outcome, (s) =>
+        alternativeAt(runtime, c.found, s, params.partySize, now, view, stated.get(s)),
+      ),
+    );
   }
   return ok({ record: outcome.hold, payload });
 }

@@ -5,6 +5,7 @@
  */
 import { alternativeCandidates } from "../../holds/alternatives.js";
 import type { AlternativeCandidate, Requirement } from "../../holds/port.js";
+import type { Money } from "../../protocol/money/index.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { BookingRefusal, HostRuntime } from "../api.js";
 import { spanZoneView, type ZoneView } from "../rules/index.js";
@@ -19,6 +20,8 @@ export interface Located {
   readonly alternatives: readonly AlternativeCandidate[];
   /** The host's zone over the span, for formatting the alternatives. */
   readonly view: ZoneView;
+  /** The upstream's stated all-in total by start (UpstreamSlot.total), where it states one. */
+  readonly stated: ReadonlyMap<number, Money>;
 }
 
 const DAY = 86_400_000;
@@ -62,8 +65,11 @@ export async function locate(
   });
   if (!found.ok) return err<BookingRefusal>(upstreamRefusal(found.error));
   const free = new Map<number, ReadonlySet<string>>();
+  const stated = new Map<number, Money>();
   for (const slot of found.value) {
-    if (slot.serviceId === c.found.service.id) free.set(slot.start, new Set(slot.resourceIds));
+    if (slot.serviceId !== c.found.service.id) continue;
+    free.set(slot.start, new Set(slot.resourceIds));
+    if (slot.total !== undefined) stated.set(slot.start, slot.total);
   }
   const own = ownTime(params, c);
   if (own !== undefined && overlaps(own, params.start, c)) {
@@ -100,7 +106,7 @@ export async function locate(
     starts.filter((s) => free.has(s)),
     (s) => planAt(s, free.get(s) ?? new Set()),
   );
-  return ok({ plan, alternatives, view });
+  return ok({ plan, alternatives, view, stated });
 }
 
 /** The booking a change moves (its time and resources), or undefined for a booking hold. */

@@ -10,6 +10,15 @@
  *   lines (surcharges are "taxed like the service"), applyPercent half up;
  * - total = the sum of the lines. A service with no price has no money at all: no lines.
  *
+ * A total the upstream states for the start (UpstreamSlot.total) is the business's own figure
+ * and stands alone: it is the total, and neither this host's surcharge rules nor its tax rules
+ * are added on top (they would tax or surcharge twice what the business already counts, and
+ * the agent would show more than the business records; SchCP §5.2 "lines lists everything the
+ * host says the person will pay"). Its lines: the service line, then one surcharge line for
+ * what the upstream's total adds at that time; a stated total under the service line is the
+ * one service line. A stated total in another currency, negative or not a safe integer is not
+ * the business's word on this service and is ignored: the start is priced as above.
+ *
  * buildHostRuntime has checked that fees and surcharges share the price's currency, so a
  * mismatch here is a programmer error and throws.
  */
@@ -33,6 +42,8 @@ export interface PriceQuery {
   readonly partySize: number;
   /** When the offer is made (same_day surcharges). */
   readonly now: number;
+  /** The upstream's stated all-in total at this start (UpstreamSlot.total), when it states one. */
+  readonly stated?: Money;
 }
 
 export interface PricedOffer {
@@ -63,14 +74,15 @@ export function priceOffer(
   const perPerson = service.pricePer === "person";
   const serviceMinor = perPerson ? price.minor * query.partySize : price.minor;
   if (!Number.isSafeInteger(serviceMinor)) throw new RangeError("pricing: the service line is too large");
+  const serviceLine: PriceLine = {
+    kind: "service",
+    label: perPerson && query.partySize > 1 ? `${service.name} × ${query.partySize}` : service.name,
+    amount: { minor: serviceMinor, currency },
+  };
+  const stated = query.stated;
+  if (stated !== undefined && isStatedTotal(stated, currency)) return statedOffer(price, serviceLine, stated);
 
-  const taxable: PriceLine[] = [
-    {
-      kind: "service",
-      label: perPerson && query.partySize > 1 ? `${service.name} × ${query.partySize}` : service.name,
-      amount: { minor: serviceMinor, currency },
-    },
-  ];
+  const taxable: PriceLine[] = [serviceLine];
   for (const fee of service.fees ?? []) taxable.push({ kind: "fee", label: fee.label, amount: fee.amount });
   for (const s of rules?.surcharges ?? []) {
     if (!surchargeApplies(s, query.start, query.now, host.view ?? host.timezone)) continue;
@@ -90,4 +102,23 @@ export function priceOffer(
   const all = [...taxable, ...taxes];
   const total = all.reduce<Money>((sum, l) => add(sum, l.amount), { minor: 0, currency });
   return { price, total, lines: all };
+}
+
+/** The label of the line that brings the service line up to the upstream's stated total. */
+export const STATED_SURCHARGE_LABEL = "Surcharges and taxes at this time";
+
+const isStatedTotal = (m: Money, currency: string): boolean =>
+  m.currency === currency && Number.isSafeInteger(m.minor) && m.minor >= 0;
+
+function statedOffer(price: Money, serviceLine: PriceLine, stated: Money): PricedOffer {
+  const extra = stated.minor - serviceLine.amount.minor;
+  if (extra < 0) return { price, total: stated, lines: [{ ...serviceLine, amount: stated }] };
+  const lines: PriceLine[] = [serviceLine];
+  if (extra > 0)
+    lines.push({
+      kind: "surcharge",
+      label: STATED_SURCHARGE_LABEL,
+      amount: { minor: extra, currency: stated.currency },
+    });
+  return { price, total: { minor: stated.minor, currency: stated.currency }, lines };
 }

@@ -82,9 +82,13 @@ async function query(
     ...(chosen.value !== undefined && { resourceId: chosen.value.id }),
   });
   if (!open.ok) return open;
-  const { view } = open.value;
+  const { view, stated } = open.value;
   return ok(
-    response(open.value.plans.map((p) => slotAt(runtime, found.value, p.start, partySize, now, view))),
+    response(
+      open.value.plans.map((p) =>
+        slotAt(runtime, found.value, p.start, partySize, now, view, stated?.get(p.start)),
+      ),
+    ),
   );
 }
 

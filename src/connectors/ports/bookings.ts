@@ -3,6 +3,7 @@
  * by a key the gateway derives from the hold, so a retried or reconciled create never makes a
  * second booking upstream (DESIGN.md "Holds on platforms that have none").
  */
+import type { Money } from "../../protocol/money/index.js";
 import type { ConnectorResult } from "./result.js";
 
 export interface UpstreamCustomer {
@@ -40,6 +41,8 @@ export interface UpstreamBooking {
   readonly end?: number;
   readonly resourceIds: readonly string[];
   readonly status: UpstreamStatus;
+  /** The total the upstream recorded for the booking, when its answer states one. */
+  readonly total?: Money;
 }
 
 export interface BookingMove {

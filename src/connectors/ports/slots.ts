@@ -3,6 +3,7 @@
  * gateway emulates holds on top, because no platform has a hold primitive (SchCP §10).
  */
 import type { Interval } from "../../calendar/index.js";
+import type { Money } from "../../protocol/money/index.js";
 import type { ConnectorResult } from "./result.js";
 
 export interface AvailabilityQuery {
@@ -19,6 +20,13 @@ export interface UpstreamSlot {
   /** End of the service itself (no buffer); absent for an open-ended service. */
   readonly end?: number;
   readonly resourceIds: readonly string[];
+  /**
+   * The all-in total of one booking at this start (the query's party), as the upstream states
+   * it: what the business will record, taxes and surcharges included. Only a platform that
+   * states one sets it (a Servicialo upstream's per-slot `price`); the gateway then quotes
+   * exactly this amount (booking/pricing/price-offer.ts). Absent: the gateway prices the start.
+   */
+  readonly total?: Money;
 }
 
 export interface SlotSource {

@@ -44,6 +44,7 @@ import {
   readError,
   readRescheduled,
   readServices,
+  readStatedTotal,
   statusOf,
   type WireAvailability,
   type WireSession,
@@ -155,6 +156,8 @@ export function createServicialoConnector(
   const byId = (id: string) => (k: Known) => k.booking.upstreamId === id;
   // The verbatim start text of each slot seen, so a booking sends the slot's start as it came.
   const startTexts = new Map<number, string>();
+  // Each service's listed currency (last catalog read): a slot's stated total in another is not read.
+  const currencies = new Map<string, string>();
 
   /** One call; a 500 or 502 is retried once ("HTTP Status Codes": 500 retry once; 502 retry). */
   async function send(
@@ -215,6 +218,8 @@ export function createServicialoConnector(
       }
       if (wire === undefined) return unreadable("services list", result.upstream);
       const services = wire.services.map(serviceOf).filter((s): s is CatalogService => s !== undefined);
+      currencies.clear();
+      for (const s of services) if (s.price !== undefined) currencies.set(s.id, s.price.currency);
       const value: Catalog = {
         organization: {
           id: settings.orgSlug,
@@ -251,7 +256,16 @@ export function createServicialoConnector(
       if (Number.isNaN(start) || Number.isNaN(end)) continue;
       if (startTexts.size > 5_000) startTexts.clear();
       startTexts.set(start, s.start);
-      out.push({ serviceId, start, end, resourceIds: s.providerId !== undefined ? [s.providerId] : [] });
+      // The slot's all-in total when the platform states one (wire.ts WireSlot): the gateway
+      // quotes that, so what an agent shows is what the business records at that start.
+      const total = readStatedTotal(s, currencies.get(serviceId));
+      out.push({
+        serviceId,
+        start,
+        end,
+        resourceIds: s.providerId !== undefined ? [s.providerId] : [],
+        ...(total !== undefined ? { total } : {}),
+      });
     }
     return out;
   }
@@ -340,6 +354,8 @@ export function createServicialoConnector(
     const start = Date.parse(session.scheduled_at);
     if (Number.isNaN(start)) return undefined;
     const status = statusOf(session);
+    // A book answer of this gateway's own A2A edge states the total it recorded (wire.ts).
+    const total = readStatedTotal(session, currencies.get(base.serviceId));
     return {
       upstreamId: session.id,
       ...(base.idempotencyKey !== undefined ? { idempotencyKey: base.idempotencyKey } : {}),
@@ -348,6 +364,7 @@ export function createServicialoConnector(
       ...(session.duration_minutes !== undefined ? { end: start + session.duration_minutes * 60_000 } : {}),
       resourceIds: base.resourceIds,
       status: status === "unknown" ? fallbackStatus : status,
+      ...(total !== undefined ? { total } : {}),
     };
   }
 

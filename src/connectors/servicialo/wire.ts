@@ -3,6 +3,7 @@
  * tolerantly: unknown members are ignored, and only what the connector relies on is checked.
  */
 import type { UpstreamStatus } from "../ports/bookings.js";
+import { fromMajorUnits, type Money } from "../../protocol/money/index.js";
 
 export interface WireService {
   readonly id: string;
@@ -31,6 +32,15 @@ export interface WireSlot {
   readonly start: string;
   readonly end: string;
   readonly providerId?: string;
+  /**
+   * Not in v1.2.0 "2. check_availability" (Slot Result Fields: start, end, and provider or
+   * date): members this gateway's own A2A edge adds (src/a2a/intents/availability.ts), the
+   * all-in total of a booking at that start, surcharges and taxes included. "Consumers MUST
+   * ignore fields they don't understand", so a platform may send them or not; read raw here,
+   * checked by readStatedTotal.
+   */
+  readonly price?: string | number;
+  readonly currency?: string;
 }
 
 export interface WireAvailability {
@@ -46,11 +56,45 @@ export interface WireSession {
   readonly derived_state?: string;
   readonly scheduled_at: string;
   readonly duration_minutes?: number;
+  /** Not in v1.2.0 "3. book_session" Response Fields: the total this gateway's A2A edge records. */
+  readonly price?: string | number;
+  readonly currency?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined);
+const amountOf = (v: unknown): string | number | undefined =>
+  typeof v === "string" || typeof v === "number" ? v : undefined;
+
+/** A slot's or a session's raw price members, when present. */
+function priceMembers(v: Record<string, unknown>): { price?: string | number; currency?: string } {
+  const price = amountOf(v["price"]);
+  const currency = str(v["currency"]);
+  return {
+    ...(price !== undefined ? { price } : {}),
+    ...(currency !== undefined ? { currency } : {}),
+  };
+}
+
+/**
+ * An amount a platform states for a slot or a session, as Money: a non-negative decimal in
+ * whole currency units ("numeric string", as the service `price` of "1. list_services"), in an
+ * ISO 4217 currency, and in `expected` (the service's listed currency) when that is known.
+ * Anything else (negative, not a number, another or no currency) is not read: the caller then
+ * prices the start itself, as it would for a platform that states nothing.
+ */
+export function readStatedTotal(
+  w: { readonly price?: string | number; readonly currency?: string },
+  expected: string | undefined,
+): Money | undefined {
+  if (w.price === undefined || w.currency === undefined) return undefined;
+  if (expected !== undefined && w.currency !== expected) return undefined;
+  if (typeof w.price === "number" && !(Number.isFinite(w.price) && w.price >= 0)) return undefined;
+  const minor = fromMajorUnits(typeof w.price === "string" ? w.price.trim() : w.price, w.currency, "");
+  if (!minor.ok || !Number.isSafeInteger(minor.value) || minor.value < 0) return undefined;
+  return { minor: minor.value, currency: w.currency };
+}
 
 export function readServices(body: unknown): WireServices | undefined {
   if (!isObject(body) || !Array.isArray(body["services"]) || !isObject(body["organization"]))
@@ -91,7 +135,7 @@ function readSlot(v: unknown, providerId: string | undefined): WireSlot | undefi
   if (start === undefined || end === undefined) return undefined;
   const own = isObject(v["provider"]) ? str(v["provider"]["id"]) : undefined;
   const provider = own ?? providerId;
-  return { start, end, ...(provider !== undefined ? { providerId: provider } : {}) };
+  return { start, end, ...(provider !== undefined ? { providerId: provider } : {}), ...priceMembers(v) };
 }
 
 /** Either shape: single day (`available_slots`, `provider`, `reason`) or multi-day (`slots`). */
@@ -129,6 +173,7 @@ export function readBooked(body: unknown): WireSession | undefined {
     ...(str(s["status"]) !== undefined ? { status: str(s["status"]) } : {}),
     ...(str(s["derived_state"]) !== undefined ? { derived_state: str(s["derived_state"]) } : {}),
     ...(typeof d === "number" ? { duration_minutes: d } : {}),
+    ...priceMembers(s),
   };
 }
 

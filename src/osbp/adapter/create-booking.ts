@@ -10,6 +10,7 @@
 import { confirmationOf } from "../../booking/discovery/confirmation.js";
 import type { BookingState } from "../../booking/bookings/state.js";
 import type { Catalog, CatalogResource, CatalogService } from "../../connectors/port.js";
+import type { Money } from "../../protocol/money/index.js";
 import {
   approvalFactsFrom,
   bookingPayloadHash,
@@ -199,10 +200,21 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   const chosen = await chooseProvider(ctx, fixed, shape.value, named.value, start);
   if (!chosen.ok && input.approval === undefined) return fail(chosen.problem);
   const provider = chosen.ok ? chosen.provider : named.value;
+  // The upstream's own total at that start (a Servicialo upstream's slot price) is the price
+  // the summary shows, so the person approves what the business records.
+  const stated = chosen.ok ? chosen.stated : undefined;
   const shown: Slot =
-    provider === named.value
+    provider === named.value && stated === undefined
       ? slot
-      : requestedSlot({ catalog, place, service: fixed, provider, wall, start });
+      : requestedSlot({
+          catalog,
+          place,
+          service: fixed,
+          provider,
+          wall,
+          start,
+          ...(stated !== undefined && { stated }),
+        });
 
   // 5. Final confirmation ("final confirmation is present before any platform appointment
   //    create"): no or a stale approval gets the (re)challenge with a fresh summary and token.
@@ -235,6 +247,8 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
         provider: catalog.resources.find((r) => r.id === terms.resourceId) ?? provider,
         wall: localWall(terms.start, zone),
         start: terms.start,
+        // The total the core priced the hold at, which is the one the mandate must cover.
+        ...(terms.total !== null && { stated: terms.total }),
       }),
   });
   const booked = await ctx.core.bookNow(
@@ -259,7 +273,8 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   return { ok: true, value: receiptFor(catalog, fixed, input.idempotency_key, booked.value.state) };
 }
 
-type Chosen = { ok: true; provider: CatalogResource | undefined } | { ok: false; problem: Problem };
+type Chosen =
+  { ok: true; provider: CatalogResource | undefined; stated?: Money } | { ok: false; problem: Problem };
 
 /** Step 4: the named provider if the core offers that start with it, else the first provider that has it. */
 async function chooseProvider(
@@ -281,9 +296,11 @@ async function chooseProvider(
       ),
     };
   }
-  if (shape.kind !== "provider") return { ok: true, provider: undefined };
+  const total = at[0]?.total;
+  const stated = total === undefined ? {} : { stated: total };
+  if (shape.kind !== "provider") return { ok: true, provider: undefined, ...stated };
   const id = at[0]?.resourceIds[0];
-  return { ok: true, provider: named ?? shape.providers.find((p) => p.id === id) };
+  return { ok: true, provider: named ?? shape.providers.find((p) => p.id === id), ...stated };
 }
 
 /** "Booked <service> on <date> at <HH:MM> (<zone>) with <provider>. Appointment id: <id>." */

@@ -145,7 +145,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       if (host === undefined) return { organizationName: "" };
       return {
         ...schedulePlace(host.config.name, host.config.location, host.catalog.organization.location),
-        allIn: (service, start) => allInPrice(host, service, clock.now(), start),
+        allIn: (service, start, stated) => allInPrice(host, service, clock.now(), start, stated),
       };
     },
   };

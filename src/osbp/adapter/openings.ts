@@ -39,6 +39,7 @@ export async function openingsByProvider(
         start: o.start,
         ...(o.end !== undefined && { end: o.end }),
         resourceIds: p === undefined ? [] : [p.id],
+        ...(o.stated !== undefined && { total: o.stated }),
       });
     }
   }

@@ -35,8 +35,9 @@ export interface SchedulePlace {
    * The all-in amount the business records for one booking of a service at a start (the core's
    * pricing: fees, surcharges at that start, taxes), so the price an agent shows before booking,
    * and the mandate's cap is checked against, is the total recorded. Absent: the listed price.
+   * `stated` is the upstream's own total at that start (UpstreamSlot.total), which it then is.
    */
-  readonly allIn?: (service: CatalogService, start: number | undefined) => Money | undefined;
+  readonly allIn?: (service: CatalogService, start: number | undefined, stated?: Money) => Money | undefined;
 }
 
 /**
@@ -68,6 +69,8 @@ interface SlotParts {
   /** Absent when the zone is unknown (OSBP: left absent rather than guessed). */
   readonly start?: number;
   readonly end?: number;
+  /** The upstream's stated all-in total at the start, when it states one. */
+  readonly stated?: Money;
 }
 
 function slotOf(p: SlotParts): Slot {
@@ -98,7 +101,7 @@ function slotOf(p: SlotParts): Slot {
   if (p.start !== undefined) slot.starts_at = instantText(p.start);
   if (p.end !== undefined) slot.ends_at = instantText(p.end);
   const listed = priceOf(catalog, service);
-  const allIn = listed?.amount_minor !== undefined ? p.place.allIn?.(service, p.start) : undefined;
+  const allIn = listed?.amount_minor !== undefined ? p.place.allIn?.(service, p.start, p.stated) : undefined;
   const price = allIn !== undefined ? fixedMoney(allIn) : listed;
   if (price !== undefined) slot.price = price;
   return slot;
@@ -127,6 +130,7 @@ export function slotsFromUpstream(
     const times = {
       start: u.start,
       end,
+      ...(u.total !== undefined && { stated: u.total }),
       startLocal: wallText(localWall(u.start, zone)),
       endLocal: wallText(localWall(end, zone)),
     };
@@ -159,8 +163,10 @@ export function requestedSlot(args: {
   wall: WallClock;
   /** The instant the wall-clock addresses; undefined when the zone is unknown. */
   start: number | undefined;
+  /** The upstream's stated all-in total at that start (the core's opening), when known. */
+  stated?: Money;
 }): Slot {
-  const { catalog, place, service, provider, wall, start } = args;
+  const { catalog, place, service, provider, wall, start, stated } = args;
   const zone = catalog.organization.timezone;
   if (start === undefined) {
     return slotOf({
@@ -182,5 +188,6 @@ export function requestedSlot(args: {
     end,
     startLocal: wallText(wall),
     endLocal: wallText(localWall(end, zone)),
+    ...(stated !== undefined && { stated }),
   });
 }

@@ -26,7 +26,16 @@ import { createCoreAdapter } from "../../src/osbp/adapter/index.js";
 import { MemoryIdempotencyStore } from "../../src/osbp/idempotency/memory.js";
 import { extractApprovalToken, type AdapterResult, type Problem } from "../../src/protocol/osbp/index.js";
 import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
-import { DAY_MS, discover, freeSlots, must, newAgent, openMandate, operator } from "./support/agents.js";
+import {
+  DAY_MS,
+  discover,
+  freeSlots,
+  must,
+  newAgent,
+  openMandate,
+  operator,
+  refusalOf,
+} from "./support/agents.js";
 import type { E2eAgent } from "./support/agents.js";
 import { defaultConfig, startGateway, type E2eGateway } from "./support/gateway.js";
 
@@ -378,6 +387,41 @@ describe("a surcharge at some starts, gateway to gateway", { timeout: 120_000 },
       price: "135.60",
       currency: "CAD",
     });
+  });
+
+  it("a mandate's max_price binds the total A records: 140.00 CAD covers a 10:00 start, not a 16:00 one", async () => {
+    const cap = { max_price: cad("140.00") };
+    const late = await startAt(16);
+    const lateMandate = await openMandate(agent, GARAGE_B, { constraints: cap });
+    const refused = refusalOf(
+      await agent.client.hold(
+        garage,
+        { service_id: SERVICE, start: late.start },
+        { mandate: lateMandate.compact },
+      ),
+    );
+    expect(refused).toMatchObject({ status: 403, code: "MANDATE_LIMIT", reason: "over_max_price" });
+    const atLate = (await bookingsAt(a, GARAGE_A)).filter(
+      (x) => Date.parse(x.start) === Date.parse(late.start),
+    );
+    expect(atLate).toHaveLength(0);
+
+    const early = await startAt(10);
+    const earlyMandate = await openMandate(agent, GARAGE_B, { constraints: cap });
+    const hold = must(
+      await agent.client.hold(
+        garage,
+        { service_id: SERVICE, start: early.start },
+        { mandate: earlyMandate.compact },
+      ),
+      "hold",
+    );
+    const held = must(await verifyHoldOffer(hold.body, garage), "verify offer");
+    expect(held.offer.claims.total).toEqual(cad("135.60"));
+    must(
+      await agent.client.releaseHold(garage, hold.body.hold_id, { mandate: earlyMandate.compact }),
+      "release",
+    );
   });
 
   for (const c of cases) {

@@ -5,7 +5,8 @@
  */
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
 import type { Interval } from "../../calendar/index.js";
-import type { BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
+import type { BookingIndexEntry, BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
+import { BookingIndexes } from "./booking-indexes.js";
 
 const DAY_MS = 86_400_000;
 /** Bookings longer than this are kept out of the day index and always read (rare, bounded). */
@@ -32,6 +33,13 @@ export interface StoredHold {
 export interface StoredBooking {
   readonly record: BookingRecord;
   readonly types: readonly string[];
+  /** The core's description of the payload (BookingIndexEntry), when it gave one. */
+  readonly index?: BookingIndexEntry;
+  /**
+   * Written by a store that keeps the booking indexes. A snapshot taken before they existed
+   * lacks it: backfillBookingIndex then describes the booking once.
+   */
+  readonly indexed?: true;
 }
 
 /** One host's records as a snapshot carries them (Maps and Sets of plain records). */
@@ -52,6 +60,10 @@ export class HostState {
   /** resourceId → source → busy intervals (§10 imported busy time). */
   readonly busy = new Map<string, Map<string, readonly Interval[]>>();
   readonly events: ExpiryEvent[] = [];
+  /** Order, status, deadline, key and time indexes of the bookings (booking-indexes.ts). */
+  readonly index = new BookingIndexes();
+  /** Bookings restored from a snapshot older than the indexes (backfillBookingIndex). */
+  readonly unindexed = new Set<string>();
   /**
    * Ids of every hold and booking ever placed, by mandate link ("m <rootIss> <jti>") and
    * by principal ("p <principal>"): owners never change, so the counts below read only the
@@ -93,6 +105,7 @@ export class HostState {
     for (const stored of data.bookings.values()) {
       h.putBooking(stored);
       h.indexBooking(stored.record);
+      if (stored.indexed !== true) h.unindexed.add(stored.record.bookingId);
     }
     for (const [resource, sources] of data.busy) h.busy.set(resource, new Map(sources));
     h.events.push(...data.events);
@@ -167,7 +180,12 @@ export class HostState {
    */
   putBooking(stored: StoredBooking): void {
     const record = stored.record;
+    const previous = this.bookings.get(record.bookingId);
     this.bookings.set(record.bookingId, stored);
+    this.index.placed(previous?.record, record);
+    if (stored.index !== undefined && stored.index !== previous?.index)
+      this.index.describe(record.bookingId, stored.index);
+    if (stored.indexed === true) this.unindexed.delete(record.bookingId);
     if (record.state === "active") this.activeBookings.add(record.bookingId);
     else this.activeBookings.delete(record.bookingId);
     this.#countForMandates(record);

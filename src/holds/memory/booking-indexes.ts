@@ -85,7 +85,8 @@ export class BookingIndexes {
       this.#all.add(id, order);
     }
     if (previous?.state === "active")
-      for (const a of previous.allocations) this.#byResource.get(a.resourceId)?.delete(id, previous.interval.start);
+      for (const a of previous.allocations)
+        this.#byResource.get(a.resourceId)?.delete(id, previous.interval.start);
     if (record.state !== "active") return;
     const length = record.interval.end - record.interval.start;
     for (const a of record.allocations) {

@@ -90,7 +90,7 @@ export function markAttendance(
 
 /** §6/§7.2: a booking not released, not a no-show, whose end (with its buffer) has passed. */
 export function isPrincipalProven(host: HostState, principal: string, now: number): boolean {
-  for (const b of host.activeBookingsOf(principal)) {
+  for (const b of host.activeBookingsOverBy(principal, now)) {
     const r = b.record;
     if (r.owner.principal === principal && r.attendance !== "no_show" && r.interval.end <= now) return true;
   }

@@ -6,7 +6,7 @@
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
 import type { Interval } from "../../calendar/index.js";
 import type { BookingIndexEntry, BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
-import { BookingIndexes } from "./booking-indexes.js";
+import { BookingIndexes, SortedIds } from "./booking-indexes.js";
 
 const DAY_MS = 86_400_000;
 /** Bookings longer than this are kept out of the day index and always read (rare, bounded). */
@@ -65,11 +65,16 @@ export class HostState {
   /** Bookings restored from a snapshot older than the indexes (backfillBookingIndex). */
   readonly unindexed = new Set<string>();
   /**
-   * Ids of every hold and booking ever placed, by mandate link ("m <rootIss> <jti>") and
-   * by principal ("p <principal>"): owners never change, so the counts below read only the
-   * records that could match instead of every record of the host.
+   * Ids of every hold ever placed, by mandate link ("m <rootIss> <jti>"): owners never
+   * change, so the counts below read only the records that could match instead of every
+   * record of the host.
    */
   readonly #byOwner = new Map<string, Set<string>>();
+  /**
+   * Active bookings per principal by end, so isPrincipalProven reads only those already over
+   * (reading every active booking of a principal made each hold cost O(their bookings)).
+   */
+  readonly #activeByPrincipalEnd = new Map<string, SortedIds>();
   /** Active bookings by mandate link: kept exact on every booking write. */
   readonly #activeByMandate = new Map<string, Set<string>>();
   /**
@@ -104,7 +109,6 @@ export class HostState {
     for (const id of data.live) h.live.add(id);
     for (const stored of data.bookings.values()) {
       h.putBooking(stored);
-      h.indexBooking(stored.record);
       if (stored.indexed !== true) h.unindexed.add(stored.record.bookingId);
     }
     for (const [resource, sources] of data.busy) h.busy.set(resource, new Map(sources));
@@ -169,11 +173,6 @@ export class HostState {
     for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `h ${record.holdId}`);
   }
 
-  /** Call once when a booking is created, after putBooking. */
-  indexBooking(record: BookingRecord): void {
-    if (record.owner.principal !== null) this.#index(`p ${record.owner.principal}`, record.bookingId);
-  }
-
   /**
    * The one way a booking is written (created, moved, released, annotated): keeps the active
    * set, the mandate counts and the day index exact.
@@ -190,6 +189,26 @@ export class HostState {
     else this.activeBookings.delete(record.bookingId);
     this.#countForMandates(record);
     this.#fileByDay(record);
+    this.#fileByPrincipal(previous?.record, record);
+  }
+
+  #fileByPrincipal(previous: BookingRecord | undefined, record: BookingRecord): void {
+    const principal = record.owner.principal;
+    if (principal === null) return;
+    let ids = this.#activeByPrincipalEnd.get(principal);
+    if (previous?.state === "active") ids?.delete(record.bookingId, previous.interval.end);
+    if (record.state !== "active") return;
+    if (ids === undefined) this.#activeByPrincipalEnd.set(principal, (ids = new SortedIds()));
+    ids.add(record.bookingId, record.interval.end);
+  }
+
+  /** Active bookings of a principal whose end is at or before `now`, earliest end first. */
+  *activeBookingsOverBy(principal: string, now: number): Generator<StoredBooking> {
+    for (const e of this.#activeByPrincipalEnd.get(principal)?.ascending(Number.NEGATIVE_INFINITY, now + 1) ??
+      []) {
+      const b = this.bookings.get(e.id);
+      if (b !== undefined) yield b;
+    }
   }
 
   #fileByDay(record: BookingRecord): void {
@@ -226,14 +245,6 @@ export class HostState {
         if (ids === undefined) this.#activeByMandate.set(key, (ids = new Set()));
         ids.add(record.bookingId);
       } else ids?.delete(record.bookingId);
-    }
-  }
-
-  /** Active bookings made for a principal. */
-  *activeBookingsOf(principal: string): Generator<StoredBooking> {
-    for (const id of this.#byOwner.get(`p ${principal}`) ?? []) {
-      const b = this.activeBookings.has(id) ? this.bookings.get(id) : undefined;
-      if (b !== undefined) yield b;
     }
   }
 

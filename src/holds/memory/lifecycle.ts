@@ -136,7 +136,6 @@ export function completeConfirm(
     indexed: true,
     ...(booking.index !== undefined && { index: booking.index }),
   });
-  host.indexBooking(record);
   put(host, stored, { ...withoutConfirm(r), state: "booked", bookingId: record.bookingId, endedAt: now });
   return done(record);
 }

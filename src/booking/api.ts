@@ -12,12 +12,12 @@
 import type { PublicPoolStore } from "./public-pool/port.js";
 import type { Catalog, ConnectorError, PlaceLocation, PlatformConnector } from "../connectors/port.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
-import type { GatewayStore } from "../holds/port.js";
+import type { BookingListQuery, BookingPage, GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
-import type { BookingEnding, BookingState } from "./bookings/state.js";
+import type { BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingErrorCode, BookingRemedy, HoldAlternative } from "./errors.js";
@@ -264,9 +264,30 @@ export interface BookingEdge {
 export type { SchcpHostApi } from "./schcp/api.js";
 export type { SchcpCaller } from "./schcp/caller.js";
 
+/** What the operator asks of its list of a host's bookings (OperatorApi.pageBookings). */
+export interface BookingListRequest {
+  /** 1 to MAX_BOOKING_PAGE (src/holds/port.ts); default BOOKING_PAGE_DEFAULT. */
+  readonly limit?: number;
+  /** The previous page's nextCursor. */
+  readonly cursor?: string;
+  readonly status?: BookingStatus;
+  /** Bookings starting in [from, to), epoch ms; either bound may be left open. */
+  readonly from?: number;
+  readonly to?: number;
+}
+
+export interface BookingViewPage {
+  readonly bookings: readonly BookingView[];
+  /** Present while older bookings remain; a filtered page may be short and still have one. */
+  readonly nextCursor?: string;
+}
+
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {
+  /** The newest page (BOOKING_PAGE_DEFAULT bookings); pageBookings walks them all. */
   listBookings(hostId: string): UseCase<readonly BookingView[]>;
+  /** A page of the host's bookings, newest first, filtered by status and start time. */
+  pageBookings(hostId: string, query: BookingListRequest): UseCase<BookingViewPage>;
   approve(hostId: string, bookingId: string): UseCase<BookingView>;
   decline(
     hostId: string,
@@ -313,14 +334,14 @@ export interface IdGenerator {
 }
 
 /**
- * Booking ids per host, for the operator's list and the approval-deadline runner. The hold
- * store keeps the index itself, written in the same atomic step as each booking
- * (completeConfirm), so no crash can leave a booking unlisted; without a configured index
- * the booking service reads the store's (bookings/booking-index.ts).
+ * The host's bookings a page at a time, for the operator's list. The hold store keeps the
+ * index itself, written in the same atomic step as each booking and each payload write, so
+ * no crash can leave a booking unlisted or listed under a status it no longer has; without a
+ * configured index the booking service reads the store's (bookings/booking-index.ts).
  */
 export interface BookingIndex {
-  /** Newest first, at most `limit`. */
-  list(hostId: string, limit: number): Promise<readonly string[]>;
+  /** Newest first (HoldStore.listBookings): every booking on exactly one page of a walk. */
+  page(hostId: string, query: BookingListQuery): Promise<BookingPage>;
 }
 
 export interface BookingDeps {

@@ -16,7 +16,7 @@ import { declineBooking } from "./operator/decline.js";
 import { expireOverdue } from "./operator/deadlines.js";
 import type { DeadlineReport } from "./operator/deadlines.js";
 import { hostCancelBooking } from "./operator/host-cancel.js";
-import { listBookings } from "./operator/list.js";
+import { listBookings, pageBookings } from "./operator/list.js";
 import { proposeChange } from "./operator/propose.js";
 import { applyUpstreamMove } from "./operator/upstream-move.js";
 import { reconcileStuckConfirms } from "./reconcile/reconcile.js";
@@ -64,6 +64,7 @@ export function createBookingService(deps: BookingDeps): BookingService {
     ...schcpHostApi(d, engine),
 
     listBookings: (hostId) => listBookings(d, hostId),
+    pageBookings: (hostId, query) => pageBookings(d, hostId, query),
     approve: (hostId, bookingId) => approveBooking(d, hostId, bookingId),
     decline: (hostId, bookingId, input) => declineBooking(d, hostId, bookingId, input),
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),

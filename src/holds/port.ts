@@ -189,6 +189,48 @@ export interface BookingRecord {
   readonly payload: string;
 }
 
+/**
+ * What the booking core says about a booking's payload, written in the same atomic step as the
+ * payload itself (the store never reads payloads): the list's status filter, the due-deadline
+ * set and the unique lookup keys stay exact across every crash.
+ */
+export interface BookingIndexEntry {
+  /** The core's status of the booking ("pending_host", "confirmed", …): the list's filter. */
+  readonly status: string;
+  /** When the core must look at the booking again (an approval or offer deadline), epoch ms. */
+  readonly deadline?: number;
+  /** Keys unique at the host that find the booking, e.g. "upstream:<upstream id>". */
+  readonly keys?: readonly string[];
+}
+
+/** A page of the host's bookings, newest first (listBookings). */
+export interface BookingListQuery {
+  /** 1 to MAX_BOOKING_PAGE. */
+  readonly limit: number;
+  /** A previous page's nextCursor: the page continues after it. */
+  readonly cursor?: string;
+  /** Only bookings whose index entry names this status. */
+  readonly status?: string;
+  /** Only bookings whose interval starts in [from, to) (either bound may be left open). */
+  readonly from?: number;
+  readonly to?: number;
+}
+
+export interface BookingPage {
+  readonly bookings: readonly BookingRecord[];
+  /**
+   * Present while older bookings remain to be read. A filtered page may hold fewer than
+   * `limit` bookings (each call reads a bounded stretch of the index) and still have one.
+   */
+  readonly nextCursor?: string;
+}
+
+/** The largest page listBookings answers. */
+export const MAX_BOOKING_PAGE = 500;
+
+/** A cursor listBookings hands out: decimal digits. Anything else is not one of its cursors. */
+export const isBookingCursor = (cursor: string): boolean => /^[0-9]{1,20}$/.test(cursor);
+
 export interface OccupancyEntry {
   readonly start: number;
   readonly end: number;
@@ -203,6 +245,13 @@ export interface ExpiryEvent {
   readonly holdId: string;
   readonly owner: HoldOwner;
   readonly expiredAt: number;
+}
+
+/** A booking completeConfirm records; `index` describes its payload (BookingIndexEntry). */
+export interface NewBooking {
+  readonly bookingId: string;
+  readonly payload: string;
+  readonly index?: BookingIndexEntry;
 }
 
 export interface HoldStore {
@@ -227,7 +276,7 @@ export interface HoldStore {
     hostId: string,
     holdId: string,
     fence: number,
-    booking: { readonly bookingId: string; readonly payload: string },
+    booking: NewBooking,
     now: number,
   ): Promise<Transition<BookingRecord>>;
   /**
@@ -251,10 +300,39 @@ export interface HoldStore {
 
   getBooking(hostId: string, bookingId: string): Promise<BookingRecord | undefined>;
   /**
-   * The host's booking ids, newest first, at most `limit`. completeConfirm indexes a booking
-   * in the same atomic step that records it, so this lists every booking the store holds.
+   * The host's newest booking ids, at most `limit`. Only for a glance at the newest: an answer
+   * that must see every booking pages with listBookings or asks one of the indexes below.
    */
   listBookingIds(hostId: string, limit: number): Promise<readonly string[]>;
+  /**
+   * The host's bookings, newest first, a page at a time; every booking is on exactly one page
+   * of a walk from no cursor until no nextCursor (bookings made meanwhile are newer and not
+   * on it). Each page is one bounded step for the store.
+   */
+  listBookings(hostId: string, query: BookingListQuery): Promise<BookingPage>;
+  /**
+   * Active bookings holding any of these resources for time overlapping `range`, from a time
+   * index kept with every booking write (completeConfirm, moveBookingToHold, releaseBooking).
+   */
+  bookingsOverlapping(
+    hostId: string,
+    resourceIds: readonly string[],
+    range: Interval,
+  ): Promise<readonly BookingRecord[]>;
+  /** Ids of bookings whose index deadline is at or before `now`, earliest first, at most `limit`. */
+  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]>;
+  /** The booking whose index entry names `key` (BookingIndexEntry.keys). */
+  bookingIdByKey(hostId: string, key: string): Promise<string | undefined>;
+  /**
+   * Indexes the bookings a store kept before it had these indexes, describing each payload with
+   * `describe` (undefined: only its time and order are indexed). Once a host is done its index
+   * version says so and this is one read; safe to run from several processes at once.
+   * Returns how many bookings it indexed.
+   */
+  backfillBookingIndex(
+    hostId: string,
+    describe: (payload: string) => BookingIndexEntry | undefined,
+  ): Promise<number>;
   /** Cancelled, declined or expired: frees its time; idempotent. */
   releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>>;
   /** §5.7 acceptance: the booking takes the change hold's time and frees its old time, atomically. */
@@ -267,12 +345,15 @@ export interface HoldStore {
   /**
    * Replaces the booking's payload. With `ifPayload`, only when the stored payload is
    * exactly that (compare-and-set), so concurrent updates of one booking never lose one.
+   * `index` describes the new payload and is written in the same step; without it the
+   * booking's index entry stays as it was.
    */
   updateBookingPayload(
     hostId: string,
     bookingId: string,
     payload: string,
     ifPayload?: string,
+    index?: BookingIndexEntry,
   ): Promise<Transition<BookingRecord>>;
   markAttendance(
     hostId: string,

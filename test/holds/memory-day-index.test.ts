@@ -59,7 +59,6 @@ function apply(host: HostState, ops: readonly Op[]): void {
     if (op.kind === "create") {
       const record = booking(ids.length, op.interval);
       host.putBooking({ record, types: ["chair"] });
-      host.indexBooking(record);
       ids.push(record.bookingId);
       continue;
     }

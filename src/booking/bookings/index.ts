@@ -5,4 +5,5 @@ export { loadBooking, saveBooking } from "./store.js";
 export type { BookingChange, LoadedBooking } from "./store.js";
 export { edgesOf, holdAttachments, notifyGuest, withEdgeRecords } from "./edges.js";
 export { storeBookingIndex } from "./booking-index.js";
+export { bookingIndexEntry, ensureBookingIndex, upstreamLookupKey } from "./index-entry.js";
 export { canCancel, endBooking } from "./cancel.js";

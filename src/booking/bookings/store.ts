@@ -13,6 +13,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { notFound } from "./refuse.js";
 import { withEdgeRecords } from "./edges.js";
+import { bookingIndexEntry } from "./index-entry.js";
 import { decodeOrThrow, encodeBookingState } from "./state.js";
 import type { BookingState } from "./state.js";
 
@@ -77,6 +78,7 @@ export async function saveBooking(
       bookingId,
       encodeBookingState(signed),
       loaded.payload,
+      bookingIndexEntry(signed),
     );
     if (written.ok) return ok(signed);
     if (written.reason === "not_found") return err(notFound("booking"));

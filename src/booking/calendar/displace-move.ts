@@ -11,6 +11,7 @@
  */
 import type { BookingRecord, HoldStore, Requirement } from "../../holds/port.js";
 import { encodeHoldPayload } from "../holds/payload.js";
+import { bookingIndexEntry } from "../bookings/index-entry.js";
 import { decodeOrThrow, encodeBookingState, type BookingState } from "../bookings/state.js";
 import type { CalendarStateStore } from "./state.js";
 import type { CalendarUnits } from "./units.js";
@@ -95,8 +96,14 @@ async function recordUnits(deps: UnitMoveDeps, bookingId: string, resourceIds: r
     const record = await deps.store.getBooking(deps.hostId, bookingId);
     if (record === undefined) return;
     const state = decodeOrThrow(record.payload, bookingId);
-    const next = encodeBookingState({ ...state, resourceIds });
-    const written = await deps.store.updateBookingPayload(deps.hostId, bookingId, next, record.payload);
+    const moved = { ...state, resourceIds };
+    const written = await deps.store.updateBookingPayload(
+      deps.hostId,
+      bookingId,
+      encodeBookingState(moved),
+      record.payload,
+      bookingIndexEntry(moved),
+    );
     if (written.ok || written.reason !== "stale") return;
   }
 }

@@ -23,6 +23,7 @@
  */
 import type { HostRuntime, OperatorApi } from "../api.js";
 import type { BookingRecord, HoldStore } from "../../holds/port.js";
+import { ensureBookingIndex } from "../bookings/index-entry.js";
 import { decodeOrThrow, type BookingState } from "../bookings/state.js";
 import { moveToFreeUnit } from "./displace-move.js";
 import { unresolvedNotice, type HostNotice } from "./displace-notice.js";
@@ -41,19 +42,14 @@ export interface DisplaceDeps {
   readonly host: HostRuntime;
   /** The operator's host change offer (OperatorApi.propose): the same path, the same webhooks. */
   readonly propose: OperatorApi["propose"];
-  /** The host's booking ids, newest first (BookingIndex.list). */
-  readonly bookingIds: (hostId: string, limit: number) => Promise<readonly string[]>;
   /** Tells the host (its approver) of an unresolved booking, when a messenger is configured. */
   readonly tellHost?: (notice: HostNotice) => void;
 }
 
 /**
- * How many of the host's newest bookings are read to find those in conflict. The sync's
- * occupancy names units and times, not bookings; a conflict not found among them is reported
- * as "hold" (left as it is), never guessed at.
+ * The sync's occupancy names units and times, not bookings: a conflict with no active booking
+ * on that unit for exactly that time is reported as "hold" (left as it is), never guessed at.
  */
-const SCAN_LIMIT = 2_000;
-
 const keyOf = (resourceId: string, start: number, end: number) => `${resourceId}\u0000${start}\u0000${end}`;
 
 /** Displaces each conflicting booking, soonest first; answers every conflict with its outcome. */
@@ -92,19 +88,20 @@ export async function displaceConflicts(
   return out;
 }
 
-/** The active bookings behind the conflicts, by unit and time (one unit holds one at a time). */
+/**
+ * The active bookings behind the conflicts, by unit and time (one unit holds one at a time),
+ * from the store's time index: the oldest booking is found like the newest.
+ */
 async function bookingsIn(deps: DisplaceDeps, conflicts: readonly SyncConflict[]) {
   const hostId = deps.plan.hostId;
-  const wanted = new Set(conflicts.map((c) => keyOf(c.resourceId, c.start, c.end)));
+  await ensureBookingIndex(deps.store, hostId);
   const found = new Map<string, BookingRecord>();
-  for (const id of await deps.bookingIds(hostId, SCAN_LIMIT)) {
-    const record = await deps.store.getBooking(hostId, id);
-    if (record?.state !== "active") continue;
-    for (const a of record.allocations) {
-      const key = keyOf(a.resourceId, record.interval.start, record.interval.end);
-      if (wanted.has(key)) found.set(key, record);
-    }
-    if (found.size === wanted.size) break;
+  for (const c of conflicts) {
+    const key = keyOf(c.resourceId, c.start, c.end);
+    if (found.has(key)) continue;
+    const on = await deps.store.bookingsOverlapping(hostId, [c.resourceId], { start: c.start, end: c.end });
+    const record = on.find((b) => b.interval.start === c.start && b.interval.end === c.end);
+    if (record !== undefined) found.set(key, record);
   }
   return found;
 }

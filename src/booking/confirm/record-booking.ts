@@ -11,6 +11,7 @@ import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 import { withEdgeRecords } from "../bookings/edges.js";
+import { bookingIndexEntry } from "../bookings/index-entry.js";
 import { encodeBookingState } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
@@ -107,7 +108,7 @@ export async function recordBooking(
     hostId,
     hold.holdId,
     fence,
-    { bookingId, payload: encodeBookingState(state) },
+    { bookingId, payload: encodeBookingState(state), index: bookingIndexEntry(state) },
     now,
   );
   if (!done.ok) return err(done.reason);

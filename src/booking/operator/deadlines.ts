@@ -9,6 +9,7 @@
 import type { BookingDeps, HostRuntime } from "../api.js";
 import { ok } from "../../protocol/result.js";
 import { endBooking } from "../bookings/cancel.js";
+import { ensureBookingIndex } from "../bookings/index-entry.js";
 import type { BookingState } from "../bookings/state.js";
 import { loadBooking, saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/edges.js";
@@ -22,11 +23,18 @@ export interface DeadlineReport {
   readonly offersDropped: readonly string[];
 }
 
+/**
+ * Reads the store's due set (every booking whose approval or offer deadline passed, earliest
+ * first, kept with each payload write), at most `limit` a run. A booking handled here is
+ * written with its new state, which takes it out of the set; one that could not be handled
+ * (an upstream that did not cancel) stays and is tried again next run.
+ */
 export async function expireOverdue(deps: BookingDeps, hostId: string, limit = 500): Promise<DeadlineReport> {
   const report = { expired: [] as string[], movesLapsed: [] as string[], offersDropped: [] as string[] };
   const host = deps.hosts.get(hostId);
   if (host === undefined) return report;
-  const ids = (await deps.bookingIndex?.list(hostId, limit)) ?? [];
+  await ensureBookingIndex(deps.store, hostId);
+  const ids = await deps.store.bookingsDue(hostId, deps.clock.now(), limit);
   for (const id of ids) {
     const loaded = await loadBooking(deps.store, hostId, id);
     if (loaded === undefined) continue;

@@ -1,5 +1,5 @@
 /** The host's side (operator credential only): approvals, cancels, attendance, proposals, deadlines. */
-export { listBookings } from "./list.js";
+export { listBookings, pageBookings } from "./list.js";
 export { approveBooking } from "./approve.js";
 export { declineBooking } from "./decline.js";
 export { hostCancelBooking } from "./host-cancel.js";

@@ -22,12 +22,11 @@
 import type { Allocation, BookingRecord, HoldStore, Interval, Requirement } from "../../holds/port.js";
 import type { HostRuntime } from "../api.js";
 import { encodeHoldPayload } from "../holds/payload.js";
+import { ensureBookingIndex } from "../bookings/index-entry.js";
 import { ACTIVE_STATUSES, decodeBookingState, type BookingState } from "../bookings/state.js";
 
 /** Long enough for the two store steps; a hold left by a crash in between lapses on its own. */
 const MOVE_HOLD_TTL_MS = 60_000;
-/** How many of the host's newest bookings are searched for the other side of a conflict. */
-const CONFLICT_SCAN = 2_000;
 
 export interface MoveTarget {
   readonly interval: Interval;
@@ -110,8 +109,6 @@ async function moveTo(
   return { ok: true, record: moved.value };
 }
 
-const overlaps = (a: Interval, b: Interval) => a.start < b.end && b.start < a.end;
-
 /** The host's other active bookings on the target's resources and time (for the operator). */
 async function overlapping(
   store: HoldStore,
@@ -119,16 +116,14 @@ async function overlapping(
   bookingId: string,
   target: MoveTarget,
 ): Promise<string[]> {
-  const wanted = new Set(target.allocations.map((a) => a.resourceId));
+  await ensureBookingIndex(store, hostId);
+  const resources = target.allocations.map((a) => a.resourceId);
   const found: string[] = [];
-  for (const id of await store.listBookingIds(hostId, CONFLICT_SCAN)) {
-    if (id === bookingId) continue;
-    const other = await store.getBooking(hostId, id);
-    if (other?.state !== "active" || !overlaps(other.interval, target.interval)) continue;
-    if (!other.allocations.some((a) => wanted.has(a.resourceId))) continue;
+  for (const other of await store.bookingsOverlapping(hostId, resources, target.interval)) {
+    if (other.bookingId === bookingId) continue;
     const decoded = decodeBookingState(other.payload);
     if (decoded.ok && !ACTIVE_STATUSES.has(decoded.value.status)) continue;
-    found.push(id);
+    found.push(other.bookingId);
   }
   return found;
 }

@@ -29,6 +29,7 @@
 import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
 import type { Allocation, BookingRecord, Interval } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
+import { bookingIndexEntry } from "../bookings/index-entry.js";
 import { notifyGuest } from "../bookings/edges.js";
 import { invalidState } from "../bookings/refuse.js";
 import { ACTIVE_STATUSES, encodeBookingState, type BookingAttention } from "../bookings/state.js";
@@ -251,6 +252,7 @@ async function quietly(
       bookingId,
       encodeBookingState(next),
       loaded.payload,
+      bookingIndexEntry(next),
     );
     if (written.ok) return next;
     if (written.reason !== "stale") return undefined;

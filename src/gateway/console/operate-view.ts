@@ -6,7 +6,8 @@
  * (pages.ts) only lays it out. A business owner's view holds only the hosts they own
  * (accounts-access.ts): nothing of another owner's host is gathered at all.
  */
-import type { HostRuntime } from "../../booking/api.js";
+import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
+import { MAX_BOOKING_PAGE } from "../../holds/port.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HttpAppDeps } from "../http/types.js";
 import type { ConsoleViewer, ManagedHostRecord } from "../managed-hosts/port.js";
@@ -78,14 +79,44 @@ export interface OperateView {
   readonly upcoming: readonly BookingRow[];
   /** Hosts whose bookings could not be listed (the page says so rather than showing none). */
   readonly unlisted: readonly string[];
+  /**
+   * Hosts with more bookings than the page reads (WALK_PAGES pages of the operator list): the
+   * rest is reached through the operator API's list (`next_cursor`).
+   */
+  readonly more?: readonly string[];
   /** Vault hosts, when Connect is on (empty otherwise). */
   readonly connect: readonly ConnectRow[];
 }
 
 export const UPCOMING_LIMIT = 20;
+/** Pages of the operator list read per host and question (each one bounded read of the store). */
+export const WALK_PAGES = 10;
+const DAY_MS = 86_400_000;
 
 /** Statuses of a booking that still takes its time. */
 const LIVE = new Set(["pending_host", "tentative", "confirmed"]);
+
+/** The host's bookings the query selects, newest first, up to WALK_PAGES pages; undefined if refused. */
+async function walkBookings(
+  deps: HttpAppDeps,
+  hostId: string,
+  query: BookingListRequest,
+): Promise<{ bookings: BookingView[]; more: boolean } | undefined> {
+  const bookings: BookingView[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < WALK_PAGES; page++) {
+    const listed = await deps.api.pageBookings(hostId, {
+      ...query,
+      limit: MAX_BOOKING_PAGE,
+      ...(cursor !== undefined && { cursor }),
+    });
+    if (!listed.ok) return undefined;
+    bookings.push(...listed.value.bookings);
+    cursor = listed.value.nextCursor;
+    if (cursor === undefined) return { bookings, more: false };
+  }
+  return { bookings, more: true };
+}
 
 /** A local date and time in the host's zone, with the zone's short name ("Fri, Oct 16, 2026, 9:00 AM EDT"). */
 export function localTime(ms: number, timeZone: string): string {
@@ -214,6 +245,7 @@ export async function operateView(
   const pending: BookingRow[] = [];
   const upcoming: BookingRow[] = [];
   const unlisted: string[] = [];
+  const more: string[] = [];
   for (const host of hosts) {
     const name = host.config.name;
     const tz = host.config.timezone;
@@ -239,15 +271,17 @@ export async function operateView(
         ...(n.sunset !== undefined && { sunset: n.sunset }),
         lastSeen: n.last_seen,
       });
-    const listed = await deps.api.listBookings(host.config.id);
-    if (!listed.ok) {
+    const waiting = await walkBookings(deps, host.config.id, { status: "pending_host" });
+    // Started up to a day ago: one still under way is upcoming until its end.
+    const soon = await walkBookings(deps, host.config.id, { from: now - DAY_MS });
+    if (waiting === undefined || soon === undefined) {
       unlisted.push(name);
       continue;
     }
-    for (const v of listed.value) {
-      if (v.status === "pending_host") pending.push(bookingRow(host, v));
+    for (const v of waiting.bookings) pending.push(bookingRow(host, v));
+    for (const v of soon.bookings)
       if (LIVE.has(v.status) && (v.end ?? v.start) >= now) upcoming.push(bookingRow(host, v));
-    }
+    if (waiting.more || soon.more) more.push(host.config.id);
   }
   const byStart = (a: BookingRow, b: BookingRow) => a.start - b.start;
   return {
@@ -257,6 +291,7 @@ export async function operateView(
     pending: pending.sort(byStart),
     upcoming: upcoming.sort(byStart).slice(0, UPCOMING_LIMIT),
     unlisted,
+    ...(more.length > 0 && { more }),
     connect: await connectRows(deps, hosts),
   };
 }

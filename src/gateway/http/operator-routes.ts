@@ -6,7 +6,17 @@
  * client can read both APIs.
  */
 import type { Context, Hono } from "hono";
-import type { BookingRefusal, HostRuntime, OperatorApi, UseCase } from "../../booking/api.js";
+import type {
+  BookingListRequest,
+  BookingRefusal,
+  HostRuntime,
+  OperatorApi,
+  UseCase,
+} from "../../booking/api.js";
+import type { BookingStatus } from "../../booking/bookings/state.js";
+import { isBookingCursor, MAX_BOOKING_PAGE } from "../../holds/port.js";
+import { err, ok, type Result } from "../../protocol/result.js";
+import { parseInstant } from "../../protocol/time/index.js";
 import type { BookingView } from "../../booking/view.js";
 import { readBoundedBody } from "./body.js";
 import { checkOperatorBody } from "./operator-bodies.js";
@@ -57,10 +67,13 @@ export function mountOperatorRoutes(app: Hono, deps: HttpAppDeps): void {
   app.get(`${OPERATOR_BASE}/bookings`, async (c) =>
     toHttp(
       await guarded(c, deps, async (host) => {
-        const listed = await deps.api.listBookings(host.config.id);
+        const query = listQuery((name) => c.req.query(name));
+        if (!query.ok) return invalidParam(query.error.field, query.error.message);
+        const listed = await deps.api.pageBookings(host.config.id, query.value);
         return listed.ok
           ? jsonResponse(200, {
-              bookings: listed.value.map((v) => ({ booking: operatorBookingJson(v, host) })),
+              bookings: listed.value.bookings.map((v) => ({ booking: operatorBookingJson(v, host) })),
+              ...(listed.value.nextCursor !== undefined && { next_cursor: listed.value.nextCursor }),
             })
           : refused(listed.error, host);
       }),
@@ -71,6 +84,61 @@ export function mountOperatorRoutes(app: Hono, deps: HttpAppDeps): void {
       toHttp(await guarded(c, deps, (host) => runAction(c, deps, host, action))),
     );
   }
+}
+
+const STATUSES: ReadonlySet<string> = new Set<BookingStatus>([
+  "pending_host",
+  "tentative",
+  "confirmed",
+  "declined",
+  "expired",
+  "cancelled",
+  "completed",
+  "no_show",
+]);
+
+/**
+ * The list's query: `limit` (1 to MAX_BOOKING_PAGE), `cursor` (a page's next_cursor), `status`
+ * (one booking status), `from` and `to` (RFC 3339 instants: bookings starting in [from, to)).
+ */
+export function listQuery(
+  param: (name: string) => string | undefined,
+): Result<BookingListRequest, { field: string; message: string }> {
+  const bad = (field: string, message: string) => err({ field, message });
+  const out: { -readonly [K in keyof BookingListRequest]: BookingListRequest[K] } = {};
+  const limit = param("limit");
+  if (limit !== undefined) {
+    const n = /^[0-9]{1,4}$/.test(limit) ? Number(limit) : NaN;
+    if (!(n >= 1 && n <= MAX_BOOKING_PAGE))
+      return bad("limit", `must be a whole number from 1 to ${MAX_BOOKING_PAGE}`);
+    out.limit = n;
+  }
+  const cursor = param("cursor");
+  if (cursor !== undefined) {
+    if (!isBookingCursor(cursor)) return bad("cursor", "is not a next_cursor this list handed out");
+    out.cursor = cursor;
+  }
+  const status = param("status");
+  if (status !== undefined) {
+    if (!STATUSES.has(status)) return bad("status", `must be one of ${[...STATUSES].join(", ")}`);
+    out.status = status as BookingStatus;
+  }
+  for (const field of ["from", "to"] as const) {
+    const value = param(field);
+    if (value === undefined) continue;
+    const instant = parseInstant(value, field);
+    if (!instant.ok) return bad(field, "must be an RFC 3339 instant with an offset");
+    out[field] = instant.value.epochMs;
+  }
+  if (out.from !== undefined && out.to !== undefined && out.from >= out.to)
+    return bad("to", "must be after from");
+  return ok(out);
+}
+
+function invalidParam(field: string, message: string): EdgeResponse {
+  return refusalResponse(
+    edgeRefusal({ code: "INVALID_REQUEST", message: `${field} ${message}`, details: { field } }),
+  );
 }
 
 function refused(r: BookingRefusal, host: HostRuntime): EdgeResponse {

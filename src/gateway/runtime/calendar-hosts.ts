@@ -104,13 +104,12 @@ export interface CalendarHostsDeps {
   readonly logger: JobLogger;
   readonly redis?: { readonly url: string; readonly prefix: string };
   /**
-   * §5.8 displaced bookings (booking/calendar/displace.ts): the core's host change offer, its
-   * booking index, and the messenger that tells the host's approver of an unresolved one.
+   * §5.8 displaced bookings (booking/calendar/displace.ts): the core's host change offer and
+   * the messenger that tells the host's approver of an unresolved one.
    * Without it, conflicts are only reported.
    */
   readonly displacement?: {
     readonly propose: OperatorApi["propose"];
-    readonly bookingIds: (hostId: string, limit: number) => Promise<readonly string[]>;
     readonly messenger?: HostMessenger;
   };
 }
@@ -189,7 +188,6 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
           plan: handle.plan,
           host,
           propose: wiring.propose,
-          bookingIds: wiring.bookingIds,
           ...(messenger !== undefined && {
             tellHost: (n: HostNotice) => messenger.send({ ...n, to: handle.section.approver }),
           }),

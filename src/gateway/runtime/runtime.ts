@@ -391,7 +391,6 @@ export async function buildGatewayRuntime(
     const displacement = {
       propose: (hostId: string, bookingId: string, input: { start: string }) =>
         service.propose(hostId, bookingId, input),
-      bookingIds: (hostId: string, limit: number) => infra.bookingIndex.list(hostId, limit),
       messenger,
     };
     if (opts.workers !== false) {

@@ -2,12 +2,29 @@
  * MemoryHoldStore's bookings (SchCP §5.6 cancel, §5.7 change acceptance, §6 attendance,
  * §7.2 proven principals). A booking occupies the allocations its hold had.
  */
-import type { BookingRecord, Transition } from "../port.js";
+import {
+  type BookingIndexEntry,
+  type BookingListQuery,
+  type BookingPage,
+  type BookingRecord,
+  type Interval,
+  isBookingCursor,
+  MAX_BOOKING_PAGE,
+  type Transition,
+} from "../port.js";
 import type { HostState } from "./host-state.js";
 import { done, refused, stateRefusal } from "./lifecycle.js";
 
-function update(host: HostState, record: BookingRecord): BookingRecord {
-  host.putBooking({ types: host.bookings.get(record.bookingId)?.types ?? [], record });
+/** Writes the record (and, when given, its new index entry); the rest of what is stored stays. */
+function update(host: HostState, record: BookingRecord, index?: BookingIndexEntry): BookingRecord {
+  const stored = host.bookings.get(record.bookingId);
+  host.putBooking({
+    types: stored?.types ?? [],
+    ...(stored?.index !== undefined && { index: stored.index }),
+    ...((stored?.indexed === true || index !== undefined) && { indexed: true as const }),
+    ...(index !== undefined && { index }),
+    record,
+  });
   return record;
 }
 
@@ -40,7 +57,7 @@ export function moveBookingToHold(
     interval: h.record.interval,
     allocations: h.record.allocations,
   };
-  host.putBooking({ record, types: h.types });
+  host.putBooking({ ...b, record, types: h.types });
   host.holds.set(holdId, { ...h, record: { ...h.record, state: "booked", bookingId, endedAt: now } });
   host.live.delete(holdId);
   return done(record);
@@ -51,12 +68,13 @@ export function updateBookingPayload(
   bookingId: string,
   payload: string,
   ifPayload?: string,
+  index?: BookingIndexEntry,
 ): Transition<BookingRecord> {
   const b = host.bookings.get(bookingId)?.record;
   if (b === undefined) return refused("not_found");
   // Compare-and-set: a concurrent update that got there first wins, and this one is told.
   if (ifPayload !== undefined && b.payload !== ifPayload) return refused("stale");
-  return done(update(host, { ...b, payload }));
+  return done(update(host, { ...b, payload }, index));
 }
 
 export function markAttendance(
@@ -72,9 +90,71 @@ export function markAttendance(
 
 /** §6/§7.2: a booking not released, not a no-show, whose end (with its buffer) has passed. */
 export function isPrincipalProven(host: HostState, principal: string, now: number): boolean {
-  for (const b of host.activeBookingsOf(principal)) {
+  for (const b of host.activeBookingsOverBy(principal, now)) {
     const r = b.record;
     if (r.owner.principal === principal && r.attendance !== "no_show" && r.interval.end <= now) return true;
   }
   return false;
+}
+
+/** A page newest first (HoldStore.listBookings); the cursor is the last booking's order. */
+export function listBookings(host: HostState | undefined, query: BookingListQuery): BookingPage {
+  checkListQuery(query);
+  if (host === undefined) return { bookings: [] };
+  const below = query.cursor === undefined ? Number.POSITIVE_INFINITY : Number(query.cursor);
+  const out: BookingRecord[] = [];
+  let last: number | undefined;
+  for (const e of host.index.newestFirst(query.status, below)) {
+    if (out.length >= query.limit) return { bookings: out, nextCursor: String(last) };
+    last = e.score;
+    const b = host.bookings.get(e.id)?.record;
+    if (b !== undefined && startsIn(b, query)) out.push(b);
+  }
+  return { bookings: out };
+}
+
+const startsIn = (b: BookingRecord, q: BookingListQuery) =>
+  (q.from === undefined || b.interval.start >= q.from) && (q.to === undefined || b.interval.start < q.to);
+
+/** Programmer errors (the core checks what it is given before it asks). */
+export function checkListQuery(query: BookingListQuery): void {
+  if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_BOOKING_PAGE)
+    throw new RangeError(`limit must be an integer from 1 to ${MAX_BOOKING_PAGE}, got ${query.limit}`);
+  if (query.cursor !== undefined && !isBookingCursor(query.cursor))
+    throw new RangeError(`not a booking list cursor: ${query.cursor}`);
+}
+
+export function bookingsOverlapping(
+  host: HostState | undefined,
+  resourceIds: readonly string[],
+  range: Interval,
+): BookingRecord[] {
+  if (host === undefined) return [];
+  const found = new Map<string, BookingRecord>();
+  const wanted = new Set(resourceIds);
+  for (const resourceId of wanted)
+    for (const id of host.index.overlapCandidates(resourceId, range)) {
+      const b = host.bookings.get(id)?.record;
+      if (b === undefined || b.state !== "active" || found.has(id)) continue;
+      if (b.interval.start < range.end && range.start < b.interval.end) found.set(id, b);
+    }
+  return [...found.values()];
+}
+
+/** Describes each booking a snapshot older than the indexes brought, once. */
+export function backfillBookingIndex(
+  host: HostState | undefined,
+  describe: (payload: string) => BookingIndexEntry | undefined,
+): number {
+  if (host === undefined) return 0;
+  let n = 0;
+  for (const id of [...host.unindexed]) {
+    const stored = host.bookings.get(id);
+    host.unindexed.delete(id);
+    if (stored === undefined) continue;
+    const index = describe(stored.record.payload);
+    host.putBooking({ ...stored, ...(index !== undefined && { index }), indexed: true });
+    n++;
+  }
+  return n;
 }

@@ -5,7 +5,8 @@
  */
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
 import type { Interval } from "../../calendar/index.js";
-import type { BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
+import type { BookingIndexEntry, BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
+import { BookingIndexes, SortedIds } from "./booking-indexes.js";
 
 const DAY_MS = 86_400_000;
 /** Bookings longer than this are kept out of the day index and always read (rare, bounded). */
@@ -32,6 +33,13 @@ export interface StoredHold {
 export interface StoredBooking {
   readonly record: BookingRecord;
   readonly types: readonly string[];
+  /** The core's description of the payload (BookingIndexEntry), when it gave one. */
+  readonly index?: BookingIndexEntry;
+  /**
+   * Written by a store that keeps the booking indexes. A snapshot taken before they existed
+   * lacks it: backfillBookingIndex then describes the booking once.
+   */
+  readonly indexed?: true;
 }
 
 /** One host's records as a snapshot carries them (Maps and Sets of plain records). */
@@ -52,12 +60,21 @@ export class HostState {
   /** resourceId → source → busy intervals (§10 imported busy time). */
   readonly busy = new Map<string, Map<string, readonly Interval[]>>();
   readonly events: ExpiryEvent[] = [];
+  /** Order, status, deadline, key and time indexes of the bookings (booking-indexes.ts). */
+  readonly index = new BookingIndexes();
+  /** Bookings restored from a snapshot older than the indexes (backfillBookingIndex). */
+  readonly unindexed = new Set<string>();
   /**
-   * Ids of every hold and booking ever placed, by mandate link ("m <rootIss> <jti>") and
-   * by principal ("p <principal>"): owners never change, so the counts below read only the
-   * records that could match instead of every record of the host.
+   * Ids of every hold ever placed, by mandate link ("m <rootIss> <jti>"): owners never
+   * change, so the counts below read only the records that could match instead of every
+   * record of the host.
    */
   readonly #byOwner = new Map<string, Set<string>>();
+  /**
+   * Active bookings per principal by end, so isPrincipalProven reads only those already over
+   * (reading every active booking of a principal made each hold cost O(their bookings)).
+   */
+  readonly #activeByPrincipalEnd = new Map<string, SortedIds>();
   /** Active bookings by mandate link: kept exact on every booking write. */
   readonly #activeByMandate = new Map<string, Set<string>>();
   /**
@@ -92,7 +109,7 @@ export class HostState {
     for (const id of data.live) h.live.add(id);
     for (const stored of data.bookings.values()) {
       h.putBooking(stored);
-      h.indexBooking(stored.record);
+      if (stored.indexed !== true) h.unindexed.add(stored.record.bookingId);
     }
     for (const [resource, sources] of data.busy) h.busy.set(resource, new Map(sources));
     h.events.push(...data.events);
@@ -156,22 +173,42 @@ export class HostState {
     for (const m of record.owner.mandates) this.#index(`m ${m.rootIss} ${m.jti}`, `h ${record.holdId}`);
   }
 
-  /** Call once when a booking is created, after putBooking. */
-  indexBooking(record: BookingRecord): void {
-    if (record.owner.principal !== null) this.#index(`p ${record.owner.principal}`, record.bookingId);
-  }
-
   /**
    * The one way a booking is written (created, moved, released, annotated): keeps the active
    * set, the mandate counts and the day index exact.
    */
   putBooking(stored: StoredBooking): void {
     const record = stored.record;
+    const previous = this.bookings.get(record.bookingId);
     this.bookings.set(record.bookingId, stored);
+    this.index.placed(previous?.record, record);
+    if (stored.index !== undefined && stored.index !== previous?.index)
+      this.index.describe(record.bookingId, stored.index);
+    if (stored.indexed === true) this.unindexed.delete(record.bookingId);
     if (record.state === "active") this.activeBookings.add(record.bookingId);
     else this.activeBookings.delete(record.bookingId);
     this.#countForMandates(record);
     this.#fileByDay(record);
+    this.#fileByPrincipal(previous?.record, record);
+  }
+
+  #fileByPrincipal(previous: BookingRecord | undefined, record: BookingRecord): void {
+    const principal = record.owner.principal;
+    if (principal === null) return;
+    let ids = this.#activeByPrincipalEnd.get(principal);
+    if (previous?.state === "active") ids?.delete(record.bookingId, previous.interval.end);
+    if (record.state !== "active") return;
+    if (ids === undefined) this.#activeByPrincipalEnd.set(principal, (ids = new SortedIds()));
+    ids.add(record.bookingId, record.interval.end);
+  }
+
+  /** Active bookings of a principal whose end is at or before `now`, earliest end first. */
+  *activeBookingsOverBy(principal: string, now: number): Generator<StoredBooking> {
+    for (const e of this.#activeByPrincipalEnd.get(principal)?.ascending(Number.NEGATIVE_INFINITY, now + 1) ??
+      []) {
+      const b = this.bookings.get(e.id);
+      if (b !== undefined) yield b;
+    }
   }
 
   #fileByDay(record: BookingRecord): void {
@@ -208,14 +245,6 @@ export class HostState {
         if (ids === undefined) this.#activeByMandate.set(key, (ids = new Set()));
         ids.add(record.bookingId);
       } else ids?.delete(record.bookingId);
-    }
-  }
-
-  /** Active bookings made for a principal. */
-  *activeBookingsOf(principal: string): Generator<StoredBooking> {
-    for (const id of this.#byOwner.get(`p ${principal}`) ?? []) {
-      const b = this.activeBookings.has(id) ? this.bookings.get(id) : undefined;
-      if (b !== undefined) yield b;
     }
   }
 

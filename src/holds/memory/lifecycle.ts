@@ -3,6 +3,7 @@
  * confirming state, and the reconciler's claim on holds whose lease ended.
  */
 import type {
+  NewBooking,
   BookingRecord,
   HoldRecord,
   HoldState,
@@ -109,7 +110,7 @@ export function completeConfirm(
   host: HostState,
   holdId: string,
   fence: number,
-  booking: { readonly bookingId: string; readonly payload: string },
+  booking: NewBooking,
   now: number,
 ): Transition<BookingRecord> {
   const f = fenced(host, holdId, fence, now);
@@ -129,8 +130,12 @@ export function completeConfirm(
     payload: booking.payload,
   };
   // One synchronous step: the time passes from the hold to the booking with no gap.
-  host.putBooking({ record, types: stored.types });
-  host.indexBooking(record);
+  host.putBooking({
+    record,
+    types: stored.types,
+    indexed: true,
+    ...(booking.index !== undefined && { index: booking.index }),
+  });
   put(host, stored, { ...withoutConfirm(r), state: "booked", bookingId: record.bookingId, endedAt: now });
   return done(record);
 }

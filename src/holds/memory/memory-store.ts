@@ -9,7 +9,11 @@
  */
 import type {
   OccupancyEntry,
+  BookingIndexEntry,
+  BookingListQuery,
+  BookingPage,
   BookingRecord,
+  NewBooking,
   ExpiryEvent,
   GatewayStore,
   HoldOutcome,
@@ -147,7 +151,7 @@ export class MemoryHoldStore implements GatewayStore {
     hostId: string,
     holdId: string,
     fence: number,
-    booking: { readonly bookingId: string; readonly payload: string },
+    booking: NewBooking,
     now: number,
   ): Promise<Transition<BookingRecord>> {
     return this.onHost(hostId, (h) => lifecycle.completeConfirm(h, holdId, fence, booking, now));
@@ -175,11 +179,43 @@ export class MemoryHoldStore implements GatewayStore {
   }
 
   listBookingIds(hostId: string, limit: number): Promise<readonly string[]> {
-    // The bookings map is the index: completeConfirm adds to it, in creation order.
     return settle(() => {
-      const ids = [...(this.hosts.get(hostId)?.bookings.keys() ?? [])];
-      return ids.reverse().slice(0, Math.max(0, limit));
+      const ids: string[] = [];
+      const h = this.hosts.get(hostId);
+      if (h === undefined || limit <= 0) return ids;
+      for (const e of h.index.newestFirst(undefined, Number.POSITIVE_INFINITY)) {
+        ids.push(e.id);
+        if (ids.length >= limit) break;
+      }
+      return ids;
     });
+  }
+
+  listBookings(hostId: string, query: BookingListQuery): Promise<BookingPage> {
+    return settle(() => bookings.listBookings(this.hosts.get(hostId), query));
+  }
+
+  bookingsOverlapping(
+    hostId: string,
+    resourceIds: readonly string[],
+    range: Interval,
+  ): Promise<readonly BookingRecord[]> {
+    return settle(() => bookings.bookingsOverlapping(this.hosts.get(hostId), resourceIds, range));
+  }
+
+  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]> {
+    return settle(() => this.hosts.get(hostId)?.index.due(now, Math.max(0, limit)) ?? []);
+  }
+
+  bookingIdByKey(hostId: string, key: string): Promise<string | undefined> {
+    return settle(() => this.hosts.get(hostId)?.index.byKey(key));
+  }
+
+  backfillBookingIndex(
+    hostId: string,
+    describe: (payload: string) => BookingIndexEntry | undefined,
+  ): Promise<number> {
+    return settle(() => bookings.backfillBookingIndex(this.hosts.get(hostId), describe));
   }
 
   releaseBooking(hostId: string, bookingId: string, _now: number): Promise<Transition<BookingRecord>> {
@@ -190,8 +226,14 @@ export class MemoryHoldStore implements GatewayStore {
     return this.onHost(hostId, (h) => bookings.moveBookingToHold(h, bookingId, holdId, now));
   }
 
-  updateBookingPayload(hostId: string, bookingId: string, payload: string, ifPayload?: string) {
-    return this.onHost(hostId, (h) => bookings.updateBookingPayload(h, bookingId, payload, ifPayload));
+  updateBookingPayload(
+    hostId: string,
+    bookingId: string,
+    payload: string,
+    ifPayload?: string,
+    index?: BookingIndexEntry,
+  ) {
+    return this.onHost(hostId, (h) => bookings.updateBookingPayload(h, bookingId, payload, ifPayload, index));
   }
 
   listOccupancy(

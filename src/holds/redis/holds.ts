@@ -15,6 +15,7 @@ import type {
   HoldRecord,
   HoldRefusalReason,
   HoldRequest,
+  NewBooking,
   ReleaseResult,
   Transition,
 } from "../port.js";
@@ -30,6 +31,7 @@ import {
   text,
 } from "./codec.js";
 import { unavailable } from "./connection.js";
+import { entryJson } from "./bookings.js";
 import { checkTimes, decode, type StoreContext, transition } from "./context.js";
 
 const REFUSALS: ReadonlySet<string> = new Set<HoldRefusalReason>([
@@ -140,14 +142,29 @@ export async function completeConfirm(
   hostId: string,
   holdId: string,
   fence: number,
-  booking: { readonly bookingId: string; readonly payload: string },
+  booking: NewBooking,
   now: number,
 ): Promise<Transition<BookingRecord>> {
   const k = ctx.keys;
   const reply = await ctx.list(
     "complete-confirm",
-    [k.hold(hostId, holdId), k.booking(hostId, booking.bookingId), k.lease(hostId), k.bookingIndex(hostId)],
-    [k.host(hostId), holdId, fence, booking.bookingId, now, ctx.settings.retentionMs, booking.payload],
+    [
+      k.hold(hostId, holdId),
+      k.booking(hostId, booking.bookingId),
+      k.lease(hostId),
+      k.bookingIndex(hostId),
+      k.bookingIndexPart(hostId, "meta"),
+    ],
+    [
+      k.host(hostId),
+      holdId,
+      fence,
+      booking.bookingId,
+      now,
+      ctx.settings.retentionMs,
+      booking.payload,
+      entryJson(booking.index),
+    ],
   );
   return transition(
     reply,

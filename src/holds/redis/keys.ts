@@ -21,6 +21,8 @@
  *   <p>{h}:booking-index      ZSET   every booking of the host by creation time (operator list,
  *                                    approval deadlines); written by complete-confirm.lua
  *                                    with the booking itself, so neither exists without the other
+ *   <p>{h}:bx:…               the booking indexes (lua/booking-index.lua lists them): order,
+ *                                    status, due deadlines, lookup keys, time per resource
  *   <p>{h}:events             LIST   expiry events, JSON, taken with LPOP
  *   <p>hosts                  SET    hosts that have had holds (not host-tagged: global)
  *   <p>nonce:<n>:<keyid><nonce>  STRING  RFC 9421 replay memory (SET NX EXAT)
@@ -72,6 +74,10 @@ export class RedisKeys {
   }
   bookingIndex(hostId: string): string {
     return `${this.host(hostId)}booking-index`;
+  }
+  /** One of the booking indexes (lua/booking-index.lua): "all", "st:<status>", "due", "key", "meta". */
+  bookingIndexPart(hostId: string, part: string): string {
+    return `${this.host(hostId)}bx:${part}`;
   }
   principalBookings(hostId: string, principal: string): string {
     return `${this.host(hostId)}pbk:${principal}`;

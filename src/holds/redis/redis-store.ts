@@ -14,7 +14,11 @@
 import { randomUUID } from "node:crypto";
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import type {
+  BookingIndexEntry,
+  BookingListQuery,
+  BookingPage,
   BookingRecord,
+  NewBooking,
   ExpiryEvent,
   GatewayStore,
   HoldOutcome,
@@ -178,7 +182,7 @@ export class RedisHoldStore implements GatewayStore {
     hostId: string,
     holdId: string,
     fence: number,
-    booking: { readonly bookingId: string; readonly payload: string },
+    booking: NewBooking,
     now: number,
   ): Promise<Transition<BookingRecord>> {
     return this.replicated(
@@ -220,6 +224,28 @@ export class RedisHoldStore implements GatewayStore {
   listBookingIds(hostId: string, limit: number): Promise<readonly string[]> {
     return bookings.listBookingIds(this.ctx, hostId, limit);
   }
+  listBookings(hostId: string, query: BookingListQuery): Promise<BookingPage> {
+    return bookings.listBookings(this.ctx, hostId, query);
+  }
+  bookingsOverlapping(
+    hostId: string,
+    resourceIds: readonly string[],
+    range: Interval,
+  ): Promise<readonly BookingRecord[]> {
+    return bookings.bookingsOverlapping(this.ctx, hostId, resourceIds, range);
+  }
+  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]> {
+    return bookings.bookingsDue(this.ctx, hostId, now, limit);
+  }
+  bookingIdByKey(hostId: string, key: string): Promise<string | undefined> {
+    return bookings.bookingIdByKey(this.ctx, hostId, key);
+  }
+  backfillBookingIndex(
+    hostId: string,
+    describe: (payload: string) => BookingIndexEntry | undefined,
+  ): Promise<number> {
+    return bookings.backfillBookingIndex(this.ctx, hostId, describe);
+  }
   releaseBooking(hostId: string, bookingId: string, now: number): Promise<Transition<BookingRecord>> {
     return this.replicated(
       "releaseBooking",
@@ -244,8 +270,9 @@ export class RedisHoldStore implements GatewayStore {
     bookingId: string,
     payload: string,
     ifPayload?: string,
+    index?: BookingIndexEntry,
   ): Promise<Transition<BookingRecord>> {
-    return bookings.updateBooking(this.ctx, hostId, bookingId, "pl", payload, ifPayload);
+    return bookings.updateBooking(this.ctx, hostId, bookingId, "pl", payload, ifPayload, index);
   }
   listOccupancy(
     hostId: string,

@@ -29,6 +29,9 @@ export const SCRIPT_NAMES = [
   "release-booking",
   "move-booking",
   "update-booking",
+  "list-bookings",
+  "bookings-overlapping",
+  "index-backfill",
   "is-proven",
   "list-occupancy",
   "replace-busy",
@@ -45,9 +48,18 @@ const READ_ONLY: ReadonlySet<ScriptName> = new Set<ScriptName>([
   "is-proven",
   "count-mandate",
   "list-occupancy",
+  "list-bookings",
+  "bookings-overlapping",
 ]);
 /** Files placed between lib.lua and a script's own body. */
-const INCLUDES: Partial<Record<ScriptName, readonly string[]>> = { "place-hold": ["allocation"] };
+const INCLUDES: Partial<Record<ScriptName, readonly string[]>> = {
+  "place-hold": ["allocation"],
+  "complete-confirm": ["booking-index"],
+  "update-booking": ["booking-index"],
+  "move-booking": ["booking-index"],
+  "release-booking": ["booking-index"],
+  "index-backfill": ["booking-index"],
+};
 
 export interface LoadedScript extends RedisScript {
   readonly name: ScriptName;

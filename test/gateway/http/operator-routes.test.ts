@@ -93,7 +93,45 @@ describe("operator API actions", () => {
     expect(res.status).toBe(200);
     const json = (await res.json()) as { bookings: unknown[] };
     expect(json.bookings).toEqual([{ booking: OPERATOR_JSON }]);
-    expect(f.api.calls).toEqual([{ method: "listBookings", hostId: "maple-street-auto", args: [] }]);
+    // The last page: no next_cursor.
+    expect(json).not.toHaveProperty("next_cursor");
+    expect(f.api.calls).toEqual([{ method: "pageBookings", hostId: "maple-street-auto", args: [{}] }]);
+  });
+
+  it("pages the list: limit, cursor, status, from and to reach the core; next_cursor comes back", async () => {
+    const f = edgeFixture();
+    f.api.answers["pageBookings"] = { ok: true, value: { bookings: [], nextCursor: "1234" } };
+    const query =
+      "limit=2&cursor=98765&status=pending_host&from=2026-10-01T00:00:00Z&to=2026-10-08T00:00:00%2B02:00";
+    const res = await createHttpApp(f.deps).request(`${BASE}/bookings?${query}`, { headers: auth });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ bookings: [], next_cursor: "1234" });
+    expect(f.api.calls[0]?.args).toEqual([
+      {
+        limit: 2,
+        cursor: "98765",
+        status: "pending_host",
+        from: Date.parse("2026-10-01T00:00:00Z"),
+        to: Date.parse("2026-10-07T22:00:00Z"),
+      },
+    ]);
+  });
+
+  it.each([
+    ["limit=0", "limit"],
+    ["limit=501", "limit"],
+    ["limit=2.5", "limit"],
+    ["cursor=abc", "cursor"],
+    ["status=lost", "status"],
+    ["from=yesterday", "from"],
+    ["to=2026-10-01T00:00:00", "to"],
+    ["from=2026-10-02T00:00:00Z&to=2026-10-01T00:00:00Z", "to"],
+  ])("a bad list parameter (%s) is 400 INVALID_REQUEST naming it", async (query, field) => {
+    const f = edgeFixture();
+    const res = await createHttpApp(f.deps).request(`${BASE}/bookings?${query}`, { headers: auth });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: "INVALID_REQUEST", details: { field } } });
+    expect(f.api.calls).toEqual([]);
   });
 
   it.each([

@@ -175,6 +175,9 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   listBookings(h: string) {
     return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }
+  pageBookings(h: string, query: unknown) {
+    return this.answer("pageBookings", h, undefined, [query], { bookings: [sampleView()] } as never);
+  }
   approve(h: string, id: string) {
     return this.answer("approve", h, undefined, [id], sampleView() as never);
   }

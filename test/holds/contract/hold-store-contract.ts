@@ -13,6 +13,7 @@
 import { occupancyContract } from "./occupancy.contract.js";
 import { describe } from "vitest";
 import { allocationContract } from "./allocation.contract.js";
+import { bookingIndexesContract } from "./booking-indexes.contract.js";
 import { bookingsContract } from "./bookings.contract.js";
 import { capsContract } from "./caps.contract.js";
 import { lifecycleContract } from "./lifecycle.contract.js";
@@ -28,6 +29,7 @@ export function holdStoreContract(name: string, factory: StoreFactory): void {
     capsContract(store);
     lifecycleContract(store);
     bookingsContract(store);
+    bookingIndexesContract(store);
     sideStoresContract(store);
     occupancyContract(store);
   });

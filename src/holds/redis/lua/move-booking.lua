@@ -1,5 +1,6 @@
 -- moveBookingToHold (§5.7 acceptance): the booking takes the change hold's time and its
--- old time is freed, in one step, so a failure leaves the booking as it was.
+-- old time is freed, in one step, so a failure leaves the booking as it was. The time index
+-- (booking-index.lua) moves with it.
 -- KEYS[1] booking, KEYS[2] hold. ARGV: base, bookingId, holdId, now, retentionMs.
 -- Reply: {"ok", "", booking} | {"no", reason, hold?}.
 local base, booking_id, id, now, retention = ARGV[1], ARGV[2], ARGV[3], ARGV[4], tonumber(ARGV[5])
@@ -17,9 +18,12 @@ end
 
 local old_al, ik, mk = decode_list(b.al), decode_list(h.ik), decode_list(h.mk)
 local principal = cjson.decode(b.own).principal
+local new_al = decode_list(h.al)
 free_allocations(base, b.hd, b.st, b.hx, old_al)
+bx_unplace(base, booking_id, old_al)
 drop_indexes(base, id, ik, mk)
 hset(KEYS[1], b, { hd = id, hx = h.ex, st = h.st, en = h.en, al = h.al })
+bx_place(base, booking_id, b, new_al)
 if type(principal) == "string" then
   redis.call("ZADD", base .. "pbk:" .. principal, h.en, booking_id)
 end

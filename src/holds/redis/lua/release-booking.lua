@@ -1,4 +1,5 @@
--- releaseBooking: cancelled, declined or expired; frees its time. Idempotent.
+-- releaseBooking: cancelled, declined or expired; frees its time (and leaves the time
+-- index, booking-index.lua). Idempotent.
 -- KEYS[1] booking. ARGV: base, bookingId, now.
 -- Reply: {"ok", "", booking} | {"no", "not_found"}.
 local base, booking_id, now = ARGV[1], ARGV[2], ARGV[3]
@@ -9,6 +10,7 @@ end
 if b.s == "active" then
   local al, mk = decode_list(b.al), decode_list(b.mk)
   free_allocations(base, b.hd, b.st, b.hx, al)
+  bx_unplace(base, booking_id, al)
   for _, k in ipairs(mk) do
     redis.call("ZREM", k, "k:" .. booking_id)
   end

@@ -1,18 +1,33 @@
 -- updateBookingPayload / markAttendance: one field of an existing booking. Attendance
 -- is recorded only on an active booking (a released one was never attended). A payload
--- update may be a compare-and-set: with ARGV[3] it applies only when the stored payload
+-- update may be a compare-and-set: with an expected payload it applies only when the stored one
 -- is exactly that, so two concurrent updates of one booking never lose one.
--- KEYS[1] booking. ARGV: field ("pl" or "att"), value, [expected payload].
+-- A payload may come with its index entry (booking-index.lua), written in the same step; a
+-- booking older than the indexes is indexed whole then.
+-- KEYS[1] booking, KEYS[2] bx:meta. ARGV: base, field ("pl" or "att"), value, "1" when the
+-- next is the expected payload (else ""), expected payload, index entry JSON or "".
 -- Reply: {"ok", "", booking} | {"no", "not_found" | "released" | "stale"}.
+local base, field, value = ARGV[1], ARGV[2], ARGV[3]
+local expected = ARGV[4] == "1" and ARGV[5] or nil
+local ix = bx_entry(ARGV[6])
 local b = hgetall(KEYS[1])
 if b == nil then
   return { "no", "not_found" }
 end
-if ARGV[1] == "att" and b.s ~= "active" then
+if field == "att" and b.s ~= "active" then
   return { "no", "released" }
 end
-if ARGV[3] ~= nil and b.pl ~= ARGV[3] then
+if expected ~= nil and b.pl ~= expected then
   return { "no", "stale" }
 end
-hset(KEYS[1], b, { [ARGV[1]] = ARGV[2] })
+local id = string.sub(KEYS[1], #base + 4)
+local al = ix ~= nil and b.ox == nil and decode_list(b.al) or nil
+hset(KEYS[1], b, { [field] = value })
+if ix ~= nil then
+  if al ~= nil then
+    bx_order(base, id, b)
+    bx_place(base, id, b, al)
+  end
+  bx_describe(base, KEYS[1], id, b, ix)
+end
 return { "ok", "", flatten(b) }

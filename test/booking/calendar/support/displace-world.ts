@@ -184,7 +184,6 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
               plan: setup.plan,
               host: runtime,
               propose: (h, b, input) => service.propose(h, b, input),
-              bookingIds: (h, limit) => store.listBookingIds(h, limit),
               tellHost: (n) => told.push(n),
             },
             conflicts,

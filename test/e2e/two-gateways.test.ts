@@ -450,6 +450,9 @@ describe("a surcharge at some starts, gateway to gateway", { timeout: 120_000 },
         (x) => x.booking_id === reply.body.booking.booking_id,
       );
       expect(mine.total).toEqual(cad(c.total));
+      // A's book answer states what A recorded: B keeps it, the same, and raises nothing.
+      expect(mine.upstream_total).toEqual(cad(c.total));
+      expect(mine.attention).toBeUndefined();
     });
 
     it(`A2A at B, ${c.label}: the slot's price = the booked session's = A's record`, async () => {

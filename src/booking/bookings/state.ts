@@ -123,6 +123,13 @@ export interface BookingState {
    * records it when the upstream cannot report it: README "Pending at the business").
    */
   readonly awaitingUpstream?: true;
+  /**
+   * The total the upstream's own answer to the create states it recorded (a gateway upstream's
+   * Servicialo session `price`), when it states one. The agreed offer's total stays the
+   * booking's terms (SchCP §5.3); a different figure here is raised to the operator
+   * (attention `upstream_total_differs`), never hidden.
+   */
+  readonly upstreamTotal?: Money;
   /** Who ended a cancelled booking: the guest (or its agent), the host, or the gateway itself. */
   readonly cancelledBy?: CancelledBy;
 }
@@ -132,8 +139,11 @@ export type CancelledBy = "guest" | "host" | "system";
 
 /** Why a booking needs the operator (operator/upstream-move.ts). */
 export interface BookingAttention {
-  /** upstream_move_conflict: moved upstream onto time the gateway had given to others. */
-  readonly reason: "upstream_move_conflict";
+  /**
+   * upstream_move_conflict: moved upstream onto time the gateway had given to others;
+   * upstream_total_differs: the upstream recorded another total than the one agreed.
+   */
+  readonly reason: "upstream_move_conflict" | "upstream_total_differs";
   readonly message: string;
   /** The gateway bookings at that time and resource; empty when it was a live hold. */
   readonly conflictsWith: readonly string[];

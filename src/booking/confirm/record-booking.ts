@@ -9,6 +9,7 @@ import type { UpstreamBooking } from "../../connectors/port.js";
 import type { HoldRecord, TransitionRefusal } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
+import { toSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 import { withEdgeRecords } from "../bookings/edges.js";
 import { bookingIndexEntry } from "../bookings/index-entry.js";
@@ -29,6 +30,36 @@ export const upstreamKey = (hostId: string, holdId: string): string => `${hostId
  * whether the business said yes upstream), and the operator records the answer when the
  * upstream cannot report it (README "Pending at the business").
  */
+const sameMoney = (a: Money, b: Money): boolean => a.minor === b.minor && a.currency === b.currency;
+const shown = (m: Money): string => {
+  const s = toSchcpMoney(m);
+  return `${s.amount} ${s.currency}`;
+};
+
+/**
+ * What the upstream's answer says it recorded, beside the agreed total: kept, and raised to the
+ * operator when it differs (the guest approved the offer's total; the business holds another).
+ */
+function upstreamTotalOf(
+  upstream: UpstreamBooking,
+  agreed: Money | null | undefined,
+  now: number,
+): Pick<BookingState, "upstreamTotal" | "attention"> {
+  const recorded = upstream.total;
+  if (recorded === undefined) return {};
+  if (agreed === null || agreed === undefined || sameMoney(recorded, agreed))
+    return { upstreamTotal: recorded };
+  return {
+    upstreamTotal: recorded,
+    attention: {
+      reason: "upstream_total_differs",
+      message: `the business's system recorded ${shown(recorded)} for this booking; the guest agreed to ${shown(agreed)}`,
+      conflictsWith: [],
+      at: now,
+    },
+  };
+}
+
 export function newBookingState(
   host: HostRuntime,
   hold: HoldRecord,
@@ -74,6 +105,7 @@ export function newBookingState(
       : awaitingUpstream
         ? { awaitingUpstream: true as const }
         : { approvalBy }),
+    ...upstreamTotalOf(upstream, c.total, now),
     createdAt: now,
     updatedAt: now,
     // Each edge's record of the hold becomes its record of the booking (edges.ts).

@@ -74,6 +74,7 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
         refusal: view.declinedChange.ending,
       },
     }),
+    ...(view.upstreamTotal !== undefined && { upstream_total: toSchcpMoney(view.upstreamTotal) }),
     ...(view.attention !== undefined && {
       attention: {
         reason: view.attention.reason,

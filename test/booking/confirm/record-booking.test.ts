@@ -59,4 +59,40 @@ describe("newBookingState", () => {
     expect(s).toMatchObject({ status: "pending_host", approvalBy: NOW + 3_600_000 });
     expect(s.awaitingUpstream).toBeUndefined();
   });
+
+  describe("the total the upstream's answer states it recorded", () => {
+    const CAD = (minor: number) => ({ minor, currency: "CAD" });
+    const priced = {
+      ...payload,
+      contract: { ...payload.contract, total: CAD(15_820) },
+    } as unknown as HoldPayload;
+    const booked = (total?: { minor: number; currency: string }) => ({
+      ...upstream("confirmed"),
+      ...(total !== undefined && { total }),
+    });
+
+    it("the same as the agreed total: kept, nothing raised", () => {
+      const s = newBookingState(host("instant"), hold, priced, "b_1", booked(CAD(15_820)), intent, NOW);
+      expect(s.upstreamTotal).toEqual(CAD(15_820));
+      expect(s.attention).toBeUndefined();
+    });
+
+    it("another total: kept beside the agreed one (the terms), and raised to the operator", () => {
+      const s = newBookingState(host("instant"), hold, priced, "b_1", booked(CAD(13_560)), intent, NOW);
+      expect(s.contract.total).toEqual(CAD(15_820));
+      expect(s.upstreamTotal).toEqual(CAD(13_560));
+      expect(s.attention).toEqual({
+        reason: "upstream_total_differs",
+        message: "the business's system recorded 135.60 CAD for this booking; the guest agreed to 158.20 CAD",
+        conflictsWith: [],
+        at: NOW,
+      });
+    });
+
+    it("an upstream that states none: nothing kept, nothing raised", () => {
+      const s = newBookingState(host("instant"), hold, priced, "b_1", booked(), intent, NOW);
+      expect(s.upstreamTotal).toBeUndefined();
+      expect(s.attention).toBeUndefined();
+    });
+  });
 });

@@ -199,6 +199,11 @@ function upcomingSection(v: OperateView, owner: boolean): string {
     (v.unlisted.length > 0
       ? `<p class="flash error" role="alert">Bookings could not be listed for: ${e(v.unlisted.join(", "))}.</p>`
       : "") +
+    (v.more !== undefined && v.more.length > 0
+      ? `<p class="note" role="status">More bookings than this page reads for: ${e(v.more.join(", "))}. ` +
+        `The operator API lists every one, a page at a time ` +
+        `(<code>GET /operator/v0/{host}/bookings?status=pending_host</code>, then <code>?cursor=</code>).</p>`
+      : "") +
     `</section>`
   );
 }

@@ -89,6 +89,13 @@ describe("Operate page", () => {
     expect(html).toContain('<th scope="col">Health</th>');
   });
 
+  it("says which hosts have more bookings than it reads, and where the rest is listed", () => {
+    expect(operatePage(view, "t")).not.toContain("More bookings than this page reads");
+    const html = operatePage({ ...view, more: ["cal<1>"] }, "t");
+    expect(html).toContain("More bookings than this page reads for: cal&lt;1&gt;.");
+    expect(html).toContain("?cursor=");
+  });
+
   it("the CSP allows exactly the stylesheet the pages carry (the approval page too)", () => {
     const hash = createHash("sha256").update(STYLE, "utf8").digest("base64");
     expect(PAGE_CSP).toContain(`style-src 'sha256-${hash}'`);

@@ -106,16 +106,19 @@ export function calendarHostConnector(
   };
 }
 
-/** How far every calendar of the host was read in full; undefined while one is unread. */
+/**
+ * How far every calendar of the host is known: read in full, and not past a series the sync
+ * cut at its bound (sync.ts); undefined while one is unread.
+ */
 export async function knownUntil(
   plan: CalendarHostPlan,
   state: CalendarStateStore,
 ): Promise<number | undefined> {
   let until = Infinity;
   for (const c of plan.calendars) {
-    const s = await state.get(plan.hostId, c.calendarId);
+    const s = await state.getMeta(plan.hostId, c.calendarId);
     if (s === undefined) return undefined;
-    until = Math.min(until, s.readUntil);
+    until = Math.min(until, s.readUntil, ...Object.values(s.cuts ?? {}));
   }
   return Number.isFinite(until) ? until : undefined;
 }

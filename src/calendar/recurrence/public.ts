@@ -81,6 +81,10 @@ export interface EventOccurrence {
 export interface EventsExpansion {
   readonly occurrences: EventOccurrence[];
   readonly complete: boolean;
+  /** A bound cut the answer here: occurrences starting earlier are all there (expand.ts). */
+  readonly truncatedAt?: number;
+  /** Each series its per-series bound cut, by UID, with where (expand.ts). */
+  readonly cut?: ReadonlyMap<string, number>;
   readonly unknownZones: string[];
 }
 
@@ -206,6 +210,8 @@ export function expandEvents(
   return {
     occurrences: r.occurrences.map((o: Occurrence) => ({ ...o })),
     complete: r.complete && readAll,
+    ...(r.truncatedAt !== undefined && { truncatedAt: r.truncatedAt }),
+    ...(r.cut !== undefined && { cut: r.cut }),
     unknownZones: [...resolver.unknown],
   };
 }

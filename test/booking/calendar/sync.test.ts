@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
+import { knownUntil } from "../../../src/booking/calendar/host-connector.js";
 import { syncCalendarHost, type CalendarHostPlan } from "../../../src/booking/calendar/sync.js";
 import { unitsFor } from "../../../src/booking/calendar/units.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
@@ -131,20 +132,44 @@ describe("calendar sync: busy time lands in the hold store (issue #11, SchCP §1
     expect((await state.reports("cal"))[0]?.outcome).toBe("incomplete");
   });
 
-  it("over the expansion bound is incomplete: the busy time stays", async () => {
-    const { cal, store, deps } = setup();
-    cal.put(weekly);
-    await syncCalendarHost(deps, plan);
+  it("a series past its bound is laid up to where it was cut; the host is degraded and offers nothing later", async () => {
+    const { cal, store, deps, state } = setup();
     cal.put({
       ...weekly,
-      uid: "every-minute",
+      uid: "every-quarter",
       eventId: "flood",
       rrule: "FREQ=MINUTELY;INTERVAL=15",
       end: { dateTime: "2026-12-07T09:10:00", zone: "Europe/Madrid" },
     });
-    const [r] = await syncCalendarHost(deps, { ...plan, maxTotal: 500 });
-    expect(r).toMatchObject({ outcome: "incomplete", error: { code: "expansion_bound" } });
-    expect(await busyOf(store, "chair-1")).toHaveLength(3);
+    const [r] = await syncCalendarHost(deps, { ...plan, maxPerSeries: 500 });
+    expect(r).toMatchObject({ outcome: "complete", degraded: { reason: "expansion_bound" } });
+    const cutAt = Date.parse("2026-12-07T08:00:00Z") + 500 * 15 * 60_000;
+    expect(await knownUntil(plan, state)).toBe(cutAt);
+    expect((await busyOf(store, "chair-1")).length).toBeGreaterThan(0);
+  });
+
+  it("a day with more occurrences than its bound is busy whole, the others as they are; degraded", async () => {
+    const { cal, store, deps } = setup();
+    for (let i = 0; i < 30; i++)
+      cal.put({
+        ...weekly,
+        rrule: undefined,
+        uid: `crowd-${i}`,
+        eventId: `crowd-${i}`,
+        start: { dateTime: "2026-12-09T10:00:00Z" },
+        end: { dateTime: "2026-12-09T10:30:00Z" },
+      });
+    cal.put({ ...weekly, rrule: undefined });
+    const [r] = await syncCalendarHost(deps, { ...plan, maxPerDay: 20 });
+    expect(r).toMatchObject({ outcome: "complete", degraded: { reason: "expansion_bound" } });
+    expect(r?.degraded?.message).toContain("2026-12-09");
+    for (const unit of ["chair-1", "chair-2"])
+      expect(
+        await busyOf(store, unit, Date.parse("2026-12-09T00:00:00Z"), Date.parse("2026-12-10T00:00:00Z")),
+      ).toEqual([["2026-12-09T00:00:00.000Z", "2026-12-10T00:00:00.000Z"]]);
+    expect(await busyOf(store, "chair-1", now, Date.parse("2026-12-08T00:00:00Z"))).toEqual([
+      ["2026-12-07T08:00:00.000Z", "2026-12-07T09:00:00.000Z"],
+    ]);
   });
 
   it("the gateway's own events are not laid twice (its bookings already hold their units)", async () => {

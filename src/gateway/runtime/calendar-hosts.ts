@@ -140,6 +140,7 @@ export async function runCalendarHost(
   // A calendar that fails (unavailable, timeout, rate limited; an answer over the byte cap or
   // too costly to parse) degrades the host, with the reason, while its busy time is kept.
   const failing = reports.find((r) => r.error !== undefined && SYNC_FAILING.has(r.error.code));
+  const bounded = reports.find((r) => r.degraded !== undefined);
   const host = deps.hosts.get(hostId);
   if (refused?.error !== undefined)
     host?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
@@ -151,6 +152,12 @@ export async function runCalendarHost(
         message,
         ...((reason === "upstream_too_large" || reason === "upstream_too_costly") && { reason }),
       },
+      "calendar.sync",
+    );
+  } else if (bounded?.degraded !== undefined) {
+    // Laid and served as far as known, but a bound cut it: degraded, saying why.
+    host?.health?.upstreamFailed(
+      { code: "unavailable", message: bounded.degraded.message, reason: "expansion_bound" },
       "calendar.sync",
     );
   } else if (

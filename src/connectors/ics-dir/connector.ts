@@ -24,6 +24,7 @@
 import type { UpstreamLogger } from "../http.js";
 import { logSkipped } from "../caldav/sync.js";
 import { createHash } from "node:crypto";
+import type { Stats } from "node:fs";
 import { link, readdir, rename, stat, unlink } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
 import { join } from "node:path";
@@ -56,6 +57,7 @@ const version = (bytes: Uint8Array | string) => createHash("sha256").update(byte
 const meta = (call: string, status: number): UpstreamMeta => ({ call, status });
 /** A file modified this recently may change again within the same mtime tick. */
 const MTIME_SETTLE_MS = 2_000;
+const STAT_BATCH = 256;
 
 export function createIcsDirConnector(
   settings: IcsDirSettings,
@@ -86,10 +88,24 @@ export function createIcsDirConnector(
     const files = new Map<string, Listed>();
     let total = 0;
     const settled = now() - MTIME_SETTLE_MS;
-    for (const name of names.sort()) {
+    names.sort();
+    // Stats many at a time: one at a time, a directory of 10,000 files costs its latency 10,000 times.
+    const stats = new Map<string, Promise<Stats | undefined>>();
+    const statOf = (name: string): Promise<Stats | undefined> =>
+      stat(join(dir, name)).catch((e: NodeJS.ErrnoException) => {
+        if (e.code === "ENOENT") return undefined;
+        throw e;
+      });
+    for (let i = 0; i < names.length; i += STAT_BATCH) {
+      const batch = names.slice(i, i + STAT_BATCH);
+      const done = await Promise.all(batch.map(statOf));
+      batch.forEach((name, j) => stats.set(name, Promise.resolve(done[j])));
+    }
+    for (const name of names) {
       const id = name.slice(0, -4);
       try {
-        const st = await stat(join(dir, name));
+        const st = await stats.get(name);
+        if (st === undefined) continue;
         if (st.size > icsFileBytes)
           return {
             ok: false,
@@ -189,7 +205,8 @@ export function createIcsDirConnector(
             upstream: meta(call, 0),
           };
         const { files } = listed;
-        const versionOf = (seen: Seen | string | undefined) => (Array.isArray(seen) ? seen[0] : seen);
+        const versionOf = (seen: Seen | string | undefined): string | undefined =>
+          typeof seen === "string" || seen === undefined ? seen : seen[0];
         const changed = [...files].flatMap(([eventId, f]) =>
           f.bytes !== undefined && versionOf(previous[eventId]) !== f.seen[0]
             ? [{ eventId, version: f.seen[0], bytes: f.bytes }]

@@ -8,7 +8,7 @@
  *
  * Kept per event, so a sync costs what changed: a calendar's meta (cursor, readUntil), its
  * events by event id, its series by UID (the event ids under the UID and the busy time the
- * series expanded to) and its busy occurrences by UTC day (what laying a day on the units
+ * series expanded to) and its busy occurrences by host-local day (what laying a day on the units
  * needs). A sync writes the fields it changed in one step (a Redis MULTI over one slot), so a
  * reader sees the old sync or the new one; a sync that stopped part way writes nothing (§10).
  *
@@ -44,9 +44,12 @@ export interface CalendarSyncMeta {
   readonly rebuild?: boolean;
   /** Series cut at their bound, by UID: where each stops being known. */
   readonly cuts?: Readonly<Record<string, number>>;
-  /** Event ids and busy occurrences stored (for the report). */
+  /** Event ids, busy occurrences and skipped (unreadable) events stored (for the report). */
   readonly events?: number;
   readonly busy?: number;
+  readonly skipped?: number;
+  /** The zone whose local days index `days` (the host's). */
+  readonly zone?: string;
 }
 
 /** One series (a UID) as last expanded: its event ids and its busy occurrences. */
@@ -55,9 +58,11 @@ export interface SeriesRecord {
   readonly busy: ReadonlyArray<readonly [number, number]>;
   /** Its expansion stopped at its bound: nothing from here on is known. */
   readonly truncatedAt?: number;
+  /** Its events that could not be read (or the series, when it could not be expanded). */
+  readonly skipped?: number;
 }
 
-/** The busy occurrences overlapping one UTC day: [start, end, uid]. */
+/** The busy occurrences overlapping one host-local day (local-days.ts): [start, end, uid]. */
 export type DayRecord = ReadonlyArray<readonly [number, number, string]>;
 
 /** What one sync changes in a calendar's state (null deletes a field). */
@@ -70,8 +75,10 @@ export interface CalendarChange {
   readonly days: ReadonlyMap<number, DayRecord | null>;
 }
 
-/** What the last syncs laid on a host's units: the UTC days written, and their conflicts. */
+/** What the last syncs laid on a host's units: the local days written, and their conflicts. */
 export interface HostLayout {
+  /** The zone of those days (a layout of another zone, or none, is laid again whole). */
+  readonly zone?: string;
   readonly days: readonly number[];
   readonly conflicts: Readonly<Record<string, readonly SyncConflict[]>>;
 }
@@ -110,6 +117,13 @@ export interface SyncReport {
    * what is known (a day past its bound is busy, nothing past a cut series is offered).
    */
   readonly degraded?: { readonly reason: "expansion_bound"; readonly message: string };
+  /**
+   * Laid syncs: false when something was left out (a skipped event, a bound), true when every
+   * event was expanded in full.
+   */
+  readonly complete?: boolean;
+  /** Events that could not be read or expanded: skipped and logged, the rest laid. */
+  readonly skipped?: number;
   readonly durationMs: number;
 }
 
@@ -411,7 +425,7 @@ function ownIdsOf(events: readonly OwnEvent[]): string[] {
 /**
  * Redis. Per calendar, in one slot (hash tag of host and calendar) so a sync's changes are one
  * MULTI: `<prefix>cal2:{<host>:<calendar>}:meta` (JSON), `…:ev` (hash by event id), `…:series`
- * (hash by UID), `…:days` (hash by UTC day). Per host: `<prefix>cal:layout:<host>` (JSON),
+ * (hash by UID), `…:days` (hash by host-local day). Per host: `<prefix>cal:layout:<host>` (JSON),
  * `<prefix>cal:reports:<host>` (hash by calendar), `<prefix>cal:own:<host>` (hash by event
  * id), `<prefix>cal:ownids:<host>` (set of own event ids, upstream ids included; built from
  * the own hash once, marked by `<prefix>cal:ownids-built:<host>`), `<prefix>cal:displaced:<host>`

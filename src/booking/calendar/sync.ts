@@ -6,13 +6,18 @@
  * and holds on that host read busy time from the store and make no upstream call.
  *
  * Its cost follows what changed: only the series (UIDs) of changed or removed events are
- * expanded again, and only the UTC days their old or new occurrences touch are laid on the
- * units again, each day its own busy source in the hold store (`calendar@<day>`), with the
- * gateway's own holds and bookings read for those days only. Own events are known by id
- * (CalendarStateStore.ownAmong), never re-read. Laying is per day (an occurrence over midnight
- * is laid in both days), so a day's layout depends on that day alone.
+ * expanded again, and only the host-local days (local-days.ts) their old or new occurrences
+ * touch are laid on the units again, each day its own busy source in the hold store
+ * (`calendar@<day>`), with the gateway's own holds and bookings read for those days only. Own
+ * events are known by id (CalendarStateStore.ownAmong), never re-read. Laying is per day (an
+ * occurrence over midnight is laid in both days), so a day's layout depends on that day alone;
+ * local days keep that split at the host's midnight, outside its business hours.
  *
- * Bounds are per series (occurrences per horizon day, times the horizon) and per UTC day (the
+ * An event that cannot be read (or a series that cannot be expanded) is skipped and logged
+ * through the caller's logger, the rest is expanded, and the report says how many were
+ * skipped with `complete: false` (SchCP-side rule for calendar expansion).
+ *
+ * Bounds are per series (occurrences per horizon day, times the horizon) and per local day (the
  * occurrences of one calendar), never one total: a series past its bound is kept up to where
  * it was cut and nothing after that is offered; a day past its bound is laid busy whole. Either
  * way the busy time is laid and the report says `degraded` with the reason.
@@ -22,10 +27,11 @@
  * "incomplete" with the reason. A cursor the calendar refuses (`cursor_expired`) is never
  * replayed: the sync starts over with a full read, once.
  */
-import { expandEvents } from "../../calendar/index.js";
+import { expandEvents, type CalendarLogger } from "../../calendar/index.js";
 import type { CalendarSync, Interval, RawCalendarEvent } from "../../connectors/port.js";
 import type { HoldStore, OccupancyEntry } from "../../holds/port.js";
 import { layBusyOnUnits, type BusyOccurrence, type CalendarUnits } from "./units.js";
+import { localDays, type LocalDays } from "./local-days.js";
 import type {
   CalendarStateStore,
   CalendarSyncMeta,
@@ -49,7 +55,7 @@ export interface CalendarHostPlan {
   /**
    * Expansion bounds: occurrences one series may have per horizon day (its bound is this times
    * the horizon's days) unless `maxPerSeries` names the bound itself; occurrences one calendar
-   * may have in one UTC day.
+   * may have in one local day.
    */
   readonly maxPerSeriesPerDay?: number;
   readonly maxPerSeries?: number;
@@ -66,6 +72,8 @@ export interface CalendarSyncDeps {
    * each conflict with its outcome for the report. Without it they are only reported.
    */
   readonly displace?: (conflicts: readonly SyncConflict[]) => Promise<readonly SyncConflict[]>;
+  /** Where skipped events are logged (the sync job's logger). */
+  readonly logger?: CalendarLogger;
 }
 
 export const DEFAULT_HORIZON_MS = 31 * 24 * 3_600_000;
@@ -76,14 +84,13 @@ const MAX_PAGES = 500;
 export const DEFAULT_MAX_PER_SERIES_PER_DAY = 96;
 export const DEFAULT_MAX_PER_DAY = 10_000;
 const DAY_MS = 86_400_000;
-const dayOf = (t: number) => Math.floor(t / DAY_MS);
 
 /**
  * The source of calendar busy blocks in the hold store: one for all of a host's calendars,
  * because an unmapped event may land on any unit and units are filled from all of them.
  */
 export const CALENDAR_BUSY_SOURCE = "calendar";
-/** The busy source of one UTC day's calendar time. */
+/** The busy source of one local day's calendar time. */
 export const dayBusySource = (day: number) => `${CALENDAR_BUSY_SOURCE}@${day}`;
 
 /** One calendar read: what changed since the stored state (nothing is stored here). */
@@ -135,6 +142,7 @@ export async function syncCalendarHost(
   plan: CalendarHostPlan,
 ): Promise<SyncReport[]> {
   const started = deps.now();
+  const days = localDays(plan.timezone);
   const reads = await Promise.all(
     plan.calendars.map((c) => readCalendar(deps, plan, c.calendarId, c.resourceId, started)),
   );
@@ -164,7 +172,7 @@ export async function syncCalendarHost(
     );
   const done = reads as Array<{ ok: true } & Read>;
   const indexed: Indexed[] = [];
-  for (const r of done) indexed.push(await indexCalendar(deps, plan, r, started));
+  for (const r of done) indexed.push(await indexCalendar(deps, plan, days, r, started));
   for (const x of indexed) {
     await deps.state.commit(plan.hostId, x.read.calendarId, {
       meta: x.meta,
@@ -174,17 +182,20 @@ export async function syncCalendarHost(
       days: x.days,
     });
   }
-  const laid = await layDays(deps, plan, indexed, started);
+  const laid = await layDays(deps, plan, days, indexed, started);
   const conflicts = await displace(deps, laid.conflicts);
   return finish(
     deps,
     indexed.map((x, i) => {
-      const bounded = boundMessage(x, laid.fullDays.get(x.read.calendarId));
+      const bounded = boundMessage(days, x, laid.fullDays.get(x.read.calendarId));
+      const skipped = x.meta.skipped ?? 0;
       return report(i, {
         outcome: "complete",
         events: x.meta.events ?? 0,
         busy: x.meta.busy ?? 0,
         readUntil: x.meta.readUntil,
+        complete: skipped === 0 && bounded === undefined,
+        ...(skipped > 0 && { skipped }),
         ...(bounded !== undefined && { degraded: { reason: "expansion_bound", message: bounded } }),
         ...(conflicts.length > 0 && { conflicts }),
       });
@@ -192,7 +203,11 @@ export async function syncCalendarHost(
   );
 }
 
-function boundMessage(x: Indexed, fullDays: readonly number[] | undefined): string | undefined {
+function boundMessage(
+  days: LocalDays,
+  x: Indexed,
+  fullDays: readonly number[] | undefined,
+): string | undefined {
   const cuts = Object.entries(x.meta.cuts ?? {});
   const parts: string[] = [];
   if (cuts.length > 0) {
@@ -205,7 +220,7 @@ function boundMessage(x: Indexed, fullDays: readonly number[] | undefined): stri
     parts.push(
       `${fullDays.length} day(s) have more occurrences than the sync expands and are shown busy (${fullDays
         .slice(0, 3)
-        .map((d) => new Date(d * DAY_MS).toISOString().slice(0, 10))
+        .map((d) => days.label(d))
         .join(", ")})`,
     );
   return parts.length === 0 ? undefined : `calendar ${x.read.calendarId}: ${parts.join("; ")}`;
@@ -215,9 +230,11 @@ function boundMessage(x: Indexed, fullDays: readonly number[] | undefined): stri
 async function indexCalendar(
   deps: CalendarSyncDeps,
   plan: CalendarHostPlan,
+  local: LocalDays,
   r: Read,
   now: number,
 ): Promise<Indexed> {
+  const dayOf = local.dayOf;
   const { hostId } = plan;
   const cal = r.calendarId;
   const previous = r.previous;
@@ -274,6 +291,7 @@ async function indexCalendar(
     plan.maxPerSeries ?? (plan.maxPerSeriesPerDay ?? DEFAULT_MAX_PER_SERIES_PER_DAY) * horizonDays;
   const busyOf = new Map<string, Array<readonly [number, number]>>();
   let cut: ReadonlyMap<string, number> = new Map();
+  let skippedOf: ReadonlyMap<string, number> = new Map();
   if (toExpand.length > 0 && now < r.readUntil) {
     const expanded = expandEvents(toExpand, {
       from: now,
@@ -282,8 +300,10 @@ async function indexCalendar(
       maxPerSeries,
       // The bounds are per series and per day (laid below), not one for the calendar.
       maxTotal: Number.MAX_SAFE_INTEGER,
+      ...(deps.logger !== undefined && { logger: deps.logger }),
     });
     cut = expanded.cut ?? new Map();
+    skippedOf = expanded.skipped ?? new Map();
     for (const o of expanded.occurrences) {
       if (o.status === "CANCELLED" || o.transparent || o.end <= o.start) continue;
       const list = busyOf.get(o.uid) ?? [];
@@ -294,6 +314,7 @@ async function indexCalendar(
   const series = new Map<string, SeriesRecord | null>();
   const cuts: Record<string, number> = r.reindex ? {} : { ...(previous?.cuts ?? {}) };
   let busyCount = r.reindex ? 0 : (previous?.busy ?? 0);
+  let skippedCount = r.reindex ? 0 : (previous?.skipped ?? 0);
   const touched = new Set<number>();
   const dayAdds = new Map<number, Array<readonly [number, number, string]>>();
   const addDays = (set: Set<number>, s: number, e: number) => {
@@ -303,6 +324,7 @@ async function indexCalendar(
     const before = oldSeries.get(uid);
     if (before !== undefined) {
       busyCount -= before.busy.length;
+      skippedCount -= before.skipped ?? 0;
       for (const [s, e] of before.busy) addDays(touched, s, e);
     }
     const ids = idsOf.get(uid);
@@ -313,9 +335,16 @@ async function indexCalendar(
       series.set(uid, before === undefined ? null : null);
       continue;
     }
-    series.set(uid, { ids, busy, ...(at !== undefined && { truncatedAt: at }) });
+    const skipped = skippedOf.get(uid);
+    series.set(uid, {
+      ids,
+      busy,
+      ...(at !== undefined && { truncatedAt: at }),
+      ...(skipped !== undefined && { skipped }),
+    });
     if (at !== undefined) cuts[uid] = at;
     busyCount += busy.length;
+    skippedCount += skipped ?? 0;
     for (const [s, e] of busy) {
       for (let d = dayOf(s); d <= dayOf(e - 1); d++) {
         touched.add(d);
@@ -344,6 +373,8 @@ async function indexCalendar(
     ...(Object.keys(cuts).length > 0 && { cuts }),
     events: eventCount,
     busy: busyCount,
+    ...(skippedCount > 0 && { skipped: skippedCount }),
+    zone: plan.timezone,
   };
   return { read: r, meta, series, days, events: eventChanges, touched };
 }
@@ -358,14 +389,18 @@ interface Laid {
 async function layDays(
   deps: CalendarSyncDeps,
   plan: CalendarHostPlan,
+  local: LocalDays,
   indexed: readonly Indexed[],
   now: number,
 ): Promise<Laid> {
   const { hostId, units } = plan;
+  const { dayOf, startOf } = local;
   const today = dayOf(now);
   const before = await deps.state.layout(hostId);
   const last = Math.max(...indexed.map((x) => dayOf(x.meta.readUntil - 1)));
-  const everything = before === undefined || indexed.some((x) => x.read.reindex);
+  // Days of another zone (the host's changed) are other days: everything is laid again.
+  const everything =
+    before === undefined || before.zone !== local.zone || indexed.some((x) => x.read.reindex);
   const affected = new Set<number>();
   if (everything) {
     for (let d = today; d <= last; d++) affected.add(d);
@@ -395,7 +430,7 @@ async function layDays(
     const occupancy = await deps.store.listOccupancy(
       hostId,
       units.ids,
-      { start: range.start * DAY_MS, end: (range.end + 1) * DAY_MS },
+      { start: startOf(range.start), end: startOf(range.end + 1) },
       now,
     );
     for (const [unit, entries] of occupancy)
@@ -406,8 +441,8 @@ async function layDays(
   const conflictsByDay: Record<string, readonly SyncConflict[]> = { ...(before?.conflicts ?? {}) };
   for (const d of [...toLay, ...toClear]) delete conflictsByDay[String(d)];
   for (const d of toLay) {
-    const start = d * DAY_MS;
-    const end = start + DAY_MS;
+    const start = startOf(d);
+    const end = startOf(d + 1);
     const busy: BusyOccurrence[] = [];
     for (const x of indexed) {
       const { resourceId } = x.read;
@@ -459,7 +494,11 @@ async function layDays(
   }
   const written = new Set([...(before?.days ?? []), ...toLay]);
   for (const d of toClear) written.delete(d);
-  const layout: HostLayout = { days: [...written].sort((a, b) => a - b), conflicts: conflictsByDay };
+  const layout: HostLayout = {
+    zone: local.zone,
+    days: [...written].sort((a, b) => a - b),
+    conflicts: conflictsByDay,
+  };
   await deps.state.putLayout(hostId, layout);
   return { conflicts: [...conflicts.values()], fullDays };
 }
@@ -513,8 +552,11 @@ async function readCalendar(
 ): Promise<ReadOutcome> {
   const previous = await deps.state.getMeta(plan.hostId, calendarId);
   const window: Interval = { start: now, end: now + plan.horizonMs };
+  // Its days are indexed in the host's zone: another zone indexes them again.
   const needsFull =
-    previous?.cursor === undefined || previous.readUntil < now + plan.horizonMs - HORIZON_SLACK_MS;
+    previous?.cursor === undefined ||
+    previous.readUntil < now + plan.horizonMs - HORIZON_SLACK_MS ||
+    (previous.zone !== undefined && previous.zone !== plan.timezone);
   let restarted = false;
   let pages = 0;
   for (;;) {

@@ -59,6 +59,8 @@ export interface Expansion {
   readonly truncatedAt?: number;
   /** Each series its bound cut, by UID: the start of its first occurrence left out. */
   readonly cut?: ReadonlyMap<string, number>;
+  /** The series that could not be expanded and were left out, by UID. */
+  readonly skipped?: ReadonlySet<string>;
 }
 
 const HOUR = 3_600_000;
@@ -83,6 +85,7 @@ export function expandComponents(components: readonly Component[], options: Expa
   let complete = true;
   let truncatedAt = Infinity;
   const cut = new Map<string, number>();
+  const skipped = new Set<string>();
   const all: Occurrence[] = [];
   for (const [uid, group] of byUid) {
     const found: Occurrence[] = [];
@@ -102,6 +105,7 @@ export function expandComponents(components: readonly Component[], options: Expa
       // Values past what the arithmetic can hold: this series is lost, never the calendar.
       complete = false;
       found.length = 0;
+      skipped.add(uid);
       options.warn?.("calendar: a series cannot be expanded; it is skipped", {
         uid,
         error: e instanceof Error ? e.message : String(e),
@@ -128,6 +132,7 @@ export function expandComponents(components: readonly Component[], options: Expa
     complete,
     ...(Number.isFinite(truncatedAt) && { truncatedAt }),
     ...(cut.size > 0 && { cut }),
+    ...(skipped.size > 0 && { skipped }),
   };
 }
 

@@ -129,6 +129,7 @@ export async function runCalendarHost(
       state: deps.state,
       store: deps.store,
       now: deps.now,
+      logger: deps.logger,
       ...displacementOf(deps, handle),
     },
     handle.plan,
@@ -220,6 +221,9 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
     ...(r.busy !== undefined && { busy: r.busy }),
     ...(r.readUntil !== undefined && { read_until: new Date(r.readUntil).toISOString() }),
     ...(r.restarted === true && { restarted: true }),
+    ...(r.complete !== undefined && { complete: r.complete }),
+    ...(r.skipped !== undefined && { skipped: r.skipped }),
+    ...(r.degraded !== undefined && { degraded_reason: r.degraded.reason, degraded: r.degraded.message }),
     ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
     ...(r.error?.reason !== undefined && { error_reason: r.error.reason }),
   };
@@ -247,7 +251,9 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
   }
   if (handled.length > 0)
     logger.info("calendar conflicts displaced", { ...fields, conflicts: handled.map(conflict) });
-  if (r.outcome === "complete") logger.info("calendar synced", fields);
+  if (r.outcome === "complete" && r.complete === false)
+    logger.warn("calendar synced with events left out: the rest is laid", fields);
+  else if (r.outcome === "complete") logger.info("calendar synced", fields);
   else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
 }
 

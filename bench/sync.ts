@@ -5,7 +5,10 @@
  *    "ratio"}, "bookings": {…the same…}, "target_ratio": 3, "ok"}
  * small_ms / large_ms = median wall time of syncCalendarHost after one file of an ics-dir
  * calendar changed (a real directory, the real connector, the memory hold and state stores);
- * ratio = large_ms / small_ms (target ≤ 3 for both). The events case: 1,000 and 10,000 single
+ * ratio = large_ms / small_ms (target ≤ 3 for both); stat_*_ms = readdir and one stat per file
+ * alone (the connector's change detection, O(files) by design), and without_stat_ratio the
+ * ratio of what remains; machine.load = the load average (the run is noisy on a shared host).
+ * The events case: 1,000 and 10,000 single
  * events over the 31-day horizon and no bookings. The bookings case: 1,000 events and 100 or
  * 3,000 confirmed bookings, placed through the hold store directly (placeHold, beginConfirm,
  * completeConfirm) with their own events recorded in the calendar state. Progress to stderr.
@@ -13,7 +16,8 @@
  *   --rounds N (default 7)   measured re-syncs per case (each after a different file changed)
  */
 import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { cpus, platform, release, tmpdir } from "node:os";
+import { readdir, stat } from "node:fs/promises";
+import { cpus, loadavg, platform, release, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { MemoryCalendarStateStore } from "../src/booking/calendar/state.js";
@@ -109,7 +113,19 @@ async function bookings(store: MemoryHoldStore, state: MemoryCalendarStateStore,
   }
 }
 
-async function measure(events: number, booked: number): Promise<number> {
+/**
+ * The step that is O(files) by design: deciding what changed from file metadata needs one
+ * stat per file (readdir, then stats 256 at a time as the connector does).
+ */
+async function statAll(dir: string): Promise<number> {
+  const t = performance.now();
+  const names = await readdir(dir);
+  for (let i = 0; i < names.length; i += 256)
+    await Promise.all(names.slice(i, i + 256).map((n) => stat(join(dir, n))));
+  return performance.now() - t;
+}
+
+async function measure(events: number, booked: number): Promise<{ sync: number; stat: number }> {
   const dir = mkdtempSync(join(tmpdir(), "bench-sync-"));
   try {
     for (let i = 0; i < events; i++) {
@@ -128,6 +144,7 @@ async function measure(events: number, booked: number): Promise<number> {
     const [first] = await syncCalendarHost(deps, plan);
     if (first?.outcome !== "complete") throw new Error(`first sync: ${JSON.stringify(first)}`);
     const times: number[] = [];
+    const stats: number[] = [];
     for (let r = 0; r < ROUNDS + 1; r++) {
       const i = (r * 97) % events;
       const file = join(dir, `e${i}.ics`);
@@ -140,8 +157,9 @@ async function measure(events: number, booked: number): Promise<number> {
       if (report?.outcome !== "complete" || report.kind !== "incremental")
         throw new Error(`re-sync: ${JSON.stringify(report)}`);
       if (r > 0) times.push(ms); // the first re-sync warms up
+      if (r > 0) stats.push(await statAll(dir));
     }
-    return median(times);
+    return { sync: median(times), stat: median(stats) };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -149,13 +167,18 @@ async function measure(events: number, booked: number): Promise<number> {
 
 async function pair(what: string, small: [number, number], large: [number, number]) {
   process.stderr.write(`${what}: ${small.join("/")} …\n`);
-  const smallMs = await measure(...small);
+  const a = await measure(...small);
   process.stderr.write(`${what}: ${large.join("/")} …\n`);
-  const largeMs = await measure(...large);
+  const b = await measure(...large);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
   return {
-    small_ms: Math.round(smallMs * 100) / 100,
-    large_ms: Math.round(largeMs * 100) / 100,
-    ratio: Math.round((largeMs / smallMs) * 100) / 100,
+    small_ms: r2(a.sync),
+    large_ms: r2(b.sync),
+    ratio: r2(b.sync / a.sync),
+    // The stat of every file alone, and the sync without it: what grows with the files is this.
+    stat_small_ms: r2(a.stat),
+    stat_large_ms: r2(b.stat),
+    without_stat_ratio: r2(Math.max(0, b.sync - b.stat) / Math.max(0.01, a.sync - a.stat)),
   };
 }
 
@@ -164,7 +187,12 @@ const booked = { small: 100, large: 3_000, ...(await pair("bookings", [1_000, 10
 const cpu = cpus();
 console.log(
   JSON.stringify({
-    machine: { cpu: cpu[0]?.model ?? "unknown", cpus: cpu.length, os: `${platform()} ${release()}` },
+    machine: {
+      cpu: cpu[0]?.model ?? "unknown",
+      cpus: cpu.length,
+      os: `${platform()} ${release()}`,
+      load: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
     events,
     bookings: booked,
     target_ratio: 3,

@@ -81,6 +81,7 @@ export function calendarHostConnector(
     })),
     taxes: [],
   };
+  let catalogServed = false;
   return {
     platform: calendar.platform,
     kind: "calendar",
@@ -92,13 +93,20 @@ export function calendarHostConnector(
       // says so, or the periodic catalog check would turn a needs_reconnection host ok and it
       // would offer its last-synced time again until the next sync failed.
       read: async () => {
-        const refused = (await deps.state.reports(plan.hostId)).find((r) => r.error?.code === "unauthorized");
-        return refused?.error === undefined
-          ? ok(catalog)
-          : err({
-              code: "unauthorized",
-              message: `calendar ${refused.calendarId}: ${refused.error.message}`,
-            });
+        const reports = await deps.state.reports(plan.hostId);
+        const refused = reports.find((r) => r.error?.code === "unauthorized");
+        if (refused?.error !== undefined)
+          return err({
+            code: "unauthorized",
+            message: `calendar ${refused.calendarId}: ${refused.error.message}`,
+          });
+        // A sync past its bound keeps the host degraded (with the reason) until one is not; the
+        // first read answers, so the host serves what is known rather than nothing.
+        const bounded = reports.find((r) => r.degraded !== undefined)?.degraded;
+        if (bounded !== undefined && catalogServed)
+          return err({ code: "unavailable", message: bounded.message, reason: bounded.reason });
+        catalogServed = true;
+        return ok(catalog);
       },
     },
     slots: { find: (q) => findStarts(setup, deps, q.serviceId, q.range, q.resourceIds) },
@@ -106,16 +114,19 @@ export function calendarHostConnector(
   };
 }
 
-/** How far every calendar of the host was read in full; undefined while one is unread. */
+/**
+ * How far every calendar of the host is known: read in full, and not past a series the sync
+ * cut at its bound (sync.ts); undefined while one is unread.
+ */
 export async function knownUntil(
   plan: CalendarHostPlan,
   state: CalendarStateStore,
 ): Promise<number | undefined> {
   let until = Infinity;
   for (const c of plan.calendars) {
-    const s = await state.get(plan.hostId, c.calendarId);
+    const s = await state.getMeta(plan.hostId, c.calendarId);
     if (s === undefined) return undefined;
-    until = Math.min(until, s.readUntil);
+    until = Math.min(until, s.readUntil, ...Object.values(s.cuts ?? {}));
   }
   return Number.isFinite(until) ? until : undefined;
 }

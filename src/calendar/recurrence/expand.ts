@@ -16,7 +16,7 @@
  * Bounds: an RRULE without COUNT skips straight to the window; one with COUNT walks from
  * DTSTART. A series walks at most MAX_PERIODS periods and keeps at most `maxPerSeries`
  * occurrences, a call at most `maxTotal`; past a bound the answer is `complete: false`, holding
- * the earliest occurrences. An RRULE or value that cannot be read leaves its series at DTSTART
+ * the earliest occurrences, and `truncatedAt` says up to when it is whole. An RRULE or value that cannot be read leaves its series at DTSTART
  * and the answer incomplete.
  */
 import { DAY, type Component, type EventStatus, type NominalDuration, type TimeValue } from "./model.js";
@@ -52,6 +52,15 @@ export interface ExpandOptions {
 export interface Expansion {
   readonly occurrences: Occurrence[];
   readonly complete: boolean;
+  /**
+   * When a count bound cut the answer: the earliest start of an occurrence left out. Every
+   * occurrence that starts earlier is in the answer.
+   */
+  readonly truncatedAt?: number;
+  /** Each series its bound cut, by UID: the start of its first occurrence left out. */
+  readonly cut?: ReadonlyMap<string, number>;
+  /** The series that could not be expanded and were left out, by UID. */
+  readonly skipped?: ReadonlySet<string>;
 }
 
 const HOUR = 3_600_000;
@@ -74,6 +83,9 @@ export function expandComponents(components: readonly Component[], options: Expa
     byUid.set(c.uid, group);
   }
   let complete = true;
+  let truncatedAt = Infinity;
+  const cut = new Map<string, number>();
+  const skipped = new Set<string>();
   const all: Occurrence[] = [];
   for (const [uid, group] of byUid) {
     const found: Occurrence[] = [];
@@ -93,6 +105,7 @@ export function expandComponents(components: readonly Component[], options: Expa
       // Values past what the arithmetic can hold: this series is lost, never the calendar.
       complete = false;
       found.length = 0;
+      skipped.add(uid);
       options.warn?.("calendar: a series cannot be expanded; it is skipped", {
         uid,
         error: e instanceof Error ? e.message : String(e),
@@ -101,6 +114,9 @@ export function expandComponents(components: readonly Component[], options: Expa
     const unique = distinct(found).sort(byStart);
     if (unique.length > options.maxPerSeries) {
       complete = false;
+      const first = (unique[options.maxPerSeries] as Occurrence).start;
+      truncatedAt = Math.min(truncatedAt, first);
+      cut.set(uid, first);
       unique.length = options.maxPerSeries;
     }
     for (const o of unique) all.push(o);
@@ -108,9 +124,16 @@ export function expandComponents(components: readonly Component[], options: Expa
   all.sort(byStart);
   if (all.length > options.maxTotal) {
     complete = false;
+    truncatedAt = Math.min(truncatedAt, (all[options.maxTotal] as Occurrence).start);
     all.length = options.maxTotal;
   }
-  return { occurrences: all, complete };
+  return {
+    occurrences: all,
+    complete,
+    ...(Number.isFinite(truncatedAt) && { truncatedAt }),
+    ...(cut.size > 0 && { cut }),
+    ...(skipped.size > 0 && { skipped }),
+  };
 }
 
 const sequenceOf = (c: Component): number => c.sequence ?? 0;

@@ -81,6 +81,15 @@ export interface EventOccurrence {
 export interface EventsExpansion {
   readonly occurrences: EventOccurrence[];
   readonly complete: boolean;
+  /** A bound cut the answer here: occurrences starting earlier are all there (expand.ts). */
+  readonly truncatedAt?: number;
+  /** Each series its per-series bound cut, by UID, with where (expand.ts). */
+  readonly cut?: ReadonlyMap<string, number>;
+  /**
+   * What was left out because it could not be read or expanded: events, by UID, and how many
+   * of each (a series that cannot be expanded counts once). Logged through `logger` too.
+   */
+  readonly skipped?: ReadonlyMap<string, number>;
   readonly unknownZones: string[];
 }
 
@@ -183,11 +192,13 @@ export function expandEvents(
   const resolver = new ZoneResolver(floating);
   const components: Component[] = [];
   let readAll = true;
+  const skipped = new Map<string, number>();
   for (const e of events) {
     try {
       components.push(fromRaw(e, resolver));
     } catch (err) {
       readAll = false;
+      skipped.set(e.uid, (skipped.get(e.uid) ?? 0) + 1);
       warn?.("calendar: an event cannot be read; it is skipped", {
         uid: e.uid,
         event_id: e.eventId,
@@ -203,9 +214,13 @@ export function expandEvents(
     maxTotal: bound(options.maxTotal, "maxTotal", DEFAULT_MAX_TOTAL),
     ...(warn !== undefined && { warn }),
   });
+  for (const uid of r.skipped ?? []) skipped.set(uid, (skipped.get(uid) ?? 0) + 1);
   return {
     occurrences: r.occurrences.map((o: Occurrence) => ({ ...o })),
     complete: r.complete && readAll,
+    ...(r.truncatedAt !== undefined && { truncatedAt: r.truncatedAt }),
+    ...(r.cut !== undefined && { cut: r.cut }),
+    ...(skipped.size > 0 && { skipped }),
     unknownZones: [...resolver.unknown],
   };
 }

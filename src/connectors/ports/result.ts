@@ -71,7 +71,7 @@ export interface PaymentHandoff {
   readonly amount?: Money;
 }
 
-export type UpstreamFailureReason = "upstream_too_large" | "upstream_too_costly";
+export type UpstreamFailureReason = "upstream_too_large" | "upstream_too_costly" | "expansion_bound";
 
 /**
  * A failed upstream call. `C` widens the codes for the capabilities that have their own

@@ -30,7 +30,13 @@ export interface HostRow {
   readonly name: string;
   readonly health: "ok" | "degraded" | "needs_reconnection";
   readonly since?: string;
-  readonly lastError?: { readonly code: string; readonly message: string; readonly at: string };
+  readonly lastError?: {
+    readonly code: string;
+    readonly message: string;
+    readonly at: string;
+    /** Why it failed, when the gateway knows more than the code (expansion_bound…). */
+    readonly reason?: string;
+  };
   /** A console-created host that is set up: its settings page. */
   readonly settingsHref?: string;
   /** Issue the host's Servicialo A2A API key (console/a2a-key-routes.ts). */
@@ -171,7 +177,12 @@ function hostRow(
     health: s.health,
     since: localTime(s.since, tz),
     ...(s.lastError !== undefined && {
-      lastError: { code: s.lastError.code, message: s.lastError.message, at: localTime(s.lastError.at, tz) },
+      lastError: {
+        code: s.lastError.code,
+        message: s.lastError.message,
+        at: localTime(s.lastError.at, tz),
+        ...(s.lastError.reason !== undefined && { reason: s.lastError.reason }),
+      },
     }),
   };
 }

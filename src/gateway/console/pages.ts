@@ -77,7 +77,10 @@ function hostsSection(v: OperateView): string {
         (h) =>
           `<tr><th scope="row">${e(h.name)} <span class="note">(${e(h.hostId)})</span></th>` +
           `<td class="${e(h.health)}">${e(HEALTH_TEXT[h.health] ?? h.health)}</td>${td(h.since)}` +
-          td(h.lastError && `${h.lastError.code}: ${h.lastError.message} (${h.lastError.at})`) +
+          td(
+            h.lastError &&
+              `${h.lastError.reason ?? h.lastError.code}: ${h.lastError.message} (${h.lastError.at})`,
+          ) +
           manageCell(h) +
           `</tr>`,
       ),

@@ -45,6 +45,9 @@ export function hostHealthView(host: HostRuntime): Record<string, unknown> {
   return {
     ...base,
     health: s.health,
+    // Why a degraded host is degraded (upstream_too_large, upstream_too_costly, expansion_bound…).
+    ...(s.health === "degraded" &&
+      s.lastError !== undefined && { degraded_reason: s.lastError.reason ?? s.lastError.code }),
     since: formatInstant(s.since),
     ...(s.lastError !== undefined && {
       last_error: {

@@ -128,6 +128,7 @@ export async function runCalendarHost(
       state: deps.state,
       store: deps.store,
       now: deps.now,
+      logger: deps.logger,
       ...displacementOf(deps, handle),
     },
     handle.plan,
@@ -139,6 +140,7 @@ export async function runCalendarHost(
   // A calendar that fails (unavailable, timeout, rate limited; an answer over the byte cap or
   // too costly to parse) degrades the host, with the reason, while its busy time is kept.
   const failing = reports.find((r) => r.error !== undefined && SYNC_FAILING.has(r.error.code));
+  const bounded = reports.find((r) => r.degraded !== undefined);
   const host = deps.hosts.get(hostId);
   if (refused?.error !== undefined)
     host?.health?.upstreamFailed({ code: "unauthorized", message: refused.error.message }, "calendar.sync");
@@ -150,6 +152,12 @@ export async function runCalendarHost(
         message,
         ...((reason === "upstream_too_large" || reason === "upstream_too_costly") && { reason }),
       },
+      "calendar.sync",
+    );
+  } else if (bounded?.degraded !== undefined) {
+    // Laid and served as far as known, but a bound cut it: degraded, saying why.
+    host?.health?.upstreamFailed(
+      { code: "unavailable", message: bounded.degraded.message, reason: "expansion_bound" },
       "calendar.sync",
     );
   } else if (
@@ -211,6 +219,9 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
     ...(r.busy !== undefined && { busy: r.busy }),
     ...(r.readUntil !== undefined && { read_until: new Date(r.readUntil).toISOString() }),
     ...(r.restarted === true && { restarted: true }),
+    ...(r.complete !== undefined && { complete: r.complete }),
+    ...(r.skipped !== undefined && { skipped: r.skipped }),
+    ...(r.degraded !== undefined && { degraded_reason: r.degraded.reason, degraded: r.degraded.message }),
     ...(r.error !== undefined && { error_code: r.error.code, error: r.error.message }),
     ...(r.error?.reason !== undefined && { error_reason: r.error.reason }),
   };
@@ -238,7 +249,9 @@ function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
   }
   if (handled.length > 0)
     logger.info("calendar conflicts displaced", { ...fields, conflicts: handled.map(conflict) });
-  if (r.outcome === "complete") logger.info("calendar synced", fields);
+  if (r.outcome === "complete" && r.complete === false)
+    logger.warn("calendar synced with events left out: the rest is laid", fields);
+  else if (r.outcome === "complete") logger.info("calendar synced", fields);
   else logger.warn("calendar sync incomplete: the busy time it had is kept", fields);
 }
 

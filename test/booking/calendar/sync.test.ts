@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
+import { knownUntil } from "../../../src/booking/calendar/host-connector.js";
 import { syncCalendarHost, type CalendarHostPlan } from "../../../src/booking/calendar/sync.js";
 import { unitsFor } from "../../../src/booking/calendar/units.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
@@ -131,20 +132,45 @@ describe("calendar sync: busy time lands in the hold store (issue #11, SchCP §1
     expect((await state.reports("cal"))[0]?.outcome).toBe("incomplete");
   });
 
-  it("over the expansion bound is incomplete: the busy time stays", async () => {
-    const { cal, store, deps } = setup();
-    cal.put(weekly);
-    await syncCalendarHost(deps, plan);
+  it("a series past its bound is laid up to where it was cut; the host is degraded and offers nothing later", async () => {
+    const { cal, store, deps, state } = setup();
     cal.put({
       ...weekly,
-      uid: "every-minute",
+      uid: "every-quarter",
       eventId: "flood",
       rrule: "FREQ=MINUTELY;INTERVAL=15",
       end: { dateTime: "2026-12-07T09:10:00", zone: "Europe/Madrid" },
     });
-    const [r] = await syncCalendarHost(deps, { ...plan, maxTotal: 500 });
-    expect(r).toMatchObject({ outcome: "incomplete", error: { code: "expansion_bound" } });
-    expect(await busyOf(store, "chair-1")).toHaveLength(3);
+    const [r] = await syncCalendarHost(deps, { ...plan, maxPerSeries: 500 });
+    expect(r).toMatchObject({ outcome: "complete", degraded: { reason: "expansion_bound" } });
+    const cutAt = Date.parse("2026-12-07T08:00:00Z") + 500 * 15 * 60_000;
+    expect(await knownUntil(plan, state)).toBe(cutAt);
+    expect((await busyOf(store, "chair-1")).length).toBeGreaterThan(0);
+  });
+
+  it("a day with more occurrences than its bound is busy whole, the others as they are; degraded", async () => {
+    const { cal, store, deps } = setup();
+    for (let i = 0; i < 30; i++)
+      cal.put({
+        ...weekly,
+        rrule: undefined,
+        uid: `crowd-${i}`,
+        eventId: `crowd-${i}`,
+        start: { dateTime: "2026-12-09T10:00:00Z" },
+        end: { dateTime: "2026-12-09T10:30:00Z" },
+      });
+    cal.put({ ...weekly, rrule: undefined });
+    const [r] = await syncCalendarHost(deps, { ...plan, maxPerDay: 20 });
+    expect(r).toMatchObject({ outcome: "complete", degraded: { reason: "expansion_bound" } });
+    expect(r?.degraded?.message).toContain("2026-12-09");
+    // The host's day in Madrid (UTC+1).
+    for (const unit of ["chair-1", "chair-2"])
+      expect(
+        await busyOf(store, unit, Date.parse("2026-12-08T23:00:00Z"), Date.parse("2026-12-09T23:00:00Z")),
+      ).toEqual([["2026-12-08T23:00:00.000Z", "2026-12-09T23:00:00.000Z"]]);
+    expect(await busyOf(store, "chair-1", now, Date.parse("2026-12-08T00:00:00Z"))).toEqual([
+      ["2026-12-07T08:00:00.000Z", "2026-12-07T09:00:00.000Z"],
+    ]);
   });
 
   it("the gateway's own events are not laid twice (its bookings already hold their units)", async () => {
@@ -175,5 +201,79 @@ describe("calendar sync: busy time lands in the hold store (issue #11, SchCP §1
     await syncCalendarHost(deps, plan);
     expect(await busyOf(store, "chair-1")).toHaveLength(1);
     expect(await busyOf(store, "chair-2")).toHaveLength(1);
+  });
+});
+
+describe("calendar sync: host-local days, skipped events", () => {
+  const single = (id: string, start: string, end: string) => ({
+    ...weekly,
+    rrule: undefined,
+    uid: id,
+    eventId: id,
+    start: { dateTime: start },
+    end: { dateTime: end },
+  });
+
+  it("an event over UTC midnight (afternoon in Vancouver) stays on one unit; the free hour is offered", async () => {
+    const { cal, store, deps } = setup();
+    const vancouver = { ...plan, timezone: "America/Vancouver" };
+    // 14:00–15:30, 15:00–17:00 and 16:30–17:30 local (PST, UTC-8): 00:00 UTC is 16:00 local.
+    cal.put(single("before", "2026-12-08T22:00:00Z", "2026-12-08T23:30:00Z"));
+    cal.put(single("across", "2026-12-08T23:00:00Z", "2026-12-09T01:00:00Z"));
+    cal.put(single("after", "2026-12-09T00:30:00Z", "2026-12-09T01:30:00Z"));
+    const [r] = await syncCalendarHost(deps, vancouver);
+    expect(r).toMatchObject({ outcome: "complete", complete: true, busy: 3 });
+    const all = [
+      ...(await busyOf(store, "chair-1")).map((b) => ["chair-1", ...b]),
+      ...(await busyOf(store, "chair-2")).map((b) => ["chair-2", ...b]),
+    ];
+    // Laid whole: the event across UTC midnight is one interval on one chair.
+    expect(all).toContainEqual([expect.any(String), "2026-12-08T23:00:00.000Z", "2026-12-09T01:00:00.000Z"]);
+    // 15:30–16:30 local: one chair is free (the others' layout would leave none).
+    const from = Date.parse("2026-12-08T23:30:00Z");
+    const to = Date.parse("2026-12-09T00:30:00Z");
+    const free = [];
+    for (const unit of ["chair-1", "chair-2"])
+      if ((await busyOf(store, unit, from, to)).length === 0) free.push(unit);
+    expect(free).toHaveLength(1);
+  });
+
+  it("a host whose zone changes is laid again in its new days", async () => {
+    const { cal, store, deps } = setup();
+    cal.put(single("across", "2026-12-08T23:00:00Z", "2026-12-09T01:00:00Z"));
+    await syncCalendarHost(deps, { ...plan, timezone: "UTC" });
+    expect(await busyOf(store, "chair-1")).toHaveLength(2);
+    const [r] = await syncCalendarHost(deps, { ...plan, timezone: "America/Vancouver" });
+    expect(r).toMatchObject({ kind: "full", outcome: "complete" });
+    expect(await busyOf(store, "chair-1")).toEqual([
+      ["2026-12-08T23:00:00.000Z", "2026-12-09T01:00:00.000Z"],
+    ]);
+  });
+
+  it("an unreadable event is skipped and logged, the rest laid; the report says how many, complete: false", async () => {
+    const { cal, store, deps } = setup();
+    const warnings: Array<[string, Readonly<Record<string, unknown>> | undefined]> = [];
+    const logger = { warn: (m: string, f?: Readonly<Record<string, unknown>>) => warnings.push([m, f]) };
+    cal.put({ ...weekly, rrule: undefined });
+    cal.put({
+      ...single("broken", "2026-12-09T10:00:00Z", "2026-12-09T11:00:00Z"),
+      start: { dateTime: "not a time" },
+    });
+    const [r] = await syncCalendarHost({ ...deps, logger }, plan);
+    expect(r).toMatchObject({ outcome: "complete", complete: false, skipped: 1, busy: 1 });
+    expect(await busyOf(store, "chair-1")).toEqual([
+      ["2026-12-07T08:00:00.000Z", "2026-12-07T09:00:00.000Z"],
+    ]);
+    expect(warnings.some(([, f]) => f?.event_id === "broken")).toBe(true);
+    // Still skipped on a sync that did not read it again; fixed, it is laid and the count drops.
+    cal.put(single("other", "2026-12-10T10:00:00Z", "2026-12-10T11:00:00Z"));
+    expect((await syncCalendarHost({ ...deps, logger }, plan))[0]).toMatchObject({
+      skipped: 1,
+      complete: false,
+    });
+    cal.put(single("broken", "2026-12-09T10:00:00Z", "2026-12-09T11:00:00Z"));
+    const [fixed] = await syncCalendarHost({ ...deps, logger }, plan);
+    expect(fixed).toMatchObject({ kind: "incremental", complete: true, busy: 3 });
+    expect(fixed?.skipped).toBeUndefined();
   });
 });

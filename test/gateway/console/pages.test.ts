@@ -20,6 +20,18 @@ const view: OperateView = {
       lastError: { code: "auth", message: "invalid_grant", at: "Thu 9:00" },
     },
     { hostId: "cal", name: "Ana", health: "degraded", since: "Thu 8:00" },
+    {
+      hostId: "big",
+      name: "Bo",
+      health: "degraded",
+      since: "Thu 7:00",
+      lastError: {
+        code: "unavailable",
+        reason: "expansion_bound",
+        message: "calendar local: 1 series have more occurrences than the sync expands",
+        at: "Thu 7:00",
+      },
+    },
   ],
   syncs: [
     {
@@ -76,6 +88,10 @@ describe("Operate page", () => {
     const html = operatePage(view, 'tok"en');
     expect(html).toContain('<td class="needs_reconnection">needs reconnection</td>');
     expect(html).toContain("auth: invalid_grant (Thu 9:00)");
+    // A degraded host says why: the reason, not only the code.
+    expect(html).toContain(
+      "expansion_bound: calendar local: 1 series have more occurrences than the sync expands (Thu 7:00)",
+    );
     expect(html).toContain('<td class="degraded">degraded</td>');
     expect(html).toContain("rate_limited: slow down");
     expect(html).toContain("incomplete");

@@ -1,0 +1,201 @@
+/**
+ * npm run bench:sync — calendar re-sync after ONE changed event, at two sizes of the calendar
+ * and two sizes of the host's bookings, in one run. Prints one JSON object on stdout:
+ *   {"machine": {"cpu", "cpus", "os"}, "events": {"small", "large", "small_ms", "large_ms",
+ *    "ratio"}, "bookings": {…the same…}, "target_ratio": 3, "ok"}
+ * small_ms / large_ms = median wall time of syncCalendarHost after one file of an ics-dir
+ * calendar changed (a real directory, the real connector, the memory hold and state stores);
+ * ratio = large_ms / small_ms (target ≤ 3 for both); stat_*_ms = readdir and one stat per file
+ * alone (the connector's change detection, O(files) by design), and without_stat_ratio the
+ * ratio of what remains; machine.load = the load average (the run is noisy on a shared host).
+ * The events case: 1,000 and 10,000 single
+ * events over the 31-day horizon and no bookings. The bookings case: 1,000 events and 100 or
+ * 3,000 confirmed bookings, placed through the hold store directly (placeHold, beginConfirm,
+ * completeConfirm) with their own events recorded in the calendar state. Progress to stderr.
+ *
+ *   --rounds N (default 7)   measured re-syncs per case (each after a different file changed)
+ */
+import { mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { readdir, stat } from "node:fs/promises";
+import { cpus, loadavg, platform, release, tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { MemoryCalendarStateStore } from "../src/booking/calendar/state.js";
+import { syncCalendarHost, type CalendarHostPlan } from "../src/booking/calendar/sync.js";
+import { unitsFor } from "../src/booking/calendar/units.js";
+import { ownEventId } from "../src/booking/calendar/own-events.js";
+import { createIcsDirConnector } from "../src/connectors/ics-dir/connector.js";
+import { MemoryHoldStore } from "../src/holds/memory/memory-store.js";
+
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i < 0 ? fallback : Number(process.argv[i + 1]);
+};
+const ROUNDS = arg("rounds", 7);
+const H = 3_600_000;
+const NOW = Date.parse("2026-12-07T06:00:00Z");
+const HOST = "bench-cal";
+const plan: CalendarHostPlan = {
+  hostId: HOST,
+  timezone: "UTC",
+  units: unitsFor({ resourceType: "bay", units: 3 }),
+  calendars: [{ calendarId: "local" }],
+  horizonMs: 31 * 24 * H,
+};
+
+const stamp = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").slice(0, 15) + "Z";
+function ics(uid: string, start: number): string {
+  return [
+    "BEGIN:VCALENDAR",
+    "VERSION:2.0",
+    "PRODID:-//bench//sync//EN",
+    "BEGIN:VEVENT",
+    `UID:${uid}`,
+    "DTSTAMP:20261201T000000Z",
+    `DTSTART:${stamp(start)}`,
+    `DTEND:${stamp(start + H / 2)}`,
+    "END:VEVENT",
+    "END:VCALENDAR",
+    "",
+  ].join("\r\n");
+}
+/** Event i's start: spread over the horizon, on the half hour, 07:00–19:00 UTC. */
+const startOf = (i: number, version = 0) =>
+  NOW + (Math.floor(i / 24) % 30) * 24 * H + H + ((i * 7 + version) % 24) * (H / 2);
+const settled = new Date("2026-01-01T00:00:00Z");
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+
+async function bookings(store: MemoryHoldStore, state: MemoryCalendarStateStore, n: number) {
+  for (let i = 0; i < n; i++) {
+    // Each booking its own 5-minute slot: day i mod 30, then bay, then slot.
+    const k = Math.floor(i / 30);
+    const unit = plan.units.ids[k % plan.units.ids.length] as string;
+    const s = NOW + 2 * H + (i % 30) * 24 * H + Math.floor(k / plan.units.ids.length) * 5 * 60_000;
+    const holdId = `h${i}`;
+    const placed = await store.placeHold({
+      hostId: HOST,
+      holdId,
+      serviceId: "cut",
+      interval: { start: s, end: s + 4 * 60_000 },
+      requirements: [{ type: "bay", candidates: [{ id: unit, capacity: 1 }], units: 1 }],
+      ttlMs: 600_000,
+      now: NOW,
+      owner: { agentKey: "bench", principal: null, mandates: [] },
+      caps: { principalProven: true },
+      payload: "{}",
+    });
+    if (!(placed as { ok: boolean }).ok) throw new Error(`hold ${i}: ${JSON.stringify(placed)}`);
+    const begun = await store.beginConfirm(HOST, holdId, NOW, 60_000);
+    if (!begun.ok) throw new Error(`confirm ${i}`);
+    const done = await store.completeConfirm(
+      HOST,
+      holdId,
+      begun.value.fence,
+      { bookingId: `b${i}`, payload: "{}" },
+      NOW,
+    );
+    if (!done.ok) throw new Error(`complete ${i}`);
+    await state.putOwn(HOST, {
+      calendarId: "local",
+      eventId: ownEventId(`k${i}`),
+      idempotencyKey: `k${i}`,
+      serviceId: "cut",
+      start: s,
+      end: s + 4 * 60_000,
+      resourceIds: [unit],
+      summary: "bench",
+      status: "confirmed",
+      written: "confirmed",
+      etag: "v",
+      attempts: 0,
+    });
+  }
+}
+
+/**
+ * The step that is O(files) by design: deciding what changed from file metadata needs one
+ * stat per file (readdir, then stats 256 at a time as the connector does).
+ */
+async function statAll(dir: string): Promise<number> {
+  const t = performance.now();
+  const names = await readdir(dir);
+  for (let i = 0; i < names.length; i += 256)
+    await Promise.all(names.slice(i, i + 256).map((n) => stat(join(dir, n))));
+  return performance.now() - t;
+}
+
+async function measure(events: number, booked: number): Promise<{ sync: number; stat: number }> {
+  const dir = mkdtempSync(join(tmpdir(), "bench-sync-"));
+  try {
+    for (let i = 0; i < events; i++) {
+      writeFileSync(join(dir, `e${i}.ics`), ics(`e${i}@bench`, startOf(i)));
+      utimesSync(join(dir, `e${i}.ics`), settled, settled);
+    }
+    const store = new MemoryHoldStore();
+    const state = new MemoryCalendarStateStore();
+    await bookings(store, state, booked);
+    const deps = {
+      sync: createIcsDirConnector({ path: dir }, { now: () => NOW }).calendar,
+      state,
+      store,
+      now: () => NOW,
+    };
+    const [first] = await syncCalendarHost(deps, plan);
+    if (first?.outcome !== "complete") throw new Error(`first sync: ${JSON.stringify(first)}`);
+    const times: number[] = [];
+    const stats: number[] = [];
+    for (let r = 0; r < ROUNDS + 1; r++) {
+      const i = (r * 97) % events;
+      const file = join(dir, `e${i}.ics`);
+      writeFileSync(file, ics(`e${i}@bench`, startOf(i, r + 1)));
+      const edited = new Date(settled.getTime() + (r + 1) * 1000);
+      utimesSync(file, edited, edited);
+      const t = performance.now();
+      const [report] = await syncCalendarHost(deps, plan);
+      const ms = performance.now() - t;
+      if (report?.outcome !== "complete" || report.kind !== "incremental")
+        throw new Error(`re-sync: ${JSON.stringify(report)}`);
+      if (r > 0) times.push(ms); // the first re-sync warms up
+      if (r > 0) stats.push(await statAll(dir));
+    }
+    return { sync: median(times), stat: median(stats) };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function pair(what: string, small: [number, number], large: [number, number]) {
+  process.stderr.write(`${what}: ${small.join("/")} …\n`);
+  const a = await measure(...small);
+  process.stderr.write(`${what}: ${large.join("/")} …\n`);
+  const b = await measure(...large);
+  const r2 = (x: number) => Math.round(x * 100) / 100;
+  return {
+    small_ms: r2(a.sync),
+    large_ms: r2(b.sync),
+    ratio: r2(b.sync / a.sync),
+    // The stat of every file alone, and the sync without it: what grows with the files is this.
+    stat_small_ms: r2(a.stat),
+    stat_large_ms: r2(b.stat),
+    without_stat_ratio: r2(Math.max(0, b.sync - b.stat) / Math.max(0.01, a.sync - a.stat)),
+  };
+}
+
+const events = { small: 1_000, large: 10_000, ...(await pair("events", [1_000, 0], [10_000, 0])) };
+const booked = { small: 100, large: 3_000, ...(await pair("bookings", [1_000, 100], [1_000, 3_000])) };
+const cpu = cpus();
+console.log(
+  JSON.stringify({
+    machine: {
+      cpu: cpu[0]?.model ?? "unknown",
+      cpus: cpu.length,
+      os: `${platform()} ${release()}`,
+      load: loadavg().map((l) => Math.round(l * 100) / 100),
+    },
+    events,
+    bookings: booked,
+    target_ratio: 3,
+    ok: events.ratio <= 3 && booked.ratio <= 3,
+  }),
+);

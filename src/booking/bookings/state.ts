@@ -19,8 +19,17 @@ import { parseInstant } from "../../protocol/time/index.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
-export type BookingStatus =
-  "pending_host" | "tentative" | "confirmed" | "declined" | "expired" | "cancelled" | "completed" | "no_show";
+export const BOOKING_STATUSES = [
+  "pending_host",
+  "tentative",
+  "confirmed",
+  "declined",
+  "expired",
+  "cancelled",
+  "completed",
+  "no_show",
+] as const;
+export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 
 /**
  * Why a booking, or a change of it, did not happen: declined by the host, lapsed unanswered,

@@ -13,7 +13,7 @@ import type {
   OperatorApi,
   UseCase,
 } from "../../booking/api.js";
-import type { BookingStatus } from "../../booking/bookings/state.js";
+import { BOOKING_STATUSES, type BookingStatus } from "../../booking/bookings/state.js";
 import { isBookingCursor, MAX_BOOKING_PAGE } from "../../holds/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
@@ -86,16 +86,7 @@ export function mountOperatorRoutes(app: Hono, deps: HttpAppDeps): void {
   }
 }
 
-const STATUSES: ReadonlySet<string> = new Set<BookingStatus>([
-  "pending_host",
-  "tentative",
-  "confirmed",
-  "declined",
-  "expired",
-  "cancelled",
-  "completed",
-  "no_show",
-]);
+const STATUSES: ReadonlySet<string> = new Set<BookingStatus>(BOOKING_STATUSES);
 
 /**
  * The list's query: `limit` (1 to MAX_BOOKING_PAGE), `cursor` (a page's next_cursor), `status`

@@ -41,9 +41,27 @@
  *   --seed S (default 11)    the calendar's seed
  *   --profile FILE           after the measurement, write a V8 CPU profile of --rounds more
  *                            passes of the served path alone (open in Chrome DevTools)
+ *   --only latency|throughput  run one part (default both)
+ *   --redis URL              the Redis of the throughput part (default REDIS_URL, else
+ *                            redis://127.0.0.1:6379); its keys get a prefix of their own, deleted
+ *                            after the run
+ *   --seconds S (default 2)  how long each throughput cell runs, after a warm-up
+ *
+ * The throughput part ("throughput" in the JSON): the same host served twice in the same
+ * process, once on the memory store and once on Redis (both synced once), each request being
+ * what the SchCP edge does for an availability query past the signature: the agent key's
+ * token bucket (runtime.rateLimiter, §7.2) and the core's availability on a one-day window
+ * (the 31 days × 3 services in turn). At 1, 10 and 100 concurrent clients (one agent key
+ * each), memory and Redis alternating cell by cell so drift lands on both:
+ *   {"machine": {"cpu_model", "cpus"}, "memory": {"c1"|"c10"|"c100": {"requests", "per_s",
+ *    "p50_ms", "p99_ms"}}, "redis": {…}, "ratio_c10" (Redis per_s / memory per_s at 10
+ *    clients; target ≥ 0.7), "ratios" (the same at every concurrency),
+ *    "redis_commands_per_query" (commands the Redis server processed per request during the
+ *    Redis cells, from INFO stats: counts every client of that server, so an upper bound on a
+ *    shared one)}.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Session } from "node:inspector/promises";
@@ -63,8 +81,16 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     seed: { type: "string", default: "11" },
     profile: { type: "string" },
+    only: { type: "string" },
+    redis: { type: "string" },
+    seconds: { type: "string", default: "2" },
   },
 });
+const ONLY = values.only;
+if (ONLY !== undefined && ONLY !== "latency" && ONLY !== "throughput")
+  throw new Error("--only latency|throughput");
+const REDIS_URL = values.redis ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const CELL_MS = Math.max(0.2, Number(values.seconds)) * 1000;
 const ROUNDS = Math.max(1, Number(values.rounds));
 const SEED = Number(values.seed);
 
@@ -415,6 +441,9 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
+const clock = { now: () => NOW };
+const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-availability-"));
   const calendarDir = join(dataDir, "calendar");
@@ -422,8 +451,17 @@ async function main(): Promise<void> {
     mkdirSync(calendarDir);
     writeCalendar(calendarDir);
     const config = hostConfig(calendarDir);
-    const clock = { now: () => NOW };
-    const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
+    const out: Record<string, unknown> = ONLY === "throughput" ? {} : await latency(config, dataDir);
+    if (ONLY !== "latency") out.throughput = await throughput(config, dataDir);
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The latency part: one query at a time, served against naive (the fields above). */
+async function latency(config: HostConfig, dataDir: string): Promise<Record<string, unknown>> {
+  {
     const runtime = await createGatewayRuntime({
       hosts: [config],
       publicOrigin: "https://gateway.bench",
@@ -613,16 +651,171 @@ async function main(): Promise<void> {
         busy_occurrences: report.busy,
         exceptions,
       };
-      process.stdout.write(`${JSON.stringify(result)}\n`);
       if (upstreamCalls !== 0) {
         log(`FAIL: ${upstreamCalls} calendar calls during the measured queries`);
         process.exitCode = 1;
       }
+      return result;
     } finally {
       await runtime.close();
     }
+  }
+}
+
+// ---- throughput: memory against Redis, at 1, 10 and 100 clients ------------------------------
+
+const CONCURRENCY = [1, 10, 100] as const;
+
+interface Cell {
+  requests: number;
+  per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+/** One-day windows over the 31 days, each service in turn: what an agent usually asks. */
+function dayQueries(): Query[] {
+  const out: Query[] = [];
+  for (let d = 1; d <= 31; d++) {
+    const midnight = wallClockToInstant(
+      { ...shiftDate(d), hour: 0, minute: 0, second: 0, millisecond: 0 },
+      ZONE,
+      "compatible",
+    );
+    if (!midnight.ok) throw new Error("no local midnight");
+    const s = SERVICES[d % SERVICES.length]!;
+    out.push({ serviceId: s.id, start: midnight.value, end: midnight.value + DAY });
+  }
+  return out;
+}
+
+async function throughput(config: HostConfig, dataDir: string): Promise<Record<string, unknown>> {
+  const { Redis } = await import("ioredis");
+  const prefix = `bench-avail-${process.pid}-${Date.now()}:`;
+  const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+  // A bucket no bench client empties: the limiter's cost is measured, not its refusals.
+  const availabilityRate = { capacity: 1_000_000, refillPerSec: 1_000_000 };
+  const open = (redisUrl?: string) =>
+    createGatewayRuntime({
+      hosts: [config],
+      publicOrigin: "https://gateway.bench",
+      dataDir,
+      logger: quiet,
+      workers: false,
+      clock,
+      availabilityRate,
+      ...(redisUrl !== undefined && { redisUrl, redisKeyPrefix: prefix }),
+    });
+  const memory = await open();
+  let redis: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    redis = await open(REDIS_URL);
+    const qs = dayQueries();
+    const bodies = qs.map(
+      (q): AvailabilityRequest => ({
+        service_id: q.serviceId,
+        window: { start: formatInstant(q.start), end: formatInstant(q.end) },
+        constraints: { granularity: "PT15M" },
+      }),
+    );
+    const stores = { memory, redis } as const;
+    const slotsSeen: Record<string, number> = {};
+    for (const [name, rt] of Object.entries(stores)) {
+      if (!(await rt.syncCalendarNow(HOST))) throw new Error("not a calendar host");
+      // Both stores must answer alike before either is timed.
+      let slots = 0;
+      for (const b of bodies) {
+        const a = await rt.service.availability(HOST, { agentKey: "bench-check" }, b);
+        if (!a.ok) throw new Error(`${name}: availability refused: ${JSON.stringify(a.error)}`);
+        slots += a.value.slots.length;
+      }
+      slotsSeen[name] = slots;
+    }
+    if (slotsSeen.memory !== slotsSeen.redis)
+      throw new Error(`memory offers ${slotsSeen.memory} starts, Redis ${slotsSeen.redis}`);
+    log(`throughput: ${qs.length} one-day queries agree on both stores (${slotsSeen.memory} starts)`);
+
+    /** What the edge does per availability query past the signature: the bucket, then the core. */
+    const request = async (rt: typeof memory, agentKey: string, k: number): Promise<void> => {
+      const taken = await rt.rateLimiter.take(agentKey, Date.now());
+      if (!taken.ok) throw new Error("the bench's bucket refused a request");
+      const a = await rt.service.availability(HOST, { agentKey }, bodies[k % bodies.length]!);
+      if (!a.ok) throw new Error(`availability refused: ${JSON.stringify(a.error)}`);
+    };
+    const cell = async (rt: typeof memory, clients: number, ms: number): Promise<Cell> => {
+      const times: number[] = [];
+      const until = performance.now() + ms;
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: clients }, async (_, c) => {
+          const key = `bench-agent-${clients}-${c}`;
+          while (performance.now() < until) {
+            const s = performance.now();
+            await request(rt, key, next++);
+            times.push(performance.now() - s);
+          }
+        }),
+      );
+      const elapsed = performance.now() - t0;
+      times.sort((a, b) => a - b);
+      return {
+        requests: times.length,
+        per_s: Math.round((times.length / elapsed) * 1000),
+        p50_ms: round(percentile(times, 50)),
+        p99_ms: round(percentile(times, 99)),
+      };
+    };
+    const commands = async () =>
+      Number(/total_commands_processed:(\d+)/.exec(await admin.info("stats"))?.[1] ?? NaN);
+
+    const result = {
+      memory: {} as Record<string, Cell>,
+      redis: {} as Record<string, Cell>,
+    };
+    let redisRequests = 0;
+    let redisCommands = 0;
+    for (const clients of CONCURRENCY) {
+      for (const name of ["memory", "redis"] as const) {
+        const rt = stores[name];
+        await cell(rt, clients, Math.min(500, CELL_MS / 4)); // warm-up
+        const before = name === "redis" ? await commands() : 0;
+        const measured = await cell(rt, clients, CELL_MS);
+        if (name === "redis") {
+          redisCommands += (await commands()) - before - 1;
+          redisRequests += measured.requests;
+        }
+        result[name][`c${clients}`] = measured;
+        log(`throughput ${name} at ${clients} clients: ${measured.per_s}/s, p50 ${measured.p50_ms} ms`);
+      }
+    }
+    const ratios = Object.fromEntries(
+      CONCURRENCY.map((c) => [
+        `c${c}`,
+        Math.round((result.redis[`c${c}`]!.per_s / result.memory[`c${c}`]!.per_s) * 100) / 100,
+      ]),
+    );
+    const cpu = cpus();
+    return {
+      machine: { cpu_model: cpu[0]?.model ?? "unknown", cpus: cpu.length },
+      window_days: 1,
+      ...result,
+      ratio_c10: ratios.c10,
+      ratios,
+      redis_commands_per_query: Math.round((redisCommands / Math.max(1, redisRequests)) * 100) / 100,
+    };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await memory.close();
+    await redis?.close();
+    // Only this run's keys: the server may be shared.
+    let cursor = "0";
+    do {
+      const [next, keys] = await admin.scan(cursor, "MATCH", `*${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await admin.del(...keys);
+    } while (cursor !== "0");
+    admin.disconnect();
   }
 }
 

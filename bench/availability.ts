@@ -712,13 +712,11 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
   try {
     redis = await open(REDIS_URL);
     const qs = dayQueries();
-    const bodies = qs.map(
-      (q): AvailabilityRequest => ({
-        service_id: q.serviceId,
-        window: { start: formatInstant(q.start), end: formatInstant(q.end) },
-        constraints: { granularity: "PT15M" },
-      }),
-    );
+    const bodies = qs.map((q): AvailabilityRequest => ({
+      service_id: q.serviceId,
+      window: { start: formatInstant(q.start), end: formatInstant(q.end) },
+      constraints: { granularity: "PT15M" },
+    }));
     const stores = { memory, redis } as const;
     const slotsSeen: Record<string, number> = {};
     for (const [name, rt] of Object.entries(stores)) {

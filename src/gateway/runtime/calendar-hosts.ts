@@ -19,6 +19,7 @@ import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import { displaceConflicts, type HostNotice } from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
+import { forgetReadHorizon } from "../../booking/availability/read-horizon.js";
 import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
 import { syncCalendarHost } from "../../booking/calendar/sync.js";
 import type { HoldStore } from "../../holds/port.js";
@@ -133,6 +134,8 @@ export async function runCalendarHost(
     },
     handle.plan,
   );
+  // The horizon availability remembers (read-horizon.ts) may have moved.
+  forgetReadHorizon(deps.state, hostId);
   for (const r of reports) logSync(deps.logger, r, reason);
   // Availability on a calendar host makes no upstream call, so only the sync sees a refused
   // credential: it reaches the host's health here, which then refuses its time (needs_reconnection).

@@ -19,10 +19,15 @@ local function is_live(id, ex)
   end
   return not lapsed[id]
 end
+-- Every resource's longest entry in one call: a query reads all of a host's units.
+local fields = {}
+for i = 1, n do
+  fields[i] = "r:" .. ARGV[3 + i]
+end
+local longests = redis.call("HMGET", occlen, unpack(fields))
 local out = {}
 for i = 1, n do
-  local rid = ARGV[3 + i]
-  local longest = tonumber(redis.call("HGET", occlen, "r:" .. rid) or "0")
+  local longest = tonumber(longests[i] or "0") or 0
   local rows = redis.call("ZRANGEBYSCORE", KEYS[i], "(" .. fmt(s), fmt(e + longest), "WITHSCORES")
   local entries = {}
   for r = 1, #rows, 2 do

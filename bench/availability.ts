@@ -53,8 +53,8 @@
  * token bucket (runtime.rateLimiter, §7.2) and the core's availability on a one-day window
  * (the 31 days × 3 services in turn). At 1, 10 and 100 concurrent clients (one agent key
  * each), memory and Redis alternating cell by cell so drift lands on both:
- *   {"machine": {"cpu_model", "cpus"}, "memory": {"c1"|"c10"|"c100": {"requests", "per_s",
- *    "p50_ms", "p99_ms"}}, "redis": {…}, "ratio_c10" (Redis per_s / memory per_s at 10
+ *   {"machine": {"cpu_model", "cpus"}, "memory": {"c1"|"c10"|"c100": {"requests",
+ *    "cpu_ms_per_query" (this process's CPU time per request), "per_s", "p50_ms", "p99_ms"}}, "redis": {…}, "ratio_c10" (Redis per_s / memory per_s at 10
  *    clients; target ≥ 0.7), "ratios" (the same at every concurrency),
  *    "redis_commands_per_query" (commands the Redis server processed per request during the
  *    Redis cells, from INFO stats: counts every client of that server, so an upper bound on a
@@ -668,6 +668,8 @@ const CONCURRENCY = [1, 10, 100] as const;
 
 interface Cell {
   requests: number;
+  /** This process's CPU time per request (the Redis server's is not in it). */
+  cpu_ms_per_query: number;
   per_s: number;
   p50_ms: number;
   p99_ms: number;
@@ -744,6 +746,7 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
     const cell = async (rt: typeof memory, clients: number, ms: number): Promise<Cell> => {
       const times: number[] = [];
       const until = performance.now() + ms;
+      const c0 = process.cpuUsage();
       const t0 = performance.now();
       let next = 0;
       await Promise.all(
@@ -757,9 +760,11 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
         }),
       );
       const elapsed = performance.now() - t0;
+      const c = process.cpuUsage(c0);
       times.sort((a, b) => a - b);
       return {
         requests: times.length,
+        cpu_ms_per_query: round((c.user + c.system) / 1000 / Math.max(1, times.length)),
         per_s: Math.round((times.length / elapsed) * 1000),
         p50_ms: round(percentile(times, 50)),
         p99_ms: round(percentile(times, 99)),

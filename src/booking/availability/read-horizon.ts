@@ -29,7 +29,7 @@ export async function cachedReadHorizon(
   ttlMs = READ_HORIZON_TTL_MS,
 ): Promise<number | undefined> {
   let hosts = known.get(state);
-  if (hosts === undefined) known.set(state, (hosts = new Map()));
+  if (hosts === undefined) known.set(state, (hosts = new Map<string, Known>()));
   const now = performance.now();
   const hit = hosts.get(hostId);
   if (hit !== undefined && now - hit.at < ttlMs) return hit.value;

@@ -104,6 +104,8 @@ export interface CalendarHostsDeps {
   readonly now: () => number;
   readonly logger: JobLogger;
   readonly redis?: { readonly url: string; readonly prefix: string };
+  /** Without Redis: syncs at start and on schedule running at once (default 4). */
+  readonly syncConcurrency?: number;
   /**
    * §5.8 displaced bookings (booking/calendar/displace.ts): the core's host change offer, its
    * booking index, and the messenger that tells the host's approver of an unresolved one.
@@ -254,7 +256,9 @@ export function startCalendarSync(deps: CalendarHostsDeps): CalendarSyncQueue {
       deps.logger.error("calendar sync failed", { host_id: hostId, error: describeError(e) });
     });
   return deps.redis === undefined
-    ? memoryCalendarSyncQueue(schedules, run, deps.logger)
+    ? memoryCalendarSyncQueue(schedules, run, deps.logger, {
+        ...(deps.syncConcurrency !== undefined && { concurrency: deps.syncConcurrency }),
+      })
     : bullmqCalendarSyncQueue(
         { redisUrl: deps.redis.url, prefix: deps.redis.prefix },
         schedules,

@@ -46,6 +46,8 @@
  *                            redis://127.0.0.1:6379); its keys get a prefix of their own, deleted
  *                            after the run
  *   --seconds S (default 2)  how long each throughput cell runs, after a warm-up
+ *   --profile-throughput P   after the throughput cells, run a 10-client cell of each store again
+ *                            under the V8 profiler: P.memory.cpuprofile, P.redis.cpuprofile
  *
  * The throughput part ("throughput" in the JSON): the same host served twice in the same
  * process, once on the memory store and once on Redis (both synced once), each request being
@@ -58,7 +60,9 @@
  *    clients; target ≥ 0.7), "ratios" (the same at every concurrency),
  *    "redis_commands_per_query" (commands the Redis server processed per request during the
  *    Redis cells, from INFO stats: counts every client of that server, so an upper bound on a
- *    shared one)}.
+ *    shared one), "redis_server_cpu_ms_per_query" (the server's CPU time per request, INFO cpu:
+ *    likewise an upper bound), "redis_scripts_per_query" and "redis_script_ms_per_query"
+ *    (EVALSHA calls and the time the server spent in them, per request, INFO commandstats)}.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -81,6 +85,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     seed: { type: "string", default: "11" },
     profile: { type: "string" },
+    "profile-throughput": { type: "string" },
     only: { type: "string" },
     redis: { type: "string" },
     seconds: { type: "string", default: "2" },
@@ -772,6 +777,16 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
     };
     const commands = async () =>
       Number(/total_commands_processed:(\d+)/.exec(await admin.info("stats"))?.[1] ?? NaN);
+    /** The server's own accounting: its CPU seconds, and time spent in scripts (EVALSHA). */
+    const serverTime = async () => {
+      const info = await admin.info("all");
+      const num = (re: RegExp) => Number(re.exec(info)?.[1] ?? NaN);
+      return {
+        cpuMs: (num(/used_cpu_user:([\d.]+)/) + num(/used_cpu_sys:([\d.]+)/)) * 1000,
+        scriptUs: num(/cmdstat_evalsha:calls=\d+,usec=(\d+)/),
+        scripts: num(/cmdstat_evalsha:calls=(\d+)/),
+      };
+    };
 
     const result = {
       memory: {} as Record<string, Cell>,
@@ -779,18 +794,41 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
     };
     let redisRequests = 0;
     let redisCommands = 0;
+    const server = { cpuMs: 0, scriptUs: 0, scripts: 0 };
     for (const clients of CONCURRENCY) {
       for (const name of ["memory", "redis"] as const) {
         const rt = stores[name];
         await cell(rt, clients, Math.min(500, CELL_MS / 4)); // warm-up
         const before = name === "redis" ? await commands() : 0;
+        const t0 = name === "redis" ? await serverTime() : undefined;
         const measured = await cell(rt, clients, CELL_MS);
-        if (name === "redis") {
-          redisCommands += (await commands()) - before - 1;
+        if (t0 !== undefined) {
+          const t1 = await serverTime();
+          server.cpuMs += t1.cpuMs - t0.cpuMs;
+          server.scriptUs += t1.scriptUs - t0.scriptUs;
+          server.scripts += t1.scripts - t0.scripts;
+          redisCommands += (await commands()) - before - 2;
           redisRequests += measured.requests;
         }
         result[name][`c${clients}`] = measured;
         log(`throughput ${name} at ${clients} clients: ${measured.per_s}/s, p50 ${measured.p50_ms} ms`);
+      }
+    }
+    const profileAt = values["profile-throughput"];
+    if (profileAt !== undefined) {
+      for (const name of ["memory", "redis"] as const) {
+        const session = new Session();
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.setSamplingInterval", { interval: 100 });
+        await session.post("Profiler.start");
+        const profiled = await cell(stores[name], 10, CELL_MS);
+        const { profile } = await session.post("Profiler.stop");
+        writeFileSync(`${profileAt}.${name}.cpuprofile`, JSON.stringify(profile));
+        session.disconnect();
+        log(
+          `profile of ${name} at 10 clients (${profiled.per_s}/s) written to ${profileAt}.${name}.cpuprofile`,
+        );
       }
     }
     const ratios = Object.fromEntries(
@@ -807,6 +845,9 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
       ratio_c10: ratios.c10,
       ratios,
       redis_commands_per_query: Math.round((redisCommands / Math.max(1, redisRequests)) * 100) / 100,
+      redis_server_cpu_ms_per_query: round(server.cpuMs / Math.max(1, redisRequests)),
+      redis_scripts_per_query: Math.round((server.scripts / Math.max(1, redisRequests)) * 100) / 100,
+      redis_script_ms_per_query: round(server.scriptUs / 1000 / Math.max(1, redisRequests)),
     };
   } finally {
     await memory.close();

@@ -1,50 +1,72 @@
 -- listOccupancy (§5.1 availability): a read-only, consistent snapshot of what occupies
--- some resources over [start, end) at now. Live holds and active bookings (agent) and
--- busy blocks (not agent, filling any capacity); lapsed held holds are left out, as in
--- allocation.lua. Nothing is written: placeHold is where allocation is atomic.
--- KEYS: occ:<rid> for each resource, in ARGV order; then hexp; then occlen.
--- ARGV: start, end, now, resourceId, resourceId, …
--- Reply: one list per resource: {start, end, units ("" for a busy block), …}.
-local s, e, now = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local n = #ARGV - 3
+-- some resources over some ranges, each at its own now. Live holds and active bookings
+-- (agent) and busy blocks (not agent, filling any capacity); lapsed held holds are left
+-- out, as in allocation.lua. Nothing is written: placeHold is where allocation is atomic.
+-- Several reads of one host are answered by one call (occupancy.ts gathers them).
+-- KEYS: occ:<rid> for each resource named, in ARGV order; then hexp; then occlen.
+-- ARGV: n (resources), rid × n, then per read: start, end, now, k, resource index (1-based) × k.
+-- Reply: per read, per resource it named, one string of entries "start,end,units" joined by
+-- ";" (units "" for a busy block): one bulk string a resource rather than three a row keeps
+-- the reply cheap to build here and to read in the gateway.
+local n = tonumber(ARGV[1])
 local hexp, occlen = KEYS[n + 1], KEYS[n + 2]
-local lapsed = {}
-local function is_live(id, ex)
+local find, sub, byte, concat = string.find, string.sub, string.byte, table.concat
+local B = byte("b")
+
+-- A held hold's expiry in hexp (false when it has none: booked, confirming or gone).
+local expiry = {}
+local function is_live(id, ex, now)
   if ex > now then
     return true
   end
-  if lapsed[id] == nil then
+  local x = expiry[id]
+  if x == nil then
     local score = redis.call("ZSCORE", hexp, id)
-    lapsed[id] = (score and tonumber(score) <= now) and true or false
+    x = score and tonumber(score) or false
+    expiry[id] = x
   end
-  return not lapsed[id]
+  return not (x and x <= now)
 end
--- Every resource's longest entry in one call: a query reads all of a host's units.
+
+-- Every resource's longest entry in one call.
 local fields = {}
 for i = 1, n do
-  fields[i] = "r:" .. ARGV[3 + i]
+  fields[i] = "r:" .. ARGV[1 + i]
 end
 local longests = redis.call("HMGET", occlen, unpack(fields))
-local out = {}
 for i = 1, n do
-  local longest = tonumber(longests[i] or "0") or 0
-  local rows = redis.call("ZRANGEBYSCORE", KEYS[i], "(" .. fmt(s), fmt(e + longest), "WITHSCORES")
-  local entries = {}
-  for r = 1, #rows, 2 do
-    local kind, ms, mu, mx, id = parse_member(rows[r])
-    local me = tonumber(rows[r + 1])
-    if ms < e and me > s then
-      if kind == "b" then
-        entries[#entries + 1] = fmt(ms)
-        entries[#entries + 1] = fmt(me)
-        entries[#entries + 1] = ""
-      elseif is_live(id, mx) then
-        entries[#entries + 1] = fmt(ms)
-        entries[#entries + 1] = fmt(me)
-        entries[#entries + 1] = fmt(mu)
+  longests[i] = tonumber(longests[i] or "0") or 0
+end
+
+local out = {}
+local a = n + 2
+while a <= #ARGV do
+  local s, e, now, k = tonumber(ARGV[a]), tonumber(ARGV[a + 1]), tonumber(ARGV[a + 2]), tonumber(ARGV[a + 3])
+  for j = 1, k do
+    local i = tonumber(ARGV[a + 3 + j])
+    -- Scores are ends: entries ending after s, up to those starting before e.
+    local rows = redis.call("ZRANGEBYSCORE", KEYS[i], "(" .. fmt(s), fmt(e + longests[i]), "WITHSCORES")
+    local parts, p = {}, 0
+    for r = 1, #rows, 2 do
+      local m = rows[r]
+      if byte(m, 1) == B then
+        -- "b|<start>|0|0|<source>|<end>": only the start is needed, the score is the end.
+        local bar = find(m, "|", 3, true)
+        local ms = sub(m, 3, bar - 1)
+        if tonumber(ms) < e then
+          p = p + 1
+          parts[p] = ms .. "," .. fmt(tonumber(rows[r + 1])) .. ","
+        end
+      else
+        local _, ms, mu, mx, id = parse_member(m)
+        if ms < e and is_live(id, mx, now) then
+          p = p + 1
+          parts[p] = fmt(ms) .. "," .. fmt(tonumber(rows[r + 1])) .. "," .. fmt(mu)
+        end
       end
     end
+    out[#out + 1] = concat(parts, ";")
   end
-  out[i] = entries
+  a = a + 4 + k
 end
 return out

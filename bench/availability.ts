@@ -45,7 +45,8 @@
  *   --redis URL              the Redis of the throughput part (default REDIS_URL, else
  *                            redis://127.0.0.1:6379); its keys get a prefix of their own, deleted
  *                            after the run
- *   --seconds S (default 2)  how long each throughput cell runs, after a warm-up
+ *   --seconds S (default 2)  how long each throughput cell runs (in 6 slices taking turns with
+ *                            the other store's), after a warm-up
  *   --profile-throughput P   after the throughput cells, run a 10-client cell of each store again
  *                            under the V8 profiler: P.memory.cpuprofile, P.redis.cpuprofile
  *
@@ -54,7 +55,7 @@
  * what the SchCP edge does for an availability query past the signature: the agent key's
  * token bucket (runtime.rateLimiter, §7.2) and the core's availability on a one-day window
  * (the 31 days × 3 services in turn). At 1, 10 and 100 concurrent clients (one agent key
- * each), memory and Redis alternating cell by cell so drift lands on both:
+ * each), memory and Redis taking turns in short slices so drift lands on both:
  *   {"machine": {"cpu_model", "cpus"}, "memory": {"c1"|"c10"|"c100": {"requests",
  *    "cpu_ms_per_query" (this process's CPU time per request), "per_s", "p50_ms", "p99_ms"}}, "redis": {…}, "ratio_c10" (Redis per_s / memory per_s at 10
  *    clients; target ≥ 0.7), "ratios" (the same at every concurrency),
@@ -671,6 +672,16 @@ async function latency(config: HostConfig, dataDir: string): Promise<Record<stri
 
 const CONCURRENCY = [1, 10, 100] as const;
 
+/** Each throughput cell is measured in this many slices, memory and Redis taking turns. */
+const SLICES = 6;
+const WARM_MS = Math.min(500, CELL_MS / 4);
+
+interface Slice {
+  readonly times: number[];
+  readonly elapsed: number;
+  readonly cpuMs: number;
+}
+
 interface Cell {
   requests: number;
   /** This process's CPU time per request (the Redis server's is not in it). */
@@ -748,7 +759,8 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
       const a = await rt.service.availability(HOST, { agentKey }, bodies[k % bodies.length]!);
       if (!a.ok) throw new Error(`availability refused: ${JSON.stringify(a.error)}`);
     };
-    const cell = async (rt: typeof memory, clients: number, ms: number): Promise<Cell> => {
+    /** `clients` loops of requests for `ms`: their times, the wall time and this process's CPU. */
+    const slice = async (rt: typeof memory, clients: number, ms: number): Promise<Slice> => {
       const times: number[] = [];
       const until = performance.now() + ms;
       const c0 = process.cpuUsage();
@@ -764,17 +776,23 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
           }
         }),
       );
-      const elapsed = performance.now() - t0;
       const c = process.cpuUsage(c0);
-      times.sort((a, b) => a - b);
+      return { times, elapsed: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+    };
+    const cellOf = (slices: readonly Slice[]): Cell => {
+      const times = slices.flatMap((x) => x.times).sort((a, b) => a - b);
+      const elapsed = slices.reduce((sum, x) => sum + x.elapsed, 0);
+      const cpuMs = slices.reduce((sum, x) => sum + x.cpuMs, 0);
       return {
         requests: times.length,
-        cpu_ms_per_query: round((c.user + c.system) / 1000 / Math.max(1, times.length)),
+        cpu_ms_per_query: round(cpuMs / Math.max(1, times.length)),
         per_s: Math.round((times.length / elapsed) * 1000),
         p50_ms: round(percentile(times, 50)),
         p99_ms: round(percentile(times, 99)),
       };
     };
+    const cell = async (rt: typeof memory, clients: number, ms: number): Promise<Cell> =>
+      cellOf([await slice(rt, clients, ms)]);
     const commands = async () =>
       Number(/total_commands_processed:(\d+)/.exec(await admin.info("stats"))?.[1] ?? NaN);
     /** The server's own accounting: its CPU seconds, and time spent in scripts (EVALSHA). */
@@ -796,20 +814,29 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
     let redisCommands = 0;
     const server = { cpuMs: 0, scriptUs: 0, scripts: 0 };
     for (const clients of CONCURRENCY) {
-      for (const name of ["memory", "redis"] as const) {
-        const rt = stores[name];
-        await cell(rt, clients, Math.min(500, CELL_MS / 4)); // warm-up
-        const before = name === "redis" ? await commands() : 0;
-        const t0 = name === "redis" ? await serverTime() : undefined;
-        const measured = await cell(rt, clients, CELL_MS);
-        if (t0 !== undefined) {
-          const t1 = await serverTime();
-          server.cpuMs += t1.cpuMs - t0.cpuMs;
-          server.scriptUs += t1.scriptUs - t0.scriptUs;
-          server.scripts += t1.scripts - t0.scripts;
-          redisCommands += (await commands()) - before - 2;
-          redisRequests += measured.requests;
+      const slices: Record<"memory" | "redis", Slice[]> = { memory: [], redis: [] };
+      for (const name of ["memory", "redis"] as const) await slice(stores[name], clients, WARM_MS);
+      // Memory and Redis take turns in short slices (who goes first alternating), so a change in
+      // the machine's load lands on both rather than on whichever cell ran then.
+      for (let k = 0; k < SLICES; k++) {
+        for (const name of k % 2 === 0 ? (["memory", "redis"] as const) : (["redis", "memory"] as const)) {
+          const rt = stores[name];
+          const before = name === "redis" ? await commands() : 0;
+          const t0 = name === "redis" ? await serverTime() : undefined;
+          const measured = await slice(rt, clients, CELL_MS / SLICES);
+          if (t0 !== undefined) {
+            const t1 = await serverTime();
+            server.cpuMs += t1.cpuMs - t0.cpuMs;
+            server.scriptUs += t1.scriptUs - t0.scriptUs;
+            server.scripts += t1.scripts - t0.scripts;
+            redisCommands += (await commands()) - before - 2;
+            redisRequests += measured.times.length;
+          }
+          slices[name].push(measured);
         }
+      }
+      for (const name of ["memory", "redis"] as const) {
+        const measured = cellOf(slices[name]);
         result[name][`c${clients}`] = measured;
         log(`throughput ${name} at ${clients} clients: ${measured.per_s}/s, p50 ${measured.p50_ms} ms`);
       }

@@ -86,76 +86,175 @@ function send(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: string, 
   );
 }
 
+/**
+ * What one script call scans: reads of the same resources whose ranges overlap are scanned as
+ * their union once, at the earliest of their nows, and each read takes its part of it. An
+ * earlier now can only count more holds as live (a held hold lapses as time passes, nothing
+ * starts to occupy by itself), so a read answered at a gathered read's now is shown the same
+ * or more occupied: it may offer less, never more (§5.1).
+ */
+interface Scan {
+  readonly resourceIds: readonly string[];
+  start: number;
+  end: number;
+  now: number;
+  readonly reads: number[];
+}
+
+function scansOf(reads: readonly Read[]): Scan[] {
+  if (reads.length === 1) {
+    const r = reads[0]!;
+    return [{ resourceIds: r.resourceIds, start: r.range.start, end: r.range.end, now: r.now, reads: [0] }];
+  }
+  const groups = new Map<string, number[]>();
+  reads.forEach((r, i) => {
+    const key = r.resourceIds.join("\u0000");
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [i]);
+    else group.push(i);
+  });
+  const scans: Scan[] = [];
+  for (const group of groups.values()) {
+    group.sort((a, b) => reads[a]!.range.start - reads[b]!.range.start);
+    let scan: Scan | undefined;
+    for (const i of group) {
+      const { range, now, resourceIds } = reads[i]!;
+      if (scan !== undefined && range.start <= scan.end) {
+        scan.end = Math.max(scan.end, range.end);
+        scan.now = Math.min(scan.now, now);
+        scan.reads.push(i);
+      } else {
+        scans.push((scan = { resourceIds, start: range.start, end: range.end, now, reads: [i] }));
+      }
+    }
+  }
+  return scans;
+}
+
 /** One script call for several reads of a host; answers in the reads' order. */
 async function readMany(ctx: StoreContext, hostId: string, reads: readonly Read[]): Promise<OccupancyMap[]> {
-  // Each resource named once (its key, its longest entry); each read by the indexes of its own.
+  const scans = scansOf(reads);
+  // Each resource named once (its key, its longest entry); each scan by the indexes of its own.
   const index = new Map<string, number>();
   const ids: string[] = [];
-  const perRead: (string | number)[] = [];
-  for (const r of reads) {
-    perRead.push(r.range.start, r.range.end, r.now, r.resourceIds.length);
-    for (const id of r.resourceIds) {
+  const args: (string | number)[] = [];
+  for (const scan of scans) {
+    args.push(scan.start, scan.end, scan.now, scan.resourceIds.length);
+    for (const id of scan.resourceIds) {
       let i = index.get(id);
       if (i === undefined) {
         ids.push(id);
         index.set(id, (i = ids.length));
       }
-      perRead.push(i);
+      args.push(i);
     }
   }
   const k = ctx.keys;
   const keys = ids.map((id) => k.occupancy(hostId, id));
   keys.push(k.holdExpiry(hostId), `${k.host(hostId)}occlen`);
-  const reply = await ctx.list("list-occupancy", keys, [ids.length, ...ids, ...perRead]);
+  const reply = await ctx.list("list-occupancy", keys, [ids.length, ...ids, ...args]);
   return decode("listOccupancy", () => {
+    const answers: OccupancyMap[] = new Array<OccupancyMap>(reads.length);
     let at = 0;
-    return reads.map((r) => {
-      const out = new Map<string, OccupancyEntry[]>();
-      for (const id of r.resourceIds) out.set(id, parseEntries(text(reply[at++])));
-      return out;
-    });
+    for (const scan of scans) {
+      const scanned = scan.resourceIds.map(() => parseEntries(text(reply[at++]), scan));
+      for (const i of scan.reads) {
+        const { range } = reads[i]!;
+        const whole = range.start === scan.start && range.end === scan.end;
+        const answer = new Map<string, readonly OccupancyEntry[]>();
+        scan.resourceIds.forEach((id, j) => {
+          const entries = scanned[j]!;
+          answer.set(id, whole ? entries.entries : within(entries, range));
+        });
+        answers[i] = answer;
+      }
+    }
+    return answers;
   });
+}
+
+/** Entries in the order of their ends, with the longest one's length. */
+export interface ParsedEntries {
+  readonly entries: OccupancyEntry[];
+  readonly longest: number;
 }
 
 /**
  * "start,end,units;…" (units empty for a busy block, which fills any capacity and is the
- * host's own, not an agent's). Integers are read digit by digit: the reply is made of them.
+ * host's own, not an agent's), keeping the entries that overlap `range` (the script leaves
+ * busy blocks starting at or after its end in). Integers are read digit by digit: the reply is
+ * made of them; a score Redis wrote another way (an exponent) is read as a number.
  */
-export function parseEntries(s: string): OccupancyEntry[] {
+export function parseEntries(s: string, range: Interval): ParsedEntries {
   const entries: OccupancyEntry[] = [];
+  let longest = 0;
   const length = s.length;
   let i = 0;
   while (i < length) {
-    const start = readInt(s, i, 44);
+    const start = readInt(s, i, COMMA);
+    if (start >= range.end) {
+      // Past the range (a busy block the script passed on): not read further.
+      const stop = s.indexOf(";", readEnd);
+      i = stop < 0 ? length : stop + 1;
+      continue;
+    }
     i = readEnd;
-    const end = readInt(s, i, 44);
+    const end = readInt(s, i, COMMA);
     i = readEnd;
-    const busy = i >= length || s.charCodeAt(i) === 59;
-    const units = busy ? Number.POSITIVE_INFINITY : readInt(s, i, 59);
+    const busy = i >= length || s.charCodeAt(i) === SEMICOLON;
+    const units = busy ? Number.POSITIVE_INFINITY : readInt(s, i, SEMICOLON);
     i = busy ? i + 1 : readEnd;
-    entries.push({ start, end, units, agent: !busy });
+    if (start < range.end && end > range.start) {
+      entries.push({ start, end, units, agent: !busy });
+      if (end - start > longest) longest = end - start;
+    }
   }
-  return entries;
+  return { entries, longest };
 }
 
+/**
+ * The entries overlapping `range`, from a scan's entries in the order of their ends (the
+ * sorted set's): from the first ending after its start, up to the first that ends too late to
+ * start before its end (it would be longer than the longest entry scanned).
+ */
+function within({ entries, longest }: ParsedEntries, range: Interval): OccupancyEntry[] {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.end > range.start) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: OccupancyEntry[] = [];
+  const last = range.end + longest;
+  for (let i = lo; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (e.end > last) break;
+    if (e.start < range.end) out.push(e);
+  }
+  return out;
+}
+
+const COMMA = 44;
+const SEMICOLON = 59;
 /** Where readInt stopped: past the separator. */
 let readEnd = 0;
 
 function readInt(s: string, from: number, separator: number): number {
+  let stop = s.indexOf(separator === COMMA ? "," : ";", from);
+  if (stop < 0) stop = s.length;
+  readEnd = stop + 1;
   let i = from;
   const negative = s.charCodeAt(i) === 45;
   if (negative) i++;
-  const first = i;
   let n = 0;
-  for (; i < s.length; i++) {
+  for (; i < stop; i++) {
     const c = s.charCodeAt(i);
-    if (c === separator) break;
-    if (c < 48 || c > 57)
-      throw new MalformedReplyError(`occupancy reply: unexpected ${JSON.stringify(s[i])}`);
+    if (c < 48 || c > 57) break;
     n = n * 10 + (c - 48);
   }
-  if (i === first || i - first > 16 || !Number.isSafeInteger(n))
-    throw new MalformedReplyError(`occupancy reply: bad integer at ${from}`);
-  readEnd = i + 1;
+  if (i < stop) n = Math.abs(Number(s.slice(from, stop)));
+  if (stop === from || !Number.isSafeInteger(n))
+    throw new MalformedReplyError(`occupancy reply: not an integer at ${from}: ${s.slice(from, stop)}`);
   return negative ? -n : n;
 }

@@ -6,8 +6,10 @@
 -- KEYS: occ:<rid> for each resource named, in ARGV order; then hexp; then occlen.
 -- ARGV: n (resources), rid × n, then per read: start, end, now, k, resource index (1-based) × k.
 -- Reply: per read, per resource it named, one string of entries "start,end,units" joined by
--- ";" (units "" for a busy block): one bulk string a resource rather than three a row keeps
--- the reply cheap to build here and to read in the gateway.
+-- ";" (units "" for a busy block), in the order of their ends: one bulk string a resource
+-- rather than three a row keeps the reply cheap to build here and to read in the gateway.
+-- Busy blocks are passed on as they are stored, including those starting at or after the
+-- read's end (the gateway drops them), so a row costs no number conversion here.
 local n = tonumber(ARGV[1])
 local hexp, occlen = KEYS[n + 1], KEYS[n + 2]
 local find, sub, byte, concat = string.find, string.sub, string.byte, table.concat
@@ -50,13 +52,10 @@ while a <= #ARGV do
     for r = 1, #rows, 2 do
       local m = rows[r]
       if byte(m, 1) == B then
-        -- "b|<start>|0|0|<source>|<end>": only the start is needed, the score is the end.
-        local bar = find(m, "|", 3, true)
-        local ms = sub(m, 3, bar - 1)
-        if tonumber(ms) < e then
-          p = p + 1
-          parts[p] = ms .. "," .. fmt(tonumber(rows[r + 1])) .. ","
-        end
+        -- "b|<start>|0|0|<source>|<end>": the start as written, the score (the end) as Redis
+        -- wrote it; the gateway drops those starting at or after the end of what it asked.
+        p = p + 1
+        parts[p] = sub(m, 3, find(m, "|", 3, true) - 1) .. "," .. rows[r + 1] .. ","
       else
         local _, ms, mu, mx, id = parse_member(m)
         if ms < e and is_live(id, mx, now) then

@@ -63,7 +63,9 @@
  *    Redis cells, from INFO stats: counts every client of that server, so an upper bound on a
  *    shared one), "redis_server_cpu_ms_per_query" (the server's CPU time per request, INFO cpu:
  *    likewise an upper bound), "redis_scripts_per_query" and "redis_script_ms_per_query"
- *    (EVALSHA calls and the time the server spent in them, per request, INFO commandstats)}.
+ *    (EVALSHA calls and the time the server spent in them, per request, INFO commandstats),
+ *    "redis_ping_ms" (p50 and p99 of sequential PINGs before each concurrency: the round trip
+ *    the machine gives, which a loaded machine stretches and the memory store never pays)}.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, tmpdir } from "node:os";
@@ -813,7 +815,13 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
     let redisRequests = 0;
     let redisCommands = 0;
     const server = { cpuMs: 0, scriptUs: 0, scripts: 0 };
+    const pings: number[] = [];
     for (const clients of CONCURRENCY) {
+      for (let i = 0; i < 200; i++) {
+        const t = performance.now();
+        await admin.ping();
+        pings.push(performance.now() - t);
+      }
       const slices: Record<"memory" | "redis", Slice[]> = { memory: [], redis: [] };
       for (const name of ["memory", "redis"] as const) await slice(stores[name], clients, WARM_MS);
       // Memory and Redis take turns in short slices (who goes first alternating), so a change in
@@ -872,6 +880,10 @@ async function throughput(config: HostConfig, dataDir: string): Promise<Record<s
       ratio_c10: ratios.c10,
       ratios,
       redis_commands_per_query: Math.round((redisCommands / Math.max(1, redisRequests)) * 100) / 100,
+      redis_ping_ms: ((sorted) => ({
+        p50: round(percentile(sorted, 50)),
+        p99: round(percentile(sorted, 99)),
+      }))(pings.sort((a, b) => a - b)),
       redis_server_cpu_ms_per_query: round(server.cpuMs / Math.max(1, redisRequests)),
       redis_scripts_per_query: Math.round((server.scripts / Math.max(1, redisRequests)) * 100) / 100,
       redis_script_ms_per_query: round(server.scriptUs / 1000 / Math.max(1, redisRequests)),

@@ -19,7 +19,11 @@ import { checkInterval, decode, type StoreContext } from "./context.js";
 
 export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
 
-/** Calls in flight per host before reads queue; reads one call answers at most. */
+/**
+ * Calls in flight per host before reads queue (one: at 10 concurrent queries on one host, two
+ * in flight made smaller batches, more calls and fewer answers a second); reads one call
+ * answers at most (a script blocks the server while it runs).
+ */
 export const MAX_IN_FLIGHT_PER_HOST = 1;
 export const MAX_READS_PER_CALL = 32;
 

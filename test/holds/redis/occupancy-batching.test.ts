@@ -13,7 +13,7 @@ import { RedisKeys } from "../../../src/holds/redis/keys.js";
 import {
   hostsReading,
   listOccupancy,
-  parseEntries,
+  entriesOf,
   type OccupancyMap,
 } from "../../../src/holds/redis/occupancy.js";
 import { RedisHoldStore } from "../../../src/holds/redis/redis-store.js";
@@ -215,27 +215,31 @@ describe("occupancy reads of a host, gathered", () => {
 
 describe("the occupancy reply", () => {
   const all = { start: -1e15, end: 1e15 };
-  it("reads entries, busy blocks without units, and keeps those overlapping the range", () => {
-    expect(parseEntries("", all).entries).toEqual([]);
-    expect(parseEntries("10,20,;15,30,2;-5,40,1", all).entries).toEqual([
+  it("reads entries, busy blocks (units 0) as filling any capacity, and keeps those overlapping the range", () => {
+    expect(entriesOf([], all).entries).toEqual([]);
+    expect(entriesOf([10, 20, 0, 15, 30, 2, -5, 40, 1], all).entries).toEqual([
       { start: 10, end: 20, units: Number.POSITIVE_INFINITY, agent: false },
       { start: 15, end: 30, units: 2, agent: true },
       { start: -5, end: 40, units: 1, agent: true },
     ]);
-    const { entries, longest } = parseEntries("10,20,;15,30,2;40,50,;60,70,", { start: 20, end: 45 });
+    const { entries, longest } = entriesOf([10, 20, 0, 15, 30, 2, 40, 50, 0, 60, 70, 0], {
+      start: 20,
+      end: 45,
+    });
     expect(entries).toEqual([
       { start: 15, end: 30, units: 2, agent: true },
       { start: 40, end: 50, units: Number.POSITIVE_INFINITY, agent: false },
     ]);
     expect(longest).toBe(15);
   });
-  it("reads a score Redis wrote with an exponent, and refuses anything not an integer", () => {
-    expect(parseEntries("1791795600000,1.7917992e+12,", all).entries).toEqual([
+  it("reads a score Redis wrote with an exponent, and refuses anything not whole numbers", () => {
+    expect(entriesOf(JSON.parse("[1791795600000,1.7917992e+12,0]"), all).entries).toEqual([
       { start: 1791795600000, end: 1791799200000, units: Number.POSITIVE_INFINITY, agent: false },
     ]);
-    expect(() => parseEntries("10,2x,", all)).toThrow(/not an integer/);
-    expect(() => parseEntries("10,20.5,", all)).toThrow(/not an integer/);
-    expect(() => parseEntries(",20,", all)).toThrow(/not an integer/);
-    expect(() => parseEntries("99999999999999999,20,", all)).toThrow(/not an integer/);
+    expect(() => entriesOf([10, 20.5, 0], all)).toThrow(/not whole numbers/);
+    expect(() => entriesOf([10, "20", 0], all)).toThrow(/not whole numbers/);
+    expect(() => entriesOf([1e17, 2e17, 0], all)).toThrow(/not whole numbers/);
+    expect(() => entriesOf([10, 20], all)).toThrow(/expected \[start, end, units/);
+    expect(() => entriesOf("10,20,0", all)).toThrow(/expected \[start, end, units/);
   });
 });

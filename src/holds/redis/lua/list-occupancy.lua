@@ -5,11 +5,12 @@
 -- Several reads of one host are answered by one call (occupancy.ts gathers them).
 -- KEYS: occ:<rid> for each resource named, in ARGV order; then hexp; then occlen.
 -- ARGV: n (resources), rid × n, then per read: start, end, now, k, resource index (1-based) × k.
--- Reply: per read, per resource it named, one string of entries "start,end,units" joined by
--- ";" (units "" for a busy block), in the order of their ends: one bulk string a resource
--- rather than three a row keeps the reply cheap to build here and to read in the gateway.
+-- Reply: ONE string, a JSON array with, per read and per resource it named, a flat array
+-- [start, end, units, …] in the order of the ends (units 0 for a busy block). One bulk string
+-- keeps the reply cheap to build here and to read in the gateway (a single JSON.parse).
 -- Busy blocks are passed on as they are stored, including those starting at or after the
--- read's end (the gateway drops them), so a row costs no number conversion here.
+-- read's end (the gateway drops them), so a row costs no number conversion here: the start
+-- as the member holds it, the end as Redis writes the score (a JSON number either way).
 local n = tonumber(ARGV[1])
 local hexp, occlen = KEYS[n + 1], KEYS[n + 2]
 local find, sub, byte, concat = string.find, string.sub, string.byte, table.concat
@@ -55,7 +56,7 @@ while a <= #ARGV do
         -- "b|<start>|0|0|<source>|<end>": the start as written, the score (the end) as Redis
         -- wrote it; the gateway drops those starting at or after the end of what it asked.
         p = p + 1
-        parts[p] = sub(m, 3, find(m, "|", 3, true) - 1) .. "," .. rows[r + 1] .. ","
+        parts[p] = sub(m, 3, find(m, "|", 3, true) - 1) .. "," .. rows[r + 1] .. ",0"
       else
         local _, ms, mu, mx, id = parse_member(m)
         if ms < e and is_live(id, mx, now) then
@@ -64,8 +65,8 @@ while a <= #ARGV do
         end
       end
     end
-    out[#out + 1] = concat(parts, ";")
+    out[#out + 1] = "[" .. concat(parts, ",") .. "]"
   end
   a = a + 4 + k
 end
-return out
+return "[" .. concat(out, ",") .. "]"

@@ -41,9 +41,34 @@
  *   --seed S (default 11)    the calendar's seed
  *   --profile FILE           after the measurement, write a V8 CPU profile of --rounds more
  *                            passes of the served path alone (open in Chrome DevTools)
+ *   --only latency|throughput  run one part (default both)
+ *   --redis URL              the Redis of the throughput part (default REDIS_URL, else
+ *                            redis://127.0.0.1:6379); its keys get a prefix of their own, deleted
+ *                            after the run
+ *   --seconds S (default 2)  how long each throughput cell runs (in 6 slices taking turns with
+ *                            the other store's), after a warm-up
+ *   --profile-throughput P   after the throughput cells, run a 10-client cell of each store again
+ *                            under the V8 profiler: P.memory.cpuprofile, P.redis.cpuprofile
+ *
+ * The throughput part ("throughput" in the JSON): the same host served twice in the same
+ * process, once on the memory store and once on Redis (both synced once), each request being
+ * what the SchCP edge does for an availability query past the signature: the agent key's
+ * token bucket (runtime.rateLimiter, §7.2) and the core's availability on a one-day window
+ * (the 31 days × 3 services in turn). At 1, 10 and 100 concurrent clients (one agent key
+ * each), memory and Redis taking turns in short slices so drift lands on both:
+ *   {"machine": {"cpu_model", "cpus"}, "memory": {"c1"|"c10"|"c100": {"requests",
+ *    "cpu_ms_per_query" (this process's CPU time per request), "per_s", "p50_ms", "p99_ms"}}, "redis": {…}, "ratio_c10" (Redis per_s / memory per_s at 10
+ *    clients; target ≥ 0.7), "ratios" (the same at every concurrency),
+ *    "redis_commands_per_query" (commands the Redis server processed per request during the
+ *    Redis cells, from INFO stats: counts every client of that server, so an upper bound on a
+ *    shared one), "redis_server_cpu_ms_per_query" (the server's CPU time per request, INFO cpu:
+ *    likewise an upper bound), "redis_scripts_per_query" and "redis_script_ms_per_query"
+ *    (EVALSHA calls and the time the server spent in them, per request, INFO commandstats),
+ *    "redis_ping_ms" (p50 and p99 of sequential PINGs before each concurrency: the round trip
+ *    the machine gives, which a loaded machine stretches and the memory store never pays)}.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { Session } from "node:inspector/promises";
@@ -63,8 +88,17 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "5" },
     seed: { type: "string", default: "11" },
     profile: { type: "string" },
+    "profile-throughput": { type: "string" },
+    only: { type: "string" },
+    redis: { type: "string" },
+    seconds: { type: "string", default: "2" },
   },
 });
+const ONLY = values.only;
+if (ONLY !== undefined && ONLY !== "latency" && ONLY !== "throughput")
+  throw new Error("--only latency|throughput");
+const REDIS_URL = values.redis ?? process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const CELL_MS = Math.max(0.2, Number(values.seconds)) * 1000;
 const ROUNDS = Math.max(1, Number(values.rounds));
 const SEED = Number(values.seed);
 
@@ -415,6 +449,9 @@ const percentile = (sorted: readonly number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
 const round = (ms: number) => Math.round(ms * 1000) / 1000;
 
+const clock = { now: () => NOW };
+const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
+
 async function main(): Promise<void> {
   const dataDir = mkdtempSync(join(tmpdir(), "bench-availability-"));
   const calendarDir = join(dataDir, "calendar");
@@ -422,8 +459,17 @@ async function main(): Promise<void> {
     mkdirSync(calendarDir);
     writeCalendar(calendarDir);
     const config = hostConfig(calendarDir);
-    const clock = { now: () => NOW };
-    const quiet = { info: () => {}, warn: () => {}, error: (m: string) => log(`gateway error: ${m}`) };
+    const out: Record<string, unknown> = ONLY === "throughput" ? {} : await latency(config, dataDir);
+    if (ONLY !== "latency") out.throughput = await throughput(config, dataDir);
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The latency part: one query at a time, served against naive (the fields above). */
+async function latency(config: HostConfig, dataDir: string): Promise<Record<string, unknown>> {
+  {
     const runtime = await createGatewayRuntime({
       hosts: [config],
       publicOrigin: "https://gateway.bench",
@@ -613,16 +659,246 @@ async function main(): Promise<void> {
         busy_occurrences: report.busy,
         exceptions,
       };
-      process.stdout.write(`${JSON.stringify(result)}\n`);
       if (upstreamCalls !== 0) {
         log(`FAIL: ${upstreamCalls} calendar calls during the measured queries`);
         process.exitCode = 1;
       }
+      return result;
     } finally {
       await runtime.close();
     }
+  }
+}
+
+// ---- throughput: memory against Redis, at 1, 10 and 100 clients ------------------------------
+
+const CONCURRENCY = [1, 10, 100] as const;
+
+/** Each throughput cell is measured in this many slices, memory and Redis taking turns. */
+const SLICES = 6;
+const WARM_MS = Math.min(500, CELL_MS / 4);
+
+interface Slice {
+  readonly times: number[];
+  readonly elapsed: number;
+  readonly cpuMs: number;
+}
+
+interface Cell {
+  requests: number;
+  /** This process's CPU time per request (the Redis server's is not in it). */
+  cpu_ms_per_query: number;
+  per_s: number;
+  p50_ms: number;
+  p99_ms: number;
+}
+
+/** One-day windows over the 31 days, each service in turn: what an agent usually asks. */
+function dayQueries(): Query[] {
+  const out: Query[] = [];
+  for (let d = 1; d <= 31; d++) {
+    const midnight = wallClockToInstant(
+      { ...shiftDate(d), hour: 0, minute: 0, second: 0, millisecond: 0 },
+      ZONE,
+      "compatible",
+    );
+    if (!midnight.ok) throw new Error("no local midnight");
+    const s = SERVICES[d % SERVICES.length]!;
+    out.push({ serviceId: s.id, start: midnight.value, end: midnight.value + DAY });
+  }
+  return out;
+}
+
+async function throughput(config: HostConfig, dataDir: string): Promise<Record<string, unknown>> {
+  const { Redis } = await import("ioredis");
+  const prefix = `bench-avail-${process.pid}-${Date.now()}:`;
+  const admin = new Redis(REDIS_URL, { lazyConnect: true, maxRetriesPerRequest: 1 });
+  await admin.connect();
+  // A bucket no bench client empties: the limiter's cost is measured, not its refusals.
+  const availabilityRate = { capacity: 1_000_000, refillPerSec: 1_000_000 };
+  const open = (redisUrl?: string) =>
+    createGatewayRuntime({
+      hosts: [config],
+      publicOrigin: "https://gateway.bench",
+      dataDir,
+      logger: quiet,
+      workers: false,
+      clock,
+      availabilityRate,
+      ...(redisUrl !== undefined && { redisUrl, redisKeyPrefix: prefix }),
+    });
+  const memory = await open();
+  let redis: Awaited<ReturnType<typeof open>> | undefined;
+  try {
+    redis = await open(REDIS_URL);
+    const qs = dayQueries();
+    const bodies = qs.map((q): AvailabilityRequest => ({
+      service_id: q.serviceId,
+      window: { start: formatInstant(q.start), end: formatInstant(q.end) },
+      constraints: { granularity: "PT15M" },
+    }));
+    const stores = { memory, redis } as const;
+    const slotsSeen: Record<string, number> = {};
+    for (const [name, rt] of Object.entries(stores)) {
+      if (!(await rt.syncCalendarNow(HOST))) throw new Error("not a calendar host");
+      // Both stores must answer alike before either is timed.
+      let slots = 0;
+      for (const b of bodies) {
+        const a = await rt.service.availability(HOST, { agentKey: "bench-check" }, b);
+        if (!a.ok) throw new Error(`${name}: availability refused: ${JSON.stringify(a.error)}`);
+        slots += a.value.slots.length;
+      }
+      slotsSeen[name] = slots;
+    }
+    if (slotsSeen.memory !== slotsSeen.redis)
+      throw new Error(`memory offers ${slotsSeen.memory} starts, Redis ${slotsSeen.redis}`);
+    log(`throughput: ${qs.length} one-day queries agree on both stores (${slotsSeen.memory} starts)`);
+
+    /** What the edge does per availability query past the signature: the bucket, then the core. */
+    const request = async (rt: typeof memory, agentKey: string, k: number): Promise<void> => {
+      const taken = await rt.rateLimiter.take(agentKey, Date.now());
+      if (!taken.ok) throw new Error("the bench's bucket refused a request");
+      const a = await rt.service.availability(HOST, { agentKey }, bodies[k % bodies.length]!);
+      if (!a.ok) throw new Error(`availability refused: ${JSON.stringify(a.error)}`);
+    };
+    /** `clients` loops of requests for `ms`: their times, the wall time and this process's CPU. */
+    const slice = async (rt: typeof memory, clients: number, ms: number): Promise<Slice> => {
+      const times: number[] = [];
+      const until = performance.now() + ms;
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: clients }, async (_, c) => {
+          const key = `bench-agent-${clients}-${c}`;
+          while (performance.now() < until) {
+            const s = performance.now();
+            await request(rt, key, next++);
+            times.push(performance.now() - s);
+          }
+        }),
+      );
+      const c = process.cpuUsage(c0);
+      return { times, elapsed: performance.now() - t0, cpuMs: (c.user + c.system) / 1000 };
+    };
+    const cellOf = (slices: readonly Slice[]): Cell => {
+      const times = slices.flatMap((x) => x.times).sort((a, b) => a - b);
+      const elapsed = slices.reduce((sum, x) => sum + x.elapsed, 0);
+      const cpuMs = slices.reduce((sum, x) => sum + x.cpuMs, 0);
+      return {
+        requests: times.length,
+        cpu_ms_per_query: round(cpuMs / Math.max(1, times.length)),
+        per_s: Math.round((times.length / elapsed) * 1000),
+        p50_ms: round(percentile(times, 50)),
+        p99_ms: round(percentile(times, 99)),
+      };
+    };
+    const cell = async (rt: typeof memory, clients: number, ms: number): Promise<Cell> =>
+      cellOf([await slice(rt, clients, ms)]);
+    const commands = async () =>
+      Number(/total_commands_processed:(\d+)/.exec(await admin.info("stats"))?.[1] ?? NaN);
+    /** The server's own accounting: its CPU seconds, and time spent in scripts (EVALSHA). */
+    const serverTime = async () => {
+      const info = await admin.info("all");
+      const num = (re: RegExp) => Number(re.exec(info)?.[1] ?? NaN);
+      return {
+        cpuMs: (num(/used_cpu_user:([\d.]+)/) + num(/used_cpu_sys:([\d.]+)/)) * 1000,
+        scriptUs: num(/cmdstat_evalsha:calls=\d+,usec=(\d+)/),
+        scripts: num(/cmdstat_evalsha:calls=(\d+)/),
+      };
+    };
+
+    const result = {
+      memory: {} as Record<string, Cell>,
+      redis: {} as Record<string, Cell>,
+    };
+    let redisRequests = 0;
+    let redisCommands = 0;
+    const server = { cpuMs: 0, scriptUs: 0, scripts: 0 };
+    const pings: number[] = [];
+    for (const clients of CONCURRENCY) {
+      for (let i = 0; i < 200; i++) {
+        const t = performance.now();
+        await admin.ping();
+        pings.push(performance.now() - t);
+      }
+      const slices: Record<"memory" | "redis", Slice[]> = { memory: [], redis: [] };
+      for (const name of ["memory", "redis"] as const) await slice(stores[name], clients, WARM_MS);
+      // Memory and Redis take turns in short slices (who goes first alternating), so a change in
+      // the machine's load lands on both rather than on whichever cell ran then.
+      for (let k = 0; k < SLICES; k++) {
+        for (const name of k % 2 === 0 ? (["memory", "redis"] as const) : (["redis", "memory"] as const)) {
+          const rt = stores[name];
+          const before = name === "redis" ? await commands() : 0;
+          const t0 = name === "redis" ? await serverTime() : undefined;
+          const measured = await slice(rt, clients, CELL_MS / SLICES);
+          if (t0 !== undefined) {
+            const t1 = await serverTime();
+            server.cpuMs += t1.cpuMs - t0.cpuMs;
+            server.scriptUs += t1.scriptUs - t0.scriptUs;
+            server.scripts += t1.scripts - t0.scripts;
+            redisCommands += (await commands()) - before - 2;
+            redisRequests += measured.times.length;
+          }
+          slices[name].push(measured);
+        }
+      }
+      for (const name of ["memory", "redis"] as const) {
+        const measured = cellOf(slices[name]);
+        result[name][`c${clients}`] = measured;
+        log(`throughput ${name} at ${clients} clients: ${measured.per_s}/s, p50 ${measured.p50_ms} ms`);
+      }
+    }
+    const profileAt = values["profile-throughput"];
+    if (profileAt !== undefined) {
+      for (const name of ["memory", "redis"] as const) {
+        const session = new Session();
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.setSamplingInterval", { interval: 100 });
+        await session.post("Profiler.start");
+        const profiled = await cell(stores[name], 10, CELL_MS);
+        const { profile } = await session.post("Profiler.stop");
+        writeFileSync(`${profileAt}.${name}.cpuprofile`, JSON.stringify(profile));
+        session.disconnect();
+        log(
+          `profile of ${name} at 10 clients (${profiled.per_s}/s) written to ${profileAt}.${name}.cpuprofile`,
+        );
+      }
+    }
+    const ratios = Object.fromEntries(
+      CONCURRENCY.map((c) => [
+        `c${c}`,
+        Math.round((result.redis[`c${c}`]!.per_s / result.memory[`c${c}`]!.per_s) * 100) / 100,
+      ]),
+    );
+    const cpu = cpus();
+    return {
+      machine: { cpu_model: cpu[0]?.model ?? "unknown", cpus: cpu.length },
+      window_days: 1,
+      ...result,
+      ratio_c10: ratios.c10,
+      ratios,
+      redis_commands_per_query: Math.round((redisCommands / Math.max(1, redisRequests)) * 100) / 100,
+      redis_ping_ms: ((sorted) => ({
+        p50: round(percentile(sorted, 50)),
+        p99: round(percentile(sorted, 99)),
+      }))(pings.sort((a, b) => a - b)),
+      redis_server_cpu_ms_per_query: round(server.cpuMs / Math.max(1, redisRequests)),
+      redis_scripts_per_query: Math.round((server.scripts / Math.max(1, redisRequests)) * 100) / 100,
+      redis_script_ms_per_query: round(server.scriptUs / 1000 / Math.max(1, redisRequests)),
+    };
   } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+    await memory.close();
+    await redis?.close();
+    // Only this run's keys: the server may be shared.
+    let cursor = "0";
+    do {
+      const [next, keys] = await admin.scan(cursor, "MATCH", `*${prefix}*`, "COUNT", 1000);
+      cursor = next;
+      if (keys.length > 0) await admin.del(...keys);
+    } while (cursor !== "0");
+    admin.disconnect();
   }
 }
 

@@ -8,15 +8,26 @@
  * time without expanding any recurrence again.
  */
 import { addDays, instantToWallClock, isValidTimeZone } from "../protocol/time/index.js";
+import { BudgetCache } from "./budget-cache.js";
 import { mergeIntervals, type Interval } from "./interval.js";
 import { ianaZone } from "./recurrence/zones.js";
 import { expandWeeklyHours, type WeeklyHours } from "./weekly-hours.js";
 
 const DAY = 86_400_000;
 
-/** Expansions by hours (the same object) and zone + window; a handful per schedule. */
-const expanded = new WeakMap<WeeklyHours, Map<string, readonly Interval[]>>();
-const MAX_PER_HOURS = 16;
+/**
+ * Expansions by hours (the same object), zone and window. Every host has its own hours, so
+ * this grows with the hosts queried: it is kept within a budget of intervals (about 48 bytes
+ * each), least recently used first out, and an expansion unused for ten minutes is let go.
+ */
+export const workingIntervalsCache = new BudgetCache<string, readonly Interval[]>({
+  maxWeight: 200_000,
+  idleMs: 10 * 60_000,
+  weigh: (intervals) => intervals.length + 1,
+});
+/** A number per hours object, for the cache's keys (the objects themselves are not kept). */
+const hoursIds = new WeakMap<WeeklyHours, number>();
+let nextHoursId = 0;
 
 /**
  * Working intervals of `hours` in `zone` clipped to `window`. Memoized per hours object, zone
@@ -25,9 +36,10 @@ const MAX_PER_HOURS = 16;
 export function workingIntervals(hours: WeeklyHours, zone: string, window: Interval): readonly Interval[] {
   if (!isValidTimeZone(zone)) throw new RangeError(`not an IANA time zone: ${JSON.stringify(zone)}`);
   if (window.end <= window.start) return [];
-  const key = `${zone} ${window.start} ${window.end}`;
-  const byWindow = expanded.get(hours) ?? new Map<string, readonly Interval[]>();
-  const known = byWindow.get(key);
+  let id = hoursIds.get(hours);
+  if (id === undefined) hoursIds.set(hours, (id = nextHoursId++));
+  const key = `${id} ${zone} ${window.start} ${window.end}`;
+  const known = workingIntervalsCache.get(key);
   if (known !== undefined) return known;
   const first = instantToWallClock(window.start, zone);
   // From the day before (a period may run past midnight into the window) to a day after.
@@ -38,9 +50,7 @@ export function workingIntervals(hours: WeeklyHours, zone: string, window: Inter
     frame.toInstant(Date.UTC(w.year, w.month - 1, w.day, w.hour, w.minute, w.second, w.millisecond)),
   );
   const clipped = clip(open, window);
-  if (byWindow.size >= MAX_PER_HOURS) byWindow.clear();
-  byWindow.set(key, clipped);
-  expanded.set(hours, byWindow);
+  workingIntervalsCache.set(key, clipped);
   return clipped;
 }
 

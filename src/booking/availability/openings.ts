@@ -26,6 +26,7 @@ import { SlotPlanner } from "../holds/plan.js";
 import { checkWhen, spanZoneView, type ZoneView } from "../rules/index.js";
 import { AllocationTest } from "./allocatable.js";
 import { instantFormatter } from "./instant-format.js";
+import { readOccupancy, withQueryReads } from "./query-reads.js";
 import { MAX_CANDIDATE_STARTS } from "./window.js";
 
 export interface OpeningsQuery {
@@ -50,7 +51,17 @@ export interface Openings {
   readonly stated?: ReadonlyMap<number, Money>;
 }
 
-export async function openings(
+export function openings(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  found: ServiceLookup,
+  q: OpeningsQuery,
+): Promise<Result<Openings, BookingRefusal>> {
+  // A calendar host's connector reads the same occupancy: one store read for both.
+  return withQueryReads(() => openingsOnce(deps, runtime, found, q));
+}
+
+async function openingsOnce(
   deps: BookingDeps,
   runtime: HostRuntime,
   found: ServiceLookup,
@@ -98,7 +109,8 @@ export async function openings(
   if (candidates.length === 0) return ok({ plans: [], view });
 
   // One read of the store for every candidate resource over the span of every candidate.
-  const occupancy = await deps.store.listOccupancy(
+  const occupancy = await readOccupancy(
+    deps.store,
     config.id,
     candidateResources(runtime, service, q.resourceId).map((r) => r.id),
     { start: spanStart, end: spanEnd },

@@ -26,6 +26,8 @@ import type {
   UpstreamStatus,
 } from "../../connectors/port.js";
 import type { HoldStore } from "../../holds/port.js";
+import { readOccupancy } from "../availability/query-reads.js";
+import { cachedReadHorizon } from "../availability/read-horizon.js";
 import { err, ok } from "../../protocol/result.js";
 import { instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
 import { writeOwnEvent, ownEventId, type OwnEventDeps } from "./own-events.js";
@@ -141,7 +143,7 @@ async function findStarts(
   const { plan } = setup;
   const service = setup.services.find((s) => s.id === serviceId);
   if (service === undefined) return err({ code: "not_found", message: `no service ${serviceId}` });
-  const until = await knownUntil(plan, deps.state);
+  const until = await cachedReadHorizon(deps.state, plan.hostId, () => knownUntil(plan, deps.state));
   if (until === undefined) return ok([]);
   const now = deps.now();
   const step = setup.granularityMs ?? DEFAULT_GRANULARITY_MS;
@@ -150,7 +152,9 @@ async function findStarts(
   const window = { start: Math.max(range.start, now), end: Math.min(range.end, until - length) };
   if (window.end <= window.start) return ok([]);
   const units = plan.units.ids.filter((id) => resourceIds === undefined || resourceIds.includes(id));
-  const occupancy = await deps.store.listOccupancy(
+  // Within an availability query, openings' own read of the store is answered from this one.
+  const occupancy = await readOccupancy(
+    deps.store,
     plan.hostId,
     units,
     { start: window.start, end: window.end + span },

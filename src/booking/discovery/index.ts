@@ -7,6 +7,11 @@ export {
   originOf,
   type DiscoveryOptions,
 } from "./host-document.js";
-export { operatorDocument, type OperatorOptions } from "./operator-document.js";
+export {
+  cachedOperatorDocument,
+  operatorDocument,
+  type OperatorEntity,
+  type OperatorOptions,
+} from "./operator-document.js";
 export { discoveryService } from "./services.js";
 export { confirmationOf } from "./confirmation.js";

@@ -52,6 +52,8 @@ export interface ServeSettings {
   readonly ownerCaps?: OwnerCaps;
   /** UPSTREAM_MAX_* and ICS_MAX_* (connectors/http/limits.ts): the caps set; the rest keep defaults. */
   readonly upstreamLimits: Partial<UpstreamLimits>;
+  /** CALENDAR_SYNC_CONCURRENCY: calendar syncs run at once without Redis (1-256; default 4). */
+  readonly calendarSyncConcurrency?: number;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -155,6 +157,10 @@ export function readServeEnv(
   if (!connect.ok) return connect;
   const limits = limitsFromEnv(env);
   if (!limits.ok) return err(limits.message);
+  const syncs = env["CALENDAR_SYNC_CONCURRENCY"];
+  if (set(syncs) && !(/^\d+$/.test(syncs) && Number(syncs) >= 1 && Number(syncs) <= 256)) {
+    return err(`CALENDAR_SYNC_CONCURRENCY must be a whole number from 1 to 256, got "${syncs}"`);
+  }
 
   return ok({
     port,
@@ -175,6 +181,7 @@ export function readServeEnv(
     logFormat: logFormat === "json" ? "json" : "text",
     ...(ownerCaps !== undefined && { ownerCaps }),
     upstreamLimits: limits.value,
+    ...(set(syncs) && { calendarSyncConcurrency: Number(syncs) }),
   });
 }
 

@@ -118,6 +118,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       trustForwardedFor: settings.value.trustForwardedFor,
       upstreamPolicy: upstreamPolicyOf(settings.value),
       ...(settings.value.ownerCaps !== undefined && { ownerCaps: settings.value.ownerCaps }),
+      ...(settings.value.calendarSyncConcurrency !== undefined && {
+        calendarSyncConcurrency: settings.value.calendarSyncConcurrency,
+      }),
       ...(openVault !== undefined && {
         credentials: {
           vault: openVault.vault,

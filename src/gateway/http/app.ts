@@ -56,7 +56,16 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   });
 
   // §3.2: discovery and operator documents are plain unsigned GETs.
-  app.get("/.well-known/scheduling.json", () => toHttp(jsonResponse(200, deps.documents.operator())));
+  app.get("/.well-known/scheduling.json", (c) => {
+    const entity = deps.documents.operatorEntity?.();
+    if (entity === undefined) return toHttp(jsonResponse(200, deps.documents.operator()));
+    // Built once per set of hosts; an agent holding this copy is answered 304 (RFC 9110 §13.1.2).
+    if (etagMatches(c.req.header("if-none-match"), entity.etag))
+      return new Response(null, { status: 304, headers: { etag: entity.etag } });
+    const res = toHttp({ status: 200, body: entity.body });
+    res.headers.set("etag", entity.etag);
+    return res;
+  });
   app.get("/hosts/:hostId/scheduling.json", (c) => {
     const hostId = c.req.param("hostId");
     const doc = deps.documents.host(hostId);
@@ -185,4 +194,11 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   });
 
   return app;
+}
+
+/** If-None-Match against a strong ETag: "*" or any listed tag, compared weakly (RFC 9110 §13.1.2). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === "*") return true;
+  return header.split(",").some((t) => t.trim().replace(/^W\//, "") === etag);
 }

@@ -28,12 +28,29 @@ export function takeToken(
   policy: TokenBucketPolicy,
   now: number,
 ): { bucket: Bucket; ok: boolean; retryAfterMs: number } {
+  const taken = takeTokens(bucket, policy, now, 1);
+  return { bucket: taken.bucket, ok: taken.granted === 1, retryAfterMs: taken.retryAfterMs };
+}
+
+/**
+ * takeToken for up to `want` whole tokens at once: as many as the bucket holds, at least one
+ * or none (then how long until one is back). The Redis script follows the same rule.
+ */
+export function takeTokens(
+  bucket: Bucket | undefined,
+  policy: TokenBucketPolicy,
+  now: number,
+  want: number,
+): { bucket: Bucket; granted: number; retryAfterMs: number } {
   const start = bucket ?? { tokens: policy.capacity, at: now };
   const elapsedSec = Math.max(0, now - start.at) / 1000;
   const tokens = Math.min(policy.capacity, start.tokens + elapsedSec * policy.refillPerSec);
-  if (tokens >= 1) return { bucket: { tokens: tokens - 1, at: now }, ok: true, retryAfterMs: 0 };
+  if (tokens >= 1) {
+    const granted = Math.min(Math.max(1, Math.floor(want)), Math.floor(tokens));
+    return { bucket: { tokens: tokens - granted, at: now }, granted, retryAfterMs: 0 };
+  }
   const retryAfterMs = Math.ceil(((1 - tokens) / policy.refillPerSec) * 1000);
-  return { bucket: { tokens, at: now }, ok: false, retryAfterMs };
+  return { bucket: { tokens, at: now }, granted: 0, retryAfterMs };
 }
 
 export class MemoryRateLimiter implements RateLimiter {

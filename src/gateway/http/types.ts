@@ -76,6 +76,8 @@ export interface IdempotencyGate {
 /** Discovery documents (SchCP §2.1, §2.3), built by the booking core's discovery module. */
 export interface DiscoveryDocuments {
   operator(): unknown;
+  /** The operator document as sent, with its strong ETag, kept until the hosts change. */
+  operatorEntity?(): { readonly body: string; readonly etag: string };
   /** undefined for an unknown host. */
   host(hostId: string): unknown;
 }

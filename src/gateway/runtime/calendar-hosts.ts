@@ -19,6 +19,7 @@ import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import { displaceConflicts, type HostNotice } from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
+import { forgetReadHorizon } from "../../booking/availability/read-horizon.js";
 import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
 import { syncCalendarHost } from "../../booking/calendar/sync.js";
 import type { HoldStore } from "../../holds/port.js";
@@ -103,6 +104,8 @@ export interface CalendarHostsDeps {
   readonly now: () => number;
   readonly logger: JobLogger;
   readonly redis?: { readonly url: string; readonly prefix: string };
+  /** Without Redis: syncs at start and on schedule running at once (default 4). */
+  readonly syncConcurrency?: number;
   /**
    * §5.8 displaced bookings (booking/calendar/displace.ts): the core's host change offer and
    * the messenger that tells the host's approver of an unresolved one.
@@ -133,6 +136,8 @@ export async function runCalendarHost(
     },
     handle.plan,
   );
+  // The horizon availability remembers (read-horizon.ts) may have moved.
+  forgetReadHorizon(deps.state, hostId);
   for (const r of reports) logSync(deps.logger, r, reason);
   // Availability on a calendar host makes no upstream call, so only the sync sees a refused
   // credential: it reaches the host's health here, which then refuses its time (needs_reconnection).
@@ -262,7 +267,9 @@ export function startCalendarSync(deps: CalendarHostsDeps): CalendarSyncQueue {
       deps.logger.error("calendar sync failed", { host_id: hostId, error: describeError(e) });
     });
   return deps.redis === undefined
-    ? memoryCalendarSyncQueue(schedules, run, deps.logger)
+    ? memoryCalendarSyncQueue(schedules, run, deps.logger, {
+        ...(deps.syncConcurrency !== undefined && { concurrency: deps.syncConcurrency }),
+      })
     : bullmqCalendarSyncQueue(
         { redisUrl: deps.redis.url, prefix: deps.redis.prefix },
         schedules,

@@ -20,6 +20,7 @@ import type { TokenBucketPolicy } from "../http/rate-limit.js";
 import { DEFAULT_ORIGIN_RATE } from "../http/origin-limit.js";
 import type { RateLimiter } from "../http/types.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
+import { LeasedRateLimiter } from "../http/leased-rate-limit.js";
 import { openMemoryStateFile, type SnapshotParts } from "./memory-state-file.js";
 import {
   MemoryCalendarStateStore,
@@ -147,9 +148,10 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
     return {
       store,
       syntheticBackend: backend,
-      rateLimiter: new RedisRateLimiter(client, rate, prefix),
+      // Leased a few tokens at a time: most requests make no Redis call (leased-rate-limit.ts).
+      rateLimiter: new LeasedRateLimiter(new RedisRateLimiter(client, rate, prefix)),
       ...(originRate !== false && {
-        originLimiter: new RedisRateLimiter(client, originRate, prefix, "origin"),
+        originLimiter: new LeasedRateLimiter(new RedisRateLimiter(client, originRate, prefix, "origin")),
       }),
       bookingIndex: storeBookingIndex(store),
       calendarState: new RedisCalendarStateStore(client, prefix),

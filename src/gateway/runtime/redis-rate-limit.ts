@@ -4,15 +4,19 @@
  * per-network-origin bucket (src/gateway/http/origin-limit.ts) shared the same way. The same refill rule as
  * the in-process bucket (src/gateway/http/rate-limit.ts takeToken), as one Lua script so
  * concurrent takes cannot both spend the last token. The key expires once the bucket would
- * be full again, so idle agents cost nothing.
+ * be full again, so idle agents cost nothing. A process spends it through a lease of a few
+ * tokens at a time (src/gateway/http/leased-rate-limit.ts), so most requests make no call here.
  */
 import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { TokenBucketPolicy } from "../http/rate-limit.js";
+import type { SharedTokenBucket } from "../http/leased-rate-limit.js";
 import type { RateLimiter } from "../http/types.js";
 
-// KEYS[1] bucket. ARGV: now (ms), capacity, refill per second. Returns {ok 1|0, retryAfterMs}.
+// KEYS[1] bucket. ARGV: now (ms), capacity, refill per second, tokens wanted (default 1).
+// Returns {granted, retryAfterMs}: as many whole tokens as the bucket holds up to those wanted
+// (takeTokens in src/gateway/http/rate-limit.ts), or 0 and how long until one is back.
 // Called by SHA (src/redis/script.ts): the origin bucket runs on every host-endpoint request.
 const TAKE = redisScript(
   "rate-limit-take",
@@ -26,11 +30,12 @@ local at = tonumber(state[2]) or now
 local elapsed = now - at
 if elapsed < 0 then elapsed = 0 end
 tokens = math.min(capacity, tokens + elapsed / 1000 * rate)
+local want = math.max(1, math.floor(tonumber(ARGV[4]) or 1))
 local ok = 0
 local retry = 0
 if tokens >= 1 then
-  tokens = tokens - 1
-  ok = 1
+  ok = math.min(want, math.floor(tokens))
+  tokens = tokens - ok
 else
   retry = math.ceil((1 - tokens) / rate * 1000)
 end
@@ -40,28 +45,38 @@ return {ok, retry}
 `,
 );
 
-export class RedisRateLimiter implements RateLimiter {
+export class RedisRateLimiter implements RateLimiter, SharedTokenBucket {
   constructor(
     private readonly redis: RedisClient,
-    private readonly policy: TokenBucketPolicy,
+    readonly policy: TokenBucketPolicy,
     private readonly keyPrefix = "schcp:",
     /** Which allowance: "availability" (per agent key) or "origin" (per network origin, §7.2). */
     private readonly bucket = "availability",
   ) {}
 
   async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+    const taken = await this.takeUpTo(key, nowMs, 1);
+    return taken.granted >= 1 ? { ok: true } : { ok: false, retryAfterMs: taken.retryAfterMs };
+  }
+
+  /** Up to `want` tokens at once, for a process's lease (LeasedRateLimiter). */
+  async takeUpTo(
+    key: string,
+    nowMs: number,
+    want: number,
+  ): Promise<{ granted: number; retryAfterMs: number }> {
     let reply: [number, number];
     try {
       reply = (await evalScript(
         this.redis,
         TAKE,
         [`${this.keyPrefix}ratelimit:${this.bucket}:${key}`],
-        [String(nowMs), String(this.policy.capacity), String(this.policy.refillPerSec)],
+        [String(nowMs), String(this.policy.capacity), String(this.policy.refillPerSec), String(want)],
       )) as [number, number];
     } catch (error) {
       // The edge answers the store's infrastructure error with 503 and Retry-After.
       throw new HoldStoreUnavailableError("rate limiter: Redis did not answer", { cause: error });
     }
-    return reply[0] === 1 ? { ok: true } : { ok: false, retryAfterMs: Number(reply[1]) };
+    return { granted: Number(reply[0]), retryAfterMs: Number(reply[1]) };
   }
 }

@@ -13,7 +13,11 @@ import type { BookingDeps, Clock, HostConfig, IdGenerator } from "../../booking/
 import { DEFAULT_HEALTH_POLICY } from "../../booking/hosts/index.js";
 import type { HostHealthPolicy } from "../../booking/hosts/index.js";
 import type { FaultPlan } from "../../connectors/synthetic/index.js";
-import { operatorDocument, hostDiscoveryDocument } from "../../booking/discovery/index.js";
+import {
+  cachedOperatorDocument,
+  operatorDocument,
+  hostDiscoveryDocument,
+} from "../../booking/discovery/index.js";
 import { createBookingService } from "../../booking/service.js";
 import { a2aWiring } from "../../a2a/intents/wiring.js";
 import type { A2aApiKeys } from "../../a2a/api-keys.js";
@@ -88,6 +92,11 @@ export interface GatewayRuntimeOptions {
   /** On a Redis Cluster, how long a call waits out its host's slot moving (REDIS_SLOT_MOVE_WAIT_MS). */
   readonly redisSlotMoveWaitMs?: number;
   readonly availabilityRate?: TokenBucketPolicy;
+  /**
+   * Without Redis: calendar syncs at start and on schedule running at once (default 4). With
+   * Redis each process's BullMQ worker already takes one at a time.
+   */
+  readonly calendarSyncConcurrency?: number;
   /** §7.2 per network origin, before signature checks (default DEFAULT_ORIGIN_RATE); false: off. */
   readonly originRate?: TokenBucketPolicy | false;
   /** Key the origin limit by the last X-Forwarded-For entry (behind a trusted proxy only; TRUST_PROXY). */
@@ -403,6 +412,9 @@ export async function buildGatewayRuntime(
           now: () => clock.now(),
           logger,
           displacement,
+          ...(opts.calendarSyncConcurrency !== undefined && {
+            syncConcurrency: opts.calendarSyncConcurrency,
+          }),
           ...(opts.redisUrl !== undefined && {
             redis: { url: opts.redisUrl, prefix: `{${opts.redisKeyPrefix ?? "schcp:"}bullmq}` },
           }),
@@ -491,6 +503,7 @@ export async function buildGatewayRuntime(
       ids,
       documents: {
         operator: () => operatorDocument(directory.list(), { publicOrigin, operatorName }),
+        operatorEntity: cachedOperatorDocument(() => directory.list(), { publicOrigin, operatorName }),
         host: (hostId) => {
           const host = directory.get(hostId);
           return host === undefined ? undefined : hostDiscoveryDocument(host, { publicOrigin, operatorName });

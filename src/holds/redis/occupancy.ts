@@ -1,13 +1,47 @@
 /**
  * listOccupancy for Redis: a read-only snapshot for availability (SchCP §5.1: a snapshot,
  * not a promise; placeHold is where allocation is atomic). One read-only script
- * (lua/list-occupancy.lua), so the snapshot is consistent and costs one round trip; it
- * judges liveness as place-hold does (lapsed held holds occupy nothing).
+ * (lua/list-occupancy.lua), so the snapshot is consistent; it judges liveness as place-hold
+ * does (lapsed held holds occupy nothing).
+ *
+ * Reads of one host are gathered: while a call for a host is in flight, further reads of it
+ * wait and then go together in ONE script call, each with its own resources, range and now.
+ * Under concurrent queries this spends one round trip, one script run and one reply on many
+ * reads. A read never joins a call already sent: every read is answered by a call sent after
+ * it was asked, so it sees every write that had completed by then (this process's own
+ * placeHold, confirm or release included), exactly as a read of its own would. What is kept
+ * per host (its queue) goes as soon as nothing is queued or in flight.
  */
 import type { Interval } from "../../calendar/index.js";
 import type { OccupancyEntry } from "../port.js";
-import { int, text } from "./codec.js";
-import { asList, checkInterval, decode, type StoreContext } from "./context.js";
+import { MalformedReplyError, text } from "./codec.js";
+import { checkInterval, decode, type StoreContext } from "./context.js";
+
+export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
+
+/**
+ * Calls in flight per host before reads queue (one: at 10 concurrent queries on one host, two
+ * in flight made smaller batches, more calls and fewer answers a second); reads one call
+ * answers at most (a script blocks the server while it runs).
+ */
+export const MAX_IN_FLIGHT_PER_HOST = 1;
+export const MAX_READS_PER_CALL = 32;
+
+interface Read {
+  readonly resourceIds: readonly string[];
+  readonly range: Interval;
+  readonly now: number;
+  readonly resolve: (value: OccupancyMap) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface HostReads {
+  inFlight: number;
+  queue: Read[];
+}
+
+/** Per store (its context), per host: only hosts with a read queued or in flight. */
+const pending = new WeakMap<StoreContext, Map<string, HostReads>>();
 
 export async function listOccupancy(
   ctx: StoreContext,
@@ -15,33 +49,197 @@ export async function listOccupancy(
   resourceIds: readonly string[],
   range: Interval,
   now: number,
-): Promise<ReadonlyMap<string, readonly OccupancyEntry[]>> {
-  const out = new Map<string, OccupancyEntry[]>();
-  if (resourceIds.length === 0) return out;
+): Promise<OccupancyMap> {
+  if (resourceIds.length === 0) return new Map();
   checkInterval(range);
-  const k = ctx.keys;
-  const keys = [
-    ...resourceIds.map((id) => k.occupancy(hostId, id)),
-    k.holdExpiry(hostId),
-    `${k.host(hostId)}occlen`,
-  ];
-  const reply = await ctx.list("list-occupancy", keys, [range.start, range.end, now, ...resourceIds]);
-  return decode("listOccupancy", () => {
-    resourceIds.forEach((id, i) => {
-      const rows = asList(reply[i] ?? []);
-      const entries: OccupancyEntry[] = [];
-      for (let r = 0; r + 2 < rows.length; r += 3) {
-        const units = text(rows[r + 2]);
-        entries.push({
-          start: int(rows[r]),
-          end: int(rows[r + 1]),
-          // A busy block fills any capacity; it is the host's own, not an agent's.
-          units: units === "" ? Number.POSITIVE_INFINITY : int(units),
-          agent: units !== "",
-        });
-      }
-      out.set(id, entries);
-    });
-    return out;
+  let hosts = pending.get(ctx);
+  if (hosts === undefined) pending.set(ctx, (hosts = new Map<string, HostReads>()));
+  let host = hosts.get(hostId);
+  if (host === undefined) hosts.set(hostId, (host = { inFlight: 0, queue: [] }));
+  const h = host;
+  const map = hosts;
+  return new Promise<OccupancyMap>((resolve, reject) => {
+    h.queue.push({ resourceIds, range, now, resolve, reject });
+    if (h.inFlight < MAX_IN_FLIGHT_PER_HOST) send(ctx, map, hostId, h);
   });
+}
+
+/** Hosts with reads queued or in flight (tests: nothing is kept once they are answered). */
+export function hostsReading(ctx: StoreContext): number {
+  return pending.get(ctx)?.size ?? 0;
+}
+
+function send(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: string, h: HostReads): void {
+  const reads = h.queue.length <= MAX_READS_PER_CALL ? h.queue : h.queue.slice(0, MAX_READS_PER_CALL);
+  h.queue = reads === h.queue ? [] : h.queue.slice(MAX_READS_PER_CALL);
+  h.inFlight++;
+  const done = (): void => {
+    h.inFlight--;
+    if (h.queue.length > 0) send(ctx, hosts, hostId, h);
+    else if (h.inFlight === 0) hosts.delete(hostId);
+  };
+  readMany(ctx, hostId, reads).then(
+    (answers) => {
+      done();
+      for (let i = 0; i < reads.length; i++) reads[i]!.resolve(answers[i]!);
+    },
+    (error: unknown) => {
+      done();
+      for (const r of reads) r.reject(error);
+    },
+  );
+}
+
+/**
+ * What one script call scans: reads of the same resources whose ranges overlap are scanned as
+ * their union once, at the earliest of their nows, and each read takes its part of it. An
+ * earlier now can only count more holds as live (a held hold lapses as time passes, nothing
+ * starts to occupy by itself), so a read answered at a gathered read's now is shown the same
+ * or more occupied: it may offer less, never more (§5.1).
+ */
+interface Scan {
+  readonly resourceIds: readonly string[];
+  start: number;
+  end: number;
+  now: number;
+  readonly reads: number[];
+}
+
+function scansOf(reads: readonly Read[]): Scan[] {
+  if (reads.length === 1) {
+    const r = reads[0]!;
+    return [{ resourceIds: r.resourceIds, start: r.range.start, end: r.range.end, now: r.now, reads: [0] }];
+  }
+  const groups = new Map<string, number[]>();
+  reads.forEach((r, i) => {
+    const key = r.resourceIds.join("\u0000");
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [i]);
+    else group.push(i);
+  });
+  const scans: Scan[] = [];
+  for (const group of groups.values()) {
+    group.sort((a, b) => reads[a]!.range.start - reads[b]!.range.start);
+    let scan: Scan | undefined;
+    for (const i of group) {
+      const { range, now, resourceIds } = reads[i]!;
+      if (scan !== undefined && range.start <= scan.end) {
+        scan.end = Math.max(scan.end, range.end);
+        scan.now = Math.min(scan.now, now);
+        scan.reads.push(i);
+      } else {
+        scans.push((scan = { resourceIds, start: range.start, end: range.end, now, reads: [i] }));
+      }
+    }
+  }
+  return scans;
+}
+
+/** One script call for several reads of a host; answers in the reads' order. */
+async function readMany(ctx: StoreContext, hostId: string, reads: readonly Read[]): Promise<OccupancyMap[]> {
+  const scans = scansOf(reads);
+  // Each resource named once (its key, its longest entry); each scan by the indexes of its own.
+  const index = new Map<string, number>();
+  const ids: string[] = [];
+  const args: (string | number)[] = [];
+  for (const scan of scans) {
+    args.push(scan.start, scan.end, scan.now, scan.resourceIds.length);
+    for (const id of scan.resourceIds) {
+      let i = index.get(id);
+      if (i === undefined) {
+        ids.push(id);
+        index.set(id, (i = ids.length));
+      }
+      args.push(i);
+    }
+  }
+  const k = ctx.keys;
+  const keys = ids.map((id) => k.occupancy(hostId, id));
+  keys.push(k.holdExpiry(hostId), `${k.host(hostId)}occlen`);
+  const reply = await ctx.script("list-occupancy", keys, [ids.length, ...ids, ...args]);
+  return decode("listOccupancy", () => {
+    // One JSON text: JSON.parse reads it natively, without a string operation per row here.
+    const lists: unknown = JSON.parse(text(reply));
+    const expected = scans.reduce((n, scan) => n + scan.resourceIds.length, 0);
+    if (!Array.isArray(lists) || lists.length !== expected)
+      throw new MalformedReplyError(`occupancy reply: expected ${expected} lists`);
+    const answers: OccupancyMap[] = new Array<OccupancyMap>(reads.length);
+    let at = 0;
+    for (const scan of scans) {
+      const scanned = scan.resourceIds.map(() => entriesOf(lists[at++], scan));
+      for (const i of scan.reads) {
+        const { range } = reads[i]!;
+        const whole = range.start === scan.start && range.end === scan.end;
+        const answer = new Map<string, readonly OccupancyEntry[]>();
+        scan.resourceIds.forEach((id, j) => {
+          const entries = scanned[j]!;
+          answer.set(id, whole ? entries.entries : within(entries, range));
+        });
+        answers[i] = answer;
+      }
+    }
+    return answers;
+  });
+}
+
+/** Entries in the order of their ends, with the longest one's length. */
+export interface ParsedEntries {
+  readonly entries: OccupancyEntry[];
+  readonly longest: number;
+}
+
+/**
+ * One resource's [start, end, units, …] (units 0 for a busy block, which fills any capacity
+ * and is the host's own, not an agent's), keeping the entries that overlap `range` (the script
+ * leaves busy blocks starting at or after its end in). Anything but whole numbers is refused.
+ */
+export function entriesOf(flat: unknown, range: Interval): ParsedEntries {
+  if (!Array.isArray(flat) || flat.length % 3 !== 0)
+    throw new MalformedReplyError("occupancy reply: expected [start, end, units, …]");
+  const entries: OccupancyEntry[] = [];
+  let longest = 0;
+  for (let i = 0; i < flat.length; i += 3) {
+    const start: unknown = flat[i];
+    const end: unknown = flat[i + 1];
+    const units: unknown = flat[i + 2];
+    if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || !Number.isSafeInteger(units))
+      throw new MalformedReplyError(
+        `occupancy reply: not whole numbers: ${JSON.stringify(flat.slice(i, i + 3))}`,
+      );
+    const s = start as number;
+    const e = end as number;
+    if (s >= range.end || e <= range.start) continue;
+    const busy = units === 0;
+    entries.push({
+      start: s,
+      end: e,
+      units: busy ? Number.POSITIVE_INFINITY : (units as number),
+      agent: !busy,
+    });
+    if (e - s > longest) longest = e - s;
+  }
+  return { entries, longest };
+}
+
+/**
+ * The entries overlapping `range`, from a scan's entries in the order of their ends (the
+ * sorted set's): from the first ending after its start, up to the first that ends too late to
+ * start before its end (it would be longer than the longest entry scanned).
+ */
+function within({ entries, longest }: ParsedEntries, range: Interval): OccupancyEntry[] {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (entries[mid]!.end > range.start) hi = mid;
+    else lo = mid + 1;
+  }
+  const out: OccupancyEntry[] = [];
+  const last = range.end + longest;
+  for (let i = lo; i < entries.length; i++) {
+    const e = entries[i]!;
+    if (e.end > last) break;
+    if (e.start < range.end) out.push(e);
+  }
+  return out;
 }

@@ -5,7 +5,10 @@
  * own events) is the caller's `run(hostId)`; this only schedules it.
  *
  * - Embedded default: in-process timers; a request while the host's sync runs sets it to run
- *   once more after (pushes coalesce, none are lost).
+ *   once more after (pushes coalesce, none are lost). The syncs at start and on schedule run
+ *   at most `concurrency` at a time (default 4), so thousands of hosts starting together catch
+ *   up a few at a time rather than all at once; the catch-up at start is logged as it goes.
+ *   A request (a push, an operator) is not held behind them.
  * - Redis mode: BullMQ queue "calendar-sync", a job scheduler per host (every process upserts
  *   the same one, so there is one schedule however many run), and push jobs de-duplicated per
  *   host within a second. Any process's worker takes a job; concurrency 1 per process and a
@@ -32,23 +35,63 @@ export interface CalendarSyncQueue {
 
 export type RunSync = (hostId: string, reason: string) => Promise<void>;
 
+export const DEFAULT_SYNC_CONCURRENCY = 4;
+
+export interface MemorySyncOptions {
+  /** Syncs at start and on schedule running at once (default DEFAULT_SYNC_CONCURRENCY). */
+  readonly concurrency?: number;
+}
+
 export function memoryCalendarSyncQueue(
   schedules: readonly CalendarSyncSchedule[],
   run: RunSync,
   logger: JobLogger,
+  options: MemorySyncOptions = {},
 ): CalendarSyncQueue {
   const running = new Map<string, Promise<void>>();
   const again = new Map<string, string>();
   const timers = new Map<string, NodeJS.Timeout>();
   let closed = false;
+  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_SYNC_CONCURRENCY));
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  /** Runs `fn` once fewer than `concurrency` gated runs are under way (nothing once closed). */
+  const gated = async (fn: () => Promise<void>): Promise<void> => {
+    if (active >= concurrency) await new Promise<void>((wake) => waiting.push(wake));
+    active++;
+    try {
+      if (!closed) await fn();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
+  // The catch-up at start: every host's first sync, logged every tenth of the way.
+  const catchUp = { total: schedules.length, done: 0, startedAt: Date.now() };
+  const step = Math.max(1, Math.ceil(catchUp.total / 10));
+  if (catchUp.total > 0) logger.info("calendar catch-up started", { hosts: catchUp.total, concurrency });
+  const caughtUp = (): void => {
+    catchUp.done++;
+    if (catchUp.done % step === 0 || catchUp.done === catchUp.total)
+      logger.info("calendar catch-up", {
+        synced: catchUp.done,
+        hosts: catchUp.total,
+        concurrency,
+        elapsed_ms: Date.now() - catchUp.startedAt,
+      });
+  };
 
-  const start = (hostId: string, reason: string): void => {
+  const start = (hostId: string, reason: string, first = false): void => {
     if (closed) return;
     if (running.has(hostId)) {
       again.set(hostId, reason);
       return;
     }
-    const p = run(hostId, reason)
+    const sync = () => run(hostId, reason);
+    const p = (reason === "start" || reason === "schedule" ? gated(sync) : sync())
+      .finally(() => {
+        if (first) caughtUp();
+      })
       .catch((e: unknown) =>
         logger.error("calendar sync threw", { host_id: hostId, error: describeError(e) }),
       )
@@ -67,15 +110,15 @@ export function memoryCalendarSyncQueue(
     clearInterval(timers.get(hostId));
     timers.delete(hostId);
   };
-  const schedule = (s: CalendarSyncSchedule): void => {
+  const schedule = (s: CalendarSyncSchedule, first = false): void => {
     if (closed) return;
     stopTimer(s.hostId);
-    start(s.hostId, "start");
+    start(s.hostId, "start", first);
     const t = setInterval(() => start(s.hostId, "schedule"), s.everyMs);
     t.unref();
     timers.set(s.hostId, t);
   };
-  for (const s of schedules) schedule(s);
+  for (const s of schedules) schedule(s, true);
   return {
     request(hostId, reason) {
       start(hostId, reason);

@@ -8,7 +8,9 @@ import type { BookingIndex } from "../api.js";
 import type { HoldStore } from "../../holds/port.js";
 import { ensureBookingIndex } from "./index-entry.js";
 
-export function storeBookingIndex(store: Pick<HoldStore, "listBookings" | "backfillBookingIndex">): BookingIndex {
+export function storeBookingIndex(
+  store: Pick<HoldStore, "listBookings" | "backfillBookingIndex">,
+): BookingIndex {
   return {
     page: async (hostId, query) => {
       await ensureBookingIndex(store, hostId);

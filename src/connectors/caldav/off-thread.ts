@@ -14,7 +14,6 @@
  * worker is working, not while a request is on the network (the request's own timeout bounds
  * that).
  */
-import type { ConnectorError } from "../port.js";
 import type { Worker } from "node:worker_threads";
 import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";

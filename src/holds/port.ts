@@ -319,8 +319,11 @@ export interface HoldStore {
     resourceIds: readonly string[],
     range: Interval,
   ): Promise<readonly BookingRecord[]>;
-  /** Ids of bookings whose index deadline is at or before `now`, earliest first, at most `limit`. */
-  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]>;
+  /**
+   * Ids of bookings whose index deadline is at or before `now`, earliest first, at most
+   * `limit`, skipping the first `offset` (those a caller could not settle this time).
+   */
+  bookingsDue(hostId: string, now: number, limit: number, offset?: number): Promise<readonly string[]>;
   /** The booking whose index entry names `key` (BookingIndexEntry.keys). */
   bookingIdByKey(hostId: string, key: string): Promise<string | undefined>;
   /**

@@ -159,6 +159,34 @@ function suite(
       expect(await store.bookingsDue(APPROVAL, world.clock.now(), 10)).toEqual([]);
     });
 
+    it("due bookings the upstream will not cancel do not hold back the ones after them", async () => {
+      const { store } = await open();
+      const world = makeWorld();
+      const deps: BookingDeps = { ...world.deps, store, bookingIndex: storeBookingIndex(store) };
+      const t = await templateState(APPROVAL);
+      // Five pending bookings due in creation order; the upstream refuses to cancel the first four.
+      const ids = await fill(store, APPROVAL, 5, { type: "bay", id: "bay-1" }, hourly, (i, b, h) =>
+        clone(t, i, b, h, { status: "pending_host", approvalBy: NOW + HOUR + i, answer: undefined }),
+      );
+      const host = deps.hosts.get(APPROVAL)!;
+      const stuck = new Set(["up-0", "up-1", "up-2", "up-3"]);
+      const cancel = host.connector.bookings.cancel.bind(host.connector.bookings);
+      Object.assign(host.connector.bookings, {
+        cancel: (upstreamId: string, ...rest: [string | undefined, "guest" | "host" | "system"]) =>
+          stuck.has(upstreamId)
+            ? Promise.resolve({ ok: false, error: { code: "unavailable", message: "the platform is down" } })
+            : cancel(upstreamId, ...rest),
+      });
+      world.clock.advance(2 * HOUR);
+      // Two a page: the first two pages are all refusals; the third reaches the fifth booking.
+      const report = await expireOverdue(deps, APPROVAL, 2);
+      expect(report.expired).toEqual([ids[4]]);
+      expect(await store.bookingsDue(APPROVAL, world.clock.now(), 10)).toEqual(ids.slice(0, 4));
+      // Once the platform answers, the next run settles the rest.
+      stuck.clear();
+      expect((await expireOverdue(deps, APPROVAL, 2)).expired).toEqual(ids.slice(0, 4));
+    });
+
     it("an approval link for the oldest of 12,000 bookings opens (the booking found by its upstream id)", async () => {
       const { store } = await open();
       const world = makeWorld();

@@ -25,35 +25,56 @@ export interface DeadlineReport {
 
 /**
  * Reads the store's due set (every booking whose approval or offer deadline passed, earliest
- * first, kept with each payload write), at most `limit` a run. A booking handled here is
- * written with its new state, which takes it out of the set; one that could not be handled
- * (an upstream that did not cancel) stays and is tried again next run.
+ * first, kept with each payload write), `limit` at a time. A booking handled here is written
+ * with its new state, which takes it out of the set; one that could not be handled (an
+ * upstream that did not cancel) stays, is tried again next run, and is stepped over in this
+ * one, so failures at the head of the set never hold back the bookings after them. At most
+ * MAX_PAGES pages a run.
  */
 export async function expireOverdue(deps: BookingDeps, hostId: string, limit = 500): Promise<DeadlineReport> {
   const report = { expired: [] as string[], movesLapsed: [] as string[], offersDropped: [] as string[] };
   const host = deps.hosts.get(hostId);
   if (host === undefined) return report;
   await ensureBookingIndex(deps.store, hostId);
-  const ids = await deps.store.bookingsDue(hostId, deps.clock.now(), limit);
-  for (const id of ids) {
-    const loaded = await loadBooking(deps.store, hostId, id);
-    if (loaded === undefined) continue;
-    const s = loaded.state;
-    const now = deps.clock.now();
-    if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
-      if (await expirePending(deps, host, s, now)) report.expired.push(id);
-    } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {
-      const p = s.proposal;
-      if (p.awaitingHost === true) {
-        if ((await dropMove(deps, host, s, p, expiredRefusal())).ok) report.movesLapsed.push(id);
-      } else {
-        await deps.store.releaseHold(hostId, p.holdId, now);
-        const saved = await saveBooking(deps, host, id, (x) => ok(withoutProposal(x, p.proposalId)), now);
-        if (saved.ok) report.offersDropped.push(id);
-      }
-    }
+  const settled = () => report.expired.length + report.movesLapsed.length + report.offersDropped.length;
+  let offset = 0;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const ids = await deps.store.bookingsDue(hostId, deps.clock.now(), limit, offset);
+    const before = settled();
+    for (const id of ids) await settleDue(deps, host, id, report);
+    // What was settled left the set; what was not is still at its head: step over it.
+    offset += ids.length - (settled() - before);
+    if (ids.length < limit) break;
   }
   return report;
+}
+
+/** How many pages of the due set one run reads at most. */
+const MAX_PAGES = 20;
+
+async function settleDue(
+  deps: BookingDeps,
+  host: HostRuntime,
+  id: string,
+  report: { expired: string[]; movesLapsed: string[]; offersDropped: string[] },
+): Promise<void> {
+  const hostId = host.config.id;
+  const loaded = await loadBooking(deps.store, hostId, id);
+  if (loaded === undefined) return;
+  const s = loaded.state;
+  const now = deps.clock.now();
+  if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
+    if (await expirePending(deps, host, s, now)) report.expired.push(id);
+  } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {
+    const p = s.proposal;
+    if (p.awaitingHost === true) {
+      if ((await dropMove(deps, host, s, p, expiredRefusal())).ok) report.movesLapsed.push(id);
+    } else {
+      await deps.store.releaseHold(hostId, p.holdId, now);
+      const saved = await saveBooking(deps, host, id, (x) => ok(withoutProposal(x, p.proposalId)), now);
+      if (saved.ok) report.offersDropped.push(id);
+    }
+  }
 }
 
 async function expirePending(

@@ -138,10 +138,15 @@ export class BookingIndexes {
     for (const e of ids.ascending(range.start - longest + 1, range.end)) yield e.id;
   }
 
-  due(now: number, limit: number): string[] {
+  due(now: number, limit: number, offset = 0): string[] {
     const out: string[] = [];
+    let skipped = 0;
     for (const e of this.#due.ascending(Number.NEGATIVE_INFINITY, now + 1)) {
       if (out.length >= limit) break;
+      if (skipped < offset) {
+        skipped++;
+        continue;
+      }
       out.push(e.id);
     }
     return out;

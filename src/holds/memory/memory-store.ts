@@ -203,8 +203,10 @@ export class MemoryHoldStore implements GatewayStore {
     return settle(() => bookings.bookingsOverlapping(this.hosts.get(hostId), resourceIds, range));
   }
 
-  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]> {
-    return settle(() => this.hosts.get(hostId)?.index.due(now, Math.max(0, limit)) ?? []);
+  bookingsDue(hostId: string, now: number, limit: number, offset = 0): Promise<readonly string[]> {
+    return settle(
+      () => this.hosts.get(hostId)?.index.due(now, Math.max(0, limit), Math.max(0, offset)) ?? [],
+    );
   }
 
   bookingIdByKey(hostId: string, key: string): Promise<string | undefined> {

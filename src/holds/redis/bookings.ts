@@ -173,10 +173,12 @@ export async function bookingsDue(
   hostId: string,
   now: number,
   limit: number,
+  offset = 0,
 ): Promise<readonly string[]> {
   if (limit <= 0) return [];
   const key = ctx.keys.bookingIndexPart(hostId, "due");
-  return ctx.call("bookingsDue", () => ctx.redis.zrangebyscore(key, "-inf", now, "LIMIT", 0, limit));
+  const skip = Math.max(0, Math.floor(offset));
+  return ctx.call("bookingsDue", () => ctx.redis.zrangebyscore(key, "-inf", now, "LIMIT", skip, limit));
 }
 
 export async function bookingIdByKey(

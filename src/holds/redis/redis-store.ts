@@ -234,8 +234,8 @@ export class RedisHoldStore implements GatewayStore {
   ): Promise<readonly BookingRecord[]> {
     return bookings.bookingsOverlapping(this.ctx, hostId, resourceIds, range);
   }
-  bookingsDue(hostId: string, now: number, limit: number): Promise<readonly string[]> {
-    return bookings.bookingsDue(this.ctx, hostId, now, limit);
+  bookingsDue(hostId: string, now: number, limit: number, offset = 0): Promise<readonly string[]> {
+    return bookings.bookingsDue(this.ctx, hostId, now, limit, offset);
   }
   bookingIdByKey(hostId: string, key: string): Promise<string | undefined> {
     return bookings.bookingIdByKey(this.ctx, hostId, key);

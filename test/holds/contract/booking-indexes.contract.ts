@@ -118,6 +118,9 @@ export function bookingIndexesContract(store: () => GatewayStore): void {
       expect(await s.bookingsDue(hostId, NOW, 10)).toEqual([]);
       expect(await s.bookingsDue(hostId, NOW + 10 * MINUTE, 10)).toEqual([b, a]);
       expect(await s.bookingsDue(hostId, NOW + 10 * MINUTE, 1)).toEqual([b]);
+      // Stepping over the first (one a caller could not settle).
+      expect(await s.bookingsDue(hostId, NOW + 10 * MINUTE, 1, 1)).toEqual([a]);
+      expect(await s.bookingsDue(hostId, NOW + 10 * MINUTE, 5, 2)).toEqual([]);
       expect(await s.bookingIdByKey(hostId, "upstream:ev-a")).toBe(a);
       expect(await s.bookingIdByKey(hostId, "upstream:none")).toBeUndefined();
 

@@ -69,8 +69,8 @@ export class SquareApi {
       versionEchoHeaders: ["square-version"],
       // The SDK parses answers with its own JavaScript parser and then converts every field:
       // 8–14× JSON.parse's time per token (`npm run bench:json`, on the CI machine loaded and
-      // quiet). An eighth of the default budget keeps its parse near 12 ms there, within the
-      // few milliseconds to tens JSON.parse takes at the full budget.
+      // quiet). An eighth of the default budget keeps its parse near 12 ms there, about what
+      // JSON.parse takes at the full budget on the loaded machine.
       parseCostFactor: 8,
       ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }),
       ...(deps.logger === undefined ? {} : { logger: deps.logger }),

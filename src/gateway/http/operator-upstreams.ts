@@ -44,6 +44,10 @@ export function mountOperatorUpstreamRoutes(app: Hono, deps: HttpAppDeps, view: 
               ...(r.busy !== undefined && { busy: r.busy }),
               ...(r.readUntil !== undefined && { read_until: formatInstant(r.readUntil) }),
               ...(r.restarted === true && { restarted: true }),
+              // Laid but not whole: unreadable events skipped, or an expansion bound met.
+              ...(r.complete !== undefined && { complete: r.complete }),
+              ...(r.skipped !== undefined && r.skipped > 0 && { skipped: r.skipped }),
+              ...(r.degraded !== undefined && { degraded: r.degraded }),
               ...(r.error !== undefined && { error: r.error }),
               ...(r.conflicts !== undefined && {
                 // §5.8: what became of each booking the calendar's time now overlaps.

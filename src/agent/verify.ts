@@ -14,7 +14,7 @@
  * returned is the receipt's, since agents SHOULD take it from the signed receipt (§9.1).
  */
 import { isDeepStrictEqual } from "node:util";
-import { parseSchcpMoney } from "../protocol/money/index.js";
+import { parseSchcpMoney, sameMoney as equalMoney } from "../protocol/money/index.js";
 import { err, ok } from "../protocol/result.js";
 import type { Result } from "../protocol/result.js";
 import { offerSha256, verifyOffer } from "../protocol/schcp/offer/index.js";
@@ -199,5 +199,5 @@ function sameMoney(a: unknown, b: unknown): boolean {
   if (a === undefined || b === undefined) return a === b;
   const x = parseSchcpMoney(a, "");
   const y = parseSchcpMoney(b, "");
-  return x.ok && y.ok && x.value.currency === y.value.currency && x.value.minor === y.value.minor;
+  return x.ok && y.ok && equalMoney(x.value, y.value);
 }

@@ -9,7 +9,7 @@ import type { UpstreamBooking } from "../../connectors/port.js";
 import type { HoldRecord, TransitionRefusal } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import { toSchcpMoney, type Money } from "../../protocol/money/index.js";
+import { sameMoney, toSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 import { withEdgeRecords } from "../bookings/edges.js";
 import { bookingIndexEntry } from "../bookings/index-entry.js";
@@ -30,7 +30,6 @@ export const upstreamKey = (hostId: string, holdId: string): string => `${hostId
  * whether the business said yes upstream), and the operator records the answer when the
  * upstream cannot report it (README "Pending at the business").
  */
-const sameMoney = (a: Money, b: Money): boolean => a.minor === b.minor && a.currency === b.currency;
 const shown = (m: Money): string => {
   const s = toSchcpMoney(m);
   return `${s.amount} ${s.currency}`;

@@ -5,6 +5,7 @@ export {
   compareMoney,
   parseSchcpMoney,
   sameCurrency,
+  sameMoney,
   toSchcpMoney,
   type Money,
   type SchcpMoney,

@@ -61,6 +61,11 @@ export function sameCurrency(a: Money, b: Money): boolean {
   return a.currency === b.currency;
 }
 
+/** The same amount in the same currency. */
+export function sameMoney(a: Money, b: Money): boolean {
+  return a.currency === b.currency && a.minor === b.minor;
+}
+
 function mismatch(a: Money, b: Money, field: string): Result<never, MoneyError> {
   return err(
     fieldError("currency_mismatch", field, `amounts in ${a.currency} and ${b.currency} are never combined`),

@@ -128,16 +128,17 @@ describe("readBodyCapped", () => {
 });
 
 describe("the upstream client reads under the cap", () => {
-  const client = (maxResponseBytes: number, timeoutMs = 2000) =>
+  /** A client of the loopback server, with the bounds under test. */
+  const clientWith = (bounds: Partial<Parameters<typeof createUpstreamClient>[0]>) =>
     createUpstreamClient({
       vendor: "example",
       apiVersion: "1",
       baseUrl: base,
       pin: { unversioned: true },
-      maxResponseBytes,
-      timeoutMs,
       logger: { warn: () => undefined },
+      ...bounds,
     });
+  const client = (maxResponseBytes: number, timeoutMs = 2000) => clientWith({ maxResponseBytes, timeoutMs });
 
   it("request: an answer over the cap is unavailable, reason upstream_too_large", async () => {
     routes.set("/json-big", (res) => {
@@ -191,24 +192,11 @@ describe("the upstream client reads under the cap", () => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(costly);
     });
-    const c = createUpstreamClient({
-      vendor: "example",
-      apiVersion: "1",
-      baseUrl: base,
-      pin: { unversioned: true },
-      maxJsonTokens: 2_000,
-      logger: { warn: () => undefined },
-    });
+    const c = clientWith({ maxJsonTokens: 2_000 });
     const got = await c.request({ method: "get", path: "/json-costly" });
     expect(!got.ok && got.error).toMatchObject({ code: "unavailable", reason: "upstream_too_costly" });
     // Within the budget, the same answer is read.
-    const roomy = createUpstreamClient({
-      vendor: "example",
-      apiVersion: "1",
-      baseUrl: base,
-      pin: { unversioned: true },
-      maxJsonTokens: 20_000,
-    });
+    const roomy = clientWith({ maxJsonTokens: 20_000 });
     const read = await roomy.request({ method: "get", path: "/json-costly" });
     expect(read.ok && (read.value.body as unknown[]).length).toBe(5_000);
   });
@@ -218,11 +206,7 @@ describe("the upstream client reads under the cap", () => {
       res.writeHead(200, { "content-type": "application/json; charset=utf-8" });
       res.end(costly);
     });
-    const c = createUpstreamClient({
-      vendor: "example",
-      apiVersion: "1",
-      baseUrl: base,
-      pin: { unversioned: true },
+    const c = clientWith({
       // 20,000 tokens by default, 2,500 for a parser 8× slower: the answer's 10,000 are over.
       parseCostFactor: 8,
     });

@@ -12,6 +12,7 @@ import {
   createHostDirectory,
   embeddedDefaultHosts,
 } from "../../src/booking/hosts/index.js";
+import { CONFIRM_LEASE_MS } from "../../src/booking/confirm/confirm.js";
 import { createBookingService } from "../../src/booking/service.js";
 import {
   MemorySyntheticBackend,
@@ -29,7 +30,10 @@ import { consistencyProblems, overbooked, readHostState } from "../holds/redis/i
 import { sleep, uniquePrefix } from "../support/redis.js";
 import { roleOf, type TestRedisCluster } from "../support/redis-cluster.js";
 
-/** Monday 2030-01-07, 09:00 in Toronto; the clock stands still, so no hold expires. */
+/**
+ * Monday 2030-01-07, 09:00 in Toronto; the clock stands still during the load, so no hold
+ * expires; only `settleStuckConfirms` moves it, past the confirm lease.
+ */
 export const NOW = Date.UTC(2030, 0, 7, 14, 0);
 const HOSTS = 6;
 const AGENTS_PER_HOST = 4;
@@ -62,7 +66,8 @@ export async function world(c: TestRedisCluster, replicaWait?: ReplicaWaitPolicy
     }),
   });
   const backend = new CountingBackend();
-  const clock = { now: () => NOW };
+  let elapsed = 0;
+  const clock = { now: () => NOW + elapsed };
   const base = embeddedDefaultHosts().find((h) => h.id === "maple-street-auto");
   const scenario = SYNTHETIC_SCENARIOS["maple-street-auto"];
   if (base === undefined || scenario === undefined) throw new Error("no maple-street-auto");
@@ -93,7 +98,8 @@ export async function world(c: TestRedisCluster, replicaWait?: ReplicaWaitPolicy
     ids: { next: (p) => `${p}${++n}` },
     outbox: { enqueue: () => Promise.resolve() },
   });
-  return { prefix, store: s, backend, service, hostIds, runtimes, shortfalls };
+  const advance = (ms: number): void => void (elapsed += ms);
+  return { prefix, store: s, backend, service, hostIds, runtimes, shortfalls, advance };
 }
 
 export async function guest(hostId: string): Promise<SchcpCaller> {
@@ -244,6 +250,39 @@ export async function retryConfirms(w: World, tally: Tally): Promise<void> {
       }
     }
   }
+}
+
+/**
+ * A confirm whose store write failed during a topology change after beginConfirm leaves its hold
+ * confirming (the booking may or may not exist upstream); the agent's retry is told "being
+ * confirmed" until the lease ends, and then the reconciler settles it by asking the upstream by
+ * key (src/booking/reconcile). The load does what the maintenance worker would: the clock moves
+ * past the lease and every host is reconciled; a booking recorded there joins the tally.
+ */
+export async function settleStuckConfirms(w: World, tally: Tally): Promise<number> {
+  const pending = new Map(tally.pendingConfirms.map((p) => [p.holdId, p]));
+  const booked = new Set(tally.booked.map((b) => b.holdId));
+  let settled = 0;
+  w.advance(CONFIRM_LEASE_MS + 1_000);
+  for (const hostId of w.hostIds) {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      try {
+        const report = await w.service.reconcile(hostId);
+        settled += report.recorded.length + report.returned.length;
+        if (report.left.length === 0) break;
+      } catch (error) {
+        explicit(error, tally);
+      }
+      await sleep(100);
+    }
+  }
+  for (const p of pending.values()) {
+    if (booked.has(p.holdId)) continue;
+    const hold = await w.store.getHold(p.hostId, p.holdId, NOW);
+    if (hold?.state === "booked" && hold.bookingId !== undefined)
+      tally.booked.push({ hostId: p.hostId, bookingId: hold.bookingId, holdId: p.holdId, caller: p.caller });
+  }
+  return settled;
 }
 
 /** No resource time double-booked, every host's state consistent, upstream one per booking. */

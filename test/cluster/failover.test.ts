@@ -24,6 +24,7 @@ import {
   checkNoDoubleBooking,
   oneMoreBooking,
   retryConfirms,
+  settleStuckConfirms,
   shardOf,
   waitForMaster,
   world as makeWorld,
@@ -73,6 +74,7 @@ describe("booking on a Redis Cluster through a master failover", { timeout: 120_
     const { tally } = load;
     expect(load.ops()).toBeGreaterThan(before);
     await retryConfirms(w, tally);
+    await settleStuckConfirms(w, tally);
 
     // Every hold the store granted is still there: held, or booked once confirmed.
     const now = NOW;

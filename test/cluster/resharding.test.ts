@@ -26,6 +26,7 @@ import {
   checkNoDoubleBooking,
   oneMoreBooking,
   retryConfirms,
+  settleStuckConfirms,
   shardOf,
   world,
 } from "./booking-load.js";
@@ -176,6 +177,7 @@ describe("a host's hash slot moving to another master under load", { timeout: 12
       await load.stop();
       const { tally } = load;
       await retryConfirms(w, tally);
+      const settled = await settleStuckConfirms(w, tally);
 
       expect(moved).toBeGreaterThan(0);
       const bookedHolds = new Set(tally.booked.map((b) => b.holdId));
@@ -191,7 +193,7 @@ describe("a host's hash slot moving to another master under load", { timeout: 12
       await oneMoreBooking(w, busy);
       console.log(
         `reshard (${how}): ${moved} keys moved in 3 moves, ${tally.granted.length} holds granted, ` +
-          `${tally.booked.length} booked, ${tally.storeErrors} store errors, ${w.store.slotMoveRetries} calls waited out a move`,
+          `${tally.booked.length} booked, ${tally.storeErrors} store errors, ${settled} settled by the reconciler, ${w.store.slotMoveRetries} calls waited out a move`,
       );
     },
   );

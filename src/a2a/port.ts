@@ -1,5 +1,5 @@
 /**
- * The Servicialo A2A edge (issue #14; spec servicialo-a2a-v1.2.0.md of the workplace specs, cited
+ * The Servicialo A2A edge (Servicialo A2A v1.2.0, cited
  * below as "A2A §<heading>"). Two halves meet here:
  *
  *   intents/  the five intents over the booking core, each answering exactly what its REST

@@ -36,7 +36,7 @@ export interface Caller {
   readonly mandate?: never;
   /**
    * An attester the edge honoured for this principal (§7.5: listed in the host's trust
-   * attesters, signature and subject verified); its pool and reputation apply. Added by I2.
+   * attesters, signature and subject verified); its pool and reputation apply.
    */
   readonly attester?: string;
   /**
@@ -350,7 +350,7 @@ export interface BookingDeps {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly outbox: Outbox;
-  /** Added by I3 (optional): see BookingIndex. */
+  /** Optional: see BookingIndex. */
   readonly bookingIndex?: BookingIndex;
   /** Edge hooks by attachment name; createBookingService installs SchCP's (schcp/edge.ts). */
   readonly edges?: Readonly<Record<string, BookingEdge>>;

@@ -1,5 +1,5 @@
 /**
- * The core's one error vocabulary (DESIGN.md "one error vocabulary inside"): a closed union of
+ * The core's one error vocabulary (docs/ARCHITECTURE.md, One error vocabulary): a closed union of
  * codes, each with the reasons registered under it (the first is the default) and a default
  * message. Every BookingRefusal carries one; each edge maps it once to its protocol's shape:
  * SchCP (schcp/refusal.ts: code, status and reason of §9.2), OSBP (osbp/adapter/refusals.ts:

@@ -35,7 +35,7 @@ import { SCHCP } from "./schcp/attachment.js";
 import { schcpEdge } from "./schcp/edge.js";
 import { schcpHostApi } from "./schcp/host-api.js";
 
-/** The periodic work the jobs layer runs per host (I5's maintenance runners). */
+/** The periodic work the jobs layer runs per host (src/jobs/maintenance). */
 export interface BookingMaintenance {
   /** Confirms stuck past their lease, settled by asking the upstream (never creating). */
   reconcile(hostId: string): Promise<ReconcileReport>;

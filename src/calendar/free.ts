@@ -1,5 +1,5 @@
 /**
- * Free time and slot starts for a calendar-fallback host (DESIGN.md "Calendar-fallback hosts",
+ * Free time and slot starts for a calendar-fallback host (docs/ARCHITECTURE.md, Calendar sync;
  * SchCP §4.1), pure: a resource's working hours in the host's IANA zone (weekly-hours.ts, so
  * periods past midnight and DST behave as everywhere else) minus busy time, then the starts of
  * slots that fit whole, buffer included.

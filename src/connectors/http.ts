@@ -1,5 +1,5 @@
 /**
- * The single upstream request helper (DESIGN.md, OSBP "Platform Metadata and Versioning").
+ * The single upstream request helper (docs/ARCHITECTURE.md, Upstream requests; OSBP "Platform Metadata and Versioning").
  * Every connector's HTTP goes through `createUpstreamClient(...).request`, or, for an SDK that
  * takes a fetch function, through the same client's `fetch` wrapper read with `withCapture`.
  * On every call it:

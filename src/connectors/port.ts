@@ -1,6 +1,6 @@
 /**
  * The Connector: a platform identity, a kind, and the small capability ports the upstream
- * can offer (DESIGN.md). A connector implements what its upstream has and leaves the rest
+ * can offer (docs/ARCHITECTURE.md, Folders). A connector implements what its upstream has and leaves the rest
  * absent; a host is checked at start for the capabilities its configuration needs
  * (src/booking/hosts/capabilities.ts).
  *

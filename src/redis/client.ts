@@ -1,6 +1,6 @@
 /**
  * One way to open Redis for every store here: a single server (`redis://`, `rediss://`) or a
- * Redis Cluster (issue #15). The gateway passes one string around (`redisUrl`); a cluster is
+ * Redis Cluster. The gateway passes one string around (`redisUrl`); a cluster is
  * named by the URL form
  *
  *   redis+cluster://[user:password@]host:port[,host:port…]    (rediss+cluster:// for TLS)

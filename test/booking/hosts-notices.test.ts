@@ -31,7 +31,7 @@ async function exercise(book: NoticeBook) {
   expect(await book.list("nobody")).toEqual([]);
 }
 
-describe("upstream retirement notices per host (issue #12)", () => {
+describe("upstream retirement notices per host", () => {
   it("memory: one entry per vendor and call, first and last seen", () => exercise(new MemoryNoticeBook()));
 
   it("Redis: the same, shared by every process", async () => {

@@ -1,6 +1,6 @@
 /**
  * The booking service end to end in process (no HTTP): the embedded default's hosts on the
- * synthetic connector (I1), the hold use cases (I2) and this module's confirm, bookings,
+ * synthetic connector, the hold use cases and this module's confirm, bookings,
  * changes, operator side and reconciliation, over one MemoryHoldStore.
  */
 import { describe, expect, it } from "vitest";
@@ -243,7 +243,7 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     ).not.toBeNull();
   });
 
-  it("reads a booking stored by the build before issue 10 (version 1): the same SchCP answer, and it still changes", async () => {
+  it("reads a booking stored by builds before the core/SchCP split (version 1): the same SchCP answer, and it still changes", async () => {
     const g = await gateway();
     const host = "maple-street-auto";
     const caller = await guest(host, g.now());

@@ -1,5 +1,5 @@
 /**
- * A master failover under load (issue #15 "Must show": "CLUSTER FAILOVER on a replica during a
+ * A master failover under load (what must hold: "CLUSTER FAILOVER on a replica during a
  * burst of holds and confirms — afterwards every granted hold and confirmed booking is present,
  * no resource time is double-booked, no upstream booking is duplicated").
  *

@@ -1,5 +1,5 @@
 /**
- * A host's slot moves to another master while agents race for its time (issue #15: "MOVED/ASK
+ * A host's slot moves to another master while agents race for its time (what must hold: "MOVED/ASK
  * redirections ... end in a retry or an explicit error — never a partial allocation ... or a
  * double booking").
  *

@@ -1,5 +1,5 @@
 /**
- * A host's slot half moved (issue #15: "MOVED/ASK redirections ... end in a retry or an
+ * A host's slot half moved (what must hold: "MOVED/ASK redirections ... end in a retry or an
  * explicit error — never a partial allocation"). Redis routes a script by its declared keys,
  * but a confirm or a release also touches keys it finds in the hold's record (its count keys,
  * its resources' occupancy). Here exactly such a key is moved to the other master first, as a

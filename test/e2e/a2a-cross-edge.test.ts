@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- JSON bodies read loosely in assertions */
 /**
- * One core, three edges (issue #14 "Cross-edge tests"), on a real gateway over loopback: the
+ * One core, three edges, on a real gateway over loopback: the
  * A2A REST edge and SchCP (signed requests from the agent SDK) book the same barber's time at
  * Fades on Queen, whose barbers are selectable (so a SchCP hold can name the very provider A2A
  * books by default, barber-marcus):

@@ -3,8 +3,8 @@
  * The A2A client library from npm (@a2a-js/sdk) against the REAL gateway on loopback (the
  * intents over the booking core, a Servicialo-platform host): it resolves the agent card and
  * books, reschedules and cancels through message/send, the organization key sent by the
- * SDK's own `fetchImpl` option; the operator API shows each step. Then the bad inputs of
- * issue #14 against the same gateway, one table, and nothing booked or cancelled by them.
+ * SDK's own `fetchImpl` option; the operator API shows each step. Then the bad inputs an
+ * A2A edge must refuse, against the same gateway, one table, and nothing booked or cancelled by them.
  *
  * The SDK (1.x, A2A v1.0) reads the spec's v0.3.0 card only with `legacyCompat` on; see
  * test/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.

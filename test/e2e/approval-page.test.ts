@@ -1,5 +1,5 @@
 /**
- * Must-show of issue #11: a calendar host (a local calendar directory) booked over SchCP,
+ * A calendar host (a local calendar directory) booked over SchCP,
  * its approver's link opened in a real headless Chromium (Debian's chromium via
  * playwright-core): the page shows the booking, Approve confirms it — the SchCP booking is
  * confirmed and the calendar event CONFIRMED — and a second use of the link is refused.
@@ -94,7 +94,7 @@ async function linkFromMessages(): Promise<string> {
   return link.replace(PUBLIC_ORIGIN, gw.url);
 }
 
-describe("a calendar host's approval link in a real browser (issue #11)", () => {
+describe("a calendar host's approval link in a real browser", () => {
   it("offers working hours minus the calendar's busy time, books TENTATIVE, and the host approves from the link", async () => {
     // §10: before its calendar was read, a calendar host offers nothing and holds nothing.
     const early = await mandateFor({ principal, agent, aud: HOST, nowSec: gw.clock.sec });

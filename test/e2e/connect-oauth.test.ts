@@ -1,5 +1,5 @@
 /**
- * Must-show of issue #13 (Connect): each OAuth flow from the owner's first click, in a real
+ * Connect: each OAuth flow from the owner's first click, in a real
  * headless Chromium, against a real gateway on http://127.0.0.1 and local stand-ins of Google,
  * Microsoft identity platform v2.0 and Square (test/support/oauth-standins) that answer the
  * real endpoints' paths and shapes. The gateway keeps its production endpoints: the browser's
@@ -293,7 +293,7 @@ function expectSealedGrant(c: ProviderCase): void {
   if (grant!.refreshToken !== undefined) expect(atRest).not.toContain(grant!.refreshToken);
 }
 
-describe("Connect in a real browser against stand-in authorization servers (issue #13)", () => {
+describe("Connect in a real browser against stand-in authorization servers", () => {
   it("signs in; Operate lists the three vault hosts, none connected", { timeout: 30_000 }, async () => {
     await page.goto(`${gw.origin}/`);
     await page.getByLabel("Operator credential").fill(gw.runtime.operatorToken);

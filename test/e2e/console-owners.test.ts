@@ -1,5 +1,5 @@
 /**
- * Must-show of issue #13 (access control), in a real headless Chromium against the real
+ * Access control, in a real headless Chromium against the real
  * gateway on loopback: the operator invites two business owners on the Owners page; each
  * opens their link, chooses a password, signs out and signs in again through the sign-in
  * page; each sees only their own host and its pending booking. Owner A, holding a valid page
@@ -127,7 +127,7 @@ async function ownerSignsUp(link: string, email: string, password: string, shot:
   return page;
 }
 
-describe("business owners in a real browser (issue #13)", () => {
+describe("business owners in a real browser", () => {
   it(
     "each owner sees only their host; A cannot answer B's booking even with A's own form",
     { timeout: 120_000 },

@@ -1,5 +1,5 @@
 /**
- * Must-show of issue #13 (Operate): the operator console in a real headless Chromium (Debian's
+ * Operate: the operator console in a real headless Chromium (Debian's
  * chromium via playwright-core, as approval-page.test.ts): sign in with the operator
  * credential, see a booking waiting at a host_approval host, approve it, see it confirmed —
  * and the booking is confirmed in the core. Screenshots go to test-artifacts/ (git-ignored).
@@ -27,7 +27,7 @@ afterAll(async () => {
   await gw?.close();
 });
 
-describe("the operator console in a real browser (issue #13)", () => {
+describe("the operator console in a real browser", () => {
   it("signs in, sees a pending booking, approves it and sees it confirmed", { timeout: 60_000 }, async () => {
     const agent = newAgent(gw);
     const dental = await discover(agent, gw, "harbourview-dental");

@@ -1,5 +1,5 @@
 /**
- * One core, every edge (issue 10 "Must show"): a `serve` process (SchCP over HTTP) and an `mcp`
+ * One core, every edge: a `serve` process (SchCP over HTTP) and an `mcp`
  * process (OSBP over real stdio, driven by the official MCP client) on ONE Redis share the
  * hosts' holds, bookings and synthetic platform, so:
  *
@@ -12,7 +12,7 @@
  * - on a host_approval host, OSBP booking.create answers "pending", the operator approves
  *   through the `serve` process's operator API, and booking.status then answers "booked".
  *
- * All of it on one Redis server and again on a Redis Cluster (issue #15).
+ * All of it on one Redis server and again on a Redis Cluster.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -124,7 +124,7 @@ async function discover(a: E2eAgent, hostId: string): Promise<DiscoveredHost> {
   return must(await a.client.discoverHost(`${proxy.origin}/hosts/${hostId}/scheduling.json`), "discover");
 }
 
-/** The whole suite on one Redis server, then on a Redis Cluster (issue #15): one core either way. */
+/** The whole suite on one Redis server, then on a Redis Cluster: one core either way. */
 function crossEdgeSuite(target: {
   label: string;
   start(): Promise<{ url: string; stop(): Promise<void> }>;

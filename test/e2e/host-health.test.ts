@@ -1,5 +1,5 @@
 /**
- * End to end, over real HTTP: host health (issue #10). One host's upstream fails at start:
+ * End to end, over real HTTP: host health. One host's upstream fails at start:
  * the gateway starts anyway, that host is degraded and refuses its time with a retryable 503
  * while the others serve, and the catalog refresh job brings it back once its upstream
  * answers. A host whose upstream answers `unauthorized` is shown as needs_reconnection in the

@@ -1,5 +1,5 @@
 /**
- * An Openings host end to end through OSBP, including verification (issue #12 "Must show"):
+ * An Openings host end to end through OSBP, including verification:
  * `booking-gateway mcp --config FILE --host ID` as a child process driven by the official MCP
  * client over stdio, against the Openings platform of test/support/openings-platform.ts served
  * on loopback (support/fake-openings.ts). Its API shapes are ASSUMED

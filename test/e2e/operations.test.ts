@@ -1,5 +1,5 @@
 /**
- * End to end, over real HTTP on loopback: every SchCP operation of issue 4 against the real
+ * End to end, over real HTTP on loopback: every SchCP operation against the real
  * gateway (embedded default hosts, in-memory store), driven by the agent SDK. Each answer is
  * checked as an agent must (closed schemas, signed offers and receipts against the discovery
  * keys, §5.2–§5.3), then for what the operation promises.
@@ -520,7 +520,7 @@ describe("every response over HTTP is what the schemas allow", () => {
     expect(validateSchcp("Refusal", await res.json()).ok).toBe(true);
   });
 
-  it("answers the operator's booking list as the neutral view: no protocol's offer or receipt (issue 10)", async () => {
+  it("answers the operator's booking list as the neutral view: no protocol's offer or receipt", async () => {
     const list = await operator(gw, "maple-street-auto", "/bookings");
     const bookings = (list.json as { bookings: Array<Record<string, unknown>> }).bookings;
     expect(bookings.length).toBeGreaterThan(0);

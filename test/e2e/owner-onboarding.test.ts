@@ -1,5 +1,5 @@
 /**
- * Must-show of issue #13, end to end: a business owner onboards their own businesses through
+ * End to end: a business owner onboards their own businesses through
  * the console pages in a real headless Chromium, against the real gateway on loopback and the
  * local stand-ins of Google, Microsoft and Square (test/support/oauth-standins), with the
  * providers' real origins routed to them (routing.ts) so every return from a consent page is a
@@ -304,7 +304,7 @@ async function offersTime(b: Business, serviceId?: string): Promise<void> {
   expect(slots.length).toBeGreaterThan(0);
 }
 
-describe("a business owner onboards their businesses through the console (issue #13)", () => {
+describe("a business owner onboards their businesses through the console", () => {
   it(
     "the operator invites an owner; the owner sets a password and lands on Operate",
     { timeout: 60_000 },

@@ -1,5 +1,5 @@
 /**
- * End to end over real HTTP (issue 10, found by an adversarial run): a party_size no service
+ * End to end over real HTTP (found by an adversarial run): a party_size no service
  * can take was answered 503 UPSTREAM_UNAVAILABLE "try again shortly" because the platform
  * refused it. It is a 400 INVALID_REQUEST the agent cannot retry (§4.1, §9.2: no retry, no
  * retry remedy), for availability and for a hold, and the platform is never asked to book.

@@ -1,5 +1,5 @@
 /**
- * A Square host and a Servicialo host end to end through both edges (issue #12 "Must show"),
+ * A Square host and a Servicialo host end to end through both edges,
  * against stateful fakes of each platform's HTTP API served on loopback
  * (support/fake-square.ts, support/fake-servicialo.ts; shaped from fixtures/square and
  * fixtures/servicialo):

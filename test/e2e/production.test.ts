@@ -1,5 +1,5 @@
 /**
- * README "Production", followed step by step (issue #13 "Must show"): `npm run build`, then two
+ * README "Production", followed step by step: `npm run build`, then two
  * `node bin/booking-gateway.js serve` processes from the built dist/ on one Redis (their own
  * REDIS_KEY_PREFIX), one shared data directory, the same OPERATOR_TOKEN (from a secret file),
  * TOKEN_KEYS and PUBLIC_ORIGIN, TRUST_PROXY=1 and JSON logs, behind one reverse proxy that is

@@ -38,7 +38,7 @@ type Outcome =
   | { kind: "lost"; start: string; code: string; reason: string; alternatives: unknown[] };
 
 /**
- * The gateway on its in-memory store, or with every Redis store on a Redis Cluster (issue #15:
+ * The gateway on its in-memory store, or with every Redis store on a Redis Cluster (
  * "the 50-agents / 10-slots race ... pass on it").
  */
 interface StoreTarget {

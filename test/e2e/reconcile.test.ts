@@ -1,6 +1,6 @@
 /**
  * End to end: the two-phase confirm when things break between the upstream create and the
- * gateway's record (issue 4 "Must show": a crash there ends with exactly one upstream booking
+ * gateway's record (a crash there ends with exactly one upstream booking
  * after reconciliation). The agent works over HTTP; the crash is simulated in-process, on the
  * real runtime: the store's completeConfirm fails once, as if the process died right after
  * the platform said yes.
@@ -82,7 +82,7 @@ async function heldSlot(fromDays: number) {
   return { agent, maple, slot: slot!, m, hold: hold.body, hash: offerSha256(hold.body.offer) };
 }
 
-describe("two-phase confirm under failure (§5.3, DESIGN: reconciliation)", () => {
+describe("two-phase confirm under failure (§5.3, reconciliation)", () => {
   it("asks the platform by idempotency key when its answer is lost after it booked: 201, one upstream booking", async () => {
     const { agent, maple, slot, m, hold, hash } = await heldSlot(2);
     const creates = countCreates();

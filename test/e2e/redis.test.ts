@@ -1,9 +1,9 @@
 /**
- * End to end with Redis (issue 4 "Must show"): two gateway processes — the real CLI with
+ * End to end with Redis: two gateway processes — the real CLI with
  * REDIS_URL and one shared data dir, separate Node processes — serve the same hosts behind one
  * public origin, and a gateway restart loses no hold or booking. Agents use the SDK over HTTP;
  * each request goes to the process the test names. The whole suite runs twice: on one Redis
- * server and on a Redis Cluster (REDIS_URL=redis+cluster://…, issue #15).
+ * server and on a Redis Cluster (REDIS_URL=redis+cluster://…).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -26,7 +26,7 @@ import type { E2eAgent } from "./support/agents.js";
 import { BACKEND_HEADER, startGatewayProcess, startProxy } from "./support/processes.js";
 import type { BalancingProxy, GatewayProcess, ProcessEnv } from "./support/processes.js";
 
-/** Where the two processes' Redis comes from: one server, or a Redis Cluster (issue #15). */
+/** Where the two processes' Redis comes from: one server, or a Redis Cluster. */
 interface RedisTarget {
   readonly label: string;
   start(): Promise<{ url: string; ownServer: boolean; stop(): Promise<void> }>;

@@ -4,7 +4,7 @@
  * embedded hosts (Maple Street Auto, instant, 13% HST on every line; Harbourview Dental, which
  * approves each booking) and their Servicialo A2A edge; gateway B connects one host to each of
  * them with the Servicialo connector (`"type": "servicialo"`, baseUrl = A). What an agent or a
- * person is told at either gateway must be what the business records (DESIGN.md "Trust at the
+ * person is told at either gateway must be what the business records (docs/ARCHITECTURE.md, "Trust at the
  * seams"):
  *
  * - a booking the upstream holds for the business reads pending at both, over A2A (reply text

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON bodies read loosely in assertions */
 /**
- * An upstream's Retry-After binds every caller (DESIGN.md "an upstream's Retry-After is honoured
+ * An upstream's Retry-After binds every caller (docs/ARCHITECTURE.md, Trust at the seams: "an upstream's Retry-After is honoured
  * by every caller"; RFC 6585 §4, RFC 9110 §10.2.3): once Square answers 429 with Retry-After,
  * the next call to the same account — another SchCP availability request, an A2A availability
  * request, on this process or another sharing the Redis — is answered at once as rate limited

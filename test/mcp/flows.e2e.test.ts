@@ -1,5 +1,5 @@
 /**
- * The OSBP must-show flows over real stdio: `booking-gateway mcp --host <conformance host>` as a
+ * The OSBP flows over real stdio (OSBP "Canonical Flow", "Demo Trace"): `booking-gateway mcp --host <conformance host>` as a
  * child process, driven only through the official MCP client, as an agent would drive it.
  *
  * One server serves almost everything (its synthetic platform lives in that process's memory);

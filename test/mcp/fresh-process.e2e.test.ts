@@ -4,7 +4,7 @@
  * token issued by one process must approve the retry another receives (OSBP "booking.create"),
  * and booking.status in a later process must find the booking (OSBP "booking.status"): on a
  * synthetic platform host and on the embedded calendar host, whose booking waits for the
- * approver's link (DESIGN "Calendar-fallback hosts") and then reads as booked.
+ * approver's link (docs/ARCHITECTURE.md, Calendar sync) and then reads as booked.
  */
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
 import { createRequire } from "node:module";

@@ -1,5 +1,5 @@
 /**
- * How a Redis target is named (issue #15): parseRedisTarget (src/redis/client.ts) and the
+ * How a Redis target is named: parseRedisTarget (src/redis/client.ts) and the
  * environment every command reads (readRedisEnv: REDIS_URL, REDIS_CLUSTER_NODES), with the
  * password hidden wherever a URL is printed.
  */

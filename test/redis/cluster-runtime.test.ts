@@ -1,5 +1,5 @@
 /**
- * The whole gateway in-process on a Redis Cluster (issue #15): hold store, nonces, idempotency,
+ * The whole gateway in-process on a Redis Cluster: hold store, nonces, idempotency,
  * rate limits, the synthetic platform, the console and calendar stores, BullMQ queues and the
  * task lock all on ioredis' Cluster client. An agent discovers two hosts (keys on different
  * shards), holds a slot at each and confirms it.

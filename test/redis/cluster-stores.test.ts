@@ -1,5 +1,5 @@
 /**
- * Every Redis store outside the hold store, on a real Redis Cluster (issue #15): three masters
+ * Every Redis store outside the hold store, on a real Redis Cluster: three masters
  * with a replica each. Items are spread over several hosts, owners and ids so their keys land
  * on different shards; a store that sent a multi-key command, a MULTI or a script naming keys
  * of several slots would fail here with CROSSSLOT, and a SCAN on one node would miss keys.

@@ -1,6 +1,6 @@
 /**
- * Independent test material lives in the project's fixtures/ folder (copied from the
- * workplace's shared/fixtures, sources noted in fixtures/README.md), so a clone of the project
+ * Independent test material lives in the project's fixtures/ folder (copied from shared
+ * test material, sources noted in fixtures/README.md), so a clone of the project
  * alone passes its tests. This resolves a path there and fails loudly when a file is missing,
  * so a test never passes on material it could not read.
  */

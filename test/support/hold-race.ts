@@ -78,7 +78,7 @@ export async function runRace(
  * Redis's own accounting of script calls, summed over every master (one server is its own):
  * INFO commandstats EVALSHA and EVAL calls and the usec spent executing them (network and
  * parsing excluded), and the servers' process CPU. Read around a race, the deltas are what one
- * placeHold costs Redis: the number that decides capacity per shard (issue #15). On a shared
+ * placeHold costs Redis: the number that decides capacity per shard. On a shared
  * server other clients' work counts too; the benches start their own unless told otherwise.
  */
 export interface ScriptStats {

@@ -1,5 +1,5 @@
 /**
- * A real Redis Cluster for tests and benchmarks (issue #15), from Debian's redis-server in
+ * A real Redis Cluster for tests and benchmarks, from Debian's redis-server in
  * cluster mode, created with `redis-cli --cluster create` as an operator would.
  *
  * `startTestRedisCluster()` uses REDIS_CLUSTER_NODES (host:port,…; .ci/run starts a 3-master,

@@ -1,5 +1,5 @@
 /**
- * Screenshots for a person to look at (issue #13 "Must show"): written under test-artifacts/
+ * Screenshots for a person to look at: written under test-artifacts/
  * (git-ignored), the folder made on demand, the name kept to a safe file name.
  */
 import { mkdirSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Approval links (issue #11; SchCP §10 calendar fallback, §5.7 host approval): a calendar host
+ * Approval links (SchCP §10 calendar fallback, §5.7 host approval): a calendar host
  * approves or declines a pending booking from a link it receives by mail or SMS.
  *
  * A link is signed, expiring and single-use:

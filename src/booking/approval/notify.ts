@@ -1,5 +1,5 @@
 /**
- * Sends a calendar host the link to answer a pending booking (issue #11): a signed, expiring,
+ * Sends a calendar host the link to answer a pending booking: a signed, expiring,
  * single-use link (links.ts) by mail or SMS through the host-message outbox. One message per
  * booking: the message key is the booking's, so a repeated notice is not sent twice.
  *

@@ -8,7 +8,7 @@
  * name; every edge's view of the booking is derived from this state each time, so the
  * booking, its receipt and webhooks can never disagree.
  *
- * Version 1 (the build before issue 10's split) kept the signed offer as the contract, the
+ * Version 1 (builds before the core and the SchCP edge were split) kept the signed offer as the contract, the
  * receipt and the retention at the top level; decodeBookingState reads it into version 2.
  */
 import { parseSchcpMoney, type Money } from "../../protocol/money/index.js";

@@ -1,5 +1,5 @@
 /**
- * A calendar host's `calendar` section (issue #11): what a calendar cannot say about the
+ * A calendar host's `calendar` section: what a calendar cannot say about the
  * business — its capacity, working hours, services, which calendars count and who approves —
  * read into the pieces the sync job and the calendar host connector need. Errors name the
  * field as a JSON pointer into the config file, like every other config error.

@@ -1,5 +1,5 @@
 /**
- * Displaced bookings on a calendar host (issue #11; SchCP §10 "A sync that shows a confirmed
+ * Displaced bookings on a calendar host (SchCP §10 "A sync that shows a confirmed
  * booking's time busy displaces it (§5.8)"). After a sync laid the calendar's busy time over a
  * booking's unit (sync.ts reports it as a conflict), each such booking, soonest first:
  *

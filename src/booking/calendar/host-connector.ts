@@ -1,5 +1,5 @@
 /**
- * A calendar host as the booking core's platform path sees it (issue #11, SchCP §10): the
+ * A calendar host as the booking core's platform path sees it (SchCP §10): the
  * catalog is the host's configuration (a calendar has none), the free starts are working
  * hours minus the busy time the last sync laid in the hold store, and a booking is an event
  * the gateway writes in the host's calendar (own-events.ts). So holds, two-phase confirm,

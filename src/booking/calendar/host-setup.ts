@@ -1,5 +1,5 @@
 /**
- * A configured calendar host made a booking host (issue #11): its `calendar` section read,
+ * A configured calendar host made a booking host: its `calendar` section read,
  * the calendars it syncs chosen (the section's, else the connector's own, else the one that
  * calendar discovery finds, as the console's Connect lists them), and the calendar connector
  * wrapped as the core's platform path (host-connector.ts). The handle is what the runtime needs

@@ -1,5 +1,5 @@
 /**
- * The gateway's own events on a calendar host (issue #11): a booking is written as an event
+ * The gateway's own events on a calendar host: a booking is written as an event
  * in the host's calendar — TENTATIVE while the host decides, CONFIRMED once approved,
  * CANCELLED (and transparent) when declined, lapsed or cancelled — and every later transition
  * rewrites it.

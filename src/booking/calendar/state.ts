@@ -1,5 +1,5 @@
 /**
- * What the gateway keeps of each host calendar between syncs (issue #11): the calendar's
+ * What the gateway keeps of each host calendar between syncs: the calendar's
  * events as it last read them (recurrence NOT expanded: a changed exception re-expands its
  * series, so the series must be at hand), the cursor of the next incremental sync, how far
  * the calendar was read in full, the last sync's report, the events the gateway itself

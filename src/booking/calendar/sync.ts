@@ -1,5 +1,5 @@
 /**
- * One sync of one host calendar (issue #11, SchCP §10 "Calendar fallback"): read what changed
+ * One sync of one host calendar (SchCP §10 "Calendar fallback"): read what changed
  * (or everything, on the first sync, on a refused cursor, or when the horizon must move),
  * expand the recurrences with their exceptions (src/calendar), lay the busy time on the
  * host's units and replace the hold store's busy blocks with it. After a sync, availability

@@ -1,5 +1,5 @@
 /**
- * Capacity on a calendar (issue #11, SchCP §10). A calendar knows no resources, so the host
+ * Capacity on a calendar (SchCP §10). A calendar knows no resources, so the host
  * declares its capacity: "2 bays", or just "me" (one unit). The gateway turns that into that
  * many resources of one type, and lays the calendar's busy time over them:
  *

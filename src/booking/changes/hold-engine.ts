@@ -1,6 +1,6 @@
 /**
- * The hold engine a change offer is placed with: the hold use case's createHold (I2,
- * src/booking/holds/), which applies every §5.2 rule, the mandate check (change_offer), the
+ * The hold engine a change offer is placed with: the hold use case's createHold
+ * (src/booking/holds/), which applies every §5.2 rule, the mandate check (change_offer), the
  * reputation-scaled TTL, prices the change, lets the booking's edges attach their records (SchCP signs the change offer once), and places the hold atomically.
  * Taken as a parameter so the change use cases stay testable on their own; the booking
  * service passes the real one.

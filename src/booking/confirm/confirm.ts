@@ -1,5 +1,6 @@
 /**
- * The confirm of a hold, two-phase against the upstream (DESIGN.md), for every edge (SchCP
+ * The confirm of a hold, two-phase against the upstream (docs/ARCHITECTURE.md,
+ * Two-phase confirm and reconciliation), for every edge (SchCP
  * POST /holds/{hold_id}/confirm in ../schcp/confirm.ts, a direct booking in ../direct/):
  *
  * 1. the edge's own checks on the hold (SchCP: the offer hash, the mandate and the policies);

@@ -1,5 +1,5 @@
 /**
- * Phase two of the confirm (DESIGN.md "Holds on platforms that have none"): the upstream
+ * Phase two of the confirm (docs/ARCHITECTURE.md, Hold emulation): the upstream
  * booking exists, so the local booking is recorded from the hold, fenced. Shared by the
  * confirm itself and by reconciliation, so a booking recovered after a crash is exactly the
  * one the confirm would have written.
@@ -17,7 +17,7 @@ import { encodeBookingState } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
 
-/** The upstream idempotency key of a hold's create (team convention): reconciliation finds it. */
+/** The upstream idempotency key of a hold's create : reconciliation finds it by this key. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
 
 /**

@@ -4,7 +4,7 @@
  * shape the core relies on and answers a Result, so a corrupt record is reported, never
  * thrown (decodeHoldOrThrow is for callers to whom corruption is a bug).
  *
- * Version 1 (before issue 10's split) kept the wire Hold and the signed offer at the top
+ * Version 1 (before the core and the SchCP edge were split) kept the wire Hold and the signed offer at the top
  * level; it is read into version 2 with those as the SchCP attachment.
  */
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";

@@ -1,5 +1,5 @@
 /**
- * Policy defaults where a host's config says nothing (team brief; SchCP §2.1, §7.1–§7.3,
+ * Policy defaults where a host's config says nothing (SchCP §2.1, §7.1–§7.3,
  * §5.7, §10). Durations in ms.
  */
 import type { HostPolicies } from "../api.js";

@@ -13,8 +13,8 @@ export function createHostDirectory(runtimes: readonly HostRuntime[]): HostDirec
 }
 
 /**
- * A directory whose hosts change while the process runs (hosts made live from the console,
- * issue #13). Every reader asks get/list at the time it needs a host, so a change is seen by
+ * A directory whose hosts change while the process runs (hosts made live from the console).
+ * Every reader asks get/list at the time it needs a host, so a change is seen by
  * the next request; list() is a fresh snapshot each time a change was made since the last.
  */
 export interface MutableHostDirectory extends HostDirectory {

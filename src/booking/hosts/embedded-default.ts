@@ -1,7 +1,7 @@
 /**
- * The embedded default operator (team brief): three synthetic hosts, written in the same
+ * The embedded default operator: three synthetic hosts, written in the same
  * config format a deployment's file uses, so the default doubles as an example and is checked
- * by the same parser. I1's synthetic scenarios (src/connectors/synthetic/scenarios.ts) carry
+ * by the same parser. The synthetic scenarios (src/connectors/synthetic/scenarios.ts) carry
  * the matching catalogs: services, resources and hours, prices and taxes.
  *
  * 1. maple-street-auto: instant confirmation, bays and technicians, HST on every line.

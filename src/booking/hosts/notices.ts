@@ -1,5 +1,5 @@
 /**
- * Upstream retirement notices per host (issue #12): when a platform answers a call with
+ * Upstream retirement notices per host: when a platform answers a call with
  * Deprecation (RFC 9745) or Sunset (RFC 8594), the upstream request helper logs it once per
  * endpoint per process and hands it here, so an operator sees, per host, which calls are
  * being retired and when — in the operator API and `booking-gateway upstreams` — before

@@ -1,5 +1,6 @@
 /**
- * Reconciliation of confirms that never finished (DESIGN.md; issue 4 "Reconciliation"): a
+ * Reconciliation of confirms that never finished (docs/ARCHITECTURE.md, Two-phase
+ * confirm and reconciliation): a
  * hold left "confirming" past its lease means a process died, or lost its answer, between
  * the upstream create and the local record. The upstream is ASKED by the hold's idempotency
  * key, and never asked to create: found -> the booking is recorded as the confirm would have

@@ -68,7 +68,7 @@ export function checkMaxAdvance(rules: ServiceRules | undefined, start: number, 
 }
 
 /**
- * §10 / DESIGN.md: nothing is offered past the horizon the availability source was read
+ * SchCP §10, docs/ARCHITECTURE.md, Calendar sync: nothing is offered past the horizon the availability source was read
  * for; such times are refused as 409 SLOT_UNAVAILABLE availability_unknown.
  */
 export function checkHorizon(horizonMs: number, start: number, now: number): BookingRefusal | undefined {

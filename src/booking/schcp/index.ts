@@ -1,4 +1,4 @@
-/** The SchCP edge of the core (issue 10): wire bodies in and out, the signed offer, receipts, webhooks. */
+/** The SchCP edge of the core: wire bodies in and out, the signed offer, receipts, webhooks. */
 export type { SchcpHostApi } from "./api.js";
 export { schcpHostApi } from "./host-api.js";
 export { schcpEdge } from "./edge.js";

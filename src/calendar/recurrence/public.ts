@@ -3,7 +3,7 @@
  * - expandIcs: iCalendar text, RFC 3339 window, RFC 3339 UTC answers;
  * - expandEvents: the connectors' RawCalendarEvents, epoch-ms window and answers.
  *
- * Library choice (issue #11):
+ * Library choice:
  * - ical.js (v2) reads the text (from-ics.ts: unfolding, escaping, parameters, value types)
  *   and interprets VTIMEZONEs that name no known zone. It does not expand: its RRULE iterator
  *   (2.2.1) turns FREQ=YEARLY from Feb 29 into March 1, misplaces BYWEEKNO and ignores INTERVAL

@@ -1,6 +1,6 @@
 /**
  * The CalDAV connector: calendar sync (calendar-query, sync-collection) and event writes
- * (conditional PUT/DELETE) against any CalDAV server, for calendar-fallback hosts (#11).
+ * (conditional PUT/DELETE) against any CalDAV server, for calendar-fallback hosts.
  */
 export {
   CALDAV_PLATFORM,

@@ -27,7 +27,8 @@
  *
  * An operation of several requests answers the UpstreamMeta of its last request (on failure,
  * the request that failed). A resource that is not readable iCalendar fails the sync as
- * `unavailable` (an incomplete sync: the gateway keeps the busy time it had, DESIGN.md).
+ * `unavailable` (an incomplete sync: the gateway keeps the busy time it had, docs/ARCHITECTURE.md,
+ * Calendar sync).
  */
 import type { UpstreamLogger } from "../http.js";
 import type { SkippedIn } from "./collect.js";

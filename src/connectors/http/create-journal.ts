@@ -10,7 +10,7 @@
  * may not have booked. The connector must not send it again blindly; it asks the platform what
  * it can, and otherwise refuses (never a second booking).
  *
- * Answers from memory carry metadata (DESIGN.md "Each result carries its own upstream
+ * Answers from memory carry metadata (docs/ARCHITECTURE.md, Upstream requests: "each result carries its own upstream
  * metadata"): that of the call which produced them — the create that made the booking (or the
  * lookup that recognised it), the move or cancel that last changed it, the create the platform
  * refused — marked `replay: true`, because no request was sent for them now (`replayed`).

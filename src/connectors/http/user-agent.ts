@@ -1,4 +1,5 @@
-/** The gateway's User-Agent on every upstream request (DESIGN.md): who calls, pinned to what. */
+/** The gateway's User-Agent on every upstream request (docs/ARCHITECTURE.md, Upstream requests): who calls, pinned to
+ * what. */
 import { readFileSync } from "node:fs";
 
 let packageVersion: string | undefined;

@@ -1,6 +1,6 @@
 /**
  * Openings public API payloads (path version /v1, no key, every answer `{ ok, data }` or
- * `{ ok: false, error }`), read tolerantly. The shapes are those the issue (#12) describes of
+ * `{ ok: false, error }`), read tolerantly. The shapes are this connector's reading of the description of
  * the public client OSBP's Openings adapter uses; they could not be checked against that
  * adapter's source (see fixtures/openings/SOURCES.md), so every reader here checks what the
  * connector relies on and answers undefined (→ unavailable) on anything else.

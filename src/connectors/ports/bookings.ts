@@ -1,7 +1,7 @@
 /**
  * The bookings capability: appointments the upstream keeps (platforms). Creates are idempotent
  * by a key the gateway derives from the hold, so a retried or reconciled create never makes a
- * second booking upstream (DESIGN.md "Holds on platforms that have none").
+ * second booking upstream (docs/ARCHITECTURE.md, Hold emulation).
  */
 import type { Money } from "../../protocol/money/index.js";
 import type { ConnectorResult } from "./result.js";

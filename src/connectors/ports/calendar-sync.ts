@@ -4,7 +4,7 @@
  *
  * The connector only translates; src/calendar expands recurrences (EXDATE, RDATE, moved and
  * cancelled RECURRENCE-ID instances, RANGE=THISANDFUTURE, all-day, floating times, DST) and a
- * sync job turns the result into busy time in the hold store (DESIGN.md "Calendar-fallback
+ * sync job turns the result into busy time in the hold store (docs/ARCHITECTURE.md, "Calendar
  * hosts"). So an event carries its recurrence data as the calendar wrote it, iCalendar-style
  * (RFC 5545): Google's and Microsoft's JSON map onto these fields, CalDAV's VEVENTs are them.
  *

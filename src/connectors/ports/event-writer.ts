@@ -1,7 +1,7 @@
 /**
  * The event writer capability (calendars: Google, Microsoft 365): the events the gateway
  * writes for its bookings on a calendar host. A host_approval booking is a TENTATIVE event;
- * every later transition rewrites it (DESIGN.md "Calendar-fallback hosts").
+ * every later transition rewrites it (docs/ARCHITECTURE.md, Calendar sync).
  *
  * - The gateway chooses the event id (derived from the booking), so a create retried after a
  *   lost answer finds its own event instead of writing a second one: creating an id that

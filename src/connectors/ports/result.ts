@@ -1,7 +1,7 @@
 /**
  * What every capability answers with: a result that carries the metadata of the upstream call
  * that produced it (OSBP UpstreamMeta), on success and on failure alike. There is no shared
- * "last call" slot: two concurrent calls each get their own metadata (DESIGN.md).
+ * "last call" slot: two concurrent calls each get their own metadata (docs/ARCHITECTURE.md, Upstream requests).
  */
 import type { Money } from "../../protocol/money/index.js";
 import type { Err, Ok } from "../../protocol/result.js";

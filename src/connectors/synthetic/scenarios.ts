@@ -1,5 +1,5 @@
 /**
- * The synthetic platforms behind the embedded default operator (team brief): three
+ * The synthetic platforms behind the embedded default operator: three
  * businesses whose ids, zones, hours, prices and taxes match the host configuration in
  * src/booking/hosts/embedded-default.ts. Resource ids are stable, so tests, the demo and
  * a selectable resource ("Haircut with Marcus", SchCP §5.2) can name them.

@@ -1,5 +1,5 @@
 /**
- * `booking-gateway a2a-key --host ID [--config FILE]` (issue #14): issue a host's A2A
+ * `booking-gateway a2a-key --host ID [--config FILE]`: issue a host's A2A
  * organization API key (X-Org-Api-Key, for cancel_session and reschedule_session) and print it
  * once. Issuing rotates: the previous key stops working at once, in every serve process, since
  * they read the same store — Redis when REDIS_URL is set (under REDIS_KEY_PREFIX), else

@@ -1,5 +1,5 @@
 /**
- * `booking-gateway credentials ...` (issue #13, before the console exists): put a host's
+ * `booking-gateway credentials ...` (before the console exists): put a host's
  * initial OAuth grant into the token vault, and re-encrypt every record under the newest key.
  *
  *   credentials set --host ID --from-json FILE   FILE: {provider, accessToken, refreshToken?,
@@ -29,7 +29,7 @@ export interface OpenVault {
   readonly vault: TokenVault;
   /** CalDAV hosts' passwords, under the same key ring (connect/basic-vault.ts). */
   readonly basic: BasicCredentialVault;
-  /** One refresh of a host's grant at a time across the processes on this vault (issue #15). */
+  /** One refresh of a host's grant at a time across the processes on this vault. */
   readonly refreshLock: RefreshLock;
   /** Where it lives, for printing (a redacted Redis URL or the directory). */
   readonly where: string;

@@ -300,7 +300,7 @@ export interface RedisSettings {
 
 /**
  * REDIS_URL (or REDIS_CLUSTER_NODES) and REDIS_KEY_PREFIX, shared by every command that can
- * run on Redis. A Redis Cluster (issue #15) is named either by REDIS_URL=redis+cluster://
+ * run on Redis. A Redis Cluster is named either by REDIS_URL=redis+cluster://
  * [user:pass@]host:port,… or by REDIS_CLUSTER_NODES=host:port,…; both set must name the same
  * seed nodes (REDIS_URL then also carries the credentials).
  */

@@ -1,5 +1,5 @@
 /**
- * `booking-gateway upstreams [--config FILE]` (issue #12): each host's upstream — vendor, the
+ * `booking-gateway upstreams [--config FILE]`: each host's upstream — vendor, the
  * API version the gateway pins, its health — and every Deprecation (RFC 9745) or Sunset
  * (RFC 8594) notice the platform sent, so an operator learns of a retiring API before it
  * breaks. It reads every host's catalog once (a real upstream call), then prints what the

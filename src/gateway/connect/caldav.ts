@@ -1,5 +1,5 @@
 /**
- * Connecting a CalDAV calendar (issue #13 "Connect"): the server URL and credentials are checked
+ * Connecting a CalDAV calendar: the server URL and credentials are checked
  * live, by the CalDAV connector's calendar discovery (RFC 6764 / RFC 4791 §6.2.1, see
  * src/connectors/caldav/discover.ts), BEFORE anything is saved; only then does the password go
  * into the (sealed) Basic credential vault. The answer lists the calendars the owner can pick.

@@ -1,5 +1,5 @@
 /**
- * Disconnecting a host (issue #13 "Operate: disconnect"): its access is revoked upstream, its
+ * Disconnecting a host: its access is revoked upstream, its
  * stored grant (or CalDAV password) deleted, and it stops offering time.
  *
  * The order is fixed and every step runs whatever the one before did: a revocation that fails

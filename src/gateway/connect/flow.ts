@@ -1,5 +1,5 @@
 /**
- * The OAuth "Connect" flow (issue #13): an authorization code grant (RFC 6749 §4.1) with PKCE
+ * The OAuth "Connect" flow: an authorization code grant (RFC 6749 §4.1) with PKCE
  * (RFC 7636, S256) and a single-use `state`, ending with the grant sealed in the TokenVault for
  * the host.
  *

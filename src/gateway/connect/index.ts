@@ -1,4 +1,4 @@
-/** Connecting a business's system of record (issue #13): OAuth for Square, Google, Microsoft; CalDAV. */
+/** Connecting a business's system of record: OAuth for Square, Google, Microsoft; CalDAV. */
 export {
   resolveProviders,
   redirectUriFor,

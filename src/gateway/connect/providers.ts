@@ -1,5 +1,5 @@
 /**
- * The OAuth authorization servers a business connects with (issue #13 "Connect"), and the
+ * The OAuth authorization servers a business connects with, and the
  * gateway's client at each, resolved from configuration.
  *
  * Scopes are the least each connector needs:

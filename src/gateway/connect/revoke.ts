@@ -1,6 +1,5 @@
 /**
- * Revoking a host's access upstream when its owner disconnects it (issue #13 "Operate:
- * disconnect"). One answer per provider, each as documented:
+ * Revoking a host's access upstream when its owner disconnects it. One answer per provider, each as documented:
  *
  * - Google ("Using OAuth 2.0 for Web Server Applications", section "Revoking a token",
  *   developers.google.com/identity/protocols/oauth2/web-server#tokenrevoke): POST

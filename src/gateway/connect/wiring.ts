@@ -1,5 +1,5 @@
 /**
- * Connect for one gateway process (issue #13): the providers the environment turned on
+ * Connect for one gateway process: the providers the environment turned on
  * (cli/serve-env.ts readConnectEnv), resolved against the public origin, with pending states in
  * memory or — when the gateway has Redis — on its own connection under the gateway's key
  * prefix, so a callback may land on any replica. Grants go into the runtime's token vault, so

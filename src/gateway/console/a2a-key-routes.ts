@@ -1,6 +1,6 @@
 /**
- * A host's Servicialo A2A API key from the console (issue #14: "generated and shown to the
- * operator, never valid for another host"):
+ * A host's Servicialo A2A API key from the console (generated and shown to the
+ * operator, never valid for another host):
  *
  *   GET  /console/hosts/{hostId}/a2a-key   what a new key does, and the button
  *   POST /console/hosts/{hostId}/a2a-key   issues one (the previous key stops working) and

@@ -1,5 +1,5 @@
 /**
- * The console's account pages (issue #13): the operator's Owners page (invite by email, see
+ * The console's account pages: the operator's Owners page (invite by email, see
  * who has signed up, disable or re-enable an account) and the owner's invitation page (choose
  * a password). The invitation link is shown once, on the answer to the form that made it; it
  * is never stored in a readable form, so it cannot be shown again — a new one can be made.

@@ -1,5 +1,5 @@
 /**
- * Owner passwords (issue #13): scrypt from node:crypto with a per-account random salt. The
+ * Owner passwords: scrypt from node:crypto with a per-account random salt. The
  * stored string records its own parameters — `scrypt$<N>$<r>$<p>$<salt>$<hash>`, base64url — so
  * raising the cost later still verifies every older hash. Verification compares in constant
  * time; an unknown email is checked against a throwaway hash so it costs what a wrong password

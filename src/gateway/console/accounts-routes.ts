@@ -1,5 +1,5 @@
 /**
- * Owner accounts in the console (issue #13):
+ * Owner accounts in the console:
  *
  *   GET  /console/owners                          operator only: owners, and the invite form
  *   POST /console/owners                          operator only: email -> a one-time link, shown once

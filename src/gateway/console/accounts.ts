@@ -1,5 +1,5 @@
 /**
- * Business owners' console accounts (issue #13). The operator invites an owner by email; the
+ * Business owners' console accounts. The operator invites an owner by email; the
  * owner opens the one-time link, chooses a password and is signed in; from then on the owner
  * signs in with email and password and sees only the hosts they own (port.ts mayManage).
  *

@@ -1,5 +1,5 @@
 /**
- * The operator console (issue #13), served by the gateway itself:
+ * The operator console, served by the gateway itself:
  *
  *   GET  /                                                  sign-in, or Operate when signed in
  *   POST /console/sign-in                                   the operator credential -> a session

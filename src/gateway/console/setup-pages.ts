@@ -1,5 +1,5 @@
 /**
- * The console's "Add a business" and "Set up the host" pages (issue #13), in the console's one
+ * The console's "Add a business" and "Set up the host" pages, in the console's one
  * look (layout.ts: no script, strict CSP). Every input has a <label for>, related inputs sit in
  * a fieldset with a legend, and a refused form comes back with its values, an error summary
  * (role=alert) linking to each bad input, and the message next to that input

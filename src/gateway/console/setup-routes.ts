@@ -1,5 +1,5 @@
 /**
- * Adding and setting up a business from the console (issue #13), through the ManagedHosts port:
+ * Adding and setting up a business from the console, through the ManagedHosts port:
  *
  *   GET|POST /console/hosts/new               "Add a business": a draft record, then Connect
  *   GET|POST /console/hosts/{id}/caldav       a CalDAV account, checked live before it is kept

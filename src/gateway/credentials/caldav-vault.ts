@@ -1,6 +1,6 @@
 /**
  * A CalDAV host whose username and password are kept in the gateway's Basic credential vault
- * (`connector.settings.credentials: "vault"`, issue #13): what connect/caldav.ts stored when the
+ * (`connector.settings.credentials: "vault"`): what connect/caldav.ts stored when the
  * owner connected it, read at call time instead of a password in the config file.
  *
  * Every call reads the vault first (a sealed record, one file or Redis read), so a password the

@@ -1,5 +1,5 @@
 /**
- * A host's `credentials: "vault"` settings into a token provider (issue #13): what
+ * A host's `credentials: "vault"` settings into a token provider: what
  * runtime/connectors.ts calls for a Square, Google or Microsoft host that keeps its grant in the
  * gateway's vault rather than in an outside broker's `accessTokenFile`.
  *

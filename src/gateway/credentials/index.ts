@@ -1,4 +1,4 @@
-/** The gateway's OAuth token vault and refresher (issue #13). See README "Connect a business". */
+/** The gateway's OAuth token vault and refresher. See README "Connect a business". */
 export { parseKeyRing, TOKEN_KEYS_VARIABLE, KEY_BYTES, type KeyRing } from "./key-ring.js";
 export {
   parseTokenRecord,

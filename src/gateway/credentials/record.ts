@@ -1,5 +1,5 @@
 /**
- * A host's OAuth grant as the gateway keeps it (issue #13). Plaintext only in memory: the
+ * A host's OAuth grant as the gateway keeps it. Plaintext only in memory: the
  * vault seals it before any store sees it (vault.ts).
  *
  * `tokenEndpoint` travels with the record, not with the host's settings, because it is part of

@@ -1,6 +1,6 @@
 /**
- * One refresh of a host's grant at a time across every gateway process on one vault (issue #15,
- * scale-out). refresher.ts is single flight per process only; with several processes on one
+ * One refresh of a host's grant at a time across every gateway process on one vault (scale-out:
+ * docs/ARCHITECTURE.md, Redis layout and scale). refresher.ts is single flight per process only; with several processes on one
  * Redis, two could find the token due at once and both spend the same refresh token. Square's
  * refresh tokens are single use and Microsoft rotates them, so the loser would get
  * invalid_grant and report the host "needs reconnection" for nothing. The refresher takes this

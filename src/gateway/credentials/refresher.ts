@@ -1,5 +1,5 @@
 /**
- * A host's access token from the vault, kept fresh (issue #13):
+ * A host's access token from the vault, kept fresh:
  *
  * - refreshed before it expires (`marginMs`, 5 minutes by default), so calls do not hit a 401;
  * - single flight per host: concurrent callers share one refresh, never racing two grants
@@ -8,7 +8,7 @@
  *   401 and asks again (retry-on-401.ts);
  * - before refreshing it reads the vault again: another gateway process on the same store may
  *   have refreshed already, and its token is used instead of spending the grant twice;
- * - across processes (issue #15, scale-out), with a `refreshLock` (refresh-lock.ts): the
+ * - across processes (scale-out), with a `refreshLock` (refresh-lock.ts): the
  *   refresh happens only while holding the host's lock, after reading the vault once more under
  *   it, and the lock is freed once the new grant is in the vault. A process that finds the lock
  *   held polls the vault for the holder's fresh token instead; when none comes in time it uses

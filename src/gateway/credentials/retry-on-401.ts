@@ -1,5 +1,5 @@
 /**
- * "Refreshed once on a 401" (issue #13), without touching any connector: the fetch a vault
+ * "Refreshed once on a 401", without touching any connector: the fetch a vault
  * host's connector is given. When the upstream answers 401 to a request that carried the
  * provider's bearer token, the token is invalidated, a fresh one is obtained (one shared
  * refresh, refresher.ts) and the same request is sent once more with it. A second 401 is the

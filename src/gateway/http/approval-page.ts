@@ -1,5 +1,5 @@
 /**
- * The approval page a calendar host opens from its link (issue #11; SchCP §5.7 host approval).
+ * The approval page a calendar host opens from its link (SchCP §5.7 host approval).
  * GET shows the booking and asks; only the form's POST acts, so a mail scanner or link
  * preview that fetches the URL cannot approve. Server-rendered HTML with no script: every
  * value is escaped, the page forbids framing, referrers, caching and any subresource (CSP).

@@ -1,6 +1,6 @@
 /**
- * GET/POST /approve/{token}: a calendar host answers a pending booking from its link (issue
- * #11; SchCP §5.7 host approval). GET reads the link and the booking and asks; POST consumes
+ * GET/POST /approve/{token}: a calendar host answers a pending booking from its link
+ * (SchCP §5.7 host approval). GET reads the link and the booking and asks; POST consumes
  * the link once and approves or declines through the same use cases as the operator API, so
  * the booking, its calendar event and the guest's webhook move exactly as they would there.
  * A link that is forged, expired or used gets a page that says so and nothing about the

@@ -1,5 +1,5 @@
 /**
- * Calendar push receivers (issue #11), built on the connectors' pure checks:
+ * Calendar push receivers, built on the connectors' pure checks:
  *
  *   POST /push/google/{hostId}      Google Calendar watch-channel notifications (guide "Push
  *                                   notifications", "Receive notifications"): bodiless, the

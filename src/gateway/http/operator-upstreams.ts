@@ -1,5 +1,5 @@
 /**
- * What each host's upstream says about itself, for operators (issues #11, #12), behind the
+ * What each host's upstream says about itself, for operators, behind the
  * operator credential:
  *
  *   GET  /operator/v0/{hostId}/upstream-notices  Deprecation/Sunset notices the platform sent

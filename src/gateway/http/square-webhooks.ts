@@ -1,5 +1,5 @@
 /**
- * POST /webhooks/square/{hostId}: Square's booking notifications for a Square host (issue #12),
+ * POST /webhooks/square/{hostId}: Square's booking notifications for a Square host,
  * built on the connector's primitives (src/connectors/square/webhooks.ts):
  *
  * 1. the RAW body, bounded, verified with x-square-hmacsha256-signature: HMAC-SHA256 of the

@@ -1,5 +1,5 @@
 /**
- * createManagedHosts: the console's hosts made live in this process (issue #13). A record's
+ * createManagedHosts: the console's hosts made live in this process. A record's
  * config is checked as a config file's host entry would be (parseHostsConfig, then building
  * the host), served beside the config file's hosts, and kept in the store; every other process
  * sharing the store applies the change on its next reconcile().

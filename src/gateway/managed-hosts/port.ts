@@ -1,5 +1,5 @@
 /**
- * Hosts created and changed from the console (issue #13), kept beside the config file's hosts.
+ * Hosts created and changed from the console, kept beside the config file's hosts.
  *
  * A record holds one host entry exactly as a config file would (`config`, checked by the booking
  * core's parseHostsConfig when it is applied), who owns it, and where it is in its life:

@@ -1,5 +1,5 @@
 /**
- * The calendar hosts of a gateway process (issue #11): their sync jobs, the host messages
+ * The calendar hosts of a gateway process: their sync jobs, the host messages
  * that carry approval links, and the pieces the approval page and the operator API read.
  *
  * - Sync: each host every `sync_every` (5 min by default) and on request, through the

@@ -1,5 +1,5 @@
 /**
- * Calendar push for a running gateway (issue #11): for every Google / Microsoft calendar host
+ * Calendar push for a running gateway: for every Google / Microsoft calendar host
  * whose calendar section has a `push_url`, the lifecycle job (src/jobs/calendar-push) keeps a
  * watch channel / Graph subscription per synced calendar, posting to
  * <push_url>/push/<google|microsoft>/<hostId> (src/gateway/http/calendar-push.ts); a verified

@@ -10,7 +10,7 @@
  * Google and Microsoft take an OAuth access token, from one of two places: `accessTokenFile`, a
  * file an outside token broker keeps current (read on every call, never logged), or
  * `credentials: "vault"`, the gateway's own encrypted token vault, refreshed before expiry and
- * once on a 401 (src/gateway/credentials, issue #13). Square takes `accessToken` or the vault.
+ * once on a 401 (src/gateway/credentials). Square takes `accessToken` or the vault.
  *
  * Settings errors name the field in the config file. Every connector that speaks HTTP hands
  * its upstream's Deprecation/Sunset notices to `onNotice`, recorded per host for operators.

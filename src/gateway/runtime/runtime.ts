@@ -139,7 +139,7 @@ export interface GatewayRuntimeOptions {
   /** Drafts and hosts one owner may have in the console (OWNER_MAX_DRAFTS, OWNER_MAX_HOSTS; 20 and 50). */
   readonly ownerCaps?: OwnerCaps;
   /**
-   * The OAuth clients for Connect (/connect/..., issue #13); on when at least one is given and
+   * The OAuth clients for Connect (/connect/...); on when at least one is given and
    * `credentials` is set (grants go into its vault; client secrets are read from its env).
    */
   readonly connect?: ConnectProviders;
@@ -166,7 +166,7 @@ export interface GatewayRuntime extends HttpAppDeps {
    * changes as console-created calendar hosts are activated and deactivated.
    */
   readonly calendarHosts: readonly CalendarHostHandle[];
-  /** Hosts created in the console (issue #13): kept in Redis or the data dir, served live. */
+  /** Hosts created in the console: kept in Redis or the data dir, served live. */
   readonly managedHosts: ManagedHostsRuntime;
   readonly messenger: HostMessenger;
   /** Syncs a calendar host now and waits for it (tests, the CLI); false: not a calendar host. */
@@ -422,7 +422,7 @@ export async function buildGatewayRuntime(
       if (calendarHosts.length > 0) sync.queue = sync.start();
     }
     const calendarSync = sync.queue;
-    // Push (issue #11): hosts with a push_url are also synced when their calendar notifies.
+    // Push: hosts with a push_url are also synced when their calendar notifies.
     const calendarPush =
       calendarSync === undefined
         ? undefined

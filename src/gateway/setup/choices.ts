@@ -1,5 +1,5 @@
 /**
- * What an upstream offers a host being set up (issue #13 "Set up the host"): the calendars of a
+ * What an upstream offers a host being set up: the calendars of a
  * Google, Microsoft or CalDAV account, or a Square seller's locations, team and bookable
  * services. The setup page shows these as choices, so the owner picks instead of typing ids.
  *

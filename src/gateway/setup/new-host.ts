@@ -1,5 +1,5 @@
 /**
- * "Add a business" (issue #13): the form's values, checked with messages per input, and the
+ * "Add a business": the form's values, checked with messages per input, and the
  * draft host entry they make — id, name, timezone, kind and the connector's type with the
  * settings Connect needs (`credentials: "vault"` and the environment variables the gateway's
  * OAuth client is read from, README "OAuth tokens in the gateway's vault"). The rest of the

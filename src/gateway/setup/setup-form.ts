@@ -1,5 +1,5 @@
 /**
- * The setup form (issue #13 "Set up the host"): its values (kept as typed, so a refused form
+ * The setup form: its values (kept as typed, so a refused form
  * comes back as the owner left it), the host entry they make — exactly a config file's entry
  * (README "Connect a business"; parse-config.ts and calendar/config.ts are the truth) — and the
  * way back from a config error's JSON pointer to the input it is about.

@@ -1,4 +1,4 @@
-/** Calendar push (issue #11): channel/subscription lifecycle, its store, and push coalescing. */
+/** Calendar push: channel/subscription lifecycle, its store, and push coalescing. */
 export { DEFAULT_PUSH_WINDOW_MS, pushCoalescer, type PushCoalescer } from "./coalesce.js";
 export {
   DEFAULT_PUSH_RETRY_MS,

@@ -1,5 +1,5 @@
 /**
- * The push lifecycle job (issue #11): for every Google/Microsoft calendar host with a
+ * The push lifecycle job: for every Google/Microsoft calendar host with a
  * `push_url`, each of its calendars gets a watch channel (Google) or subscription (Graph) at
  * start, kept in the push store, and renewed before it lapses:
  *

@@ -1,5 +1,5 @@
 /**
- * The calendar push port (issue #11): what the lifecycle job and the receivers share. The
+ * The calendar push port: what the lifecycle job and the receivers share. The
  * job knows no platform; a provider (made by the runtime from a Google or Graph connector)
  * opens, extends and closes one calendar's channel or subscription.
  */

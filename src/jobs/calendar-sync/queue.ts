@@ -1,5 +1,5 @@
 /**
- * Calendar sync jobs (issue #11): each calendar host is synced periodically (its `sync_every`)
+ * Calendar sync jobs: each calendar host is synced periodically (its `sync_every`)
  * and whenever its calendar says it changed (a push: Google watch channel, Graph subscription),
  * one sync per host at a time. The work itself (read, expand, lay busy time, rewrite lagging
  * own events) is the caller's `run(hostId)`; this only schedules it.

@@ -1,8 +1,8 @@
 /**
  * The gateway's periodic workers, started and stopped together:
  * - sweeper: lapsed holds, reputation and hold.expired (sweeper.ts);
- * - reconcile: holds stuck in "confirming" (DESIGN "a crash in between is repaired by a
- *   reconciliation job that asks the upstream, never by creating twice"), through the
+ * - reconcile: holds stuck in "confirming" (a crash in between is repaired by asking the
+ *   upstream, never by creating twice: docs/ARCHITECTURE.md, Two-phase confirm and reconciliation), through the
  *   function the core provides (reconcileStuckConfirms(deps, hostId));
  * - approvals: host_approval deadlines (§5.7 approval_timeout), through the core's hook;
  * - catalogs: each host's catalog read again when its health says it is due (a degraded host
@@ -42,7 +42,7 @@ export interface MaintenanceOptions {
   readonly logger?: JobLogger;
   /** The webhook a lapsed hold sends (the core's holdExpiredWebhook), given so jobs import no core records. */
   readonly expiryNotice: ExpiryNotice;
-  /** Settles one host's stuck confirms (I3: (hostId) => reconcileStuckConfirms(deps, hostId)). */
+  /** Settles one host's stuck confirms (the core's (hostId) => reconcileStuckConfirms(deps, hostId)). */
   readonly reconcile?: (hostId: string) => Promise<unknown>;
   /** Expires one host's unanswered approvals. */
   readonly approvals?: (hostId: string) => Promise<unknown>;

@@ -1,5 +1,5 @@
 /**
- * Durable delivery of host messages when the gateway has Redis (issue #11): BullMQ queue
+ * Durable delivery of host messages when the gateway has Redis: BullMQ queue
  * "host-messages", one job per message key (job id derived from the key), so a key is
  * delivered once however many processes send it, and a message not yet delivered survives a
  * restart: any process's worker takes it up. Same schedule and log lines as the in-process

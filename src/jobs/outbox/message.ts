@@ -1,5 +1,5 @@
 /**
- * Messages to a host (issue #11): the approval link of a pending booking, by mail or SMS. A
+ * Messages to a host: the approval link of a pending booking, by mail or SMS. A
  * small port with real transports — SMTP (nodemailer), an HTTP SMS provider (Twilio's
  * Messages API) — and a file/console one for the embedded default, where nobody has a mail
  * server. Delivery retries with backoff (deliver.ts in process; bullmq-messenger.ts with Redis); a transport throws when its peer did

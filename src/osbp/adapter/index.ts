@@ -8,7 +8,7 @@
  * verification passes through the core. So a SchCP hold binds OSBP agents and an OSBP booking
  * binds SchCP agents, and a host_approval host answers "pending" on every edge.
  *
- * Calendar-kind hosts are served the same way (DESIGN "Calendar-fallback hosts"): the core
+ * Calendar-kind hosts are served the same way (docs/ARCHITECTURE.md, Calendar sync): the core
  * sees them as a platform whose catalog is the host's configuration (services, prices, the
  * person or rooms as providers), whose free starts are working hours minus the synced busy
  * time, and whose bookings are events the gateway writes; so availability comes from the

@@ -54,7 +54,8 @@ export function adapterProblem(
 /** Where the failing upstream call was made: decides the codes that depend on it. */
 export type UpstreamPurpose = "read" | "create" | "status" | "verification";
 
-/** The one ConnectorError → Problem mapping (see the brief's step 7 of booking.create). */
+/** The one ConnectorError → Problem mapping (docs/ARCHITECTURE.md, One error vocabulary;
+ * OSBP "Adapter Contract"). */
 export function connectorProblem(e: ConnectorError, purpose: UpstreamPurpose): Problem {
   switch (e.code) {
     case "slot_taken":

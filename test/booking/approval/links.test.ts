@@ -13,7 +13,7 @@ const secret = randomBytes(32);
 const now = Date.parse("2026-12-03T10:00:00Z");
 const claims = { hostId: "h1", bookingId: "b_1", expiresAt: now + 2 * 3_600_000 };
 
-describe("approval link tokens (issue #11: signed, expiring, single-use)", () => {
+describe("approval link tokens: signed, expiring, single-use", () => {
   it("round-trips host, booking and expiry", () => {
     const read = readApprovalToken(secret, issueApprovalToken(secret, claims), now);
     expect(read.ok && read.value).toMatchObject({

@@ -2,7 +2,7 @@
  * A small world for the booking use-case tests: MemoryHoldStore, two hosts on fake
  * connectors (one instant, one host_approval), a settable clock, sequential ids, a recording
  * outbox, mandates issued and verified as the edge would, and holds placed with a signed
- * offer the way the build before issue 10 stored them (HoldPayload version 1), so every use
+ * offer the way builds before the core/SchCP split stored them (HoldPayload version 1), so every use
  * case test also proves such holds still confirm, change and read (holds/payload.ts).
  */
 import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
@@ -370,7 +370,7 @@ export class HoldRefused extends Error {
 }
 
 /**
- * A stand-in for the hold use case's createHold (I2): signs a change offer and places its
+ * A stand-in for the hold use case's createHold: signs a change offer and places its
  * hold the way the hold use case stores it, without the §5.2 rules.
  */
 export function testCreateHold(world: World): CreateHold {

@@ -1,7 +1,7 @@
 // A calendar host end to end on a real CalDAV server (xandikos, test/support/xandikos.ts):
 // corpus series uploaded as a foreign client would, synced by the gateway's sync job into the
 // hold store as busy time, then a booking written as a TENTATIVE event, excluded from busy time
-// on the next sync, and rewritten CONFIRMED on approval (issue #11, SchCP §10).
+// on the next sync, and rewritten CONFIRMED on approval (SchCP §10).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calendarHostConnector } from "../../../src/booking/calendar/host-connector.js";
 import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
@@ -62,7 +62,7 @@ async function busyStarts(store: MemoryHoldStore, plan: CalendarHostPlan, from: 
     .sort((a, b) => a - b);
 }
 
-describe("calendar host on a real CalDAV server (issue #11)", () => {
+describe("calendar host on a real CalDAV server", () => {
   it.each([
     "R03_overrides_move_time_within_day",
     "R05_count_with_exdate_across_dst",

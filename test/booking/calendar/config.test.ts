@@ -17,7 +17,7 @@ const base = {
 };
 const at = "/hosts/3/calendar";
 
-describe("a calendar host's calendar section (issue #11)", () => {
+describe("a calendar host's calendar section", () => {
   it("reads capacity, hours, services, defaults", () => {
     const r = parseCalendarSection(base, at);
     expect(r.ok).toBe(true);
@@ -62,7 +62,7 @@ describe("a calendar host's calendar section (issue #11)", () => {
   });
 });
 
-describe("push_url (calendar push, issue #11)", () => {
+describe("push_url (calendar push)", () => {
   it("is optional; given, it is an https base URL kept without its trailing slash", () => {
     const none = parseCalendarSection(base, at);
     expect(none.ok && none.value.pushUrl).toBe(undefined);

@@ -1,5 +1,5 @@
 /**
- * Displaced bookings on a calendar host (issue #11; SchCP §10 "A sync that shows a confirmed
+ * Displaced bookings on a calendar host (SchCP §10 "A sync that shows a confirmed
  * booking's time busy displaces it", §5.8 "Displaced bookings"): another free unit when the
  * guest did not choose one; else a host change offer of the nearest time, until the booking
  * would have started, which the guest hears as booking.change_proposed; else unresolved and

@@ -41,7 +41,7 @@ const weekly = {
   transparency: "opaque" as const,
 };
 
-describe("calendar sync: busy time lands in the hold store (issue #11, SchCP §10)", () => {
+describe("calendar sync: busy time lands in the hold store (SchCP §10)", () => {
   it("a full sync expands a weekly series (every occurrence, not only the first) and records readUntil", async () => {
     const { cal, store, state, deps } = setup();
     cal.readUntil = now + 31 * 24 * H;

@@ -4,7 +4,7 @@ import { layBusyOnUnits, unitsFor } from "../../../src/booking/calendar/units.js
 
 const H = 3_600_000;
 
-describe("capacity on a calendar (issue #11)", () => {
+describe("capacity on a calendar", () => {
   it('"2 bays" are two stable resources; "me" is one person', () => {
     expect(unitsFor({ resourceType: "bay", units: 2 }).ids).toEqual(["bay-1", "bay-2"]);
     expect(unitsFor({ resourceType: "person", units: 1 }).ids).toEqual(["person-1"]);

@@ -66,7 +66,7 @@ describe("POST /holds/{id}/confirm (SchCP §5.3)", () => {
         mandate: caller.mandate?.root.claims.jti,
         mode: "human_present",
       });
-    // The upstream create carries the hold's idempotency key (team convention).
+    // The upstream create carries the hold's idempotency key, which reconciliation looks it up by.
     expect(host.connector.calls.create).toBe(1);
     expect(host.connector.byKey(`${INSTANT}:${hold.record.holdId}`)?.status).toBe("confirmed");
     const after = await world.store.getHold(INSTANT, hold.record.holdId, world.clock.now());
@@ -173,7 +173,7 @@ describe("confirm: access and shared limits", () => {
   });
 });
 
-describe("the two-phase create against the upstream (DESIGN.md)", () => {
+describe("the two-phase create against the upstream", () => {
   it("slot taken upstream: 409 SLOT_UNAVAILABLE and the hold released", async () => {
     const { world, host, hold, confirm } = await setup();
     host.connector.fail("create", "slot_taken");

@@ -1,6 +1,6 @@
 /**
  * The state a confirm records follows the upstream's own answer as well as the host's policy
- * (DESIGN.md "Trust at the seams"): a create the upstream holds for the business (tentative,
+ * (docs/ARCHITECTURE.md, Trust at the seams): a create the upstream holds for the business (tentative,
  * e.g. Servicialo `pendiente_confirmacion`) is pending_host, awaiting the business, with no
  * gateway deadline; the host's approval policy keeps its deadline as before.
  */

@@ -1,6 +1,6 @@
 /**
- * The embedded default end to end through the core, on I1's synthetic connector: discovery
- * keys verify every offer, and the three hosts behave as the brief says (taxed instant host,
+ * The embedded default end to end through the core, on the synthetic connector: discovery
+ * keys verify every offer, and the three hosts behave as the embedded default describes them (taxed instant host,
  * tax-exempt host_approval host, unpriced and selectable barber shop).
  */
 import { describe, expect, it } from "vitest";

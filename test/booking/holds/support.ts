@@ -1,5 +1,5 @@
 /**
- * Shared material for the I2 booking tests: a small fake platform Connector with switches,
+ * Shared material for the hold use case tests: a small fake platform Connector with switches,
  * a maple-like catalog, host runtimes, deps with a settable clock, mandates, and refusal
  * assertions.
  */

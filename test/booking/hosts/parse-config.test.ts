@@ -28,7 +28,7 @@ function expectError(json: unknown, field: string, contains?: string) {
 }
 
 describe("parseHostsConfig: a valid file", () => {
-  it("fills every policy default from the brief", () => {
+  it("fills every policy default", () => {
     const r = parseHostsConfig({ hosts: [host()] });
     expect(r.ok).toBe(true);
     if (!r.ok) return;
@@ -280,7 +280,7 @@ describe("parseHostsConfig: errors name the bad field (never throw)", () => {
   });
 });
 
-describe("the embedded default (team brief)", () => {
+describe("the embedded default", () => {
   const hosts = embeddedDefaultHosts();
   it("has the three hosts, each on its synthetic scenario", () => {
     expect(hosts.map((h) => [h.id, h.name, h.timezone, h.policies.confirmation])).toEqual([

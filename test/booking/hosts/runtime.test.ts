@@ -101,7 +101,7 @@ describe("buildHostRuntime: config and catalog must agree", () => {
   });
 });
 
-describe("the embedded default on the synthetic connector (I1)", () => {
+describe("the embedded default on the synthetic connector", () => {
   it("builds all three hosts, and the directory finds them by id", async () => {
     const runtimes: HostRuntime[] = [];
     for (const config of embeddedDefaultHosts()) {

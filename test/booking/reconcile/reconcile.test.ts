@@ -45,7 +45,7 @@ async function stuckConfirm() {
   return { world, host, caller, hold };
 }
 
-describe("reconcileStuckConfirms (issue 4: a crash between the upstream create and the local record)", () => {
+describe("reconcileStuckConfirms (a crash between the upstream create and the local record)", () => {
   it("finds the upstream booking by key and records it, with exactly one upstream create", async () => {
     const { world, host, caller, hold } = await stuckConfirm();
     // Within the lease nothing is claimed.

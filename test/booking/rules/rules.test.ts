@@ -231,7 +231,7 @@ describe("§4.1 party size", () => {
 });
 
 describe("an upstream that refuses the request as invalid", () => {
-  it("is 400 INVALID_REQUEST without retry, not 503 (issue 10)", () => {
+  it("is 400 INVALID_REQUEST without retry, not 503", () => {
     for (const r of [
       upstreamRefusal({ code: "invalid_request", message: "partySize is an integer from 1 to 1000" }),
       upstreamRefusal({ code: "invalid_request", message: "bad" }),

@@ -1,4 +1,5 @@
-// Every CalDAV request goes through the shared upstream helper (connectors/http.ts, DESIGN.md):
+// Every CalDAV request goes through the shared upstream helper (connectors/http.ts,
+// docs/ARCHITECTURE.md, Upstream requests):
 // checked against a real CalDAV server (xandikos, test/support/xandikos.ts) by recording what
 // leaves the helper, for each kind of request the connector makes (PROPFIND, REPORT
 // calendar-query, REPORT sync-collection + multiget, PUT, GET, DELETE, and tsdav's discovery

@@ -1,6 +1,6 @@
 /**
  * The connector contract: what every platform connector must do for the booking core to be
- * safe on it, whatever the upstream (DESIGN.md "Holds on platforms that have none"; SchCP §10).
+ * safe on it, whatever the upstream (docs/ARCHITECTURE.md, Hold emulation; SchCP §10).
  * `connectorContract(name, make)` registers the tests; each test gets a fresh subject.
  *
  * - the catalog has the shape the core relies on;

@@ -1,4 +1,4 @@
-// Google Calendar through the shared upstream helper (connectors/http.ts, DESIGN.md "Every
+// Google Calendar through the shared upstream helper (connectors/http.ts, docs/ARCHITECTURE.md, Upstream requests: "every
 // upstream request goes through connectors/http.ts"): the SDK sends with the helper's capturing
 // fetch, so the pin (v3 in every path), the User-Agent, the token, the capture of Deprecation
 // (RFC 9745) / Sunset (RFC 8594) and the 429 + Retry-After (RFC 9110 §10.2.3) mapping are the

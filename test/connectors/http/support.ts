@@ -6,7 +6,7 @@ const packageVersion = (): string =>
   (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string })
     .version;
 
-/** DESIGN.md: `booking-gateway/<version> <vendor>/<api_version> node/<major>`, built here by hand. */
+/** docs/ARCHITECTURE.md, Upstream requests: `booking-gateway/<version> <vendor>/<api_version> node/<major>`, built here by hand. */
 export function expectedUserAgent(vendor: string, apiVersion: string): string {
   return `booking-gateway/${packageVersion()} ${vendor}/${apiVersion} node/${process.versions.node.split(".")[0]}`;
 }

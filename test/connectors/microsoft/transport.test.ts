@@ -1,4 +1,4 @@
-// Microsoft Graph through the shared upstream helper (connectors/http.ts, DESIGN.md "Every
+// Microsoft Graph through the shared upstream helper (connectors/http.ts, docs/ARCHITECTURE.md, Upstream requests: "every
 // upstream request goes through connectors/http.ts"): the pin (/v1.0 in every path), the
 // User-Agent, `Prefer: outlook.timezone="UTC"`, the token, the capture of Deprecation (RFC 9745)
 // / Sunset (RFC 8594), and 429/503 with Retry-After ("Microsoft Graph throttling guidance";

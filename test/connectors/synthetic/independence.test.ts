@@ -1,5 +1,5 @@
 /**
- * The synthetic platform stands for an outside system (DESIGN.md): its hours, slots and
+ * The synthetic platform stands for an outside system (docs/ARCHITECTURE.md, Folders): its hours, slots and
  * allocation are its own code. It may use the connector port and src/protocol's pure helpers
  * (time, money, results) and the Redis script and client helpers, never the gateway's hold store, booking
  * core, calendar arithmetic or edges, so tests can catch the gateway and a platform disagreeing.

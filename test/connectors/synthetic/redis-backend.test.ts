@@ -1,7 +1,7 @@
 /**
  * RedisSyntheticBackend on a real Redis: the backend contract, and two connector instances
  * on separate clients (two gateway processes) sharing one synthetic upstream (SchCP §10,
- * DESIGN.md "Scale"). Every key is under a unique prefix; nothing is flushed.
+ * docs/ARCHITECTURE.md, Redis layout and scale). Every key is under a unique prefix; nothing is flushed.
  */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-/** The embedded default's synthetic platforms (team brief) and scenario validation. */
+/** The embedded default's synthetic platforms and scenario validation. */
 import { describe, expect, it } from "vitest";
 import type { CatalogService } from "../../../src/connectors/port.js";
 import { applyPercent } from "../../../src/protocol/money/index.js";

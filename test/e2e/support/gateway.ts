@@ -1,5 +1,5 @@
 /**
- * The real gateway over real HTTP on loopback, for the end-to-end suite: I4's
+ * The real gateway over real HTTP on loopback, for the end-to-end suite: the
  * createGatewayRuntime + createHttpApp served by @hono/node-server on port 0, with the
  * embedded default hosts (or a variant of their config), an in-memory store unless a Redis
  * URL is given, a temporary data dir, and a clock the test can move forward.

@@ -1,6 +1,6 @@
 /**
  * A loopback HTTP server standing in for an agent's webhook endpoint (§5.8). The gateway
- * delivers through I5's public-only transport with allowPrivateForTests; callback URLs are
+ * delivers through the public-only transport (src/jobs/outbound) with allowPrivateForTests; callback URLs are
  * https://agent.test/... (the schema requires https) and the transport is pointed at this
  * server, as a TLS-terminating proxy in front of an agent would be. Deliveries are verified
  * as an agent must: the host-key signature against the discovery keys, then the closed

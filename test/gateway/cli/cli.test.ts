@@ -77,7 +77,7 @@ describe("booking-gateway serve", () => {
       });
       expect(listed.status).toBe(200);
 
-      // The embedded calendar host: its seeded local calendar is synced at start (issue #11).
+      // The embedded calendar host: its seeded local calendar is synced at start.
       await expect
         .poll(
           async () => {

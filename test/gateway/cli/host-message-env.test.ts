@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readHostMessageEnv } from "../../../src/gateway/cli/serve-env.js";
 
-describe("approval-message transports from the environment (issue #11)", () => {
+describe("approval-message transports from the environment", () => {
   it("none configured: the file transport is used (undefined here)", () => {
     expect(readHostMessageEnv({})).toEqual({ ok: true, value: undefined });
   });

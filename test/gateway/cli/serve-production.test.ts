@@ -1,5 +1,5 @@
 /**
- * What `serve` gives a deployment (issue #13): /readyz that follows the store, /healthz that
+ * What `serve` gives a deployment: /readyz that follows the store, /healthz that
  * stays liveness, a port in use that names PORT, a banner that says what to try next, and
  * LOG_FORMAT=json turning the banner into log records.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue #12: a platform's Deprecation/Sunset notice reaches the operator — recorded per host
+ * A platform's Deprecation/Sunset notice reaches the operator — recorded per host
  * when the gateway reads a Square host's catalog, listed by `booking-gateway upstreams` and by
  * GET /operator/v0/{host}/upstream-notices — and never changes what agents see.
  */
@@ -54,7 +54,7 @@ function capture() {
   };
 }
 
-describe("upstream retirement notices for operators (issue #12)", () => {
+describe("upstream retirement notices for operators", () => {
   it("`booking-gateway upstreams` lists each host's pinned version and the notices its platform sent", async () => {
     const fake = new FakeSquare(TOKEN);
     fake.extraHeaders = { deprecation: "@1798761600", sunset: SUNSET };

@@ -5,7 +5,7 @@
  * metadata address, a name resolving to loopback, a public-looking server redirecting to
  * loopback — is answered with one and the same message, whatever listens there (an HTTP
  * server, a non-HTTP service, nothing), and nothing is sent: the loopback listeners count
- * zero connections. DESIGN.md "Hostile inputs everywhere"; SchCP §5.8 for the address rules.
+ * zero connections. docs/ARCHITECTURE.md, Hostile inputs; SchCP §5.8 for the address rules.
  */
 import { randomBytes } from "node:crypto";
 import { createServer as createHttpServer, type Server as HttpServer } from "node:http";

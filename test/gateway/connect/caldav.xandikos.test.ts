@@ -1,5 +1,5 @@
 /**
- * CalDAV connect (issue #13 "Connect"): the server URL and credentials are checked by live
+ * CalDAV connect: the server URL and credentials are checked by live
  * calendar discovery against a real xandikos (test/support/xandikos.ts) before anything is saved.
  *
  * xandikos has no authentication of its own (it accepts any password; its documentation has it

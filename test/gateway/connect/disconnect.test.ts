@@ -1,5 +1,5 @@
 /**
- * Disconnect as the gateway serves it (issue #13 "Operate: disconnect"): the real app on the
+ * Disconnect as the gateway serves it: the real app on the
  * real runtime, behind the console's sessions, with Google Calendar hosts whose grants live in
  * the token vault. Google's revocation endpoint is faked with nock (no network). After a
  * disconnect the grant is gone from the vault, the host needs reconnection and its time is

@@ -1,5 +1,5 @@
 /**
- * The OAuth Connect flow (issue #13 "Connect") against nock-shaped token endpoints of Square,
+ * The OAuth Connect flow against nock-shaped token endpoints of Square,
  * Google and Microsoft (fixtures/<provider>/oauth-code-*.json, sources in SOURCES.md): the
  * authorization URL, one code exchange per state with the PKCE verifier matching the challenge,
  * the grant sealed in the vault; replayed, expired and foreign states, a denied consent and an

@@ -1,6 +1,6 @@
 /**
- * Connect and disconnect as the gateway mounts them for business owners as well as the operator
- * (issue #13): an owner connects and disconnects only their own console-created hosts; a draft
+ * Connect and disconnect as the gateway mounts them for business owners as well as the operator:
+ * an owner connects and disconnects only their own console-created hosts; a draft
  * goes on to its setup page after the grant; a config-file host is the operator's, and
  * reconnecting it reads its catalog at once (its "needs reconnection" clears then, not at the
  * next scheduled check); the Operate page links Settings and Disconnect; disconnect is served

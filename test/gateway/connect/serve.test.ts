@@ -1,5 +1,5 @@
 /**
- * Connect through `booking-gateway serve` (issue #13): the providers come from fixed variables
+ * Connect through `booking-gateway serve`: the providers come from fixed variables
  * (GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, ...), Connect is on only with the token vault
  * (TOKEN_KEYS), and the start banner says which providers can be connected or why it is off.
  */

@@ -1,5 +1,5 @@
 /**
- * Connect as the gateway serves it (issue #13): mounted in the real app on the real runtime,
+ * Connect as the gateway serves it: mounted in the real app on the real runtime,
  * behind the operator console's sessions, with a Google Calendar host whose grant lives in the
  * token vault. Google's token endpoint is faked with nock from fixtures/google/oauth-code-granted.json
  * (see fixtures/google/SOURCES.md). Also serve's Connect settings from the environment.

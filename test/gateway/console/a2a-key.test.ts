@@ -1,6 +1,6 @@
 /**
- * A host's Servicialo A2A API key from the console (issue #14: "generated and shown to the
- * operator, never valid for another host"), in process on the real runtime: Operate links
+ * A host's Servicialo A2A API key from the console (generated and shown to the
+ * operator, never valid for another host), in process on the real runtime: Operate links
  * "A2A key" for a host whose upstream can cancel; the key is issued only by a same-origin POST
  * carrying the session's CSRF token, shown once, works on that host's cancel endpoint (the key
  * check passes: 404 for an unknown session, not 401), not on another host's, and a second key

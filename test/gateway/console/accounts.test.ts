@@ -1,5 +1,5 @@
 /**
- * Owner accounts (issue #13) against the memory twin, the data-directory file and a real Redis
+ * Owner accounts against the memory twin, the data-directory file and a real Redis
  * (REDIS_URL, this run's own prefix): scrypt hashes record their parameters and verify in
  * constant time; an invitation link works once, not after 72 h, and is kept only as a hash;
  * sign-in answers the same for an unknown email and a wrong password; a disabled account

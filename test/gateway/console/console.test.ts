@@ -1,5 +1,5 @@
 /**
- * The operator console (issue #13) in process through app.request(), on the real runtime with
+ * The operator console in process through app.request(), on the real runtime with
  * the embedded default hosts: harbourview-dental is host_approval, so a booking made over
  * SchCP by the agent SDK waits for the host (§5.3 pending_host) and the console answers it.
  */

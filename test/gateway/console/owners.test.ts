@@ -1,5 +1,5 @@
 /**
- * Owners in the console (issue #13), in process through app.request() on the real runtime:
+ * Owners in the console, in process through app.request() on the real runtime:
  * the operator invites two business owners on the Owners page; each sets a password through
  * the invitation page and signs in through the sign-in form; Maple Street Auto belongs to
  * owner A and Harbourview Dental to owner B (managed-host records in a store double; both

@@ -1,5 +1,5 @@
 /**
- * The Operate page shows what the brief asks of it (issue #13 "Operate"): health with its
+ * The Operate page shows what an operator needs: health with its
  * since and last error, calendar sync and outcome, upstream Deprecation/Sunset notices; every
  * value escaped; the shared stylesheet's hash in the CSP is the hash of the stylesheet sent.
  */

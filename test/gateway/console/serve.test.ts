@@ -1,5 +1,5 @@
 /**
- * The console through `booking-gateway serve` (issue #13): the start banner says where it is,
+ * The console through `booking-gateway serve`: the start banner says where it is,
  * and two replicas on one Redis and data dir share sessions — signed in through one, the
  * other shows Operate for the same cookie, and signing out through it ends the session on both.
  */

@@ -1,5 +1,5 @@
 /**
- * The Redis refresh lock (issue #15, scale-out): two gateway processes, each with its own Redis
+ * The Redis refresh lock (scale-out): two gateway processes, each with its own Redis
  * connection, vault and provider, on one real Redis (and on a Redis Cluster), racing to refresh
  * a due grant whose refresh token the endpoint accepts once. Exactly one refresh, both get its
  * token, nobody is told "unauthorized". Then the lock itself: exclusive, per host, released only

@@ -1,5 +1,5 @@
 /**
- * The refresher with a cross-process refresh lock (issue #15), on one shared in-memory store:
+ * The refresher with a cross-process refresh lock, on one shared in-memory store:
  * providers that each own a vault object stand for gateway processes. The token endpoint
  * accepts each refresh token once, as Square's and Microsoft's rotating grants do.
  */

@@ -1,4 +1,4 @@
-/** The token vault (issue #13): AES-256-GCM at rest, bound to its host, keys rotated from TOKEN_KEYS. */
+/** The token vault: AES-256-GCM at rest, bound to its host, keys rotated from TOKEN_KEYS. */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { parseKeyRing, type KeyRing } from "../../../src/gateway/credentials/key-ring.js";

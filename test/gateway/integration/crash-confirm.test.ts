@@ -1,10 +1,10 @@
 /**
- * Issue 10 "Must show": a Redis-backed confirm killed after each of its steps. Gateway A (real
+ * A Redis-backed confirm killed after each of its steps. Gateway A (real
  * Redis, its own prefix, the Redis-backed synthetic platform) takes a signed confirm over HTTP
  * and "dies" right after one step has taken effect: that step's call returns, then every later
  * store or upstream call of A fails, as if the process had been killed there. Gateway B, a
  * fresh runtime over the same Redis and the same synthetic platform, runs reconciliation once
- * the confirm's lease has run out (DESIGN.md: asked upstream by idempotency key, never created
+ * the confirm's lease has run out (docs/ARCHITECTURE.md, Two-phase confirm and reconciliation: asked upstream by idempotency key, never created
  * twice). Then every booking the platform has is in B's operator list exactly once, and the
  * platform has exactly one appointment for a confirm that reached it, none for one that did not.
  *
@@ -221,7 +221,7 @@ async function crashThenRestart(hostId: string, serviceId: string, step: Step) {
   }
 }
 
-describe("a Redis-backed confirm killed after each step, then restarted and reconciled (issue 10)", () => {
+describe("a Redis-backed confirm killed after each step, then restarted and reconciled", () => {
   it.each(STEPS)("killed after $name", async (step) => {
     const { b, holdId, start, report, again, upstream } = await crashThenRestart(
       "maple-street-auto",

@@ -1,5 +1,5 @@
 /**
- * Over real HTTP on loopback (issue 10, found by an adversarial run):
+ * Over real HTTP on loopback (found by an adversarial run):
  * - SchCP §7.2 "rate-limit by network origin before verifying signatures": fresh agent keys
  *   are free, so one origin is limited whatever keys it signs with, and even unsigned or
  *   badly signed requests spend its allowance; 429 RATE_LIMITED with Retry-After (§9.2).

@@ -1,5 +1,5 @@
 /**
- * Hosts created in the console persist and go live (issue #13): a record activated on a running
+ * Hosts created in the console persist and go live: a record activated on a running
  * gateway is in discovery and offers time at once, a deactivated one is gone, a restart brings
  * the active ones back, and a second replica on the same Redis serves what the first activated.
  */

@@ -1,6 +1,6 @@
 /**
- * One contract for every ManagedHostStore (issue #13): memory, the data directory's files, and
- * Redis (the shared server, a prefix of its own per test), and Redis Cluster (issue #15: the
+ * One contract for every ManagedHostStore: memory, the data directory's files, and
+ * Redis (the shared server, a prefix of its own per test), and Redis Cluster (the
  * hash and its version counter share one slot there). Each store lists one owner's records
  * through its per-owner index (parsing no other owner's) and creates within an owner's caps,
  * counted atomically with the write.

@@ -1,5 +1,5 @@
 /**
- * The runtime's wiring of displacement (issue #11, SchCP §5.8): a calendar host (a local
+ * The runtime's wiring of displacement (SchCP §5.8): a calendar host (a local
  * calendar directory) synced by the gateway runtime, a booking made through the core, then an
  * event written in the calendar over it. The sync's outcome for the booking reaches the
  * operator API (GET /operator/v0/{host}/calendar), the logs, and the host's approver through

@@ -42,7 +42,7 @@ export function payload(
   return JSON.stringify(p);
 }
 
-/** The same hold as the build before issue 10 stored it (HoldPayload version 1). */
+/** The same hold as builds before the core/SchCP split stored it (HoldPayload version 1). */
 export function payloadV1(holdId: string): string {
   const hold = { ...sampleHold(holdId), expires_at: "2030-01-07T13:05:00Z" };
   return JSON.stringify({

@@ -26,7 +26,7 @@ describe("the hold payload as the sweeper reads it (the core's one decoder)", ()
     expect(read.ok && read.value.contract.kind).toBe("booking");
   });
 
-  it("reads a hold stored by the build before issue 10 (version 1): its wire Hold is the SchCP record", () => {
+  it("reads a hold stored by builds before the core/SchCP split (version 1): its wire Hold is the SchCP record", () => {
     const read = readHoldPayload(payloadV1("h_1"));
     if (!read.ok) throw new Error(read.error.message);
     expect(read.value).toMatchObject({ v: 2, contract: { kind: "booking", start: NOW + 3_600_000 } });

@@ -1,5 +1,5 @@
 /**
- * The durable host messenger (issue #11) against a real Redis: BullMQ queue "host-messages",
+ * The durable host messenger against a real Redis: BullMQ queue "host-messages",
  * one job per message key. Each test has its own hash-tagged prefix, dropped at the end.
  * Waits are on states and log lines (waitFor), never on fixed sleeps, except where a test
  * shows that nothing more happens.

@@ -1,5 +1,5 @@
 /**
- * Local stand-ins for the OAuth authorization servers Connect talks to (issue #13): Google,
+ * Local stand-ins for the OAuth authorization servers Connect talks to: Google,
  * Microsoft identity platform v2.0 and Square, each a loopback HTTP server answering the real
  * endpoints' paths, parameters and answer shapes, with a consent page the owner clicks. See
  * each module for its sources, and routing.ts for how the real origins reach them.

@@ -320,7 +320,7 @@ function matcher(dir, target) {
 
 /** The `no-restricted-imports` patterns for a file in folder `dir`, less its exceptions. */
 function patternsFor(dir, layer, excepted) {
-  return RULES.filter((rule) => rule.from.includes(layer)).flatMap((rule) => {
+  const layered = RULES.filter((rule) => rule.from.includes(layer)).flatMap((rule) => {
     const allowed = [...(rule.allow ?? []), ...(excepted.get(rule.id) ?? [])];
     const notAllowed = allowed.length === 0 ? "" : `(?!${allowed.map((a) => matcher(dir, a)).join("|")})`;
     return rule.forbid
@@ -331,7 +331,18 @@ function patternsFor(dir, layer, excepted) {
         message: `${rule.message} [${rule.id}]${SEE}`,
       }));
   });
+  return [...layered, CANONICAL];
 }
+
+/**
+ * The rules above read the specifier as written, so it must be the plain one: a path that
+ * steps into a folder and back out (`../booking/../gateway/x.js`, `./../x.js`, `a//b`) could
+ * name a forbidden folder without its text.
+ */
+const CANONICAL = {
+  regex: "(^|/)[^/.][^/]*/\\.\\.?(/|$)|^\\./\\.\\.?/|//",
+  message: `an import path must be plain (no ./ or ../ after a folder name, no //), so the layer rules can read it [canonical-import]${SEE}`,
+};
 
 function foldersUnder(absolute) {
   const out = [absolute];
@@ -356,7 +367,7 @@ export function boundaryBlocks({ withExceptions = true } = {}) {
     blocks.push({
       name: `boundaries/${dir || "."}`,
       files: [dir === "" ? "src/*.ts" : `src/${dir}/*.ts`],
-      rules: { "no-restricted-imports": patterns.length === 0 ? "off" : ["error", { patterns }] },
+      rules: { "no-restricted-imports": ["error", { patterns }] },
     });
   }
   if (!withExceptions) return blocks;

@@ -123,6 +123,12 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       message: "[edge-no-other-edge]",
     },
     {
+      what: "a path that steps out and back in, past the layer rules' reading",
+      file: "src/booking/planted.ts",
+      code: `import { x } from "../holds/../gateway/http/app.js";\nvoid x;\n`,
+      message: "[canonical-import]",
+    },
+    {
       what: "protocol importing the core",
       file: "src/protocol/time/planted.ts",
       code: `import { x } from "../../booking/api.js";\nvoid x;\n`,

@@ -2,6 +2,7 @@
 // upstream call or store write is how bookings get lost.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import { boundaryBlocks } from "./boundaries.config.js";
 
 export default tseslint.config(
   { ignores: ["dist/", "node_modules/", "coverage/", ".osbp/", "*.config.js", "bin/"] },
@@ -21,4 +22,6 @@ export default tseslint.config(
       eqeqeq: ["error", "always"],
     },
   },
+  // Layer boundaries (docs/ARCHITECTURE.md, Layers): which folder may import which.
+  ...boundaryBlocks(),
 );

@@ -1,6 +1,7 @@
 /**
  * A Lua script called by SHA, the one way every Redis-backed store here runs its atomic steps
- * (the hold store, the synthetic platform's backend, the OSBP idempotency cache). A server that
+ * (the hold store, the synthetic platform's backend, the OSBP idempotency cache, the lock of
+ * lock.ts). A server that
  * lost its script cache (a restart, SCRIPT FLUSH, a replica just promoted on a cluster)
  * answers NOSCRIPT, meaning nothing ran, so the call is made once more with EVAL, which runs
  * the source and caches it on the node that owns the keys. (A SCRIPT LOAD through a Cluster

@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RedisClient } from "../../redis/client.js";
+import { acquireLock, lockTtl } from "../../redis/lock.js";
 import { ensureSecretDir, SECRET_FILE_MODE } from "../runtime/secret-files.js";
 import { CREDENTIALS_DIR } from "./file-store.js";
 import { checkHostId } from "./store.js";
@@ -35,10 +36,7 @@ export interface RefreshLock {
 }
 
 const newToken = (): string => randomBytes(16).toString("hex");
-const ttlOf = (ttlMs: number): number => Math.max(1, Math.ceil(ttlMs));
-
-/** Deletes the key only while it still holds the releasing process's token. */
-const RELEASE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) else return 0 end`;
+const ttlOf = lockTtl;
 
 export class RedisRefreshLock implements RefreshLock {
   constructor(
@@ -53,11 +51,11 @@ export class RedisRefreshLock implements RefreshLock {
   }
 
   async acquire(hostId: string, ttlMs: number): Promise<ReleaseRefreshLock | undefined> {
-    const key = this.key(hostId);
-    const token = newToken();
-    if ((await this.redis.set(key, token, "PX", ttlOf(ttlMs), "NX")) !== "OK") return undefined;
+    // redis/lock.ts: released by compare-and-delete, only while the key holds our token.
+    const lease = await acquireLock(this.redis, this.key(hostId), ttlMs);
+    if (lease === undefined) return undefined;
     return async () => {
-      await this.redis.eval(RELEASE, 1, key, token);
+      await lease.release();
     };
   }
 }

@@ -9,17 +9,10 @@
  * The entries hold the channel tokens and clientStates: secrets, as the hold store's records
  * are; they are never logged.
  */
-import { randomBytes } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
-import { evalScript, redisScript } from "../../redis/script.js";
+import { acquireLock } from "../../redis/lock.js";
 import type { PushStore, Release } from "./store.js";
 import type { PushEntry } from "./types.js";
-
-/** Deletes the lock only if it is still ours (it may have lapsed and been taken since). */
-const RELEASE = redisScript(
-  "calendar-push-release",
-  `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`,
-);
 
 export class RedisPushStore implements PushStore {
   readonly shared = true;
@@ -44,12 +37,11 @@ export class RedisPushStore implements PushStore {
     await this.redis.hdel(this.#key(hostId), id);
   }
   async lock(hostId: string, ttlMs: number): Promise<Release | undefined> {
-    const key = `${this.#key(hostId)}-lock`;
-    const mine = randomBytes(12).toString("base64url");
-    const set = await this.redis.set(key, mine, "PX", ttlMs, "NX");
-    if (set === null) return undefined;
+    // Released only while still ours: it may have lapsed and been taken since (redis/lock.ts).
+    const lease = await acquireLock(this.redis, `${this.#key(hostId)}-lock`, ttlMs);
+    if (lease === undefined) return undefined;
     return async () => {
-      await evalScript(this.redis, RELEASE, [key], [mine]);
+      await lease.release();
     };
   }
 

@@ -1,14 +1,12 @@
 /**
- * TaskLock on Redis for the periodic jobs (Redis mode): SET NX PX takes a lease under a
- * random token, and renewal is a compare-and-PEXPIRE script, so a process can only extend
- * a lease it still holds. Leases are not released early (see PeriodicTask).
+ * TaskLock on Redis for the periodic jobs (Redis mode): the lock of redis/lock.ts (SET NX PX
+ * under a random token; renewal is a compare-and-PEXPIRE script, so a process can only extend
+ * a lease it still holds). Leases are not released early (see PeriodicTask).
  */
-import { randomBytes } from "node:crypto";
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
+import { acquireLock } from "../../redis/lock.js";
 import type { TaskLease, TaskLock } from "./periodic.js";
-
-const RENEW = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("PEXPIRE", KEYS[1], ARGV[2]) else return 0 end`;
 
 export interface RedisTaskLockOptions {
   readonly redisUrl: string;
@@ -31,14 +29,9 @@ export class RedisTaskLock implements TaskLock {
   }
 
   async acquire(name: string, ttlMs: number): Promise<TaskLease | null> {
-    const key = this.prefix + name;
-    const token = randomBytes(16).toString("hex");
-    const taken = await this.redis.set(key, token, "PX", Math.max(1, Math.ceil(ttlMs)), "NX");
-    if (taken !== "OK") return null;
-    return {
-      renew: async (renewMs) =>
-        (await this.redis.eval(RENEW, 1, key, token, Math.max(1, Math.ceil(renewMs)))) === 1,
-    };
+    const lease = await acquireLock(this.redis, this.prefix + name, ttlMs);
+    if (lease === undefined) return null;
+    return { renew: (renewMs) => lease.renew(renewMs) };
   }
 
   async close(): Promise<void> {

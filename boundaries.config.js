@@ -1,0 +1,391 @@
+// Layer boundaries, enforced by ESLint's built-in `no-restricted-imports` (docs/ARCHITECTURE.md,
+// Layers). No plugin that resolves imports (eslint-plugin-boundaries, import-x's
+// no-restricted-paths, dependency-cruiser) is installed, and the built-in rule is enough: every
+// import in src is relative, so for each folder under src this file computes the exact relative
+// specifier of each forbidden folder from there and restricts it with an anchored regex. The
+// rule sees `import`, `import type` and `export … from`; it does not see dynamic `import()`
+// (src has none across layers).
+//
+// The folder list is read when ESLint loads the config, so a new folder is covered at once.
+// A new folder of a layer is classified by `layerOf` below.
+import { readdirSync } from "node:fs";
+import path from "node:path";
+
+const ROOT = import.meta.dirname;
+const SEE = ": see docs/ARCHITECTURE.md, Layers";
+
+/** The layer of a folder or file, by its path under src/ (posix, no leading "src/"). */
+export function layerOf(rel) {
+  const p = rel.endsWith("/") ? rel : `${rel}/`;
+  if (p.startsWith("booking/schcp/") || p.startsWith("gateway/http/")) return "edge:schcp";
+  if (p.startsWith("osbp/") || p.startsWith("mcp/")) return "edge:osbp";
+  if (p.startsWith("a2a/")) return "edge:a2a";
+  if (p.startsWith("gateway/console/")) return "edge:console";
+  if (p.startsWith("booking/")) return "core";
+  if (p.startsWith("connectors/")) return "connectors";
+  if (p.startsWith("protocol/")) return "protocol";
+  if (p.startsWith("calendar/")) return "calendar";
+  if (p.startsWith("redis/")) return "redis";
+  // gateway/ (cli, runtime, connect, setup, credentials, managed-hosts), holds/, jobs/ and
+  // agent/ compose or implement the layers above; only the rules that name them apply.
+  return "other";
+}
+
+const EDGES = {
+  "edge:schcp": ["gateway/http/", "booking/schcp/"],
+  "edge:osbp": ["osbp/", "mcp/"],
+  "edge:a2a": ["a2a/"],
+  "edge:console": ["gateway/console/"],
+};
+
+/**
+ * The rules: for a layer, the folders (trailing "/") or files under src it must not import,
+ * less `allow` (folders or files it may import all the same). `id` names the rule in exceptions.
+ */
+export const RULES = [
+  {
+    id: "core-no-edge",
+    from: ["core"],
+    // All of gateway/ (the edges and the composition that wires them) and every edge.
+    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "booking/schcp/"],
+    message: "core must not import an edge",
+  },
+  {
+    id: "core-no-edge-protocol",
+    from: ["core"],
+    forbid: ["protocol/schcp/", "protocol/osbp/"],
+    message: "core must not import an edge's wire protocol (protocol/schcp, protocol/osbp)",
+  },
+  {
+    id: "core-no-redis-store",
+    from: ["core"],
+    forbid: ["holds/redis/"],
+    message: "core must not import a Redis store implementation (holds/redis)",
+  },
+  {
+    id: "connector-no-store",
+    from: ["connectors"],
+    forbid: ["holds/"],
+    message: "a connector must not import a store (holds)",
+  },
+  {
+    id: "connector-no-core",
+    from: ["connectors"],
+    forbid: ["booking/"],
+    message: "a connector must not import the core's internals (booking)",
+  },
+  {
+    id: "connector-no-edge",
+    from: ["connectors"],
+    forbid: ["gateway/", "a2a/", "osbp/", "mcp/"],
+    message: "a connector must not import an edge",
+  },
+  {
+    id: "edge-no-connector-impl",
+    from: Object.keys(EDGES),
+    forbid: ["connectors/"],
+    // The port is what an edge may name of the connectors: connectors/port.ts and the per-role
+    // ports in connectors/ports/ (an allowance kept today; the core should stand between).
+    allow: ["connectors/port.ts", "connectors/ports/"],
+    message: "an edge must not import a connector implementation (only connectors/port.ts)",
+  },
+  {
+    id: "edge-no-redis-store",
+    from: Object.keys(EDGES),
+    forbid: ["holds/redis/"],
+    message: "an edge must not import a Redis store implementation (holds/redis)",
+  },
+  ...Object.entries(EDGES).map(([edge]) => ({
+    id: "edge-no-other-edge",
+    from: [edge],
+    forbid: Object.entries(EDGES)
+      .filter(([other]) => other !== edge)
+      .flatMap(([, folders]) => folders),
+    message: "an edge must not import another edge's files",
+  })),
+  {
+    id: "protocol-is-a-leaf",
+    from: ["protocol"],
+    forbid: [
+      "booking/",
+      "gateway/",
+      "a2a/",
+      "osbp/",
+      "mcp/",
+      "connectors/",
+      "holds/",
+      "jobs/",
+      "agent/",
+      "calendar/",
+      "redis/",
+    ],
+    message: "protocol must import nothing above it (only protocol/)",
+  },
+  {
+    id: "calendar-is-a-leaf",
+    from: ["calendar"],
+    forbid: [
+      "booking/",
+      "gateway/",
+      "a2a/",
+      "osbp/",
+      "mcp/",
+      "connectors/",
+      "holds/",
+      "jobs/",
+      "agent/",
+      "redis/",
+      "protocol/schcp/",
+      "protocol/osbp/",
+    ],
+    message: "calendar must import nothing above it (only calendar/ and protocol/)",
+  },
+  {
+    id: "redis-is-a-leaf",
+    from: ["redis"],
+    forbid: [
+      "booking/",
+      "gateway/",
+      "a2a/",
+      "osbp/",
+      "mcp/",
+      "connectors/",
+      "holds/",
+      "jobs/",
+      "agent/",
+      "calendar/",
+      "protocol/",
+    ],
+    message: "redis/ (client, scripts, lock) must import nothing of the project",
+  },
+];
+
+/**
+ * The imports that break a rule today, each named: the file (under src), the rule and the
+ * files (under src) it may still import against that rule. This list may only shrink: the
+ * architecture test fails when an entry no longer matches an import of its file.
+ */
+export const EXCEPTIONS = [
+  // core-no-edge: the core's entry points still build the SchCP edge (booking/schcp sits in the
+  // core's folder).
+  {
+    rule: "core-no-edge",
+    file: "booking/api.ts",
+    imports: ["booking/schcp/api.ts", "booking/schcp/caller.ts"],
+  },
+  {
+    rule: "core-no-edge",
+    file: "booking/service.ts",
+    imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
+  },
+  // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
+  { rule: "core-no-edge-protocol", file: "booking/api.ts", imports: ["protocol/schcp/offer/index.ts"] },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/availability/window.ts",
+    imports: ["protocol/schcp/types.ts"],
+  },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/bookings/refuse.ts",
+    imports: ["protocol/schcp/mandate/index.ts"],
+  },
+  { rule: "core-no-edge-protocol", file: "booking/bookings/state.ts", imports: ["protocol/schcp/types.ts"] },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/discovery/host-document.ts",
+    imports: ["protocol/schcp/types.ts"],
+  },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/discovery/operator-document.ts",
+    imports: ["protocol/schcp/types.ts"],
+  },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/discovery/services.ts",
+    imports: ["protocol/schcp/types.ts"],
+  },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/holds/alternatives.ts",
+    imports: ["protocol/schcp/types.ts"],
+  },
+  { rule: "core-no-edge-protocol", file: "booking/holds/checks.ts", imports: ["protocol/schcp/types.ts"] },
+  { rule: "core-no-edge-protocol", file: "booking/holds/payload.ts", imports: ["protocol/schcp/types.ts"] },
+  {
+    rule: "core-no-edge-protocol",
+    file: "booking/hosts/runtime.ts",
+    imports: ["protocol/schcp/offer/index.ts"],
+  },
+  { rule: "core-no-edge-protocol", file: "booking/rules/place.ts", imports: ["protocol/schcp/types.ts"] },
+  // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
+  // OSBP conformance runs against the synthetic platform.
+  {
+    rule: "edge-no-connector-impl",
+    file: "gateway/http/calendar-push.ts",
+    imports: ["connectors/google/channels.ts", "connectors/microsoft/notifications.ts"],
+  },
+  {
+    rule: "edge-no-connector-impl",
+    file: "gateway/http/square-webhooks.ts",
+    imports: ["connectors/square/webhooks.ts"],
+  },
+  {
+    rule: "edge-no-connector-impl",
+    file: "osbp/conformance/adapter.ts",
+    imports: ["connectors/synthetic/index.ts"],
+  },
+  {
+    rule: "edge-no-connector-impl",
+    file: "osbp/conformance/host.ts",
+    imports: ["connectors/synthetic/index.ts"],
+  },
+  // edge-no-redis-store: these edges open their own Redis connection with the store's settings.
+  { rule: "edge-no-redis-store", file: "a2a/intents/wiring.ts", imports: ["holds/redis/connection.ts"] },
+  { rule: "edge-no-redis-store", file: "gateway/console/wiring.ts", imports: ["holds/redis/connection.ts"] },
+  // edge-no-other-edge: A2A and the console reuse the SchCP edge's HTTP plumbing (body limits,
+  // origin and rate limits, the app's dependency types); the SchCP app mounts A2A's and the
+  // console's routes, and its approval page borrows the console's layout.
+  { rule: "edge-no-other-edge", file: "a2a/intents/index.ts", imports: ["gateway/http/types.ts"] },
+  {
+    rule: "edge-no-other-edge",
+    file: "a2a/intents/wiring.ts",
+    imports: ["gateway/http/rate-limit.ts", "gateway/http/types.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "a2a/jsonrpc/routes.ts",
+    imports: [
+      "gateway/http/body.ts",
+      "gateway/http/origin-limit.ts",
+      "gateway/http/rate-limit.ts",
+      "gateway/http/types.ts",
+    ],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "a2a/rest-routes.ts",
+    imports: ["gateway/http/body.ts", "gateway/http/origin-limit.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/console/a2a-key-routes.ts",
+    imports: ["a2a/api-keys.ts", "gateway/http/types.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/console/accounts-routes.ts",
+    imports: ["gateway/http/types.ts"],
+  },
+  { rule: "edge-no-other-edge", file: "gateway/console/operate-view.ts", imports: ["gateway/http/types.ts"] },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/console/routes.ts",
+    imports: ["gateway/http/body.ts", "gateway/http/origin-limit.ts", "gateway/http/types.ts"],
+  },
+  { rule: "edge-no-other-edge", file: "gateway/console/setup-routes.ts", imports: ["gateway/http/types.ts"] },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/http/app.ts",
+    imports: ["a2a/rest-routes.ts", "a2a/jsonrpc/routes.ts", "gateway/console/routes.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/http/approval-page.ts",
+    imports: ["gateway/console/layout.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "gateway/http/types.ts",
+    imports: ["gateway/console/routes.ts", "a2a/port.ts", "a2a/api-keys.ts"],
+  },
+];
+
+const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/** The relative specifier, as written in an import, of `target` (under src) from folder `dir`. */
+function specifier(dir, target) {
+  const isFolder = target.endsWith("/");
+  const rel = path.posix.relative(dir, isFolder ? target.slice(0, -1) : target);
+  const spec = rel.startsWith("..") ? rel : `./${rel}`;
+  return isFolder ? `${spec}/` : spec.replace(/\.ts$/, ".js");
+}
+
+/** A regex source matching the import of `target` from `dir` (a folder: anything inside it). */
+function matcher(dir, target) {
+  const spec = escape(specifier(dir, target));
+  return target.endsWith("/") ? `${spec}` : `${spec}$`;
+}
+
+/** The `no-restricted-imports` patterns for a file in folder `dir`, less its exceptions. */
+function patternsFor(dir, layer, excepted) {
+  const layered = RULES.filter((rule) => rule.from.includes(layer)).flatMap((rule) => {
+    const allowed = [...(rule.allow ?? []), ...(excepted.get(rule.id) ?? [])];
+    const notAllowed = allowed.length === 0 ? "" : `(?!${allowed.map((a) => matcher(dir, a)).join("|")})`;
+    return rule.forbid
+      .filter((target) => !`${dir}/`.startsWith(target))
+      .map((target) => ({
+        regex: `^${notAllowed}${matcher(dir, target)}`,
+        caseSensitive: true,
+        message: `${rule.message} [${rule.id}]${SEE}`,
+      }));
+  });
+  return [...layered, CANONICAL];
+}
+
+/**
+ * The rules above read the specifier as written, so it must be the plain one: a path that
+ * steps into a folder and back out (`../booking/../gateway/x.js`, `./../x.js`, `a//b`) could
+ * name a forbidden folder without its text.
+ */
+const CANONICAL = {
+  regex: "(^|/)[^/.][^/]*/\\.\\.?(/|$)|^\\./\\.\\.?/|//",
+  message: `an import path must be plain (no ./ or ../ after a folder name, no //), so the layer rules can read it [canonical-import]${SEE}`,
+};
+
+function foldersUnder(absolute) {
+  const out = [absolute];
+  for (const entry of readdirSync(absolute, { withFileTypes: true })) {
+    if (entry.isDirectory()) out.push(...foldersUnder(path.join(absolute, entry.name)));
+  }
+  return out;
+}
+
+/**
+ * Flat-config blocks: one per folder under src (its own files), then one per file with
+ * exceptions. `withExceptions: false` gives the rules with no exception (the architecture test
+ * uses it to show each exception is still needed).
+ */
+export function boundaryBlocks({ withExceptions = true } = {}) {
+  const src = path.join(ROOT, "src");
+  const blocks = [];
+  for (const folder of foldersUnder(src)) {
+    const dir = path.relative(src, folder).split(path.sep).join("/");
+    const layer = layerOf(dir);
+    const patterns = patternsFor(dir, layer, new Map());
+    blocks.push({
+      name: `boundaries/${dir || "."}`,
+      files: [dir === "" ? "src/*.ts" : `src/${dir}/*.ts`],
+      rules: { "no-restricted-imports": ["error", { patterns }] },
+    });
+  }
+  if (!withExceptions) return blocks;
+  const byFile = new Map();
+  for (const exception of EXCEPTIONS) {
+    const rules = byFile.get(exception.file) ?? new Map();
+    rules.set(exception.rule, [...(rules.get(exception.rule) ?? []), ...exception.imports]);
+    byFile.set(exception.file, rules);
+  }
+  for (const [file, excepted] of byFile) {
+    const dir = path.posix.dirname(file);
+    blocks.push({
+      name: `boundaries/exceptions/${file}`,
+      files: [`src/${file}`],
+      rules: {
+        "no-restricted-imports": ["error", { patterns: patternsFor(dir, layerOf(dir), excepted) }],
+      },
+    });
+  }
+  return blocks;
+}

@@ -1,0 +1,237 @@
+/**
+ * Layer boundaries (docs/ARCHITECTURE.md, Layers), as boundaries.config.js gives them to ESLint:
+ * an import of each forbidden kind, planted with `lintText` at a path in the layer, fails with
+ * its rule's message; the tree lints clean; every listed exception is still needed (the list
+ * can only shrink). Only the boundary rules run here (no type information), so no server and
+ * no TypeScript program are needed.
+ */
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { ESLint, type Linter } from "eslint";
+import tseslint from "typescript-eslint";
+import { beforeAll, describe, expect, it } from "vitest";
+
+interface Exception {
+  readonly rule: string;
+  readonly file: string;
+  readonly imports: readonly string[];
+}
+interface BoundariesModule {
+  boundaryBlocks(options?: { withExceptions?: boolean }): Linter.Config[];
+  readonly EXCEPTIONS: readonly Exception[];
+}
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const parserBlock: Linter.Config = {
+  files: ["**/*.ts"],
+  languageOptions: { parser: tseslint.parser },
+};
+
+let boundaries: BoundariesModule;
+let lint: ESLint;
+let lintRaw: ESLint;
+
+beforeAll(async () => {
+  boundaries = (await import(
+    pathToFileURL(path.join(ROOT, "boundaries.config.js")).href
+  )) as BoundariesModule;
+  const eslintFor = (withExceptions: boolean) =>
+    new ESLint({
+      cwd: ROOT,
+      overrideConfigFile: true,
+      overrideConfig: [parserBlock, ...boundaries.boundaryBlocks({ withExceptions })],
+    });
+  lint = eslintFor(true);
+  lintRaw = eslintFor(false);
+});
+
+async function messagesOf(file: string, code: string): Promise<string[]> {
+  const [result] = await lint.lintText(code, { filePath: path.join(ROOT, file) });
+  return (result?.messages ?? []).map((m) => m.message);
+}
+
+describe("a planted import that crosses a layer fails with its rule's message", () => {
+  const cases = [
+    {
+      what: "an edge importing a connector implementation",
+      file: "src/gateway/http/planted.ts",
+      code: `import { x } from "../../connectors/google/channels.js";\nvoid x;\n`,
+      message:
+        "an edge must not import a connector implementation (only connectors/port.ts) [edge-no-connector-impl]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "the OSBP edge importing a connector implementation",
+      file: "src/osbp/adapter/planted.ts",
+      code: `export { x } from "../../connectors/square/index.js";\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "the core importing an edge",
+      file: "src/booking/holds/planted.ts",
+      code: `import { createApp } from "../../gateway/http/app.js";\nvoid createApp;\n`,
+      message: "core must not import an edge [core-no-edge]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "the core importing the SchCP edge logic beside it",
+      file: "src/booking/planted.ts",
+      code: `import type { X } from "./schcp/edge.js";\nexport type Y = X;\n`,
+      message: "core must not import an edge [core-no-edge]",
+    },
+    {
+      what: "the core importing protocol/osbp",
+      file: "src/booking/confirm/planted.ts",
+      code: `import type { X } from "../../protocol/osbp/index.js";\nexport type Y = X;\n`,
+      message:
+        "core must not import an edge's wire protocol (protocol/schcp, protocol/osbp) [core-no-edge-protocol]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "the core importing a Redis store",
+      file: "src/booking/holds/planted.ts",
+      code: `import { createClient } from "../../holds/redis/connection.js";\nvoid createClient;\n`,
+      message: "[core-no-redis-store]",
+    },
+    {
+      what: "a connector importing a store",
+      file: "src/connectors/google/planted.ts",
+      code: `import { createClient } from "../../holds/redis/connection.js";\nvoid createClient;\n`,
+      message:
+        "a connector must not import a store (holds) [connector-no-store]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "a connector importing the core",
+      file: "src/connectors/planted.ts",
+      code: `import { x } from "../booking/api.js";\nvoid x;\n`,
+      message: "[connector-no-core]",
+    },
+    {
+      what: "a connector importing an edge",
+      file: "src/connectors/square/planted.ts",
+      code: `import { x } from "../../a2a/port.js";\nvoid x;\n`,
+      message: "[connector-no-edge]",
+    },
+    {
+      what: "an edge importing another edge",
+      file: "src/gateway/http/planted.ts",
+      code: `import { x } from "../console/pages.js";\nvoid x;\n`,
+      message:
+        "an edge must not import another edge's files [edge-no-other-edge]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "the MCP server importing the A2A edge",
+      file: "src/mcp/planted.ts",
+      code: `import { x } from "../a2a/port.js";\nvoid x;\n`,
+      message: "[edge-no-other-edge]",
+    },
+    {
+      what: "a path that steps out and back in, past the layer rules' reading",
+      file: "src/booking/planted.ts",
+      code: `import { x } from "../holds/../gateway/http/app.js";\nvoid x;\n`,
+      message: "[canonical-import]",
+    },
+    {
+      what: "protocol importing the core",
+      file: "src/protocol/time/planted.ts",
+      code: `import { x } from "../../booking/api.js";\nvoid x;\n`,
+      message: "[protocol-is-a-leaf]",
+    },
+    {
+      what: "calendar importing a connector",
+      file: "src/calendar/recurrence/planted.ts",
+      code: `import { x } from "../../connectors/port.js";\nvoid x;\n`,
+      message: "[calendar-is-a-leaf]",
+    },
+    {
+      what: "redis/ importing a store",
+      file: "src/redis/planted.ts",
+      code: `import { x } from "../holds/port.js";\nvoid x;\n`,
+      message: "[redis-is-a-leaf]",
+    },
+  ];
+  for (const c of cases) {
+    it(c.what, async () => {
+      const messages = await messagesOf(c.file, c.code);
+      expect(messages).toHaveLength(1);
+      expect(messages[0]).toContain(c.message);
+    });
+  }
+
+  it("what a layer may import passes: an edge the port, the core the store port, calendar protocol", async () => {
+    expect(
+      await messagesOf(
+        "src/gateway/http/planted.ts",
+        `import type { A } from "../../connectors/port.js";\nimport type { B } from "../../connectors/ports/slots.js";\nexport type C = A | B;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await messagesOf(
+        "src/booking/holds/planted.ts",
+        `import type { A } from "../../holds/port.js";\nimport type { B } from "../../protocol/time/index.js";\nexport type C = A | B;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await messagesOf(
+        "src/calendar/planted.ts",
+        `import type { A } from "../protocol/time/index.js";\nexport type C = A;\n`,
+      ),
+    ).toEqual([]);
+  });
+
+  it("an exception covers only the imports it names: a new one in the same file fails", async () => {
+    // booking/api.ts may import schcp/api.js and schcp/caller.js, nothing else of the edge.
+    expect(
+      await messagesOf(
+        "src/booking/api.ts",
+        `import { a } from "./schcp/api.js";\nimport { b } from "./schcp/caller.js";\nvoid a;\nvoid b;\n`,
+      ),
+    ).toEqual([]);
+    const messages = await messagesOf(
+      "src/booking/api.ts",
+      `import { c } from "./schcp/replay.js";\nimport { d } from "../gateway/http/app.js";\nvoid c;\nvoid d;\n`,
+    );
+    expect(messages).toHaveLength(2);
+    for (const m of messages) expect(m).toContain("[core-no-edge]");
+  });
+});
+
+describe("the tree", () => {
+  it("lints clean under the boundary rules, with the listed exceptions", { timeout: 180_000 }, async () => {
+    const results = await lint.lintFiles(["src"]);
+    const broken = results.flatMap((r) =>
+      r.messages.map((m) => `${path.relative(ROOT, r.filePath)}: ${m.message}`),
+    );
+    expect(broken).toEqual([]);
+    expect(results.length).toBeGreaterThan(100);
+  });
+
+  it("every exception is still needed: without it, its file breaks its rule on each import it names", async () => {
+    const files = [...new Set(boundaries.EXCEPTIONS.map((e) => `src/${e.file}`))];
+    const results = await lintRaw.lintFiles(files);
+    const found = new Set(
+      results.flatMap((r) =>
+        r.messages.map((m) => {
+          const spec = /^'([^']+)'/.exec(m.message)?.[1] ?? "";
+          const rule = /\[([a-z-]+)\]/.exec(m.message)?.[1] ?? "";
+          const file = path.relative(path.join(ROOT, "src"), r.filePath);
+          const target = path.posix.join(path.posix.dirname(file), spec).replace(/\.js$/, ".ts");
+          return `${rule} ${file} -> ${target}`;
+        }),
+      ),
+    );
+    const listed = boundaries.EXCEPTIONS.flatMap((e) =>
+      e.imports.map((target) => `${e.rule} ${e.file} -> ${target}`),
+    );
+    expect(listed.filter((entry) => !found.has(entry))).toEqual([]);
+    expect(new Set(listed).size).toBe(listed.length);
+  });
+
+  it("eslint.config.js (what `npm run lint` and `npm run check` run) carries the boundary rules", async () => {
+    const config = (
+      (await import(pathToFileURL(path.join(ROOT, "eslint.config.js")).href)) as {
+        default: Linter.Config[];
+      }
+    ).default;
+    const names = config.map((block) => block.name);
+    expect(names).toContain("boundaries/booking");
+    expect(names).toContain("boundaries/exceptions/booking/api.ts");
+  });
+});

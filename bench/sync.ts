@@ -182,8 +182,9 @@ async function pair(what: string, small: [number, number], large: [number, numbe
   };
 }
 
-const events = { small: 1_000, large: 10_000, ...(await pair("events", [1_000, 0], [10_000, 0])) };
-const booked = { small: 100, large: 3_000, ...(await pair("bookings", [1_000, 100], [1_000, 3_000])) };
+const only = process.argv.includes("--bookings") ? "bookings" : process.argv.includes("--events") ? "events" : "";
+const events = { small: 1_000, large: 10_000, ...(only !== "bookings" ? await pair("events", [1_000, 0], [10_000, 0]) : {}) };
+const booked = { small: 100, large: 3_000, ...(only !== "events" ? await pair("bookings", [1_000, 100], [1_000, 3_000]) : {}) };
 const cpu = cpus();
 console.log(
   JSON.stringify({
@@ -196,6 +197,6 @@ console.log(
     events,
     bookings: booked,
     target_ratio: 3,
-    ok: events.ratio <= 3 && booked.ratio <= 3,
+    ok: [events, booked].every((c) => c.ratio === undefined || c.ratio <= 3),
   }),
 );

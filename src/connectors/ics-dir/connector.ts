@@ -8,11 +8,21 @@
  *
  * - eventId is the file name without ".ics"; a file holds a series and its overrides.
  * - Versions are the SHA-256 of a file's bytes, so If-Match works whatever edited the file.
- * - A sync cursor is every file's version with its size, mtime and inode at the last sync: the
- *   next sync stats the files and reads only those whose metadata differs (a new, changed or
+ * - A sync cursor is every file's version with its size, mtime and inode at the last sync
+ *   (cursor.ts): a sync reads only the files whose metadata differs (a new, changed or
  *   replaced file), reporting those whose version changed (a touched file with the same bytes
  *   is not a change) and the ones that are gone. A file modified within the last couple of
  *   seconds is read again next time (an edit in the same mtime tick keeps its size and mtime).
+ * - Which files to stat: while this process watches the directory (watch.ts, Linux's inotify)
+ *   without a break since it returned the cursor, only the names the watcher reported and the
+ *   files marked to read again; every other file is carried from that cursor's listing, kept in
+ *   memory under the exact cursor string, so a re-sync costs what changed, not the number of
+ *   files. Otherwise every file (the full walk): the first sync of a process, a cursor this
+ *   process did not return (another process, a restart, an earlier format), after the watcher
+ *   failed or reported something it could not name, and every fullWalkEveryMs (30 minutes by
+ *   default) as the bound on an event the watcher missed (Node does not report an inotify
+ *   queue overflow). CalendarConnector has no close hook the runtime calls: the watcher never
+ *   keeps the process alive (unref), and close() stops it for a caller that has one.
  * - Writes go to a temporary file renamed into place, so a reader never sees half a file; a
  *   create never overwrites a file that exists (it answers it as stored).
  * - Reads are bounded (http/limits.ts: icsFileBytes per file, icsTotalBytes per sync): a file
@@ -80,13 +90,11 @@ const meta = (call: string, status: number): UpstreamMeta => ({ call, status });
 const MTIME_SETTLE_MS = 2_000;
 const STAT_BATCH = 256;
 /** The periodic full walk, while a watcher reports changes (IcsDirSettings.fullWalkEveryMs). */
-const FULL_WALK_EVERY_MS = 5 * 60_000;
+// Default 30 minutes: with the default sync_every (PT5M) one sync in six walks every file.
+const FULL_WALK_EVERY_MS = 30 * 60_000;
 const EMPTY: Previous = { get: () => undefined, ids: () => [] };
 
-export function createIcsDirConnector(
-  settings: IcsDirSettings,
-  deps: IcsDirDeps = {},
-): IcsDirConnector {
+export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps = {}): IcsDirConnector {
   const now = deps.now ?? Date.now;
   const dir = settings.path;
   const fileOf = (eventId: string) => join(dir, `${eventId}.ics`);
@@ -157,7 +165,13 @@ export function createIcsDirConnector(
     // Just written: the same mtime may yet hide another edit, so it is read again next time.
     const recheck = st.mtimeMs > settled;
     const size = read.bytes.byteLength;
-    return { ok: true, seen: [version(read.bytes), recheck ? -1 : size, mtime, st.ino], size, bytes: read.bytes, recheck };
+    return {
+      ok: true,
+      seen: [version(read.bytes), recheck ? -1 : size, mtime, st.ino],
+      size,
+      bytes: read.bytes,
+      recheck,
+    };
   }
 
   interface Listed {
@@ -214,7 +228,9 @@ export function createIcsDirConnector(
    */
   async function changesSince(from: Remembered, reported: readonly string[]): Promise<ListOutcome> {
     const { icsTotalBytes } = upstreamLimits();
-    const names = [...new Set([...reported.filter(isEventFile), ...[...from.recheck.keys()].map((id) => `${id}.ics`)])];
+    const names = [
+      ...new Set([...reported.filter(isEventFile), ...[...from.recheck.keys()].map((id) => `${id}.ics`)]),
+    ];
     names.sort();
     const stats: (Stats | undefined)[] = [];
     for (let i = 0; i < names.length; i += STAT_BATCH)
@@ -261,7 +277,9 @@ export function createIcsDirConnector(
    * this process returned that cursor, by the full walk otherwise (the first sync, a cursor
    * from another process or an earlier run, a watcher that failed, or fullWalkEveryMs passed).
    */
-  async function listing(cursor: string | undefined): Promise<(ListOutcome & { previous: Previous }) | "expired"> {
+  async function listing(
+    cursor: string | undefined,
+  ): Promise<(ListOutcome & { previous: Previous }) | "expired"> {
     const from = cursor === undefined ? undefined : remembered.find((r) => r.cursor === cursor);
     let previous: Previous = from?.listing ?? EMPTY;
     if (cursor !== undefined && from === undefined) {
@@ -279,10 +297,17 @@ export function createIcsDirConnector(
     }
     const t = now();
     const reported =
-      from?.at !== undefined && at !== undefined && key !== undefined && key === from.dirKey && t - from.walkedAt < fullWalkEveryMs
+      from?.at !== undefined &&
+      at !== undefined &&
+      key !== undefined &&
+      key === from.dirKey &&
+      t - from.walkedAt < fullWalkEveryMs
         ? watch?.since(from.at)
         : undefined;
-    const listed = reported !== undefined && from !== undefined ? await changesSince(from, reported) : await walk(previous);
+    const listed =
+      reported !== undefined && from !== undefined
+        ? await changesSince(from, reported)
+        : await walk(previous);
     deps.observe?.(reported !== undefined ? "watched" : "walked");
     if (listed.ok) {
       const next: Remembered = {
@@ -296,7 +321,9 @@ export function createIcsDirConnector(
       };
       remembered = [next, ...remembered.filter((r) => r.listing !== next.listing)].slice(0, REMEMBERED);
       // The log before the oldest position still held is read by no one.
-      const oldest = Math.min(...remembered.map((r) => (r.at?.epoch === at?.epoch ? (r.at?.seq ?? 0) : Infinity)));
+      const oldest = Math.min(
+        ...remembered.map((r) => (r.at?.epoch === at?.epoch ? (r.at?.seq ?? 0) : Infinity)),
+      );
       if (Number.isFinite(oldest)) watch?.trim(oldest);
     }
     return { ...listed, previous };
@@ -366,7 +393,9 @@ export function createIcsDirConnector(
           typeof seen === "string" || seen === undefined ? seen : seen[0];
         const changed = [...listed.read].flatMap(([eventId, bytes]) => {
           const v = versionOf(listed.listing.get(eventId));
-          return v !== undefined && versionOf(previous.get(eventId)) !== v ? [{ eventId, version: v, bytes }] : [];
+          return v !== undefined && versionOf(previous.get(eventId)) !== v
+            ? [{ eventId, version: v, bytes }]
+            : [];
         });
         const events: RawCalendarEvent[] = [];
         if (changed.length > 0) {

@@ -55,7 +55,11 @@ export class Listing implements Previous {
   readonly #overlay: ReadonlyMap<string, Seen | null>;
   #encoded: string | undefined;
 
-  private constructor(base: ReadonlyMap<string, Seen>, baseChunk: string, overlay: ReadonlyMap<string, Seen | null>) {
+  private constructor(
+    base: ReadonlyMap<string, Seen>,
+    baseChunk: string,
+    overlay: ReadonlyMap<string, Seen | null>,
+  ) {
     this.#base = base;
     this.#baseChunk = baseChunk;
     this.#overlay = overlay;
@@ -93,7 +97,8 @@ export class Listing implements Previous {
       if (seen === null && !this.#base.has(id)) overlay.delete(id);
       else overlay.set(id, seen);
     }
-    if (overlay.size <= Math.max(64, this.#base.size >> 4)) return new Listing(this.#base, this.#baseChunk, overlay);
+    if (overlay.size <= Math.max(64, this.#base.size >> 4))
+      return new Listing(this.#base, this.#baseChunk, overlay);
     const files = new Map<string, Seen>();
     for (const [id, seen] of this.#base) if (!overlay.has(id)) files.set(id, seen);
     for (const [id, seen] of overlay) if (seen !== null) files.set(id, seen);
@@ -131,7 +136,12 @@ export function decodeCursor(cursor: string): Previous | undefined {
   const map = new Map<string, Seen | string>();
   for (const [id, v] of Object.entries(parsed as Record<string, unknown>)) {
     if (typeof v === "string") map.set(id, v);
-    else if (Array.isArray(v) && v.length === 4 && typeof v[0] === "string" && v.slice(1).every(Number.isFinite))
+    else if (
+      Array.isArray(v) &&
+      v.length === 4 &&
+      typeof v[0] === "string" &&
+      v.slice(1).every(Number.isFinite)
+    )
       map.set(id, v as unknown as Seen);
     // Anything else (0: a file gone, see the header) is absent.
   }

@@ -78,7 +78,9 @@ export class DirWatch {
 
   /** The position now, or undefined while nothing watches (every sync stats every file). */
   position(): WatchPosition | undefined {
-    return this.#watcher === undefined ? undefined : { epoch: this.#epoch, seq: this.#base + this.#log.length };
+    return this.#watcher === undefined
+      ? undefined
+      : { epoch: this.#epoch, seq: this.#base + this.#log.length };
   }
 
   /** The names reported since `from`, or undefined when the log since then cannot be trusted. */

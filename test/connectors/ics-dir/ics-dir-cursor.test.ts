@@ -23,8 +23,9 @@ describe("the ics-dir cursor: a base and an overlay, one JSON object when decode
         const gone = rand(4) === 0;
         changes.set(id, gone ? null : seen(i, round));
       }
-      for (const [id, s] of changes) if (s === null) truth.delete(id);
-      else truth.set(id, s);
+      for (const [id, s] of changes)
+        if (s === null) truth.delete(id);
+        else truth.set(id, s);
       const before = listing;
       listing = listing.with(changes);
       // The listing it came from is unchanged (a caller may come back to its cursor).
@@ -37,7 +38,11 @@ describe("the ics-dir cursor: a base and an overlay, one JSON object when decode
       for (const [id, s] of truth) expect(listing.get(id)).toEqual(s);
       // What an earlier version reads: the same files, a gone one as a non-array it skips.
       const plain = asObject(listing.encode());
-      expect(Object.keys(plain).filter((k) => Array.isArray(plain[k])).sort()).toEqual([...truth.keys()].sort());
+      expect(
+        Object.keys(plain)
+          .filter((k) => Array.isArray(plain[k]))
+          .sort(),
+      ).toEqual([...truth.keys()].sort());
     }
   });
 

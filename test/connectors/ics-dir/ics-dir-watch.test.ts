@@ -41,7 +41,10 @@ function put(name: string, text: string) {
 /** A connector that records whether each listing came from the watcher or the full walk. */
 function connector(deps: IcsDirDeps = {}, settings: { fullWalkEveryMs?: number } = {}) {
   const how: string[] = [];
-  const c = createIcsDirConnector({ path: dir, ...settings }, { watch: true, observe: (h) => how.push(h), ...deps });
+  const c = createIcsDirConnector(
+    { path: dir, ...settings },
+    { watch: true, observe: (h) => how.push(h), ...deps },
+  );
   open.push(c);
   return { c, how };
 }
@@ -51,7 +54,8 @@ async function sync(c: ReturnType<typeof createIcsDirConnector>, cursor?: string
   if (!r.ok) throw new Error(r.error.message);
   return r.value;
 }
-const ids = (v: { events: ReadonlyArray<{ eventId: string }> }) => [...new Set(v.events.map((e) => e.eventId))].sort();
+const ids = (v: { events: ReadonlyArray<{ eventId: string }> }) =>
+  [...new Set(v.events.map((e) => e.eventId))].sort();
 
 describe("ics-dir re-syncs from the directory's change notifications while it watches", () => {
   it("sees an edit, a create, a delete and renames into place (its own writes' way and vdirsyncer's)", async () => {

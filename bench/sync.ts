@@ -2,8 +2,8 @@
  * npm run bench:sync — calendar re-sync after ONE changed event, at two sizes of the calendar
  * and two sizes of the host's bookings, in one run. Prints one JSON object on stdout:
  *   {"machine": {"cpu", "cpus", "os", "load"}, "events": {"small", "large", "small_ms",
- *    "large_ms", "ratio", "watched", "walk_small_ms", "walk_large_ms"}, "bookings": {"small",
- *    "large", "small_ms", "large_ms", "ratio", "watched"}, "target_ratio": 3, "ok"}
+ *    "large_ms", "ratio", "watched", "conflicts", "walk_small_ms", "walk_large_ms"},
+ *    "bookings": {…the same but walk_*}, "target_ratio": 3, "ok"}
  * small_ms / large_ms = median wall time of syncCalendarHost after one file of an ics-dir
  * calendar changed (a real directory, the real connector, the memory hold and state stores);
  * ratio = large_ms / small_ms (target ≤ 3 for both). The connector learns what changed from
@@ -11,6 +11,10 @@
  * of the measured re-syncs were listed that way (all of them, or the number measures the full
  * walk). walk_*_ms = the same re-sync with no watcher (the fallback: one stat per file, what a
  * restart, another process's cursor or the periodic full walk costs), O(files) by design.
+ * conflicts = [small, large]: the calendar-over-booking conflicts stored after the first sync;
+ * every re-sync checks each one on a day it does not lay again against the hold store (one
+ * occupancy read), so they are what still grows with the bookings (the bench's bookings are
+ * placed without regard to the calendar: about half of them conflict).
  * machine.load = the load average (the run is noisy on a shared host).
  * The events case: 1,000 and 10,000 single
  * events over the 31-day horizon and no bookings. The bookings case: 1,000 events and 100 or
@@ -128,7 +132,7 @@ async function measure(
   events: number,
   booked: number,
   watch = true,
-): Promise<{ sync: number; watched: number }> {
+): Promise<{ sync: number; watched: number; conflicts: number }> {
   const dir = mkdtempSync(join(tmpdir(), "bench-sync-"));
   try {
     for (let i = 0; i < events; i++) {
@@ -151,6 +155,7 @@ async function measure(
     };
     const [first] = await syncCalendarHost(deps, plan);
     if (first?.outcome !== "complete") throw new Error(`first sync: ${JSON.stringify(first)}`);
+    const conflicts = Object.values((await state.layout(HOST))?.conflicts ?? {}).flat().length;
     const times: number[] = [];
     // The setup's garbage (every file written, then all of them parsed) is not a re-sync's cost.
     collect();
@@ -171,7 +176,7 @@ async function measure(
     connector.close();
     // Each measured re-sync, in order (the median hides a run disturbed by the host's load).
     process.stderr.write(`  ${times.map(r2).join(" ")} ms\n`);
-    return { sync: median(times), watched };
+    return { sync: median(times), watched, conflicts };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -188,6 +193,7 @@ async function pair(what: string, small: [number, number], large: [number, numbe
     large_ms: r2(b.sync),
     ratio: r2(b.sync / a.sync),
     watched: Math.min(a.watched, b.watched),
+    conflicts: [a.conflicts, b.conflicts],
   };
 }
 

@@ -481,11 +481,17 @@ async function layDays(
   // Conflicts on days not laid now stand while their booking still holds that time.
   const conflicts = new Map<string, SyncConflict>();
   const laidNow = new Set(toLay.map(String));
+  const held = await heldAmong(
+    deps,
+    hostId,
+    Object.entries(conflictsByDay).flatMap(([day, list]) => (laidNow.has(day) ? [] : list)),
+    now,
+  );
   for (const [day, list] of Object.entries(conflictsByDay)) {
     const kept: SyncConflict[] = [];
     for (const c of list) {
       const key = `${c.resourceId}\u0000${c.start}\u0000${c.end}`;
-      if (!laidNow.has(day) && !(await stillHeld(deps, hostId, c, now))) continue;
+      if (!laidNow.has(day) && !held.has(key)) continue;
       kept.push({ resourceId: c.resourceId, start: c.start, end: c.end });
       conflicts.set(key, { resourceId: c.resourceId, start: c.start, end: c.end });
     }
@@ -503,15 +509,29 @@ async function layDays(
   return { conflicts: [...conflicts.values()], fullDays };
 }
 
-/** Whether a hold or booking of the gateway still occupies the conflict's unit and time. */
-async function stillHeld(deps: CalendarSyncDeps, hostId: string, c: SyncConflict, now: number) {
-  const occupancy = await deps.store.listOccupancy(
-    hostId,
-    [c.resourceId],
-    { start: c.start, end: c.end },
-    now,
-  );
-  return (occupancy.get(c.resourceId) ?? []).some((e) => e.agent && e.start === c.start && e.end === c.end);
+/**
+ * Which of these conflicts a hold or booking of the gateway still occupies (its unit and time),
+ * keyed `unit\0start\0end`. One occupancy read for them all: one read per conflict made every
+ * sync cost the stored conflicts times the bookings of their days.
+ */
+async function heldAmong(
+  deps: CalendarSyncDeps,
+  hostId: string,
+  list: readonly SyncConflict[],
+  now: number,
+): Promise<Set<string>> {
+  const held = new Set<string>();
+  if (list.length === 0) return held;
+  const units = [...new Set(list.map((c) => c.resourceId))];
+  const range = { start: Number.POSITIVE_INFINITY, end: Number.NEGATIVE_INFINITY };
+  for (const c of list) {
+    range.start = Math.min(range.start, c.start);
+    range.end = Math.max(range.end, c.end);
+  }
+  const occupancy = await deps.store.listOccupancy(hostId, units, range, now);
+  for (const [unit, entries] of occupancy)
+    for (const e of entries) if (e.agent) held.add(`${unit}\u0000${e.start}\u0000${e.end}`);
+  return held;
 }
 
 /** Sorted days as runs of consecutive days. */

@@ -5,17 +5,15 @@
  * does (lapsed held holds occupy nothing).
  *
  * Reads of one host are gathered: a read is not sent at once but queued, and the queue goes
- * once the current turn of the event loop is over (setImmediate), so the reads the turn's
- * queries asked share script calls (each read with its own resources, range and now): spread
- * over the calls that may be out (MAX_IN_FLIGHT_PER_HOST), so with none out, two calls of
- * half, and this process works on the first one's answer while the server runs the second.
- * While that many calls of the host are out, the queue waits for one of them to be answered.
- * Under concurrent queries this spends one round trip, one script run and one reply on many
- * reads. A read never joins a call already sent: every read is answered by a call sent after
- * it was asked, so it sees every write that had completed by then (this process's own
- * placeHold, confirm or release included, and another process's whose answer came before the
- * read was asked), exactly as a read of its own would. What is kept per host (its queue) goes
- * as soon as nothing is queued or in flight.
+ * as ONE script call (each read with its own resources, range and now) once the current turn
+ * of the event loop is over (setImmediate), so every read the turn's queries asked shares the
+ * call. While MAX_IN_FLIGHT_PER_HOST calls of the host are out, the queue waits for one of
+ * them to be answered. Under concurrent queries this spends one round trip, one script run and
+ * one reply on many reads. A read never joins a call already sent: every read is answered by
+ * a call sent after it was asked, so it sees every write that had completed by then (this
+ * process's own placeHold, confirm or release included, and another process's whose answer
+ * came before the read was asked), exactly as a read of its own would. What is kept per host
+ * (its queue) goes as soon as nothing is queued or in flight.
  */
 import type { Interval } from "../../calendar/index.js";
 import type { OccupancyEntry } from "../port.js";
@@ -85,22 +83,13 @@ function schedule(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: stri
   h.flushing = true;
   setImmediate(() => {
     h.flushing = false;
-    while (h.queue.length > 0 && h.inFlight < MAX_IN_FLIGHT_PER_HOST)
-      send(ctx, hosts, hostId, h, Math.ceil(h.queue.length / (MAX_IN_FLIGHT_PER_HOST - h.inFlight)));
+    while (h.queue.length > 0 && h.inFlight < MAX_IN_FLIGHT_PER_HOST) send(ctx, hosts, hostId, h);
   });
 }
 
-/** One call for the first `most` reads of the queue (at most MAX_READS_PER_CALL). */
-function send(
-  ctx: StoreContext,
-  hosts: Map<string, HostReads>,
-  hostId: string,
-  h: HostReads,
-  most: number,
-): void {
-  const n = Math.min(most, MAX_READS_PER_CALL);
-  const reads = h.queue.length <= n ? h.queue : h.queue.slice(0, n);
-  h.queue = reads === h.queue ? [] : h.queue.slice(n);
+function send(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: string, h: HostReads): void {
+  const reads = h.queue.length <= MAX_READS_PER_CALL ? h.queue : h.queue.slice(0, MAX_READS_PER_CALL);
+  h.queue = reads === h.queue ? [] : h.queue.slice(MAX_READS_PER_CALL);
   h.inFlight++;
   const done = (): void => {
     h.inFlight--;

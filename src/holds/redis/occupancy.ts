@@ -4,13 +4,16 @@
  * (lua/list-occupancy.lua), so the snapshot is consistent; it judges liveness as place-hold
  * does (lapsed held holds occupy nothing).
  *
- * Reads of one host are gathered: while a call for a host is in flight, further reads of it
- * wait and then go together in ONE script call, each with its own resources, range and now.
- * Under concurrent queries this spends one round trip, one script run and one reply on many
- * reads. A read never joins a call already sent: every read is answered by a call sent after
- * it was asked, so it sees every write that had completed by then (this process's own
- * placeHold, confirm or release included), exactly as a read of its own would. What is kept
- * per host (its queue) goes as soon as nothing is queued or in flight.
+ * Reads of one host are gathered: a read is not sent at once but queued, and the queue goes
+ * as ONE script call (each read with its own resources, range and now) once the current turn
+ * of the event loop is over (setImmediate), so every read the turn's queries asked shares the
+ * call. While MAX_IN_FLIGHT_PER_HOST calls of the host are out, the queue waits for one of
+ * them to be answered. Under concurrent queries this spends one round trip, one script run and
+ * one reply on many reads. A read never joins a call already sent: every read is answered by
+ * a call sent after it was asked, so it sees every write that had completed by then (this
+ * process's own placeHold, confirm or release included, and another process's whose answer
+ * came before the read was asked), exactly as a read of its own would. What is kept per host
+ * (its queue) goes as soon as nothing is queued or in flight.
  */
 import type { Interval } from "../../calendar/index.js";
 import type { OccupancyEntry } from "../port.js";
@@ -20,11 +23,14 @@ import { checkInterval, decode, type StoreContext } from "./context.js";
 export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
 
 /**
- * Calls in flight per host before reads queue (one: at 10 concurrent queries on one host, two
- * in flight made smaller batches, more calls and fewer answers a second); reads one call
- * answers at most (a script blocks the server while it runs).
+ * Calls in flight per host (two: the reads that the answer to one call lets go ask again in
+ * that turn are sent while the other call is still out, so the server runs them as soon as it
+ * is done with it while this process works on the answer; with one, this process sat idle
+ * whenever the server took longer than that work. Reads sent at once rather than at the end of
+ * a turn made a second call carry one read: more calls, fewer answers a second); reads one
+ * call answers at most (a script blocks the server while it runs).
  */
-export const MAX_IN_FLIGHT_PER_HOST = 1;
+export const MAX_IN_FLIGHT_PER_HOST = 2;
 export const MAX_READS_PER_CALL = 32;
 
 interface Read {
@@ -38,6 +44,8 @@ interface Read {
 interface HostReads {
   inFlight: number;
   queue: Read[];
+  /** A send is scheduled for the end of the current turn of the event loop. */
+  flushing: boolean;
 }
 
 /** Per store (its context), per host: only hosts with a read queued or in flight. */
@@ -55,12 +63,12 @@ export async function listOccupancy(
   let hosts = pending.get(ctx);
   if (hosts === undefined) pending.set(ctx, (hosts = new Map<string, HostReads>()));
   let host = hosts.get(hostId);
-  if (host === undefined) hosts.set(hostId, (host = { inFlight: 0, queue: [] }));
+  if (host === undefined) hosts.set(hostId, (host = { inFlight: 0, queue: [], flushing: false }));
   const h = host;
   const map = hosts;
   return new Promise<OccupancyMap>((resolve, reject) => {
     h.queue.push({ resourceIds, range, now, resolve, reject });
-    if (h.inFlight < MAX_IN_FLIGHT_PER_HOST) send(ctx, map, hostId, h);
+    schedule(ctx, map, hostId, h);
   });
 }
 
@@ -69,14 +77,25 @@ export function hostsReading(ctx: StoreContext): number {
   return pending.get(ctx)?.size ?? 0;
 }
 
+/** Sends the host's queue once the current turn is over, unless a send is already scheduled. */
+function schedule(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: string, h: HostReads): void {
+  if (h.flushing || h.queue.length === 0 || h.inFlight >= MAX_IN_FLIGHT_PER_HOST) return;
+  h.flushing = true;
+  setImmediate(() => {
+    h.flushing = false;
+    while (h.queue.length > 0 && h.inFlight < MAX_IN_FLIGHT_PER_HOST) send(ctx, hosts, hostId, h);
+  });
+}
+
 function send(ctx: StoreContext, hosts: Map<string, HostReads>, hostId: string, h: HostReads): void {
   const reads = h.queue.length <= MAX_READS_PER_CALL ? h.queue : h.queue.slice(0, MAX_READS_PER_CALL);
   h.queue = reads === h.queue ? [] : h.queue.slice(MAX_READS_PER_CALL);
   h.inFlight++;
   const done = (): void => {
     h.inFlight--;
-    if (h.queue.length > 0) send(ctx, hosts, hostId, h);
-    else if (h.inFlight === 0) hosts.delete(hostId);
+    // The reads this answer lets go ask again in this turn: they go with the queue, after it.
+    if (h.queue.length > 0) schedule(ctx, hosts, hostId, h);
+    else if (h.inFlight === 0 && !h.flushing) hosts.delete(hostId);
   };
   readMany(ctx, hostId, reads).then(
     (answers) => {

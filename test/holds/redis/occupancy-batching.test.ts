@@ -84,6 +84,23 @@ function countCalls(): { readonly calls: () => number; restore(): void } {
   return { calls: () => spy.mock.calls.length, restore: () => spy.mockRestore() };
 }
 
+/** The next script call runs at once, but its answer is held back until `answer()`. */
+function holdNextAnswer(): { readonly sent: Promise<void>; answer(): void; restore(): void } {
+  const target = client as RedisClient & { evalsha: (...a: unknown[]) => Promise<unknown> };
+  const original = target.evalsha.bind(client);
+  let answer!: () => void;
+  const held = new Promise<void>((resolve) => (answer = resolve));
+  let sent!: () => void;
+  const sentP = new Promise<void>((resolve) => (sent = resolve));
+  const spy = vi.spyOn(target, "evalsha").mockImplementationOnce(async (...a: unknown[]) => {
+    const reply = original(...a);
+    sent();
+    await held;
+    return reply;
+  });
+  return { sent: sentP, answer, restore: () => spy.mockRestore() };
+}
+
 describe("occupancy reads of a host, gathered", () => {
   it("answers concurrent reads in one call after the first, each as it would alone", async () => {
     const hostId = newHost();
@@ -109,8 +126,8 @@ describe("occupancy reads of a host, gathered", () => {
     const counter = countCalls();
     try {
       const together = await Promise.all(asks.map((a) => listOccupancy(ctx, hostId, a.ids, a.range, NOW)));
-      // The first read goes at once; the others waited for it and went together.
-      expect(counter.calls()).toBe(2);
+      // Asked in one turn of the event loop, they go together in one call.
+      expect(counter.calls()).toBe(1);
       together.forEach((answer, i) => {
         expect([...answer.keys()]).toEqual(asks[i]!.ids);
         for (const id of asks[i]!.ids) expect(sorted(answer.get(id))).toEqual(sorted(alone[i]!.get(id)));
@@ -133,19 +150,58 @@ describe("occupancy reads of a host, gathered", () => {
     expect(hostsReading(ctx)).toBe(0);
   });
 
-  it("a read asked while another is in flight sees a write sent before it (never joins the older call)", async () => {
+  it("a hold committed while a gathered call is in flight is seen by a read asked after it (never joins the older call)", async () => {
     const hostId = newHost();
     const range = { start: T0, end: T0 + DAY };
-    const before = listOccupancy(ctx, hostId, ["bay-1"], range, NOW);
-    const write = placed(hold(hostId, T0 + HOUR, T0 + 2 * HOUR));
-    // Asked while `before` is in flight and before the write is answered: it waits for
-    // `before` and is sent after the write, on the same connection.
-    const after = listOccupancy(ctx, hostId, ["bay-1"], range, NOW);
-    await write;
-    expect((await before).get("bay-1")).toEqual([]);
-    expect((await after).get("bay-1")).toEqual([
-      { start: T0 + HOUR, end: T0 + 2 * HOUR, units: 1, agent: true },
-    ]);
+    // The first read's call runs on the server at once, but its answer is held back until the
+    // hold below has been committed and the second read asked.
+    const held = holdNextAnswer();
+    const counter = countCalls();
+    try {
+      const before = listOccupancy(ctx, hostId, ["bay-1"], range, NOW);
+      await held.sent;
+      await placed(hold(hostId, T0 + HOUR, T0 + 2 * HOUR));
+      const after = listOccupancy(ctx, hostId, ["bay-1"], range, NOW);
+      held.answer();
+      expect((await before).get("bay-1")).toEqual([]);
+      expect((await after).get("bay-1")).toEqual([
+        { start: T0 + HOUR, end: T0 + 2 * HOUR, units: 1, agent: true },
+      ]);
+      // The first read's call, the hold's, and the second read's own: it joined no older call.
+      expect(counter.calls()).toBe(3);
+    } finally {
+      counter.restore();
+      held.restore();
+    }
+    expect(hostsReading(ctx)).toBe(0);
+  });
+
+  it("concurrent reads go in fewer calls: those asked in one turn in one, those asked while two calls are out together after one", async () => {
+    const hostId = newHost();
+    await store.replaceBusy(hostId, "bay-1", "cal", [{ start: T0, end: T0 + HOUR }]);
+    const counter = countCalls();
+    try {
+      const ask = (d: number) =>
+        listOccupancy(ctx, hostId, ["bay-1"], { start: T0 + d * DAY, end: T0 + (d + 1) * DAY }, NOW);
+      const first = Array.from({ length: 10 }, (_, d) => ask(d));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(counter.calls()).toBe(1);
+      const second = Array.from({ length: 10 }, (_, d) => ask(d));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(counter.calls()).toBe(2);
+      const third = Array.from({ length: 10 }, (_, d) => ask(d));
+      const answers = await Promise.all([...first, ...second, ...third]);
+      // 30 reads, 3 calls: the third turn's reads went together once a call was answered.
+      expect(counter.calls()).toBe(3);
+      answers.forEach((a, i) =>
+        expect(a.get("bay-1")).toEqual(
+          i % 10 === 0 ? [{ start: T0, end: T0 + HOUR, units: Number.POSITIVE_INFINITY, agent: false }] : [],
+        ),
+      );
+    } finally {
+      counter.restore();
+    }
+    expect(hostsReading(ctx)).toBe(0);
   });
 
   it("under steady reads of the host, the next read after a write of this process sees it, and after a release does not", async () => {
@@ -186,9 +242,18 @@ describe("occupancy reads of a host, gathered", () => {
     expect(
       (await listOccupancy(ctx, hostId, ["bay-1"], { start: T0, end: T0 + DAY }, lapsed)).get("bay-1"),
     ).toEqual([]);
+    // While a first call is out, the two go together in one call.
+    const held = holdNextAnswer();
     const first = listOccupancy(ctx, hostId, ["bay-1"], { start: T0 - DAY, end: T0 }, NOW);
+    await held.sent;
     const early = listOccupancy(ctx, hostId, ["bay-1"], { start: T0 - HOUR, end: T0 + DAY }, NOW);
     const late = listOccupancy(ctx, hostId, ["bay-1"], { start: T0, end: T0 + DAY }, lapsed);
+    held.restore();
+    const counter = countCalls();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(counter.calls()).toBe(1);
+    counter.restore();
+    held.answer();
     await first;
     const entry = { start: T0, end: T0 + HOUR, units: 1, agent: true };
     expect((await early).get("bay-1")).toEqual([entry]);

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A local Redis Cluster for the tests (issue #15): 3 masters with 1 replica each, from
+# A local Redis Cluster for the tests: 3 masters with 1 replica each, from
 # Debian's redis-server in cluster mode, created with `redis-cli --cluster create` as an
 # operator would. Sourced by .ci/run (which calls start_redis_cluster); also runnable alone:
 #

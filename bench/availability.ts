@@ -1,6 +1,6 @@
 /**
- * npm run bench:availability — availability on a calendar host served from sync (issue #11,
- * SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
+ * npm run bench:availability — availability on a calendar host served from sync
+ * (SchCP §10), against the naive way, measured in the same run on the same queries. Prints one
  * JSON object on stdout:
  *   {"queries", "slots_per_query", "p50_ms", "p99_ms", "naive_p50_ms", "naive_p99_ms",
  *    "connector_p50_ms", "ratio", "breakdown", "cpu", "upstream_calls", "sync_upstream_calls",

@@ -1,5 +1,5 @@
 /**
- * Scale-out benchmark (issue #15): `npm run bench:cluster [-- --clients 50 …]`.
+ * Scale-out benchmark: `npm run bench:cluster [-- --clients 50 …]`.
  *
  * The race of bench/holds.ts spread over 30 hosts: every client (its own RedisHoldStore, its
  * own connection or Cluster client) asks for every slot of every host once, in its own random

@@ -2,7 +2,7 @@
  * openings: the starts the core would grant a hold at, protocol-neutral. Every edge asks this
  * (SchCP availability wraps each start in a wire Slot; OSBP availability.find in an OSBP Slot),
  * so a live hold, a booking, the booking window and notice, the horizon and the walk-in reserve
- * shape what every agent is offered alike (DESIGN.md "One core, every edge").
+ * shape what every agent is offered alike (docs/ARCHITECTURE.md, One core, every edge).
  *
  * A start is offered when the upstream reports it free (connector.slots.find) AND it is
  * still allocatable given the store's holds, bookings and busy blocks: the store's occupancy is

@@ -1,7 +1,7 @@
 /**
  * A local calendar: a directory of iCalendar files, one calendar object per file (the "vdir"
  * layout that khal, vdirsyncer and many tools read and write). It is the embedded default's
- * calendar host (issue #11), so `npm start` shows calendar availability and an approval link
+ * calendar host, so `npm start` shows calendar availability and an approval link
  * with no account; an operator can also point it at a directory that vdirsyncer keeps in sync
  * with a real calendar. A plain translator like every connector: the events as the files
  * state them (src/calendar expands them), written back as the gateway's own files.

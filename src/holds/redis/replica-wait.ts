@@ -1,5 +1,5 @@
 /**
- * Waiting for replicas after a booking is written (issue #15: "a master failover ... never a
+ * Waiting for replicas after a booking is written (what must hold: "a master failover ... never a
  * lost booking"). Redis replicates asynchronously: a master that crashes right after a write
  * may take it with it, and the replica promoted in its place never saw it. WAIT makes the
  * connection that wrote block until that many replicas have acknowledged everything it wrote

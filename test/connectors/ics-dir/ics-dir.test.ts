@@ -23,7 +23,7 @@ const write = {
   transparency: "opaque" as const,
 };
 
-describe("a local calendar directory (the embedded default's calendar, issue #11)", () => {
+describe("a local calendar directory (the embedded default's calendar)", () => {
   it("reads every file's events with their recurrence data, then only what changed", async () => {
     copyFileSync(fixturePath("recurrence/issue_18_cancel_status.ics"), join(dir, "cancel.ics"));
     copyFileSync(fixturePath("recurrence/each_week_but_one_deleted.ics"), join(dir, "weekly.ics"));

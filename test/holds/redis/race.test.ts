@@ -4,7 +4,7 @@
  * connection, race on one Redis for the same slots over several resources. Afterwards
  * every allocation is read back from Redis: no resource is used beyond its capacity, the
  * state is consistent, and exactly as many holds were granted as there were slot units.
- * The same race runs on one server and on a Redis Cluster (issue #15 "Must show": the race
+ * The same race runs on one server and on a Redis Cluster (what must hold: the race
  * passes on the cluster): the workers get the cluster URL and their own Cluster clients.
  */
 import { spawn } from "node:child_process";

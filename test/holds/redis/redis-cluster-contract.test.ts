@@ -1,5 +1,5 @@
 /**
- * The shared hold store contract (§4.1, §7, §10) on a Redis Cluster (issue #15): RedisHoldStore
+ * The shared hold store contract (§4.1, §7, §10) on a Redis Cluster: RedisHoldStore
  * through ioredis' Cluster client, three masters with a replica each. Every per-host key carries
  * the host's hash tag, so each host's scripts run whole on the shard that owns it; the
  * cross-host keys (nonces, idempotency, reputation, the hosts set) land on whichever shard

@@ -14,7 +14,12 @@ const OPTIONS: Record<Project, TestProjectInlineConfiguration["test"]> = {
   // which was four fifths of the lane's CPU time. Files that change process-wide state (nock,
   // fake timers, process.env…: ISOLATION_MARKERS in test/support/lanes.ts) are in
   // `unit-isolated` instead, each loaded afresh as before.
-  unit: { setupFiles: ["./test/support/unit-guard.ts"], pool: "forks", isolate: false },
+  // test/support/shared-module-guard.ts fails a file that leaves such state behind.
+  unit: {
+    setupFiles: ["./test/support/unit-guard.ts", "./test/support/shared-module-guard.ts"],
+    pool: "forks",
+    isolate: false,
+  },
   "unit-isolated": { setupFiles: ["./test/support/unit-guard.ts"] },
   redis: {},
   cluster: {},

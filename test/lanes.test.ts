@@ -1,0 +1,101 @@
+/**
+ * The test lanes (vitest.config.ts, test/support/lanes.ts): every test file runs in exactly one
+ * vitest project, so `vitest run` runs each test once; a unit-lane file names nothing that
+ * reaches a server or starts a process; and the classifier reads what it should.
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import config from "../vitest.config.js";
+import {
+  classify,
+  codeMarkers,
+  CODE_MARKERS,
+  filesByProject,
+  HELPER_LANES,
+  ISOLATION_MARKERS,
+  PROJECTS,
+  stripComments,
+  testFiles,
+} from "./support/lanes.js";
+
+const ROOT = join(import.meta.dirname, "..");
+
+describe("test lanes", () => {
+  it("the config's projects are the lanes, and every test file is in exactly one", () => {
+    const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include: string[] } }>;
+    expect(projects.map((p) => p.test.name)).toEqual([...PROJECTS]);
+    const seen = new Map<string, string[]>();
+    for (const { test } of projects) {
+      for (const file of test.include) seen.set(file, [...(seen.get(file) ?? []), test.name]);
+    }
+    const all = testFiles(ROOT);
+    expect(all.length).toBeGreaterThan(300);
+    for (const file of all) expect(seen.get(file), file).toHaveLength(1);
+    // Nothing but test files (and the never-present placeholder of an empty project).
+    for (const file of seen.keys())
+      expect(all.includes(file) || file.startsWith("test/.no-"), file).toBe(true);
+  });
+
+  it("the root config names no include of its own (a project would inherit it and run every file)", () => {
+    expect(config.test?.include).toBeUndefined();
+  });
+
+  it("a unit-lane file, and every test helper it imports, names no server and starts no process", () => {
+    const byProject = filesByProject(ROOT);
+    const unit = [...byProject.unit, ...byProject["unit-isolated"]];
+    expect(unit.length).toBeGreaterThan(200);
+    for (const { file, lane, reasons } of classify(ROOT, unit)) {
+      expect({ file, lane, reasons }).toEqual({ file, lane: "unit", reasons: [] });
+      expect(codeMarkers(readFileSync(join(ROOT, file), "utf8")), file).toEqual([]);
+    }
+  });
+
+  it("files of the shared-module `unit` project change no process-wide state", () => {
+    for (const file of filesByProject(ROOT).unit) {
+      const code = stripComments(readFileSync(join(ROOT, file), "utf8"));
+      expect(ISOLATION_MARKERS.filter((m) => m.test(code)).map(String), file).toEqual([]);
+    }
+  });
+
+  it("every helper the classifier knows by path exists (a renamed helper would drop its lane)", () => {
+    for (const helper of Object.keys(HELPER_LANES)) expect(existsSync(join(ROOT, helper)), helper).toBe(true);
+  });
+
+  it("known files land in their lanes", () => {
+    const lane = (file: string) => classify(ROOT, [file])[0]?.lane;
+    expect(lane("test/holds/redis/redis-contract.test.ts")).toBe("redis");
+    expect(lane("test/cluster/failover.test.ts")).toBe("cluster");
+    expect(lane("test/e2e/approval-page.test.ts")).toBe("caldav-browser");
+    expect(lane("test/connectors/caldav/sync.xandikos.test.ts")).toBe("caldav-browser");
+    expect(lane("test/mcp/stdio.e2e.test.ts")).toBe("processes");
+    expect(lane("test/lanes.test.ts")).toBe("unit");
+  });
+});
+
+describe("the classifier reads code, not comments or data", () => {
+  // The samples are assembled from parts so that this file, a unit test, names no marker itself.
+  const src = (...parts: string[]) => parts.join("");
+
+  it("finds what reaches a server or starts a process", () => {
+    expect(codeMarkers(src('import { spawn } from "node:child', '_process";'))).toEqual(["processes"]);
+    expect(codeMarkers(src('import { Redis } from "io', 'redis";'))).toEqual(["redis"]);
+    expect(codeMarkers(src("const url = process.env.REDIS", '_URL ?? "x";'))).toEqual(["redis"]);
+    expect(codeMarkers(src('const n = process.env["TEST_REDIS_CLUSTER', '_NODES"];'))).toEqual(["cluster"]);
+    expect(codeMarkers(src('import { chromium } from "play', 'wright-core";'))).toEqual(["caldav-browser"]);
+    expect(codeMarkers(src("new StdioClient", 'Transport({ command: "node" })'))).toEqual(["processes"]);
+  });
+
+  it("ignores comments, type-only imports and strings handed to a parser", () => {
+    expect(codeMarkers(src('// import { spawn } from "node:child', '_process";'))).toEqual([]);
+    expect(codeMarkers(src('/* uses it: import "io', 'redis" */ const a = 1;'))).toEqual([]);
+    expect(codeMarkers(src('import type { BrowserContext } from "play', 'wright-core";'))).toEqual([]);
+    expect(codeMarkers('parse("redis+cluster://a:1,b:2"); read({ REDIS_URL: "redis://h:1" });')).toEqual([]);
+  });
+
+  it("every server lane has markers", () => {
+    expect(new Set(CODE_MARKERS.map((m) => m.lane))).toEqual(
+      new Set(["cluster", "caldav-browser", "processes", "redis"]),
+    );
+  });
+});

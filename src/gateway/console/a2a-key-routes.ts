@@ -14,7 +14,7 @@ import type { Hono } from "hono";
 import type { A2aApiKeys } from "../../a2a/api-keys.js";
 import type { HttpAppDeps } from "../http/types.js";
 import { requireHostAccess } from "./accounts-access.js";
-import { escapeHtml as e, page } from "./layout.js";
+import { escapeHtml as e, page } from "../../edges/http/layout.js";
 import { consoleHeader, csrfField, refusedPage } from "./pages.js";
 import type { ConsoleKit } from "./routes.js";
 

@@ -33,7 +33,7 @@ import {
   type SetupValues,
 } from "../setup/setup-form.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
-import { PAGE_CSP } from "./layout.js";
+import { PAGE_CSP } from "../../edges/http/layout.js";
 import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";
 import type { Session } from "./sessions.js";

@@ -272,21 +272,18 @@ export const EXCEPTIONS = [
   { rule: "edge-no-redis-store", file: "gateway/console/wiring.ts", imports: ["holds/redis/connection.ts"] },
   // edge-no-other-edge: gateway/http/app.ts composes every HTTP edge into the one app the
   // gateway serves (SchCP, operator API, approval, webhooks, A2A, console, Connect), and its
-  // HttpAppDeps (gateway/http/types.ts) carries the console's and A2A's dependencies; the
-  // console's routes take that same HttpAppDeps, and the console issues A2A API keys.
+  // HttpAppDeps (gateway/http/types.ts) carries the console's and A2A's dependencies. The
+  // console issues a host's A2A API key and links it where A2A may cancel or reschedule.
   {
     rule: "edge-no-other-edge",
     file: "gateway/console/a2a-key-routes.ts",
-    imports: ["a2a/api-keys.ts", "gateway/http/types.ts"],
+    imports: ["a2a/api-keys.ts"],
   },
   {
     rule: "edge-no-other-edge",
-    file: "gateway/console/accounts-routes.ts",
-    imports: ["gateway/http/types.ts"],
+    file: "gateway/console/app-deps.ts",
+    imports: ["a2a/api-keys.ts", "a2a/port.ts"],
   },
-  { rule: "edge-no-other-edge", file: "gateway/console/operate-view.ts", imports: ["gateway/http/types.ts"] },
-  { rule: "edge-no-other-edge", file: "gateway/console/routes.ts", imports: ["gateway/http/types.ts"] },
-  { rule: "edge-no-other-edge", file: "gateway/console/setup-routes.ts", imports: ["gateway/http/types.ts"] },
   {
     rule: "edge-no-other-edge",
     file: "gateway/http/app.ts",

@@ -28,7 +28,7 @@ import type { Context, Hono, MiddlewareHandler } from "hono";
 import { parse as parseCookies } from "hono/utils/cookie";
 import { readBoundedBody } from "../../edges/http/body.js";
 import { originKey } from "../../edges/http/origin-limit.js";
-import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
 import { htmlResponse as layoutResponse } from "../../edges/http/layout.js";
 import { operateView } from "./operate-view.js";
 import type { ConsoleViewer, OwnerCaps } from "../managed-hosts/port.js";
@@ -143,7 +143,7 @@ const MAX_FORM_BYTES = 4096;
 const htmlResponse = (status: number, body: string, headers: Record<string, string> = {}) =>
   layoutResponse(status, body, { "referrer-policy": "same-origin", ...headers });
 
-export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): void {
+export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps): void {
   const cookieName = (c: Context) => cookieNameFor(c.req.raw, deps.publicOrigin);
   const secureFor = (c: Context) => cookieName(c) === SECURE_COOKIE;
   const cookie = (c: Context, value: string, maxAgeSec: number) =>

@@ -17,6 +17,7 @@ const SEE = ": see docs/ARCHITECTURE.md, Layers";
 /** The layer of a folder or file, by its path under src/ (posix, no leading "src/"). */
 export function layerOf(rel) {
   const p = rel.endsWith("/") ? rel : `${rel}/`;
+  if (p.startsWith("edges/http/")) return "edge-kit";
   if (p.startsWith("booking/schcp/") || p.startsWith("gateway/http/")) return "edge:schcp";
   if (p.startsWith("osbp/") || p.startsWith("mcp/")) return "edge:osbp";
   if (p.startsWith("a2a/")) return "edge:a2a";
@@ -47,7 +48,7 @@ export const RULES = [
     id: "core-no-edge",
     from: ["core"],
     // All of gateway/ (the edges and the composition that wires them) and every edge.
-    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "booking/schcp/"],
+    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "booking/schcp/", "edges/"],
     message: "core must not import an edge",
   },
   {
@@ -77,7 +78,7 @@ export const RULES = [
   {
     id: "connector-no-edge",
     from: ["connectors"],
-    forbid: ["gateway/", "a2a/", "osbp/", "mcp/"],
+    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "edges/"],
     message: "a connector must not import an edge",
   },
   {
@@ -104,6 +105,28 @@ export const RULES = [
     message: "an edge must not import another edge's files",
   })),
   {
+    // The shared HTTP kit (body reading, origin and rate limits, the page layout) sits below
+    // every edge: each may import it, so it imports none of them, nor what an edge stands on
+    // (the core, connectors, stores, the composition in gateway/); only protocol/ leaves.
+    id: "edge-kit-is-a-leaf",
+    from: ["edge-kit"],
+    forbid: [
+      "booking/",
+      "gateway/",
+      "a2a/",
+      "osbp/",
+      "mcp/",
+      "connectors/",
+      "holds/",
+      "jobs/",
+      "agent/",
+      "calendar/",
+      "redis/",
+    ],
+    message:
+      "the shared HTTP kit (edges/http) must import no edge, core, connector or store (only edges/http and protocol/)",
+  },
+  {
     id: "protocol-is-a-leaf",
     from: ["protocol"],
     forbid: [
@@ -118,6 +141,7 @@ export const RULES = [
       "agent/",
       "calendar/",
       "redis/",
+      "edges/",
     ],
     message: "protocol must import nothing above it (only protocol/)",
   },
@@ -137,6 +161,7 @@ export const RULES = [
       "redis/",
       "protocol/schcp/",
       "protocol/osbp/",
+      "edges/",
     ],
     message: "calendar must import nothing above it (only calendar/ and protocol/)",
   },
@@ -155,6 +180,7 @@ export const RULES = [
       "agent/",
       "calendar/",
       "protocol/",
+      "edges/",
     ],
     message: "redis/ (client, scripts, lock) must import nothing of the project",
   },
@@ -244,56 +270,24 @@ export const EXCEPTIONS = [
   // edge-no-redis-store: these edges open their own Redis connection with the store's settings.
   { rule: "edge-no-redis-store", file: "a2a/intents/wiring.ts", imports: ["holds/redis/connection.ts"] },
   { rule: "edge-no-redis-store", file: "gateway/console/wiring.ts", imports: ["holds/redis/connection.ts"] },
-  // edge-no-other-edge: A2A and the console reuse the SchCP edge's HTTP plumbing (body limits,
-  // origin and rate limits, the app's dependency types); the SchCP app mounts A2A's and the
-  // console's routes, and its approval page borrows the console's layout.
-  { rule: "edge-no-other-edge", file: "a2a/intents/index.ts", imports: ["gateway/http/types.ts"] },
-  {
-    rule: "edge-no-other-edge",
-    file: "a2a/intents/wiring.ts",
-    imports: ["gateway/http/rate-limit.ts", "gateway/http/types.ts"],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "a2a/jsonrpc/routes.ts",
-    imports: [
-      "gateway/http/body.ts",
-      "gateway/http/origin-limit.ts",
-      "gateway/http/rate-limit.ts",
-      "gateway/http/types.ts",
-    ],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "a2a/rest-routes.ts",
-    imports: ["gateway/http/body.ts", "gateway/http/origin-limit.ts"],
-  },
+  // edge-no-other-edge: gateway/http/app.ts composes every HTTP edge into the one app the
+  // gateway serves (SchCP, operator API, approval, webhooks, A2A, console, Connect), and its
+  // HttpAppDeps (gateway/http/types.ts) carries the console's and A2A's dependencies. The
+  // console issues a host's A2A API key and links it where A2A may cancel or reschedule.
   {
     rule: "edge-no-other-edge",
     file: "gateway/console/a2a-key-routes.ts",
-    imports: ["a2a/api-keys.ts", "gateway/http/types.ts"],
+    imports: ["a2a/api-keys.ts"],
   },
   {
     rule: "edge-no-other-edge",
-    file: "gateway/console/accounts-routes.ts",
-    imports: ["gateway/http/types.ts"],
+    file: "gateway/console/app-deps.ts",
+    imports: ["a2a/api-keys.ts", "a2a/port.ts"],
   },
-  { rule: "edge-no-other-edge", file: "gateway/console/operate-view.ts", imports: ["gateway/http/types.ts"] },
-  {
-    rule: "edge-no-other-edge",
-    file: "gateway/console/routes.ts",
-    imports: ["gateway/http/body.ts", "gateway/http/origin-limit.ts", "gateway/http/types.ts"],
-  },
-  { rule: "edge-no-other-edge", file: "gateway/console/setup-routes.ts", imports: ["gateway/http/types.ts"] },
   {
     rule: "edge-no-other-edge",
     file: "gateway/http/app.ts",
     imports: ["a2a/rest-routes.ts", "a2a/jsonrpc/routes.ts", "gateway/console/routes.ts"],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "gateway/http/approval-page.ts",
-    imports: ["gateway/console/layout.ts"],
   },
   {
     rule: "edge-no-other-edge",

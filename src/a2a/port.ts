@@ -41,7 +41,7 @@ export interface IntentCall {
   readonly client?: A2aClientContact;
   /** The X-Org-Api-Key header, when sent (A2A §Authentication over A2A). */
   readonly apiKey?: string;
-  /** The network origin key (http/origin-limit.ts originKey) for the abuse limits. */
+  /** The network origin key (src/edges/http/origin-limit.ts originKey) for the abuse limits. */
   readonly origin: string;
 }
 

@@ -7,8 +7,8 @@
  * its agent card leaves it out (intents/capabilities.ts).
  */
 import type { Context, Hono } from "hono";
-import { readBoundedBody } from "../gateway/http/body.js";
-import { originKey } from "../gateway/http/origin-limit.js";
+import { readBoundedBody } from "../edges/http/body.js";
+import { originKey } from "../edges/http/origin-limit.js";
 import type { A2aIntent, A2aIntents, IntentOutcome } from "./port.js";
 
 export const A2A_PREFIX = "/api/servicialo";

@@ -123,6 +123,31 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       message: "[edge-no-other-edge]",
     },
     {
+      what: "the shared HTTP kit importing an edge",
+      file: "src/edges/http/planted.ts",
+      code: `import { x } from "../../gateway/http/respond.js";\nvoid x;\n`,
+      message:
+        "the shared HTTP kit (edges/http) must import no edge, core, connector or store (only edges/http and protocol/) [edge-kit-is-a-leaf]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "the shared HTTP kit importing the core",
+      file: "src/edges/http/planted.ts",
+      code: `import type { X } from "../../booking/api.js";\nexport type Y = X;\n`,
+      message: "[edge-kit-is-a-leaf]",
+    },
+    {
+      what: "the shared HTTP kit importing the A2A edge",
+      file: "src/edges/http/planted.ts",
+      code: `import type { X } from "../../a2a/port.js";\nexport type Y = X;\n`,
+      message: "[edge-kit-is-a-leaf]",
+    },
+    {
+      what: "the core importing the shared HTTP kit",
+      file: "src/booking/holds/planted.ts",
+      code: `import { x } from "../../edges/http/body.js";\nvoid x;\n`,
+      message: "[core-no-edge]",
+    },
+    {
       what: "a path that steps out and back in, past the layer rules' reading",
       file: "src/booking/planted.ts",
       code: `import { x } from "../holds/../gateway/http/app.js";\nvoid x;\n`,
@@ -154,6 +179,26 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       expect(messages[0]).toContain(c.message);
     });
   }
+
+  it("every edge may import the shared HTTP kit, and the kit protocol/", async () => {
+    const kit = (prefix: string) =>
+      `import { a } from "${prefix}edges/http/body.js";\nimport type { B } from "${prefix}edges/http/types.js";\nvoid a;\nexport type C = B;\n`;
+    for (const [file, prefix] of [
+      ["src/gateway/http/planted.ts", "../../"],
+      ["src/booking/schcp/planted.ts", "../../"],
+      ["src/a2a/jsonrpc/planted.ts", "../../"],
+      ["src/gateway/console/planted.ts", "../../"],
+      ["src/osbp/planted.ts", "../"],
+    ] as const) {
+      expect(await messagesOf(file, kit(prefix))).toEqual([]);
+    }
+    expect(
+      await messagesOf(
+        "src/edges/http/planted.ts",
+        `import { a } from "./body.js";\nimport { b } from "../../protocol/result.js";\nvoid a;\nvoid b;\n`,
+      ),
+    ).toEqual([]);
+  });
 
   it("what a layer may import passes: an edge the port, the core the store port, calendar protocol", async () => {
     expect(

@@ -28,11 +28,11 @@
 import type { Context, Hono } from "hono";
 import { randomUUID } from "node:crypto";
 import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";
-import { readBoundedBody } from "../../gateway/http/body.js";
-import { originKey } from "../../gateway/http/origin-limit.js";
-import { MemoryRateLimiter } from "../../gateway/http/rate-limit.js";
-import type { TokenBucketPolicy } from "../../gateway/http/rate-limit.js";
-import type { Logger, RateLimiter } from "../../gateway/http/types.js";
+import { readBoundedBody } from "../../edges/http/body.js";
+import { originKey } from "../../edges/http/origin-limit.js";
+import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
+import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
+import type { Logger, RateLimiter } from "../../edges/http/types.js";
 import { agentCard } from "./agent-card.js";
 import { errorBody, JSONRPC, parseRequest, readSendParams, resultBody } from "./envelope.js";
 import type { JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";

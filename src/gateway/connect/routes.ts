@@ -19,14 +19,14 @@
  * browser session that started it. With `access` (wiring.ts hostAccess), a viewer starts or
  * disconnects only a host they may manage; another's is answered as an unknown one. A failed
  * callback answers 400 with the owner-facing message (it names no token, code or secret).
- * Every page is in the console's layout (console/layout.ts).
+ * Every page is in the console's layout (src/edges/http/layout.ts).
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { escapeHtml, htmlResponse, page as layoutPage } from "../console/layout.js";
+import { escapeHtml, htmlResponse, page as layoutPage } from "../../edges/http/layout.js";
 import { secretsMatch, type Sessions } from "../console/sessions.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
-import { readBoundedBody } from "../http/body.js";
+import { readBoundedBody } from "../../edges/http/body.js";
 import {
   DISCONNECT_SOURCES,
   type Disconnect,

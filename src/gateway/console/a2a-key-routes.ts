@@ -12,13 +12,13 @@
  */
 import type { Hono } from "hono";
 import type { A2aApiKeys } from "../../a2a/api-keys.js";
-import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
 import { requireHostAccess } from "./accounts-access.js";
-import { escapeHtml as e, page } from "./layout.js";
+import { escapeHtml as e, page } from "../../edges/http/layout.js";
 import { consoleHeader, csrfField, refusedPage } from "./pages.js";
 import type { ConsoleKit } from "./routes.js";
 
-export function mountA2aKeyRoutes(app: Hono, deps: HttpAppDeps, keys: A2aApiKeys, kit: ConsoleKit): void {
+export function mountA2aKeyRoutes(app: Hono, deps: ConsoleAppDeps, keys: A2aApiKeys, kit: ConsoleKit): void {
   const notFound = () =>
     kit.html(404, refusedPage("Not found", "There is no such host here, or it is not yours to manage."));
   const path = (hostId: string) => `/console/hosts/${encodeURIComponent(hostId)}/a2a-key`;

@@ -7,7 +7,7 @@
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 import type { OwnerAccount } from "./accounts.js";
 import { MIN_PASSWORD_LENGTH } from "./accounts-password.js";
-import { escapeHtml as e, page } from "./layout.js";
+import { escapeHtml as e, page } from "../../edges/http/layout.js";
 import { CONSOLE_TITLE, consoleHeader, csrfField, flashHtml } from "./pages.js";
 
 export interface InvitedLink {

@@ -11,7 +11,7 @@
  * the link's own 256-bit token is the secret, and the same-origin check still applies.
  */
 import type { Hono } from "hono";
-import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
 import { invitationPage, ownersPage } from "./accounts-pages.js";
 import { passwordProblem } from "./accounts-password.js";
 import { ownerViewer } from "./accounts.js";
@@ -22,7 +22,7 @@ import type { ConsoleDeps, ConsoleKit } from "./routes.js";
 const OPERATOR_ONLY = "Only the operator manages owner accounts.";
 const GONE = "This invitation link has been used or has expired. Ask the operator for a new one.";
 
-export function mountAccountRoutes(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, kit: ConsoleKit): void {
+export function mountAccountRoutes(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, kit: ConsoleKit): void {
   const accounts = con.accounts;
   const gone = () => kit.html(410, refusedPage("Invitation no longer valid", GONE));
 

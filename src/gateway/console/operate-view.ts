@@ -9,7 +9,7 @@
 import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
 import { MAX_BOOKING_PAGE } from "../../holds/port.js";
 import type { BookingView } from "../../booking/view.js";
-import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
 import type { ConsoleViewer, ManagedHostRecord } from "../managed-hosts/port.js";
 import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../credentials/record.js";
@@ -104,7 +104,7 @@ const LIVE = new Set(["pending_host", "tentative", "confirmed"]);
 
 /** The host's bookings the query selects, newest first, up to WALK_PAGES pages; undefined if refused. */
 async function walkBookings(
-  deps: HttpAppDeps,
+  deps: ConsoleAppDeps,
   hostId: string,
   query: BookingListRequest,
 ): Promise<{ bookings: BookingView[]; more: boolean } | undefined> {
@@ -142,7 +142,7 @@ const DISCONNECTABLE: ReadonlySet<string> = new Set(["square", "google", "micros
 
 /** The Settings and Disconnect links a host's row offers (the viewer may manage every row shown). */
 function hostLinks(
-  deps: HttpAppDeps,
+  deps: ConsoleAppDeps,
   host: HostRuntime,
   managed: ReadonlyMap<string, ManagedHostRecord>,
 ): Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref"> {
@@ -208,7 +208,7 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
 const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
 
 /** Per vault host: the start link and whether a grant is there (vault.get, never shown). */
-async function connectRows(deps: HttpAppDeps, hosts: readonly HostRuntime[]): Promise<ConnectRow[]> {
+async function connectRows(deps: ConsoleAppDeps, hosts: readonly HostRuntime[]): Promise<ConnectRow[]> {
   const on = deps.connect;
   if (on === undefined) return [];
   const rows: ConnectRow[] = [];
@@ -236,7 +236,7 @@ async function connectRows(deps: HttpAppDeps, hosts: readonly HostRuntime[]): Pr
 }
 
 export async function operateView(
-  deps: HttpAppDeps,
+  deps: ConsoleAppDeps,
   viewer: ConsoleViewer = { kind: "operator" },
 ): Promise<OperateView> {
   const now = deps.clock.now();

@@ -1,11 +1,12 @@
 /**
- * The console's pages (layout.ts gives the look): sign-in, and Operate. Every form posts to a
- * /console/ route and carries the session's CSRF token; nothing on a page changes state by GET.
+ * The console's pages (src/edges/http/layout.ts gives the look): sign-in, and Operate. Every
+ * form posts to a /console/ route and carries the session's CSRF token; nothing on a page
+ * changes state by GET.
  * Tables have header cells with scope, each section a heading, the page a banner and a main
  * landmark, every input a label, and every action button names its booking for screen readers.
  */
 import type { ConsoleViewer } from "../managed-hosts/port.js";
-import { escapeHtml as e, page } from "./layout.js";
+import { escapeHtml as e, page } from "../../edges/http/layout.js";
 import type { BookingRow, OperateView } from "./operate-view.js";
 
 export const CONSOLE_TITLE = "Booking Gateway console";

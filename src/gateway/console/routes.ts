@@ -15,7 +15,8 @@
  * Every POST is refused with 403 unless it comes from this origin (Sec-Fetch-Site, Origin)
  * and — after sign-in — carries the session's synchronizer token; a GET never changes
  * anything. Failed sign-ins, operator or owner, are limited per network origin, each attempt counted
- * before it is checked (sign-in-limit.ts), and checks run a few at a time (sign-in-gate.ts). The pages are script-free under a strict CSP (layout.ts).
+ * before it is checked (sign-in-limit.ts), and checks run a few at a time (sign-in-gate.ts). The pages are script-free under a strict CSP
+ * (src/edges/http/layout.ts).
  *
  * The cookie: `__Host-gw_session` (Secure, Path=/, no Domain: the browser binds it to this
  * exact origin) whenever the console is reached over https — the request's scheme, or a public
@@ -25,10 +26,10 @@
  */
 import type { Context, Hono, MiddlewareHandler } from "hono";
 import { parse as parseCookies } from "hono/utils/cookie";
-import { readBoundedBody } from "../http/body.js";
-import { originKey } from "../http/origin-limit.js";
-import type { HttpAppDeps } from "../http/types.js";
-import { htmlResponse as layoutResponse } from "./layout.js";
+import { readBoundedBody } from "../../edges/http/body.js";
+import { originKey } from "../../edges/http/origin-limit.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
+import { htmlResponse as layoutResponse } from "../../edges/http/layout.js";
 import { operateView } from "./operate-view.js";
 import type { ConsoleViewer, OwnerCaps } from "../managed-hosts/port.js";
 import { requireHostAccess } from "./accounts-access.js";
@@ -142,7 +143,7 @@ const MAX_FORM_BYTES = 4096;
 const htmlResponse = (status: number, body: string, headers: Record<string, string> = {}) =>
   layoutResponse(status, body, { "referrer-policy": "same-origin", ...headers });
 
-export function mountConsole(app: Hono, deps: HttpAppDeps, con: ConsoleDeps): void {
+export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps): void {
   const cookieName = (c: Context) => cookieNameFor(c.req.raw, deps.publicOrigin);
   const secureFor = (c: Context) => cookieName(c) === SECURE_COOKIE;
   const cookie = (c: Context, value: string, maxAgeSec: number) =>

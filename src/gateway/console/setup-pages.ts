@@ -1,7 +1,7 @@
 /**
- * The console's "Add a business" and "Set up the host" pages, in the console's one
- * look (layout.ts: no script, strict CSP). Every input has a <label for>, related inputs sit in
- * a fieldset with a legend, and a refused form comes back with its values, an error summary
+ * The console's "Add a business" and "Set up the host" pages, in the console's one look
+ * (src/edges/http/layout.ts: no script, strict CSP). Every input has a <label for>, related
+ * inputs sit in a fieldset with a legend, and a refused form comes back with its values, an error summary
  * (role=alert) linking to each bad input, and the message next to that input
  * (aria-describedby, aria-invalid).
  */
@@ -16,7 +16,7 @@ import {
   WEEKDAYS,
   type SetupValues,
 } from "../setup/setup-form.js";
-import { escapeHtml as e, page } from "./layout.js";
+import { escapeHtml as e, page } from "../../edges/http/layout.js";
 import { CONSOLE_TITLE } from "./pages.js";
 
 const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${e(csrf)}">`;

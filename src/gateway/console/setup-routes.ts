@@ -12,7 +12,7 @@
  */
 import type { Context, Hono } from "hono";
 import { AUTHORIZATION_ORIGINS } from "../connect/providers.js";
-import type { HttpAppDeps } from "../http/types.js";
+import type { ConsoleAppDeps } from "./app-deps.js";
 import {
   DEFAULT_OWNER_CAPS,
   mayManage,
@@ -33,7 +33,7 @@ import {
   type SetupValues,
 } from "../setup/setup-form.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
-import { PAGE_CSP } from "./layout.js";
+import { PAGE_CSP } from "../../edges/http/layout.js";
 import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";
 import type { Session } from "./sessions.js";
@@ -65,7 +65,7 @@ const nameOf = (r: ManagedHostRecord): string => (typeof r.config.name === "stri
 const redirect = (location: string) =>
   new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
 
-export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: ConsoleHelpers): void {
+export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h: ConsoleHelpers): void {
   const notFound = () =>
     h.htmlResponse(
       404,
@@ -312,7 +312,7 @@ export function mountSetup(app: Hono, deps: HttpAppDeps, con: ConsoleDeps, h: Co
 
 /** The drafts this viewer may continue setting up (the Operate page lists them). */
 export async function draftsFor(
-  deps: HttpAppDeps,
+  deps: ConsoleAppDeps,
   viewer: ConsoleViewer,
 ): Promise<Array<{ id: string; name: string }>> {
   const store = deps.managedHosts?.store;

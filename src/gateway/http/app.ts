@@ -12,6 +12,13 @@
  *   GET  /, POST /console/...                    the operator console (src/gateway/console)
  *   GET  /connect/{provider}/start|callback      Connect, behind console sessions (src/gateway/connect)
  *   GET, POST /connect/{source}/disconnect       disconnect a host (revoke, delete, stop offering time)
+ *   *    /api/servicialo/{hostId}/...             Servicialo A2A, REST and JSON-RPC (src/a2a)
+ *
+ * This file is also the composition of every HTTP edge into that one app: A2A, the console
+ * and Connect are mounted here, over HttpAppDeps (types.ts), which carries their dependencies
+ * too. That is why it, and types.ts, import the A2A and console edges (boundaries.config.js
+ * keeps those imports as named exceptions to edge-no-other-edge). What the edges share of HTTP
+ * (body reading, origin and rate limits, the page layout) is in src/edges/http, not here.
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
@@ -21,7 +28,7 @@ import { mountOperatorHostRoutes } from "./operator-hosts.js";
 import { mountOperatorUpstreamRoutes } from "./operator-upstreams.js";
 import { mountApprovalRoutes } from "./approval-routes.js";
 import { mountOperatorRoutes } from "./operator-routes.js";
-import { originRateLimit } from "./origin-limit.js";
+import { originRateLimit } from "../../edges/http/origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "./schcp-routes.js";
 import { mountA2aRest } from "../../a2a/rest-routes.js";
 import { mountSquareWebhooks } from "./square-webhooks.js";
@@ -101,7 +108,21 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   if (deps.originRateLimit !== undefined) {
     const hostOf = (path: string) =>
       deps.hosts.get(path.slice(SCHCP_PREFIX.length + 1).split("/")[0] ?? "")?.config;
-    app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, hostOf));
+    const refuse = (retryAfterMs: number, path: string) =>
+      toHttp(
+        refusalResponse(
+          edgeRefusal(
+            {
+              code: "RATE_LIMITED",
+              message: "too many requests from this network origin; try again later",
+              basis: { policy: "rate limit per network origin" },
+              retryAfterMs,
+            },
+            hostOf(path),
+          ),
+        ),
+      );
+    app.use(`${SCHCP_PREFIX}/*`, originRateLimit(deps.originRateLimit, refuse));
   }
   mountSchcpRoutes(app, deps, origin);
   // The Servicialo A2A edge (src/a2a): REST intents and JSON-RPC over the same A2aIntents.

@@ -3,9 +3,9 @@
  * GET shows the booking and asks; only the form's POST acts, so a mail scanner or link
  * preview that fetches the URL cannot approve. Server-rendered HTML with no script: every
  * value is escaped, the page forbids framing, referrers, caching and any subresource (CSP).
- * Its look and headers are the operator console's (src/gateway/console/layout.ts).
+ * Its look and headers are the operator console's (src/edges/http/layout.ts).
  */
-import { escapeHtml, page, PAGE_HEADERS } from "../console/layout.js";
+import { escapeHtml, page, PAGE_HEADERS } from "../../edges/http/layout.js";
 
 export interface ApprovalView {
   readonly hostName: string;

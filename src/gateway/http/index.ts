@@ -1,7 +1,7 @@
 /** The gateway's HTTP edge: one Hono app for discovery, the SchCP host endpoint and the operator API. */
 export { createHttpApp, SCHCP_VERSION } from "./app.js";
-export { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter, takeToken } from "./rate-limit.js";
-export type { TokenBucketPolicy } from "./rate-limit.js";
+export { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter, takeToken } from "../../edges/http/rate-limit.js";
+export type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 export { SCHCP_ROUTES } from "./schcp-route-table.js";
 export type { SchcpRoute } from "./schcp-route-table.js";
 export { normalizeOrigin, publicTargetUri, requestPathAndQuery } from "./target-uri.js";
@@ -15,6 +15,5 @@ export type {
   IdempotencyGate,
   IdempotentRequest,
   IdempotentRoute,
-  Logger,
-  RateLimiter,
 } from "./types.js";
+export type { Logger, RateLimiter } from "../../edges/http/types.js";

@@ -18,7 +18,7 @@ import { isBookingCursor, MAX_BOOKING_PAGE } from "../../holds/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import type { BookingView } from "../../booking/view.js";
-import { readBoundedBody } from "./body.js";
+import { readBoundedBody } from "../../edges/http/body.js";
 import { checkOperatorBody } from "./operator-bodies.js";
 import type { OperatorAction } from "./operator-bodies.js";
 import { operatorCredentialMatches } from "./operator-auth.js";

@@ -13,7 +13,7 @@ import type { HostRuntime } from "../../booking/api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { resolveCaller, verifySignature } from "./auth.js";
-import { readBoundedBody } from "./body.js";
+import { readBoundedBody } from "../../edges/http/body.js";
 import { refuseCallbackUrl } from "./callback-check.js";
 import { edgeRefusal, fromBookingRefusal } from "./refusal-map.js";
 import { parseRequestBody } from "./request-body.js";

@@ -39,8 +39,9 @@ import {
   type EventDeduplicator,
   type SquareBookingChange,
 } from "../../connectors/square/webhooks.js";
-import { readBoundedBody } from "./body.js";
-import { DEFAULT_MAX_BODY_BYTES, type Logger } from "./types.js";
+import { readBoundedBody } from "../../edges/http/body.js";
+import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
+import { type Logger } from "../../edges/http/types.js";
 
 export const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
 

@@ -16,14 +16,8 @@ import type { Clock, HostDirectory, OperatorApi, SchcpHostApi } from "../../book
 import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
-import type { OriginRateLimit } from "./origin-limit.js";
-
-/** Structured log lines for operators; never carries secrets or request bodies. */
-export interface Logger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
+import type { OriginRateLimit } from "../../edges/http/origin-limit.js";
+import type { Logger, RateLimiter } from "../../edges/http/types.js";
 
 /** A response the edge has decided on: the exact body bytes as a string (so replays are identical). */
 export interface EdgeResponse {
@@ -38,15 +32,6 @@ export interface EdgeRefusal {
   readonly status: number;
   readonly body: RefusalBody;
   readonly retryAfterSec?: number;
-}
-
-/** SchCP §7.2: availability queries are rate-limited per agent key (token bucket). */
-export interface RateLimiter {
-  /** Takes one token from `key`'s bucket; when empty, how long until one is back. */
-  take(
-    key: string,
-    nowMs: number,
-  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number }>;
 }
 
 /** The mutating SchCP routes that carry idempotency_key (SchCP §9.1). */

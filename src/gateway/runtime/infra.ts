@@ -6,7 +6,7 @@
  *   token bucket, so several gateway processes serve the same hosts and a restart loses no
  *   hold, booking, nonce or idempotency record.
  */
-import type { Logger } from "../http/types.js";
+import type { Logger } from "../../edges/http/types.js";
 import type { BookingIndex, Clock } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
@@ -15,12 +15,12 @@ import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
 import type { GatewayStore } from "../../holds/port.js";
 import { createRedisGatewayStore, type ReplicaWaitPolicy } from "../../holds/redis/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
-import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../http/rate-limit.js";
-import type { TokenBucketPolicy } from "../http/rate-limit.js";
-import { DEFAULT_ORIGIN_RATE } from "../http/origin-limit.js";
-import type { RateLimiter } from "../http/types.js";
+import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../../edges/http/rate-limit.js";
+import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
+import { DEFAULT_ORIGIN_RATE } from "../../edges/http/origin-limit.js";
+import type { RateLimiter } from "../../edges/http/types.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
-import { LeasedRateLimiter } from "../http/leased-rate-limit.js";
+import { LeasedRateLimiter } from "../../edges/http/leased-rate-limit.js";
 import { openMemoryStateFile, type SnapshotParts } from "./memory-state-file.js";
 import {
   MemoryCalendarStateStore,
@@ -38,7 +38,7 @@ export interface Infra {
   readonly store: GatewayStore;
   readonly syntheticBackend: SyntheticBackend;
   readonly rateLimiter: RateLimiter;
-  /** §7.2 per network origin (src/gateway/http/origin-limit.ts); absent when turned off. */
+  /** §7.2 per network origin (src/edges/http/origin-limit.ts); absent when turned off. */
   readonly originLimiter?: RateLimiter;
   /** Lists a host's bookings for the operator API: the store's own index, written with each booking. */
   readonly bookingIndex: BookingIndex;

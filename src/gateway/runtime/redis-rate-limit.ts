@@ -1,22 +1,22 @@
 /**
  * The availability token bucket (SchCP §7.2) in Redis, so one agent key has one allowance
  * across every host AND every gateway process sharing the Redis; the same script keeps the
- * per-network-origin bucket (src/gateway/http/origin-limit.ts) shared the same way. The same refill rule as
- * the in-process bucket (src/gateway/http/rate-limit.ts takeToken), as one Lua script so
+ * per-network-origin bucket (src/edges/http/origin-limit.ts) shared the same way. The same refill rule as
+ * the in-process bucket (src/edges/http/rate-limit.ts takeToken), as one Lua script so
  * concurrent takes cannot both spend the last token. The key expires once the bucket would
  * be full again, so idle agents cost nothing. A process spends it through a lease of a few
- * tokens at a time (src/gateway/http/leased-rate-limit.ts), so most requests make no call here.
+ * tokens at a time (src/edges/http/leased-rate-limit.ts), so most requests make no call here.
  */
 import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
-import type { TokenBucketPolicy } from "../http/rate-limit.js";
-import type { SharedTokenBucket } from "../http/leased-rate-limit.js";
-import type { RateLimiter } from "../http/types.js";
+import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
+import type { SharedTokenBucket } from "../../edges/http/leased-rate-limit.js";
+import type { RateLimiter } from "../../edges/http/types.js";
 
 // KEYS[1] bucket. ARGV: now (ms), capacity, refill per second, tokens wanted (default 1).
 // Returns {granted, retryAfterMs}: as many whole tokens as the bucket holds up to those wanted
-// (takeTokens in src/gateway/http/rate-limit.ts), or 0 and how long until one is back.
+// (takeTokens in src/edges/http/rate-limit.ts), or 0 and how long until one is back.
 // Called by SHA (src/redis/script.ts): the origin bucket runs on every host-endpoint request.
 const TAKE = redisScript(
   "rate-limit-take",

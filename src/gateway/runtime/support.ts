@@ -1,6 +1,6 @@
 /** Small runtime pieces: the system clock, random ids, and the JSON-lines logger. */
 import type { Clock, IdGenerator } from "../../booking/api.js";
-import type { Logger } from "../http/types.js";
+import type { Logger } from "../../edges/http/types.js";
 import { randomToken } from "../../protocol/random.js";
 
 export const systemClock: Clock = { now: () => Date.now() };

@@ -16,7 +16,7 @@ import type { A2aIntents, IntentCall } from "../../../src/a2a/port.js";
 import { mountA2aRest } from "../../../src/a2a/rest-routes.js";
 import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
 import type { BookingDeps } from "../../../src/booking/api.js";
-import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
+import { MemoryRateLimiter } from "../../../src/edges/http/rate-limit.js";
 import { defaultConfig, startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { FakeOpeningsServer, SLUG, TZ as OPENINGS_TZ } from "../../e2e/support/fake-openings.js";
 import {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mountA2aJsonRpc } from "../../../src/a2a/jsonrpc/routes.js";
-import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
+import { MemoryRateLimiter } from "../../../src/edges/http/rate-limit.js";
 import { a2aIntentsDouble } from "../../support/a2a-intents-double.js";
 import type { A2aIntentsDouble } from "../../support/a2a-intents-double.js";
 

@@ -5,7 +5,7 @@
  */
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { PAGE_CSP, STYLE } from "../../../src/gateway/console/layout.js";
+import { PAGE_CSP, STYLE } from "../../../src/edges/http/layout.js";
 import type { OperateView } from "../../../src/gateway/console/operate-view.js";
 import { operatePage } from "../../../src/gateway/console/pages.js";
 import { approvalRefusedPage } from "../../../src/gateway/http/approval-page.js";

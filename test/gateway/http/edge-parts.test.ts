@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { findPaymentData } from "../../../src/gateway/http/payment.js";
-import { MemoryRateLimiter, takeToken } from "../../../src/gateway/http/rate-limit.js";
+import { MemoryRateLimiter, takeToken } from "../../../src/edges/http/rate-limit.js";
 import {
   normalizeOrigin,
   publicTargetUri,

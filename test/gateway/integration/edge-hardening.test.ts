@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
-import { clientKey } from "../../../src/gateway/http/origin-limit.js";
+import { clientKey } from "../../../src/edges/http/origin-limit.js";
 import { startTestRedis, uniquePrefix } from "../../support/redis.js";
 import type { TestRedis } from "../../support/redis.js";
 import { mandateFor, newKey } from "../support/agent.js";

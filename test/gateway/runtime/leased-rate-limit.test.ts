@@ -5,8 +5,8 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LeasedRateLimiter, type SharedTokenBucket } from "../../../src/gateway/http/leased-rate-limit.js";
-import { takeTokens, type TokenBucketPolicy } from "../../../src/gateway/http/rate-limit.js";
+import { LeasedRateLimiter, type SharedTokenBucket } from "../../../src/edges/http/leased-rate-limit.js";
+import { takeTokens, type TokenBucketPolicy } from "../../../src/edges/http/rate-limit.js";
 import { RedisRateLimiter } from "../../../src/gateway/runtime/redis-rate-limit.js";
 import { startTestRedis, uniquePrefix } from "../../support/redis.js";
 import type { TestRedis } from "../../support/redis.js";

@@ -1,7 +1,7 @@
 /** The availability token bucket in Redis (SchCP §7.2): one allowance per agent key across processes. */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
+import { MemoryRateLimiter } from "../../../src/edges/http/rate-limit.js";
 import { RedisRateLimiter } from "../../../src/gateway/runtime/redis-rate-limit.js";
 import { HoldStoreUnavailableError } from "../../../src/holds/port.js";
 import { startTestRedis, uniquePrefix } from "../../support/redis.js";

@@ -4,7 +4,7 @@
  * one origin sending unbounded signed (or garbage-signed) requests, each of which costs a
  * signature verification. This bucket is keyed by the client's network address and taken
  * before the body is read or any signature checked; over it the answer is 429 RATE_LIMITED
- * with Retry-After (§9.2).
+ * with Retry-After (§9.2), in the words of the edge that mounts it.
  *
  * The address is the TCP peer's (the Node socket). Behind a reverse proxy every request
  * would share the proxy's address, so `trustForwardedFor` (off by default, TRUST_PROXY=1)
@@ -16,9 +16,6 @@
 import { IncomingMessage } from "node:http";
 import { isIP } from "node:net";
 import type { MiddlewareHandler } from "hono";
-import type { HostConfig } from "../../booking/api.js";
-import { edgeRefusal } from "./refusal-map.js";
-import { refusalResponse, toHttp } from "./respond.js";
 import type { TokenBucketPolicy } from "./rate-limit.js";
 import type { RateLimiter } from "./types.js";
 
@@ -82,30 +79,20 @@ function dottedTail(group: string): string[] {
 }
 
 /**
- * `hostOf` names the host a path addresses (for its contact remedy, §9.2); an unknown one
- * spends the allowance all the same.
+ * The middleware: takes one token of the request's network origin, or answers with `refuse`,
+ * which says it in the edge's protocol (the SchCP edge: 429 RATE_LIMITED with Retry-After and
+ * the contact remedy of the host the path names, §9.2). An unknown host spends the allowance
+ * all the same.
  */
 export function originRateLimit(
   limit: OriginRateLimit,
-  hostOf: (path: string) => HostConfig | undefined,
+  refuse: (retryAfterMs: number, path: string) => Response,
 ): MiddlewareHandler {
   const now = limit.now ?? Date.now;
   return async (c, next) => {
     const key = originKey(c.req.raw.headers, c.env, limit.trustForwardedFor === true);
     const taken = await limit.limiter.take(key, now());
     if (taken.ok) return next();
-    return toHttp(
-      refusalResponse(
-        edgeRefusal(
-          {
-            code: "RATE_LIMITED",
-            message: "too many requests from this network origin; try again later",
-            basis: { policy: "rate limit per network origin" },
-            retryAfterMs: taken.retryAfterMs,
-          },
-          hostOf(c.req.path),
-        ),
-      ),
-    );
+    return refuse(taken.retryAfterMs, c.req.path);
   };
 }

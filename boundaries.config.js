@@ -248,11 +248,7 @@ export const EXCEPTIONS = [
   // origin and rate limits, the app's dependency types); the SchCP app mounts A2A's and the
   // console's routes, and its approval page borrows the console's layout.
   { rule: "edge-no-other-edge", file: "a2a/intents/index.ts", imports: ["gateway/http/types.ts"] },
-  {
-    rule: "edge-no-other-edge",
-    file: "a2a/intents/wiring.ts",
-    imports: ["gateway/http/rate-limit.ts", "gateway/http/types.ts"],
-  },
+  { rule: "edge-no-other-edge", file: "a2a/intents/wiring.ts", imports: ["gateway/http/rate-limit.ts"] },
   {
     rule: "edge-no-other-edge",
     file: "a2a/jsonrpc/routes.ts",

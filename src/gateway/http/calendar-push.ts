@@ -24,7 +24,8 @@ import { checkNotification } from "../../connectors/google/channels.js";
 import { answerValidation, checkNotifications } from "../../connectors/microsoft/notifications.js";
 import type { PushEntry, PushVendor } from "../../jobs/calendar-push/types.js";
 import { readBoundedBody } from "./body.js";
-import { DEFAULT_MAX_BODY_BYTES, type Logger } from "./types.js";
+import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export const CALENDAR_PUSH_PREFIX = "/push";
 

@@ -15,6 +15,5 @@ export type {
   IdempotencyGate,
   IdempotentRequest,
   IdempotentRoute,
-  Logger,
   RateLimiter,
 } from "./types.js";

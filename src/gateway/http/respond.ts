@@ -5,7 +5,8 @@
 import { refusal } from "../../protocol/schcp/refusals.js";
 import { validateSchcp } from "../../protocol/schcp/validate.js";
 import type { SchemaName } from "../../protocol/schcp/validate.js";
-import type { EdgeRefusal, EdgeResponse, Logger } from "./types.js";
+import type { EdgeRefusal, EdgeResponse } from "./types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 const JSON_TYPE = "application/json";
 

@@ -40,7 +40,8 @@ import {
   type SquareBookingChange,
 } from "../../connectors/square/webhooks.js";
 import { readBoundedBody } from "./body.js";
-import { DEFAULT_MAX_BODY_BYTES, type Logger } from "./types.js";
+import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
 

@@ -17,13 +17,7 @@ import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
 import type { OriginRateLimit } from "./origin-limit.js";
-
-/** Structured log lines for operators; never carries secrets or request bodies. */
-export interface Logger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
+import type { Logger } from "../../protocol/logger.js";
 
 /** A response the edge has decided on: the exact body bytes as a string (so replays are identical). */
 export interface EdgeResponse {

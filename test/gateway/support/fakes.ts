@@ -18,12 +18,8 @@ import type { Catalog, PlatformConnector } from "../../../src/connectors/port.js
 import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.js";
 import { MemoryRateLimiter } from "../../../src/gateway/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../../src/gateway/http/rate-limit.js";
-import type {
-  EdgeResponse,
-  HttpAppDeps,
-  IdempotentRequest,
-  Logger,
-} from "../../../src/gateway/http/types.js";
+import type { EdgeResponse, HttpAppDeps, IdempotentRequest } from "../../../src/gateway/http/types.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 import * as ex from "../../protocol/schcp/schemas/spec-examples.js";
 
 /** A booking as the operator use cases answer it (the core's neutral view, booking/view.ts). */

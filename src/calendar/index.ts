@@ -22,7 +22,6 @@ export {
   DEFAULT_MAX_TOTAL,
   expandEvents,
   expandIcs,
-  type CalendarLogger,
   type EventOccurrence,
   type EventsExpansion,
   type IcsExpansion,

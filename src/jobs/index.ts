@@ -5,6 +5,6 @@
 export * from "./webhooks/index.js";
 export * from "./maintenance/index.js";
 export * from "./outbound/index.js";
-export { consoleJobLogger, silentJobLogger, type JobLogger, type LogFields } from "./logger.js";
+export { consoleJobLogger } from "./logger.js";
 export { realScheduler, type Scheduler } from "./scheduler.js";
 export { createGatewayJobs, type GatewayJobs, type GatewayJobsOptions } from "./runtime.js";

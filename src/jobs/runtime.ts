@@ -8,7 +8,7 @@
  */
 import type { Clock, HostDirectory } from "../booking/api.js";
 import type { HoldStore, ReputationStore } from "../holds/port.js";
-import type { JobLogger } from "./logger.js";
+import type { Logger } from "../protocol/logger.js";
 import { consoleJobLogger } from "./logger.js";
 import { RedisTaskLock } from "./maintenance/redis-lock.js";
 import type { ExpiryNotice } from "./maintenance/sweeper.js";
@@ -24,7 +24,7 @@ export interface GatewayJobsOptions {
   readonly hosts: HostDirectory;
   readonly store: HoldStore & ReputationStore;
   readonly clock: Clock;
-  readonly logger?: JobLogger;
+  readonly logger?: Logger;
   /** What a lapsed hold sends (booking/schcp/hold-expired.ts holdExpiredWebhook). */
   readonly expiryNotice: ExpiryNotice;
   /** Redis mode (BullMQ + task lock) when set; the embedded mode otherwise. */

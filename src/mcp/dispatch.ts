@@ -10,6 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { AuditLog } from "../osbp/audit/port.js";
+import type { Logger } from "../protocol/logger.js";
 import {
   problem,
   toolInputProblem,
@@ -25,7 +26,6 @@ import {
   type ToolResult,
   type UpstreamMeta,
 } from "../protocol/osbp/index.js";
-import type { McpLogger } from "./logger.js";
 
 export interface ToolDispatcherOptions {
   readonly adapter: BookingAdapter & {
@@ -34,7 +34,7 @@ export interface ToolDispatcherOptions {
     upstreamOf?(result: unknown): UpstreamMeta | undefined;
   };
   readonly audit: AuditLog;
-  readonly logger: McpLogger;
+  readonly logger: Logger;
 }
 
 export interface ToolDispatcher {

@@ -1,6 +1,5 @@
 /** The OSBP MCP edge: the transport-free tool dispatcher, the MCP server, and its stdio runner. */
 export { createToolDispatcher, type ToolDispatcher, type ToolDispatcherOptions } from "./dispatch.js";
-export type { McpLogger } from "./logger.js";
 export {
   createOsbpMcpServer,
   DEFAULT_SERVER_NAME,

@@ -9,9 +9,9 @@
 import type { Readable, Writable } from "node:stream";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { AuditLog } from "../osbp/audit/port.js";
+import type { Logger } from "../protocol/logger.js";
 import type { AdapterResult, Service } from "../protocol/osbp/index.js";
 import { createToolDispatcher, type ToolDispatcher, type ToolDispatcherOptions } from "./dispatch.js";
-import type { McpLogger } from "./logger.js";
 import { createOsbpMcpServer } from "./server.js";
 import type { ServiceSummary } from "./service-catalog.js";
 
@@ -24,7 +24,8 @@ export interface OsbpStdioOptions {
   /** Its listServices(), when present, is read once at startup for service discovery. */
   readonly adapter: ListingAdapter;
   readonly audit: AuditLog;
-  readonly logger: McpLogger;
+  /** The operator channel: it must write to stderr, since stdout carries nothing but MCP frames. */
+  readonly logger: Logger;
   readonly name?: string;
   readonly version?: string;
   /** Default process.stdin / process.stdout. */
@@ -102,7 +103,7 @@ export async function startOsbpStdioServer(opts: OsbpStdioOptions): Promise<Runn
  */
 async function readServices(
   adapter: ListingAdapter,
-  logger: McpLogger,
+  logger: Logger,
 ): Promise<readonly ServiceSummary[] | undefined> {
   if (adapter.listServices === undefined) return undefined;
   try {

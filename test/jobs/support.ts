@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { HostDirectory, HostRuntime, OutboundEvent } from "../../src/booking/api.js";
-import type { JobLogger, LogFields } from "../../src/jobs/logger.js";
+import type { LogFields, Logger } from "../../src/protocol/logger.js";
 import type { Scheduler } from "../../src/jobs/scheduler.js";
 import { verifyHostWebhook } from "../../src/protocol/http-signatures/host-webhook.js";
 import type { VerifiedHostWebhook } from "../../src/protocol/http-signatures/host-webhook.js";
@@ -71,7 +71,7 @@ export interface LogEntry {
   readonly fields: LogFields;
 }
 
-export function recordingLogger(): JobLogger & { entries: LogEntry[] } {
+export function recordingLogger(): Logger & { entries: LogEntry[] } {
   const entries: LogEntry[] = [];
   const at =
     (level: LogEntry["level"]) =>

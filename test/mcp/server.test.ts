@@ -8,7 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, describe, expect, it } from "vitest";
-import { createToolDispatcher, type McpLogger, type ToolDispatcher } from "../../src/mcp/index.js";
+import { createToolDispatcher, type ToolDispatcher } from "../../src/mcp/index.js";
+import type { Logger } from "../../src/protocol/logger.js";
 import { createOsbpMcpServer } from "../../src/mcp/server.js";
 import type { AuditEntry, AuditLog } from "../../src/osbp/audit/port.js";
 import {
@@ -119,7 +120,7 @@ function memoryLogger() {
     (level: string) =>
     (message: string, fields?: Readonly<Record<string, unknown>>): void =>
       void lines.push({ level, message, ...(fields !== undefined && { fields }) });
-  const logger: McpLogger = { info: at("info"), warn: at("warn"), error: at("error") };
+  const logger: Logger = { info: at("info"), warn: at("warn"), error: at("error") };
   return { logger, lines };
 }
 

@@ -5,7 +5,8 @@
  */
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { startOsbpStdioServer, type McpLogger } from "../../src/mcp/index.js";
+import { startOsbpStdioServer } from "../../src/mcp/index.js";
+import type { Logger } from "../../src/protocol/logger.js";
 import type { AuditEntry, AuditLog } from "../../src/osbp/audit/port.js";
 import type { AdapterResult, BookingAdapter, Service } from "../../src/protocol/osbp/index.js";
 import { service } from "../protocol/osbp/samples.js";
@@ -46,7 +47,7 @@ function setup() {
     close: () => Promise.resolve(),
   };
   const warnings: string[] = [];
-  const logger: McpLogger = {
+  const logger: Logger = {
     info: () => undefined,
     warn: (m) => void warnings.push(m),
     error: (m) => void warnings.push(m),

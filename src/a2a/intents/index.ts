@@ -18,7 +18,8 @@
 import { createHash } from "node:crypto";
 import type { BookingDeps, Caller, HostRuntime } from "../../booking/api.js";
 import type { BookingService } from "../../booking/service.js";
-import type { Logger, RateLimiter } from "../../edges/http/types.js";
+import type { RateLimiter } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { A2aApiKeys } from "../api-keys.js";
 import { confirmationOf } from "../../booking/discovery/index.js";
 import type { A2aHostFacts, A2aIntent, A2aIntents, IntentCall, IntentOutcome } from "../port.js";

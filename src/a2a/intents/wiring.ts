@@ -5,7 +5,7 @@
 import type { BookingDeps } from "../../booking/api.js";
 import type { BookingService } from "../../booking/service.js";
 import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { RedisRateLimiter } from "../../gateway/runtime/redis-rate-limit.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { createA2aApiKeys, fileKeyHashStore, redisKeyHashStore, type A2aApiKeys } from "../api-keys.js";

@@ -27,9 +27,10 @@
  * "incomplete" with the reason. A cursor the calendar refuses (`cursor_expired`) is never
  * replayed: the sync starts over with a full read, once.
  */
-import { expandEvents, type CalendarLogger } from "../../calendar/index.js";
+import { expandEvents } from "../../calendar/index.js";
 import type { CalendarSync, Interval, RawCalendarEvent } from "../../connectors/port.js";
 import type { HoldStore, OccupancyEntry } from "../../holds/port.js";
+import type { Logger } from "../../protocol/logger.js";
 import { layBusyOnUnits, type BusyOccurrence, type CalendarUnits } from "./units.js";
 import { localDays, type LocalDays } from "./local-days.js";
 import type {
@@ -73,7 +74,7 @@ export interface CalendarSyncDeps {
    */
   readonly displace?: (conflicts: readonly SyncConflict[]) => Promise<readonly SyncConflict[]>;
   /** Where skipped events are logged (the sync job's logger). */
-  readonly logger?: CalendarLogger;
+  readonly logger?: Pick<Logger, "warn">;
 }
 
 export const DEFAULT_HORIZON_MS = 31 * 24 * 3_600_000;

@@ -16,11 +16,12 @@ import ICAL from "ical.js";
 import { parseDuration, type Component, type EventStatus, type RDateValue, type TimeValue } from "./model.js";
 import { UTC, ZoneResolver, type Zone } from "./zones.js";
 import { contentLinesOf } from "../../protocol/ical/content-lines.js";
+import type { Logger } from "../../protocol/logger.js";
 
 type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
 
-/** How the reader reports what it skipped: the calendar layer's slice of the logger port. */
-export type Warn = (message: string, fields?: Readonly<Record<string, unknown>>) => void;
+/** How the reader reports what it skipped: the warn of the gateway's Logger (src/protocol/logger.ts). */
+export type Warn = Logger["warn"];
 
 export interface ParsedCalendar {
   readonly components: Component[];

@@ -22,6 +22,7 @@ import { parseIcs, type Warn } from "./from-ics.js";
 import { fromRaw } from "./from-raw.js";
 import type { Component, EventStatus } from "./model.js";
 import type { RawCalendarEvent } from "../raw-event.js";
+import type { Logger } from "../../protocol/logger.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 
 /** Occurrences one series may yield in a window before the answer is incomplete. */
@@ -31,14 +32,10 @@ export const DEFAULT_MAX_TOTAL = 50_000;
 
 /**
  * Where expansion reports what it skipped (a line, a value, an event, a series): the warn of
- * the gateway's Logger or the jobs' JobLogger fits. Without one nothing is reported, and
- * `complete: false` still says that something was skipped.
+ * the gateway's Logger. Without one nothing is reported, and `complete: false` still says that
+ * something was skipped.
  */
-export interface CalendarLogger {
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
-
-const warnOf = (logger: CalendarLogger | undefined): Warn | undefined =>
+const warnOf = (logger: Pick<Logger, "warn"> | undefined): Warn | undefined =>
   logger === undefined ? undefined : (message, fields) => logger.warn(message, fields);
 
 export interface IcsOccurrence {
@@ -134,7 +131,7 @@ export function expandIcs(
     to: string;
     floatingZone?: string;
     maxPerSeries?: number;
-    logger?: CalendarLogger;
+    logger?: Pick<Logger, "warn">;
   },
 ): IcsExpansion {
   const from = parseInstant(options.from, "from");
@@ -183,7 +180,7 @@ export function expandEvents(
     floatingZone?: string;
     maxPerSeries?: number;
     maxTotal?: number;
-    logger?: CalendarLogger;
+    logger?: Pick<Logger, "warn">;
   },
 ): EventsExpansion {
   window(options.from, options.to);

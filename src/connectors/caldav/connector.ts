@@ -7,7 +7,8 @@
  * A plain translator: fetch, clock and timeout come in as dependencies; settings are checked by
  * validateCaldavSettings; nothing is read from the environment or kept between calls.
  */
-import type { UpstreamLogger, UpstreamNotice } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
+import type { UpstreamNotice } from "../http.js";
 import type { CalendarSync, Connector, ConnectorResult, EventWriter } from "../port.js";
 import type { CaldavContext } from "./context.js";
 import { discoverCalendars, type DiscoveredCalendar } from "./discover.js";
@@ -27,7 +28,7 @@ export interface CaldavDeps {
   /** Per request, ms (default 20 s); a request past it is `timeout`. */
   readonly timeoutMs?: number;
   /** Operator log for Deprecation/Sunset (default: console, JSON). */
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
 }

@@ -5,7 +5,7 @@
  * multiget's calendar data read into events there too; a parse that runs out of time or heap
  * is `unavailable` with reason `upstream_too_costly`.
  */
-import type { UpstreamLogger } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";
@@ -17,7 +17,7 @@ export interface CaldavContext {
   readonly send: Send;
   readonly clock: { now(): number };
   /** Where the sync reports what it read around (skipped lines); default none. */
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
 }
 
 export type DavOutcome =

@@ -30,7 +30,7 @@
  * `unavailable` (an incomplete sync: the gateway keeps the busy time it had, docs/ARCHITECTURE.md,
  * Calendar sync).
  */
-import type { UpstreamLogger } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { SkippedIn } from "./collect.js";
 import type {
   CalendarSync,
@@ -247,7 +247,7 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
 
 /** Lines a resource held that are not iCalendar content lines: left out, and the operator told. */
 export function logSkipped(
-  logger: UpstreamLogger | undefined,
+  logger: Pick<Logger, "warn"> | undefined,
   skipped: readonly SkippedIn[] | undefined,
 ): void {
   if (skipped === undefined || skipped.length === 0) return;

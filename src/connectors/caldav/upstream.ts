@@ -17,6 +17,7 @@
  * a response body. Redirects are answered as they are: following one could carry the
  * credentials elsewhere.
  */
+import type { Logger } from "../../protocol/logger.js";
 import {
   callLine,
   createUpstreamClient,
@@ -24,7 +25,6 @@ import {
   tooLargeError,
   retryAfterMs as retryAfter,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
 } from "../http.js";
 import { upstreamLimits } from "../http/limits.js";
@@ -43,7 +43,7 @@ export interface TransportOptions {
   readonly clock: { now(): number };
   readonly username?: string;
   readonly password?: string;
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
 }
 

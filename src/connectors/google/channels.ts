@@ -134,7 +134,7 @@ export type ChannelNotification =
   /** The calendar's events changed: run an incremental sync. */
   | { readonly state: "exists" | "not_exists"; readonly resourceId: string; readonly messageNumber?: number };
 
-export type NotificationRefusal = "missing_header" | "unknown_channel" | "bad_token" | "unknown_state";
+export type GoogleNotificationRefusal = "missing_header" | "unknown_channel" | "bad_token" | "unknown_state";
 
 function header(headers: NotificationHeaders, name: string): string | undefined {
   if (headers instanceof Headers) return headers.get(name) ?? undefined;
@@ -161,7 +161,7 @@ export function sameSecret(a: string, b: string): boolean {
 export function checkNotification(
   headers: NotificationHeaders,
   expected: { readonly channelId: string; readonly token: string; readonly resourceId?: string },
-): { ok: true; value: ChannelNotification } | { ok: false; error: NotificationRefusal } {
+): { ok: true; value: ChannelNotification } | { ok: false; error: GoogleNotificationRefusal } {
   const channelId = header(headers, "X-Goog-Channel-ID");
   const token = header(headers, "X-Goog-Channel-Token");
   const state = header(headers, "X-Goog-Resource-State");

@@ -10,7 +10,8 @@
  * no token is kept here or seen by the SDK.
  */
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
-import type { UpstreamLogger, UpstreamNotice, UpstreamPacing } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
+import type { UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GoogleChannels } from "./channels.js";
 import { GoogleEventWriter } from "./events.js";
@@ -28,7 +29,7 @@ export interface GoogleCalendarDeps {
   /** A prepared client (default one made here); its rootUrl is where the token may be sent. */
   readonly client?: calendar_v3.Calendar;
   /** Operator log for Deprecation/Sunset (default: console, JSON). */
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */

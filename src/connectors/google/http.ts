@@ -16,10 +16,10 @@
  * version, so the meta of an answer names the pinned one.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
@@ -37,7 +37,7 @@ export interface GoogleUpstreamOptions {
   readonly rootUrl?: string;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
   readonly pacing?: UpstreamPacing;
 }

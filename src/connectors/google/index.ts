@@ -13,7 +13,7 @@ export {
   checkNotification,
   needsRenewal,
   type ChannelNotification,
-  type NotificationRefusal,
+  type GoogleNotificationRefusal,
   type WatchChannel,
   type WatchRequest,
 } from "./channels.js";

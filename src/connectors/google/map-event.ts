@@ -28,8 +28,7 @@ import {
   type WallClock,
 } from "../../protocol/time/index.js";
 import type { EventTime, RawCalendarEvent } from "../port.js";
-
-export class UnreadableEvent extends Error {}
+import { UnreadableEvent } from "../unreadable-event.js";
 
 type GoogleTime = calendar_v3.Schema$EventDateTime;
 

@@ -31,7 +31,8 @@ import type {
 import { decodeCursor, encodeCursor, type GoogleCursor } from "./cursor.js";
 import { googleError } from "./errors.js";
 import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
-import { mapCancelledInstance, mapEvent, UnreadableEvent } from "./map-event.js";
+import { mapCancelledInstance, mapEvent } from "./map-event.js";
+import { UnreadableEvent } from "../unreadable-event.js";
 
 type Result = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
 

@@ -4,6 +4,7 @@
  * on every response that carries one, so the integrator can record them per host. A notice
  * never changes the result: the call succeeded.
  */
+import type { Logger } from "../../protocol/logger.js";
 import type { UpstreamMeta } from "../ports/result.js";
 
 export interface UpstreamNotice {
@@ -13,12 +14,8 @@ export interface UpstreamNotice {
   readonly sunset?: string;
 }
 
-/** Structured operator log lines (the gateway's Logger fits). */
-export interface UpstreamLogger {
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
-
-export const consoleLogger: UpstreamLogger = {
+/** The default when a connector is given no logger: one JSON line per notice on stderr. */
+export const consoleLogger: Pick<Logger, "warn"> = {
   warn: (message, fields) => console.warn(JSON.stringify({ level: "warn", message, ...fields })),
 };
 
@@ -40,7 +37,7 @@ export function endpointOf(vendor: string, call: string, fold?: (call: string) =
 export function announce(
   vendor: string,
   meta: UpstreamMeta,
-  logger: UpstreamLogger,
+  logger: Pick<Logger, "warn">,
   onNotice: ((notice: UpstreamNotice) => void) | undefined,
   fold?: (call: string) => string,
 ): void {

@@ -1,7 +1,8 @@
 /** The upstream request helper's options, requests and answers (connectors/http.ts). */
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../ports/result.js";
 import type { RedactionMarker, SegmentRedactor } from "./meta.js";
-import type { UpstreamLogger, UpstreamNotice } from "./notices.js";
+import type { Logger } from "../../protocol/logger.js";
+import type { UpstreamNotice } from "./notices.js";
 import type { UpstreamPacing } from "./pacing.js";
 
 /** Where the platform's API version goes on each request. */
@@ -54,7 +55,7 @@ export interface UpstreamClientOptions {
   /** Statuses that mean the credential is bad; default 401 and 403. */
   readonly unauthorizedStatuses?: readonly number[];
   readonly onNotice?: (notice: UpstreamNotice) => void;
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   /** The gateway's version for the User-Agent; default: package.json's. */
   readonly gatewayVersion?: string;
   /** Retry-After honoured across calls: the account's "not before" gate (http/pacing.ts). */

@@ -4,7 +4,8 @@
  * upstream client with the injected fetch and token provider (http.ts; it also says why not
  * @microsoft/microsoft-graph-client).
  */
-import type { UpstreamLogger, UpstreamNotice, UpstreamPacing } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
+import type { UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
 import { GraphEventWriter } from "./events.js";
 import { createGraphUpstream, type GraphHttpDeps } from "./http.js";
@@ -21,7 +22,7 @@ export interface MicrosoftCalendarDeps {
   /** Under the shared upstream client; default the global fetch. */
   readonly fetch?: typeof fetch;
   /** Operator log for Deprecation/Sunset (default: console, JSON). */
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */

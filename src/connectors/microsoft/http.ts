@@ -15,10 +15,10 @@
  * call, where the gateway's jobs should decide.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
@@ -35,7 +35,7 @@ export interface GraphUpstreamOptions {
   readonly timeoutMs: number;
   readonly now?: () => number;
   readonly fetch?: typeof fetch;
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
   readonly pacing?: UpstreamPacing;
 }

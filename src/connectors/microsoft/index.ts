@@ -19,6 +19,6 @@ export {
   answerValidation,
   checkNotifications,
   type ChangeNotification,
-  type NotificationRefusal,
+  type GraphNotificationRefusal,
 } from "./notifications.js";
 export { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";

@@ -26,9 +26,8 @@
 import { findIana } from "windows-iana";
 import { isValidTimeZone } from "../../protocol/time/index.js";
 import type { EventTime, RawCalendarEvent } from "../port.js";
+import { UnreadableEvent } from "../unreadable-event.js";
 import type { GraphDateTimeTimeZone, GraphEvent } from "./graph-types.js";
-
-export class UnreadableEvent extends Error {}
 
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
 

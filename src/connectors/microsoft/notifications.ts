@@ -36,7 +36,7 @@ export interface ChangeNotification {
   readonly lifecycleEvent?: string;
 }
 
-export type NotificationRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
+export type GraphNotificationRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
 
 /** Constant-time equality of two secrets of any length (digests first, so lengths do not leak). */
 export function sameSecret(a: string, b: string): boolean {
@@ -54,7 +54,7 @@ export function sameSecret(a: string, b: string): boolean {
 export function checkNotifications(
   body: unknown,
   clientStateOf: (subscriptionId: string) => string | undefined,
-): { ok: true; value: ChangeNotification[] } | { ok: false; error: NotificationRefusal } {
+): { ok: true; value: ChangeNotification[] } | { ok: false; error: GraphNotificationRefusal } {
   const value = (body as { value?: unknown } | null)?.value;
   if (!Array.isArray(value) || value.length === 0) return { ok: false, error: "malformed" };
   const out: ChangeNotification[] = [];

@@ -27,7 +27,8 @@ import { decodeCursor, encodeCursor, type GraphCursor } from "./cursor.js";
 import { graphCodeOf, graphError } from "./errors.js";
 import type { GraphDeltaPage } from "./graph-types.js";
 import { callGraph, type GraphHttpDeps } from "./http.js";
-import { mapEvent, UnreadableEvent } from "./map-event.js";
+import { mapEvent } from "./map-event.js";
+import { UnreadableEvent } from "../unreadable-event.js";
 import type { GraphPaths } from "./paths.js";
 
 type Result = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;

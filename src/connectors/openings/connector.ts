@@ -21,10 +21,10 @@ import type { WorkingPeriod } from "../../calendar/index.js";
 import { fromMajorUnits } from "../../protocol/money/index.js";
 import { dateOfEpochDay, epochDay, type LocalDate } from "../../protocol/time/calendar.js";
 import { instantToWallClock, wallClockToInstant } from "../../protocol/time/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
   type UpstreamPacing,
   type UpstreamResponse,
@@ -77,7 +77,7 @@ export const OPENINGS_BOOKING_ABILITIES: BookingAbilities = {
 export interface OpeningsDeps {
   readonly fetch?: typeof fetch;
   readonly clock?: { now(): number };
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
   readonly pacing?: UpstreamPacing;

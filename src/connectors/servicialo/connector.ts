@@ -13,10 +13,10 @@
  *   check (409 SLOT_CONFLICT for the same provider and time) is what stops a second booking
  *   when a process retries after losing an answer.
  */
+import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
@@ -72,7 +72,7 @@ export interface ServicialoDeps {
   readonly fetch?: typeof fetch;
   readonly clock?: { now(): number };
   readonly sleep?: (ms: number) => Promise<void>;
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Wait before the one retry of a 500 or 502 ("Error Recovery": retry once after 5 seconds). */
   readonly retryDelayMs?: number;

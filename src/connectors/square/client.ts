@@ -14,10 +14,10 @@
  * back as rate_limited with its Retry-After instead of being slept on inside the SDK.
  */
 import { SquareClient } from "square";
+import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
   type UpstreamClient,
-  type UpstreamLogger,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
@@ -35,7 +35,7 @@ export interface SquareDeps {
   /** OAuth tokens from the gateway's onboarding; exclusive with settings.accessToken. */
   readonly tokenProvider?: SquareTokenProvider;
   /** Operator log for Deprecation/Sunset notices (default: console, JSON). */
-  readonly logger?: UpstreamLogger;
+  readonly logger?: Pick<Logger, "warn">;
   /** Every Deprecation/Sunset notice, for the integrator to record per host. */
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */

@@ -1,14 +1,8 @@
 /**
- * The types every HTTP edge shares: the operator log and the token-bucket limiter the rate
- * limits are built on (rate-limit.ts in memory, leased-rate-limit.ts over a shared bucket).
+ * The type every HTTP edge's rate limits share: the token-bucket limiter they are built on
+ * (rate-limit.ts in memory, leased-rate-limit.ts over a shared bucket). The operator log is the
+ * one Logger of src/protocol/logger.ts.
  */
-
-/** Structured log lines for operators; never carries secrets or request bodies. */
-export interface Logger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  error(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
 
 /**
  * A token bucket per key (SchCP §7.2: availability queries per agent key, and every request

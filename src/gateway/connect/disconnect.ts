@@ -25,7 +25,7 @@ import type { BasicCredentialVault } from "./basic-vault.js";
 import type { OAuthClient } from "../credentials/token-endpoints.js";
 import type { BasicCredentialRecord, OAuthProvider, TokenRecord } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ManagedHosts } from "../managed-hosts/port.js";
 import { ACCESS_PAGES, revokeGrant, type RevokeOptions, type RevokeOutcome } from "./revoke.js";
 

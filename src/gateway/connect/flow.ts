@@ -22,6 +22,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { HOST_ID_PATTERN } from "../../booking/hosts/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { OAuthProvider, TokenRecord } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { ResolvedProvider } from "./providers.js";
@@ -58,18 +59,13 @@ export interface ConnectSuccess {
   readonly hostId: string;
 }
 
-export interface ConnectLogger {
-  info(message: string, fields?: Readonly<Record<string, unknown>>): void;
-  warn(message: string, fields?: Readonly<Record<string, unknown>>): void;
-}
-
 export interface ConnectDeps {
   readonly providers: ReadonlyMap<OAuthProvider, ResolvedProvider>;
   readonly states: ConnectStateStore;
   readonly vault: TokenVault;
   readonly fetch?: typeof fetch;
   readonly now?: () => number;
-  readonly logger?: ConnectLogger;
+  readonly logger?: Pick<Logger, "info" | "warn">;
   readonly stateTtlMs?: number;
   readonly timeoutMs?: number;
 }

@@ -10,7 +10,7 @@ import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { vaultClientOf } from "../credentials/host-tokens.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { mayManage, type ConsoleViewer, type ManagedHosts } from "../managed-hosts/port.js";
 import type { BasicCredentialVault } from "./basic-vault.js";
 import { createDisconnect, type Disconnect } from "./disconnect.js";

@@ -9,7 +9,7 @@ import type { Clock, HostDirectory, OperatorApi } from "../../booking/api.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OriginRateLimit } from "../../edges/http/origin-limit.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ConnectAppDeps } from "../connect/wiring.js";
 import type { ManagedHosts } from "../managed-hosts/port.js";
 

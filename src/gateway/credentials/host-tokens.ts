@@ -11,7 +11,7 @@
  */
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { createTokenProvider, isRevokedGrant, type TokenProvider } from "./refresher.js";
 import { retryOnceOn401 } from "./retry-on-401.js";
 import type { RefreshLock } from "./refresh-lock.js";

@@ -26,7 +26,7 @@
  * No message or log line carries a token, a secret or an upstream error description.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { TokenRecord } from "./record.js";
 import type { RefreshLock, ReleaseRefreshLock } from "./refresh-lock.js";
 import { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";

@@ -25,7 +25,7 @@ import { answerValidation, checkNotifications } from "../../connectors/microsoft
 import type { PushEntry, PushVendor } from "../../jobs/calendar-push/types.js";
 import { readBoundedBody } from "../../edges/http/body.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
-import { type Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export const CALENDAR_PUSH_PREFIX = "/push";
 

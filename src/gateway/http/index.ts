@@ -16,4 +16,4 @@ export type {
   IdempotentRequest,
   IdempotentRoute,
 } from "./types.js";
-export type { Logger, RateLimiter } from "../../edges/http/types.js";
+export type { RateLimiter } from "../../edges/http/types.js";

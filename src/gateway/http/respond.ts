@@ -6,7 +6,7 @@ import { refusal } from "../../protocol/schcp/refusals.js";
 import { validateSchcp } from "../../protocol/schcp/validate.js";
 import type { SchemaName } from "../../protocol/schcp/validate.js";
 import type { EdgeRefusal, EdgeResponse } from "./types.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 const JSON_TYPE = "application/json";
 

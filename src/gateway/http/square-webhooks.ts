@@ -41,7 +41,7 @@ import {
 } from "../../connectors/square/webhooks.js";
 import { readBoundedBody } from "../../edges/http/body.js";
 import { DEFAULT_MAX_BODY_BYTES } from "./types.js";
-import { type Logger } from "../../edges/http/types.js";
+import type { LogFields, Logger } from "../../protocol/logger.js";
 
 export const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
 
@@ -230,7 +230,7 @@ async function applyMove(
   state: BookingState,
   now: UpstreamBooking,
   change: SquareBookingChange,
-  fields: Readonly<Record<string, unknown>>,
+  fields: LogFields,
 ): Promise<void> {
   const { logger } = deps;
   const moved = await deps.applyUpstreamMove(state.hostId, state.bookingId, {

@@ -17,7 +17,8 @@ import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";
 import type { RefusalBody } from "../../protocol/schcp/types.js";
 import type { OriginRateLimit } from "../../edges/http/origin-limit.js";
-import type { Logger, RateLimiter } from "../../edges/http/types.js";
+import type { RateLimiter } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 /** A response the edge has decided on: the exact body bytes as a string (so replays are identical). */
 export interface EdgeResponse {

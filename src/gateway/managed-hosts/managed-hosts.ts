@@ -9,7 +9,7 @@
 import type { HostConfig } from "../../booking/api.js";
 import { parseHostsConfig } from "../../booking/hosts/parse-config.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ManagedHostRecord, ManagedHostStore, ManagedHosts } from "./port.js";
 
 /** What the runtime does with a host: build it (checking it in full), serve it, stop it. */

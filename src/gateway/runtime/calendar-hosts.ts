@@ -28,7 +28,8 @@ import {
   memoryCalendarSyncQueue,
   type CalendarSyncQueue,
 } from "../../jobs/calendar-sync/queue.js";
-import { describeError, type JobLogger } from "../../jobs/logger.js";
+import { describeError } from "../../jobs/logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import {
   createBullmqHostMessenger,
   createHostMessenger,
@@ -65,7 +66,7 @@ export async function loadApprovalSecret(dataDir: string): Promise<Uint8Array> {
 export function hostMessenger(
   dataDir: string,
   settings: HostMessageSettings,
-  logger: JobLogger,
+  logger: Logger,
   redis?: { readonly url: string; readonly prefix: string },
 ): HostMessenger {
   const transports: MessageTransport[] = [
@@ -102,7 +103,7 @@ export interface CalendarHostsDeps {
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
   readonly now: () => number;
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   readonly redis?: { readonly url: string; readonly prefix: string };
   /** Without Redis: syncs at start and on schedule running at once (default 4). */
   readonly syncConcurrency?: number;
@@ -212,7 +213,7 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
 
 const SYNC_FAILING: ReadonlySet<string> = new Set(["unavailable", "timeout", "rate_limited"]);
 
-function logSync(logger: JobLogger, r: SyncReport, reason: string): void {
+function logSync(logger: Logger, r: SyncReport, reason: string): void {
   const fields = {
     host_id: r.hostId,
     calendar_id: r.calendarId,

@@ -32,7 +32,7 @@ import {
 } from "../../jobs/calendar-push/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../http/calendar-push.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 function neutral<T, U>(r: ConnectorResult<T>, map: (value: T) => U): PushResult<U> {
   return r.ok

@@ -35,7 +35,7 @@ import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 import { vaultCaldavConnector } from "../credentials/caldav-vault.js";
 import type { PacingGate } from "../../connectors/http/pacing.js";

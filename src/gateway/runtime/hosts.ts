@@ -12,7 +12,7 @@ import type { HealthTransition, HostHealthPolicy } from "../../booking/hosts/ind
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { childPointer, err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { connectorFor } from "./connectors.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calendar/host-setup.js";

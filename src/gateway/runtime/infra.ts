@@ -6,7 +6,7 @@
  *   token bucket, so several gateway processes serve the same hosts and a restart loses no
  *   hold, booking, nonce or idempotency record.
  */
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { BookingIndex, Clock } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";

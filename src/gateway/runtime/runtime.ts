@@ -35,7 +35,7 @@ import { createPolicyFetch } from "../../protocol/net/policy-fetch.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 import { normalizeOrigin } from "../http/target-uri.js";
 import type { HttpAppDeps } from "../http/types.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 import { buildHost, buildHosts, operatorCredential, type BuildHostsDeps, type BuiltHost } from "./hosts.js";
 import { createIdempotencyGate } from "./idempotency-gate.js";
 import { createInfra } from "./infra.js";

@@ -17,7 +17,7 @@ import {
   type SquareWebhookHost,
   type SquareWebhookReceiver,
 } from "../http/square-webhooks.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export interface SquareWebhookWiring {
   readonly receiver: SquareWebhookReceiver;

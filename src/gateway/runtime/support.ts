@@ -1,6 +1,6 @@
 /** Small runtime pieces: the system clock, random ids, and the JSON-lines logger. */
 import type { Clock, IdGenerator } from "../../booking/api.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { LogFields, Logger } from "../../protocol/logger.js";
 import { randomToken } from "../../protocol/random.js";
 
 export const systemClock: Clock = { now: () => Date.now() };
@@ -16,7 +16,7 @@ const RESERVED = new Set(["time", "level", "msg"]);
  * One log record: `{"time","level","msg",...fields}`. A field may not replace the three fixed
  * members (it is kept as "field.<name>"), and an Error is written as its message, not `{}`.
  */
-export function logLine(level: string, message: string, fields?: Readonly<Record<string, unknown>>): string {
+export function logLine(level: string, message: string, fields?: LogFields): string {
   const record: Record<string, unknown> = { time: new Date().toISOString(), level, msg: message };
   for (const [k, v] of Object.entries(fields ?? {})) {
     record[RESERVED.has(k) ? `field.${k}` : k] = v instanceof Error ? v.message : v;
@@ -34,5 +34,3 @@ export function jsonLinesLogger(
     error: (m, f) => write(logLine("error", m, f)),
   };
 }
-
-export const silentLogger: Logger = { info: () => {}, warn: () => {}, error: () => {} };

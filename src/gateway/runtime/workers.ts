@@ -12,7 +12,7 @@ import type { BookingMaintenance } from "../../booking/service.js";
 import { refreshDueCatalogs } from "../../booking/hosts/index.js";
 import { createMaintenanceWorkers, RedisTaskLock } from "../../jobs/maintenance/index.js";
 import type { MaintenanceIntervals } from "../../jobs/maintenance/index.js";
-import type { Logger } from "../../edges/http/types.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export type WorkerIntervals = MaintenanceIntervals;
 

@@ -6,7 +6,8 @@
  * window), and a push after it opens the next window, so nothing is lost. The sync queue
  * (src/jobs/calendar-sync/queue.ts) then coalesces with a sync already running.
  */
-import { describeError, type JobLogger } from "../logger.js";
+import { describeError } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { realTimers, type Timers } from "./types.js";
 
 export const DEFAULT_PUSH_WINDOW_MS = 2_000;
@@ -20,7 +21,7 @@ export interface PushCoalescer {
 
 export function pushCoalescer(
   request: (hostId: string, reason: string) => Promise<void>,
-  logger: JobLogger,
+  logger: Logger,
   opts: { readonly windowMs?: number; readonly timers?: Timers } = {},
 ): PushCoalescer {
   const timers = opts.timers ?? realTimers;

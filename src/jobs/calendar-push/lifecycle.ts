@@ -16,14 +16,15 @@
  * lets one of them do the work, and the others find its result and re-arm their timers.
  */
 import { randomBytes } from "node:crypto";
-import { describeError, type JobLogger } from "../logger.js";
+import { describeError } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { PushStore, Release } from "./store.js";
 import { realTimers, type PushEntry, type PushHost, type Timers } from "./types.js";
 
 export interface PushLifecycleDeps {
   readonly hosts: readonly PushHost[];
   readonly store: PushStore;
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   readonly now: () => number;
   readonly timers?: Timers;
   /** Renew this long before expiry (default 1 h; at most half of what was granted). */

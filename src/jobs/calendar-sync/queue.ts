@@ -16,7 +16,8 @@
  */
 import { Queue, Worker } from "bullmq";
 import { openRedis } from "../../redis/client.js";
-import { describeError, type JobLogger } from "../logger.js";
+import { describeError } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 
 export interface CalendarSyncSchedule {
   readonly hostId: string;
@@ -45,7 +46,7 @@ export interface MemorySyncOptions {
 export function memoryCalendarSyncQueue(
   schedules: readonly CalendarSyncSchedule[],
   run: RunSync,
-  logger: JobLogger,
+  logger: Logger,
   options: MemorySyncOptions = {},
 ): CalendarSyncQueue {
   const running = new Map<string, Promise<void>>();
@@ -154,7 +155,7 @@ export function bullmqCalendarSyncQueue(
   opts: { readonly redisUrl: string; readonly prefix: string },
   schedules: readonly CalendarSyncSchedule[],
   run: RunSync,
-  logger: JobLogger,
+  logger: Logger,
 ): CalendarSyncQueue {
   const onError = (e: Error) => logger.error("calendar sync queue error", { error: e.message });
   const producer = openRedis(opts.redisUrl, {

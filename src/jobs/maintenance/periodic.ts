@@ -9,7 +9,7 @@
  * half the lease renews it while it works.
  */
 import { describeError } from "../logger.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { realScheduler } from "../scheduler.js";
 import type { Scheduler } from "../scheduler.js";
 
@@ -29,7 +29,7 @@ export interface PeriodicTaskOptions {
   readonly name: string;
   readonly intervalMs: number;
   readonly run: () => Promise<unknown>;
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   readonly lock?: TaskLock;
   readonly scheduler?: Scheduler;
   /** Delay before the first run after start() (default 0: at once, so a restart catches up). */

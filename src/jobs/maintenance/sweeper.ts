@@ -17,7 +17,7 @@ import type {
 } from "../../holds/port.js";
 import type { Result } from "../../protocol/result.js";
 import { describeError } from "../logger.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 
 /**
  * The webhook a lapsed hold sends, if any (the booking core's SchCP edge builds hold.expired:
@@ -31,7 +31,7 @@ export interface SweeperDeps {
   readonly store: HoldStore & ReputationStore;
   readonly clock: Clock;
   readonly outbox: Outbox;
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   readonly expiryNotice: ExpiryNotice;
 }
 

@@ -14,7 +14,7 @@
 import type { Clock, HostDirectory, Outbox } from "../../booking/api.js";
 import type { HoldStore, ReputationStore } from "../../holds/port.js";
 import { consoleJobLogger, describeError } from "../logger.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { Scheduler } from "../scheduler.js";
 import { PeriodicTask } from "./periodic.js";
 import type { RunOutcome, TaskLock } from "./periodic.js";
@@ -39,7 +39,7 @@ export interface MaintenanceOptions {
   readonly hosts: HostDirectory;
   readonly clock: Clock;
   readonly outbox: Outbox;
-  readonly logger?: JobLogger;
+  readonly logger?: Logger;
   /** The webhook a lapsed hold sends (the core's holdExpiredWebhook), given so jobs import no core records. */
   readonly expiryNotice: ExpiryNotice;
   /** Settles one host's stuck confirms (the core's (hostId) => reconcileStuckConfirms(deps, hostId)). */
@@ -120,7 +120,7 @@ async function forEachHost(
   hosts: HostDirectory,
   task: string,
   fn: (hostId: string) => Promise<unknown>,
-  logger: JobLogger,
+  logger: Logger,
 ): Promise<void> {
   for (const runtime of hosts.list()) {
     const hostId = runtime.config.id;

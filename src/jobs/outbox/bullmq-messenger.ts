@@ -27,7 +27,8 @@ import { createHash } from "node:crypto";
 import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
-import { describeError, type JobLogger } from "../logger.js";
+import { describeError } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { createHostMessenger, type HostMessenger } from "./deliver.js";
 import type { HostMessage, MessageTransport } from "./message.js";
 
@@ -40,7 +41,7 @@ export interface BullmqMessengerOptions {
   /** BullMQ key prefix; braces keep a queue's keys in one Redis Cluster slot, e.g. "{schcp:bullmq}". */
   readonly prefix: string;
   readonly transports: readonly MessageTransport[];
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   /** Attempts per message (default 6: about 1, 2, 4, 8, 16 s apart). */
   readonly maxAttempts?: number;
   readonly baseDelayMs?: number;

@@ -6,12 +6,13 @@
  * still being retried at exit is lost, and each process de-duplicates only its own keys — the
  * gateway uses the BullMQ messenger (bullmq-messenger.ts) when it has Redis.
  */
-import { describeError, type JobLogger } from "../logger.js";
+import { describeError } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { HostMessage, MessageTransport } from "./message.js";
 
 export interface MessengerOptions {
   readonly transports: readonly MessageTransport[];
-  readonly logger: JobLogger;
+  readonly logger: Logger;
   /** Attempts per message (default 6: about 1, 2, 4, 8, 16 s apart). */
   readonly maxAttempts?: number;
   readonly baseDelayMs?: number;

@@ -3,7 +3,7 @@
  * one warn per failed attempt that will be retried, one error when a delivery is abandoned.
  */
 import type { OutboundEvent } from "../../booking/api.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { logTarget } from "./deliver.js";
 import type { DeliveryOutcome } from "./deliver.js";
 import type { RetryPolicy } from "./retry-policy.js";
@@ -12,7 +12,7 @@ export type AfterFailure = { readonly retry: true; readonly delayMs: number } | 
 
 /** Decides and logs what follows failed attempt number `attempt` (1-based). */
 export function afterFailedAttempt(
-  logger: JobLogger,
+  logger: Logger,
   policy: RetryPolicy,
   outbound: OutboundEvent,
   outcome: Extract<DeliveryOutcome, { ok: false }>,

@@ -10,7 +10,7 @@ import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
 import type { OutboundEvent } from "../../booking/api.js";
 import { consoleJobLogger, describeError } from "../logger.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { afterFailedAttempt } from "./attempt-log.js";
 import type { Deliver, DeliveryOutcome } from "./deliver.js";
 import { checkOutboundEvent, jobIdFor } from "./event-check.js";
@@ -29,7 +29,7 @@ export interface BullmqOutboxOptions {
   readonly prefix?: string;
   readonly deliver: Deliver;
   readonly policy?: RetryPolicy;
-  readonly logger?: JobLogger;
+  readonly logger?: Logger;
   /** Run a worker in this process (default true); false only enqueues. */
   readonly worker?: boolean;
   /** Deliveries in flight at once in this process (default 8). */
@@ -46,7 +46,7 @@ export class BullmqOutbox implements WebhookOutbox {
   private readonly queue: Queue<OutboundEvent>;
   private readonly worker?: Worker<OutboundEvent>;
   private readonly policy: RetryPolicy;
-  private readonly logger: JobLogger;
+  private readonly logger: Logger;
   private closed = false;
 
   constructor(private readonly options: BullmqOutboxOptions) {

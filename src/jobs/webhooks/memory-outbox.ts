@@ -7,7 +7,7 @@
  */
 import type { OutboundEvent } from "../../booking/api.js";
 import { describeError } from "../logger.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { consoleJobLogger } from "../logger.js";
 import { realScheduler } from "../scheduler.js";
 import type { Scheduler } from "../scheduler.js";
@@ -22,7 +22,7 @@ export interface MemoryOutboxOptions {
   readonly deliver: Deliver;
   readonly policy?: RetryPolicy;
   readonly scheduler?: Scheduler;
-  readonly logger?: JobLogger;
+  readonly logger?: Logger;
   /** Event ids remembered after delivery, so a repeat enqueue is ignored (default 10,000). */
   readonly rememberIds?: number;
 }
@@ -41,7 +41,7 @@ export class MemoryOutbox implements WebhookOutbox {
   private readonly done = new Set<string>();
   private readonly policy: RetryPolicy;
   private readonly scheduler: Scheduler;
-  private readonly logger: JobLogger;
+  private readonly logger: Logger;
   private readonly rememberIds: number;
   private closed = false;
 

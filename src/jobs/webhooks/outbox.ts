@@ -5,7 +5,7 @@
  * public-only transport (SchCP §5.8) unless a test injects another.
  */
 import type { Clock, HostDirectory } from "../../booking/api.js";
-import type { JobLogger } from "../logger.js";
+import type { Logger } from "../../protocol/logger.js";
 import { consoleJobLogger } from "../logger.js";
 import { createPublicFetch } from "../outbound/public-fetch.js";
 import type { PublicFetch } from "../outbound/public-fetch.js";
@@ -20,7 +20,7 @@ import type { WebhookOutbox } from "./types.js";
 interface CommonOutboxOptions {
   readonly hosts: HostDirectory;
   readonly clock: Clock;
-  readonly logger?: JobLogger;
+  readonly logger?: Logger;
   readonly policy?: RetryPolicy;
   /** The transport; the public-only one by default. */
   readonly fetch?: PublicFetch;

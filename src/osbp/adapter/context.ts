@@ -1,6 +1,7 @@
 /** What the adapter's methods share: the booking core, the host's catalog, the stores. */
 import type { DirectBookingApi } from "../../booking/direct/index.js";
 import type { Catalog } from "../../connectors/port.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ApprovalGate, Problem } from "../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import type { ServiceDefaults } from "./catalog-facts.js";
@@ -13,7 +14,7 @@ export interface AdapterContext {
   readonly clock: { now(): number };
   readonly gate: ApprovalGate;
   readonly defaults: ServiceDefaults;
-  readonly logger: { warn(line: string): void; error(line: string): void };
+  readonly logger: Pick<Logger, "warn" | "error">;
   /** The host's catalog as the core reads it, or the Problem when the host is gone. */
   catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem };
   /** The host's name and location for Slots (call after catalog() answered ok). */

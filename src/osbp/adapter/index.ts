@@ -43,6 +43,7 @@ import {
   type UpstreamMeta,
   type VerificationChallenge,
 } from "../../protocol/osbp/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import { parseLocalDate } from "../../protocol/time/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import { toBooking } from "./booking-status.js";
@@ -82,7 +83,7 @@ export interface CoreAdapterOptions {
   /** OSBP service.describe / availability.find: "the adapter may substitute its configured default". */
   readonly defaults?: { readonly serviceId?: string; readonly scheduleId?: string };
   /** Operator channel: Deprecation/Sunset warnings (once per endpoint per process), errors. */
-  readonly logger?: { warn(line: string): void; error(line: string): void };
+  readonly logger?: Pick<Logger, "warn" | "error">;
 }
 
 export interface CoreAdapter extends BookingAdapter {
@@ -99,7 +100,7 @@ export interface CoreAdapter extends BookingAdapter {
 }
 
 /** stdout carries the MCP stdio protocol, so the default operator channel is stderr. */
-const STDERR_LOGGER = {
+const STDERR_LOGGER: Pick<Logger, "warn" | "error"> = {
   warn: (line: string) => console.warn(line),
   error: (line: string) => console.error(line),
 };

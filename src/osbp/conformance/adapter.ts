@@ -13,6 +13,7 @@ import {
   type SyntheticMessageSink,
   type VerificationSendLimit,
 } from "../../connectors/synthetic/index.js";
+import type { Logger } from "../../protocol/logger.js";
 import type { ApprovalGate } from "../../protocol/osbp/index.js";
 import { inProcessCore } from "../../booking/direct/in-process.js";
 import { createCoreAdapter, type CoreAdapter } from "../adapter/index.js";
@@ -37,7 +38,7 @@ export interface ConformanceAdapterOptions {
   /** The platform's verification send limit; default 3 per contact per 10 minutes. */
   readonly verificationSendLimit?: VerificationSendLimit;
   /** Operator channel; default the adapter's (stderr). */
-  readonly logger?: { warn(line: string): void; error(line: string): void };
+  readonly logger?: Pick<Logger, "warn" | "error">;
 }
 
 export interface ConformanceAdapter extends CoreAdapter {

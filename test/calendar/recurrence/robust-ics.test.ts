@@ -6,12 +6,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { expandIcs, type CalendarLogger } from "../../../src/calendar/index.js";
+import { expandIcs } from "../../../src/calendar/index.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 
 const DIR = join(import.meta.dirname, "../../../fixtures/ics-robustness");
 const file = (name: string): string => readFileSync(join(DIR, name), "utf8");
 
-function recorder(): CalendarLogger & { messages: { message: string; fields: unknown }[] } {
+function recorder(): Pick<Logger, "warn"> & { messages: { message: string; fields: unknown }[] } {
   const messages: { message: string; fields: unknown }[] = [];
   return { messages, warn: (message, fields) => messages.push({ message, fields }) };
 }

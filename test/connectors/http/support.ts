@@ -1,6 +1,7 @@
 /** What the per-connector transport tests share: the expected User-Agent and a recording log. */
 import { readFileSync } from "node:fs";
-import type { UpstreamLogger, UpstreamNotice } from "../../../src/connectors/http.js";
+import type { UpstreamNotice } from "../../../src/connectors/http.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 
 const packageVersion = (): string =>
   (JSON.parse(readFileSync(new URL("../../../package.json", import.meta.url), "utf8")) as { version: string })
@@ -11,7 +12,7 @@ export function expectedUserAgent(vendor: string, apiVersion: string): string {
   return `booking-gateway/${packageVersion()} ${vendor}/${apiVersion} node/${process.versions.node.split(".")[0]}`;
 }
 
-export interface RecordingLog extends UpstreamLogger {
+export interface RecordingLog extends Pick<Logger, "warn"> {
   readonly lines: { message: string; fields?: Readonly<Record<string, unknown>> }[];
 }
 

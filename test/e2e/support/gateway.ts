@@ -19,7 +19,7 @@ import {
   parseHostsConfig,
 } from "../../../src/booking/hosts/index.js";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
-import type { Logger } from "../../../src/edges/http/types.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntime, GatewayRuntimeOptions } from "../../../src/gateway/runtime/runtime.js";
 

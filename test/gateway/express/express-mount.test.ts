@@ -17,7 +17,7 @@ import { embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";
 import { gatewayRouter } from "../../../src/gateway/express.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
-import { silentLogger } from "../../../src/gateway/runtime/support.js";
+import { silentLogger } from "../../../src/protocol/logger.js";
 
 let app: Express;
 let server: Server;

@@ -19,7 +19,7 @@ import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.j
 import { MemoryRateLimiter } from "../../../src/edges/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../../src/edges/http/rate-limit.js";
 import type { EdgeResponse, HttpAppDeps, IdempotentRequest } from "../../../src/gateway/http/types.js";
-import type { Logger } from "../../../src/edges/http/types.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 import * as ex from "../../protocol/schcp/schemas/spec-examples.js";
 
 /** A booking as the operator use cases answer it (the core's neutral view, booking/view.ts). */

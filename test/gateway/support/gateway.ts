@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { HostConfig } from "../../../src/booking/api.js";
 import { embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
-import type { Logger } from "../../../src/edges/http/types.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntime, GatewayRuntimeOptions } from "../../../src/gateway/runtime/runtime.js";
 import { jsonLinesLogger } from "../../../src/gateway/runtime/support.js";

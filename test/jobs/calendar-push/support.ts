@@ -1,6 +1,6 @@
 /** Shared by the calendar push tests: a manual clock for timers, and a logger that keeps its lines. */
 import type { Timers } from "../../../src/jobs/calendar-push/index.js";
-import type { JobLogger } from "../../../src/jobs/logger.js";
+import type { Logger } from "../../../src/protocol/logger.js";
 
 interface Pending {
   readonly id: number;
@@ -54,7 +54,7 @@ export interface LogLine {
   readonly fields: Readonly<Record<string, unknown>>;
 }
 
-export function recordingLogger(): JobLogger & { readonly lines: LogLine[] } {
+export function recordingLogger(): Logger & { readonly lines: LogLine[] } {
   const lines: LogLine[] = [];
   const at =
     (level: LogLine["level"]) =>

@@ -12,7 +12,7 @@ import {
   smtpTransport,
   type HostMessage,
 } from "../../../src/jobs/outbox/index.js";
-import { silentJobLogger, type JobLogger } from "../../../src/jobs/logger.js";
+import { silentLogger, type Logger } from "../../../src/protocol/logger.js";
 
 const message: HostMessage = {
   to: { email: "owner@example.test", phone: "+15555550100" },
@@ -187,7 +187,7 @@ describe("file transport and the messenger", () => {
           send: () => (++calls < 3 ? Promise.reject(new Error("down")) : Promise.resolve()),
         },
       ],
-      logger: silentJobLogger,
+      logger: silentLogger,
       sleep: (ms) => {
         delays.push(ms);
         return Promise.resolve();
@@ -202,7 +202,7 @@ describe("file transport and the messenger", () => {
 
   it("gives up after the last attempt and logs it as an error", async () => {
     const errors: string[] = [];
-    const logger: JobLogger = { ...silentJobLogger, error: (m) => errors.push(m) };
+    const logger: Logger = { ...silentLogger, error: (m) => errors.push(m) };
     const messenger = createHostMessenger({
       transports: [{ name: "down", accepts: () => true, send: () => Promise.reject(new Error("down")) }],
       logger,
@@ -229,7 +229,7 @@ describe("file transport and the messenger", () => {
           send: () => (used.push("sms"), Promise.resolve()),
         },
       ],
-      logger: silentJobLogger,
+      logger: silentLogger,
     });
     messenger.send({ ...message, key: "k2", to: { phone: "+1555" } });
     await messenger.idle();

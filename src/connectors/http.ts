@@ -28,7 +28,6 @@
  *   because only it knows the platform's error bodies.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { Logger } from "../protocol/logger.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
 import {
   credentialError,
@@ -61,12 +60,6 @@ export { resetNoticeLog } from "./http/notices.js";
 export { MemoryPacingGate } from "./http/pacing.js";
 export type { PacingGate, UpstreamPacing } from "./http/pacing.js";
 export type { UpstreamNotice } from "./http/notices.js";
-/**
- * A plain alias, not a second interface: new code names the gateway's one Logger
- * (src/protocol/logger.ts), `Pick<Logger, "warn">` where only warn is called. Kept while
- * connectors/ics-dir still imports this name.
- */
-export type UpstreamLogger = Pick<Logger, "warn">;
 export type {
   CapturedCall,
   Captured,

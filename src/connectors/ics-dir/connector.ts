@@ -31,7 +31,7 @@
  *   files' iCalendar is parsed in the CalDAV parse worker (caldav/off-thread.ts), never on
  *   the event loop.
  */
-import type { UpstreamLogger } from "../http.js";
+import type { Logger } from "../../protocol/logger.js";
 import { logSkipped } from "../caldav/sync.js";
 import { createHash } from "node:crypto";
 import type { Stats } from "node:fs";
@@ -71,7 +71,7 @@ export interface IcsDirSettings {
 
 export interface IcsDirDeps {
   now?: () => number;
-  logger?: UpstreamLogger;
+  logger?: Pick<Logger, "warn">;
   /** Watch the directory for changes between syncs (default: on Linux, see watch.ts). */
   watch?: boolean;
   /** fs.watch, or a stand-in (tests). */

@@ -181,11 +181,6 @@ export const EXCEPTIONS = [
   // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
   {
     rule: "core-no-edge-protocol",
-    file: "booking/availability/window.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
     file: "booking/bookings/refuse.ts",
     imports: ["protocol/schcp/mandate/index.ts"],
   },

@@ -179,11 +179,6 @@ export const EXCEPTIONS = [
     imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
   },
   // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/bookings/refuse.ts",
-    imports: ["protocol/schcp/mandate/index.ts"],
-  },
   { rule: "core-no-edge-protocol", file: "booking/bookings/state.ts", imports: ["protocol/schcp/types.ts"] },
   {
     rule: "core-no-edge-protocol",

@@ -194,11 +194,6 @@ export const EXCEPTIONS = [
     file: "booking/discovery/services.ts",
     imports: ["protocol/schcp/types.ts"],
   },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/holds/alternatives.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
   // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
   // OSBP conformance runs against the synthetic platform.
   {

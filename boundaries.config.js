@@ -179,21 +179,6 @@ export const EXCEPTIONS = [
     imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
   },
   // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/host-document.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/operator-document.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/services.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
   // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
   // OSBP conformance runs against the synthetic platform.
   {

@@ -178,7 +178,6 @@ export const EXCEPTIONS = [
     file: "booking/service.ts",
     imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
   },
-  // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
   // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
   // OSBP conformance runs against the synthetic platform.
   {

@@ -2,7 +2,8 @@
  * The booking core's public surface: the types the edges and the core share, the neutral
  * records it keeps (HoldPayload here, BookingState in bookings/state.ts, both on the
  * contract.ts terms), the hooks an edge keeps its own records through (BookingEdge), and the
- * operator's use cases. SchCP's use cases (SchcpHostApi) are built over the core in schcp/.
+ * operator's use cases. SchCP's use cases (SchcpHostApi, schcp/api.ts) are built over the core
+ * in schcp/, which this file does not import.
  *
  * The HTTP edge authenticates the request (SchCP §3.2 signature, §3.3 mandate verified for
  * the host in the path), validates the body against the closed schema, and calls one
@@ -272,9 +273,6 @@ export interface BookingEdge {
 }
 
 // ---- the use cases -----------------------------------------------------------------
-
-export type { SchcpHostApi } from "./schcp/api.js";
-export type { SchcpCaller } from "./schcp/caller.js";
 
 /** What the operator asks of its list of a host's bookings (OperatorApi.pageBookings). */
 export interface BookingListRequest {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { coreCaller } from "../../../src/booking/schcp/caller.js";
-import type { SchcpCaller } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
 import { hostDiscoveryDocument } from "../../../src/booking/schcp/discovery/index.js";
 import { createHold, decodeHoldPayload } from "../../../src/booking/holds/index.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";

@@ -192,59 +192,13 @@ export const RULES = [
  * architecture test fails when an entry no longer matches an import of its file.
  */
 export const EXCEPTIONS = [
-  // core-no-edge: the core's entry points still build the SchCP edge (booking/schcp sits in the
+  // core-no-edge: the core's entry point still builds the SchCP edge (booking/schcp sits in the
   // core's folder).
-  {
-    rule: "core-no-edge",
-    file: "booking/api.ts",
-    imports: ["booking/schcp/api.ts", "booking/schcp/caller.ts"],
-  },
   {
     rule: "core-no-edge",
     file: "booking/service.ts",
     imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
   },
-  // core-no-edge-protocol: the core's records and documents are typed with SchCP's wire types.
-  { rule: "core-no-edge-protocol", file: "booking/api.ts", imports: ["protocol/schcp/offer/index.ts"] },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/availability/window.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/bookings/refuse.ts",
-    imports: ["protocol/schcp/mandate/index.ts"],
-  },
-  { rule: "core-no-edge-protocol", file: "booking/bookings/state.ts", imports: ["protocol/schcp/types.ts"] },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/host-document.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/operator-document.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/discovery/services.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/holds/alternatives.ts",
-    imports: ["protocol/schcp/types.ts"],
-  },
-  { rule: "core-no-edge-protocol", file: "booking/holds/checks.ts", imports: ["protocol/schcp/types.ts"] },
-  { rule: "core-no-edge-protocol", file: "booking/holds/payload.ts", imports: ["protocol/schcp/types.ts"] },
-  {
-    rule: "core-no-edge-protocol",
-    file: "booking/hosts/runtime.ts",
-    imports: ["protocol/schcp/offer/index.ts"],
-  },
-  { rule: "core-no-edge-protocol", file: "booking/rules/place.ts", imports: ["protocol/schcp/types.ts"] },
   // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
   // OSBP conformance runs against the synthetic platform.
   {

@@ -2,7 +2,8 @@
  * The booking core's public surface: the types the edges and the core share, the neutral
  * records it keeps (HoldPayload here, BookingState in bookings/state.ts, both on the
  * contract.ts terms), the hooks an edge keeps its own records through (BookingEdge), and the
- * operator's use cases. SchCP's use cases (SchcpHostApi) are built over the core in schcp/.
+ * operator's use cases. SchCP's use cases (SchcpHostApi, schcp/api.ts) are built over the core
+ * in schcp/, which this file does not import.
  *
  * The HTTP edge authenticates the request (SchCP §3.2 signature, §3.3 mandate verified for
  * the host in the path), validates the body against the closed schema, and calls one
@@ -14,7 +15,8 @@ import type { Catalog, ConnectorError, PlaceLocation, PlatformConnector } from "
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { BookingListQuery, BookingPage, GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
-import type { HostSigningKey } from "../protocol/schcp/offer/index.js";
+import type { KeyObject } from "node:crypto";
+import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
 import type { BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
@@ -151,6 +153,17 @@ export interface HostConfig {
   readonly calendar?: unknown;
 }
 
+/**
+ * A host's signing key, in the core's terms: the private key every statement the host makes is
+ * signed with, its public half and the kid that names it. Each edge signs with it in its own
+ * format (SchCP offers, receipts and webhooks, SchCP §2.1, §3.2) and publishes the public half.
+ */
+export interface HostKey {
+  readonly kid: string;
+  readonly privateKey: KeyObject;
+  readonly publicJwk: Ed25519PublicJwk;
+}
+
 /** A configured host with its live pieces: catalog read from the connector, signing keys. */
 export interface HostRuntime {
   readonly config: HostConfig;
@@ -166,7 +179,7 @@ export interface HostRuntime {
    */
   readonly catalog: Catalog;
   /** The first key signs; all are published in discovery (§2.1 keys, unique kid). */
-  readonly keys: readonly HostSigningKey[];
+  readonly keys: readonly HostKey[];
   /** The host's upstream health (hosts/health.ts); absent on hand-built runtimes in tests. */
   readonly health?: HostHealth;
   /** Reads the catalog again now (the refresh job, an operator after reconnecting). */
@@ -260,9 +273,6 @@ export interface BookingEdge {
 }
 
 // ---- the use cases -----------------------------------------------------------------
-
-export type { SchcpHostApi } from "./schcp/api.js";
-export type { SchcpCaller } from "./schcp/caller.js";
 
 /** What the operator asks of its list of a host's bookings (OperatorApi.pageBookings). */
 export interface BookingListRequest {

@@ -6,7 +6,7 @@
  * confirm/, bookings/, changes/ and operator/. Change offers and host proposals are placed
  * with the same createHold engine as any hold.
  */
-import type { BookingDeps, OperatorApi, SchcpHostApi, UpstreamChangeApi } from "./api.js";
+import type { BookingDeps, OperatorApi, UpstreamChangeApi } from "./api.js";
 import { createHold } from "./holds/index.js";
 import { storeBookingIndex } from "./bookings/booking-index.js";
 import type { CreateHold } from "./changes/hold-engine.js";
@@ -33,7 +33,7 @@ import type { ReconcileReport } from "./reconcile/reconcile.js";
 import { MemoryPublicPool } from "./public-pool/index.js";
 import { SCHCP } from "./schcp/attachment.js";
 import { schcpEdge } from "./schcp/edge.js";
-import { schcpHostApi } from "./schcp/host-api.js";
+import { schcpHostApi, type SchcpHostApi } from "./schcp/host-api.js";
 
 /** The periodic work the jobs layer runs per host (src/jobs/maintenance). */
 export interface BookingMaintenance {

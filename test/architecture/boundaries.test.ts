@@ -222,15 +222,16 @@ describe("a planted import that crosses a layer fails with its rule's message", 
   });
 
   it("an exception covers only the imports it names: a new one in the same file fails", async () => {
-    // booking/api.ts may import schcp/api.js and schcp/caller.js, nothing else of the edge.
+    // booking/service.ts may import schcp/attachment.js, schcp/edge.js and schcp/host-api.js,
+    // nothing else of the edge.
     expect(
       await messagesOf(
-        "src/booking/api.ts",
-        `import { a } from "./schcp/api.js";\nimport { b } from "./schcp/caller.js";\nvoid a;\nvoid b;\n`,
+        "src/booking/service.ts",
+        `import { a } from "./schcp/attachment.js";\nimport { b } from "./schcp/edge.js";\nimport { e } from "./schcp/host-api.js";\nvoid a;\nvoid b;\nvoid e;\n`,
       ),
     ).toEqual([]);
     const messages = await messagesOf(
-      "src/booking/api.ts",
+      "src/booking/service.ts",
       `import { c } from "./schcp/replay.js";\nimport { d } from "../gateway/http/app.js";\nvoid c;\nvoid d;\n`,
     );
     expect(messages).toHaveLength(2);
@@ -277,6 +278,6 @@ describe("the tree", () => {
     ).default;
     const names = config.map((block) => block.name);
     expect(names).toContain("boundaries/booking");
-    expect(names).toContain("boundaries/exceptions/booking/api.ts");
+    expect(names).toContain("boundaries/exceptions/booking/service.ts");
   });
 });

@@ -4,7 +4,8 @@
  * changes, operator side and reconciliation, over one MemoryHoldStore.
  */
 import { describe, expect, it } from "vitest";
-import type { Caller, SchcpCaller, OutboundEvent } from "../../src/booking/api.js";
+import type { Caller, OutboundEvent } from "../../src/booking/api.js";
+import type { SchcpCaller } from "../../src/booking/schcp/caller.js";
 import {
   buildHostRuntime,
   createHostDirectory,

@@ -6,7 +6,7 @@
  */
 import { Redis } from "ioredis";
 import { expect } from "vitest";
-import type { SchcpCaller } from "../../src/booking/api.js";
+import type { SchcpCaller } from "../../src/booking/schcp/caller.js";
 import {
   buildHostRuntime,
   createHostDirectory,

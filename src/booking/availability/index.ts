@@ -8,6 +8,7 @@ export {
   MAX_WINDOW_MS,
   parseQueryWindow,
   type QueryWindow,
+  type WindowQuery,
 } from "./window.js";
 export { allocationViews, type OccupancyMap } from "./occupancy.js";
 export { openings, type Openings, type OpeningsQuery } from "./openings.js";

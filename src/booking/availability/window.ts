@@ -5,7 +5,6 @@
  * 400 INVALID_REQUEST with the rule in basis.
  */
 import { err, ok, type Result } from "../../protocol/result.js";
-import type { AvailabilityRequest } from "../../protocol/schcp/types.js";
 import { formatSchcpDuration, parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
 import type { BookingRefusal } from "../api.js";
 import { bookingRefusal } from "../rules/index.js";
@@ -21,10 +20,20 @@ export interface QueryWindow {
   readonly stepMs?: number;
 }
 
+/**
+ * What a query states about its window: its instants (RFC 3339) and, optionally, the
+ * granularity (an ISO 8601 duration). An edge's query body carries it (SchCP's
+ * AvailabilityRequest has this shape, §5.1); the refusals point into it with these names.
+ */
+export interface WindowQuery {
+  readonly window: { readonly start: string; readonly end: string };
+  readonly constraints?: { readonly granularity?: string };
+}
+
 const invalid = (field: string, message: string, basis?: Record<string, unknown>): BookingRefusal =>
   bookingRefusal("invalid_request", { message, details: { field }, ...(basis !== undefined && { basis }) });
 
-export function parseQueryWindow(body: AvailabilityRequest): Result<QueryWindow, BookingRefusal> {
+export function parseQueryWindow(body: WindowQuery): Result<QueryWindow, BookingRefusal> {
   const start = parseInstant(body.window.start, "/window/start");
   if (!start.ok) return err(invalid(start.error.field, start.error.message));
   const end = parseInstant(body.window.end, "/window/end");

@@ -2,12 +2,12 @@
  * BookingRefusal constructors shared by the booking use cases (SchCP §9.2). Each reason is
  * typed against the registry (src/protocol/schcp/refusals.ts), so an unregistered reason is a
  * compile error here rather than an unknown reason on the wire. The edge adds the contact
- * remedy and the HTTP status.
+ * remedy and the HTTP status; a SchCP mandate check's refusal is mapped by the SchCP edge
+ * (../schcp/mandate-refusal.ts).
  */
 import type { BookingRefusal } from "../api.js";
 import type { ConnectorError, PaymentHandoff } from "../../connectors/port.js";
 import { hostNeedsReconnection } from "../hosts/refusals.js";
-import type { MandateRefusal, MandateRefusalCode } from "../../protocol/schcp/mandate/index.js";
 import { DEFAULT_ERROR_MESSAGES, type BookingErrorCode, type BookingErrorReason } from "../errors.js";
 import { upstreamRejected } from "../rules/refusal.js";
 
@@ -31,13 +31,6 @@ export const invalidState = (message: string, extra: Extra = {}): BookingRefusal
 export const mandateRequired = (): BookingRefusal =>
   refuse("authority_required", "authority_required", "this operation requires a mandate (SchCP-Mandate)");
 
-const FROM_MANDATE: Readonly<Record<MandateRefusalCode, BookingErrorCode>> = {
-  MANDATE_INVALID: "authority_invalid",
-  MANDATE_SCOPE: "authority_scope",
-  MANDATE_LIMIT: "authority_limit",
-  OFFER_APPROVAL_REQUIRED: "approval_required",
-};
-
 /** §5.6 / §5.7: sequence must be the booking's current one (iTIP: stale updates are ignored). */
 export const staleSequence = (current: number): BookingRefusal =>
   refuse("stale_sequence", "stale_sequence", `the booking's current sequence is ${current}`, {
@@ -52,22 +45,6 @@ export const contractMismatch = (expected: string | undefined, message: string):
     message,
     expected === undefined ? {} : { details: { offer_sha256: expected } },
   );
-
-/** A mandate check's refusal as the use case answers it; OFFER_APPROVAL_REQUIRED gets approve_offer (§5.3). */
-export function fromMandateRefusal(r: MandateRefusal): BookingRefusal {
-  const remedies =
-    r.code === "OFFER_APPROVAL_REQUIRED" && typeof r.details?.offer_sha256 === "string"
-      ? [{ type: "approve" as const, termsHash: r.details.offer_sha256 }]
-      : undefined;
-  return {
-    code: FROM_MANDATE[r.code],
-    reason: r.reason,
-    message: r.message,
-    ...(r.basis !== undefined && { basis: r.basis }),
-    ...(r.details !== undefined && { details: r.details }),
-    ...(remedies !== undefined && { remedies }),
-  };
-}
 
 /**
  * The one mapping of an upstream failure to the core's vocabulary, as the agent sees it: 503 UPSTREAM_UNAVAILABLE, which it may retry, with

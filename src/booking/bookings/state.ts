@@ -14,7 +14,6 @@
 import { parseSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import type { OfferClaims } from "../../protocol/schcp/types.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 
@@ -254,11 +253,33 @@ function isContract(c: unknown): c is BookingContract {
   );
 }
 
+/**
+ * The terms a version 1 record kept, under the names it stored them (the claims of the offer
+ * this gateway signed then, SchCP §5.2): only the members the neutral contract is read from.
+ * Money is checked as it is read (contractFromClaims).
+ */
+export interface StoredOfferTerms {
+  readonly kind: "booking" | "change";
+  readonly service: { readonly id: string; readonly name: string };
+  readonly price?: unknown;
+  readonly total?: unknown;
+  readonly lines?: readonly {
+    readonly kind: PriceLine["kind"];
+    readonly label: string;
+    readonly amount: unknown;
+  }[];
+  readonly retention: string;
+  readonly resource?: string;
+  readonly resource_name?: string;
+  /** RFC 3339. */
+  readonly approval_by?: string;
+}
+
 /** A version 1 contract: the signed offer itself (SchCP §5.3). */
 interface V1Contract {
   readonly offer: string;
   readonly offerSha256: string;
-  readonly claims: OfferClaims;
+  readonly claims: StoredOfferTerms;
 }
 
 const isV1Contract = (c: unknown): c is V1Contract =>
@@ -273,7 +294,7 @@ const isV1Contract = (c: unknown): c is V1Contract =>
  * for the time, party and place the record kept beside them.
  */
 export function contractFromClaims(
-  claims: OfferClaims,
+  claims: StoredOfferTerms,
   at: { readonly start: number; readonly end?: number; readonly partySize: number; readonly place?: Place },
 ): BookingContract {
   const money = (m: unknown, field: string): Money | null => {

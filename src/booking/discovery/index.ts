@@ -1,17 +1,6 @@
-/** Discovery (SchCP §2): each host's document and the operator's list of hosts. */
-export {
-  BASE_CAPABILITIES,
-  hostDiscoveryDocument,
-  hostDiscoveryUrl,
-  hostEndpoint,
-  originOf,
-  type DiscoveryOptions,
-} from "./host-document.js";
-export {
-  cachedOperatorDocument,
-  operatorDocument,
-  type OperatorEntity,
-  type OperatorOptions,
-} from "./operator-document.js";
-export { discoveryService } from "./services.js";
+/**
+ * What every edge's discovery states about a host in the core's terms: how it answers a new
+ * booking. The SchCP documents themselves (SchCP §2) are the SchCP edge's
+ * (src/booking/schcp/discovery/).
+ */
 export { confirmationOf } from "./confirmation.js";

@@ -6,8 +6,7 @@
  * tests them in the same atomic step as the refused hold.
  */
 import { alternativeStarts } from "../../holds/alternatives.js";
-import { toSchcpMoney, type Money } from "../../protocol/money/index.js";
-import type { Slot } from "../../protocol/schcp/types.js";
+import type { Money } from "../../protocol/money/index.js";
 import type { HostRuntime } from "../api.js";
 import type { HoldAlternative } from "../errors.js";
 import type { Authority } from "../authority.js";
@@ -44,6 +43,7 @@ export function alternativeStartsFor(
 /**
  * A start as a hold alternative in the core's terms (SchCP words it as a §5.2 Slot), priced at
  * that time: at the upstream's stated total there when it states one (pricing/price-offer.ts).
+ * An availability slot (§5.1) is the SchCP edge's own (../schcp/slot.ts).
  */
 export function alternativeAt(
   runtime: HostRuntime,
@@ -64,38 +64,4 @@ export function alternativeAt(
   return service.duration === "open"
     ? { start, price: priced.price, total: priced.total }
     : { start, end: start + service.duration, price: priced.price, total: priced.total };
-}
-
-/**
- * A start as an availability slot (§5.1), priced at that time (§5.1: "A slot's total is the
- * stated all-in price, including any surcharge that applies at that time"): the upstream's
- * stated total there when it states one.
- */
-export function slotAt(
-  runtime: HostRuntime,
-  found: ServiceLookup,
-  start: number,
-  partySize: number,
-  now: number,
-  view: ZoneView = zoneView(runtime.config.timezone),
-  stated?: Money,
-): Slot {
-  const { service, rules } = found;
-  const tz = runtime.config.timezone;
-  const priced = priceOffer(
-    service,
-    rules,
-    { timezone: tz, taxes: runtime.catalog.taxes, view },
-    stated === undefined ? { start, partySize, now } : { start, partySize, now, stated },
-  );
-  // Built without spreads (an availability answer writes up to 3,000), in the wire's key order.
-  const slot: Slot =
-    service.duration === "open"
-      ? { start: view.format(start), open_end: true }
-      : { start: view.format(start), end: view.format(start + service.duration) };
-  if (priced.price !== null && priced.total !== null) {
-    slot.price = toSchcpMoney(priced.price);
-    slot.total = toSchcpMoney(priced.total);
-  }
-  return slot;
 }

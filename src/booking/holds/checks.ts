@@ -9,7 +9,7 @@
 import { principalOf } from "../authority.js";
 import type { CatalogResource } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
-import type { Place } from "../../protocol/schcp/types.js";
+import type { Place } from "../contract.js";
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import {
   bookingRefusal,

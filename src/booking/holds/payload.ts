@@ -8,9 +8,8 @@
  * level; it is read into version 2 with those as the SchCP attachment.
  */
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
-import type { Hold, OfferClaims } from "../../protocol/schcp/types.js";
 import type { HoldPayload } from "../api.js";
-import { contractFromClaims } from "../bookings/state.js";
+import { contractFromClaims, type StoredOfferTerms } from "../bookings/state.js";
 import type { Place } from "../contract.js";
 
 export function encodeHoldPayload(payload: HoldPayload): string {
@@ -81,7 +80,7 @@ function fromV1(p: Record<string, unknown>): Result<HoldPayload, FieldError> {
   const callbackUrl = str("callbackUrl");
   return ok({
     v: 2,
-    contract: contractFromClaims(claims as OfferClaims, {
+    contract: contractFromClaims(claims as StoredOfferTerms, {
       start,
       ...(end !== undefined && { end }),
       partySize,
@@ -93,6 +92,7 @@ function fromV1(p: Record<string, unknown>): Result<HoldPayload, FieldError> {
     agentKey: p["agentKey"] as string,
     principal: str("principal") ?? null,
     ...(callbackUrl !== undefined && { callbackUrl }),
-    attachments: { schcp: { offer, offerSha256, claims: claims as OfferClaims, hold: hold as Hold } },
+    // The SchCP edge's attachment, as that edge reads it (its signed offer, claims and wire Hold).
+    attachments: { schcp: { offer, offerSha256, claims, hold } },
   });
 }

@@ -18,8 +18,7 @@
  */
 import type { Catalog, Connector } from "../../connectors/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
-import type { HostSigningKey } from "../../protocol/schcp/offer/index.js";
-import type { Clock, HostConfig, HostRuntime } from "../api.js";
+import type { Clock, HostConfig, HostKey, HostRuntime } from "../api.js";
 import { DEFAULT_HEALTH_POLICY, HostHealth } from "./health.js";
 import type { HealthListener, HostHealthPolicy } from "./health.js";
 import { checkCapabilities } from "./capabilities.js";
@@ -45,7 +44,7 @@ const systemClock: Clock = { now: () => Date.now() };
 export async function buildHostRuntime(
   config: HostConfig,
   connector: Connector,
-  keys: readonly HostSigningKey[],
+  keys: readonly HostKey[],
   options: HostRuntimeOptions = {},
 ): Promise<Result<HostRuntime, FieldError>> {
   const id = config.id;

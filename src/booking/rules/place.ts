@@ -8,7 +8,7 @@
  * Refusals are 422 OUT_OF_SERVICE_AREA, place_required or outside_service_area.
  */
 import { err, ok, type Result } from "../../protocol/result.js";
-import type { Place } from "../../protocol/schcp/types.js";
+import type { Place } from "../contract.js";
 import type { BookingRefusal, HostPolicies, ServiceRules } from "../api.js";
 import { bookingRefusal } from "./refusal.js";
 

@@ -5,7 +5,8 @@
  */
 import type { SchcpCaller } from "./caller.js";
 import type { BookingRefusal } from "../api.js";
-import { fromMandateRefusal, mandateRequired, notFound } from "../bookings/refuse.js";
+import { mandateRequired, notFound } from "../bookings/refuse.js";
+import { fromMandateRefusal } from "./mandate-refusal.js";
 import type { BookingState } from "../bookings/state.js";
 import { schcpOffer } from "./attachment.js";
 import type { HoldStore } from "../../holds/port.js";

@@ -19,14 +19,8 @@ import {
 } from "../../protocol/schcp/mandate/index.js";
 import type { MandateChain } from "../../protocol/schcp/mandate/index.js";
 import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
-import {
-  contractMismatch,
-  fromMandateRefusal,
-  invalidState,
-  mandateRequired,
-  notFound,
-  refuse,
-} from "../bookings/refuse.js";
+import { contractMismatch, invalidState, mandateRequired, notFound, refuse } from "../bookings/refuse.js";
+import { fromMandateRefusal } from "./mandate-refusal.js";
 import { loadBooking } from "../bookings/store.js";
 import { holdStateRefusal } from "../confirm/checks.js";
 import { fenceHold, settleUpstream } from "../confirm/confirm.js";

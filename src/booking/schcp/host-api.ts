@@ -8,6 +8,8 @@
 import type { BookingDeps } from "../api.js";
 import type { CreateHold } from "../changes/hold-engine.js";
 import type { SchcpHostApi } from "./api.js";
+
+export type { SchcpHostApi };
 import { availability } from "./availability.js";
 import { cancelBooking } from "./cancel.js";
 import { changeOffer } from "./change-offer.js";

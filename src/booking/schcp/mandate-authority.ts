@@ -15,7 +15,7 @@ import {
 } from "../../protocol/schcp/mandate/index.js";
 import type { BookingRefusal } from "../api.js";
 import type { ActionTerms, Authority } from "../authority.js";
-import { fromMandateRefusal } from "../bookings/refuse.js";
+import { fromMandateRefusal } from "./mandate-refusal.js";
 
 export const SCHCP_AUTHORITY = "schcp";
 

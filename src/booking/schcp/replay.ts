@@ -19,7 +19,8 @@ import { checkMandateAction, REQUIRED_SCOPE } from "../../protocol/schcp/mandate
 import type { MandateAction, MandateActionKind, MandateChain } from "../../protocol/schcp/mandate/index.js";
 import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import { parseInstant } from "../../protocol/time/index.js";
-import { fromMandateRefusal, mandateRequired, refuse } from "../bookings/refuse.js";
+import { mandateRequired, refuse } from "../bookings/refuse.js";
+import { fromMandateRefusal } from "./mandate-refusal.js";
 import type { ReplayAuthorizer } from "../idempotency/index.js";
 
 const NO_COUNT = { active: () => Promise.resolve(0) };

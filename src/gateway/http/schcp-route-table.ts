@@ -4,7 +4,8 @@
  * needs a mandate and an idempotency key, and which use case it calls. The handler in
  * schcp-routes.ts runs the same pipeline for all of them.
  */
-import type { HostRuntime, SchcpHostApi, UseCase } from "../../booking/api.js";
+import type { HostRuntime, UseCase } from "../../booking/api.js";
+import type { SchcpHostApi } from "../../booking/schcp/api.js";
 import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { SchcpTypeOf, SchemaName } from "../../protocol/schcp/validate.js";
 import type { IdempotentRoute } from "./types.js";

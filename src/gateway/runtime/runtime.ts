@@ -17,7 +17,7 @@ import {
   cachedOperatorDocument,
   operatorDocument,
   hostDiscoveryDocument,
-} from "../../booking/discovery/index.js";
+} from "../../booking/schcp/discovery/index.js";
 import { createBookingService } from "../../booking/service.js";
 import { a2aWiring } from "../../a2a/intents/wiring.js";
 import type { A2aApiKeys } from "../../a2a/api-keys.js";

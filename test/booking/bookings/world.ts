@@ -8,13 +8,13 @@
 import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
 import type {
   BookingDeps,
-  SchcpCaller,
   HoldPayload,
   HostConfig,
   HostPolicies,
   HostRuntime,
   OutboundEvent,
 } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
 import type { Catalog } from "../../../src/connectors/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { HoldRecord } from "../../../src/holds/port.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { coreCaller } from "../../../src/booking/schcp/caller.js";
-import type { SchcpCaller } from "../../../src/booking/api.js";
-import { hostDiscoveryDocument } from "../../../src/booking/discovery/index.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
+import { hostDiscoveryDocument } from "../../../src/booking/schcp/discovery/index.js";
 import { createHold, decodeHoldPayload } from "../../../src/booking/holds/index.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import { schcpHold } from "../../../src/booking/schcp/attachment.js";

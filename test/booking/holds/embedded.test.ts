@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { availability } from "../../../src/booking/schcp/availability.js";
 import type { HostRuntime } from "../../../src/booking/api.js";
-import { hostDiscoveryDocument } from "../../../src/booking/discovery/index.js";
+import { hostDiscoveryDocument } from "../../../src/booking/schcp/discovery/index.js";
 import { getHold } from "../../../src/booking/schcp/holds.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import { buildHostRuntime, embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SchcpCaller } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
 import { getHold, releaseHold } from "../../../src/booking/schcp/holds.js";
 import { placeHold } from "../../../src/booking/schcp/place-hold.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";

@@ -21,11 +21,11 @@ import { isRegisteredReason } from "../../../src/protocol/schcp/refusals.js";
 import type {
   BookingDeps,
   BookingRefusal,
-  SchcpCaller,
   HostConfig,
   HostRuntime,
   OutboundEvent,
 } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
 import { createHostDirectory, parseHostsConfig } from "../../../src/booking/hosts/index.js";
 import type { GatewayStore, Interval } from "../../../src/holds/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { SchcpCaller } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
 import { confirmHold } from "../../../src/booking/schcp/confirm.js";
 import { requestHash, withIdempotency } from "../../../src/booking/idempotency/index.js";
 import { mandateReplayAuthorizer } from "../../../src/booking/schcp/replay.js";

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createHttpApp } from "../../../src/gateway/http/app.js";
 import { etagMatches } from "../../../src/gateway/http/app.js";
 import { DEFAULT_HOSTS_PAGE } from "../../../src/gateway/http/operator-hosts.js";
-import { cachedOperatorDocument } from "../../../src/booking/discovery/operator-document.js";
+import { cachedOperatorDocument } from "../../../src/booking/schcp/discovery/operator-document.js";
 import { OPERATOR_TOKEN, edgeFixture, hostConfig, hostDirectory } from "../support/fakes.js";
 
 const auth = { authorization: `Bearer ${OPERATOR_TOKEN}` };

@@ -5,14 +5,14 @@
  */
 import type {
   BookingRefusal,
-  SchcpCaller,
   HostConfig,
   HostDirectory,
   HostPolicies,
   HostRuntime,
   OperatorApi,
-  SchcpHostApi,
 } from "../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
+import type { SchcpHostApi } from "../../../src/booking/schcp/api.js";
 import type { BookingView } from "../../../src/booking/view.js";
 import type { Catalog, PlatformConnector } from "../../../src/connectors/port.js";
 import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.js";

@@ -5,13 +5,8 @@
  * edge (signed offers, receipts, webhooks into a recording outbox), guests booking through
  * SchCP hold + confirm, and the sync wired to displaceConflicts as the runtime wires it.
  */
-import type {
-  BookingDeps,
-  SchcpCaller,
-  HostConfig,
-  HostPolicies,
-  HostRuntime,
-} from "../../../../src/booking/api.js";
+import type { BookingDeps, HostConfig, HostPolicies, HostRuntime } from "../../../../src/booking/api.js";
+import type { SchcpCaller } from "../../../../src/booking/schcp/caller.js";
 import { storeBookingIndex } from "../../../../src/booking/bookings/booking-index.js";
 import { loadBooking } from "../../../../src/booking/bookings/store.js";
 import { displaceConflicts, type HostNotice } from "../../../../src/booking/calendar/displace.js";

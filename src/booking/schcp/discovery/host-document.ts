@@ -11,10 +11,10 @@
  * - taxes: the tax rules the lines are computed with (§5.2 "tax rules in discovery"; the
  *   schema names no member for them, and discovery is open, so they go in "taxes").
  */
-import type { DiscoveryDocument, DiscoveryPolicies, Jwk } from "../../protocol/schcp/types.js";
-import { formatSchcpDuration } from "../../protocol/time/index.js";
-import type { HostPolicies, HostRuntime } from "../api.js";
-import { confirmationOf } from "./confirmation.js";
+import type { DiscoveryDocument, DiscoveryPolicies, Jwk } from "../../../protocol/schcp/types.js";
+import { formatSchcpDuration } from "../../../protocol/time/index.js";
+import type { HostPolicies, HostRuntime } from "../../api.js";
+import { confirmationOf } from "../../discovery/confirmation.js";
 import { discoveryService } from "./services.js";
 
 export interface DiscoveryOptions {

@@ -4,8 +4,8 @@
  * host the operator publishes).
  */
 import { createHash } from "node:crypto";
-import type { OperatorDocument } from "../../protocol/schcp/types.js";
-import type { HostConfig, HostRuntime } from "../api.js";
+import type { OperatorDocument } from "../../../protocol/schcp/types.js";
+import type { HostConfig, HostRuntime } from "../../api.js";
 import { hostDiscoveryUrl } from "./host-document.js";
 
 export interface OperatorOptions {

@@ -153,8 +153,8 @@ export async function buildGatewayRuntime(
     );
     started.add(mountWorkers(opts, basics, booking));
     // The sync queue is closed here whether it starts now or with a later calendar host.
-    const sync = mountCalendarSync(opts, basics, { calendar, directory, infra, service, messenger });
     started.add(calendar);
+    const sync = mountCalendarSync(opts, basics, { calendar, directory, infra, service, messenger });
     const calendarPush = started.add(await mountCalendarPush(opts, basics, { calendar }));
     const operatorConsole = started.add(await mountConsole(opts, basics));
     const connect = started.add(await mountConnect(opts, basics));

@@ -1,0 +1,22 @@
+/** The A2A intents and their API keys (src/a2a/intents/wiring.ts). */
+import type { BookingDeps } from "../../../booking/api.js";
+import type { BookingService } from "../../../booking/service.js";
+import { a2aWiring, type A2aWiring } from "../../../a2a/intents/wiring.js";
+import type { GatewayRuntimeOptions, RuntimeBasics } from "../options.js";
+
+export type A2aFeatureOptions = Pick<GatewayRuntimeOptions, "dataDir" | "redisUrl" | "redisKeyPrefix">;
+
+export function mountA2a(
+  opts: A2aFeatureOptions,
+  { logger }: Pick<RuntimeBasics, "logger">,
+  { service, deps }: { readonly service: BookingService; readonly deps: BookingDeps },
+): Promise<A2aWiring> {
+  return a2aWiring({
+    core: service,
+    booking: deps,
+    logger,
+    dataDir: opts.dataDir,
+    ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+    ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * The operator console's stores (src/gateway/console/wiring.ts) and, with a token vault, the
+ * setup page's calendars and locations, read with the connectors' own client and origins
+ * (the same fetch, so whatever reaches the connectors reaches these).
+ */
+import { consoleWiring } from "../../console/wiring.js";
+import type { ConsoleDeps } from "../../console/routes.js";
+import { createSetupChoices } from "../../setup/choices.js";
+import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
+import type { Closable } from "../started.js";
+
+export type ConsoleFeatureOptions = Pick<
+  GatewayRuntimeOptions,
+  "dataDir" | "redisUrl" | "redisKeyPrefix" | "consoleSessions" | "ownerCaps" | "credentials"
+>;
+
+export interface ConsoleFeature extends Closable {
+  readonly deps: ConsoleDeps;
+}
+
+export async function mountConsole(
+  opts: ConsoleFeatureOptions,
+  { clock, connectorFetch }: Pick<RuntimeBasics, "clock" | "connectorFetch">,
+): Promise<ConsoleFeature> {
+  const wiring = await consoleWiring({
+    clock,
+    redisKeyPrefix: keyPrefix(opts),
+    dataDir: opts.dataDir,
+    ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
+    ...(opts.consoleSessions !== undefined && { sessionPolicy: opts.consoleSessions }),
+    ...(opts.ownerCaps !== undefined && { ownerCaps: opts.ownerCaps }),
+  });
+  const credentials = opts.credentials;
+  return {
+    deps:
+      credentials === undefined
+        ? wiring.deps
+        : {
+            ...wiring.deps,
+            setupChoices: createSetupChoices({
+              credentials,
+              ...(credentials.basic !== undefined && { basicVault: credentials.basic }),
+              fetch: connectorFetch,
+              now: () => clock.now(),
+            }),
+          },
+    close: () => wiring.close(),
+  };
+}

@@ -6,7 +6,7 @@
  * every replica knows every owner.
  */
 import { join } from "node:path";
-import type { Clock } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 import type { ScryptParams } from "./accounts-password.js";

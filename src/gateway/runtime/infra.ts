@@ -7,7 +7,8 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { Logger } from "../../protocol/logger.js";
-import type { BookingIndex, Clock } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { BookingIndex } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
 import type { SyntheticBackend } from "../../connectors/synthetic/index.js";

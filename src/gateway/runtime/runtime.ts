@@ -9,7 +9,8 @@
  *   service -> background workers (the catalog refresh among them).
  */
 import type { ReplicaWaitPolicy } from "../../holds/redis/index.js";
-import type { BookingDeps, Clock, HostConfig, IdGenerator } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { BookingDeps, HostConfig, IdGenerator } from "../../booking/api.js";
 import { DEFAULT_HEALTH_POLICY } from "../../booking/hosts/index.js";
 import type { HostHealthPolicy } from "../../booking/hosts/index.js";
 import type { FaultPlan } from "../../connectors/synthetic/index.js";

@@ -24,7 +24,7 @@ export async function inProcessCore(
   if (!runtime.ok) throw new Error(runtime.error.message);
   const deps: BookingDeps = {
     hosts: createHostDirectory([runtime.value]),
-    store: new MemoryHoldStore({ clock: () => clock.now() }),
+    store: new MemoryHoldStore({ clock }),
     clock,
     ids: { next: (prefix) => `${prefix}${randomBytes(16).toString("base64url")}` },
     // Nobody subscribes to webhooks here: no SchCP agent reaches this core.

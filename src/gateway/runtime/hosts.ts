@@ -103,7 +103,7 @@ export async function buildHost(
     const host = await calendarHostFrom(config, at, made.value, {
       store: deps.store,
       state: deps.calendarState,
-      now: () => clock.now(),
+      clock,
       ...(deps.onTentative !== undefined && { onTentative: deps.onTentative }),
     });
     if (!host.ok) return host;

@@ -349,7 +349,7 @@ export function approvalRoutes(opts: {
   return {
     secret: opts.secret,
     uses: opts.uses,
-    now: () => deps.clock.now(),
+    clock: deps.clock,
     read,
     async answer(hostId, eventId, action) {
       const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);

@@ -87,7 +87,7 @@ function vaultSettings(config: HostConfig, at: string, deps: ConnectorDeps) {
     ...(deps.credentials !== undefined && { credentials: deps.credentials }),
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
-    now: () => deps.clock.now(),
+    clock: deps.clock,
   });
   if (!made.ok) return err(fieldError("invalid_setting", made.error.field, made.error.message));
   return made;

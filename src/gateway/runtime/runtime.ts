@@ -310,7 +310,7 @@ export async function buildGatewayRuntime(
       store: managedStore,
       configIds: new Set(opts.hosts.map((h) => h.id)),
       logger,
-      now: () => clock.now(),
+      clock,
       live: {
         build: (config) => buildHost(config, "", opts.dataDir, buildDeps),
         serve: ({ runtime: host, calendarHost }) => {
@@ -466,7 +466,7 @@ export async function buildGatewayRuntime(
             vault: opts.credentials.vault,
             ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
             env: opts.credentials.env,
-            now: () => clock.now(),
+            clock,
             logger,
             redisKeyPrefix: opts.redisKeyPrefix ?? "schcp:",
             ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
@@ -537,7 +537,7 @@ export async function buildGatewayRuntime(
                 credentials: opts.credentials,
                 ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
                 fetch: connectorFetch,
-                now: () => clock.now(),
+                clock,
               }),
             },
       ...(connect !== undefined && { connect: connect.deps }),

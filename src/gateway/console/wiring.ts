@@ -70,7 +70,11 @@ export async function consoleWiring(
   await connectClient(client, opts.redisUrl);
   return {
     deps: {
-      sessions: new Sessions(new RedisSessionStore(client, opts.redisKeyPrefix), opts.clock, opts.sessionPolicy),
+      sessions: new Sessions(
+        new RedisSessionStore(client, opts.redisKeyPrefix),
+        opts.clock,
+        opts.sessionPolicy,
+      ),
       signInLimiter: new RedisSignInLimiter(client, opts.redisKeyPrefix, limit),
       signInGate,
       accounts: new OwnerAccounts(

@@ -175,7 +175,8 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       next = Math.min(next, at);
     }
     // A calendar no longer configured: its channel is stopped.
-    for (const e of all) if (!host.calendarIds.includes(e.calendarId)) await retire(host, e, deps.clock.now());
+    for (const e of all)
+      if (!host.calendarIds.includes(e.calendarId)) await retire(host, e, deps.clock.now());
     return next;
   }
 

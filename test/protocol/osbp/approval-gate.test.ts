@@ -169,7 +169,9 @@ describe("approval gate check", () => {
   });
 
   it("refuses a short secret and a bad TTL (programmer errors)", () => {
-    expect(() => createApprovalGate({ secret: new Uint8Array(16), clock: { now: () => 0 } })).toThrow(TypeError);
+    expect(() => createApprovalGate({ secret: new Uint8Array(16), clock: { now: () => 0 } })).toThrow(
+      TypeError,
+    );
     expect(() => createApprovalGate({ clock: { now: () => 0 }, ttlMs: 0 })).toThrow(TypeError);
   });
 });

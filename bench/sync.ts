@@ -163,7 +163,7 @@ async function measure(
       sync: connector.calendar,
       state,
       store,
-      now: () => NOW,
+      clock: { now: () => NOW },
     };
     const [first] = await syncCalendarHost(deps, plan);
     if (first?.outcome !== "complete") throw new Error(`first sync: ${JSON.stringify(first)}`);

@@ -17,6 +17,7 @@ import type { BookingListQuery, BookingPage, GatewayStore } from "../holds/port.
 import type { Money } from "../protocol/money/index.js";
 import type { KeyObject } from "node:crypto";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
+import type { Clock } from "../protocol/clock.js";
 import type { Result } from "../protocol/result.js";
 import type { Authority } from "./authority.js";
 import type { BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
@@ -332,10 +333,6 @@ export interface OutboundEvent {
 
 export interface Outbox {
   enqueue(event: OutboundEvent): Promise<void>;
-}
-
-export interface Clock {
-  now(): number;
 }
 
 export interface IdGenerator {

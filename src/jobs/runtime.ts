@@ -6,7 +6,8 @@
  * `reconcile` and `approvals` are only called once the workers run, so they may close over
  * BookingDeps built after this (whose outbox is `jobs.outbox`).
  */
-import type { Clock, HostDirectory } from "../booking/api.js";
+import type { Clock } from "../protocol/clock.js";
+import type { HostDirectory } from "../booking/api.js";
 import type { HoldStore, ReputationStore } from "../holds/port.js";
 import type { Logger } from "../protocol/logger.js";
 import { consoleJobLogger } from "./logger.js";

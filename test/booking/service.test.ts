@@ -43,7 +43,7 @@ async function gateway() {
   }
   const events: OutboundEvent[] = [];
   let n = 0;
-  const store = new MemoryHoldStore({ clock: clock.now });
+  const store = new MemoryHoldStore({ clock });
   const service = createBookingService({
     hosts: createHostDirectory(runtimes),
     store,

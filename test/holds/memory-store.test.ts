@@ -14,7 +14,7 @@ holdStoreContract("MemoryHoldStore", () =>
 describe("MemoryHoldStore", () => {
   it("reads only the injected clock for nonces", async () => {
     let now = T0;
-    const store = new MemoryHoldStore({ clock: () => now });
+    const store = new MemoryHoldStore({ clock: { now: () => now } });
     const expiresAtSec = T0 / 1000 + 301;
     expect(await store.rememberIfNew("k", "n", expiresAtSec)).toBe(true);
     now = expiresAtSec * 1000 - 1;

@@ -40,6 +40,7 @@ import {
 } from "../jobs/support.js";
 import { dropPrefix, uniquePrefix } from "../support/redis.js";
 import { startTestRedisCluster, type TestRedisCluster } from "../support/redis-cluster.js";
+import { systemClock } from "../../src/protocol/clock.js";
 
 let cluster: TestRedisCluster;
 let client: RedisClient;
@@ -118,8 +119,8 @@ describe("console stores on a Redis Cluster", () => {
     await connectClient(other, cluster.url);
     closers.push(() => other.quit().then(() => undefined));
     const policy = { idleMs: 600_000, absoluteMs: 3_600_000 };
-    const a = new Sessions(new RedisSessionStore(client, p), Date.now, policy);
-    const b = new Sessions(new RedisSessionStore(other, p), Date.now, policy);
+    const a = new Sessions(new RedisSessionStore(client, p), systemClock, policy);
+    const b = new Sessions(new RedisSessionStore(other, p), systemClock, policy);
     const made = await Promise.all(ids(8, "s").map(() => a.create()));
     for (const { id, session } of made) expect(await b.use(id)).toMatchObject({ csrf: session.csrf });
     await b.end(made[0]?.id ?? "");

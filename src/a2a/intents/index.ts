@@ -30,6 +30,7 @@ import { bookSession, parseBook } from "./book.js";
 import { cancelSession, rescheduleSession } from "./change.js";
 import { listServices, publicServices } from "./services.js";
 import { answer, failure, invalidData, orgNotFound, unauthorized } from "./wire.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 /** A2A §Rate Limits: 100 a minute per network origin and organization. */
 export const A2A_ORIGIN_RATE = { capacity: 100, refillPerSec: 100 / 60 };
@@ -43,14 +44,14 @@ export interface A2aIntentDeps {
   readonly keys: A2aApiKeys;
   readonly limits: { readonly origin: RateLimiter; readonly contact: RateLimiter };
   readonly logger: Logger;
-  /** Wall clock for the abuse buckets (default Date.now), as the origin limit does. */
-  readonly wallNow?: () => number;
+  /** The abuse buckets' clock (default the system clock), as the origin limit does. */
+  readonly wallClock?: Clock;
 }
 
 const hashed = (s: string): string => createHash("sha256").update(s).digest("base64url").slice(0, 22);
 
 export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
-  const wallNow = deps.wallNow ?? Date.now;
+  const wallClock = deps.wallClock ?? systemClock;
   const facts = (host: HostRuntime): A2aHostFacts => ({
     hostId: host.config.id,
     name: host.config.name,
@@ -61,7 +62,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
   });
 
   async function limited(limiter: RateLimiter, key: string): Promise<IntentOutcome | undefined> {
-    const taken = await limiter.take(key, wallNow());
+    const taken = await limiter.take(key, wallClock.now());
     if (taken.ok) return undefined;
     const sec = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
     return answer(429, { error: "Too many requests", code: "RATE_LIMITED", retryAfterSec: sec }, sec);

@@ -40,6 +40,7 @@ import type { JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";
 import { detectIntent, detectLanguage } from "./intent-detect.js";
 import type { Language } from "./intent-detect.js";
 import { askFor, summarize } from "./reply-text.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export const A2A_PREFIX = "/api/servicialo";
 export const DEFAULT_A2A_MAX_BODY_BYTES = 64 * 1024;
@@ -53,8 +54,8 @@ export interface A2aJsonRpcOptions {
   readonly logger: Logger;
   readonly maxBodyBytes?: number;
   readonly maxTextChars?: number;
-  /** Epoch ms, for what "hoy"/"today" means in free text (default Date.now). */
-  readonly now?: () => number;
+  /** For what "hoy"/"today" means in free text (default the system clock). */
+  readonly clock?: Clock;
   /** Key the network origin by the last X-Forwarded-For entry (behind a trusted proxy only). */
   readonly trustForwardedFor?: boolean;
   /**
@@ -62,8 +63,8 @@ export interface A2aJsonRpcOptions {
    * (default: an in-process bucket at A2A_TASK_RATE; pass a shared one across processes).
    */
   readonly taskLimiter?: RateLimiter;
-  /** Wall-clock ms for the task bucket (default Date.now): floods are measured in real time. */
-  readonly wallClock?: () => number;
+  /** The task bucket's clock (default the system clock): floods are measured in real time. */
+  readonly wallClock?: Clock;
 }
 
 const NOT_FOUND = { error: "Organization not found or not public" };
@@ -80,8 +81,8 @@ const rpcError = (id: JsonRpcId, error: JsonRpcError, status = 200, retryAfterSe
 export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJsonRpcOptions): void {
   const maxBody = options.maxBodyBytes ?? DEFAULT_A2A_MAX_BODY_BYTES;
   const maxText = options.maxTextChars ?? DEFAULT_A2A_MAX_TEXT_CHARS;
-  const now = options.now ?? Date.now;
-  const wallClock = options.wallClock ?? Date.now;
+  const clock = options.clock ?? systemClock;
+  const wallClock = options.wallClock ?? systemClock;
   const taskLimiter = options.taskLimiter ?? new MemoryRateLimiter(A2A_TASK_RATE);
 
   app.get(`${A2A_PREFIX}/:orgSlug/.well-known/agent.json`, (c) => {
@@ -91,7 +92,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
 
   app.post(`${A2A_PREFIX}/:orgSlug/a2a`, async (c) => {
     const origin = originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true);
-    const taken = await taskLimiter.take(`${origin}|${c.req.param("orgSlug")}`, wallClock());
+    const taken = await taskLimiter.take(`${origin}|${c.req.param("orgSlug")}`, wallClock.now());
     if (!taken.ok) {
       const retryAfterSec = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
       return rpcError(
@@ -169,7 +170,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
       call = { ...send.data, params: restParams(send.data.intent, send.data.params) };
     } else {
       const detected = detectIntent(send.text, {
-        now: now(),
+        now: clock.now(),
         timeZone: host.timezone,
         services: host.services,
         hasApiKey: apiKey !== undefined && apiKey !== "",

@@ -15,6 +15,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
 import { err, ok, type Result } from "../../protocol/result.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface ApprovalLinkClaims {
   readonly hostId: string;
@@ -99,7 +100,7 @@ export interface LinkUseStore {
 
 export class MemoryLinkUseStore implements LinkUseStore {
   readonly #used = new Map<string, number>();
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = systemClock) {}
   /** Used nonces and their expiry, for a process that keeps them in a file between runs. */
   exportState(): ReadonlyMap<string, number> {
     return this.#used;
@@ -109,7 +110,7 @@ export class MemoryLinkUseStore implements LinkUseStore {
     for (const [k, v] of state) this.#used.set(k, v);
   }
   consume(nonce: string, expiresAt: number): Promise<boolean> {
-    const t = this.now();
+    const t = this.clock.now();
     for (const [n, until] of this.#used) if (until <= t) this.#used.delete(n);
     if (this.#used.has(nonce)) return Promise.resolve(false);
     this.#used.set(nonce, expiresAt);
@@ -122,10 +123,10 @@ export class RedisLinkUseStore implements LinkUseStore {
   constructor(
     private readonly redis: RedisClient,
     private readonly prefix: string,
-    private readonly now: () => number = Date.now,
+    private readonly clock: Clock = systemClock,
   ) {}
   async consume(nonce: string, expiresAt: number): Promise<boolean> {
-    const ttl = Math.max(1, expiresAt - this.now());
+    const ttl = Math.max(1, expiresAt - this.clock.now());
     const set = await this.redis.set(`${this.prefix}approval-link:${nonce}`, "1", "PX", ttl, "NX");
     return set === "OK";
   }

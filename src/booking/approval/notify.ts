@@ -13,6 +13,7 @@
 import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { issueApprovalToken } from "./links.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface ApprovalNotice {
   readonly hostId: string;
@@ -46,8 +47,8 @@ export interface ApprovalNotifierDeps {
   readonly budget?: NoticeBudget;
   /** Default DEFAULT_NOTICE_LIMIT. */
   readonly limit?: NoticeLimit;
-  /** Epoch ms now (the windows are the clock's). */
-  readonly now?: () => number;
+  /** The windows are the clock's (default the system clock). */
+  readonly clock?: Clock;
 }
 
 export interface NoticeLimit {
@@ -121,7 +122,7 @@ export async function notifyApprover(
 ): Promise<{ readonly link: string; readonly outcome: NoticeOutcome }> {
   const link = approvalLink(deps, n);
   const limit = deps.limit ?? DEFAULT_NOTICE_LIMIT;
-  const now = (deps.now ?? Date.now)();
+  const now = (deps.clock ?? systemClock).now();
   const windowStart = now - (now % limit.windowMs);
   // A budget that cannot count (Redis down) lets the link through: a real request's approver
   // must hear of it, and a store that is down takes no bookings to flood with.

@@ -15,11 +15,12 @@ import { bookingIndexEntry } from "../bookings/index-entry.js";
 import { decodeOrThrow, encodeBookingState, type BookingState } from "../bookings/state.js";
 import type { CalendarStateStore } from "./state.js";
 import type { CalendarUnits } from "./units.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface UnitMoveDeps {
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly hostId: string;
   readonly units: CalendarUnits;
 }
@@ -41,7 +42,7 @@ export async function moveToFreeUnit(
   const taken = new Set(booking.allocations.map((a) => a.resourceId));
   const others = deps.units.ids.filter((id) => !taken.has(id));
   if (others.length === 0 || !taken.has(unit)) return undefined;
-  const now = deps.now();
+  const now = deps.clock.now();
   const holdId = `h_displace_${booking.bookingId}_${now}`;
   // Every allocation the booking has, the displaced one on any other unit and the rest where
   // they are (the hold may overlap its own booking, so those stay available to it).
@@ -74,9 +75,9 @@ export async function moveToFreeUnit(
     }),
   });
   if (!placed.ok) return undefined;
-  const moved = await deps.store.moveBookingToHold(deps.hostId, booking.bookingId, holdId, deps.now());
+  const moved = await deps.store.moveBookingToHold(deps.hostId, booking.bookingId, holdId, deps.clock.now());
   if (!moved.ok) {
-    await deps.store.releaseHold(deps.hostId, holdId, deps.now());
+    await deps.store.releaseHold(deps.hostId, holdId, deps.clock.now());
     return undefined;
   }
   const resourceIds = moved.value.allocations.map((a) => a.resourceId);

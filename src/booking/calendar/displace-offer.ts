@@ -9,9 +9,10 @@
  */
 import type { HostRuntime, OperatorApi } from "../api.js";
 import type { BookingState } from "../bookings/state.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface OfferDeps {
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly host: HostRuntime;
   readonly propose: OperatorApi["propose"];
 }
@@ -40,7 +41,7 @@ export async function offerNearestTime(
   state: BookingState,
   pinnedUnit: string | undefined,
 ): Promise<OfferOutcome> {
-  const now = deps.now();
+  const now = deps.clock.now();
   if (state.start <= now) return { ok: false, reason: "already_started" };
   const hostId = deps.host.config.id;
   const found = await deps.host.connector.slots.find({

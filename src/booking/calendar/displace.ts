@@ -30,13 +30,14 @@ import { unresolvedNotice, type HostNotice } from "./displace-notice.js";
 import { offerNearestTime } from "./displace-offer.js";
 import type { CalendarStateStore, DisplacementRecord, SyncConflict } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export type { HostNotice } from "./displace-notice.js";
 
 export interface DisplaceDeps {
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly plan: CalendarHostPlan;
   /** The host as the booking core runs it: its config, catalog and free starts. */
   readonly host: HostRuntime;
@@ -118,7 +119,7 @@ async function displaceOne(
   state: BookingState,
   prior: DisplacementRecord | undefined,
 ): Promise<Displaced> {
-  const now = deps.now();
+  const now = deps.clock.now();
   const since = prior?.since ?? now;
   const base: SyncConflict = { ...c, bookingId: booking.bookingId, since };
   const remember = (r: Omit<DisplacementRecord, "bookingId" | "start" | "since">): DisplacementRecord => ({
@@ -150,7 +151,7 @@ async function displaceOne(
       {
         store: deps.store,
         state: deps.state,
-        now: deps.now,
+        clock: deps.clock,
         hostId: deps.plan.hostId,
         units: deps.plan.units,
       },
@@ -177,7 +178,7 @@ async function displaceOne(
   // An open move of the guest's own is left alone: a host offer would replace it (§5.7).
   if (open?.by === "guest" && open.expiresAt > now) return unresolved("guest_change_open");
   const offer = await offerNearestTime(
-    { now: deps.now, host: deps.host, propose: deps.propose },
+    { clock: deps.clock, host: deps.host, propose: deps.propose },
     state,
     chosen ? c.resourceId : undefined,
   );

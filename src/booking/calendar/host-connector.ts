@@ -33,6 +33,7 @@ import { instantToWallClock, wallClockToInstant } from "../../protocol/time/inde
 import { writeOwnEvent, ownEventId, type OwnEventDeps } from "./own-events.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface CalendarHostSetup {
   readonly plan: CalendarHostPlan;
@@ -49,7 +50,7 @@ export interface CalendarHostSetup {
 export interface CalendarHostDeps {
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   /** A TENTATIVE event landed: the host must be asked (the approval link, src/booking/approval). */
   readonly onTentative?: (event: OwnEvent) => void;
 }
@@ -65,7 +66,7 @@ export function calendarHostConnector(
   const own: OwnEventDeps = {
     events: calendar.events,
     state: deps.state,
-    now: deps.now,
+    clock: deps.clock,
     hostId: plan.hostId,
     zone: plan.timezone,
     writeCalendarId: setup.writeCalendarId,
@@ -145,7 +146,7 @@ async function findStarts(
   if (service === undefined) return err({ code: "not_found", message: `no service ${serviceId}` });
   const until = await cachedReadHorizon(deps.state, plan.hostId, () => knownUntil(plan, deps.state));
   if (until === undefined) return ok([]);
-  const now = deps.now();
+  const now = deps.clock.now();
   const step = setup.granularityMs ?? DEFAULT_GRANULARITY_MS;
   const length = service.duration === "open" ? step : service.duration;
   const span = length + service.bufferAfterMs;

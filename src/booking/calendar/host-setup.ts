@@ -14,6 +14,7 @@ import { calendarHostConnector, type CalendarHostSetup } from "./host-connector.
 import type { OwnEventDeps } from "./own-events.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface CalendarHostHandle {
   readonly hostId: string;
@@ -88,7 +89,7 @@ export async function calendarHostFrom(
   deps: {
     readonly store: HoldStore;
     readonly state: CalendarStateStore;
-    readonly now: () => number;
+    readonly clock: Clock;
     readonly onTentative?: (hostId: string, event: OwnEvent) => void;
   },
 ): Promise<Result<{ connector: Connector; handle: CalendarHostHandle }, FieldError>> {
@@ -136,7 +137,7 @@ export async function calendarHostFrom(
   const own: OwnEventDeps = {
     events: connector.events,
     state: deps.state,
-    now: deps.now,
+    clock: deps.clock,
     hostId: config.id,
     zone: config.timezone,
     writeCalendarId,
@@ -145,7 +146,7 @@ export async function calendarHostFrom(
     connector: calendarHostConnector(connector, setup, {
       store: deps.store,
       state: deps.state,
-      now: deps.now,
+      clock: deps.clock,
       ...(deps.onTentative !== undefined && {
         onTentative: (e: OwnEvent) => deps.onTentative?.(config.id, e),
       }),

@@ -25,11 +25,12 @@ import type {
   UpstreamMeta,
 } from "../../connectors/port.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface OwnEventDeps {
   readonly events: EventWriter;
   readonly state: CalendarStateStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly hostId: string;
   readonly zone: string;
   readonly writeCalendarId: string;
@@ -97,7 +98,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
   const failed: OwnEvent = {
     ...event,
     attempts,
-    retryAt: deps.now() + Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1)),
+    retryAt: deps.clock.now() + Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (attempts - 1)),
     lastError: `${answer.error.code}: ${answer.error.message}`,
   };
   await deps.state.putOwn(deps.hostId, failed);
@@ -122,7 +123,7 @@ export interface RetryReport {
 
 /** The retry job: rewrites every own event whose calendar copy lags and whose time has come. */
 export async function retryOwnEvents(deps: OwnEventDeps): Promise<RetryReport> {
-  const now = deps.now();
+  const now = deps.clock.now();
   const due = (await deps.state.pendingOwn(deps.hostId)).filter((e) => (e.retryAt ?? 0) <= now);
   let landed = 0;
   const pending: Array<{ eventId: string; attempts: number; lastError?: string }> = [];

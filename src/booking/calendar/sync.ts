@@ -42,6 +42,7 @@ import type {
   SyncConflict,
   SyncReport,
 } from "./state.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** What a calendar host's configuration says about its calendars. */
 export interface CalendarHostPlan {
@@ -67,7 +68,7 @@ export interface CalendarSyncDeps {
   readonly sync: CalendarSync;
   readonly state: CalendarStateStore;
   readonly store: HoldStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   /**
    * §5.8: what to do about bookings the calendar's time now overlaps (displace.ts), answering
    * each conflict with its outcome for the report. Without it they are only reported.
@@ -142,7 +143,7 @@ export async function syncCalendarHost(
   deps: CalendarSyncDeps,
   plan: CalendarHostPlan,
 ): Promise<SyncReport[]> {
-  const started = deps.now();
+  const started = deps.clock.now();
   const days = localDays(plan.timezone);
   const reads = await Promise.all(
     plan.calendars.map((c) => readCalendar(deps, plan, c.calendarId, c.resourceId, started)),
@@ -158,7 +159,7 @@ export async function syncCalendarHost(
       outcome: "incomplete",
       pages: r.pages,
       events: 0,
-      durationMs: deps.now() - started,
+      durationMs: deps.clock.now() - started,
       ...(r.restarted && { restarted: true }),
       ...(!r.ok && {
         error: { code: r.code, message: r.message, ...(r.reason !== undefined && { reason: r.reason }) },

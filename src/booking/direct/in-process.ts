@@ -8,7 +8,8 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import type { Connector } from "../../connectors/port.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
 import { ed25519PublicJwkOf } from "../../protocol/jose/index.js";
-import type { BookingDeps, Clock, HostConfig } from "../api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { BookingDeps, HostConfig } from "../api.js";
 import { buildHostRuntime, createHostDirectory } from "../hosts/index.js";
 import { createBookingService, type BookingService } from "../service.js";
 
@@ -23,7 +24,7 @@ export async function inProcessCore(
   if (!runtime.ok) throw new Error(runtime.error.message);
   const deps: BookingDeps = {
     hosts: createHostDirectory([runtime.value]),
-    store: new MemoryHoldStore({ clock: () => clock.now() }),
+    store: new MemoryHoldStore({ clock }),
     clock,
     ids: { next: (prefix) => `${prefix}${randomBytes(16).toString("base64url")}` },
     // Nobody subscribes to webhooks here: no SchCP agent reaches this core.

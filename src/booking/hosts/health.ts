@@ -24,6 +24,7 @@ import type {
   ConnectorErrorCode,
   UpstreamFailureReason,
 } from "../../connectors/port.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** The watched connector names a catalog read "catalog.read" (hosts/watched-connector.ts). */
 const isCatalogRead = (operation: string): boolean => operation === "catalog" || operation === "catalog.read";
@@ -91,7 +92,7 @@ export class HostHealth {
 
   constructor(
     readonly hostId: string,
-    private readonly clock: { now(): number },
+    private readonly clock: Clock,
     private readonly policy: HostHealthPolicy = DEFAULT_HEALTH_POLICY,
   ) {
     this.sinceMs = clock.now();

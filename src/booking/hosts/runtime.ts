@@ -18,7 +18,8 @@
  */
 import type { Catalog, Connector } from "../../connectors/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
-import type { Clock, HostConfig, HostKey, HostRuntime } from "../api.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
+import type { HostConfig, HostKey, HostRuntime } from "../api.js";
 import { DEFAULT_HEALTH_POLICY, HostHealth } from "./health.js";
 import type { HealthListener, HostHealthPolicy } from "./health.js";
 import { checkCapabilities } from "./capabilities.js";
@@ -38,8 +39,6 @@ export interface HostRuntimeOptions {
 
 const problem = (code: string, field: string, hostId: string, why: string): Result<never, FieldError> =>
   err(fieldError(code, field, `host ${hostId}: ${field}: ${why}`));
-
-const systemClock: Clock = { now: () => Date.now() };
 
 export async function buildHostRuntime(
   config: HostConfig,

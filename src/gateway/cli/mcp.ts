@@ -200,7 +200,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       clock: systemClock,
       defaults: defaults.value,
       logger,
-      approvalGate: createApprovalGate({ now: () => systemClock.now(), secret: approvalSecret }),
+      approvalGate: createApprovalGate({ clock: systemClock, secret: approvalSecret }),
     });
     const adapter = persistingAfterEachCall(core, () =>
       gateway.persist().catch((e: unknown) =>

@@ -27,6 +27,7 @@ import type { OAuthProvider, TokenRecord } from "../credentials/record.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { ResolvedProvider } from "./providers.js";
 import { STATE_TTL_MS, type ConnectStateStore } from "./state-store.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export type ConnectFailureKind =
   /** The provider is not configured on this gateway. */
@@ -64,7 +65,7 @@ export interface ConnectDeps {
   readonly states: ConnectStateStore;
   readonly vault: TokenVault;
   readonly fetch?: typeof fetch;
-  readonly now?: () => number;
+  readonly clock?: Clock;
   readonly logger?: Pick<Logger, "info" | "warn">;
   readonly stateTtlMs?: number;
   readonly timeoutMs?: number;
@@ -101,7 +102,7 @@ export interface Connect {
 }
 
 export function createConnect(deps: ConnectDeps): Connect {
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const ttl = deps.stateTtlMs ?? STATE_TTL_MS;
   const doFetch = deps.fetch ?? globalThis.fetch;
   const log = deps.logger;
@@ -123,7 +124,7 @@ export function createConnect(deps: ConnectDeps): Connect {
         hostId: req.hostId,
         sessionId: req.sessionId,
         ...(codeVerifier !== undefined && { codeVerifier }),
-        expiresAt: now() + ttl,
+        expiresAt: clock.now() + ttl,
       },
       ttl,
     );
@@ -163,7 +164,7 @@ export function createConnect(deps: ConnectDeps): Connect {
     const pending = await deps.states.take(state);
     if (pending === undefined)
       return fail("bad_state", `This ${name} sign-in link is unknown or was already used. ${again}`);
-    if (pending.expiresAt <= now())
+    if (pending.expiresAt <= clock.now())
       return fail("expired_state", `This ${name} sign-in took longer than 10 minutes and expired. ${again}`);
     if (pending.sessionId !== sessionId || pending.provider !== provider)
       return fail("wrong_session", `This ${name} sign-in was started from another console session. ${again}`);
@@ -265,7 +266,7 @@ export function createConnect(deps: ConnectDeps): Connect {
           provider: p.provider,
           accessToken: t.access_token,
           ...(t.refresh_token !== undefined && { refreshToken: t.refresh_token }),
-          ...(typeof t.expires_in === "number" && { expiresAt: now() + t.expires_in * 1000 }),
+          ...(typeof t.expires_in === "number" && { expiresAt: clock.now() + t.expires_in * 1000 }),
           ...(typeof t.scope === "string" && { scope: t.scope }),
           tokenEndpoint: p.tokenEndpoint,
         },

@@ -10,6 +10,7 @@
  */
 import type { RedisClient } from "../../redis/client.js";
 import type { OAuthProvider } from "../credentials/record.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export const STATE_TTL_MS = 10 * 60_000;
 
@@ -31,11 +32,11 @@ export interface ConnectStateStore {
 
 export class MemoryConnectStateStore implements ConnectStateStore {
   private readonly pending = new Map<string, PendingConnect>();
-  constructor(private readonly now: () => number = Date.now) {}
+  constructor(private readonly clock: Clock = systemClock) {}
 
   put(state: string, pending: PendingConnect): Promise<void> {
     // Drop what has expired so an abandoned flow does not stay in memory.
-    const now = this.now();
+    const now = this.clock.now();
     for (const [k, v] of this.pending) if (v.expiresAt <= now) this.pending.delete(k);
     this.pending.set(state, pending);
     return Promise.resolve();

@@ -17,6 +17,7 @@ import { createDisconnect, type Disconnect } from "./disconnect.js";
 import { createConnect, type Connect, type ConnectSuccess } from "./flow.js";
 import { resolveProviders, type ConnectSettings } from "./providers.js";
 import { MemoryConnectStateStore, RedisConnectStateStore } from "./state-store.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** The providers part of ConnectSettings: the public base URL is the gateway's public origin. */
 export type ConnectProviders = Omit<ConnectSettings, "publicBaseUrl">;
@@ -41,7 +42,7 @@ export interface ConnectWiringOptions {
   readonly basicVault?: BasicCredentialVault;
   /** Where the client ids and secrets are read from (the names are fixed by readConnectEnv). */
   readonly env: Readonly<Record<string, string | undefined>>;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly redisUrl?: string;
   readonly redisKeyPrefix: string;
@@ -52,7 +53,7 @@ export async function connectWiring(
   opts: ConnectWiringOptions,
 ): Promise<{ readonly deps: ConnectAppDeps; close(): Promise<void> }> {
   const providers = resolveProviders({ ...opts.providers, publicBaseUrl: opts.publicOrigin }, opts.env);
-  const base = { providers, vault: opts.vault, now: opts.now, logger: opts.logger };
+  const base = { providers, vault: opts.vault, clock: opts.clock, logger: opts.logger };
   const deps = (connect: Connect | undefined): ConnectAppDeps => ({
     ...(connect !== undefined && { connect }),
     providers: [...providers.keys()],
@@ -79,7 +80,7 @@ export async function connectWiring(
   if (providers.size === 0) return { deps: deps(undefined), close: () => Promise.resolve() };
   if (opts.redisUrl === undefined) {
     return {
-      deps: deps(createConnect({ ...base, states: new MemoryConnectStateStore(opts.now) })),
+      deps: deps(createConnect({ ...base, states: new MemoryConnectStateStore(opts.clock) })),
       close: () => Promise.resolve(),
     };
   }

@@ -8,6 +8,7 @@ import { readFile, rename } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 interface Records {
   accounts: OwnerAccount[];
@@ -28,7 +29,7 @@ class RecordsStore implements OwnerAccountStore {
   constructor(
     private readonly load: () => Promise<Records>,
     private readonly save: (r: Records) => Promise<void>,
-    private readonly wallNow: () => number,
+    private readonly wallClock: Clock,
   ) {}
 
   async get(ownerId: string): Promise<OwnerAccount | undefined> {
@@ -61,7 +62,7 @@ class RecordsStore implements OwnerAccountStore {
 
   putInvitation(key: string, invitation: Invitation, ttlMs: number): Promise<void> {
     return this.#write((r) => {
-      const at = this.wallNow();
+      const at = this.wallClock.now();
       for (const [k, v] of Object.entries(r.invitations)) if (at >= v.until) delete r.invitations[k];
       r.invitations[key] = { invitation, until: at + ttlMs };
     });
@@ -81,7 +82,7 @@ class RecordsStore implements OwnerAccountStore {
 
   #live(r: Records, key: string): Invitation | undefined {
     const v = Object.hasOwn(r.invitations, key) ? r.invitations[key] : undefined;
-    return v !== undefined && this.wallNow() < v.until ? v.invitation : undefined;
+    return v !== undefined && this.wallClock.now() < v.until ? v.invitation : undefined;
   }
 
   /** The records as last saved (read from storage once). */
@@ -120,7 +121,7 @@ const indexed = (records: Records): Indexed => ({
 });
 
 export class MemoryOwnerAccountStore extends RecordsStore {
-  constructor(wallNow: () => number = Date.now) {
+  constructor(wallClock: Clock = systemClock) {
     let records: Records = { accounts: [], invitations: {} };
     super(
       () => Promise.resolve(structuredClone(records)),
@@ -128,7 +129,7 @@ export class MemoryOwnerAccountStore extends RecordsStore {
         records = structuredClone(r);
         return Promise.resolve();
       },
-      wallNow,
+      wallClock,
     );
   }
 }
@@ -139,7 +140,7 @@ export class MemoryOwnerAccountStore extends RecordsStore {
  * One gateway process per data directory; replicas use Redis.
  */
 export class FileOwnerAccountStore extends RecordsStore {
-  constructor(path: string, wallNow: () => number = Date.now) {
+  constructor(path: string, wallClock: Clock = systemClock) {
     super(
       async () => {
         try {
@@ -155,7 +156,7 @@ export class FileOwnerAccountStore extends RecordsStore {
         await writePrivateFile(tmp, JSON.stringify(r), { privateDir: true });
         await rename(tmp, path);
       },
-      wallNow,
+      wallClock,
     );
   }
 }

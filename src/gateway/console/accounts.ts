@@ -13,6 +13,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from "./accounts-password.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** How passwords are hashed and checked (accounts-password.ts; tests count the checks). */
 export interface PasswordHasher {
@@ -81,7 +82,7 @@ export class OwnerAccounts {
 
   constructor(
     readonly store: OwnerAccountStore,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly scrypt: ScryptParams = DEFAULT_SCRYPT,
     private readonly hasher: PasswordHasher = SCRYPT_HASHER,
   ) {}
@@ -100,14 +101,14 @@ export class OwnerAccounts {
       const fresh: OwnerAccount = {
         ownerId: `own_${randomBytes(12).toString("base64url")}`,
         email,
-        createdAt: this.now(),
+        createdAt: this.clock.now(),
       };
       account = (await this.store.create(fresh)) === "ok" ? fresh : await this.store.byEmail(email);
       if (account === undefined) return { ok: false, reason: "invalid_email" };
     }
     if (account.disabled === true) return { ok: false, reason: "disabled" };
     const token = randomBytes(32).toString("base64url");
-    const expiresAt = this.now() + INVITATION_TTL_MS;
+    const expiresAt = this.clock.now() + INVITATION_TTL_MS;
     await this.store.putInvitation(
       invitationKey(token),
       { ownerId: account.ownerId, email, expiresAt },
@@ -120,14 +121,14 @@ export class OwnerAccounts {
   async invitation(token: string): Promise<Invitation | undefined> {
     if (!TOKEN.test(token)) return undefined;
     const inv = await this.store.peekInvitation(invitationKey(token));
-    return inv !== undefined && this.now() < inv.expiresAt ? inv : undefined;
+    return inv !== undefined && this.clock.now() < inv.expiresAt ? inv : undefined;
   }
 
   /** Uses the link up and sets the password; undefined when the link is unknown, used, expired or its account disabled. */
   async accept(token: string, password: string): Promise<OwnerAccount | undefined> {
     if (!TOKEN.test(token)) return undefined;
     const inv = await this.store.takeInvitation(invitationKey(token));
-    if (inv === undefined || this.now() >= inv.expiresAt) return undefined;
+    if (inv === undefined || this.clock.now() >= inv.expiresAt) return undefined;
     const account = await this.store.get(inv.ownerId);
     if (account === undefined || account.disabled === true) return undefined;
     const next: OwnerAccount = { ...account, passwordHash: await this.hasher.hash(password, this.scrypt) };

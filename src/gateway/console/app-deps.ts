@@ -5,7 +5,8 @@
  */
 import type { A2aApiKeys } from "../../a2a/api-keys.js";
 import type { A2aIntents } from "../../a2a/port.js";
-import type { Clock, HostDirectory, OperatorApi } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory, OperatorApi } from "../../booking/api.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OriginRateLimit } from "../../edges/http/origin-limit.js";

@@ -12,6 +12,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
 import type { ConsoleViewer } from "../managed-hosts/port.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface SessionPolicy {
   readonly idleMs: number;
@@ -56,7 +57,7 @@ export function secretsMatch(given: string | undefined, expected: string): boole
 export class Sessions {
   constructor(
     private readonly store: SessionStore,
-    private readonly now: () => number,
+    private readonly clock: Clock,
     readonly policy: SessionPolicy = DEFAULT_SESSION_POLICY,
   ) {}
 
@@ -65,7 +66,7 @@ export class Sessions {
    * an owner, or for the operator when `viewer` is absent.
    */
   async create(viewer?: ConsoleViewer): Promise<{ id: string; session: Session }> {
-    const at = this.now();
+    const at = this.clock.now();
     const id = newSecret();
     const session: Session = {
       createdAt: at,
@@ -83,7 +84,7 @@ export class Sessions {
     const key = keyOf(id);
     const found = await this.store.get(key);
     if (found === undefined) return undefined;
-    const at = this.now();
+    const at = this.clock.now();
     if (this.expired(found, at)) {
       await this.store.delete(key);
       return undefined;
@@ -97,7 +98,7 @@ export class Sessions {
   async flash(id: string, session: Session, flash: Session["flash"]): Promise<void> {
     const { flash: _old, ...rest } = session;
     const next: Session = flash === undefined ? rest : { ...rest, flash };
-    await this.store.set(keyOf(id), next, this.ttl(next, this.now()));
+    await this.store.set(keyOf(id), next, this.ttl(next, this.clock.now()));
   }
 
   async end(id: string): Promise<void> {
@@ -116,17 +117,17 @@ export class Sessions {
 export class MemorySessionStore implements SessionStore {
   private readonly records = new Map<string, { session: Session; until: number }>();
 
-  constructor(private readonly wallNow: () => number = Date.now) {}
+  constructor(private readonly wallClock: Clock = systemClock) {}
 
   get(key: string): Promise<Session | undefined> {
     const r = this.records.get(key);
-    if (r !== undefined && this.wallNow() >= r.until) this.records.delete(key);
+    if (r !== undefined && this.wallClock.now() >= r.until) this.records.delete(key);
     return Promise.resolve(this.records.get(key)?.session);
   }
 
   set(key: string, session: Session, ttlMs: number): Promise<void> {
     if (this.records.size >= 4096) this.sweep();
-    this.records.set(key, { session, until: this.wallNow() + ttlMs });
+    this.records.set(key, { session, until: this.wallClock.now() + ttlMs });
     return Promise.resolve();
   }
 
@@ -136,7 +137,7 @@ export class MemorySessionStore implements SessionStore {
   }
 
   private sweep(): void {
-    const at = this.wallNow();
+    const at = this.wallClock.now();
     for (const [k, r] of this.records) if (at >= r.until) this.records.delete(k);
   }
 }

@@ -17,6 +17,7 @@
  */
 import type { RedisClient } from "../../redis/client.js";
 import { evalScript, redisScript } from "../../redis/script.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface SignInLimitPolicy {
   readonly maxFailures: number;
@@ -41,7 +42,7 @@ export class MemorySignInLimiter implements SignInLimiter {
   private readonly windows = new Map<string, { count: number; until: number }>();
 
   constructor(
-    private readonly now: () => number,
+    private readonly clock: Clock,
     private readonly policy: SignInLimitPolicy = DEFAULT_SIGN_IN_LIMIT,
   ) {}
 
@@ -50,10 +51,10 @@ export class MemorySignInLimiter implements SignInLimiter {
     const w = this.live(origin);
     if (w === undefined) {
       if (this.windows.size >= 4096) this.sweep();
-      this.windows.set(origin, { count: 1, until: this.now() + this.policy.windowMs });
+      this.windows.set(origin, { count: 1, until: this.clock.now() + this.policy.windowMs });
       return Promise.resolve(0);
     }
-    if (w.count >= this.policy.maxFailures) return Promise.resolve(Math.max(1, w.until - this.now()));
+    if (w.count >= this.policy.maxFailures) return Promise.resolve(Math.max(1, w.until - this.clock.now()));
     w.count += 1;
     return Promise.resolve(0);
   }
@@ -66,7 +67,7 @@ export class MemorySignInLimiter implements SignInLimiter {
 
   private live(origin: string): { count: number; until: number } | undefined {
     const w = this.windows.get(origin);
-    if (w !== undefined && this.now() >= w.until) {
+    if (w !== undefined && this.clock.now() >= w.until) {
       this.windows.delete(origin);
       return undefined;
     }
@@ -74,7 +75,7 @@ export class MemorySignInLimiter implements SignInLimiter {
   }
 
   private sweep(): void {
-    const at = this.now();
+    const at = this.clock.now();
     for (const [k, w] of this.windows) if (at >= w.until) this.windows.delete(k);
   }
 }

@@ -6,7 +6,7 @@
  * every replica knows every owner.
  */
 import { join } from "node:path";
-import type { Clock } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 import type { ScryptParams } from "./accounts-password.js";
@@ -46,7 +46,6 @@ export interface ConsoleWiringOptions {
 export async function consoleWiring(
   opts: ConsoleWiringOptions,
 ): Promise<{ readonly deps: ConsoleDeps; close(): Promise<void> }> {
-  const now = () => opts.clock.now();
   const limit = opts.signInLimit ?? DEFAULT_SIGN_IN_LIMIT;
   const signInGate = new SignInGate(opts.signInGate ?? DEFAULT_SIGN_IN_GATE);
   const hasher = opts.passwordHasher ?? SCRYPT_HASHER;
@@ -58,10 +57,10 @@ export async function consoleWiring(
         : new FileOwnerAccountStore(join(opts.dataDir, OWNER_ACCOUNTS_FILE));
     return {
       deps: {
-        sessions: new Sessions(new MemorySessionStore(), now, opts.sessionPolicy),
-        signInLimiter: new MemorySignInLimiter(now, limit),
+        sessions: new Sessions(new MemorySessionStore(), opts.clock, opts.sessionPolicy),
+        signInLimiter: new MemorySignInLimiter(opts.clock, limit),
         signInGate,
-        accounts: new OwnerAccounts(store, now, opts.scrypt, hasher),
+        accounts: new OwnerAccounts(store, opts.clock, opts.scrypt, hasher),
         ownerCaps,
       },
       close: () => Promise.resolve(),
@@ -71,12 +70,16 @@ export async function consoleWiring(
   await connectClient(client, opts.redisUrl);
   return {
     deps: {
-      sessions: new Sessions(new RedisSessionStore(client, opts.redisKeyPrefix), now, opts.sessionPolicy),
+      sessions: new Sessions(
+        new RedisSessionStore(client, opts.redisKeyPrefix),
+        opts.clock,
+        opts.sessionPolicy,
+      ),
       signInLimiter: new RedisSignInLimiter(client, opts.redisKeyPrefix, limit),
       signInGate,
       accounts: new OwnerAccounts(
         new RedisOwnerAccountStore(client, opts.redisKeyPrefix),
-        now,
+        opts.clock,
         opts.scrypt,
         hasher,
       ),

@@ -18,6 +18,7 @@ import type { RefreshLock } from "./refresh-lock.js";
 import type { OAuthClient } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
 import type { BasicCredentialVault } from "../connect/basic-vault.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** What the runtime needs to serve vault hosts: the vaults and the environment secrets come from. */
 export interface VaultCredentials {
@@ -60,7 +61,7 @@ export interface VaultHostTokens {
 export interface VaultHostDeps {
   readonly credentials?: VaultCredentials;
   readonly fetch?: typeof fetch;
-  readonly now?: () => number;
+  readonly clock?: Clock;
   readonly logger?: Logger;
 }
 
@@ -103,7 +104,7 @@ export function vaultHostTokens(
     vault,
     client: { clientId: id, clientSecret: secret.value },
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-    ...(deps.now !== undefined && { now: deps.now }),
+    ...(deps.clock !== undefined && { clock: deps.clock }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(typeof version === "string" && { squareVersion: version }),
     ...(refreshLock !== undefined && { refreshLock }),

@@ -31,6 +31,7 @@ import type { TokenRecord } from "./record.js";
 import type { RefreshLock, ReleaseRefreshLock } from "./refresh-lock.js";
 import { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
 /** Longer than a refresh takes (the token endpoint call times out after 10 s: token-endpoints.ts). */
@@ -64,7 +65,7 @@ export interface TokenProviderOptions {
   readonly vault: TokenVault;
   readonly client: OAuthClient;
   readonly fetch?: typeof fetch;
-  readonly now?: () => number;
+  readonly clock?: Clock;
   readonly logger?: Logger;
   readonly marginMs?: number;
   readonly squareVersion?: string;
@@ -82,7 +83,7 @@ export interface TokenProviderOptions {
 const grantOf = (r: TokenRecord): string => r.refreshToken ?? r.accessToken;
 
 export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
-  const now = opts.now ?? (() => Date.now());
+  const clock = opts.clock ?? systemClock;
   const margin = opts.marginMs ?? DEFAULT_REFRESH_MARGIN_MS;
   const fetchFn = opts.fetch ?? globalThis.fetch;
   const { hostId, vault } = opts;
@@ -94,9 +95,9 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
   let inflight: Promise<string> | undefined;
 
   const fresh = (r: TokenRecord): boolean =>
-    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt - margin > now());
+    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt - margin > clock.now());
   const usable = (r: TokenRecord): boolean =>
-    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt > now());
+    r.accessToken !== refused && (r.expiresAt === undefined || r.expiresAt > clock.now());
   const fields = (r: TokenRecord | undefined) => ({ host_id: hostId, ...(r && { provider: r.provider }) });
 
   const revoked = (
@@ -191,7 +192,7 @@ export function createTokenProvider(opts: TokenProviderOptions): TokenProvider {
       record,
       client: opts.client,
       fetch: fetchFn,
-      now: now(),
+      now: clock.now(),
       ...(opts.squareVersion !== undefined && { squareVersion: opts.squareVersion }),
     });
     if (outcome.kind === "revoked") throw revoked(record, outcome);

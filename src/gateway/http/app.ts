@@ -133,7 +133,7 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
       publicOrigin: origin,
       logger: deps.logger,
       trustForwardedFor,
-      now: () => deps.clock.now(),
+      clock: deps.clock,
     });
   }
   mountOperatorRoutes(app, deps);

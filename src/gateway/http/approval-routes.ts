@@ -15,11 +15,12 @@ import {
   approvalRefusedPage,
   type ApprovalView,
 } from "./approval-page.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface ApprovalRouteDeps {
   readonly secret: Uint8Array;
   readonly uses: LinkUseStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   /** The booking as the page shows it, or undefined when the host has no such booking. */
   read(hostId: string, bookingId: string): Promise<ApprovalView | undefined>;
   /** The host's answer through the core; the booking's status after it, or why it failed. */
@@ -38,7 +39,7 @@ const html = (status: number, body: string) => new Response(body, { status, head
 
 export function mountApprovalRoutes(app: Hono, deps: ApprovalRouteDeps): void {
   app.get(APPROVAL_PATH, async (c) => {
-    const claims = readApprovalToken(deps.secret, c.req.param("token"), deps.now());
+    const claims = readApprovalToken(deps.secret, c.req.param("token"), deps.clock.now());
     if (!claims.ok)
       return html(
         claims.error === "expired" ? 410 : 404,
@@ -52,7 +53,7 @@ export function mountApprovalRoutes(app: Hono, deps: ApprovalRouteDeps): void {
   });
 
   app.post(APPROVAL_PATH, async (c) => {
-    const claims = readApprovalToken(deps.secret, c.req.param("token"), deps.now());
+    const claims = readApprovalToken(deps.secret, c.req.param("token"), deps.clock.now());
     if (!claims.ok)
       return html(
         claims.error === "expired" ? 410 : 404,

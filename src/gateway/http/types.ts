@@ -12,7 +12,8 @@ import type { A2aApiKeys } from "../../a2a/api-keys.js";
  * What the HTTP edge needs from the running gateway. createGatewayRuntime (src/gateway/runtime)
  * returns an object that satisfies it; tests hand in fakes of the use cases.
  */
-import type { Clock, HostDirectory, OperatorApi } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory, OperatorApi } from "../../booking/api.js";
 import type { SchcpHostApi } from "../../booking/schcp/api.js";
 import type { SchcpCaller } from "../../booking/schcp/caller.js";
 import type { NonceStore } from "../../holds/port.js";

@@ -11,6 +11,7 @@ import { parseHostsConfig } from "../../booking/hosts/parse-config.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { ManagedHostRecord, ManagedHostStore, ManagedHosts } from "./port.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** What the runtime does with a host: build it (checking it in full), serve it, stop it. */
 export interface LiveHosts<B> {
@@ -27,7 +28,7 @@ export interface ManagedHostsOptions<B> {
   readonly configIds: ReadonlySet<string>;
   readonly live: LiveHosts<B>;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: Clock;
 }
 
 export interface ManagedHostsRuntime extends ManagedHosts {
@@ -134,7 +135,7 @@ export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHost
         const built = await check(record);
         if (!built.ok) return built;
         // Strictly later than the record it replaces, so every replica sees a change.
-        const updatedAt = Math.max(opts.now(), record.updatedAt, (ifUpdatedAt ?? -1) + 1);
+        const updatedAt = Math.max(opts.clock.now(), record.updatedAt, (ifUpdatedAt ?? -1) + 1);
         const stored: ManagedHostRecord = { ...record, state: "active", updatedAt };
         const put = await store.put(stored, ifUpdatedAt);
         if (put === "exists") {
@@ -159,7 +160,7 @@ export function createManagedHosts<B>(opts: ManagedHostsOptions<B>): ManagedHost
         for (let attempt = 0; attempt < 5; attempt += 1) {
           const record = await store.get(id);
           if (record === undefined || record.state === "disconnected") break;
-          const updatedAt = Math.max(opts.now(), record.updatedAt + 1);
+          const updatedAt = Math.max(opts.clock.now(), record.updatedAt + 1);
           const put = await store.put({ ...record, state: "disconnected", updatedAt }, record.updatedAt);
           if (put === "ok") break;
         }

@@ -131,7 +131,7 @@ export async function runCalendarHost(
       sync: handle.calendar.calendar,
       state: deps.state,
       store: deps.store,
-      now: deps.now,
+      clock: { now: deps.now },
       logger: deps.logger,
       ...displacementOf(deps, handle),
     },
@@ -198,7 +198,7 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
         {
           store: deps.store,
           state: deps.state,
-          now: deps.now,
+          clock: { now: deps.now },
           plan: handle.plan,
           host,
           propose: wiring.propose,
@@ -303,7 +303,7 @@ export function approvalSender(opts: {
         // The link dies at the deadline: a queue keeps the message no longer, nor sends it after.
         send: (m) => opts.messenger.send({ ...m, expiresAt: answerBy }),
         ...(opts.budget !== undefined && { budget: opts.budget }),
-        now: opts.now,
+        clock: { now: opts.now },
       },
       {
         hostId,
@@ -349,7 +349,7 @@ export function approvalRoutes(opts: {
   return {
     secret: opts.secret,
     uses: opts.uses,
-    now: () => deps.clock.now(),
+    clock: deps.clock,
     read,
     async answer(hostId, eventId, action) {
       const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);

@@ -189,7 +189,14 @@ export async function calendarPushWiring(opts: CalendarPushOptions): Promise<Cal
     ...timers,
     ...(opts.windowMs !== undefined && { windowMs: opts.windowMs }),
   });
-  const lifecycle = startPushLifecycle({ hosts, store, logger, now: opts.now, ...timers, ...opts.lifecycle });
+  const lifecycle = startPushLifecycle({
+    hosts,
+    store,
+    logger,
+    clock: { now: opts.now },
+    ...timers,
+    ...opts.lifecycle,
+  });
   const pushStore = store;
   return {
     receiver: {

@@ -16,7 +16,8 @@
  * its upstream's Deprecation/Sunset notices to `onNotice`, recorded per host for operators.
  */
 import { isAbsolute, resolve } from "node:path";
-import type { Clock, HostConfig } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostConfig } from "../../booking/api.js";
 import type { NoticeSighting } from "../../booking/hosts/notices.js";
 import { createCaldavConnector, validateCaldavSettings } from "../../connectors/caldav/index.js";
 import { createIcsDirConnector } from "../../connectors/ics-dir/connector.js";
@@ -86,7 +87,7 @@ function vaultSettings(config: HostConfig, at: string, deps: ConnectorDeps) {
     ...(deps.credentials !== undefined && { credentials: deps.credentials }),
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
-    now: () => deps.clock.now(),
+    clock: deps.clock,
   });
   if (!made.ok) return err(fieldError("invalid_setting", made.error.field, made.error.message));
   return made;

@@ -5,7 +5,8 @@
  * degraded (or needs_reconnection), the others serve, and the operator is told loudly here,
  * once per health transition, for the life of the process.
  */
-import type { Clock, HostConfig, HostRuntime } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostConfig, HostRuntime } from "../../booking/api.js";
 import { buildHostRuntime } from "../../booking/hosts/index.js";
 import { createMutableHostDirectory, type MutableHostDirectory } from "../../booking/hosts/directory.js";
 import type { HealthTransition, HostHealthPolicy } from "../../booking/hosts/index.js";
@@ -102,7 +103,7 @@ export async function buildHost(
     const host = await calendarHostFrom(config, at, made.value, {
       store: deps.store,
       state: deps.calendarState,
-      now: () => clock.now(),
+      clock,
       ...(deps.onTentative !== undefined && { onTentative: deps.onTentative }),
     });
     if (!host.ok) return host;

@@ -4,7 +4,8 @@
  * path and exact body bytes; replays re-authorized against the CURRENT mandate with the
  * core's mandateReplayAuthorizer.
  */
-import type { Clock, HostDirectory } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory } from "../../booking/api.js";
 import { requestHash, withIdempotency } from "../../booking/idempotency/index.js";
 import { mandateReplayAuthorizer } from "../../booking/schcp/replay.js";
 import type { IdempotencyStore } from "../../holds/port.js";

@@ -7,7 +7,8 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { Logger } from "../../protocol/logger.js";
-import type { BookingIndex, Clock } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { BookingIndex } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
 import { MemorySyntheticBackend, RedisSyntheticBackend } from "../../connectors/synthetic/index.js";
 import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
@@ -84,10 +85,10 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const rate = opts.availabilityRate ?? DEFAULT_AVAILABILITY_RATE;
   const originRate = opts.originRate === undefined ? DEFAULT_ORIGIN_RATE : opts.originRate;
   if (opts.redisUrl === undefined) {
-    const store = new MemoryHoldStore({ clock: () => opts.clock.now() });
+    const store = new MemoryHoldStore({ clock: opts.clock });
     const syntheticBackend = new MemorySyntheticBackend();
     const calendarState = new MemoryCalendarStateStore();
-    const linkUses = new MemoryLinkUseStore(() => opts.clock.now());
+    const linkUses = new MemoryLinkUseStore(opts.clock);
     const file =
       opts.memoryStateDir === undefined
         ? undefined
@@ -156,7 +157,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       bookingIndex: storeBookingIndex(store),
       calendarState: new RedisCalendarStateStore(client, prefix),
       notices: new RedisNoticeBook(client, prefix),
-      linkUses: new RedisLinkUseStore(client, prefix, () => opts.clock.now()),
+      linkUses: new RedisLinkUseStore(client, prefix, opts.clock),
       pacing: new RedisPacingGate(client, prefix, (error) =>
         opts.logger?.warn("upstream pacing: Redis did not answer; this process's own wait still holds", {
           error: error instanceof Error ? error.message : String(error),

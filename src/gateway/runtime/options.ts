@@ -3,7 +3,8 @@
  * feature wiring (features/) shares once the start has settled them.
  */
 import type { ReplicaWaitPolicy } from "../../holds/redis/index.js";
-import type { Clock, HostConfig, IdGenerator } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostConfig, IdGenerator } from "../../booking/api.js";
 import type { HostHealthPolicy } from "../../booking/hosts/index.js";
 import type { FaultPlan, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import type { PublicFetch } from "../../jobs/outbound/public-fetch.js";

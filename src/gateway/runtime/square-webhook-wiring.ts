@@ -5,7 +5,8 @@
  * gateway's key prefix when the gateway has Redis, so every process shares one memory of
  * them; process memory otherwise) and worked in-process after the answer.
  */
-import type { Clock, HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "../../booking/api.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import { MemoryEventDeduplicator, type EventDeduplicator } from "../../connectors/square/webhooks.js";
 import type { HoldStore } from "../../holds/port.js";

@@ -1,9 +1,9 @@
 /** Small runtime pieces: the system clock, random ids, and the JSON-lines logger. */
-import type { Clock, IdGenerator } from "../../booking/api.js";
+import type { IdGenerator } from "../../booking/api.js";
 import type { LogFields, Logger } from "../../protocol/logger.js";
 import { randomToken } from "../../protocol/random.js";
 
-export const systemClock: Clock = { now: () => Date.now() };
+export { systemClock } from "../../protocol/clock.js";
 
 /** "h_" + 128 random bits in base64url: unguessable, so an id alone grants nothing to find. */
 export const randomIds: IdGenerator = {

@@ -37,6 +37,7 @@ import type { BasicCredentialVault } from "../connect/basic-vault.js";
 import { checkCaldav, connectCaldav, type CaldavCheck, type CaldavCheckRequest } from "../connect/caldav.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 import type { ManagedHostRecord } from "../managed-hosts/port.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface CalendarChoice {
   readonly id: string;
@@ -79,7 +80,7 @@ export interface SetupChoicesDeps {
   /** A CalDAV host's sealed username and password (written by connectCaldav). */
   readonly basicVault?: BasicCredentialVault;
   readonly fetch?: typeof fetch;
-  readonly now?: () => number;
+  readonly clock?: Clock;
   readonly timeoutMs?: number;
   /** Overrides of each platform's origin (tests: loopback fakes). Graph's includes "/v1.0". */
   readonly baseUrls?: { readonly google?: string; readonly microsoft?: string; readonly square?: string };
@@ -121,7 +122,7 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
     return vaultHostTokens(record.id, settings, (inner) => `/connector/settings${inner}`, {
       ...(deps.credentials !== undefined && { credentials: deps.credentials }),
       ...(deps.fetch !== undefined && { fetch: deps.fetch }),
-      ...(deps.now !== undefined && { now: deps.now }),
+      ...(deps.clock !== undefined && { clock: deps.clock }),
     });
   };
 

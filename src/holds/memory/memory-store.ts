@@ -34,10 +34,11 @@ import { HostState, type HostStateData } from "./host-state.js";
 import * as lifecycle from "./lifecycle.js";
 import { placeHold } from "./place-hold.js";
 import { IdempotencyMemory, NonceMemory, ReputationMemory } from "./side-stores.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface MemoryHoldStoreOptions {
   /** Epoch ms; read only by the nonce memory (default: the system clock). */
-  readonly clock?: () => number;
+  readonly clock?: Clock;
   /** Ended holds older than this are dropped by sweepExpired (default 7 days). */
   readonly endedHoldRetentionMs?: number;
 }
@@ -76,7 +77,7 @@ export class MemoryHoldStore implements GatewayStore {
   private readonly endedHoldRetentionMs: number;
 
   constructor(options: MemoryHoldStoreOptions = {}) {
-    this.nonces = new NonceMemory(options.clock ?? (() => Date.now()));
+    this.nonces = new NonceMemory(options.clock ?? systemClock);
     this.endedHoldRetentionMs = options.endedHoldRetentionMs ?? 7 * 86_400_000;
   }
 

@@ -13,6 +13,7 @@ import type {
   ReputationSubject,
   StoredResponse,
 } from "../port.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** Entries past their expiry are dropped in one pass every this many writes. */
 const PRUNE_EVERY = 1024;
@@ -24,10 +25,10 @@ export class NonceMemory {
   private writes = 0;
 
   /** `clock` is only read here: the NonceStore port passes no `now`. */
-  constructor(private readonly clock: () => number) {}
+  constructor(private readonly clock: Clock) {}
 
   rememberIfNew(keyid: string, nonce: string, expiresAtSec: number): boolean {
-    const now = this.clock();
+    const now = this.clock.now();
     const key = JSON.stringify([keyid, nonce]);
     const until = this.seen.get(key);
     if (until !== undefined && now < until) return false;

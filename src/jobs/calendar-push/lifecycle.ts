@@ -20,12 +20,13 @@ import { describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { PushStore, Release } from "./store.js";
 import { realTimers, type PushEntry, type PushHost, type Timers } from "./types.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface PushLifecycleDeps {
   readonly hosts: readonly PushHost[];
   readonly store: PushStore;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly timers?: Timers;
   /** Renew this long before expiry (default 1 h; at most half of what was granted). */
   readonly renewBeforeMs?: number;
@@ -111,7 +112,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
     entries: readonly PushEntry[],
     hint: RecheckHint,
   ): Promise<number> {
-    const now = deps.now();
+    const now = deps.clock.now();
     const live = entries
       .filter((e) => e.address === host.address && e.expiresAt > now)
       .sort((a, b) => b.expiresAt - a.expiresAt)[0];
@@ -144,7 +145,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
           r.error,
         );
         for (const e of entries) if (e.expiresAt <= now) await store.delete(host.hostId, e.id);
-        return deps.now() + retryMs;
+        return deps.clock.now() + retryMs;
       }
       current = r.value;
       await store.put(host.hostId, current);
@@ -156,7 +157,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       );
     }
     const kept = current;
-    for (const e of entries) if (e.id !== kept.id) await retire(host, e, deps.now());
+    for (const e of entries) if (e.id !== kept.id) await retire(host, e, deps.clock.now());
     return renewAt(kept);
   }
 
@@ -174,7 +175,8 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       next = Math.min(next, at);
     }
     // A calendar no longer configured: its channel is stopped.
-    for (const e of all) if (!host.calendarIds.includes(e.calendarId)) await retire(host, e, deps.now());
+    for (const e of all)
+      if (!host.calendarIds.includes(e.calendarId)) await retire(host, e, deps.clock.now());
     return next;
   }
 
@@ -187,7 +189,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       timers.set(() => {
         armed.delete(host.hostId);
         return run(host, {});
-      }, at - deps.now()),
+      }, at - deps.clock.now()),
     );
   }
 
@@ -201,11 +203,11 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
         ...fields(host),
         error: describeError(e),
       });
-      arm(host, deps.now() + retryMs);
+      arm(host, deps.clock.now() + retryMs);
       return;
     }
     // Another process is opening or renewing this host's channels: look again shortly.
-    if (release === undefined) return arm(host, deps.now() + Math.min(retryMs, 30_000));
+    if (release === undefined) return arm(host, deps.clock.now() + Math.min(retryMs, 30_000));
     let next: number;
     try {
       next = await checkLocked(host, hint);
@@ -214,7 +216,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
         ...fields(host),
         error: describeError(e),
       });
-      next = deps.now() + retryMs;
+      next = deps.clock.now() + retryMs;
     } finally {
       await release().catch(() => undefined);
     }
@@ -247,7 +249,7 @@ export function startPushLifecycle(deps: PushLifecycleDeps): PushLifecycle {
       await Promise.all([...running.values()]);
       if (store.shared) return;
       // Nobody else knows these channels: stop them rather than leave them posting to nothing.
-      const now = deps.now();
+      const now = deps.clock.now();
       for (const host of deps.hosts)
         for (const e of await store.list(host.hostId)) await retire(host, e, now).catch(() => undefined);
     },

@@ -7,7 +7,8 @@
  * Failures are contained: one host's error does not stop the others, one expiry's does not
  * stop the rest of its batch.
  */
-import type { Clock, Outbox, OutboundEvent } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { Outbox, OutboundEvent } from "../../booking/api.js";
 import type {
   ExpiryEvent,
   HoldRecord,

@@ -11,7 +11,8 @@
  * Reconcile and approvals run for every configured host. In Redis mode pass a TaskLock
  * (RedisTaskLock) so several gateway processes do not run the same task at once.
  */
-import type { Clock, HostDirectory, Outbox } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory, Outbox } from "../../booking/api.js";
 import type { HoldStore, ReputationStore } from "../../holds/port.js";
 import { consoleJobLogger, describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";

@@ -4,7 +4,8 @@
  * through the public-only transport. 2xx is delivered; anything else may be retried, except
  * what no retry can fix (an unknown host, a callback URL the transport refuses).
  */
-import type { Clock, HostDirectory, OutboundEvent } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory, OutboundEvent } from "../../booking/api.js";
 import { signHostWebhook } from "../../protocol/http-signatures/host-webhook.js";
 import type { FetchRefusalCode, PublicFetch } from "../outbound/public-fetch.js";
 

@@ -4,7 +4,8 @@
  * share one queue and a restart loses no queued delivery. Both deliver through the
  * public-only transport (SchCP §5.8) unless a test injects another.
  */
-import type { Clock, HostDirectory } from "../../booking/api.js";
+import type { Clock } from "../../protocol/clock.js";
+import type { HostDirectory } from "../../booking/api.js";
 import type { Logger } from "../../protocol/logger.js";
 import { consoleJobLogger } from "../logger.js";
 import { createPublicFetch } from "../outbound/public-fetch.js";

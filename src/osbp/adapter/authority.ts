@@ -16,13 +16,14 @@ import {
   type Slot,
 } from "../../protocol/osbp/index.js";
 import { OSBP_PROBLEM_DETAIL } from "./refusals.js";
+import type { Clock } from "../../protocol/clock.js";
 
 /** A stable, non-personal principal for the bookings one mandate makes. */
 export const osbpPrincipal = (mandate: BookingMandate): string => `osbp-mandate:${mandate.id}`;
 
 export function osbpAuthority(args: {
   readonly mandate: BookingMandate;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly service: Service;
   readonly policy: Policy;
   /** The OSBP Slot the core's terms make (start, provider). */
@@ -41,7 +42,7 @@ export function osbpAuthority(args: {
         });
       }
       const valid = validateMandate(args.mandate, {
-        now: args.now(),
+        now: args.clock.now(),
         action: "booking.create",
         slot: args.slotFor(terms),
         service: args.service,

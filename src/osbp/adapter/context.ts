@@ -6,12 +6,13 @@ import type { ApprovalGate, Problem } from "../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import type { ServiceDefaults } from "./catalog-facts.js";
 import type { SchedulePlace } from "./slots.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface AdapterContext {
   readonly core: DirectBookingApi;
   readonly hostId: string;
   readonly idempotency: OsbpIdempotencyStore;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   readonly gate: ApprovalGate;
   readonly defaults: ServiceDefaults;
   readonly logger: Pick<Logger, "warn" | "error">;

@@ -236,7 +236,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   //    attempt answers with its booking (the openings check above then saw it as taken).
   const authority = osbpAuthority({
     mandate: input.mandate,
-    now: () => ctx.clock.now(),
+    clock: ctx.clock,
     service: osbpService,
     policy,
     slotFor: (terms) =>

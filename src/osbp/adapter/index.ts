@@ -65,6 +65,7 @@ import { refusalProblem } from "./refusals.js";
 import { schedulePlace, slotsFromUpstream, type SchedulePlace } from "./slots.js";
 import { createUpstreamNotices } from "./upstream-notices.js";
 import { checkPurpose, upstreamCustomer } from "./verification.js";
+import type { Clock } from "../../protocol/clock.js";
 export interface CoreAdapterOptions {
   /**
    * The booking core (BookingService): the adapter's only way to the host's platform. A
@@ -77,8 +78,8 @@ export interface CoreAdapterOptions {
   readonly hostId: string;
   readonly idempotency: OsbpIdempotencyStore;
   /** Epoch ms. */
-  readonly clock: { now(): number };
-  /** Default: createApprovalGate({ now: () => clock.now() }) (random secret, tokens die with the process). */
+  readonly clock: Clock;
+  /** Default: createApprovalGate({ clock }) (random secret, tokens die with the process). */
   readonly approvalGate?: ApprovalGate;
   /** OSBP service.describe / availability.find: "the adapter may substitute its configured default". */
   readonly defaults?: { readonly serviceId?: string; readonly scheduleId?: string };
@@ -129,7 +130,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     hostId,
     idempotency: opts.idempotency,
     clock,
-    gate: opts.approvalGate ?? createApprovalGate({ now: () => clock.now() }),
+    gate: opts.approvalGate ?? createApprovalGate({ clock }),
     defaults: opts.defaults ?? {},
     logger,
     catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem } {

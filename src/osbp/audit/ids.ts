@@ -7,6 +7,7 @@
  * is also the order of the lines in the log.
  */
 import { randomBytes } from "node:crypto";
+import type { Clock } from "../../protocol/clock.js";
 
 const ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 const RANDOM_BITS = 80n;
@@ -24,12 +25,12 @@ function base32(value: bigint, length: number): string {
   return out;
 }
 
-/** A generator of monotonic audit ids stamped with `now()` (epoch ms). */
-export function createAuditIdGenerator(now: () => number): () => string {
+/** A generator of monotonic audit ids stamped with `clock.now()` (epoch ms). */
+export function createAuditIdGenerator(clock: Clock): () => string {
   let lastTime = -1;
   let lastRandom = 0n;
   return () => {
-    const time = Math.min(Math.max(Math.floor(now()), 0), MAX_TIME);
+    const time = Math.min(Math.max(Math.floor(clock.now()), 0), MAX_TIME);
     if (time > lastTime) {
       lastTime = time;
       lastRandom = BigInt(`0x${randomBytes(10).toString("hex")}`);

@@ -16,12 +16,13 @@ import type { AuditEvent } from "../../protocol/osbp/index.js";
 import { redactForAudit } from "../../protocol/osbp/index.js";
 import { createAuditIdGenerator } from "./ids.js";
 import type { AuditEntry, AuditLog } from "./port.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export const DEFAULT_AUDIT_SOURCE = "osbp-local-mcp";
 
 export interface JsonlAuditLogOptions {
   readonly path: string;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** The event's `source` (default "osbp-local-mcp", as in OSBP "Audit"). */
   readonly source?: string;
   /** Overrides the id generator (tests, aliases); default: monotonic "aud_" + ULID-like. */
@@ -50,7 +51,7 @@ export async function createJsonlAuditLog(options: JsonlAuditLogOptions): Promis
     path,
     options.clock,
     options.source ?? DEFAULT_AUDIT_SOURCE,
-    options.newId ?? createAuditIdGenerator(() => options.clock.now()),
+    options.newId ?? createAuditIdGenerator(options.clock),
   );
 }
 
@@ -63,7 +64,7 @@ class JsonlAuditLog implements AuditLog {
 
   constructor(
     private readonly path: string,
-    private readonly clock: { now(): number },
+    private readonly clock: Clock,
     private readonly source: string,
     private readonly newId: () => string,
   ) {}

@@ -21,10 +21,11 @@ import { MemoryIdempotencyStore } from "../idempotency/memory.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import { CONFORMANCE_SERVICE_ROLES } from "./fixtures.js";
 import { conformanceHostConfig, conformanceScenario } from "./host.js";
+import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface ConformanceAdapterOptions {
   /** Epoch ms; default the system clock. */
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   /** The platform's store; default a fresh in-memory one (share one to share the platform). */
   readonly backend?: SyntheticBackend;
   /** Upstream faults to inject; reachable afterwards as adapter.connector.faults. */
@@ -50,7 +51,7 @@ export interface ConformanceAdapter extends CoreAdapter {
 
 /** The conformance host's adapter; service.describe and availability.find default to fixed_usd (the haircut). */
 export function createAdapter(options: ConformanceAdapterOptions = {}): ConformanceAdapter {
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? systemClock;
   const connector = createSyntheticConnector({
     scenario: conformanceScenario,
     clock,

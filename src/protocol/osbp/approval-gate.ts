@@ -17,6 +17,7 @@ import { buildApprovalSummary, type ApprovalFacts } from "./approval-summary.js"
 import { isPlainObject } from "./mandate-shape.js";
 import { problem } from "./problems.js";
 import type { BookingCreateInput, Problem } from "./types.js";
+import type { Clock } from "../clock.js";
 
 /** The reference gate's TTL (OSBP "booking.create": "the reference gate uses ten minutes"). */
 export const DEFAULT_APPROVAL_TTL_MS = 10 * 60 * 1000;
@@ -49,8 +50,7 @@ export interface ApprovalGate {
 export interface ApprovalGateOptions {
   /** HMAC key, at least 32 bytes; a random one per gate when omitted (tokens then die with the process). */
   readonly secret?: Uint8Array;
-  /** Epoch milliseconds. */
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly ttlMs?: number;
 }
 
@@ -82,7 +82,7 @@ export function createApprovalGate(opts: ApprovalGateOptions): ApprovalGate {
 
   function challenge(ctx: ApprovalContext): Problem {
     const summary = buildApprovalSummary(ctx.facts);
-    const expires = (opts.now() + ttlMs).toString(36);
+    const expires = (opts.clock.now() + ttlMs).toString(36);
     const nonce = randomBytes(16).toString("base64url");
     const token = `apv1.${expires}.${nonce}.${mac(ctx, summary, expires, nonce).toString("base64url")}`;
     const instruction =
@@ -115,7 +115,7 @@ export function createApprovalGate(opts: ApprovalGateOptions): ApprovalGate {
     if (actual.length !== expected.length || !timingSafeEqual(actual, expected))
       return rechallenge(ctx, "mismatch");
     const expiresAt = parseInt(expires, 36);
-    if (opts.now() >= expiresAt) return rechallenge(ctx, "expired");
+    if (opts.clock.now() >= expiresAt) return rechallenge(ctx, "expired");
     return { outcome: "approved", expiresAt };
   }
 

@@ -14,7 +14,7 @@ let app: Hono;
 beforeEach(() => {
   intents = a2aIntentsDouble();
   app = new Hono();
-  mountA2aJsonRpc(app, intents, { publicOrigin: ORIGIN, logger: silent, now: () => NOW });
+  mountA2aJsonRpc(app, intents, { publicOrigin: ORIGIN, logger: silent, clock: { now: () => NOW } });
 });
 
 const post = (slug: string, body: string | Uint8Array, headers: Record<string, string> = {}) =>
@@ -183,7 +183,7 @@ describe("JSON-RPC conformance", () => {
       publicOrigin: ORIGIN,
       logger: silent,
       taskLimiter: new MemoryRateLimiter({ capacity: 2, refillPerSec: 0.1 }),
-      wallClock: () => NOW,
+      wallClock: { now: () => NOW },
     });
     const at = (slug: string) =>
       limited.request(`/api/servicialo/${slug}/a2a`, {

@@ -53,7 +53,7 @@ describe("approval link tokens: signed, expiring, single-use", () => {
   });
 
   it("a nonce is consumed once (memory)", async () => {
-    const uses = new MemoryLinkUseStore(() => now);
+    const uses = new MemoryLinkUseStore({ now: () => now });
     expect(await uses.consume("n1", claims.expiresAt)).toBe(true);
     expect(await uses.consume("n1", claims.expiresAt)).toBe(false);
     expect(await uses.consume("n2", claims.expiresAt)).toBe(true);
@@ -65,8 +65,8 @@ describe("approval link tokens: signed, expiring, single-use", () => {
     const b = new Redis(server.url);
     try {
       const prefix = uniquePrefix("links");
-      const ua = new RedisLinkUseStore(a, prefix, () => now);
-      const ub = new RedisLinkUseStore(b, prefix, () => now);
+      const ua = new RedisLinkUseStore(a, prefix, { now: () => now });
+      const ub = new RedisLinkUseStore(b, prefix, { now: () => now });
       const results = await Promise.all([
         ua.consume("n1", claims.expiresAt),
         ub.consume("n1", claims.expiresAt),

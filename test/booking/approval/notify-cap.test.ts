@@ -71,7 +71,7 @@ describe.each(budgets)("approver messages per host and hour (%s)", (_kind, make)
       origin: "https://gw.example/",
       send: (m: OutgoingMessage) => sent.push(m),
       budget,
-      now: () => now,
+      clock: { now: () => now },
     });
     const outcomes = await Promise.all(
       Array.from({ length: 36 }, (_, i) => notifyApprover(deps(i % 2 ? a : b), notice("tutor", i))),

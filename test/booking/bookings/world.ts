@@ -148,7 +148,7 @@ export interface World {
 
 export function makeWorld(extra: TestHost[] = []): World {
   const clock = new TestClock();
-  const store = new MemoryHoldStore({ clock: () => clock.now() });
+  const store = new MemoryHoldStore({ clock });
   const outbox = new RecordingOutbox();
   const hosts = new Map<string, TestHost>();
   for (const h of [

@@ -49,7 +49,7 @@ function setup(calendarId: string, from: number, to: number, units = 4) {
   const store = new MemoryHoldStore();
   const state = new MemoryCalendarStateStore();
   const caldav = createCaldavConnector({ serverUrl: server.serverUrl });
-  const deps = { sync: caldav.calendar, state, store, now: () => from };
+  const deps = { sync: caldav.calendar, state, store, clock: { now: () => from } };
   return { plan, store, state, caldav, deps };
 }
 
@@ -109,7 +109,7 @@ describe("calendar host on a real CalDAV server", () => {
         ],
         hours: ([1, 2, 3, 4, 5] as const).map((day) => ({ day, open: "09:00", close: "17:00" })),
       },
-      { store, state, now: () => from },
+      { store, state, clock: { now: () => from } },
     );
     const start = Date.parse("2026-12-07T09:00:00Z");
     const made = await host.bookings.create({

@@ -43,7 +43,7 @@ async function subject(readUntil = day + 30 * 24 * H) {
   const cal = new MemoryCalendar();
   const now = () => day + 8 * H; // 08:00 local
   await state.put("cal-host", "main", { readUntil, fullSyncAt: now(), events: {} });
-  const connector = calendarHostConnector(cal.connector(), setup, { store, state, now });
+  const connector = calendarHostConnector(cal.connector(), setup, { store, state, clock: { now } });
   return { store, state, cal, connector, now };
 }
 
@@ -84,7 +84,7 @@ describe("a calendar host's free starts: working hours minus synced busy time, n
     const c = calendarHostConnector(unread.cal.connector(), setup, {
       store: unread.store,
       state,
-      now: unread.now,
+      clock: { now: unread.now },
     });
     const none = await c.slots.find({ serviceId: "cut", range: { start: day, end: day + 24 * H } });
     expect(none.ok && none.value).toEqual([]);
@@ -147,7 +147,7 @@ describe("bookings are the gateway's own events in the host's calendar", () => {
     const deps = {
       events: cal.connector().events,
       state,
-      now: () => now() + H,
+      clock: { now: () => now() + H },
       hostId: "cal-host",
       zone: "Europe/Madrid",
       writeCalendarId: "main",

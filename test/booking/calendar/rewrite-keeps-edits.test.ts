@@ -63,7 +63,7 @@ async function booked(calendar: CalendarConnector, calendarId: string) {
   const host = calendarHostConnector(calendar, setupFor(calendarId), {
     store: new MemoryHoldStore(),
     state,
-    now: () => day + 8 * H,
+    clock: { now: () => day + 8 * H },
   });
   const made = await host.bookings.create({
     idempotencyKey: "cal-host:h_1",

@@ -216,7 +216,7 @@ describe.each(backends)("calendar state on $name", (backend) => {
       horizonMs: 31 * 24 * H,
     };
     const [r] = await syncCalendarHost(
-      { sync: cal.connector().calendar, state, store, now: () => now },
+      { sync: cal.connector().calendar, state, store, clock: { now: () => now } },
       plan,
     );
     expect(r).toMatchObject({ outcome: "complete", kind: "incremental", events: 2, busy: 2 });

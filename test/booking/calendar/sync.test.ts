@@ -27,7 +27,7 @@ function setup() {
   const cal = new MemoryCalendar();
   const store = new MemoryHoldStore();
   const state = new MemoryCalendarStateStore();
-  const deps = { sync: cal.connector().calendar, state, store, now: () => now };
+  const deps = { sync: cal.connector().calendar, state, store, clock: { now: () => now } };
   return { cal, store, state, deps };
 }
 

@@ -62,9 +62,9 @@ function setup(states?: ConnectStateStore, squarePkce = false): Setup {
   let now = NOW;
   const connect = createConnect({
     providers: resolveProviders(settings(squarePkce), SECRETS),
-    states: states ?? new MemoryConnectStateStore(() => now),
+    states: states ?? new MemoryConnectStateStore({ now: () => now }),
     vault,
-    now: () => now,
+    clock: { now: () => now },
     logger: { info: log("info"), warn: log("warn") },
   });
   return { connect, vault, store, lines, advance: (ms) => (now += ms) };

@@ -130,7 +130,7 @@ describe.each([
   it("an invitation: looked at freely, used once, then the owner signs in with email and password", async () => {
     let now = 1_000_000;
     const { store, atRest, reopen } = make();
-    const accounts = new OwnerAccounts(store, () => now, FAST);
+    const accounts = new OwnerAccounts(store, { now: () => now }, FAST);
     const inv = await accounts.invite("  Ana@Example.COM ");
     if (!inv.ok) throw new Error(inv.reason);
     expect(inv.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
@@ -162,14 +162,14 @@ describe.each([
       expect(raw).not.toContain(inv.token);
       expect(raw).not.toContain(PASSWORD);
       // Another process (or a restart) reading the same store signs the owner in.
-      const again = new OwnerAccounts(reopen(), () => now, FAST);
+      const again = new OwnerAccounts(reopen(), { now: () => now }, FAST);
       expect((await again.signIn("ana@example.com", PASSWORD))?.ownerId).toBe(inv.account.ownerId);
     }
   });
 
   it("a link is refused after 72 hours; a new one for the same email keeps the account", async () => {
     let now = 5_000_000;
-    const accounts = new OwnerAccounts(make().store, () => now, FAST);
+    const accounts = new OwnerAccounts(make().store, { now: () => now }, FAST);
     const first = await accounts.invite("bo@example.com");
     if (!first.ok) throw new Error(first.reason);
     now += INVITATION_TTL_MS;
@@ -184,7 +184,7 @@ describe.each([
   });
 
   it("of two concurrent uses of one link, exactly one succeeds", async () => {
-    const accounts = new OwnerAccounts(make().store, () => 1, FAST);
+    const accounts = new OwnerAccounts(make().store, { now: () => 1 }, FAST);
     const inv = await accounts.invite("cy@example.com");
     if (!inv.ok) throw new Error(inv.reason);
     const results = await Promise.all([
@@ -196,7 +196,7 @@ describe.each([
   });
 
   it("a disabled account signs in no more, and is refused a new invitation until enabled", async () => {
-    const accounts = new OwnerAccounts(make().store, () => 1, FAST);
+    const accounts = new OwnerAccounts(make().store, { now: () => 1 }, FAST);
     const inv = await accounts.invite("di@example.com");
     if (!inv.ok) throw new Error(inv.reason);
     await accounts.accept(inv.token, PASSWORD);
@@ -216,7 +216,7 @@ describe.each([
   ["redis", () => new RedisSessionStore(client, sub())],
 ])("%s sessions remember the viewer", (_name, makeStore) => {
   it("an owner's session names the owner; one without a viewer is the operator's", async () => {
-    const sessions = new Sessions(makeStore(), () => 1000);
+    const sessions = new Sessions(makeStore(), { now: () => 1000 });
     const owner = { kind: "owner", ownerId: "own_a", email: "a@example.com" } as const;
     const o = await sessions.create(owner);
     const op = await sessions.create();

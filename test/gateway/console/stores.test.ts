@@ -22,6 +22,7 @@ import {
   type SignInLimiter,
 } from "../../../src/gateway/console/sign-in-limit.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
+import { systemClock } from "../../../src/protocol/clock.js";
 
 let redis: TestRedis;
 let client: RedisClient;
@@ -54,7 +55,7 @@ describe.each([
   it("ends idle, ends at the absolute bound, ends on sign-out", async () => {
     let now = 1_000_000;
     const { store, at } = make();
-    const sessions = new Sessions(store, () => now, policy);
+    const sessions = new Sessions(store, { now: () => now }, policy);
     const { id, session } = await sessions.create();
     expect(id).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(session.csrf).not.toBe(id);
@@ -89,7 +90,7 @@ describe.each([
 
   it("keeps a flash message until it is cleared", async () => {
     const { store } = make();
-    const sessions = new Sessions(store, () => 5, policy);
+    const sessions = new Sessions(store, { now: () => 5 }, policy);
     const { id, session } = await sessions.create();
     await sessions.flash(id, session, { text: "Approved" });
     const seen = await sessions.use(id);
@@ -104,8 +105,8 @@ it("a session made through one process's Redis store is honoured through another
   const other = createClient({ url: redis.url });
   await connectClient(other, redis.url);
   try {
-    const a = new Sessions(new RedisSessionStore(client, at), () => 0, policy);
-    const b = new Sessions(new RedisSessionStore(other, at), () => 60_000, policy);
+    const a = new Sessions(new RedisSessionStore(client, at), { now: () => 0 }, policy);
+    const b = new Sessions(new RedisSessionStore(other, at), { now: () => 60_000 }, policy);
     const { id, session } = await a.create();
     expect((await b.use(id))?.csrf).toBe(session.csrf);
     await b.end(id);
@@ -125,7 +126,7 @@ it("secretsMatch compares whole secrets, whatever their lengths", () => {
 describe("sign-in limiter", () => {
   it("memory: 5 failures lock an origin for the rest of the window, others unaffected", async () => {
     let now = 0;
-    const limit = new MemorySignInLimiter(() => now, { maxFailures: 5, windowMs: 60_000 });
+    const limit = new MemorySignInLimiter({ now: () => now }, { maxFailures: 5, windowMs: 60_000 });
     for (let i = 0; i < 4; i++) expect(await limit.attempt("a")).toBe(0);
     now = 10_000;
     expect(await limit.attempt("a")).toBe(0);
@@ -136,7 +137,7 @@ describe("sign-in limiter", () => {
   });
 
   it("memory: a success gives its count back, so only failures lock an origin out", async () => {
-    const limit = new MemorySignInLimiter(() => 0, { maxFailures: 2, windowMs: 60_000 });
+    const limit = new MemorySignInLimiter({ now: () => 0 }, { maxFailures: 2, windowMs: 60_000 });
     for (let i = 0; i < 10; i++) {
       expect(await limit.attempt("op")).toBe(0);
       await limit.succeeded("op");
@@ -181,7 +182,7 @@ describe("sign-in limiter", () => {
   });
 
   it.each([
-    ["memory", () => new MemorySignInLimiter(Date.now)],
+    ["memory", () => new MemorySignInLimiter(systemClock)],
     ["redis", () => new RedisSignInLimiter(client, sub())],
   ] as Array<[string, () => SignInLimiter]>)(
     "%s: of 300 parallel attempts from one origin, exactly 5 go on",

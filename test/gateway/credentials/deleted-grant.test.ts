@@ -32,7 +32,7 @@ describe("a grant deleted from the vault", () => {
       hostId: "salon",
       vault: there,
       client: { clientId: "c", clientSecret: "s" },
-      now: () => now,
+      clock: { now: () => now },
       fetch: (input) => {
         fetchCalls.push(input instanceof Request ? input.url : input.toString());
         return Promise.reject(new Error("no network in this test"));

@@ -53,7 +53,7 @@ function suite(label: string, start: () => Promise<TestRedis | TestRedisCluster>
         refreshLock: new RedisRefreshLock(redis, prefix),
         client: { clientId: "c", clientSecret: "s" },
         fetch: endpoint.fetch,
-        now,
+        clock: { now },
         logger: log.logger,
       });
     };

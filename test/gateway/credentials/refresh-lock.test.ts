@@ -38,7 +38,7 @@ function world() {
       vault: new TokenVault(ring, store),
       client: { clientId: "c", clientSecret: "s" },
       fetch: endpoint.fetch,
-      now: () => NOW,
+      clock: { now: () => NOW },
       logger: log.logger,
       lockPollMs: 20,
       lockWaitMs: 400,
@@ -226,7 +226,7 @@ describe("wiring", () => {
       {
         credentials: { vault: w.vault, refreshLock: lock, env: { SQUARE_SECRET: "s" } },
         fetch: w.endpoint.fetch,
-        now: () => NOW,
+        clock: { now: () => NOW },
       },
     );
     if (!tokens.ok) throw new Error(tokens.error.message);

@@ -31,7 +31,7 @@ function setup(record: Partial<TokenRecord> & Pick<TokenRecord, "provider" | "to
     hostId: "salon",
     vault,
     client: { clientId: "client-123", clientSecret: SECRET },
-    now: () => now,
+    clock: { now: () => now },
     logger: { info: log("info"), warn: log("warn"), error: log("error") },
   });
   const full: TokenRecord = {

@@ -102,14 +102,14 @@ describe("two processes on one Redis", () => {
       hosts: [host],
       store: new RedisPushStore(client, shared),
       logger: recordingLogger(),
-      now: clockA.now,
+      clock: clockA,
       timers: clockA,
     });
     const b = startPushLifecycle({
       hosts: [host],
       store: new RedisPushStore(client, shared),
       logger: recordingLogger(),
-      now: clockB.now,
+      clock: clockB,
       timers: clockB,
     });
     // Started together: one takes the host's lock and opens; the other waits its turn.
@@ -150,7 +150,7 @@ describe("two processes on one Redis", () => {
       ],
       store,
       logger: recordingLogger(),
-      now: clock.now,
+      clock,
       timers: clock,
     });
     await lifecycle.ready;

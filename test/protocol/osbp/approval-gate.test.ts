@@ -12,7 +12,7 @@ const SECRET = new Uint8Array(32).fill(7);
 
 function setup(secret: Uint8Array = SECRET) {
   let now = NOW;
-  const gate = createApprovalGate({ secret, now: () => now });
+  const gate = createApprovalGate({ secret, clock: { now: () => now } });
   return { gate, advance: (ms: number) => (now += ms) };
 }
 
@@ -169,7 +169,9 @@ describe("approval gate check", () => {
   });
 
   it("refuses a short secret and a bad TTL (programmer errors)", () => {
-    expect(() => createApprovalGate({ secret: new Uint8Array(16), now: () => 0 })).toThrow(TypeError);
-    expect(() => createApprovalGate({ now: () => 0, ttlMs: 0 })).toThrow(TypeError);
+    expect(() => createApprovalGate({ secret: new Uint8Array(16), clock: { now: () => 0 } })).toThrow(
+      TypeError,
+    );
+    expect(() => createApprovalGate({ clock: { now: () => 0 }, ttlMs: 0 })).toThrow(TypeError);
   });
 });

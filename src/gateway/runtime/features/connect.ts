@@ -27,7 +27,7 @@ export async function mountConnect(
     vault: opts.credentials.vault,
     ...(opts.credentials.basic !== undefined && { basicVault: opts.credentials.basic }),
     env: opts.credentials.env,
-    now: () => clock.now(),
+    clock,
     logger,
     redisKeyPrefix: keyPrefix(opts),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),

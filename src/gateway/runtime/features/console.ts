@@ -41,7 +41,7 @@ export async function mountConsole(
               credentials,
               ...(credentials.basic !== undefined && { basicVault: credentials.basic }),
               fetch: connectorFetch,
-              now: () => clock.now(),
+              clock,
             }),
           },
     close: () => wiring.close(),

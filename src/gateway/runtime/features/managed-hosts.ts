@@ -44,7 +44,7 @@ export async function mountManagedHosts(
       store,
       configIds: new Set(opts.hosts.map((h) => h.id)),
       logger,
-      now: () => clock.now(),
+      clock,
       live: {
         build: (config) => buildHost(config, "", opts.dataDir, d.buildDeps),
         serve: ({ runtime: host, calendarHost }) => {

@@ -8,6 +8,7 @@
  * in for the revoked root.
  */
 import type { MandateStatusPort, MandateStatusValue } from "./types.js";
+import type { Clock } from "../../clock.js";
 
 export interface CachingMandateStatusOptions {
   /** Answers the status of one link, e.g. by fetching its status URL. */
@@ -20,7 +21,7 @@ export interface CachingMandateStatusOptions {
    */
   readonly unknownTtlMs?: number;
   /** Injected clock, epoch ms. */
-  readonly now: () => number;
+  readonly clock: Clock;
   /** Bound on cached links; the oldest entry goes first. Status URLs come from callers. */
   readonly maxEntries?: number;
 }
@@ -42,7 +43,7 @@ export class CachingMandateStatus implements MandateStatusPort {
     // No status URL, nothing to consult: revocation is best effort.
     if (link.statusUrl === undefined) return "unknown";
     const key = JSON.stringify([link.statusUrl, link.iss, link.jti]);
-    const now = this.#opts.now();
+    const now = this.#opts.clock.now();
     const hit = this.#cache.get(key);
     if (hit !== undefined && now < hit.until) return hit.value;
 

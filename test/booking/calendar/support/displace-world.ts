@@ -82,8 +82,7 @@ export function busy(eventId: string, from: string, to: string): Omit<RawCalenda
 export function displaceWorld(opts: DisplaceWorldOptions = {}) {
   const hostId = opts.hostId ?? HOST;
   const clock = new TestClock(NOW);
-  const now = () => clock.now();
-  const store = opts.store ?? new MemoryHoldStore({ clock: now });
+  const store = opts.store ?? new MemoryHoldStore({ clock });
   const state = opts.state ?? new MemoryCalendarStateStore();
   const units = unitsFor({ resourceType: "chair", units: opts.units ?? 2 });
   const calendars = new Map<string, MemoryCalendar>([["main", new MemoryCalendar()]]);
@@ -127,7 +126,7 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
     hours: ([1, 2, 3, 4, 5] as const).map((day) => ({ day, open: "09:00", close: "17:00" })),
     granularityMs: 30 * MIN,
   };
-  const platform = calendarHostConnector(connector, setup, { store, state, now });
+  const platform = calendarHostConnector(connector, setup, { store, state, clock });
   const config: HostConfig = {
     id: hostId,
     name: "Ana's studio",
@@ -169,13 +168,13 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
         sync: connector.calendar,
         state,
         store,
-        now,
+        clock,
         displace: (conflicts) =>
           displaceConflicts(
             {
               store,
               state,
-              now,
+              clock,
               plan: setup.plan,
               host: runtime,
               propose: (h, b, input) => service.propose(h, b, input),

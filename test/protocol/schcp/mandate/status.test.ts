@@ -31,7 +31,7 @@ describe("CachingMandateStatus (§3.3 check 7, 'Ids are per link')", () => {
   it("reuses an answer within the TTL and asks again after it", async () => {
     const { fetcher, calls } = fakeFetcher(() => "active");
     const c = clock();
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: c.now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: c });
     expect(await cache.status(ROOT)).toBe("active");
     c.advance(59_999);
     expect(await cache.status(ROOT)).toBe("active");
@@ -44,7 +44,7 @@ describe("CachingMandateStatus (§3.3 check 7, 'Ids are per link')", () => {
   it("caches per (status URL, iss, jti), never by jti alone: a delegate's URL cannot stand in for the root's", async () => {
     // The attack of §3.3: a child reusing the root's jti with a status URL the delegate controls.
     const { fetcher, calls } = fakeFetcher((l) => (l.statusUrl === ROOT.statusUrl ? "revoked" : "active"));
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: clock().now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: clock() });
     const evil: Link = { ...ROOT, statusUrl: "https://delegate.example/s/m-1" };
     expect(await cache.status(evil)).toBe("active");
     expect(await cache.status(ROOT)).toBe("revoked");
@@ -57,7 +57,7 @@ describe("CachingMandateStatus (§3.3 check 7, 'Ids are per link')", () => {
   it("does not cache unknown by default, so a revocation is seen once the key app answers", async () => {
     let answer: MandateStatusValue = "unknown";
     const { fetcher, calls } = fakeFetcher(() => answer);
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: clock().now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: clock() });
     expect(await cache.status(ROOT)).toBe("unknown");
     answer = "revoked";
     expect(await cache.status(ROOT)).toBe("revoked");
@@ -67,7 +67,7 @@ describe("CachingMandateStatus (§3.3 check 7, 'Ids are per link')", () => {
   it("caches unknown for unknownTtlMs when given", async () => {
     const { fetcher, calls } = fakeFetcher(() => "unknown");
     const c = clock();
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, unknownTtlMs: 5_000, now: c.now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, unknownTtlMs: 5_000, clock: c });
     await cache.status(ROOT);
     await cache.status(ROOT);
     expect(calls).toHaveLength(1);
@@ -78,20 +78,20 @@ describe("CachingMandateStatus (§3.3 check 7, 'Ids are per link')", () => {
 
   it("a fetcher that fails answers unknown", async () => {
     const { fetcher } = fakeFetcher(() => new Error("timeout"));
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: clock().now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: clock() });
     expect(await cache.status(ROOT)).toBe("unknown");
   });
 
   it("a link without a status URL is unknown, and nothing is fetched", async () => {
     const { fetcher, calls } = fakeFetcher(() => "revoked");
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: clock().now });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: clock() });
     expect(await cache.status({ iss: ROOT.iss, jti: ROOT.jti })).toBe("unknown");
     expect(calls).toEqual([]);
   });
 
   it("keeps at most maxEntries links, dropping the oldest", async () => {
     const { fetcher, calls } = fakeFetcher(() => "active");
-    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, now: clock().now, maxEntries: 2 });
+    const cache = new CachingMandateStatus({ fetcher, ttlMs: 60_000, clock: clock(), maxEntries: 2 });
     const link = (n: number): Link => ({ ...ROOT, jti: `m-${n}` });
     await cache.status(link(1));
     await cache.status(link(2));

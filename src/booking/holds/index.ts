@@ -12,6 +12,6 @@ export {
 } from "./plan.js";
 export { reservesAt } from "./reserve.js";
 export { findService, findChosenResource, upstreamRefusal, type ServiceLookup } from "./lookup.js";
-export { ALTERNATIVE_STEP_MS, alternativeStartsFor } from "./alternatives.js";
+export { ALTERNATIVE_STEP_MS, alternativeAt, alternativeStartsFor } from "./alternatives.js";
 export { MAX_ALTERNATIVES } from "./outcome.js";
 export { grantTtl, type TtlGrant } from "./ttl.js";

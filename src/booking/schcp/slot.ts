@@ -6,10 +6,10 @@
 import { toSchcpMoney, type Money } from "../../protocol/money/index.js";
 import type { Slot } from "../../protocol/schcp/types.js";
 import type { HostRuntime } from "../api.js";
-import type { ServiceLookup } from "../holds/index.js";
-import { priceOffer } from "../pricing/index.js";
+import { alternativeAt, type ServiceLookup } from "../holds/index.js";
 import { zoneView, type ZoneView } from "../rules/index.js";
 
+/** The core's priced start (holds/alternatives.ts alternativeAt), in the wire's words. */
 export function slotAt(
   runtime: HostRuntime,
   found: ServiceLookup,
@@ -19,22 +19,15 @@ export function slotAt(
   view: ZoneView = zoneView(runtime.config.timezone),
   stated?: Money,
 ): Slot {
-  const { service, rules } = found;
-  const tz = runtime.config.timezone;
-  const priced = priceOffer(
-    service,
-    rules,
-    { timezone: tz, taxes: runtime.catalog.taxes, view },
-    stated === undefined ? { start, partySize, now } : { start, partySize, now, stated },
-  );
+  const at = alternativeAt(runtime, found, start, partySize, now, view, stated);
   // Built without spreads (an availability answer writes up to 3,000), in the wire's key order.
   const slot: Slot =
-    service.duration === "open"
+    at.end === undefined
       ? { start: view.format(start), open_end: true }
-      : { start: view.format(start), end: view.format(start + service.duration) };
-  if (priced.price !== null && priced.total !== null) {
-    slot.price = toSchcpMoney(priced.price);
-    slot.total = toSchcpMoney(priced.total);
+      : { start: view.format(start), end: view.format(at.end) };
+  if (at.price !== null && at.total !== null) {
+    slot.price = toSchcpMoney(at.price);
+    slot.total = toSchcpMoney(at.total);
   }
   return slot;
 }

@@ -44,6 +44,7 @@ import {
 import type { ApprovalRouteDeps } from "../http/approval-routes.js";
 import type { ApprovalView } from "../http/approval-page.js";
 import { readOrCreateSecret } from "./secret-files.js";
+import type { Clock } from "../../protocol/clock.js";
 
 export interface HostMessageSettings {
   readonly smtp?: SmtpSettings;
@@ -102,7 +103,7 @@ export interface CalendarHostsDeps {
   readonly hosts: HostDirectory;
   readonly store: HoldStore;
   readonly state: CalendarStateStore;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly logger: Logger;
   readonly redis?: { readonly url: string; readonly prefix: string };
   /** Without Redis: syncs at start and on schedule running at once (default 4). */
@@ -131,7 +132,7 @@ export async function runCalendarHost(
       sync: handle.calendar.calendar,
       state: deps.state,
       store: deps.store,
-      clock: { now: deps.now },
+      clock: deps.clock,
       logger: deps.logger,
       ...displacementOf(deps, handle),
     },
@@ -198,7 +199,7 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
         {
           store: deps.store,
           state: deps.state,
-          clock: { now: deps.now },
+          clock: deps.clock,
           plan: handle.plan,
           host,
           propose: wiring.propose,
@@ -286,7 +287,7 @@ export function approvalSender(opts: {
   readonly secret: Uint8Array;
   readonly origin: string;
   readonly messenger: HostMessenger;
-  readonly now: () => number;
+  readonly clock: Clock;
   /** Caps the links per host and window (booking/approval/notify.ts); none: every one is sent. */
   readonly budget?: NoticeBudget;
 }): (hostId: string, event: OwnEvent) => void {
@@ -294,7 +295,7 @@ export function approvalSender(opts: {
     const handle = opts.handles().find((h) => h.hostId === hostId);
     const host = opts.hosts()?.get(hostId);
     const zone = host?.config.timezone ?? handle?.plan.timezone ?? "UTC";
-    const answerBy = opts.now() + (host?.config.policies.approvalTimeoutMs ?? 2 * 3_600_000);
+    const answerBy = opts.clock.now() + (host?.config.policies.approvalTimeoutMs ?? 2 * 3_600_000);
     const service = handle?.section.services.find((s) => s.id === event.serviceId);
     void notifyApprover(
       {
@@ -303,7 +304,7 @@ export function approvalSender(opts: {
         // The link dies at the deadline: a queue keeps the message no longer, nor sends it after.
         send: (m) => opts.messenger.send({ ...m, expiresAt: answerBy }),
         ...(opts.budget !== undefined && { budget: opts.budget }),
-        clock: { now: opts.now },
+        clock: opts.clock,
       },
       {
         hostId,

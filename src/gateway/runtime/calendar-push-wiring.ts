@@ -33,6 +33,7 @@ import {
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../http/calendar-push.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Clock } from "../../protocol/clock.js";
 
 function neutral<T, U>(r: ConnectorResult<T>, map: (value: T) => U): PushResult<U> {
   return r.ok
@@ -122,7 +123,7 @@ export interface CalendarPushOptions {
   /** The calendar-sync queue's request (coalesced with a sync already running). */
   readonly requestSync: (hostId: string, reason: string) => Promise<void>;
   readonly logger: Logger;
-  readonly now: () => number;
+  readonly clock: Clock;
   readonly redisUrl?: string;
   readonly redisKeyPrefix: string;
   /** Tests: a manual clock, a store, the lifecycle's margins. */
@@ -138,7 +139,7 @@ export async function calendarPushWiring(opts: CalendarPushOptions): Promise<Cal
   const hosts: PushHost[] = [];
   const vendors = new Map<string, PushVendor>();
   for (const h of opts.handles) {
-    const provider = providerOf(h, opts.now);
+    const provider = providerOf(h, () => opts.clock.now());
     const every = `${Math.round(h.section.syncEveryMs / 60_000)} min`;
     if (provider === undefined) {
       if (h.section.pushUrl !== undefined)
@@ -193,7 +194,7 @@ export async function calendarPushWiring(opts: CalendarPushOptions): Promise<Cal
     hosts,
     store,
     logger,
-    clock: { now: opts.now },
+    clock: opts.clock,
     ...timers,
     ...opts.lifecycle,
   });

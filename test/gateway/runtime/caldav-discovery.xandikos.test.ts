@@ -93,7 +93,7 @@ describe("a config-file CalDAV host without calendarPath", () => {
         hosts: built.value.directory,
         store,
         state: calendarState,
-        now: () => Date.now(),
+        clock: { now: () => Date.now() },
         logger: quiet,
       },
       handle.hostId,

@@ -130,7 +130,7 @@ export function mountCalendarSync(
     hosts: d.directory,
     store: d.infra.store,
     state: d.infra.calendarState,
-    now: () => clock.now(),
+    clock,
     logger,
     displacement,
   };
@@ -165,7 +165,7 @@ export async function mountCalendarPush(
     handles: calendar.handles,
     requestSync: (hostId, reason) => calendarSync.request(hostId, reason),
     logger,
-    now: () => clock.now(),
+    clock,
     redisKeyPrefix: keyPrefix(opts),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
   });

@@ -61,7 +61,7 @@ export async function mountHosts(
       secret,
       origin: publicOrigin,
       messenger,
-      now: () => clock.now(),
+      clock,
       budget: infra.noticeBudget,
     }),
     fetch: connectorFetch,

@@ -14,30 +14,30 @@ import path from "node:path";
 const ROOT = import.meta.dirname;
 const SEE = ": see docs/ARCHITECTURE.md, Layers";
 
+/** The edges: one folder each under src/edges, but for the shared HTTP kit (edges/http). */
+export const EDGE_FOLDERS = readdirSync(path.join(ROOT, "src", "edges"), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== "http")
+  .map((entry) => `edges/${entry.name}/`);
+
 /** The layer of a folder or file, by its path under src/ (posix, no leading "src/"). */
 export function layerOf(rel) {
   const p = rel.endsWith("/") ? rel : `${rel}/`;
   if (p.startsWith("edges/http/")) return "edge-kit";
-  if (p.startsWith("booking/schcp/") || p.startsWith("gateway/http/")) return "edge:schcp";
-  if (p.startsWith("osbp/") || p.startsWith("mcp/")) return "edge:osbp";
-  if (p.startsWith("a2a/")) return "edge:a2a";
-  if (p.startsWith("gateway/console/")) return "edge:console";
+  const edge = EDGE_FOLDERS.find((folder) => p.startsWith(folder));
+  if (edge !== undefined) return `edge:${edge.slice("edges/".length, -1)}`;
   if (p.startsWith("booking/")) return "core";
   if (p.startsWith("connectors/")) return "connectors";
   if (p.startsWith("protocol/")) return "protocol";
   if (p.startsWith("calendar/")) return "calendar";
   if (p.startsWith("redis/")) return "redis";
-  // gateway/ (cli, runtime, connect, setup, credentials, managed-hosts), holds/, jobs/ and
-  // agent/ compose or implement the layers above; only the rules that name them apply.
+  // gateway/ (the composition root: cli, runtime, app, credentials, managed-hosts), holds/,
+  // jobs/ and agent/ compose or implement the layers above; only the rules that name them apply.
   return "other";
 }
 
-const EDGES = {
-  "edge:schcp": ["gateway/http/", "booking/schcp/"],
-  "edge:osbp": ["osbp/", "mcp/"],
-  "edge:a2a": ["a2a/"],
-  "edge:console": ["gateway/console/"],
-};
+const EDGES = Object.fromEntries(
+  EDGE_FOLDERS.map((folder) => [`edge:${folder.slice("edges/".length, -1)}`, [folder]]),
+);
 
 /**
  * The rules: for a layer, the folders (trailing "/") or files under src it must not import,
@@ -47,8 +47,8 @@ export const RULES = [
   {
     id: "core-no-edge",
     from: ["core"],
-    // All of gateway/ (the edges and the composition that wires them) and every edge.
-    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "booking/schcp/", "edges/"],
+    // The composition root (gateway/) and every edge, with the shared HTTP kit.
+    forbid: ["gateway/", "edges/"],
     message: "core must not import an edge",
   },
   {
@@ -78,7 +78,7 @@ export const RULES = [
   {
     id: "connector-no-edge",
     from: ["connectors"],
-    forbid: ["gateway/", "a2a/", "osbp/", "mcp/", "edges/"],
+    forbid: ["gateway/", "edges/"],
     message: "a connector must not import an edge",
   },
   {
@@ -95,6 +95,15 @@ export const RULES = [
     from: Object.keys(EDGES),
     forbid: ["holds/redis/"],
     message: "an edge must not import a Redis store implementation (holds/redis)",
+  },
+  {
+    // An edge is handed what it needs by the composition root; it never reaches into the
+    // root's wiring (the app, the runtime, the CLI). The gateway's own stores that the console
+    // manages (gateway/credentials, gateway/managed-hosts) are not wiring.
+    id: "edge-no-root",
+    from: Object.keys(EDGES),
+    forbid: ["gateway/app/", "gateway/runtime/", "gateway/cli/", "gateway/express.ts"],
+    message: "an edge must not import the composition root's wiring (gateway/app, runtime, cli)",
   },
   ...Object.entries(EDGES).map(([edge]) => ({
     id: "edge-no-other-edge",
@@ -113,15 +122,13 @@ export const RULES = [
     forbid: [
       "booking/",
       "gateway/",
-      "a2a/",
-      "osbp/",
-      "mcp/",
       "connectors/",
       "holds/",
       "jobs/",
       "agent/",
       "calendar/",
       "redis/",
+      ...EDGE_FOLDERS,
     ],
     message:
       "the shared HTTP kit (edges/http) must import no edge, core, connector or store (only edges/http and protocol/)",
@@ -132,9 +139,6 @@ export const RULES = [
     forbid: [
       "booking/",
       "gateway/",
-      "a2a/",
-      "osbp/",
-      "mcp/",
       "connectors/",
       "holds/",
       "jobs/",
@@ -151,9 +155,6 @@ export const RULES = [
     forbid: [
       "booking/",
       "gateway/",
-      "a2a/",
-      "osbp/",
-      "mcp/",
       "connectors/",
       "holds/",
       "jobs/",
@@ -171,9 +172,6 @@ export const RULES = [
     forbid: [
       "booking/",
       "gateway/",
-      "a2a/",
-      "osbp/",
-      "mcp/",
       "connectors/",
       "holds/",
       "jobs/",
@@ -192,61 +190,66 @@ export const RULES = [
  * architecture test fails when an entry no longer matches an import of its file.
  */
 export const EXCEPTIONS = [
-  // core-no-edge: the core's entry point still builds the SchCP edge (booking/schcp sits in the
-  // core's folder).
-  {
-    rule: "core-no-edge",
-    file: "booking/service.ts",
-    imports: ["booking/schcp/attachment.ts", "booking/schcp/edge.ts", "booking/schcp/host-api.ts"],
-  },
   // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
-  // OSBP conformance runs against the synthetic platform.
+  // Connect discovers a CalDAV server's calendars with the CalDAV connector; the setup form
+  // offers each connector's own defaults (endpoints, Square's settings).
   {
     rule: "edge-no-connector-impl",
-    file: "gateway/http/calendar-push.ts",
+    file: "edges/inbound/calendar-push.ts",
     imports: ["connectors/google/channels.ts", "connectors/microsoft/notifications.ts"],
   },
   {
     rule: "edge-no-connector-impl",
-    file: "gateway/http/square-webhooks.ts",
+    file: "edges/inbound/square-webhooks.ts",
     imports: ["connectors/square/webhooks.ts"],
   },
   {
     rule: "edge-no-connector-impl",
-    file: "osbp/conformance/adapter.ts",
-    imports: ["connectors/synthetic/index.ts"],
+    file: "edges/console/connect/caldav.ts",
+    imports: ["connectors/caldav/index.ts"],
   },
   {
     rule: "edge-no-connector-impl",
-    file: "osbp/conformance/host.ts",
-    imports: ["connectors/synthetic/index.ts"],
+    file: "edges/console/setup/choices.ts",
+    imports: [
+      "connectors/google/http.ts",
+      "connectors/http.ts",
+      "connectors/microsoft/http.ts",
+      "connectors/square/settings.ts",
+    ],
   },
-  // edge-no-redis-store: these edges open their own Redis connection with the store's settings.
-  { rule: "edge-no-redis-store", file: "a2a/intents/wiring.ts", imports: ["holds/redis/connection.ts"] },
-  { rule: "edge-no-redis-store", file: "gateway/console/wiring.ts", imports: ["holds/redis/connection.ts"] },
-  // edge-no-other-edge: gateway/http/app.ts composes every HTTP edge into the one app the
-  // gateway serves (SchCP, operator API, approval, webhooks, A2A, console, Connect), and its
-  // HttpAppDeps (gateway/http/types.ts) carries the console's and A2A's dependencies. The
+  // edge-no-other-edge: the operator API answers in SchCP's refusal and problem format
+  // (SchCP §9), so it reads bodies and writes answers with the SchCP edge's helpers. The
   // console issues a host's A2A API key and links it where A2A may cancel or reschedule.
   {
     rule: "edge-no-other-edge",
-    file: "gateway/console/a2a-key-routes.ts",
-    imports: ["a2a/api-keys.ts"],
+    file: "edges/operator/operator-hosts.ts",
+    imports: ["edges/schcp/http/refusal-map.ts", "edges/schcp/http/respond.ts"],
   },
   {
     rule: "edge-no-other-edge",
-    file: "gateway/console/app-deps.ts",
-    imports: ["a2a/api-keys.ts", "a2a/port.ts"],
+    file: "edges/operator/operator-routes.ts",
+    imports: [
+      "edges/schcp/http/refusal-map.ts",
+      "edges/schcp/http/request-body.ts",
+      "edges/schcp/http/respond.ts",
+      "edges/schcp/http/types.ts",
+    ],
   },
   {
     rule: "edge-no-other-edge",
-    file: "gateway/http/app.ts",
-    imports: ["a2a/rest-routes.ts", "a2a/jsonrpc/routes.ts", "gateway/console/routes.ts"],
+    file: "edges/operator/operator-upstreams.ts",
+    imports: ["edges/schcp/http/refusal-map.ts", "edges/schcp/http/respond.ts"],
   },
   {
     rule: "edge-no-other-edge",
-    file: "gateway/http/types.ts",
-    imports: ["gateway/console/routes.ts", "a2a/port.ts", "a2a/api-keys.ts"],
+    file: "edges/console/a2a-key-routes.ts",
+    imports: ["edges/a2a/api-keys.ts"],
+  },
+  {
+    rule: "edge-no-other-edge",
+    file: "edges/console/app-deps.ts",
+    imports: ["edges/a2a/api-keys.ts", "edges/a2a/port.ts"],
   },
 ];
 

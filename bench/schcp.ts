@@ -43,10 +43,10 @@ import { KeyApp, SchcpClient, createAgentKey, describeAgentError } from "../src/
 import { readSchcpAnswer } from "../src/agent/http.js";
 import type { AgentKey, DiscoveredHost } from "../src/agent/index.js";
 import { embeddedDefaultHosts } from "../src/booking/hosts/index.js";
-import { createHttpApp } from "../src/gateway/http/app.js";
+import { createHttpApp } from "../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../src/gateway/runtime/runtime.js";
 import { readBoundedBody } from "../src/edges/http/body.js";
-import { DEFAULT_MAX_BODY_BYTES } from "../src/gateway/http/types.js";
+import { DEFAULT_MAX_BODY_BYTES } from "../src/gateway/app/types.js";
 import { DEFAULT_ORIGIN_RATE } from "../src/edges/http/origin-limit.js";
 import { MemoryNonceMemory, verifySchcpRequest } from "../src/protocol/http-signatures/index.js";
 import { signCompactJws } from "../src/protocol/jose/jws.js";

@@ -21,7 +21,7 @@ import { randomBytes } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport, getDefaultEnvironment } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { codeInMessage, readSyntheticMessages } from "../src/connectors/synthetic/index.js";
-import { CONFORMANCE_HOST_ID, conformanceHost } from "../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../src/gateway/osbp-conformance/index.js";
 import {
   APPROVAL_INSTRUCTION_PATTERN,
   MCP_TOOL_NAMES,

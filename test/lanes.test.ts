@@ -68,7 +68,7 @@ describe("test lanes", () => {
     expect(lane("test/cluster/failover.test.ts")).toBe("cluster");
     expect(lane("test/e2e/approval-page.test.ts")).toBe("caldav-browser");
     expect(lane("test/connectors/caldav/sync.xandikos.test.ts")).toBe("caldav-browser");
-    expect(lane("test/mcp/stdio.e2e.test.ts")).toBe("processes");
+    expect(lane("test/edges/osbp/mcp/stdio.e2e.test.ts")).toBe("processes");
     expect(lane("test/lanes.test.ts")).toBe("unit");
   });
 });

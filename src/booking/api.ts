@@ -359,11 +359,11 @@ export interface BookingDeps {
   readonly outbox: Outbox;
   /** Optional: see BookingIndex. */
   readonly bookingIndex?: BookingIndex;
-  /** Edge hooks by attachment name; createBookingService installs SchCP's (schcp/edge.ts). */
+  /** Edge hooks by attachment name; the gateway installs SchCP's (src/gateway/booking-service.ts). */
   readonly edges?: Readonly<Record<string, BookingEdge>>;
   /**
    * Places newcomers' bookings take at a host (public-pool/): Redis when the gateway has it;
-   * createBookingService makes an in-memory one when absent.
+   * createBookingCore makes an in-memory one when absent.
    */
   readonly publicPool?: PublicPoolStore;
 }

@@ -2,7 +2,7 @@
  * What a hold and a booking stand on, in the core's own terms: the service, the
  * time, the resource, the party, the place, the price and the terms the host applied. Every
  * edge's wire shape is built from it (SchCP's signed offer and Booking in ../schcp/, OSBP's
- * receipt in src/osbp/adapter/, the operator's view in ./view.ts); none of them is kept here.
+ * receipt in src/edges/osbp/adapter/, the operator's view in ./view.ts); none of them is kept here.
  *
  * What one edge needs to keep beside it (SchCP: the signed offer, its hash and claims, and the
  * latest receipt) is an opaque attachment under that edge's name (`Attachments`), read and

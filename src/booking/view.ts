@@ -1,7 +1,7 @@
 /**
  * A booking as the core answers it to a caller that is no protocol's agent (the operator API):
  * the state's neutral part, without any edge's record, naming the edges that keep one. The
- * HTTP edge renders it as JSON (src/gateway/http/operator-view.ts, shape in the README).
+ * HTTP edge renders it as JSON (src/edges/operator/operator-view.ts, shape in the README).
  */
 import type { BookingState, StoredProposal } from "./bookings/state.js";
 import { edgesOf } from "./bookings/edges.js";

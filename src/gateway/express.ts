@@ -17,9 +17,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getRequestListener } from "@hono/node-server";
 import type { NextFunction, Request as ExpressRequest, RequestHandler } from "express";
-import { createHttpApp } from "./http/app.js";
-import type { ReadinessProbe } from "./http/app.js";
-import type { HttpAppDeps } from "./http/types.js";
+import { createHttpApp } from "./app/app.js";
+import type { ReadinessProbe } from "./app/app.js";
+import type { HttpAppDeps } from "./app/types.js";
 
 /** Set on the notFound answer below: the listener then writes nothing and Express goes on. */
 const ALREADY_SENT = "x-hono-already-sent";

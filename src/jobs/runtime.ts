@@ -26,7 +26,7 @@ export interface GatewayJobsOptions {
   readonly store: HoldStore & ReputationStore;
   readonly clock: Clock;
   readonly logger?: Logger;
-  /** What a lapsed hold sends (booking/schcp/hold-expired.ts holdExpiredWebhook). */
+  /** What a lapsed hold sends (edges/schcp/hold-expired.ts holdExpiredWebhook). */
   readonly expiryNotice: ExpiryNotice;
   /** Redis mode (BullMQ + task lock) when set; the embedded mode otherwise. */
   readonly redisUrl?: string;

@@ -19,6 +19,8 @@ interface Exception {
 interface BoundariesModule {
   boundaryBlocks(options?: { withExceptions?: boolean }): Linter.Config[];
   readonly EXCEPTIONS: readonly Exception[];
+  readonly EDGE_FOLDERS: readonly string[];
+  layerOf(rel: string): string;
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -54,27 +56,27 @@ describe("a planted import that crosses a layer fails with its rule's message", 
   const cases = [
     {
       what: "an edge importing a connector implementation",
-      file: "src/gateway/http/planted.ts",
-      code: `import { x } from "../../connectors/google/channels.js";\nvoid x;\n`,
+      file: "src/edges/schcp/http/planted.ts",
+      code: `import { x } from "../../../connectors/google/channels.js";\nvoid x;\n`,
       message:
         "an edge must not import a connector implementation (only connectors/port.ts) [edge-no-connector-impl]: see docs/ARCHITECTURE.md, Layers",
     },
     {
       what: "the OSBP edge importing a connector implementation",
-      file: "src/osbp/adapter/planted.ts",
-      code: `export { x } from "../../connectors/square/index.js";\n`,
+      file: "src/edges/osbp/adapter/planted.ts",
+      code: `export { x } from "../../../connectors/square/index.js";\n`,
       message: "[edge-no-connector-impl]",
     },
     {
       what: "the core importing an edge",
       file: "src/booking/holds/planted.ts",
-      code: `import { createApp } from "../../gateway/http/app.js";\nvoid createApp;\n`,
+      code: `import { createApp } from "../../gateway/app/app.js";\nvoid createApp;\n`,
       message: "core must not import an edge [core-no-edge]: see docs/ARCHITECTURE.md, Layers",
     },
     {
-      what: "the core importing the SchCP edge logic beside it",
+      what: "the core importing the SchCP edge",
       file: "src/booking/planted.ts",
-      code: `import type { X } from "./schcp/edge.js";\nexport type Y = X;\n`,
+      code: `import type { X } from "../edges/schcp/edge.js";\nexport type Y = X;\n`,
       message: "core must not import an edge [core-no-edge]",
     },
     {
@@ -106,26 +108,26 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     {
       what: "a connector importing an edge",
       file: "src/connectors/square/planted.ts",
-      code: `import { x } from "../../a2a/port.js";\nvoid x;\n`,
+      code: `import { x } from "../../edges/a2a/port.js";\nvoid x;\n`,
       message: "[connector-no-edge]",
     },
     {
       what: "an edge importing another edge",
-      file: "src/gateway/http/planted.ts",
+      file: "src/edges/schcp/planted.ts",
       code: `import { x } from "../console/pages.js";\nvoid x;\n`,
       message:
         "an edge must not import another edge's files [edge-no-other-edge]: see docs/ARCHITECTURE.md, Layers",
     },
     {
       what: "the MCP server importing the A2A edge",
-      file: "src/mcp/planted.ts",
-      code: `import { x } from "../a2a/port.js";\nvoid x;\n`,
+      file: "src/edges/osbp/mcp/planted.ts",
+      code: `import { x } from "../../a2a/port.js";\nvoid x;\n`,
       message: "[edge-no-other-edge]",
     },
     {
       what: "the shared HTTP kit importing an edge",
       file: "src/edges/http/planted.ts",
-      code: `import { x } from "../../gateway/http/respond.js";\nvoid x;\n`,
+      code: `import { x } from "../schcp/http/respond.js";\nvoid x;\n`,
       message:
         "the shared HTTP kit (edges/http) must import no edge, core, connector or store (only edges/http and protocol/) [edge-kit-is-a-leaf]: see docs/ARCHITECTURE.md, Layers",
     },
@@ -138,7 +140,7 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     {
       what: "the shared HTTP kit importing the A2A edge",
       file: "src/edges/http/planted.ts",
-      code: `import type { X } from "../../a2a/port.js";\nexport type Y = X;\n`,
+      code: `import type { X } from "../a2a/port.js";\nexport type Y = X;\n`,
       message: "[edge-kit-is-a-leaf]",
     },
     {
@@ -150,7 +152,7 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     {
       what: "a path that steps out and back in, past the layer rules' reading",
       file: "src/booking/planted.ts",
-      code: `import { x } from "../holds/../gateway/http/app.js";\nvoid x;\n`,
+      code: `import { x } from "../holds/../gateway/app/app.js";\nvoid x;\n`,
       message: "[canonical-import]",
     },
     {
@@ -184,11 +186,14 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     const kit = (prefix: string) =>
       `import { a } from "${prefix}edges/http/body.js";\nimport type { B } from "${prefix}edges/http/types.js";\nvoid a;\nexport type C = B;\n`;
     for (const [file, prefix] of [
-      ["src/gateway/http/planted.ts", "../../"],
-      ["src/booking/schcp/planted.ts", "../../"],
-      ["src/a2a/jsonrpc/planted.ts", "../../"],
-      ["src/gateway/console/planted.ts", "../../"],
-      ["src/osbp/planted.ts", "../"],
+      ["src/edges/schcp/http/planted.ts", "../../../"],
+      ["src/edges/schcp/planted.ts", "../../"],
+      ["src/edges/a2a/jsonrpc/planted.ts", "../../../"],
+      ["src/edges/console/planted.ts", "../../"],
+      ["src/edges/osbp/planted.ts", "../../"],
+      ["src/edges/operator/planted.ts", "../../"],
+      ["src/edges/approval/planted.ts", "../../"],
+      ["src/edges/inbound/planted.ts", "../../"],
     ] as const) {
       expect(await messagesOf(file, kit(prefix))).toEqual([]);
     }
@@ -203,8 +208,8 @@ describe("a planted import that crosses a layer fails with its rule's message", 
   it("what a layer may import passes: an edge the port, the core the store port, calendar protocol", async () => {
     expect(
       await messagesOf(
-        "src/gateway/http/planted.ts",
-        `import type { A } from "../../connectors/port.js";\nimport type { B } from "../../connectors/ports/slots.js";\nexport type C = A | B;\n`,
+        "src/edges/schcp/http/planted.ts",
+        `import type { A } from "../../../connectors/port.js";\nimport type { B } from "../../../connectors/ports/slots.js";\nexport type C = A | B;\n`,
       ),
     ).toEqual([]);
     expect(
@@ -222,20 +227,38 @@ describe("a planted import that crosses a layer fails with its rule's message", 
   });
 
   it("an exception covers only the imports it names: a new one in the same file fails", async () => {
-    // booking/service.ts may import schcp/attachment.js, schcp/edge.js and schcp/host-api.js,
-    // nothing else of the edge.
+    // edges/inbound/square-webhooks.ts may import connectors/square/webhooks.ts, nothing else
+    // of a connector.
     expect(
       await messagesOf(
-        "src/booking/service.ts",
-        `import { a } from "./schcp/attachment.js";\nimport { b } from "./schcp/edge.js";\nimport { e } from "./schcp/host-api.js";\nvoid a;\nvoid b;\nvoid e;\n`,
+        "src/edges/inbound/square-webhooks.ts",
+        `import { a } from "../../connectors/square/webhooks.js";\nvoid a;\n`,
       ),
     ).toEqual([]);
     const messages = await messagesOf(
-      "src/booking/service.ts",
-      `import { c } from "./schcp/replay.js";\nimport { d } from "../gateway/http/app.js";\nvoid c;\nvoid d;\n`,
+      "src/edges/inbound/square-webhooks.ts",
+      `import { c } from "../../connectors/square/client.js";\nimport { d } from "../../connectors/google/channels.js";\nvoid c;\nvoid d;\n`,
     );
     expect(messages).toHaveLength(2);
-    for (const m of messages) expect(m).toContain("[core-no-edge]");
+    for (const m of messages) expect(m).toContain("[edge-no-connector-impl]");
+  });
+
+  it("an edge reaching into the composition root's wiring fails", async () => {
+    const messages = await messagesOf(
+      "src/edges/a2a/planted.ts",
+      `import { a } from "../../gateway/runtime/redis-rate-limit.js";\nvoid a;\n`,
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toContain("[edge-no-root]");
+  });
+
+  it("the edges are the folders under src/edges, less the shared kit", () => {
+    expect([...boundaries.EDGE_FOLDERS].sort()).toEqual(
+      ["a2a", "approval", "console", "inbound", "operator", "osbp", "schcp"].map((e) => `edges/${e}/`),
+    );
+    expect(boundaries.layerOf("edges/osbp/mcp")).toBe("edge:osbp");
+    expect(boundaries.layerOf("edges/http")).toBe("edge-kit");
+    expect(boundaries.layerOf("gateway/app")).toBe("other");
   });
 });
 
@@ -278,6 +301,6 @@ describe("the tree", () => {
     ).default;
     const names = config.map((block) => block.name);
     expect(names).toContain("boundaries/booking");
-    expect(names).toContain("boundaries/exceptions/booking/service.ts");
+    expect(names).toContain("boundaries/exceptions/edges/inbound/square-webhooks.ts");
   });
 });

@@ -7,7 +7,7 @@
  * newest (§5.8).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { confirmHold } from "../../src/booking/schcp/confirm.js";
+import { confirmHold } from "../../src/edges/schcp/confirm.js";
 import type { BookingDeps } from "../../src/booking/api.js";
 import { storeBookingIndex } from "../../src/booking/bookings/booking-index.js";
 import { bookingIndexEntry } from "../../src/booking/bookings/index-entry.js";

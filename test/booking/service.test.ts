@@ -5,13 +5,13 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Caller, OutboundEvent } from "../../src/booking/api.js";
-import type { SchcpCaller } from "../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../src/edges/schcp/caller.js";
 import {
   buildHostRuntime,
   createHostDirectory,
   embeddedDefaultHosts,
 } from "../../src/booking/hosts/index.js";
-import { createBookingService } from "../../src/booking/service.js";
+import { createBookingService } from "../../src/gateway/booking-service.js";
 import { SYNTHETIC_SCENARIOS, createSyntheticConnector } from "../../src/connectors/synthetic/index.js";
 import type { SyntheticConnector } from "../../src/connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
@@ -20,7 +20,7 @@ import { issueMandate, verifyMandate } from "../../src/protocol/schcp/mandate/in
 import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
 import { decodeBookingState } from "../../src/booking/bookings/state.js";
 import { decodeHoldPayload } from "../../src/booking/holds/payload.js";
-import { schcpBooking } from "../../src/booking/schcp/attachment.js";
+import { schcpBooking } from "../../src/edges/schcp/attachment.js";
 import { validateSchcp } from "../../src/protocol/schcp/validate.js";
 
 /** Monday 2030-01-07, 09:00 in Toronto. */

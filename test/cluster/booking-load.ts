@@ -6,14 +6,14 @@
  */
 import { Redis } from "ioredis";
 import { expect } from "vitest";
-import type { SchcpCaller } from "../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../src/edges/schcp/caller.js";
 import {
   buildHostRuntime,
   createHostDirectory,
   embeddedDefaultHosts,
 } from "../../src/booking/hosts/index.js";
 import { CONFIRM_LEASE_MS } from "../../src/booking/confirm/confirm.js";
-import { createBookingService } from "../../src/booking/service.js";
+import { createBookingService } from "../../src/gateway/booking-service.js";
 import {
   MemorySyntheticBackend,
   SYNTHETIC_SCENARIOS,

@@ -7,7 +7,7 @@
  * A2A edge must refuse, against the same gateway, one table, and nothing booked or cancelled by them.
  *
  * The SDK (1.x, A2A v1.0) reads the spec's v0.3.0 card only with `legacyCompat` on; see
- * test/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.
+ * test/edges/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.
  */
 import { Role } from "@a2a-js/sdk";
 import type { Message } from "@a2a-js/sdk";

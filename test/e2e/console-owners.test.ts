@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { serve, type ServerType } from "@hono/node-server";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHttpApp } from "../../src/gateway/http/app.js";
+import { createHttpApp } from "../../src/gateway/app/app.js";
 import { launchChromium } from "../support/chromium.js";
 import { managedHostsDouble, MemoryManagedHostStore, ownedHost } from "../support/managed-hosts-double.js";
 import { discover, freeSlots, holdAndBook, newAgent } from "./support/agents.js";

@@ -20,8 +20,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyHoldOffer } from "../../src/agent/index.js";
 import { SERVICIALO_PLATFORM } from "../../src/connectors/servicialo/index.js";
-import { createCoreAdapter } from "../../src/osbp/adapter/index.js";
-import { MemoryIdempotencyStore } from "../../src/osbp/idempotency/memory.js";
+import { createCoreAdapter } from "../../src/edges/osbp/adapter/index.js";
+import { MemoryIdempotencyStore } from "../../src/edges/osbp/idempotency/memory.js";
 import {
   extractApprovalToken,
   type AdapterResult,

@@ -12,11 +12,11 @@
  *   and SchCP (a newcomer's mandate, SchCP §7.2) is 429 HOLD_LIMIT new_guest_pool_full.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCoreAdapter, type CoreAdapter } from "../../src/osbp/adapter/index.js";
-import { MemoryIdempotencyStore } from "../../src/osbp/idempotency/memory.js";
+import { createCoreAdapter, type CoreAdapter } from "../../src/edges/osbp/adapter/index.js";
+import { MemoryIdempotencyStore } from "../../src/edges/osbp/idempotency/memory.js";
 import { extractApprovalToken, type BookingCreateInput } from "../../src/protocol/osbp/index.js";
 import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
-import type { IntentCall, IntentOutcome } from "../../src/a2a/port.js";
+import type { IntentCall, IntentOutcome } from "../../src/edges/a2a/port.js";
 import { discover, newAgent, openMandate, refusalOf } from "./support/agents.js";
 import { startGateway, type E2eGateway } from "./support/gateway.js";
 import { startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";

@@ -22,8 +22,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyHoldOffer, type DiscoveredHost } from "../../src/agent/index.js";
 import { SERVICIALO_PLATFORM } from "../../src/connectors/servicialo/index.js";
-import { createCoreAdapter } from "../../src/osbp/adapter/index.js";
-import { MemoryIdempotencyStore } from "../../src/osbp/idempotency/memory.js";
+import { createCoreAdapter } from "../../src/edges/osbp/adapter/index.js";
+import { MemoryIdempotencyStore } from "../../src/edges/osbp/idempotency/memory.js";
 import { extractApprovalToken, type AdapterResult, type Problem } from "../../src/protocol/osbp/index.js";
 import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
 import {

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { holdExpiredWebhook } from "../../src/booking/schcp/hold-expired.js";
+import { holdExpiredWebhook } from "../../src/edges/schcp/hold-expired.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
 import { createRedisGatewayStore } from "../../src/holds/redis/index.js";

@@ -7,14 +7,14 @@
 import { randomBytes } from "node:crypto";
 import { Queue } from "bullmq";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createA2aApiKeys, redisKeyHashStore } from "../../src/a2a/api-keys.js";
+import { createA2aApiKeys, redisKeyHashStore } from "../../src/edges/a2a/api-keys.js";
 import { RedisLinkUseStore } from "../../src/booking/approval/links.js";
 import { RedisCalendarStateStore } from "../../src/booking/calendar/state.js";
 import { RedisNoticeBook } from "../../src/booking/hosts/notices.js";
 import { RedisSyntheticBackend } from "../../src/connectors/synthetic/index.js";
-import { RedisOwnerAccountStore } from "../../src/gateway/console/accounts-stores.js";
-import { RedisSessionStore, Sessions } from "../../src/gateway/console/sessions.js";
-import { RedisSignInLimiter } from "../../src/gateway/console/sign-in-limit.js";
+import { RedisOwnerAccountStore } from "../../src/edges/console/accounts-stores.js";
+import { RedisSessionStore, Sessions } from "../../src/edges/console/sessions.js";
+import { RedisSignInLimiter } from "../../src/edges/console/sign-in-limit.js";
 import { RedisSealedStore } from "../../src/gateway/credentials/redis-store.js";
 import { RedisRateLimiter } from "../../src/gateway/runtime/redis-rate-limit.js";
 import { connectClient, createClient } from "../../src/holds/redis/connection.js";
@@ -25,7 +25,7 @@ import { createBullmqHostMessenger, type HostMessage } from "../../src/jobs/outb
 import { createOutbox } from "../../src/jobs/webhooks/outbox.js";
 import { exponentialBackoff } from "../../src/jobs/webhooks/retry-policy.js";
 import { createPublicFetch } from "../../src/jobs/outbound/public-fetch.js";
-import { RedisIdempotencyStore } from "../../src/osbp/idempotency/redis.js";
+import { RedisIdempotencyStore } from "../../src/edges/osbp/idempotency/redis.js";
 import { openRedis, type RedisClient } from "../../src/redis/client.js";
 import { backendContract } from "../connectors/synthetic/backend-contract.js";
 import {

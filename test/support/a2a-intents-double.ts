@@ -1,10 +1,10 @@
 /**
- * TEST DOUBLE of the A2aIntents port (src/a2a/port.ts), for testing the JSON-RPC edge alone.
+ * TEST DOUBLE of the A2aIntents port (src/edges/a2a/port.ts), for testing the JSON-RPC edge alone.
  * It is not the booking core: it keeps a few sessions in a Map, checks the API key per host,
  * and answers in the spec's REST shapes closely enough for the edge's wrapping to be checked.
  * Every call is recorded so tests can see exactly what the edge passed through.
  */
-import type { A2aHostFacts, A2aIntents, IntentCall, IntentOutcome } from "../../src/a2a/port.js";
+import type { A2aHostFacts, A2aIntents, IntentCall, IntentOutcome } from "../../src/edges/a2a/port.js";
 
 export interface DoubleSession {
   id: string;

@@ -20,7 +20,7 @@ export interface WireServices {
     readonly name: string;
     readonly slug?: string;
     /**
-     * Not in v1.2.0 "1. list_services": a member this gateway's own A2A edge adds (src/a2a),
+     * Not in v1.2.0 "1. list_services": a member this gateway's own A2A edge adds (src/edges/a2a),
      * "host_approval" when the business accepts each booking itself. Read when present.
      */
     readonly confirmation?: "instant" | "host_approval";
@@ -34,7 +34,7 @@ export interface WireSlot {
   readonly providerId?: string;
   /**
    * Not in v1.2.0 "2. check_availability" (Slot Result Fields: start, end, and provider or
-   * date): members this gateway's own A2A edge adds (src/a2a/intents/availability.ts), the
+   * date): members this gateway's own A2A edge adds (src/edges/a2a/intents/availability.ts), the
    * all-in total of a booking at that start, surcharges and taxes included. "Consumers MUST
    * ignore fields they don't understand", so a platform may send them or not; read raw here,
    * checked by readStatedTotal.

@@ -9,7 +9,7 @@
  * Two stylists and a drop-in team work every day 09:00–18:00 Los Angeles time, so a test on
  * any date finds tomorrow bookable. Every service states its payment requirement explicitly: a
  * platform that says nothing is the unknown case, and only one service is meant to be that.
- * src/osbp/conformance/fixtures.ts describes this platform in OSBP terms.
+ * src/gateway/osbp-conformance/fixtures.ts describes this platform in OSBP terms.
  *
  * Two conventions of the public OSBP conformance kit's synthetic target, for this scenario only:
  * - the platform is in test mode: every verification code it sends is 123456;

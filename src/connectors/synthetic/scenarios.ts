@@ -153,7 +153,7 @@ export const fadesOnQueen: SyntheticScenario = {
 /**
  * The synthetic platforms by host id (HostConfig.connector.settings.scenario): the three of
  * the embedded default, and the OSBP conformance host (bayview.ts), which is not in the
- * embedded default but is configured by src/osbp/conformance.
+ * embedded default but is configured by src/gateway/osbp-conformance.
  */
 export const SYNTHETIC_SCENARIOS: Readonly<Record<string, SyntheticScenario>> = {
   [mapleStreetAuto.organization.id]: mapleStreetAuto,

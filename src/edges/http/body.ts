@@ -78,3 +78,6 @@ function readIncoming(incoming: IncomingMessage, limit: number): Promise<Result<
     incoming.on("data", onData).on("end", onEnd).on("error", onError);
   });
 }
+
+/** Request bodies above this are refused with 413 unless a deployment sets its own cap. */
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;

@@ -9,7 +9,7 @@
  * anything else is exit 2 and nothing is written.
  */
 import { parseArgs } from "node:util";
-import { createA2aApiKeys, fileKeyHashStore, redisKeyHashStore } from "../../a2a/api-keys.js";
+import { createA2aApiKeys, fileKeyHashStore, redisKeyHashStore } from "../../edges/a2a/api-keys.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";

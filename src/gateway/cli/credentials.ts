@@ -14,7 +14,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
-import { BasicCredentialVault } from "../connect/basic-vault.js";
+import { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";
 import { FileSealedStore } from "../credentials/file-store.js";
 import { parseKeyRing, TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { parseTokenRecord } from "../credentials/record.js";

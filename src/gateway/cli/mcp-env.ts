@@ -5,8 +5,8 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { SYNTHETIC_MESSAGE_LOG_ENV } from "../../connectors/synthetic/index.js";
-import { AUDIT_LOG_PATH_ENV, DEFAULT_AUDIT_LOG_PATH } from "../../osbp/audit/port.js";
-import { IDEMPOTENCY_PATH_ENV } from "../../osbp/idempotency/file.js";
+import { AUDIT_LOG_PATH_ENV, DEFAULT_AUDIT_LOG_PATH } from "../../edges/osbp/audit/port.js";
+import { IDEMPOTENCY_PATH_ENV } from "../../edges/osbp/idempotency/file.js";
 import { ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { readRedisEnv } from "./serve-env.js";

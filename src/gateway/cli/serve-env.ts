@@ -14,9 +14,9 @@ import {
 } from "../../redis/client.js";
 import { limitsFromEnv, type UpstreamLimits } from "../../connectors/http/limits.js";
 import type { Result } from "../../protocol/result.js";
-import { normalizeOrigin } from "../http/target-uri.js";
+import { normalizeOrigin } from "../../edges/schcp/http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
-import type { ConnectProviders } from "../connect/wiring.js";
+import type { ConnectProviders } from "../../edges/console/connect/wiring.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 

@@ -11,7 +11,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setUpstreamLimits } from "../../connectors/http/limits.js";
-import { createHttpApp, SCHCP_VERSION } from "../http/app.js";
+import { createHttpApp, SCHCP_VERSION } from "../app/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger, logLine } from "../runtime/support.js";

@@ -14,7 +14,7 @@ import { createCaldavConnector } from "../../connectors/caldav/index.js";
 import type { CaldavConnector, CaldavDeps } from "../../connectors/caldav/connector.js";
 import type { CaldavSettings } from "../../connectors/caldav/settings.js";
 import type { ConnectorErrorCode, ConnectorResult } from "../../connectors/port.js";
-import type { BasicCredentialVault } from "../connect/basic-vault.js";
+import type { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";
 import { calendarUrl } from "../../connectors/caldav/resources.js";
 import { CALDAV_PLATFORM } from "../../connectors/caldav/upstream.js";
 

@@ -17,7 +17,7 @@ import { retryOnceOn401 } from "./retry-on-401.js";
 import type { RefreshLock } from "./refresh-lock.js";
 import type { OAuthClient } from "./token-endpoints.js";
 import type { TokenVault } from "./vault.js";
-import type { BasicCredentialVault } from "../connect/basic-vault.js";
+import type { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";
 import type { Clock } from "../../protocol/clock.js";
 
 /** What the runtime needs to serve vault hosts: the vaults and the environment secrets come from. */

@@ -41,8 +41,8 @@ import {
   type SmsSettings,
   type SmtpSettings,
 } from "../../jobs/outbox/index.js";
-import type { ApprovalRouteDeps } from "../http/approval-routes.js";
-import type { ApprovalView } from "../http/approval-page.js";
+import type { ApprovalRouteDeps } from "../../edges/approval/approval-routes.js";
+import type { ApprovalView } from "../../edges/approval/approval-page.js";
 import { readOrCreateSecret } from "./secret-files.js";
 import type { Clock } from "../../protocol/clock.js";
 

@@ -2,7 +2,7 @@
  * Calendar push for a running gateway: for every Google / Microsoft calendar host
  * whose calendar section has a `push_url`, the lifecycle job (src/jobs/calendar-push) keeps a
  * watch channel / Graph subscription per synced calendar, posting to
- * <push_url>/push/<google|microsoft>/<hostId> (src/gateway/http/calendar-push.ts); a verified
+ * <push_url>/push/<google|microsoft>/<hostId> (src/edges/inbound/calendar-push.ts); a verified
  * notification asks the calendar-sync queue for a sync of the host, coalesced. The channels
  * live in Redis when the gateway has it (every process authenticates any channel), in memory
  * otherwise. Hosts without push_url are synced periodically only, and the start says so.
@@ -31,7 +31,7 @@ import {
   type Timers,
 } from "../../jobs/calendar-push/index.js";
 import { connectClient, createClient } from "../../holds/redis/connection.js";
-import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../http/calendar-push.js";
+import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../../edges/inbound/calendar-push.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { Clock } from "../../protocol/clock.js";
 

@@ -7,12 +7,12 @@
 import type { Clock } from "../../protocol/clock.js";
 import type { HostDirectory } from "../../booking/api.js";
 import { requestHash, withIdempotency } from "../../booking/idempotency/index.js";
-import { mandateReplayAuthorizer } from "../../booking/schcp/replay.js";
+import { mandateReplayAuthorizer } from "../../edges/schcp/replay.js";
 import type { IdempotencyStore } from "../../holds/port.js";
 import type { MandateActionKind } from "../../protocol/schcp/mandate/index.js";
-import { fromBookingRefusal } from "../http/refusal-map.js";
-import { refusalResponse } from "../http/respond.js";
-import type { EdgeResponse, IdempotencyGate, IdempotentRoute } from "../http/types.js";
+import { fromBookingRefusal } from "../../edges/schcp/http/refusal-map.js";
+import { refusalResponse } from "../../edges/schcp/http/respond.js";
+import type { EdgeResponse, IdempotencyGate, IdempotentRoute } from "../app/types.js";
 
 /** The mandate action each idempotent route is checked as (§3.3 check 5). */
 const ACTION: Record<IdempotentRoute, MandateActionKind> = {

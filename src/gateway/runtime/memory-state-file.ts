@@ -18,10 +18,10 @@
  */
 import { mkdir, readFile, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { acquireFileLock, type FileLock } from "../../osbp/idempotency/file-lock.js";
-import { replaceFileDurably } from "../../osbp/idempotency/durable-file.js";
-import { errorCode, messageOf } from "../../osbp/idempotency/errors.js";
-import { IdempotencyStoreError } from "../../osbp/idempotency/port.js";
+import { acquireFileLock, type FileLock } from "../../edges/osbp/idempotency/file-lock.js";
+import { replaceFileDurably } from "../../edges/osbp/idempotency/durable-file.js";
+import { errorCode, messageOf } from "../../edges/osbp/idempotency/errors.js";
+import { IdempotencyStoreError } from "../../edges/osbp/idempotency/port.js";
 
 const FORMAT = "booking-gateway-memory-state";
 const VERSION = 1;

@@ -15,9 +15,9 @@ import type { Logger } from "../../protocol/logger.js";
 import type { HostMessageSettings } from "./calendar-hosts.js";
 import type { WorkerIntervals } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
-import type { SessionPolicy } from "../console/sessions.js";
+import type { SessionPolicy } from "../../edges/console/sessions.js";
 import type { OwnerCaps } from "../managed-hosts/port.js";
-import type { ConnectProviders } from "../connect/wiring.js";
+import type { ConnectProviders } from "../../edges/console/connect/wiring.js";
 
 export interface GatewayRuntimeOptions {
   readonly hosts: readonly HostConfig[];

@@ -13,16 +13,16 @@
  * step of the start fails.
  */
 import type { IdGenerator } from "../../booking/api.js";
-import type { A2aApiKeys } from "../../a2a/api-keys.js";
-import type { BookingService } from "../../booking/service.js";
+import type { A2aApiKeys } from "../../edges/a2a/api-keys.js";
+import type { BookingService } from "../booking-service.js";
 import type { GatewayStore } from "../../holds/port.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { WebhookOutbox } from "../../jobs/webhooks/index.js";
 import { PUBLIC_ONLY } from "../../protocol/net/policy.js";
 import { createPolicyFetch } from "../../protocol/net/policy-fetch.js";
-import { normalizeOrigin } from "../http/target-uri.js";
-import type { HttpAppDeps } from "../http/types.js";
+import { normalizeOrigin } from "../../edges/schcp/http/target-uri.js";
+import type { HttpAppDeps } from "../app/types.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import type { HostMessenger } from "../../jobs/outbox/index.js";
 import type { ManagedHostsRuntime } from "../managed-hosts/managed-hosts.js";

@@ -1,5 +1,5 @@
 /**
- * The Square booking webhook receiver of a running gateway (src/gateway/http/square-webhooks.ts):
+ * The Square booking webhook receiver of a running gateway (src/edges/inbound/square-webhooks.ts):
  * for every Square host whose settings carry a `webhookSignatureKey`, notifications are
  * verified with that key, de-duplicated by event_id (Redis SET NX with a TTL under the
  * gateway's key prefix when the gateway has Redis, so every process shares one memory of
@@ -17,7 +17,7 @@ import {
   squareChangeWorker,
   type SquareWebhookHost,
   type SquareWebhookReceiver,
-} from "../http/square-webhooks.js";
+} from "../../edges/inbound/square-webhooks.js";
 import type { Logger } from "../../protocol/logger.js";
 
 export interface SquareWebhookWiring {

@@ -6,9 +6,9 @@
  * processes from running the same task at once (the catalog refresh excepted: each process
  * reads its own).
  */
-import { holdExpiredWebhook } from "../../booking/schcp/hold-expired.js";
+import { holdExpiredWebhook } from "../../edges/schcp/hold-expired.js";
 import type { BookingDeps } from "../../booking/api.js";
-import type { BookingMaintenance } from "../../booking/service.js";
+import type { BookingMaintenance } from "../booking-service.js";
 import { refreshDueCatalogs } from "../../booking/hosts/index.js";
 import { createMaintenanceWorkers, RedisTaskLock } from "../../jobs/maintenance/index.js";
 import type { MaintenanceIntervals } from "../../jobs/maintenance/index.js";

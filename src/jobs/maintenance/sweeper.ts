@@ -22,7 +22,7 @@ import type { Logger } from "../../protocol/logger.js";
 
 /**
  * The webhook a lapsed hold sends, if any (the booking core's SchCP edge builds hold.expired:
- * booking/schcp/hold-expired.ts holdExpiredWebhook); an error names a record it cannot read.
+ * edges/schcp/hold-expired.ts holdExpiredWebhook); an error names a record it cannot read.
  */
 export type ExpiryNotice = (
   record: HoldRecord,

@@ -14,7 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { BookingDeps, HostConfig, HostRuntime, ServiceRules } from "../../../src/booking/api.js";
 import { openings, type OccupancyMap, type OpeningsQuery } from "../../../src/booking/availability/index.js";
 import { planSlot, type ServiceLookup, type SlotPlan } from "../../../src/booking/holds/index.js";
-import { slotAt } from "../../../src/booking/schcp/slot.js";
+import { slotAt } from "../../../src/edges/schcp/slot.js";
 import { instantFormatter } from "../../../src/booking/availability/instant-format.js";
 import { spanZoneView } from "../../../src/booking/rules/index.js";
 import type { WeeklyHours } from "../../../src/calendar/index.js";

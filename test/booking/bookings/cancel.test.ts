@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { cancelBooking } from "../../../src/booking/schcp/cancel.js";
-import { getBooking } from "../../../src/booking/schcp/get.js";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import { cancelBooking } from "../../../src/edges/schcp/cancel.js";
+import { getBooking } from "../../../src/edges/schcp/get.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { saveBooking, loadBooking } from "../../../src/booking/bookings/store.js";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import type { BookingRecord, GatewayStore, Transition } from "../../../src/holds/port.js";
 import { ok } from "../../../src/protocol/result.js";
 import { INSTANT, callerFor, makeWorld, newParty, placeTestHold, unwrap } from "./world.js";

@@ -5,7 +5,7 @@
  * offer the way builds before the core/SchCP split stored them (HoldPayload version 1), so every use
  * case test also proves such holds still confirm, change and read (holds/payload.ts).
  */
-import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
+import { schcpRefusal, type SchcpRefusal } from "../../../src/edges/schcp/refusal.js";
 import type {
   BookingDeps,
   HoldPayload,
@@ -14,7 +14,7 @@ import type {
   HostRuntime,
   OutboundEvent,
 } from "../../../src/booking/api.js";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
 import type { Catalog } from "../../../src/connectors/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { HoldRecord } from "../../../src/holds/port.js";
@@ -28,9 +28,9 @@ import { formatInstant } from "../../../src/protocol/time/index.js";
 import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
 import { FakeConnector } from "./fake-connector.js";
 import { decodeHoldOrThrow } from "../../../src/booking/holds/payload.js";
-import { schcpEdge } from "../../../src/booking/schcp/edge.js";
-import { mandateChainOf } from "../../../src/booking/schcp/mandate-authority.js";
-import { schcpOffer } from "../../../src/booking/schcp/attachment.js";
+import { schcpEdge } from "../../../src/edges/schcp/edge.js";
+import { mandateChainOf } from "../../../src/edges/schcp/mandate-authority.js";
+import { schcpOffer } from "../../../src/edges/schcp/attachment.js";
 import type { CreateHold } from "../../../src/booking/changes/hold-engine.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
 import type { Result } from "../../../src/protocol/result.js";
@@ -415,7 +415,7 @@ export function unwrap<T>(r: Result<T, BookingRefusal>): T {
   return r.value;
 }
 
-/** The refusal as the SchCP edge answers it (booking/schcp/refusal.ts), checked against code and reason. */
+/** The refusal as the SchCP edge answers it (edges/schcp/refusal.ts), checked against code and reason. */
 export function refusalOf<T>(r: Result<T, BookingRefusal>, code: string, reason?: string): SchcpRefusal {
   if (r.ok) throw new Error(`expected ${code}, got success`);
   const wire = schcpRefusal(r.error, "America/Toronto");

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { changeOffer } from "../../../src/booking/schcp/change-offer.js";
-import { reschedule } from "../../../src/booking/schcp/reschedule.js";
-import { getBooking } from "../../../src/booking/schcp/get.js";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
+import { reschedule } from "../../../src/edges/schcp/reschedule.js";
+import { getBooking } from "../../../src/edges/schcp/get.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { loadBooking } from "../../../src/booking/bookings/store.js";
 import { decodeCompactJws } from "../../../src/protocol/jose/index.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";

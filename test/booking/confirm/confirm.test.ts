@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {

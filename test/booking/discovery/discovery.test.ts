@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hostDiscoveryDocument, operatorDocument } from "../../../src/booking/schcp/discovery/index.js";
+import { hostDiscoveryDocument, operatorDocument } from "../../../src/edges/schcp/discovery/index.js";
 import { buildHostRuntime, embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";
 import type { HostRuntime } from "../../../src/booking/api.js";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../../src/connectors/synthetic/index.js";

@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { coreCaller } from "../../../src/booking/schcp/caller.js";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
-import { hostDiscoveryDocument } from "../../../src/booking/schcp/discovery/index.js";
+import { coreCaller } from "../../../src/edges/schcp/caller.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
+import { hostDiscoveryDocument } from "../../../src/edges/schcp/discovery/index.js";
 import { createHold, decodeHoldPayload } from "../../../src/booking/holds/index.js";
-import { placeHold } from "../../../src/booking/schcp/place-hold.js";
-import { schcpHold } from "../../../src/booking/schcp/attachment.js";
+import { placeHold } from "../../../src/edges/schcp/place-hold.js";
+import { schcpHold } from "../../../src/edges/schcp/attachment.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { GatewayStore } from "../../../src/holds/port.js";
 import { offerSha256, verifyOffer } from "../../../src/protocol/schcp/offer/index.js";

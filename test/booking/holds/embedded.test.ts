@@ -4,11 +4,11 @@
  * tax-exempt host_approval host, unpriced and selectable barber shop).
  */
 import { describe, expect, it } from "vitest";
-import { availability } from "../../../src/booking/schcp/availability.js";
+import { availability } from "../../../src/edges/schcp/availability.js";
 import type { HostRuntime } from "../../../src/booking/api.js";
-import { hostDiscoveryDocument } from "../../../src/booking/schcp/discovery/index.js";
-import { getHold } from "../../../src/booking/schcp/holds.js";
-import { placeHold } from "../../../src/booking/schcp/place-hold.js";
+import { hostDiscoveryDocument } from "../../../src/edges/schcp/discovery/index.js";
+import { getHold } from "../../../src/edges/schcp/holds.js";
+import { placeHold } from "../../../src/edges/schcp/place-hold.js";
 import { buildHostRuntime, embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../../src/connectors/synthetic/index.js";
 import { verifyOffer } from "../../../src/protocol/schcp/offer/index.js";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
-import { getHold, releaseHold } from "../../../src/booking/schcp/holds.js";
-import { placeHold } from "../../../src/booking/schcp/place-hold.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
+import { getHold, releaseHold } from "../../../src/edges/schcp/holds.js";
+import { placeHold } from "../../../src/edges/schcp/place-hold.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import {

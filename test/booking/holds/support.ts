@@ -3,9 +3,9 @@
  * a maple-like catalog, host runtimes, deps with a settable clock, mandates, and refusal
  * assertions.
  */
-import { schcpRefusal, type SchcpRefusal } from "../../../src/booking/schcp/refusal.js";
+import { schcpRefusal, type SchcpRefusal } from "../../../src/edges/schcp/refusal.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
-import { schcpEdge } from "../../../src/booking/schcp/edge.js";
+import { schcpEdge } from "../../../src/edges/schcp/edge.js";
 import type {
   AvailabilityQuery,
   BookingPort,
@@ -25,7 +25,7 @@ import type {
   HostRuntime,
   OutboundEvent,
 } from "../../../src/booking/api.js";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
 import { createHostDirectory, parseHostsConfig } from "../../../src/booking/hosts/index.js";
 import type { GatewayStore, Interval } from "../../../src/holds/port.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
@@ -346,7 +346,7 @@ export async function caller(
 
 /**
  * Asserts the refusal as the SchCP edge answers it (the core's refusal through
- * booking/schcp/refusal.ts): code, registered reason and (when given) basis (§9.2).
+ * edges/schcp/refusal.ts): code, registered reason and (when given) basis (§9.2).
  */
 export function refusalOf<T>(
   r: { ok: true; value: T } | { ok: false; error: BookingRefusal },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { availability } from "../../../src/booking/schcp/availability.js";
-import { placeHold } from "../../../src/booking/schcp/place-hold.js";
+import { availability } from "../../../src/edges/schcp/availability.js";
+import { placeHold } from "../../../src/edges/schcp/place-hold.js";
 import {
   buildHostRuntime,
   HostHealth,

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { requestHash, withIdempotency } from "../../../src/booking/idempotency/index.js";
-import { mandateReplayAuthorizer } from "../../../src/booking/schcp/replay.js";
+import { mandateReplayAuthorizer } from "../../../src/edges/schcp/replay.js";
 import type { StoredResponse } from "../../../src/holds/port.js";
 import {
   INSTANT,

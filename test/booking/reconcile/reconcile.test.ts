@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { confirmHold } from "../../../src/booking/schcp/confirm.js";
-import { getBooking } from "../../../src/booking/schcp/get.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
+import { getBooking } from "../../../src/edges/schcp/get.js";
 import { reconcileStuckConfirms } from "../../../src/booking/reconcile/reconcile.js";
 import { verifyReceipt } from "../../../src/protocol/schcp/receipt/index.js";
 import type { GatewayStore } from "../../../src/holds/port.js";

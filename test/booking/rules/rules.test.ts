@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { schcpRefusal } from "../../../src/booking/schcp/refusal.js";
+import { schcpRefusal } from "../../../src/edges/schcp/refusal.js";
 import type { BookingRefusal } from "../../../src/booking/api.js";
 import {
   checkAccess,
@@ -29,7 +29,7 @@ function expectRefusal(
   basis?: Record<string, unknown>,
 ) {
   expect(r, `expected ${code}/${reason}`).toBeDefined();
-  // As the SchCP edge answers it (the core's code through booking/schcp/refusal.ts).
+  // As the SchCP edge answers it (the core's code through edges/schcp/refusal.ts).
   const wire = r === undefined ? undefined : schcpRefusal(r);
   expect({ code: wire?.code, reason: wire?.reason }).toEqual({ code, reason });
   expect(isRegisteredReason(code, reason)).toBe(true);

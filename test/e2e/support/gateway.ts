@@ -18,7 +18,7 @@ import {
   embeddedDefaultHosts,
   parseHostsConfig,
 } from "../../../src/booking/hosts/index.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import type { Logger } from "../../../src/protocol/logger.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntime, GatewayRuntimeOptions } from "../../../src/gateway/runtime/runtime.js";

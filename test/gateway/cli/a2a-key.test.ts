@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createA2aApiKeys, redisKeyHashStore } from "../../../src/a2a/api-keys.js";
+import { createA2aApiKeys, redisKeyHashStore } from "../../../src/edges/a2a/api-keys.js";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";

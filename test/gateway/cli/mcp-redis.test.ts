@@ -14,7 +14,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import type { RunningMcp } from "../../../src/gateway/cli/cli.js";
-import { CONFORMANCE_HOST_ID, conformanceHost as fx } from "../../../src/osbp/conformance/index.js";
+import { CONFORMANCE_HOST_ID, conformanceHost as fx } from "../../../src/gateway/osbp-conformance/index.js";
 import { extractApprovalToken, type Slot, type ToolResult } from "../../../src/protocol/osbp/index.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 

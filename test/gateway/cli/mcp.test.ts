@@ -9,8 +9,8 @@ import { PassThrough } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import type { RunningMcp } from "../../../src/gateway/cli/cli.js";
-import { CONFORMANCE_HOST_ID, conformanceHost } from "../../../src/osbp/conformance/index.js";
-import { FileIdempotencyStore } from "../../../src/osbp/idempotency/file.js";
+import { CONFORMANCE_HOST_ID, conformanceHost } from "../../../src/gateway/osbp-conformance/index.js";
+import { FileIdempotencyStore } from "../../../src/edges/osbp/idempotency/file.js";
 
 let dir: string;
 beforeEach(async () => {

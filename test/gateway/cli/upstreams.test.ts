@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../../../src/gateway/cli/cli.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
 import { FakeSquare, LOCATION_ID } from "../../connectors/square/fake-square.js";
 import { PIN, TOKEN, useNock } from "../../connectors/square/setup.js";

@@ -1,7 +1,7 @@
 /**
  * A CalDAV host with `credentials: "vault"` (credentials/caldav-vault.ts) against a real xandikos
  * behind an authenticating proxy (xandikos accepts any password; see
- * test/gateway/connect/caldav.xandikos.test.ts): the username and password come from the Basic
+ * test/edges/console/connect/caldav.xandikos.test.ts): the username and password come from the Basic
  * credential vault at call time. No record → unauthorized without calling the server; the
  * password connectCaldav saved → the calendar syncs; a disconnect deletes it → unauthorized
  * again, and host health shows needs_reconnection.
@@ -13,9 +13,9 @@ import { HostHealth } from "../../../src/booking/hosts/health.js";
 import { hostTimeRefusal } from "../../../src/booking/hosts/refusals.js";
 import { watchConnector } from "../../../src/booking/hosts/watched-connector.js";
 import type { CaldavConnector } from "../../../src/connectors/caldav/connector.js";
-import { BasicCredentialVault } from "../../../src/gateway/connect/basic-vault.js";
-import { connectCaldav } from "../../../src/gateway/connect/caldav.js";
-import { createDisconnect } from "../../../src/gateway/connect/disconnect.js";
+import { BasicCredentialVault } from "../../../src/edges/console/connect/basic-vault.js";
+import { connectCaldav } from "../../../src/edges/console/connect/caldav.js";
+import { createDisconnect } from "../../../src/edges/console/connect/disconnect.js";
 import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
 import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../src/gateway/credentials/vault.js";

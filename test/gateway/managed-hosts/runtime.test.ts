@@ -15,7 +15,7 @@ import { FileManagedHostStore } from "../../../src/gateway/managed-hosts/file-st
 import type { ManagedHostRecord } from "../../../src/gateway/managed-hosts/port.js";
 import { createGatewayRuntime, type GatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntimeOptions } from "../../../src/gateway/runtime/runtime.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { callerFor, newParty, type World } from "../../booking/bookings/world.js";
 import { startGateway, TestClock, type TestGateway } from "../support/gateway.js";
 

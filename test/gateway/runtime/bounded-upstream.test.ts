@@ -26,8 +26,8 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
-import { checkCaldav } from "../../../src/gateway/connect/caldav.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { checkCaldav } from "../../../src/edges/console/connect/caldav.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 
 const MiB = 1024 * 1024;

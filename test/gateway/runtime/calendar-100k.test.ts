@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 
 const OPERATOR = "operator-token-calendar-100k-test";

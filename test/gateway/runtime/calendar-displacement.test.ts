@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { callerFor, newParty, type World } from "../../booking/bookings/world.js";

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import nock from "nock";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import { readFixtureJson } from "../../support/fixtures.js";
 

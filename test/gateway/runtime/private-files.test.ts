@@ -21,8 +21,8 @@ import {
 import { hostsFor } from "../../../src/gateway/cli/config-file.js";
 import { openVaultFromEnv } from "../../../src/gateway/cli/credentials.js";
 import { fileMessageSink } from "../../../src/connectors/synthetic/index.js";
-import { createJsonlAuditLog } from "../../../src/osbp/audit/jsonl.js";
-import { FileIdempotencyStore } from "../../../src/osbp/idempotency/file.js";
+import { createJsonlAuditLog } from "../../../src/edges/osbp/audit/jsonl.js";
+import { FileIdempotencyStore } from "../../../src/edges/osbp/idempotency/file.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { mandateFor, newKey } from "../support/agent.js";
 import { agentFetch, startGateway, type TestGateway } from "../support/gateway.js";

@@ -3,7 +3,7 @@
  * spec's example requests for every route, and a Refusal check.
  */
 import { expect } from "vitest";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
 import type { SchemaName } from "../../../src/protocol/schcp/validate.js";
 import * as ex from "../../protocol/schcp/schemas/spec-examples.js";

@@ -11,14 +11,14 @@ import type {
   HostRuntime,
   OperatorApi,
 } from "../../../src/booking/api.js";
-import type { SchcpCaller } from "../../../src/booking/schcp/caller.js";
-import type { SchcpHostApi } from "../../../src/booking/schcp/api.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
+import type { SchcpHostApi } from "../../../src/edges/schcp/api.js";
 import type { BookingView } from "../../../src/booking/view.js";
 import type { Catalog, PlatformConnector } from "../../../src/connectors/port.js";
 import { MemoryNonceMemory } from "../../../src/protocol/http-signatures/index.js";
 import { MemoryRateLimiter } from "../../../src/edges/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../../src/edges/http/rate-limit.js";
-import type { EdgeResponse, HttpAppDeps, IdempotentRequest } from "../../../src/gateway/http/types.js";
+import type { EdgeResponse, HttpAppDeps, IdempotentRequest } from "../../../src/gateway/app/types.js";
 import type { Logger } from "../../../src/protocol/logger.js";
 import * as ex from "../../protocol/schcp/schemas/spec-examples.js";
 

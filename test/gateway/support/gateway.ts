@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import type { AddressInfo } from "node:net";
 import type { HostConfig } from "../../../src/booking/api.js";
 import { embeddedDefaultHosts } from "../../../src/booking/hosts/index.js";
-import { createHttpApp } from "../../../src/gateway/http/app.js";
+import { createHttpApp } from "../../../src/gateway/app/app.js";
 import type { Logger } from "../../../src/protocol/logger.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 import type { GatewayRuntime, GatewayRuntimeOptions } from "../../../src/gateway/runtime/runtime.js";

@@ -18,7 +18,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { CalendarHostHandle } from "../../../src/booking/calendar/host-setup.js";
 import { createGoogleCalendarConnector } from "../../../src/connectors/google/index.js";
 import { createMicrosoftCalendarConnector } from "../../../src/connectors/microsoft/index.js";
-import { mountCalendarPush } from "../../../src/gateway/http/calendar-push.js";
+import { mountCalendarPush } from "../../../src/edges/inbound/calendar-push.js";
 import {
   calendarPushWiring,
   type CalendarPushWiring,

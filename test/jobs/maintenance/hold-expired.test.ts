@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type { HoldRecord } from "../../../src/holds/port.js";
 import { decodeHoldPayload as readHoldPayload } from "../../../src/booking/holds/payload.js";
-import { schcpHold } from "../../../src/booking/schcp/attachment.js";
-import { buildHoldExpiredEvent, holdExpiredEventId } from "../../../src/booking/schcp/hold-expired.js";
+import { schcpHold } from "../../../src/edges/schcp/attachment.js";
+import { buildHoldExpiredEvent, holdExpiredEventId } from "../../../src/edges/schcp/hold-expired.js";
 import { NOW, OWNER, TTL, payload, payloadV1 } from "./fixtures.js";
 
 const record: HoldRecord = {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import { createRedisGatewayStore } from "../../../src/holds/redis/index.js";
-import { holdExpiredEventId, holdExpiredWebhook } from "../../../src/booking/schcp/hold-expired.js";
+import { holdExpiredEventId, holdExpiredWebhook } from "../../../src/edges/schcp/hold-expired.js";
 import { sweepExpiredHolds } from "../../../src/jobs/maintenance/sweeper.js";
 import { createPublicFetch } from "../../../src/jobs/outbound/public-fetch.js";
 import { createOutbox } from "../../../src/jobs/webhooks/outbox.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdExpiredWebhook } from "../../../src/booking/schcp/hold-expired.js";
+import { holdExpiredWebhook } from "../../../src/edges/schcp/hold-expired.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import { createMaintenanceWorkers } from "../../../src/jobs/maintenance/workers.js";
 import { fakeHosts, hostKey, recordingLogger, waitFor } from "../support.js";

@@ -2,7 +2,7 @@
  * Square's API behind the Square stand-in: Square serves its OAuth endpoints and its API on one
  * origin (connect.squareup.com), so the stand-in hands every non-OAuth path to this handler.
  *
- * The setup page's reads (src/gateway/setup/choices.ts) are answered here, in the documented
+ * The setup page's reads (src/edges/console/setup/choices.ts) are answered here, in the documented
  * shapes and from the same fixtures as the platform fake (fixtures/square/):
  * - ListLocations, GET /v2/locations → { locations: [location.json's location] }
  * - SearchTeamMembers, POST /v2/team-members/search → { team_members: [...] } built from

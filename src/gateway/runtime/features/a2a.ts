@@ -1,7 +1,7 @@
-/** The A2A intents and their API keys (src/a2a/intents/wiring.ts). */
+/** The A2A intents and their API keys (src/edges/a2a/intents/wiring.ts). */
 import type { BookingDeps } from "../../../booking/api.js";
-import type { BookingService } from "../../../booking/service.js";
-import { a2aWiring, type A2aWiring } from "../../../a2a/intents/wiring.js";
+import type { BookingService } from "../../booking-service.js";
+import { a2aWiring, type A2aWiring } from "../a2a-wiring.js";
 import type { GatewayRuntimeOptions, RuntimeBasics } from "../options.js";
 
 export type A2aFeatureOptions = Pick<GatewayRuntimeOptions, "dataDir" | "redisUrl" | "redisKeyPrefix">;

@@ -1,7 +1,7 @@
 /** The webhook outbox (in-process, or BullMQ with Redis) and the booking service over it. */
 import type { BookingDeps } from "../../../booking/api.js";
 import type { MutableHostDirectory } from "../../../booking/hosts/directory.js";
-import { createBookingService, type BookingService } from "../../../booking/service.js";
+import { createBookingService, type BookingService } from "../../booking-service.js";
 import { createOutbox, type WebhookOutbox } from "../../../jobs/webhooks/index.js";
 import type { Infra } from "../infra.js";
 import { bullmqPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";

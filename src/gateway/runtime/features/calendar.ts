@@ -6,10 +6,10 @@
  */
 import type { HostDirectory } from "../../../booking/api.js";
 import type { CalendarHostHandle } from "../../../booking/calendar/host-setup.js";
-import type { BookingService } from "../../../booking/service.js";
+import type { BookingService } from "../../booking-service.js";
 import type { CalendarSyncQueue } from "../../../jobs/calendar-sync/queue.js";
 import type { HostMessenger } from "../../../jobs/outbox/index.js";
-import type { UpstreamsView } from "../../http/types.js";
+import type { UpstreamsView } from "../../app/types.js";
 import {
   hostMessenger,
   runCalendarHost,

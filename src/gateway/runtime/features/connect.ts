@@ -1,9 +1,10 @@
 /**
- * Connect (src/gateway/connect/wiring.ts). With a vault there is always something to
+ * Connect (src/gateway/runtime/connect-wiring.ts). With a vault there is always something to
  * disconnect (CalDAV passwords too); Connect's start/callback only when an OAuth client is
  * configured (connectWiring decides). Undefined without `credentials`.
  */
-import { connectWiring, type ConnectAppDeps } from "../../connect/wiring.js";
+import type { ConnectAppDeps } from "../../../edges/console/connect/wiring.js";
+import { connectWiring } from "../connect-wiring.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
 import type { Closable } from "../started.js";
 

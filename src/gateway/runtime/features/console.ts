@@ -1,11 +1,11 @@
 /**
- * The operator console's stores (src/gateway/console/wiring.ts) and, with a token vault, the
+ * The operator console's stores (src/edges/console/wiring.ts) and, with a token vault, the
  * setup page's calendars and locations, read with the connectors' own client and origins
  * (the same fetch, so whatever reaches the connectors reaches these).
  */
-import { consoleWiring } from "../../console/wiring.js";
-import type { ConsoleDeps } from "../../console/routes.js";
-import { createSetupChoices } from "../../setup/choices.js";
+import { consoleWiring } from "../console-wiring.js";
+import type { ConsoleDeps } from "../../../edges/console/routes.js";
+import { createSetupChoices } from "../../../edges/console/setup/choices.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
 import type { Closable } from "../started.js";
 

@@ -1,11 +1,11 @@
-/** The SchCP discovery documents (src/booking/schcp/discovery) over the live directory. */
+/** The SchCP discovery documents (src/edges/schcp/discovery) over the live directory. */
 import type { HostDirectory } from "../../../booking/api.js";
 import {
   cachedOperatorDocument,
   hostDiscoveryDocument,
   operatorDocument,
-} from "../../../booking/schcp/discovery/index.js";
-import type { DiscoveryDocuments } from "../../http/types.js";
+} from "../../../edges/schcp/discovery/index.js";
+import type { DiscoveryDocuments } from "../../app/types.js";
 import type { GatewayRuntimeOptions, RuntimeBasics } from "../options.js";
 
 export function discoveryDocuments(

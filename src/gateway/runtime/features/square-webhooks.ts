@@ -1,6 +1,6 @@
 /** Square booking webhooks (../square-webhook-wiring.ts); undefined when no host has a key. */
 import type { HostDirectory } from "../../../booking/api.js";
-import type { BookingService } from "../../../booking/service.js";
+import type { BookingService } from "../../booking-service.js";
 import type { HoldStore } from "../../../holds/port.js";
 import { squareWebhookWiring, type SquareWebhookWiring } from "../square-webhook-wiring.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";

@@ -1,6 +1,6 @@
 /** The background workers (../workers.ts); undefined with workers: false. */
 import type { BookingDeps } from "../../../booking/api.js";
-import type { BookingService } from "../../../booking/service.js";
+import type { BookingService } from "../../booking-service.js";
 import { startWorkers } from "../workers.js";
 import type { GatewayRuntimeOptions, RuntimeBasics } from "../options.js";
 import type { Closable } from "../started.js";

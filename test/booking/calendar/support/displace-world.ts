@@ -6,7 +6,7 @@
  * SchCP hold + confirm, and the sync wired to displaceConflicts as the runtime wires it.
  */
 import type { BookingDeps, HostConfig, HostPolicies, HostRuntime } from "../../../../src/booking/api.js";
-import type { SchcpCaller } from "../../../../src/booking/schcp/caller.js";
+import type { SchcpCaller } from "../../../../src/edges/schcp/caller.js";
 import { storeBookingIndex } from "../../../../src/booking/bookings/booking-index.js";
 import { loadBooking } from "../../../../src/booking/bookings/store.js";
 import { displaceConflicts, type HostNotice } from "../../../../src/booking/calendar/displace.js";
@@ -18,7 +18,7 @@ import {
 import { MemoryCalendarStateStore, type CalendarStateStore } from "../../../../src/booking/calendar/state.js";
 import { syncCalendarHost } from "../../../../src/booking/calendar/sync.js";
 import { unitsFor } from "../../../../src/booking/calendar/units.js";
-import { createBookingService } from "../../../../src/booking/service.js";
+import { createBookingService } from "../../../../src/gateway/booking-service.js";
 import type { CalendarConnector, RawCalendarEvent } from "../../../../src/connectors/port.js";
 import { MemoryHoldStore } from "../../../../src/holds/memory/memory-store.js";
 import type { GatewayStore } from "../../../../src/holds/port.js";

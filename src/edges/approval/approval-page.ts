@@ -1,0 +1,75 @@
+/**
+ * The approval page a calendar host opens from its link (SchCP §5.7 host approval).
+ * GET shows the booking and asks; only the form's POST acts, so a mail scanner or link
+ * preview that fetches the URL cannot approve. Server-rendered HTML with no script: every
+ * value is escaped, the page forbids framing, referrers, caching and any subresource (CSP).
+ * Its look and headers are the operator console's (src/edges/http/layout.ts).
+ */
+import { escapeHtml, page, PAGE_HEADERS } from "../http/layout.js";
+
+export interface ApprovalView {
+  readonly hostName: string;
+  readonly serviceName: string;
+  /** Local date and time lines, already formatted in the host's zone. */
+  readonly when: string;
+  readonly zone: string;
+  readonly partySize: number;
+  readonly guest?: string;
+  /** The booking's state: pending_host asks; anything else says what happened. */
+  readonly status: string;
+  /** When the link stops working, formatted in the host's zone. */
+  readonly answerBy?: string;
+}
+
+/** The shared page headers (strict CSP: no script, the one stylesheet by its hash). */
+export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = PAGE_HEADERS;
+
+function details(v: ApprovalView): string {
+  const rows: Array<[string, string]> = [
+    ["Service", v.serviceName],
+    ["When", `${v.when} (${v.zone})`],
+    ["Party", String(v.partySize)],
+    ...(v.guest !== undefined ? ([["Guest", v.guest]] as Array<[string, string]>) : []),
+  ];
+  return `<dl>${rows.map(([k, x]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(x)}</dd>`).join("")}</dl>`;
+}
+
+/** The question: the booking and two buttons, each a POST to this same URL. */
+export function approvalQuestionPage(v: ApprovalView): string {
+  return page(
+    `Approve a booking at ${v.hostName}`,
+    `<h1>A booking is waiting for you</h1><p>${escapeHtml(v.hostName)}</p>${details(v)}` +
+      `<form method="post"><input type="hidden" name="action" value="approve">` +
+      `<button class="approve" type="submit">Approve</button></form>` +
+      `<form method="post"><input type="hidden" name="action" value="decline">` +
+      `<button type="submit">Decline</button></form>` +
+      (v.answerBy !== undefined
+        ? `<p class="note">If you do not answer by ${escapeHtml(v.answerBy)}, the booking lapses and the time is freed.</p>`
+        : ""),
+  );
+}
+
+const OUTCOME: Readonly<Record<string, string>> = {
+  confirmed: "The booking is confirmed. It is in your calendar.",
+  declined: "You declined the booking. The time is free again.",
+  expired: "The booking lapsed before it was answered. The time is free again.",
+  cancelled: "The booking was cancelled.",
+};
+
+/** After an answer, or when the booking was already decided. */
+export function approvalOutcomePage(v: ApprovalView, headline: string): string {
+  return page(
+    headline,
+    `<h1>${escapeHtml(headline)}</h1>${details(v)}<p>${escapeHtml(OUTCOME[v.status] ?? `The booking is ${v.status}.`)}</p>`,
+  );
+}
+
+/** A link that is malformed, forged, expired or already used: nothing about the booking. */
+export function approvalRefusedPage(reason: "invalid" | "expired" | "used"): string {
+  const text = {
+    invalid: "This link is not valid. Use the link from the latest message the gateway sent you.",
+    expired: "This link has expired. The booking lapsed and its time is free again.",
+    used: "This link was already used. Each approval link works once.",
+  }[reason];
+  return page("Approval link", `<h1>Approval link</h1><p>${escapeHtml(text)}</p>`);
+}

@@ -1,0 +1,124 @@
+/**
+ * Connecting a CalDAV calendar: the server URL and credentials are checked
+ * live, by the CalDAV connector's calendar discovery (RFC 6764 / RFC 4791 §6.2.1, see
+ * src/connectors/caldav/discover.ts), BEFORE anything is saved; only then does the password go
+ * into the (sealed) Basic credential vault. The answer lists the calendars the owner can pick.
+ *
+ * The server is reached through the outbound address policy (src/protocol/net/policy.ts), as
+ * webhooks are: a URL whose address (literal, resolved at connect time, or named by a redirect)
+ * the policy refuses is answered with one uniform message and nothing is sent there, so the
+ * form cannot be used to learn what listens on the gateway's own network.
+ */
+import { createCaldavConnector, validateCaldavSettings } from "../../../connectors/caldav/index.js";
+import type { DiscoveredCalendar } from "../../../connectors/caldav/index.js";
+import { AddressRefusedError, type Resolver } from "../../../protocol/net/guarded-lookup.js";
+import { PUBLIC_ONLY, UNIFORM_REFUSAL, type AddressPolicy } from "../../../protocol/net/policy.js";
+import { createPolicyFetch } from "../../../protocol/net/policy-fetch.js";
+import type { BasicCredentialVault } from "./basic-vault.js";
+
+export interface CaldavCheckRequest {
+  readonly serverUrl: string;
+  readonly username: string;
+  readonly password: string;
+}
+
+export type CaldavCheckFailureKind = "invalid" | "refused" | "unreachable" | "unauthorized" | "not_caldav";
+
+export type CaldavCheck =
+  | { readonly ok: true; readonly calendars: readonly DiscoveredCalendar[] }
+  | { readonly ok: false; readonly kind: CaldavCheckFailureKind; readonly message: string };
+
+export interface CaldavCheckDeps {
+  /** The transport; by default the address policy's own fetch with `policy` (and `resolver`). */
+  readonly fetch?: typeof fetch;
+  readonly policy?: AddressPolicy;
+  readonly resolver?: Resolver;
+  readonly timeoutMs?: number;
+}
+
+const REFUSED: CaldavCheck = { ok: false, kind: "refused", message: UNIFORM_REFUSAL };
+
+export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps = {}): Promise<CaldavCheck> {
+  const valid = validateCaldavSettings({
+    serverUrl: req.serverUrl,
+    username: req.username,
+    password: req.password,
+  });
+  if (!valid.ok) return { ok: false, kind: "invalid", message: valid.error.message };
+  const transport =
+    deps.fetch ??
+    createPolicyFetch({
+      policy: deps.policy ?? PUBLIC_ONLY,
+      ...(deps.resolver !== undefined && { resolver: deps.resolver }),
+    });
+  // A request the policy refused (nothing was sent) makes the whole check a refusal, whatever
+  // else discovery tried: the answer must not tell one refused address from another.
+  let refused = false;
+  const watched: typeof fetch = async (input, init) => {
+    try {
+      return await transport(input, init);
+    } catch (e) {
+      if (e instanceof AddressRefusedError) refused = true;
+      throw e;
+    }
+  };
+  const connector = createCaldavConnector(valid.value, {
+    fetch: watched,
+    timeoutMs: deps.timeoutMs ?? 15_000,
+  });
+  const found = await connector.discoverCalendars();
+  if (refused) return REFUSED;
+  if (found.ok) {
+    if (found.value.length === 0)
+      return {
+        ok: false,
+        kind: "not_caldav",
+        message: "The server answered but offers no calendar that takes events for this account.",
+      };
+    return { ok: true, calendars: found.value };
+  }
+  const { code } = found.error;
+  if (code === "unauthorized")
+    return {
+      ok: false,
+      kind: "unauthorized",
+      message: "The CalDAV server refused this username and password.",
+    };
+  // An answer that broke the gateway's bounds (connectors/http/limits.ts): said as such, at once.
+  if (found.error.reason !== undefined)
+    return {
+      ok: false,
+      kind: "not_caldav",
+      message:
+        found.error.reason === "upstream_too_large"
+          ? "The server answered with far more data than a CalDAV discovery answer holds: check the server URL (your provider's CalDAV address)."
+          : "The server's answer could not be read as CalDAV within the gateway's limits: check the server URL (your provider's CalDAV address).",
+    };
+  // No answer at all (refused connection, DNS, timeout): nothing upstream to report a status.
+  if ((code === "unavailable" || code === "timeout") && (found.upstream?.status ?? 0) === 0)
+    return {
+      ok: false,
+      kind: "unreachable",
+      message: "The CalDAV server could not be reached; check the server URL and that it is online.",
+    };
+  return {
+    ok: false,
+    kind: "not_caldav",
+    message:
+      "The server answered, but not as a CalDAV server: check the server URL (your provider's CalDAV address).",
+  };
+}
+
+/** Checks first; saves the credentials only when discovery found calendars. */
+export async function connectCaldav(
+  hostId: string,
+  req: CaldavCheckRequest,
+  vault: BasicCredentialVault,
+  deps: CaldavCheckDeps = {},
+): Promise<CaldavCheck> {
+  const checked = await checkCaldav(req, deps);
+  if (!checked.ok) return checked;
+  const serverUrl = new URL(req.serverUrl).href;
+  await vault.put(hostId, { kind: "basic", serverUrl, username: req.username, password: req.password });
+  return checked;
+}

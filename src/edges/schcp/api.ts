@@ -1,0 +1,58 @@
+/**
+ * The SchCP host endpoint's use cases (§5.1–§5.8) as the HTTP and MCP edges call them: wire
+ * bodies in, wire bodies out. Implemented in this folder over the neutral core (host-api.ts);
+ * the edge has verified the signature, the mandate and the closed schema first.
+ */
+import type { SchcpCaller } from "./caller.js";
+import type { UseCase } from "../../booking/api.js";
+import type {
+  AvailabilityRequest,
+  AvailabilityResponse,
+  BookingResponse,
+  CancelRequest,
+  ChangeOfferRequest,
+  ChangeOfferResponse,
+  ConfirmRequest,
+  Hold,
+  HoldRequest,
+  ProposalResponseRequest,
+  RescheduleRequest,
+} from "../../protocol/schcp/types.js";
+
+export interface SchcpHostApi {
+  availability(hostId: string, caller: SchcpCaller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
+  placeHold(hostId: string, caller: SchcpCaller, body: HoldRequest): UseCase<Hold>;
+  getHold(hostId: string, caller: SchcpCaller, holdId: string): UseCase<Hold>;
+  releaseHold(hostId: string, caller: SchcpCaller, holdId: string): UseCase<Hold>;
+  confirm(
+    hostId: string,
+    caller: SchcpCaller,
+    holdId: string,
+    body: ConfirmRequest,
+  ): UseCase<{ readonly status: 201 | 202; readonly body: BookingResponse }>;
+  getBooking(hostId: string, caller: SchcpCaller, bookingId: string): UseCase<BookingResponse>;
+  cancel(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: CancelRequest,
+  ): UseCase<BookingResponse>;
+  changeOffer(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: ChangeOfferRequest,
+  ): UseCase<ChangeOfferResponse>;
+  reschedule(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: RescheduleRequest,
+  ): UseCase<BookingResponse>;
+  proposalResponse(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: ProposalResponseRequest,
+  ): UseCase<BookingResponse>;
+}

@@ -1,0 +1,186 @@
+/**
+ * POST /holds/{hold_id}/confirm (SchCP §5.3): the SchCP checks, then the core's two-phase
+ * confirm (../confirm/confirm.ts), answered as the BookingResponse.
+ *
+ * The checks before anything is written: the hold's owner and state, the offer hash, access,
+ * the mandate (book scope and constraints, max_bookings with this hold already counted), the
+ * closed-mandate policy and shared limits.
+ */
+import type { SchcpCaller } from "./caller.js";
+import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../../booking/api.js";
+import type { HoldRecord, HoldStore } from "../../holds/port.js";
+import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
+import {
+  checkClosedMandatePolicy,
+  checkMandateAction,
+  receiptConsent,
+  sharedLimitLinks,
+} from "../../protocol/schcp/mandate/index.js";
+import type { MandateChain } from "../../protocol/schcp/mandate/index.js";
+import type { BookingResponse, ConfirmRequest } from "../../protocol/schcp/types.js";
+import {
+  contractMismatch,
+  invalidState,
+  mandateRequired,
+  notFound,
+  refuse,
+} from "../../booking/bookings/refuse.js";
+import { fromMandateRefusal } from "./mandate-refusal.js";
+import { loadBooking } from "../../booking/bookings/store.js";
+import { holdStateRefusal } from "../../booking/confirm/checks.js";
+import { fenceHold, settleUpstream } from "../../booking/confirm/confirm.js";
+import type { ConfirmIntent } from "../../booking/confirm/intent.js";
+import { decodeHoldOrThrow } from "../../booking/holds/payload.js";
+import { authorizeOnBooking, bookingAction, mandateCounter } from "./access.js";
+import { schcpBooking, schcpOffer, type SchcpOffer } from "./attachment.js";
+import { bookingResponse } from "./receipt.js";
+
+export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
+
+export async function confirmHold(
+  deps: BookingDeps,
+  hostId: string,
+  caller: SchcpCaller,
+  holdId: string,
+  body: ConfirmRequest,
+): UseCase<ConfirmResult> {
+  const host = deps.hosts.get(hostId);
+  if (host === undefined) return err(notFound("host"));
+  const now = deps.clock.now();
+  const hold = await deps.store.getHold(hostId, holdId, now);
+  if (hold === undefined) return err(notFound("hold"));
+  const payload = decodeHoldOrThrow(hold.payload, holdId);
+  // A hold placed through another edge stands on no SchCP offer: not this caller's to confirm.
+  const signed = schcpOffer(payload.attachments);
+  if (signed === undefined) return err(notFound("hold"));
+
+  // A confirm that already happened (a retry after a lost answer, or a crash that
+  // reconciliation settled) answers with the booking it made, for the same principal and
+  // the same offer: the agent has no other way to learn the booking id.
+  if (hold.state === "booked" && hold.bookingId !== undefined) {
+    const recorded = await answerRecorded(deps, host, caller, hold.bookingId, signed, body);
+    if (recorded !== undefined) return recorded;
+  }
+
+  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body);
+  if (!checked.ok) return checked;
+  const chain = checked.value;
+
+  const begun = await fenceHold(deps, hostId, holdId, now);
+  if (!begun.ok) return begun;
+  const { hold: fenced, fence } = begun.value;
+
+  const intent: ConfirmIntent = {
+    principal: chain.principal,
+    consent: receiptConsent(chain, signed.offerSha256),
+  };
+  const contact = body.contact ?? chain.root.claims.contact;
+  const made = await settleUpstream(deps, host, fenced, fence, payload, intent, {
+    ...(contact !== undefined && { customer: contact }),
+    ...(body.notes !== undefined && { notes: body.notes }),
+  });
+  if (!made.ok) return made;
+  const status = made.value.status === "pending_host" ? 202 : 201;
+  return ok({ status, body: bookingResponse(made.value, host) });
+}
+
+async function answerRecorded(
+  deps: BookingDeps,
+  host: HostRuntime,
+  caller: SchcpCaller,
+  bookingId: string,
+  signed: SchcpOffer,
+  body: ConfirmRequest,
+): Promise<Result<ConfirmResult, BookingRefusal> | undefined> {
+  if (body.offer_sha256 !== signed.offerSha256) return undefined;
+  const chain = caller.mandate;
+  if (chain === undefined || !chain.links.every((l) => l.claims.scope.includes("book"))) return undefined;
+  const loaded = await loadBooking(deps.store, host.config.id, bookingId);
+  if (loaded === undefined || schcpBooking(loaded.state.attachments) === undefined) return undefined;
+  const allowed = await authorizeOnBooking(
+    deps.store,
+    caller,
+    loaded.state,
+    bookingAction("read", loaded.state),
+  );
+  if (!allowed.ok) return allowed;
+  const status = loaded.state.status === "pending_host" ? 202 : 201;
+  return ok({ status, body: bookingResponse(loaded.state, host) });
+}
+
+export async function checkConfirm(
+  store: HoldStore,
+  host: HostRuntime,
+  caller: SchcpCaller,
+  hold: HoldRecord,
+  payload: HoldPayload,
+  signed: SchcpOffer,
+  body: ConfirmRequest,
+): Promise<Result<MandateChain, BookingRefusal>> {
+  // §5.3 "Requires a mandate with book in scope, the same principal (iss) as the hold".
+  const chain = caller.mandate;
+  if (chain === undefined) return err(mandateRequired());
+  // An anonymous hold belongs to the agent key that placed it, and is claimed by the
+  // principal whose mandate that agent presents (§7.1). Another's hold is simply not found.
+  const owned =
+    payload.principal === null
+      ? hold.owner.agentKey === caller.agentKey
+      : payload.principal === chain.principal;
+  if (!owned) return err(notFound("hold"));
+
+  const state = holdStateRefusal(hold);
+  if (state !== undefined) return err(state);
+  if (payload.contract.kind !== "booking")
+    return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
+  if (body.meeting !== undefined || body.participants !== undefined) {
+    return err(
+      refuse("unsupported", "unsupported", "meetings and participants are not supported by this host"),
+    );
+  }
+
+  // §5.3 "Every acceptance names its contract".
+  if (body.offer_sha256 !== signed.offerSha256) {
+    return err(contractMismatch(signed.offerSha256, "offer_sha256 does not name the hold's offer"));
+  }
+
+  // §7.8: membership is checked when the request is made, so a removed contact cannot confirm.
+  const policies = host.config.policies;
+  if (policies.access === "contacts" && !(policies.contacts ?? []).includes(chain.principal)) {
+    return err(
+      refuse("not_permitted", "not_a_contact", "this host accepts bookings from its contacts only", {
+        basis: { policy: "access", access: "contacts" },
+      }),
+    );
+  }
+
+  const checked = await checkMandateAction(
+    chain,
+    {
+      kind: "book",
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      ...(payload.contract.end !== undefined ? { end: payload.contract.end } : { openEnded: true }),
+      total: payload.contract.total,
+      offerSha256: signed.offerSha256,
+      // The hold already counts against max_bookings (§7.1); confirming it takes no new unit.
+      countedItemId: hold.holdId,
+    },
+    { counter: mandateCounter(store, host.config.id) },
+  );
+  if (!checked.ok) return err(fromMandateRefusal(checked.error));
+
+  const closed = checkClosedMandatePolicy(chain, signed.offerSha256, policies.closedMandate);
+  if (!closed.ok) return err(fromMandateRefusal(closed.error));
+
+  // §3.3 shared limits: the key app must vouch for the unit before the confirm. This gateway
+  // has no claims client yet, and "a booking the key app cannot vouch for is not made".
+  if (sharedLimitLinks(chain).length > 0) {
+    return err(
+      refuse("authority_limit", "shared_limit_reached", "this host cannot claim a shared booking limit", {
+        basis: { constraint: "shared_limit" },
+      }),
+    );
+  }
+  return ok(chain);
+}

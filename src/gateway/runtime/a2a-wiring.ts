@@ -1,0 +1,73 @@
+/**
+ * The A2A intents as the runtime builds them: keys and abuse buckets in Redis when the
+ * gateway has it (shared by every process), else in memory and the data dir.
+ */
+import type { BookingDeps } from "../../booking/api.js";
+import type { BookingService } from "../booking-service.js";
+import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
+import type { Logger } from "../../protocol/logger.js";
+import { RedisRateLimiter } from "./redis-rate-limit.js";
+import { connectClient, createClient } from "../../holds/redis/connection.js";
+import {
+  createA2aApiKeys,
+  fileKeyHashStore,
+  redisKeyHashStore,
+  type A2aApiKeys,
+} from "../../edges/a2a/api-keys.js";
+import type { A2aIntents } from "../../edges/a2a/port.js";
+import { A2A_CONTACT_RATE, A2A_ORIGIN_RATE, createA2aIntents } from "../../edges/a2a/intents/index.js";
+
+export interface A2aWiring {
+  readonly intents: A2aIntents;
+  readonly keys: A2aApiKeys;
+  close(): Promise<void>;
+}
+
+export async function a2aWiring(opts: {
+  readonly core: BookingService;
+  readonly booking: BookingDeps;
+  readonly logger: Logger;
+  readonly dataDir: string;
+  readonly redisUrl?: string;
+  readonly redisKeyPrefix?: string;
+}): Promise<A2aWiring> {
+  if (opts.redisUrl === undefined) {
+    const keys = createA2aApiKeys(fileKeyHashStore(opts.dataDir));
+    const limits = {
+      origin: new MemoryRateLimiter(A2A_ORIGIN_RATE),
+      contact: new MemoryRateLimiter(A2A_CONTACT_RATE),
+    };
+    const intents = createA2aIntents({
+      core: opts.core,
+      booking: opts.booking,
+      keys,
+      limits,
+      logger: opts.logger,
+    });
+    return { intents, keys, close: () => Promise.resolve() };
+  }
+  const prefix = opts.redisKeyPrefix ?? "schcp:";
+  const client = createClient({ url: opts.redisUrl });
+  await connectClient(client, opts.redisUrl);
+  const keys = createA2aApiKeys(redisKeyHashStore(client, prefix));
+  const limits = {
+    origin: new RedisRateLimiter(client, A2A_ORIGIN_RATE, prefix, "a2a-origin"),
+    contact: new RedisRateLimiter(client, A2A_CONTACT_RATE, prefix, "a2a-contact"),
+  };
+  const intents = createA2aIntents({
+    core: opts.core,
+    booking: opts.booking,
+    keys,
+    limits,
+    logger: opts.logger,
+  });
+  return {
+    intents,
+    keys,
+    close: () =>
+      client.quit().then(
+        () => undefined,
+        () => client.disconnect(),
+      ),
+  };
+}

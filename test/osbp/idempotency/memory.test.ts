@@ -1,8 +1,0 @@
-/** The idempotency contract against MemoryIdempotencyStore, the reference behaviour. */
-import { MemoryIdempotencyStore } from "../../../src/osbp/idempotency/memory.js";
-import { idempotencyStoreContract } from "./contract.js";
-
-idempotencyStoreContract("MemoryIdempotencyStore", (timings) => {
-  const store = new MemoryIdempotencyStore(timings);
-  return Promise.resolve({ store, cleanup: () => store.close() });
-});

@@ -260,7 +260,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     return ok(
       createIcsDirConnector(
         { path: dir },
-        { now: () => deps.clock.now(), ...(deps.logger !== undefined && { logger: deps.logger }) },
+        { clock: deps.clock, ...(deps.logger !== undefined && { logger: deps.logger }) },
       ),
     );
   },

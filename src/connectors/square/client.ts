@@ -13,6 +13,7 @@
  * SDK retries are off (maxRetries 0): the booking core decides what is retried, and a 429 comes
  * back as rate_limited with its Retry-After instead of being slept on inside the SDK.
  */
+import type { Clock } from "../../protocol/clock.js";
 import { SquareClient } from "square";
 import type { Logger } from "../../protocol/logger.js";
 import {
@@ -29,7 +30,7 @@ import { baseUrlOf, type SquareSettings } from "./settings.js";
 export type SquareTokenProvider = () => Promise<string | undefined>;
 
 export interface SquareDeps {
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** The HTTP client (default globalThis.fetch). */
   readonly fetch?: typeof fetch;
   /** OAuth tokens from the gateway's onboarding; exclusive with settings.accessToken. */

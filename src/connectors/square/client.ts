@@ -122,7 +122,7 @@ export class SquareApi {
     } catch (error) {
       return {
         ok: false,
-        error: squareErrorOf(error, { call: intent, status: 0 }),
+        error: squareErrorOf(error, { call: intent, status: 0 }, this.now()),
         upstream: { call: intent, status: 0 },
       };
     }
@@ -136,7 +136,7 @@ export class SquareApi {
     // 2xx status (the contract suite's rule for every connector).
     if (thrown instanceof Refusal) {
       if (meta.status >= 200 && meta.status < 300) meta = { ...meta, status: thrown.status };
-      return { ok: false, error: squareErrorOf(thrown, meta), upstream: meta };
+      return { ok: false, error: squareErrorOf(thrown, meta, this.now()), upstream: meta };
     }
     // Transport outcomes by http.ts's rules (no answer, timeout, 429, 401/403, 5xx, and a call
     // the capture marked failed whatever its status: an answer over the cap, a call held back by

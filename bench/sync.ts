@@ -157,7 +157,7 @@ async function measure(
     let watched = 0;
     const connector = createIcsDirConnector(
       { path: dir },
-      { now: () => NOW, watch, observe: (how) => (watched += how === "watched" ? 1 : 0) },
+      { clock: { now: () => NOW }, watch, observe: (how) => (watched += how === "watched" ? 1 : 0) },
     );
     const deps = {
       sync: connector.calendar,

@@ -9,6 +9,7 @@
  * Mutating calls get a random idempotency_key unless the caller gives one (§9.1); give the
  * same one to retry.
  */
+import type { Clock } from "../protocol/clock.js";
 import { signSchcpRequest } from "../protocol/http-signatures/index.js";
 import type { Result } from "../protocol/result.js";
 import type {
@@ -38,7 +39,7 @@ export interface SchcpClientOptions {
   /** Defaults to the global fetch; tests pass a Hono app's `request`. */
   readonly fetch?: FetchLike;
   /** Epoch milliseconds; a signature's created is this clock's second (§3.2). */
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   /** Plain http: "loopback" (default), "always" or "never" (§3.1 "JSON over HTTPS"). */
   readonly allowHttp?: HttpPolicy;
 }
@@ -76,7 +77,7 @@ export interface SignedRequest {
 export class SchcpClient {
   readonly agentKey: AgentKey;
   private readonly fetchFn: FetchLike;
-  private readonly clock: { now(): number };
+  private readonly clock: Clock;
   private readonly allowHttp: HttpPolicy;
 
   constructor(opts: SchcpClientOptions) {

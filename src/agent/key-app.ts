@@ -7,6 +7,7 @@
  * "sign this hash" here: closedMandate takes the offer's compact JWS, never a hash, so an
  * agent that edits the offer gets a signature over different bytes, which the host refuses.
  */
+import type { Clock } from "../protocol/clock.js";
 import { randomBytes } from "node:crypto";
 import { jwkThumbprint, principalUrn } from "../protocol/jose/index.js";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
@@ -38,7 +39,7 @@ export type AgentRef = string | Ed25519PublicJwk | Pick<AgentKey, "thumbprint">;
 export interface KeyAppOptions {
   readonly principalKey: SigningKey;
   /** Epoch milliseconds (iat, exp). */
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   /** The principal's pseudonym at hosts (sub, §3.3); derived from the key when absent. */
   readonly sub?: string;
   readonly contact?: Contact;
@@ -89,7 +90,7 @@ export class KeyApp {
   /** The self-certifying principal id: iss of every mandate (§3.3 check 1). */
   readonly principal: string;
   private readonly key: SigningKey;
-  private readonly clock: { now(): number };
+  private readonly clock: Clock;
   private readonly sub: string;
   private readonly contact: Contact | undefined;
 

@@ -5,14 +5,16 @@
  * not more queries come (a timer, unref'd, sweeps while anything is kept). So a host asked
  * about once costs its entries for `idleMs`, not for the life of the process.
  */
+import { systemClock, type Clock } from "../protocol/clock.js";
+
 export interface BudgetCacheOptions<V> {
   /** The most weight kept (the sum of weigh(value) over the entries). */
   readonly maxWeight: number;
   /** An entry not used for this long is dropped (ms). */
   readonly idleMs: number;
   readonly weigh: (value: V) => number;
-  /** Milliseconds, for idleness (default Date.now). */
-  readonly now?: () => number;
+  /** For idleness (default systemClock). */
+  readonly clock?: Clock;
 }
 
 interface Entry<V> {
@@ -26,16 +28,16 @@ export class BudgetCache<K, V> {
   private readonly entries = new Map<K, Entry<V>>();
   private total = 0;
   private timer: NodeJS.Timeout | undefined;
-  private readonly now: () => number;
+  private readonly clock: Clock;
 
   constructor(private readonly options: BudgetCacheOptions<V>) {
-    this.now = options.now ?? (() => Date.now());
+    this.clock = options.clock ?? systemClock;
   }
 
   get(key: K): V | undefined {
     const e = this.entries.get(key);
     if (e === undefined) return undefined;
-    const now = this.now();
+    const now = this.clock.now();
     if (now - e.used >= this.options.idleMs) {
       this.drop(key, e);
       return undefined;
@@ -51,7 +53,7 @@ export class BudgetCache<K, V> {
     if (old !== undefined) this.drop(key, old);
     const weight = this.options.weigh(value);
     if (weight > this.options.maxWeight) return; // never kept: it alone is over the budget
-    this.entries.set(key, { value, weight, used: this.now() });
+    this.entries.set(key, { value, weight, used: this.clock.now() });
     this.total += weight;
     this.sweep();
     this.timer ??= this.startTimer();
@@ -59,7 +61,7 @@ export class BudgetCache<K, V> {
 
   /** Drops idle entries, then the least recently used while over the budget. */
   sweep(): void {
-    const now = this.now();
+    const now = this.clock.now();
     for (const [key, e] of this.entries) {
       if (this.total <= this.options.maxWeight && now - e.used < this.options.idleMs) break;
       this.drop(key, e);

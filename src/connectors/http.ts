@@ -27,6 +27,7 @@
  *   unavailable. Other statuses come back as values for the connector to map,
  *   because only it knows the platform's error bodies.
  */
+import { systemClock } from "../protocol/clock.js";
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "./ports/result.js";
 import {
@@ -113,7 +114,7 @@ function looksJson(contentType: string | null, text: string): boolean {
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const doFetch = options.fetch ?? globalThis.fetch;
-  const clock = options.clock ?? { now: () => Date.now() };
+  const clock = options.clock ?? systemClock;
   const logger = options.logger ?? consoleLogger;
   const timeoutDefault = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const maxBytes = (): number => options.maxResponseBytes ?? upstreamLimits().jsonBytes;

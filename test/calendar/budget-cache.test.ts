@@ -13,7 +13,7 @@ describe("BudgetCache", () => {
       maxWeight: 10,
       idleMs: 1000,
       weigh: (v) => v.length,
-      now: () => now,
+      clock: { now: () => now },
     });
     c.set("a", [1, 2, 3, 4]);
     c.set("b", [1, 2, 3, 4]);
@@ -36,7 +36,7 @@ describe("BudgetCache", () => {
       maxWeight: 100,
       idleMs: 1000,
       weigh: () => 1,
-      now: () => now,
+      clock: { now: () => now },
     });
     c.set("a", 1);
     c.set("b", 2);

@@ -59,8 +59,8 @@ export type TakeOutcome =
  */
 export interface PublicPoolStore {
   take(hostId: string, place: PoolPlace, caps: PoolCaps, now: number): Promise<TakeOutcome>;
-  /** Frees these places (idempotent). */
-  release(hostId: string, ids: readonly string[]): Promise<void>;
+  /** Frees these places (idempotent); a store may forget the places lapsed at `now` too. */
+  release(hostId: string, ids: readonly string[], now: number): Promise<void>;
   /** How many places the host's pool holds at `now` (operators, tests). */
   count(hostId: string, now: number): Promise<number>;
 }

@@ -132,11 +132,11 @@ export class RedisPublicPool implements PublicPoolStore {
     };
   }
 
-  async release(hostId: string, ids: readonly string[]): Promise<void> {
+  async release(hostId: string, ids: readonly string[], now: number): Promise<void> {
     if (ids.length === 0) return;
     const base = this.#base(hostId);
     await this.#run("release", () =>
-      evalScript(this.redis, RELEASE, [`${base}pub:places`, `${base}pub:meta`], [base, Date.now(), ...ids]),
+      evalScript(this.redis, RELEASE, [`${base}pub:places`, `${base}pub:meta`], [base, now, ...ids]),
     );
   }
 

@@ -61,7 +61,7 @@ export async function takePublicPlace(
   if (out.ok) return ok(undefined);
   const ended = await endedPlaces(store, hostId, out.places, req.now);
   if (ended.length > 0) {
-    await pool.release(hostId, ended);
+    await pool.release(hostId, ended, req.now);
     out = await pool.take(hostId, place, caps, req.now);
     if (out.ok) return ok(undefined);
   }

@@ -7,6 +7,7 @@
  * A plain translator: fetch, clock and timeout come in as dependencies; settings are checked by
  * validateCaldavSettings; nothing is read from the environment or kept between calls.
  */
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { UpstreamNotice } from "../http.js";
 import type { CalendarSync, Connector, ConnectorResult, EventWriter } from "../port.js";
@@ -24,7 +25,7 @@ export const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface CaldavDeps {
   readonly fetch?: typeof globalThis.fetch;
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   /** Per request, ms (default 20 s); a request past it is `timeout`. */
   readonly timeoutMs?: number;
   /** Operator log for Deprecation/Sunset (default: console, JSON). */
@@ -52,7 +53,7 @@ export function createCaldavConnector(settings: CaldavSettings, deps: CaldavDeps
   const timeoutMs = deps.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   if (!Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new TypeError("timeoutMs is a positive number of ms");
-  const clock = deps.clock ?? { now: () => Date.now() };
+  const clock = deps.clock ?? systemClock;
   const server = new URL(s.serverUrl);
   const ctx: CaldavContext = {
     server,

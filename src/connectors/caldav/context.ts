@@ -5,6 +5,7 @@
  * multiget's calendar data read into events there too; a parse that runs out of time or heap
  * is `unavailable` with reason `upstream_too_costly`.
  */
+import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import type { Collected } from "./collect.js";
@@ -15,7 +16,7 @@ import { statusError, type HttpAnswer, type Send } from "./upstream.js";
 export interface CaldavContext {
   readonly server: URL;
   readonly send: Send;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** Where the sync reports what it read around (skipped lines); default none. */
   readonly logger?: Pick<Logger, "warn">;
 }

@@ -17,6 +17,7 @@
  * a response body. Redirects are answered as they are: following one could carry the
  * credentials elsewhere.
  */
+import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   callLine,
@@ -40,7 +41,7 @@ export interface TransportOptions {
   readonly timeoutMs: number;
   /** Bytes an answer may have (default: http/limits.ts caldavBytes). */
   readonly maxResponseBytes?: number;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   readonly username?: string;
   readonly password?: string;
   readonly logger?: Pick<Logger, "warn">;
@@ -170,7 +171,7 @@ export function createSend(opts: TransportOptions): Send {
  * The port's error for an HTTP status the caller has no special meaning for (HTTP semantics,
  * RFC 9110 §15). `what` names the operation for the message.
  */
-export function statusError(answer: HttpAnswer, what: string, clock: { now(): number }): ConnectorError {
+export function statusError(answer: HttpAnswer, what: string, clock: Clock): ConnectorError {
   const { status } = answer;
   const precondition = preconditionOf(errorText(answer));
   // RFC 4791 §1.3 / RFC 4918 §16: a 403 or 409 naming a precondition refused the request itself

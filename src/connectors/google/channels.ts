@@ -45,7 +45,7 @@ export class GoogleChannels {
   ) {}
 
   private now(): number {
-    return (this.deps.now ?? Date.now)();
+    return this.deps.clock.now();
   }
 
   async watch(request: WatchRequest): Promise<ConnectorResult<WatchChannel>> {

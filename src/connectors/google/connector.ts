@@ -10,6 +10,7 @@
  * no token is kept here or seen by the SDK.
  */
 import { calendar, type calendar_v3 } from "@googleapis/calendar";
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
@@ -23,7 +24,8 @@ import { GoogleCalendarSync } from "./sync.js";
 export interface GoogleCalendarDeps {
   /** A current OAuth access token (scope calendar.events or calendar); never logged or kept. */
   readonly accessToken: () => Promise<string>;
-  readonly now?: () => number;
+  /** Default systemClock. */
+  readonly clock?: Clock;
   /** The transport's fetch under the shared upstream client (default the global fetch). */
   readonly fetch?: typeof fetch;
   /** A prepared client (default one made here); its rootUrl is where the token may be sent. */
@@ -54,17 +56,18 @@ export function createGoogleCalendarConnector(
     throw new TypeError("Google Calendar deps.accessToken must be a function");
   const api = deps.client ?? calendar({ version: "v3" });
   const rootUrl = api.context._options.rootUrl;
+  const clock = deps.clock ?? systemClock;
   const upstream = createGoogleUpstream({
     accessToken: deps.accessToken,
     timeoutMs: valid.value.timeoutMs,
     ...(rootUrl !== undefined && { rootUrl }),
-    ...(deps.now !== undefined && { now: deps.now }),
+    clock,
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
     ...(deps.pacing !== undefined && { pacing: deps.pacing }),
   });
-  const http: GoogleHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
+  const http: GoogleHttpDeps = { upstream, clock };
   return {
     platform: GOOGLE_CALENDAR_PLATFORM,
     kind: "calendar",

@@ -61,7 +61,7 @@ export class GoogleEventWriter implements EventWriter {
   ) {}
 
   private now(): number {
-    return (this.deps.now ?? Date.now)();
+    return this.deps.clock.now();
   }
 
   private written(outcome: Outcome & { ok: true }, calendarId: string, eventId: string): Written {

@@ -16,6 +16,7 @@
  * version, so the meta of an answer names the pinned one.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
@@ -35,7 +36,8 @@ export interface GoogleUpstreamOptions {
   readonly accessToken: () => Promise<string>;
   readonly timeoutMs: number;
   readonly rootUrl?: string;
-  readonly now?: () => number;
+  /** Default systemClock. */
+  readonly clock?: Clock;
   readonly fetch?: typeof fetch;
   readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
@@ -44,7 +46,6 @@ export interface GoogleUpstreamOptions {
 
 /** The one upstream client of a Google Calendar connector. */
 export function createGoogleUpstream(options: GoogleUpstreamOptions): UpstreamClient {
-  const { now } = options;
   return createUpstreamClient({
     vendor: GOOGLE_CALENDAR_PLATFORM.vendor,
     apiVersion: GOOGLE_CALENDAR_PLATFORM.api_version,
@@ -53,7 +54,7 @@ export function createGoogleUpstream(options: GoogleUpstreamOptions): UpstreamCl
     credentials: async () => ({ authorization: `Bearer ${await options.accessToken()}` }),
     timeoutMs: options.timeoutMs,
     marker: (kind) => redactionMarker(kind === "other" ? "name" : kind),
-    ...(now !== undefined && { clock: { now } }),
+    ...(options.clock !== undefined && { clock: options.clock }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
@@ -64,8 +65,8 @@ export function createGoogleUpstream(options: GoogleUpstreamOptions): UpstreamCl
 /** What the sync, the writer and the channels share. */
 export interface GoogleHttpDeps {
   readonly upstream: UpstreamClient;
-  /** Clock for Retry-After dates and subscription arithmetic; default Date.now. */
-  readonly now?: () => number;
+  /** Retry-After dates and subscription arithmetic. */
+  readonly clock: Clock;
 }
 
 /** The slice of a gaxios answer read here (the SDK's response type, structurally). */

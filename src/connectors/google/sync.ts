@@ -44,7 +44,7 @@ export class GoogleCalendarSync implements CalendarSync {
   ) {}
 
   private now(): number {
-    return (this.deps.now ?? Date.now)();
+    return this.deps.clock.now();
   }
 
   async sync(request: CalendarSyncRequest): Promise<Result> {

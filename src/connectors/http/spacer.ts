@@ -4,6 +4,7 @@
  * a few lines, and a bucket library would add a dependency for less control over the clock.
  * Calls are delayed, never dropped; a 429 the platform still sends is surfaced, not retried here.
  */
+import type { Clock } from "../../protocol/clock.js";
 export interface Spacer {
   /** Resolves when this call may go. */
   wait(): Promise<void>;
@@ -13,7 +14,7 @@ export const noSpacing: Spacer = { wait: () => Promise.resolve() };
 
 export function createSpacer(
   maxPerSecond: number,
-  clock: { now(): number },
+  clock: Clock,
   sleep: (ms: number) => Promise<void>,
 ): Spacer {
   if (!(maxPerSecond > 0) || !Number.isFinite(maxPerSecond)) return noSpacing;

@@ -1,4 +1,5 @@
 /** The upstream request helper's options, requests and answers (connectors/http.ts). */
+import type { Clock } from "../../protocol/clock.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../ports/result.js";
 import type { RedactionMarker, SegmentRedactor } from "./meta.js";
 import type { Logger } from "../../protocol/logger.js";
@@ -36,7 +37,7 @@ export interface UpstreamClientOptions {
    */
   readonly parseCostFactor?: number;
   readonly fetch?: typeof fetch;
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   readonly sleep?: (ms: number) => Promise<void>;
   /** The platform's published request rate for one client; absent: no spacing. */
   readonly maxPerSecond?: number;

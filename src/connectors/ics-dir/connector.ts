@@ -31,6 +31,7 @@
  *   files' iCalendar is parsed in the CalDAV parse worker (caldav/off-thread.ts), never on
  *   the event loop.
  */
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import { logSkipped } from "../caldav/sync.js";
 import { createHash } from "node:crypto";
@@ -70,7 +71,8 @@ export interface IcsDirSettings {
 }
 
 export interface IcsDirDeps {
-  now?: () => number;
+  /** Default systemClock. */
+  clock?: Clock;
   logger?: Pick<Logger, "warn">;
   /** Watch the directory for changes between syncs (default: on Linux, see watch.ts). */
   watch?: boolean;
@@ -95,7 +97,7 @@ const FULL_WALK_EVERY_MS = 30 * 60_000;
 const EMPTY: Previous = { get: () => undefined, ids: () => [] };
 
 export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps = {}): IcsDirConnector {
-  const now = deps.now ?? Date.now;
+  const clock = deps.clock ?? systemClock;
   const dir = settings.path;
   const fileOf = (eventId: string) => join(dir, `${eventId}.ics`);
 
@@ -201,7 +203,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     const recheck = new Map<string, number>();
     const read = new Map<string, Uint8Array>();
     let total = 0;
-    const settled = now() - MTIME_SETTLE_MS;
+    const settled = clock.now() - MTIME_SETTLE_MS;
     names.sort();
     // Stats many at a time: one at a time, a directory of 10,000 files costs its latency 10,000 times.
     const stats: (Stats | undefined)[] = [];
@@ -239,7 +241,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     const recheck = new Map(from.recheck);
     const read = new Map<string, Uint8Array>();
     const removed: string[] = [];
-    const settled = now() - MTIME_SETTLE_MS;
+    const settled = clock.now() - MTIME_SETTLE_MS;
     let total = from.total;
     for (const [i, name] of names.entries()) {
       const id = name.slice(0, -4);
@@ -295,7 +297,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
       at = watch.position();
       key = await dirKey();
     }
-    const t = now();
+    const t = clock.now();
     const reported =
       from?.at !== undefined &&
       at !== undefined &&
@@ -342,7 +344,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
   }
 
   async function put(eventId: string, text: string, exclusive: boolean): Promise<void> {
-    const tmp = join(dir, `.${eventId}.${process.pid}.${now()}.tmp`);
+    const tmp = join(dir, `.${eventId}.${process.pid}.${clock.now()}.tmp`);
     // Guests' names and booking details: owner-only (the directory is the host's, left as it is).
     await writePrivateFile(tmp, text, { flag: "wx" });
     try {
@@ -431,7 +433,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
             upstream: meta(call, 412),
           };
         }
-        const text = buildEvent(e, now());
+        const text = buildEvent(e, clock.now());
         try {
           await put(e.eventId, text, true);
         } catch (err) {
@@ -459,7 +461,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
         if (existing === undefined) return failure(call, "not_found", "the event file is gone");
         if (existing !== ifMatch)
           return failure(call, "precondition_failed", "the event file changed since it was read");
-        const text = buildEvent(e, now());
+        const text = buildEvent(e, clock.now());
         try {
           await put(e.eventId, text, false);
         } catch {

@@ -4,6 +4,7 @@
  * upstream client with the injected fetch and token provider (http.ts; it also says why not
  * @microsoft/microsoft-graph-client).
  */
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { CalendarConnector } from "../port.js";
@@ -18,7 +19,8 @@ import { GraphCalendarSync } from "./sync.js";
 export interface MicrosoftCalendarDeps {
   /** A current OAuth access token for Graph (Calendars.ReadWrite); never logged or kept. */
   readonly accessToken: () => Promise<string>;
-  readonly now?: () => number;
+  /** Default systemClock. */
+  readonly clock?: Clock;
   /** Under the shared upstream client; default the global fetch. */
   readonly fetch?: typeof fetch;
   /** Operator log for Deprecation/Sunset (default: console, JSON). */
@@ -47,17 +49,18 @@ export function createMicrosoftCalendarConnector(
   if (typeof deps.accessToken !== "function")
     throw new TypeError("Microsoft 365 calendar deps.accessToken must be a function");
   const paths = new GraphPaths(valid.value.baseUrl, valid.value.user);
+  const clock = deps.clock ?? systemClock;
   const upstream = createGraphUpstream({
     accessToken: deps.accessToken,
     baseUrl: valid.value.baseUrl,
     timeoutMs: valid.value.timeoutMs,
-    ...(deps.now !== undefined && { now: deps.now }),
+    clock,
     ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(deps.onNotice !== undefined && { onNotice: deps.onNotice }),
     ...(deps.pacing !== undefined && { pacing: deps.pacing }),
   });
-  const http: GraphHttpDeps = { upstream, ...(deps.now !== undefined && { now: deps.now }) };
+  const http: GraphHttpDeps = { upstream, clock };
   return {
     platform: MICROSOFT_GRAPH_PLATFORM,
     kind: "calendar",

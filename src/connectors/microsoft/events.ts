@@ -84,7 +84,7 @@ export class GraphEventWriter implements EventWriter {
   ) {}
 
   private now(): number {
-    return (this.deps.now ?? Date.now)();
+    return this.deps.clock.now();
   }
 
   private answer(outcome: Outcome, ok: number[], calendarId: string, eventId: string): Written {

@@ -15,6 +15,7 @@
  * call, where the gateway's jobs should decide.
  */
 import { redactionMarker } from "../../protocol/osbp/index.js";
+import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
@@ -33,7 +34,8 @@ export interface GraphUpstreamOptions {
   /** Graph's root with the version, as the settings have it ("https://graph.microsoft.com/v1.0"). */
   readonly baseUrl: string;
   readonly timeoutMs: number;
-  readonly now?: () => number;
+  /** Default systemClock. */
+  readonly clock?: Clock;
   readonly fetch?: typeof fetch;
   readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
@@ -42,7 +44,6 @@ export interface GraphUpstreamOptions {
 
 /** The one upstream client of a Microsoft 365 calendar connector. */
 export function createGraphUpstream(options: GraphUpstreamOptions): UpstreamClient {
-  const { now } = options;
   return createUpstreamClient({
     vendor: MICROSOFT_GRAPH_PLATFORM.vendor,
     apiVersion: MICROSOFT_GRAPH_PLATFORM.api_version,
@@ -51,7 +52,7 @@ export function createGraphUpstream(options: GraphUpstreamOptions): UpstreamClie
     credentials: async () => ({ authorization: `Bearer ${await options.accessToken()}` }),
     timeoutMs: options.timeoutMs,
     marker: (kind) => redactionMarker(kind === "other" ? "name" : kind),
-    ...(now !== undefined && { clock: { now } }),
+    ...(options.clock !== undefined && { clock: options.clock }),
     ...(options.fetch !== undefined && { fetch: options.fetch }),
     ...(options.logger !== undefined && { logger: options.logger }),
     ...(options.onNotice !== undefined && { onNotice: options.onNotice }),
@@ -62,7 +63,8 @@ export function createGraphUpstream(options: GraphUpstreamOptions): UpstreamClie
 /** What the sync, the writer and the subscriptions share. */
 export interface GraphHttpDeps {
   readonly upstream: UpstreamClient;
-  readonly now?: () => number;
+  /** Retry-After dates and subscription arithmetic. */
+  readonly clock: Clock;
 }
 
 export interface Answered {

@@ -49,7 +49,7 @@ export class GraphSubscriptions {
   ) {}
 
   private now(): number {
-    return (this.deps.now ?? Date.now)();
+    return this.deps.clock.now();
   }
 
   private expiry(wanted: number | undefined): number {

@@ -87,7 +87,7 @@ export class GraphCalendarSync implements CalendarSync {
       };
     }
     if (outcome.status !== 200)
-      return { ok: false, upstream, error: graphError(outcome, (this.deps.now ?? Date.now)()) };
+      return { ok: false, upstream, error: graphError(outcome, this.deps.clock.now()) };
 
     const page = outcome.data as GraphDeltaPage | undefined;
     const events: RawCalendarEvent[] = [];

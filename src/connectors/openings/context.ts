@@ -3,6 +3,7 @@
  * (connectors/http.ts: the base URL, the /v1 pin, no credential, the timeout, pacing), with
  * `call` for one request and `dataFrom` for a `{ ok, data }` answer's data.
  */
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
@@ -19,7 +20,7 @@ import { dataOf, errorOf } from "./wire.js";
 
 export interface OpeningsDeps {
   readonly fetch?: typeof fetch;
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
   /** Retry-After honoured across calls and processes (connectors/http/pacing.ts). */
@@ -30,7 +31,7 @@ export type Answer = ConnectorResult<UpstreamResponse>;
 
 export interface OpeningsContext {
   readonly settings: OpeningsSettings;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** One request through the upstream client. */
   readonly call: (
     method: string,
@@ -44,7 +45,7 @@ export interface OpeningsContext {
 }
 
 export function createOpeningsContext(settings: OpeningsSettings, deps: OpeningsDeps): OpeningsContext {
-  const clock = deps.clock ?? { now: () => Date.now() };
+  const clock = deps.clock ?? systemClock;
   const client: UpstreamClient = createUpstreamClient({
     vendor: OPENINGS_PLATFORM.vendor,
     apiVersion: OPENINGS_PLATFORM.api_version,

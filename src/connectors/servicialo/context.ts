@@ -4,6 +4,7 @@
  * authed calls only, the timeout, pacing) behind `send`, which retries a 500 or 502 once, and
  * what earlier answers told (each slot's start text, each service's currency).
  */
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
@@ -17,7 +18,7 @@ import type { ServicialoSettings } from "./settings.js";
 
 export interface ServicialoDeps {
   readonly fetch?: typeof fetch;
-  readonly clock?: { now(): number };
+  readonly clock?: Clock;
   readonly sleep?: (ms: number) => Promise<void>;
   readonly logger?: Pick<Logger, "warn">;
   readonly onNotice?: (notice: UpstreamNotice) => void;
@@ -31,7 +32,7 @@ export type Sent = ConnectorResult<{ readonly status: number; readonly body: unk
 
 export interface ServicialoContext {
   readonly settings: ServicialoSettings;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** One call; a 500 or 502 is retried once ("HTTP Status Codes": 500 retry once; 502 retry). */
   send(
     method: string,
@@ -48,7 +49,7 @@ export function createServicialoContext(
   settings: ServicialoSettings,
   deps: ServicialoDeps,
 ): ServicialoContext {
-  const clock = deps.clock ?? { now: () => Date.now() };
+  const clock = deps.clock ?? systemClock;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   const retryDelayMs = deps.retryDelayMs ?? 5_000;
   const apiKey = settings.apiKey;

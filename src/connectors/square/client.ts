@@ -13,6 +13,7 @@
  * SDK retries are off (maxRetries 0): the booking core decides what is retried, and a 429 comes
  * back as rate_limited with its Retry-After instead of being slept on inside the SDK.
  */
+import type { Clock } from "../../protocol/clock.js";
 import { SquareClient } from "square";
 import type { Logger } from "../../protocol/logger.js";
 import {
@@ -29,7 +30,7 @@ import { baseUrlOf, type SquareSettings } from "./settings.js";
 export type SquareTokenProvider = () => Promise<string | undefined>;
 
 export interface SquareDeps {
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** The HTTP client (default globalThis.fetch). */
   readonly fetch?: typeof fetch;
   /** OAuth tokens from the gateway's onboarding; exclusive with settings.accessToken. */
@@ -121,7 +122,7 @@ export class SquareApi {
     } catch (error) {
       return {
         ok: false,
-        error: squareErrorOf(error, { call: intent, status: 0 }),
+        error: squareErrorOf(error, { call: intent, status: 0 }, this.now()),
         upstream: { call: intent, status: 0 },
       };
     }
@@ -135,7 +136,7 @@ export class SquareApi {
     // 2xx status (the contract suite's rule for every connector).
     if (thrown instanceof Refusal) {
       if (meta.status >= 200 && meta.status < 300) meta = { ...meta, status: thrown.status };
-      return { ok: false, error: squareErrorOf(thrown, meta), upstream: meta };
+      return { ok: false, error: squareErrorOf(thrown, meta, this.now()), upstream: meta };
     }
     // Transport outcomes by http.ts's rules (no answer, timeout, 429, 401/403, 5xx, and a call
     // the capture marked failed whatever its status: an answer over the cap, a call held back by

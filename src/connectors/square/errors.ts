@@ -93,8 +93,11 @@ export function isSlotTakenAnswer(status: number | undefined, errors: readonly B
   );
 }
 
-/** The ConnectorError for anything a Square call threw; `meta` is that call's metadata. */
-export function squareErrorOf(error: unknown, meta: UpstreamMeta, now: number = Date.now()): ConnectorError {
+/**
+ * The ConnectorError for anything a Square call threw; `meta` is that call's metadata, `now`
+ * the instant a Retry-After date is counted from.
+ */
+export function squareErrorOf(error: unknown, meta: UpstreamMeta, now: number): ConnectorError {
   if (error instanceof SquareCallError) return { code: error.code, message: error.message };
   if (error instanceof UnreadableAnswer)
     return { code: "unavailable", message: `unreadable Square answer: ${error.message}` };

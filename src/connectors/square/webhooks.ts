@@ -14,6 +14,7 @@
  * A change is a hint, not the truth: the worker reads the booking (RetrieveBooking) before acting,
  * and keeps the newest `version` it has applied, since deliveries may arrive out of order.
  */
+import type { Clock } from "../../protocol/clock.js";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UpstreamStatus } from "../port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
@@ -159,13 +160,9 @@ export class MemoryEventDeduplicator implements EventDeduplicator {
   private readonly ids = new Map<string, number>();
   private readonly ttlMs: number;
   private readonly maxEntries: number;
-  private readonly clock: { now(): number };
+  private readonly clock: Clock;
 
-  constructor(options: {
-    readonly clock: { now(): number };
-    readonly ttlMs?: number;
-    readonly maxEntries?: number;
-  }) {
+  constructor(options: { readonly clock: Clock; readonly ttlMs?: number; readonly maxEntries?: number }) {
     this.clock = options.clock;
     this.ttlMs = options.ttlMs ?? 3 * 86_400_000;
     this.maxEntries = options.maxEntries ?? 100_000;

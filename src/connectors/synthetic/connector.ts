@@ -10,6 +10,7 @@
  * afterCommit), and the UpstreamMeta of the answer. Its own store failing is the platform
  * answering 503: nothing is thrown past the port.
  */
+import type { Clock } from "../../protocol/clock.js";
 import type {
   BookingPort,
   Catalog,
@@ -41,7 +42,7 @@ import { sendVerification, verificationMethodOf, verifyCode } from "./verificati
 
 export interface SyntheticConnectorOptions {
   readonly scenario: SyntheticScenario;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** The appointment store; default a fresh MemorySyntheticBackend. Share one to share a platform. */
   readonly backend?: SyntheticBackend;
   /** Faults to inject; default an empty plan (reachable as connector.faults). */

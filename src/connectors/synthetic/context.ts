@@ -2,6 +2,7 @@
  * What the synthetic platform's operations share, and the shape of their answers before
  * connector.ts turns them into a ConnectorResult with upstream metadata.
  */
+import type { Clock } from "../../protocol/clock.js";
 import type { ConnectorErrorCode } from "../port.js";
 import type { SyntheticBackend } from "./backend.js";
 import type { SyntheticMessageSink } from "./messages.js";
@@ -13,7 +14,7 @@ export interface SyntheticContext {
   /** The organization id: the namespace of this platform's data in the backend. */
   readonly hostId: string;
   readonly backend: SyntheticBackend;
-  readonly clock: { now(): number };
+  readonly clock: Clock;
   /** Where verification messages go; absent: the platform delivers them nowhere observable. */
   readonly messages?: SyntheticMessageSink;
   /** Verification sends per contact (the connector option, else the scenario's, else the default). */

@@ -18,6 +18,7 @@ import { isIP } from "node:net";
 import type { MiddlewareHandler } from "hono";
 import type { TokenBucketPolicy } from "./rate-limit.js";
 import type { RateLimiter } from "./types.js";
+import { systemClock, type Clock } from "../../protocol/clock.js";
 
 /** 2,000 requests at once, then 200 a second, per network origin: far above one honest agent. */
 export const DEFAULT_ORIGIN_RATE: TokenBucketPolicy = { capacity: 2_000, refillPerSec: 200 };
@@ -27,10 +28,10 @@ export interface OriginRateLimit {
   /** Key by the last X-Forwarded-For entry instead of the socket's peer (behind a proxy only). */
   readonly trustForwardedFor?: boolean;
   /**
-   * Wall-clock milliseconds (default Date.now): a flood is measured in real seconds, not on
-   * the gateway's protocol clock, which tests may hold still.
+   * The wall clock (default systemClock): a flood is measured in real seconds, not on the
+   * gateway's business clock, which tests may hold still (docs/ARCHITECTURE.md, One clock).
    */
-  readonly now?: () => number;
+  readonly wallClock?: Clock;
 }
 
 /** The bucket key of a request: its client address, reduced to what one client controls. */
@@ -88,10 +89,10 @@ export function originRateLimit(
   limit: OriginRateLimit,
   refuse: (retryAfterMs: number, path: string) => Response,
 ): MiddlewareHandler {
-  const now = limit.now ?? Date.now;
+  const wallClock = limit.wallClock ?? systemClock;
   return async (c, next) => {
     const key = originKey(c.req.raw.headers, c.env, limit.trustForwardedFor === true);
-    const taken = await limit.limiter.take(key, now());
+    const taken = await limit.limiter.take(key, wallClock.now());
     if (taken.ok) return next();
     return refuse(taken.retryAfterMs, c.req.path);
   };

@@ -14,6 +14,7 @@ import {
   parseHostsConfig,
   seedEmbeddedCalendar,
 } from "../../booking/hosts/index.js";
+import { systemClock } from "../../protocol/clock.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
 import { parseJsonc } from "./jsonc.js";
 import { err, ok } from "../../protocol/result.js";
@@ -61,6 +62,6 @@ export async function hostsFor(
   dataDir: string,
 ): Promise<Result<HostConfig[], string>> {
   if (configPath !== undefined) return loadHostsConfigFile(resolve(cwd, configPath));
-  await seedEmbeddedCalendar(dataDir, Date.now());
+  await seedEmbeddedCalendar(dataDir, systemClock.now());
   return ok([...embeddedDefaultHosts(), embeddedCalendarHost()]);
 }

@@ -142,7 +142,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
     // synthetic platform `serve` uses, so a hold taken over SchCP binds this OSBP server and
     // the other way round; the same data dir, so offers are signed with the host's key.
     if (embeddedCalendar && config.calendar !== undefined)
-      await seedEmbeddedCalendar(serve.value.dataDir, Date.now());
+      await seedEmbeddedCalendar(serve.value.dataDir, systemClock.now());
     // Without Redis the holds, bookings, synthetic platform and calendar state are kept in the
     // data dir between processes (one at a time), so an MCP client that starts a process per
     // call finds on its next call what this one booked.

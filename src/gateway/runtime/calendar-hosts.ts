@@ -44,7 +44,7 @@ import {
 import type { ApprovalRouteDeps } from "../../edges/approval/approval-routes.js";
 import type { ApprovalView } from "../../edges/approval/approval-page.js";
 import { readOrCreateSecret } from "./secret-files.js";
-import type { Clock } from "../../protocol/clock.js";
+import { systemClock, type Clock } from "../../protocol/clock.js";
 
 export interface HostMessageSettings {
   readonly smtp?: SmtpSettings;
@@ -62,13 +62,15 @@ export async function loadApprovalSecret(dataDir: string): Promise<Uint8Array> {
 
 /**
  * With Redis, messages go through the durable BullMQ queue (delivered once across processes,
- * kept across a restart); without, they are retried in this process only.
+ * kept across a restart); without, they are retried in this process only. `clock` is the one
+ * the messages' expiresAt is on (the runtime's).
  */
 export function hostMessenger(
   dataDir: string,
   settings: HostMessageSettings,
   logger: Logger,
   redis?: { readonly url: string; readonly prefix: string },
+  clock: Clock = systemClock,
 ): HostMessenger {
   const transports: MessageTransport[] = [
     ...(settings.smtp !== undefined ? [smtpTransport(settings.smtp)] : []),
@@ -77,7 +79,7 @@ export function hostMessenger(
   if (transports.length === 0) transports.push(fileTransport(join(dataDir, "host-messages.jsonl")));
   return redis === undefined
     ? createHostMessenger({ transports, logger })
-    : createBullmqHostMessenger({ redisUrl: redis.url, prefix: redis.prefix, transports, logger });
+    : createBullmqHostMessenger({ redisUrl: redis.url, prefix: redis.prefix, transports, logger, clock });
 }
 
 const whenFormat = (zone: string) =>

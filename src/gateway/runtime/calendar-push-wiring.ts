@@ -42,7 +42,7 @@ function neutral<T, U>(r: ConnectorResult<T>, map: (value: T) => U): PushResult<
 }
 
 /** Google: a channel per calendar under an id we choose; renewal is a successor channel. */
-export function googlePushProvider(channels: GoogleChannels, now: () => number): PushProvider {
+export function googlePushProvider(channels: GoogleChannels, clock: Clock): PushProvider {
   return {
     vendor: "google",
     async open({ calendarId, address, secret }) {
@@ -56,7 +56,7 @@ export function googlePushProvider(channels: GoogleChannels, now: () => number):
         secret,
         resourceId: c.resourceId,
         address,
-        obtainedAt: now(),
+        obtainedAt: clock.now(),
         expiresAt: c.expiration,
       }));
     },
@@ -71,7 +71,7 @@ export function googlePushProvider(channels: GoogleChannels, now: () => number):
 }
 
 /** Graph: a subscription per calendar; renewal PATCHes its expiry (clamped to Graph's limit). */
-export function microsoftPushProvider(subscriptions: GraphSubscriptions, now: () => number): PushProvider {
+export function microsoftPushProvider(subscriptions: GraphSubscriptions, clock: Clock): PushProvider {
   return {
     vendor: "microsoft",
     async open({ calendarId, address, secret }) {
@@ -89,13 +89,13 @@ export function microsoftPushProvider(subscriptions: GraphSubscriptions, now: ()
         id: s.subscriptionId,
         secret,
         address,
-        obtainedAt: now(),
+        obtainedAt: clock.now(),
         expiresAt: s.expiresAt,
       }));
     },
     async extend(entry) {
       const r = await subscriptions.renew(entry.id);
-      return neutral(r, (s): PushEntry => ({ ...entry, obtainedAt: now(), expiresAt: s.expiresAt }));
+      return neutral(r, (s): PushEntry => ({ ...entry, obtainedAt: clock.now(), expiresAt: s.expiresAt }));
     },
     async close(entry) {
       return neutral(await subscriptions.delete(entry.id), () => undefined);
@@ -104,10 +104,10 @@ export function microsoftPushProvider(subscriptions: GraphSubscriptions, now: ()
 }
 
 /** The push provider a calendar connector offers, if any. */
-function providerOf(handle: CalendarHostHandle, now: () => number): PushProvider | undefined {
+function providerOf(handle: CalendarHostHandle, clock: Clock): PushProvider | undefined {
   const c = handle.calendar as { channels?: unknown; subscriptions?: unknown };
-  if (c.channels instanceof GoogleChannels) return googlePushProvider(c.channels, now);
-  if (c.subscriptions instanceof GraphSubscriptions) return microsoftPushProvider(c.subscriptions, now);
+  if (c.channels instanceof GoogleChannels) return googlePushProvider(c.channels, clock);
+  if (c.subscriptions instanceof GraphSubscriptions) return microsoftPushProvider(c.subscriptions, clock);
   return undefined;
 }
 
@@ -139,7 +139,7 @@ export async function calendarPushWiring(opts: CalendarPushOptions): Promise<Cal
   const hosts: PushHost[] = [];
   const vendors = new Map<string, PushVendor>();
   for (const h of opts.handles) {
-    const provider = providerOf(h, () => opts.clock.now());
+    const provider = providerOf(h, opts.clock);
     const every = `${Math.round(h.section.syncEveryMs / 60_000)} min`;
     if (provider === undefined) {
       if (h.section.pushUrl !== undefined)

@@ -173,7 +173,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     return ok(
       createGoogleCalendarConnector(valid.value, {
         accessToken: oauth.value.accessToken,
-        now: () => deps.clock.now(),
+        clock: deps.clock,
         ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
@@ -189,7 +189,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     return ok(
       createMicrosoftCalendarConnector(valid.value, {
         accessToken: oauth.value.accessToken,
-        now: () => deps.clock.now(),
+        clock: deps.clock,
         ...fetchOf(oauth.value, deps),
         ...(deps.logger !== undefined && { logger: deps.logger }),
         ...noticeOf(config, deps),
@@ -260,7 +260,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     return ok(
       createIcsDirConnector(
         { path: dir },
-        { now: () => deps.clock.now(), ...(deps.logger !== undefined && { logger: deps.logger }) },
+        { clock: deps.clock, ...(deps.logger !== undefined && { logger: deps.logger }) },
       ),
     );
   },

@@ -28,6 +28,7 @@ import { Queue, UnrecoverableError, Worker, type Job } from "bullmq";
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
 import { describeError } from "../logger.js";
+import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import { createHostMessenger, type HostMessenger } from "./deliver.js";
 import type { HostMessage, MessageTransport } from "./message.js";
@@ -53,6 +54,8 @@ export interface BullmqMessengerOptions {
   readonly keepSentMs?: number;
   /** How long a failed message without `expiresAt` is kept (default 24 h). */
   readonly keepFailedMs?: number;
+  /** The clock the messages' `expiresAt` is on (default systemClock). */
+  readonly clock?: Clock;
 }
 
 export interface DurableHostMessenger extends HostMessenger {
@@ -77,6 +80,7 @@ const UNFINISHED = new Set(["waiting", "active", "delayed", "prioritized", "wait
 
 export function createBullmqHostMessenger(options: BullmqMessengerOptions): DurableHostMessenger {
   const { logger } = options;
+  const clock = options.clock ?? systemClock;
   const maxAttempts = options.maxAttempts ?? 6;
   const base = options.baseDelayMs ?? 1_000;
   const onError = (e: Error) => logger.error("host message queue error", { error: e.message });
@@ -106,7 +110,7 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
       await strip(job);
       throw new UnrecoverableError(error);
     };
-    if (m.expiresAt !== undefined && Date.now() >= m.expiresAt) {
+    if (m.expiresAt !== undefined && clock.now() >= m.expiresAt) {
       logger.error("host message abandoned", {
         ...fields,
         attempt,
@@ -170,7 +174,7 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
     const failedKeepMs =
       m.expiresAt === undefined
         ? (options.keepFailedMs ?? DAY_MS)
-        : Math.max(1_000, m.expiresAt - Date.now());
+        : Math.max(1_000, m.expiresAt - clock.now());
     try {
       // The text (an approval link, a bearer capability) is stored only until this job
       // finishes: see the file comment. An add with an existing job id adds nothing.

@@ -102,7 +102,7 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
     expect((await take(a, granted[0]!, "same")).ok).toBe(true);
     expect(await a.count("h1", NOW)).toBe(caps.perOrigin);
     // Released: the origin has room again.
-    await b.release("h1", [granted[0]!]);
+    await b.release("h1", [granted[0]!], NOW);
     expect((await take(a, "q1", "same")).ok).toBe(true);
     expect((await take(a, "q2", "same")).ok).toBe(false);
     // Past `until` every place has lapsed.

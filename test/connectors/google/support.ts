@@ -17,7 +17,7 @@ export const fixture = <T = Record<string, unknown>>(name: string): T => readFix
 export function connector(settings = {}): GoogleCalendarConnector {
   return createGoogleCalendarConnector(settings, {
     accessToken: () => Promise.resolve(TOKEN),
-    now: () => NOW,
+    clock: { now: () => NOW },
   });
 }
 

@@ -24,7 +24,7 @@ function make(accessToken: () => Promise<string> = () => Promise.resolve(TOKEN),
   const sink = noticeSink();
   const connector = createGoogleCalendarConnector(timeoutMs === undefined ? {} : { timeoutMs }, {
     accessToken,
-    now: () => NOW,
+    clock: { now: () => NOW },
     logger,
     onNotice: sink.onNotice,
   });

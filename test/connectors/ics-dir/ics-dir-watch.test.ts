@@ -225,7 +225,7 @@ describe("ics-dir re-syncs from the directory's change notifications while it wa
   it("walks every fullWalkEveryMs even while the watcher reports", async () => {
     put("a.ics", ics("a", "09"));
     let t = Date.now();
-    const { c, how } = connector({ now: () => t }, { fullWalkEveryMs: 60_000 });
+    const { c, how } = connector({ clock: { now: () => t } }, { fullWalkEveryMs: 60_000 });
     let v = await sync(c);
     put("a.ics", ics("a", "10"));
     v = await sync(c, v.nextCursor);

@@ -19,7 +19,7 @@ export const fixture = <T = Record<string, unknown>>(name: string): T =>
 export function connector(settings: MicrosoftCalendarSettings = {}): MicrosoftCalendarConnector {
   return createMicrosoftCalendarConnector(settings, {
     accessToken: () => Promise.resolve(TOKEN),
-    now: () => NOW,
+    clock: { now: () => NOW },
   });
 }
 

@@ -25,7 +25,7 @@ function make(accessToken: () => Promise<string> = () => Promise.resolve(TOKEN),
   const sink = noticeSink();
   const connector = createMicrosoftCalendarConnector(timeoutMs === undefined ? {} : { timeoutMs }, {
     accessToken,
-    now: () => NOW,
+    clock: { now: () => NOW },
     logger,
     onNotice: sink.onNotice,
   });

@@ -76,7 +76,8 @@ function handle(
   } as unknown as CalendarHostHandle;
 }
 
-const deps = { accessToken: () => Promise.resolve(TOKEN), now: () => clock.now() };
+// The clock is made anew for each test: the connectors read whichever is current.
+const deps = { accessToken: () => Promise.resolve(TOKEN), clock: { now: () => clock.now() } };
 const googleHost = (pushUrl: string | undefined) =>
   handle("ana", createGoogleCalendarConnector({}, deps), ["alice@example.com"], pushUrl);
 const graphHost = () => handle("bea", createMicrosoftCalendarConnector({}, deps), ["primary"], PUSH_URL);

@@ -208,6 +208,21 @@ describe("BullMQ host messenger (Redis mode)", () => {
     ]);
   });
 
+  it("reads a link's expiry on its clock (the one the approval deadline was set on)", async () => {
+    // A business clock a year behind the real one: the link has an hour left on it.
+    const at = Date.now() - 365 * 86_400_000;
+    const prefix = uniqueBullPrefix();
+    const t = recordingTransport(0);
+    const logger = recordingLogger();
+    const m = messenger({ prefix, transports: [t.transport], logger, clock: { now: () => at } });
+    m.send({ ...message("approval:h1:b_4"), expiresAt: at + 3_600_000 });
+    await m.idle();
+    expect(t.sent).toHaveLength(1);
+    const job = await m.queue.getJob(hostMessageJobId("approval:h1:b_4"));
+    const keep = job?.opts.removeOnFail as { age: number } | undefined;
+    expect(keep?.age).toBe(3_600);
+  });
+
   it("delivers from this process when Redis cannot take the message", async () => {
     const t = recordingTransport(0);
     const logger = recordingLogger();

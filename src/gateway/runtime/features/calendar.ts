@@ -29,13 +29,14 @@ export type MessengerFeatureOptions = Pick<
 /** How calendar hosts' approvers are reached (SMTP, SMS; a file in dataDir when neither). */
 export function mountMessenger(
   opts: MessengerFeatureOptions,
-  { logger }: Pick<RuntimeBasics, "logger">,
+  { logger, clock }: Pick<RuntimeBasics, "logger" | "clock">,
 ): HostMessenger {
   return hostMessenger(
     opts.dataDir,
     opts.hostMessages ?? {},
     logger,
     opts.redisUrl === undefined ? undefined : { url: opts.redisUrl, prefix: bullmqPrefix(opts) },
+    clock,
   );
 }
 

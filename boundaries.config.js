@@ -84,11 +84,11 @@ export const RULES = [
   {
     id: "edge-no-connector-impl",
     from: Object.keys(EDGES),
+    // Nothing of the connectors, their ports included: the core stands between. What an edge
+    // reads of a host's upstream is the core's own (booking/catalog.ts, booking/upstream.ts,
+    // the UpstreamFailure of booking/errors.ts).
     forbid: ["connectors/"],
-    // The port is what an edge may name of the connectors: connectors/port.ts and the per-role
-    // ports in connectors/ports/ (an allowance kept today; the core should stand between).
-    allow: ["connectors/port.ts", "connectors/ports/"],
-    message: "an edge must not import a connector implementation (only connectors/port.ts)",
+    message: "an edge must not import a connector or its port (the core's types stand between)",
   },
   {
     id: "edge-no-redis-store",

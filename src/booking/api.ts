@@ -11,7 +11,8 @@
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
 import type { PublicPoolStore } from "./public-pool/port.js";
-import type { Catalog, ConnectorError, PlaceLocation, PlatformConnector } from "../connectors/port.js";
+import type { PlatformConnector } from "../connectors/port.js";
+import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { BookingListQuery, BookingPage, GatewayStore } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
@@ -23,7 +24,7 @@ import type { Authority } from "./authority.js";
 import type { BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
-import type { BookingErrorCode, BookingRemedy, HoldAlternative } from "./errors.js";
+import type { BookingErrorCode, BookingRemedy, HoldAlternative, UpstreamFailure } from "./errors.js";
 import type { UpstreamMove, UpstreamMoveOutcome } from "./operator/upstream-move.js";
 
 /**
@@ -62,9 +63,10 @@ export interface BookingRefusal {
   readonly details?: Readonly<Record<string, unknown>>;
   /**
    * The upstream failure behind the refusal, when there was one: an edge whose protocol names
-   * upstream conditions itself (OSBP verification_required, rate_limited) maps from it.
+   * upstream conditions itself (OSBP verification_required, rate_limited) maps from it
+   * (errors.ts upstreamFailureOf).
    */
-  readonly upstream?: ConnectorError;
+  readonly upstream?: UpstreamFailure;
 }
 
 export type UseCase<T> = Promise<Result<T, BookingRefusal>>;

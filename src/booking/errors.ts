@@ -8,6 +8,7 @@
  * checks that every reason here is registered under the SchCP code it maps to.
  */
 import type { Money } from "../protocol/money/index.js";
+import type { BookingRefusal } from "./api.js";
 
 export const BOOKING_ERRORS = {
   invalid_request: [
@@ -134,4 +135,65 @@ export interface HoldAlternative {
   /** Priced at that time; null when the service has no price. */
   readonly price: Money | null;
   readonly total: Money | null;
+}
+
+/**
+ * Why the host's upstream failed a call, in the core's words: a refusal keeps the failure
+ * behind it (BookingRefusal.upstream) for an edge whose protocol names upstream conditions
+ * itself (OSBP requires_verification, rate_limited, verification_unsupported). The connector
+ * ports state the same codes (src/connectors/ports/result.ts ConnectorErrorCode); a
+ * connector's error is assignable to UpstreamFailure (test/booking/domain-types.test.ts).
+ */
+export type UpstreamFailureCode =
+  /** The time is no longer free upstream (someone booked it outside the gateway). */
+  | "slot_taken"
+  /** The platform asked to wait (HTTP 429); retryAfterMs when it said how long. */
+  | "rate_limited"
+  /** 5xx or an unreadable answer. */
+  | "unavailable"
+  | "timeout"
+  /** The platform wants the customer verified before booking (OSBP requires_verification). */
+  | "verification_required"
+  | "verification_failed"
+  | "not_found"
+  /** The platform refused the request as malformed (a gateway or mapping bug). */
+  | "invalid_request"
+  /** Credentials expired or revoked: the business must reconnect; not retryable. */
+  | "unauthorized"
+  /** The platform cannot do this at all (e.g. verification on a platform without it). */
+  | "unsupported"
+  /** The platform books this only against a payment up front, which no edge makes (SchCP §8). */
+  | "payment_required";
+
+/** For payment_required: what the person needs to complete the booking with the business. */
+export interface PaymentHandoff {
+  /** The business's own page to pay or finish the booking on: an absolute https URL, for the person. */
+  readonly url?: string;
+  /** The amount asked up front, when the platform states it. */
+  readonly amount?: Money;
+}
+
+/** A failed upstream call. `message` is the platform's text: never shown to an agent as it is. */
+export interface UpstreamFailure {
+  readonly code: UpstreamFailureCode;
+  readonly message: string;
+  readonly retryAfterMs?: number;
+  /** Why an `unavailable` upstream could not be read, when it is one of the gateway's own bounds. */
+  readonly reason?: "upstream_too_large" | "upstream_too_costly" | "expansion_bound";
+  /** For verification_required: how the platform will send the code. */
+  readonly verificationMethod?: "sms" | "email" | "unknown";
+  /** For payment_required: where and how much, when known (kept out of `message`). */
+  readonly payment?: PaymentHandoff;
+}
+
+/**
+ * The upstream failure a refusal stands for, if any: the one the upstream gave, or, for a host
+ * whose credentials were revoked earlier (refused without asking, reason
+ * host_needs_reconnection), the `unauthorized` it would answer. Undefined for the core's own
+ * rules. An edge whose protocol names upstream conditions maps this, and the refusal otherwise.
+ */
+export function upstreamFailureOf(r: BookingRefusal): UpstreamFailure | undefined {
+  if (r.upstream !== undefined) return r.upstream;
+  if (r.reason === "host_needs_reconnection") return { code: "unauthorized", message: r.message };
+  return undefined;
 }

@@ -59,7 +59,19 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       file: "src/edges/schcp/http/planted.ts",
       code: `import { x } from "../../../connectors/google/channels.js";\nvoid x;\n`,
       message:
-        "an edge must not import a connector implementation (only connectors/port.ts) [edge-no-connector-impl]: see docs/ARCHITECTURE.md, Layers",
+        "an edge must not import a connector or its port (the core's types stand between) [edge-no-connector-impl]: see docs/ARCHITECTURE.md, Layers",
+    },
+    {
+      what: "an edge importing the connector port",
+      file: "src/edges/osbp/adapter/planted.ts",
+      code: `import type { Catalog } from "../../../connectors/port.js";\nexport type C = Catalog;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "an edge importing a per-role connector port",
+      file: "src/edges/a2a/intents/planted.ts",
+      code: `import type { ConnectorError } from "../../../connectors/ports/result.js";\nexport type E = ConnectorError;\n`,
+      message: "[edge-no-connector-impl]",
     },
     {
       what: "the OSBP edge importing a connector implementation",
@@ -205,11 +217,17 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     ).toEqual([]);
   });
 
-  it("what a layer may import passes: an edge the port, the core the store port, calendar protocol", async () => {
+  it("what a layer may import passes: an edge the core's types, the core the ports, calendar protocol", async () => {
     expect(
       await messagesOf(
         "src/edges/schcp/http/planted.ts",
-        `import type { A } from "../../../connectors/port.js";\nimport type { B } from "../../../connectors/ports/slots.js";\nexport type C = A | B;\n`,
+        `import type { A } from "../../../booking/catalog.js";\nimport type { B } from "../../../booking/upstream.js";\nexport type C = A | B;\n`,
+      ),
+    ).toEqual([]);
+    expect(
+      await messagesOf(
+        "src/booking/hosts/planted.ts",
+        `import type { A } from "../../connectors/port.js";\nimport type { B } from "../../connectors/ports/slots.js";\nexport type C = A | B;\n`,
       ),
     ).toEqual([]);
     expect(

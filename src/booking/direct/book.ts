@@ -18,7 +18,7 @@ import { principalOf } from "../authority.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, Caller, HostRuntime, UseCase } from "../api.js";
-import type { UpstreamCustomer } from "../../connectors/port.js";
+import type { UpstreamCustomer } from "../upstream.js";
 import type { BookingState } from "../bookings/state.js";
 import { loadBooking } from "../bookings/store.js";
 import { invalidState, notFound, refuse } from "../bookings/refuse.js";

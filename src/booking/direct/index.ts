@@ -3,12 +3,14 @@ export { attemptHoldId, bookNow, DIRECT_HOLD_TTL_MS } from "./book.js";
 export type { DirectBooking, DirectBookingIntent } from "./book.js";
 export { directOpenings } from "./openings.js";
 export type { Opening, OpeningsRequest } from "./openings.js";
+/** OpeningsRequest.range: [start, end) in epoch ms (src/calendar/interval.ts). */
+export type { Interval } from "../../calendar/index.js";
 export { readDirectBooking } from "./read.js";
 export { guestCancelBooking } from "./cancel.js";
 export { sendVerification, verifyCode } from "./verification.js";
 export type { ReadBooking } from "./read.js";
 
-import type { ConnectorResult, UpstreamCustomer } from "../../connectors/port.js";
+import type { UpstreamAnswer, UpstreamCustomer } from "../upstream.js";
 import type { Caller, HostRuntime, UseCase } from "../api.js";
 import type { BookingView } from "../view.js";
 import type { DirectBooking, DirectBookingIntent } from "./book.js";
@@ -26,13 +28,13 @@ export interface DirectBookingApi {
     hostId: string,
     customer: UpstreamCustomer,
     purpose: string,
-  ): Promise<ConnectorResult<{ readonly method: "sms" | "email" }>>;
+  ): Promise<UpstreamAnswer<{ readonly method: "sms" | "email" }>>;
   verifyCode(
     hostId: string,
     customer: UpstreamCustomer,
     purpose: string,
     code: string,
-  ): Promise<ConnectorResult<{ readonly method: "sms" | "email" }>>;
+  ): Promise<UpstreamAnswer<{ readonly method: "sms" | "email" }>>;
   /** The host as configured, with the catalog the core reads (undefined: no such host). */
   host(hostId: string): HostRuntime | undefined;
 }

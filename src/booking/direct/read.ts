@@ -3,7 +3,7 @@
  * (OSBP booking.status "claims current platform state"). The core's record says whose it is and
  * whether the host has decided; the platform says what became of it since.
  */
-import type { UpstreamBooking } from "../../connectors/port.js";
+import type { UpstreamBooking } from "../upstream.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, UseCase } from "../api.js";
 import { upstreamRefusal } from "../bookings/refuse.js";

@@ -12,12 +12,15 @@
  * unsupported.
  */
 import {
+  abilitiesOf,
   capabilitiesOf,
   hasCapabilities,
   type Capability,
   type Connector,
   type PlatformConnector,
 } from "../../connectors/port.js";
+import type { HostRuntime } from "../api.js";
+import type { BookingAbilities } from "../upstream.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 
 const PLATFORM_NEEDS: readonly Capability[] = ["catalog", "slots", "bookings"];
@@ -76,3 +79,7 @@ export function checkCapabilities(
   }
   return ok(connector);
 }
+
+/** What the host's platform can do with a booking (move, cancel, read back), as it declares. */
+export const bookingAbilitiesOf = (host: HostRuntime): BookingAbilities =>
+  abilitiesOf(host.connector.bookings);

@@ -6,7 +6,7 @@
  * audit record names its own call's upstream, never a concurrent one's (OSBP "Audit").
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { UpstreamMeta } from "../../connectors/port.js";
+import type { UpstreamMeta } from "../upstream.js";
 
 const trails = new AsyncLocalStorage<UpstreamMeta[]>();
 

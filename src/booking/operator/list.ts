@@ -12,6 +12,8 @@ import { decodeOrThrow } from "../bookings/state.js";
 import { storeBookingIndex } from "../bookings/booking-index.js";
 
 export const BOOKING_PAGE_DEFAULT = 50;
+/** The list's largest page and its cursor check, as the store keeps them, for the edges that read a list's query. */
+export { isBookingCursor, MAX_BOOKING_PAGE };
 
 /** The newest page, as the list has always been answered (the first of pageBookings' pages). */
 export async function listBookings(deps: BookingDeps, hostId: string): UseCase<readonly BookingView[]> {

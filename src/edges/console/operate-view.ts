@@ -7,7 +7,7 @@
  * (accounts-access.ts): nothing of another owner's host is gathered at all.
  */
 import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
-import { MAX_BOOKING_PAGE } from "../../holds/port.js";
+import { MAX_BOOKING_PAGE } from "../../booking/operator/list.js";
 import type { BookingView } from "../../booking/view.js";
 import type { ConsoleAppDeps } from "./app-deps.js";
 import type { ConsoleViewer, ManagedHostRecord } from "../../gateway/managed-hosts/port.js";

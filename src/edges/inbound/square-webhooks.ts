@@ -30,7 +30,7 @@
 import type { Hono } from "hono";
 import type { BookingView } from "../../booking/view.js";
 import type { HostDirectory, UpstreamChangeApi, UseCase } from "../../booking/api.js";
-import type { UpstreamBooking } from "../../connectors/port.js";
+import type { UpstreamBooking } from "../../booking/upstream.js";
 import { ACTIVE_STATUSES, type BookingState } from "../../booking/bookings/state.js";
 import {
   parseSquareBookingEvent,

@@ -14,7 +14,7 @@ import type {
   UseCase,
 } from "../../booking/api.js";
 import { BOOKING_STATUSES, type BookingStatus } from "../../booking/bookings/state.js";
-import { isBookingCursor, MAX_BOOKING_PAGE } from "../../holds/port.js";
+import { isBookingCursor, MAX_BOOKING_PAGE } from "../../booking/operator/list.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import type { BookingView } from "../../booking/view.js";

@@ -20,7 +20,7 @@
  */
 import type { BookingService } from "../../../gateway/booking-service.js";
 import type { Caller, HostRuntime } from "../../../booking/api.js";
-import type { CatalogResource, CatalogService } from "../../../connectors/port.js";
+import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money } from "../../../protocol/money/index.js";
 import {
   addDays,

@@ -17,7 +17,7 @@ import { formatDecimalAmount } from "../../../protocol/money/index.js";
 import { instantToWallClock, isoWeekday, parseInstant } from "../../../protocol/time/index.js";
 import type { Caller, HostRuntime } from "../../../booking/api.js";
 import type { BookingService } from "../../../gateway/booking-service.js";
-import type { CatalogResource } from "../../../connectors/port.js";
+import type { CatalogResource } from "../../../booking/catalog.js";
 import type { A2aClientContact, IntentOutcome } from "../port.js";
 import { resolveProvider } from "./provider.js";
 import { publicBookingAuthority } from "./public-authority.js";

@@ -14,14 +14,14 @@
  * client to fix its request, which no request can.
  */
 import type { HostRuntime } from "../../../booking/api.js";
-import { abilitiesOf } from "../../../connectors/port.js";
+import { bookingAbilitiesOf } from "../../../booking/hosts/capabilities.js";
 import type { A2aIntent, IntentOutcome } from "../port.js";
 import { A2A_INTENTS } from "../port.js";
 import { publicServices } from "./services.js";
 import { failure } from "./wire.js";
 
 export function hostIntents(host: HostRuntime): readonly A2aIntent[] {
-  const abilities = abilitiesOf(host.connector.bookings);
+  const abilities = bookingAbilitiesOf(host);
   const can: Record<A2aIntent, boolean> = {
     list_services: true,
     check_availability: true,

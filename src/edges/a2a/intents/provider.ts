@@ -5,7 +5,7 @@
  * both use the first, so what is shown is what is booked.
  */
 import type { HostRuntime } from "../../../booking/api.js";
-import type { CatalogResource, CatalogService } from "../../../connectors/port.js";
+import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 
 export function providersOf(host: HostRuntime, service: CatalogService): readonly CatalogResource[] {
   const types = new Set(service.requires.map((r) => r.resourceType));

@@ -17,7 +17,7 @@
  */
 import type { HostRuntime } from "../../../booking/api.js";
 import { confirmationOf } from "../../../booking/discovery/index.js";
-import type { CatalogService } from "../../../connectors/port.js";
+import type { CatalogService } from "../../../booking/catalog.js";
 import { allInPrice } from "../../../booking/pricing/index.js";
 import { formatDecimalAmount, type Money } from "../../../protocol/money/index.js";
 import { answer, SERVICIALO_VERSION } from "./wire.js";

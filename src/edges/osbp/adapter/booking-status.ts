@@ -4,7 +4,8 @@
  * platform's appointment into the OSBP Booking.
  */
 import type { BookingState } from "../../../booking/bookings/state.js";
-import type { Catalog, UpstreamBooking, UpstreamStatus } from "../../../connectors/port.js";
+import type { Catalog } from "../../../booking/catalog.js";
+import type { UpstreamBooking, UpstreamStatus } from "../../../booking/upstream.js";
 import type { Booking, BookingStatus } from "../../../protocol/osbp/index.js";
 import { scheduleIdOf } from "./catalog-facts.js";
 import { instantText, knownZone, localWall, wallText } from "./local-time.js";

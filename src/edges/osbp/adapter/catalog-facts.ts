@@ -11,7 +11,7 @@
  * booking binds. A service needs at most one staff requirement for the v0.1.0 topology;
  * rooms, bays and equipment are assigned at create and never appear on a slot.
  */
-import type { Catalog, CatalogResource, CatalogService } from "../../../connectors/port.js";
+import type { Catalog, CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money, OsbpMoney } from "../../../protocol/money/index.js";
 import type {
   Policy,

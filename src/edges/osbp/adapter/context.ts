@@ -1,6 +1,6 @@
 /** What the adapter's methods share: the booking core, the host's catalog, the stores. */
 import type { DirectBookingApi } from "../../../booking/direct/index.js";
-import type { Catalog } from "../../../connectors/port.js";
+import type { Catalog } from "../../../booking/catalog.js";
 import type { Logger } from "../../../protocol/logger.js";
 import type { ApprovalGate, Problem } from "../../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";

@@ -9,7 +9,7 @@
  */
 import { confirmationOf } from "../../../booking/discovery/confirmation.js";
 import type { BookingState } from "../../../booking/bookings/state.js";
-import type { Catalog, CatalogResource, CatalogService } from "../../../connectors/port.js";
+import type { Catalog, CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money } from "../../../protocol/money/index.js";
 import {
   approvalFactsFrom,

@@ -23,7 +23,7 @@ import { allInPrice } from "../../../booking/pricing/index.js";
 import type { DirectBookingApi } from "../../../booking/direct/index.js";
 import { hostTimeRefusal } from "../../../booking/hosts/refusals.js";
 import { traceUpstream } from "../../../booking/hosts/upstream-trail.js";
-import type { Catalog } from "../../../connectors/port.js";
+import type { Catalog } from "../../../booking/catalog.js";
 import {
   createApprovalGate,
   problem,
@@ -60,7 +60,7 @@ import { createBooking } from "./create-booking.js";
 import { knownZone, localDayRange } from "./local-time.js";
 import { isOsbpBooking } from "./authority.js";
 import { openingsByProvider } from "./openings.js";
-import { adapterProblem, connectorProblem } from "./problems.js";
+import { adapterProblem, upstreamProblem } from "./problems.js";
 import { refusalProblem } from "./refusals.js";
 import { schedulePlace, slotsFromUpstream, type SchedulePlace } from "./slots.js";
 import { createUpstreamNotices } from "./upstream-notices.js";
@@ -265,7 +265,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
       const sent = await ctx.core.sendVerification(hostId, upstreamCustomer(input.customer), input.purpose);
-      if (!sent.ok) return { ok: false, problem: connectorProblem(sent.error, "verification") };
+      if (!sent.ok) return { ok: false, problem: upstreamProblem(sent.error, "verification") };
       return { ok: true, value: { sent: true, method: sent.value.method, purpose: input.purpose } };
     },
   );
@@ -285,7 +285,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
         input.purpose,
         input.code,
       );
-      if (!checked.ok) return { ok: false, problem: connectorProblem(checked.error, "verification") };
+      if (!checked.ok) return { ok: false, problem: upstreamProblem(checked.error, "verification") };
       return { ok: true, value: { verified: true, method: checked.value.method, purpose: input.purpose } };
     },
   );

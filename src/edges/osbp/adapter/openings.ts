@@ -4,8 +4,9 @@
  * provider), shaped as platform slots so slots.ts builds the OSBP Slots from them.
  */
 import type { Caller } from "../../../booking/api.js";
-import type { CatalogResource, CatalogService, UpstreamSlot } from "../../../connectors/port.js";
-import type { Interval } from "../../../holds/port.js";
+import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
+import type { Interval } from "../../../booking/direct/index.js";
+import type { UpstreamSlot } from "../../../booking/upstream.js";
 import type { Problem } from "../../../protocol/osbp/index.js";
 import type { StaffShape } from "./catalog-facts.js";
 import type { AdapterContext } from "./context.js";

@@ -1,13 +1,13 @@
 /**
  * The adapter's one error vocabulary at the OSBP edge: the adapter-specific Problem codes it
  * adds to the protocol set (OSBP "Result Envelope": "Adapters may emit additional
- * adapter-specific codes"), and the single mapping from a ConnectorError to a Problem that
- * every method uses.
+ * adapter-specific codes"), and the single mapping from an upstream failure (the core's
+ * UpstreamFailure, src/booking/errors.ts) to a Problem that every method uses.
  *
- * Messages are our own fixed prose. The connector's message is platform text that may echo
+ * Messages are our own fixed prose. The failure's message is platform text that may echo
  * request details (a contact, an id), so it never reaches the agent.
  */
-import type { ConnectorError, PaymentHandoff } from "../../../connectors/port.js";
+import type { PaymentHandoff, UpstreamFailure } from "../../../booking/errors.js";
 import { toMajorUnitsString } from "../../../protocol/money/index.js";
 import { problem, type Problem } from "../../../protocol/osbp/index.js";
 
@@ -54,9 +54,9 @@ export function adapterProblem(
 /** Where the failing upstream call was made: decides the codes that depend on it. */
 export type UpstreamPurpose = "read" | "create" | "status" | "verification";
 
-/** The one ConnectorError → Problem mapping (docs/ARCHITECTURE.md, One error vocabulary;
+/** The one UpstreamFailure → Problem mapping (docs/ARCHITECTURE.md, One error vocabulary;
  * OSBP "Adapter Contract"). */
-export function connectorProblem(e: ConnectorError, purpose: UpstreamPurpose): Problem {
+export function upstreamProblem(e: UpstreamFailure, purpose: UpstreamPurpose): Problem {
   switch (e.code) {
     case "slot_taken":
       return problem("slot_taken");
@@ -134,7 +134,7 @@ export function paymentHandoff(payment: PaymentHandoff | undefined): Problem {
   );
 }
 
-function methodWords(method: ConnectorError["verificationMethod"]): string {
+function methodWords(method: UpstreamFailure["verificationMethod"]): string {
   if (method === "sms") return " by SMS code";
   if (method === "email") return " by email code";
   return "";

@@ -1,11 +1,13 @@
 /**
  * The core's refusals in OSBP terms: the OSBP edge's half of "one error vocabulary inside,
- * mapped once per edge". An upstream failure behind a refusal maps as every connector error
- * does (problems.ts); the core's own rules map to the nearest OSBP code, with our own prose.
+ * mapped once per edge". An upstream failure behind a refusal (the core's upstreamFailureOf)
+ * maps as every upstream failure does (problems.ts); the core's own rules map to the nearest
+ * OSBP code, with our own prose.
  */
 import type { BookingRefusal } from "../../../booking/api.js";
+import { upstreamFailureOf } from "../../../booking/errors.js";
 import { problem, type Problem } from "../../../protocol/osbp/index.js";
-import { adapterProblem, connectorProblem, paymentHandoff, type UpstreamPurpose } from "./problems.js";
+import { adapterProblem, paymentHandoff, upstreamProblem, type UpstreamPurpose } from "./problems.js";
 
 const seconds = (ms: number | undefined) =>
   ms === undefined ? "" : ` Retry after ${Math.max(1, Math.ceil(ms / 1000))} second(s).`;
@@ -14,10 +16,10 @@ const seconds = (ms: number | undefined) =>
 export const OSBP_PROBLEM_DETAIL = "osbp_problem";
 
 export function refusalProblem(r: BookingRefusal, purpose: UpstreamPurpose): Problem {
-  if (r.upstream !== undefined) return connectorProblem(r.upstream, purpose);
-  // The host's credentials were revoked earlier: its time is refused without asking upstream.
-  if (r.reason === "host_needs_reconnection")
-    return connectorProblem({ code: "unauthorized", message: r.message }, purpose);
+  // Also a host whose credentials were revoked earlier: its time is refused without asking
+  // upstream, as the `unauthorized` the upstream would answer.
+  const upstream = upstreamFailureOf(r);
+  if (upstream !== undefined) return upstreamProblem(upstream, purpose);
   const own = r.details?.[OSBP_PROBLEM_DETAIL];
   if (own !== undefined) return own as Problem;
   switch (r.code) {

@@ -3,13 +3,8 @@
  * The slot id has the spec example's form, `${schedule_id}:${provider_id ?? "any"}:
  * ${service_id}:${starts_at_local}`, so the same opening always has the same id.
  */
-import type {
-  Catalog,
-  CatalogResource,
-  CatalogService,
-  PlaceLocation,
-  UpstreamSlot,
-} from "../../../connectors/port.js";
+import type { Catalog, CatalogResource, CatalogService, PlaceLocation } from "../../../booking/catalog.js";
+import type { UpstreamSlot } from "../../../booking/upstream.js";
 import type { Slot } from "../../../protocol/osbp/index.js";
 import type { WallClock } from "../../../protocol/time/index.js";
 import { fixedMoney, priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } from "./catalog-facts.js";

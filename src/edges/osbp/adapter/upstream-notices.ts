@@ -4,7 +4,7 @@
  * process" and it "MUST NOT become a Problem and MUST NOT change agent-facing output". This
  * only writes to the operator logger; callers never see it.
  */
-import type { UpstreamMeta } from "../../../connectors/port.js";
+import type { UpstreamMeta } from "../../../booking/upstream.js";
 
 export interface UpstreamNotices {
   /** Looks at the metadata a result carries; warns the first time per endpoint. */

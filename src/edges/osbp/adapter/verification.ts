@@ -13,7 +13,8 @@
  * Synthetic codes are scoped to the merchant and the contact, not to one booking attempt, and
  * live ten minutes (OSBP "Security and Privacy": the adapter documentation must say so).
  */
-import type { Catalog, UpstreamCustomer } from "../../../connectors/port.js";
+import type { Catalog } from "../../../booking/catalog.js";
+import type { UpstreamCustomer } from "../../../booking/upstream.js";
 import type { Customer, Problem } from "../../../protocol/osbp/index.js";
 import { adapterProblem } from "./problems.js";
 

@@ -3,7 +3,7 @@
  * §2.1 "Services and policies may also carry the fields below. Each is published so an agent
  * can check it before asking"). Money in the canonical form; durations as computed lengths.
  */
-import type { CatalogResource, CatalogService } from "../../../connectors/port.js";
+import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import { toSchcpMoney } from "../../../protocol/money/index.js";
 import type { DiscoveryService, ServiceRequirement, SurchargeRule } from "../../../protocol/schcp/types.js";
 import { formatSchcpDuration } from "../../../protocol/time/index.js";

@@ -156,49 +156,55 @@ function fieldMessage(html: string): string | undefined {
 }
 
 describe("CalDAV connect: one address policy, one answer, nothing sent", () => {
-  it("refuses loopback, private, link-local and resolved-to-loopback servers, and a redirect to loopback, alike", async () => {
-    const { cookie, csrf } = await signIn();
-    const add = await post(
-      "/console/hosts/new",
-      new URLSearchParams({ csrf, name: "Probe Studio", timezone: "Europe/Madrid", source: "caldav" }),
-      cookie,
-    );
-    expect(add.status).toBe(303);
-    const at = add.headers.get("location")!;
-    expect(at).toMatch(/^\/console\/hosts\/[^/]+\/caldav$/);
-
-    const targets = [
-      `http://127.0.0.1:${httpVictim.port}/dav/`, // HTTP answers there
-      `https://127.0.0.1:${httpVictim.port}/dav/`,
-      `http://127.0.0.1:${rawVictim.port}/`, // a non-HTTP service
-      `http://127.0.0.1:${closedPort}/`, // nothing
-      `http://[::1]:${v6Victim?.port ?? httpVictim.port}/`,
-      `http://[::ffff:127.0.0.1]:${httpVictim.port}/`,
-      "http://169.254.169.254/latest/meta-data/", // cloud metadata
-      "http://10.0.0.1/dav/",
-      "https://[fd00::1]/dav/",
-      `http://localhost:${httpVictim.port}/dav/`, // a name resolving to loopback
-      `http://${REBINDING}:${httpVictim.port}/dav/`, // a public-looking name resolving to loopback
-      `http://${FAKE_PUBLIC}:${redirector.port}/dav/`, // allowed, but redirects to loopback
-    ];
-    const answers: Array<{ target: string; status: number; message: string | undefined }> = [];
-    for (const target of targets) {
-      const res = await post(
-        at,
-        new URLSearchParams({ csrf, server_url: target, username: "owner", password: "owner-Pa55word" }),
+  // Twelve console round trips in sequence (each a page render and a refused discovery): about
+  // 2 s on a quiet machine, near the default 20 s on a loaded one.
+  it(
+    "refuses loopback, private, link-local and resolved-to-loopback servers, and a redirect to loopback, alike",
+    { timeout: 60_000 },
+    async () => {
+      const { cookie, csrf } = await signIn();
+      const add = await post(
+        "/console/hosts/new",
+        new URLSearchParams({ csrf, name: "Probe Studio", timezone: "Europe/Madrid", source: "caldav" }),
         cookie,
       );
-      answers.push({ target, status: res.status, message: fieldMessage(await res.text()) });
-    }
-    for (const a of answers)
-      expect(a, a.target).toEqual({ target: a.target, status: 400, message: UNIFORM_REFUSAL });
+      expect(add.status).toBe(303);
+      const at = add.headers.get("location")!;
+      expect(at).toMatch(/^\/console\/hosts\/[^/]+\/caldav$/);
 
-    // Nothing reached the loopback services; the redirector did answer (the case is real).
-    expect(httpVictim.connections).toBe(0);
-    expect(rawVictim.connections).toBe(0);
-    expect(v6Victim?.connections ?? 0).toBe(0);
-    expect(redirector.connections).toBeGreaterThan(0);
-    // And no password was kept for the host.
-    expect(await basic.get(decodeURIComponent(at.split("/")[3]!))).toBeUndefined();
-  });
+      const targets = [
+        `http://127.0.0.1:${httpVictim.port}/dav/`, // HTTP answers there
+        `https://127.0.0.1:${httpVictim.port}/dav/`,
+        `http://127.0.0.1:${rawVictim.port}/`, // a non-HTTP service
+        `http://127.0.0.1:${closedPort}/`, // nothing
+        `http://[::1]:${v6Victim?.port ?? httpVictim.port}/`,
+        `http://[::ffff:127.0.0.1]:${httpVictim.port}/`,
+        "http://169.254.169.254/latest/meta-data/", // cloud metadata
+        "http://10.0.0.1/dav/",
+        "https://[fd00::1]/dav/",
+        `http://localhost:${httpVictim.port}/dav/`, // a name resolving to loopback
+        `http://${REBINDING}:${httpVictim.port}/dav/`, // a public-looking name resolving to loopback
+        `http://${FAKE_PUBLIC}:${redirector.port}/dav/`, // allowed, but redirects to loopback
+      ];
+      const answers: Array<{ target: string; status: number; message: string | undefined }> = [];
+      for (const target of targets) {
+        const res = await post(
+          at,
+          new URLSearchParams({ csrf, server_url: target, username: "owner", password: "owner-Pa55word" }),
+          cookie,
+        );
+        answers.push({ target, status: res.status, message: fieldMessage(await res.text()) });
+      }
+      for (const a of answers)
+        expect(a, a.target).toEqual({ target: a.target, status: 400, message: UNIFORM_REFUSAL });
+
+      // Nothing reached the loopback services; the redirector did answer (the case is real).
+      expect(httpVictim.connections).toBe(0);
+      expect(rawVictim.connections).toBe(0);
+      expect(v6Victim?.connections ?? 0).toBe(0);
+      expect(redirector.connections).toBeGreaterThan(0);
+      // And no password was kept for the host.
+      expect(await basic.get(decodeURIComponent(at.split("/")[3]!))).toBeUndefined();
+    },
+  );
 });

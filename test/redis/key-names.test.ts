@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bullmqPrefix } from "../../src/gateway/runtime/options.js";
 import { RedisKeys } from "../../src/holds/redis/keys.js";
-import { RedisTaskLock } from "../../src/jobs/maintenance/redis-lock.js";
+import { RedisTaskLock, taskLockPrefix } from "../../src/jobs/maintenance/redis-lock.js";
 import { openRedis, type RedisClient } from "../../src/redis/client.js";
 import { dropPrefix, startTestRedis, type TestRedis, uniquePrefix } from "../support/redis.js";
 import { PIN_CASES, recording } from "./key-pins.js";
@@ -37,7 +37,9 @@ describe("Redis key names (one server)", () => {
   }
 
   it("periodic jobs' lock (jobs/maintenance/redis-lock.ts, with the prefix gateway/runtime/workers.ts gives it)", async () => {
-    const prefix = `{${P}jobs}:lock:`;
+    const prefix = taskLockPrefix(P);
+    expect(prefix).toBe(`{${P}jobs}:lock:`);
+    expect(taskLockPrefix()).toBe("{schcp:jobs}:lock:");
     const lock = new RedisTaskLock({ redisUrl: server.url, prefix });
     outside.push(`{${P}jobs}:lock:sweeper`);
     try {

@@ -17,6 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { openRedis, type RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript, type RedisScript } from "../../redis/script.js";
 import {
   decodeAppointment,
@@ -112,13 +113,13 @@ export class SyntheticBackendError extends Error {
 
 export class RedisSyntheticBackend implements SyntheticBackend {
   private readonly redis: RedisClient;
-  private readonly prefix: string;
+  private readonly keyspace: RedisKeyspace;
   private readonly ownsClient: boolean;
 
   /** `ownsClient`: close() quits the client (connect() passes true). */
   constructor(options: RedisSyntheticBackendOptions, ownsClient = false) {
     this.redis = options.client;
-    this.prefix = options.keyPrefix ?? "synthetic:";
+    this.keyspace = redisKeys(options.keyPrefix ?? "synthetic:");
     this.ownsClient = ownsClient;
   }
 
@@ -154,16 +155,15 @@ export class RedisSyntheticBackend implements SyntheticBackend {
   }
 
   private keys(hostId: string): string[] {
-    const base = `${this.prefix}{${hostId}}:`;
-    return [`${base}ver`, `${base}appt`, `${base}ends`, `${base}keys`];
+    return ["ver", "appt", "ends", "keys"].map((name) => this.keyspace.hostKey(hostId, name));
   }
 
   private codeKey(hostId: string, contact: string): string {
-    return `${this.prefix}{${hostId}}:code:${contact}`;
+    return this.keyspace.hostKey(hostId, "code", contact);
   }
 
   private sendsKey(hostId: string, contact: string): string {
-    return `${this.prefix}{${hostId}}:sends:${contact}`;
+    return this.keyspace.hostKey(hostId, "sends", contact);
   }
 
   async read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot> {

@@ -7,6 +7,7 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { Logger } from "../../protocol/logger.js";
+import { DEFAULT_REDIS_KEY_PREFIX, redisKeys } from "../../redis/keys.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { BookingIndex } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
@@ -114,7 +115,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       close: () => file?.close() ?? Promise.resolve(),
     };
   }
-  const prefix = opts.redisKeyPrefix ?? "schcp:";
+  const prefix = opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -136,7 +137,10 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       }),
     });
     closers.push(() => store.close());
-    const backend = await RedisSyntheticBackend.connect(opts.redisUrl, `${prefix}synthetic:`);
+    const backend = await RedisSyntheticBackend.connect(
+      opts.redisUrl,
+      redisKeys(prefix).under("synthetic").prefix,
+    );
     closers.push(() => backend.close());
     const client = createClient({ url: opts.redisUrl });
     await connectClient(client, opts.redisUrl);

@@ -13,6 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { isCluster, type RedisClient } from "../../redis/client.js";
+import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import type {
   BookingIndexEntry,
   BookingListQuery,
@@ -105,7 +106,7 @@ export class RedisHoldStore implements GatewayStore {
     readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
-    this.keys = new RedisKeys(options.keyPrefix ?? "schcp:");
+    this.keys = new RedisKeys(options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
     this.ctx = new StoreContext(redis, this.keys, runner(redis, options), {
       retentionMs: options.endedHoldRetentionMs ?? 7 * DAY,
       pruneAfterMs: options.pruneAfterMs ?? DAY,

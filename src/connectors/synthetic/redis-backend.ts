@@ -16,7 +16,8 @@
  * short and live here rather than in .lua files: tsc does not copy those into dist/.
  */
 import { randomUUID } from "node:crypto";
-import { openRedis, type RedisClient } from "../../redis/client.js";
+import type { RedisClient } from "../../redis/client.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript, type RedisScript } from "../../redis/script.js";
 import {
@@ -124,28 +125,13 @@ export class RedisSyntheticBackend implements SyntheticBackend {
   }
 
   /**
-   * A backend on its own client (closed by close()), failing fast like the hold store's:
-   * no offline queue and no resend, so a command never runs late after the caller gave up.
+   * A backend on its own client (closed by close()), failing fast like every store's
+   * (src/redis/connection.ts): no offline queue and no resend, so a command never runs late
+   * after the caller gave up.
    */
   static async connect(url: string, keyPrefix?: string): Promise<RedisSyntheticBackend> {
-    const client = openRedis(url, {
-      redisOptions: {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        autoResendUnfulfilledCommands: false,
-        commandTimeout: 5000,
-        retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1000),
-      },
-    });
-    // Failures surface on the commands; an unhandled 'error' event would end the process.
-    client.on("error", () => undefined);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw error;
-    }
+    const client = createClient({ url });
+    await connectClient(client, url);
     return new RedisSyntheticBackend(keyPrefix === undefined ? { client } : { client, keyPrefix }, true);
   }
 

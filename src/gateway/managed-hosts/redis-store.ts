@@ -20,7 +20,8 @@
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
-import { connectClient, createClient, unavailable } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
+import { unavailable } from "../../holds/redis/unavailable.js";
 import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "./port.js";
 import { parseRecord } from "./record-json.js";
 

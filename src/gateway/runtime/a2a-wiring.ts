@@ -8,7 +8,7 @@ import type { BookingService } from "../booking-service.js";
 import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
 import type { Logger } from "../../protocol/logger.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import {
   createA2aApiKeys,
   fileKeyHashStore,

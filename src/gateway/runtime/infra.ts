@@ -16,7 +16,7 @@ import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
 import type { GatewayStore } from "../../holds/port.js";
 import { createRedisGatewayStore, type ReplicaWaitPolicy } from "../../holds/redis/index.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../../edges/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 import { DEFAULT_ORIGIN_RATE } from "../../edges/http/origin-limit.js";

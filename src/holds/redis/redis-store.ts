@@ -37,7 +37,8 @@ import type {
   Transition,
 } from "../port.js";
 import * as bookings from "./bookings.js";
-import { connectClient, createClient, type RedisConnectionOptions, unavailable } from "./connection.js";
+import { connectClient, createClient, type RedisConnectionOptions } from "../../redis/connection.js";
+import { unavailable } from "./unavailable.js";
 import { StoreContext } from "./context.js";
 import * as holds from "./holds.js";
 import { listOccupancy } from "./occupancy.js";
@@ -82,7 +83,10 @@ function runner(redis: RedisClient, options: RedisStoreOptions): ScriptRunner {
 /** Connects, loads the scripts, and returns the store; rejects if Redis does not answer. */
 export async function createRedisGatewayStore(options: RedisGatewayStoreOptions): Promise<RedisHoldStore> {
   const client = createClient(options);
-  await connectClient(client, options.url);
+  // A Redis that does not answer is the store's infrastructure error, as every failure here.
+  await connectClient(client, options.url).catch((error: unknown) => {
+    throw unavailable("connect", error);
+  });
   const store = new RedisHoldStore(client, options);
   try {
     await store.loadScripts();
@@ -101,7 +105,7 @@ export class RedisHoldStore implements GatewayStore {
   /** Hosts this process has registered in the global hosts set (one SADD per host). */
   private readonly knownHosts = new Set<string>();
 
-  /** `redis` should come from connection.ts createClient (fail-fast settings). */
+  /** `redis` should come from src/redis/connection.ts createClient (fail-fast settings). */
   constructor(
     readonly redis: RedisClient,
     options: RedisStoreOptions = {},

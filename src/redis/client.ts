@@ -11,13 +11,13 @@
  * Stores are written against `RedisClient`, the union of ioredis' two clients, which share
  * every command method. What differs on a cluster, and what every store must respect:
  *  - a multi-key command, a MULTI or a Lua script must name keys of ONE slot (hash tags:
- *    `{…}`); per-host keys carry `{<hostId>}` (holds/redis/keys.ts), so a host's script runs
+ *    `{…}`); per-host keys carry `{<hostId>}` (keys.ts), so a host's script runs
  *    on the shard that owns it, and keys of different hosts spread over the shards;
  *  - SCAN and KEYS walk one node: use `eachMaster` to walk the whole keyspace;
  *  - BullMQ keeps a queue's keys in one slot only when its prefix is a hash tag: the
  *    gateway's queue prefixes are `{<REDIS_KEY_PREFIX>bullmq}` and the like.
  *
- * Fail-fast, as the single-server client (holds/redis/connection.ts): no offline queue and no
+ * Fail-fast, as the single-server client (connection.ts): no offline queue and no
  * resend of a command that was in flight when a connection died (it may have run). A
  * redirection (MOVED, ASK, TRYAGAIN, CLUSTERDOWN) means the node did NOT run the command, so
  * ioredis may follow it safely; that is how a master failover ends in a retry.

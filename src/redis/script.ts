@@ -1,8 +1,9 @@
 /**
- * A Lua script called by SHA, the one way every Redis-backed store here runs its atomic steps
- * (the hold store, the synthetic platform's backend, the OSBP idempotency cache, the lock of
- * lock.ts). A server that
- * lost its script cache (a restart, SCRIPT FLUSH, a replica just promoted on a cluster)
+ * A Lua script called by SHA, the one way every Redis-backed store here runs its atomic steps:
+ * the hold store's scripts (src/holds/redis/lua/), and the short ones kept inline beside their
+ * store (the lock of lock.ts, the public pool, approval notices, console sign-ins, managed hosts,
+ * rate limits, pacing, the OSBP idempotency cache, the synthetic platform's backend). A server
+ * that lost its script cache (a restart, SCRIPT FLUSH, a replica just promoted on a cluster)
  * answers NOSCRIPT, meaning nothing ran, so the call is made once more with EVAL, which runs
  * the source and caches it on the node that owns the keys. (A SCRIPT LOAD through a Cluster
  * client reaches one node only, so "load, then EVALSHA" could fail again on another.)

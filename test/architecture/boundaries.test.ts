@@ -101,13 +101,13 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     {
       what: "the core importing a Redis store",
       file: "src/booking/holds/planted.ts",
-      code: `import { createClient } from "../../holds/redis/connection.js";\nvoid createClient;\n`,
+      code: `import { createRedisGatewayStore } from "../../holds/redis/index.js";\nvoid createRedisGatewayStore;\n`,
       message: "[core-no-redis-store]",
     },
     {
       what: "a connector importing a store",
       file: "src/connectors/google/planted.ts",
-      code: `import { createClient } from "../../holds/redis/connection.js";\nvoid createClient;\n`,
+      code: `import { createRedisGatewayStore } from "../../holds/redis/index.js";\nvoid createRedisGatewayStore;\n`,
       message:
         "a connector must not import a store (holds) [connector-no-store]: see docs/ARCHITECTURE.md, Layers",
     },

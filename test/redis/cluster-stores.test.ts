@@ -17,7 +17,7 @@ import { RedisSessionStore, Sessions } from "../../src/edges/console/sessions.js
 import { RedisSignInLimiter } from "../../src/edges/console/sign-in-limit.js";
 import { RedisSealedStore } from "../../src/gateway/credentials/redis-store.js";
 import { RedisRateLimiter } from "../../src/gateway/runtime/redis-rate-limit.js";
-import { connectClient, createClient } from "../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../src/redis/connection.js";
 import { RedisPushStore } from "../../src/jobs/calendar-push/redis-store.js";
 import { bullmqCalendarSyncQueue, CALENDAR_SYNC_QUEUE } from "../../src/jobs/calendar-sync/queue.js";
 import { RedisTaskLock } from "../../src/jobs/maintenance/redis-lock.js";

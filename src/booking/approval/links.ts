@@ -14,6 +14,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
@@ -120,14 +121,17 @@ export class MemoryLinkUseStore implements LinkUseStore {
 
 /** SET NX with the link's remaining life: one winner across processes. */
 export class RedisLinkUseStore implements LinkUseStore {
+  readonly #keys: RedisKeyspace;
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
+    prefix: string,
     private readonly clock: Clock = systemClock,
-  ) {}
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
   async consume(nonce: string, expiresAt: number): Promise<boolean> {
     const ttl = Math.max(1, expiresAt - this.clock.now());
-    const set = await this.redis.set(`${this.prefix}approval-link:${nonce}`, "1", "PX", ttl, "NX");
+    const set = await this.redis.set(this.#keys.key("approval-link", nonce), "1", "PX", ttl, "NX");
     return set === "OK";
   }
 }

@@ -11,6 +11,7 @@
  * and frees its time, as every pending booking does.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { issueApprovalToken } from "./links.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
@@ -88,12 +89,15 @@ return n
 
 /** The budget in Redis, shared by every process; one key per host and window, in the host's slot. */
 export class RedisNoticeBudget implements NoticeBudget {
+  readonly #keys: RedisKeyspace;
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
   async count(hostId: string, windowStart: number, windowMs: number): Promise<number> {
-    const key = `${this.prefix}{${hostId}}:approval-notices:${windowStart}`;
+    const key = this.#keys.hostKey(hostId, "approval-notices", String(windowStart));
     return Number(await evalScript(this.redis, COUNT, [key], [windowMs + 60_000]));
   }
 }

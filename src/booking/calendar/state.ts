@@ -18,6 +18,7 @@
  * index them again.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { hashTag, redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import type { RawCalendarEvent } from "../../connectors/port.js";
 
 export interface CalendarSyncState {
@@ -433,10 +434,13 @@ function ownIdsOf(events: readonly OwnEvent[]): string[] {
  * the first getMeta and then deleted.
  */
 export class RedisCalendarStateStore implements CalendarStateStore {
+  readonly #keys: RedisKeyspace;
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   async get(hostId: string, calendarId: string): Promise<CalendarSyncState | undefined> {
     const meta = await this.getMeta(hostId, calendarId);
@@ -604,11 +608,17 @@ export class RedisCalendarStateStore implements CalendarStateStore {
   }
 
   #cal(hostId: string, calendarId: string, kind: string): string {
-    return `${this.prefix}cal2:{${encodeURIComponent(hostId)}:${encodeURIComponent(calendarId)}}:${kind}`;
+    return this.#keys.key(
+      "cal2",
+      hashTag(`${encodeURIComponent(hostId)}:${encodeURIComponent(calendarId)}`),
+      kind,
+    );
   }
 
   #key(kind: string, hostId: string, calendarId?: string): string {
-    const base = `${this.prefix}cal:${kind}:${encodeURIComponent(hostId)}`;
-    return calendarId === undefined ? base : `${base}:${encodeURIComponent(calendarId)}`;
+    const host = encodeURIComponent(hostId);
+    return calendarId === undefined
+      ? this.#keys.key("cal", kind, host)
+      : this.#keys.key("cal", kind, host, encodeURIComponent(calendarId));
   }
 }

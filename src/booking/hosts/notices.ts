@@ -10,6 +10,7 @@
  * every process's sightings land in one list.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 
 /** What the upstream request helper reports (src/connectors/http). */
 export interface NoticeSighting {
@@ -59,10 +60,13 @@ export class MemoryNoticeBook implements NoticeBook {
 }
 
 export class RedisNoticeBook implements NoticeBook {
+  readonly #keys: RedisKeyspace;
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
   async record(hostId: string, s: NoticeSighting, at: number): Promise<void> {
     const key = this.#key(hostId);
     const raw = await this.redis.hget(key, keyOf(s));
@@ -74,6 +78,6 @@ export class RedisNoticeBook implements NoticeBook {
     return all.map((r) => JSON.parse(r) as HostNotice).sort(byCall);
   }
   #key(hostId: string): string {
-    return `${this.prefix}upstream-notices:${encodeURIComponent(hostId)}`;
+    return this.#keys.key("upstream-notices", encodeURIComponent(hostId));
   }
 }

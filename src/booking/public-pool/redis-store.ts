@@ -11,6 +11,7 @@
  * Each key expires with the last place it holds, so an idle pool costs nothing.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { HeldPlace, PoolCaps, PoolPlace, PublicPoolStore, TakeOutcome } from "./port.js";
@@ -87,14 +88,24 @@ return redis.call('ZCARD', KEYS[1])
 const ORIGIN_TAG = /^[A-Za-z0-9_-]{1,64}$/;
 
 export class RedisPublicPool implements PublicPoolStore {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
     /** Prefix of every key (default "schcp:"), as the hold store's. */
-    private readonly prefix = "schcp:",
-  ) {}
+    prefix?: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
-  #base(hostId: string): string {
-    return `${this.prefix}{${hostId}}:`;
+  /** The host's base (the scripts build an origin's key from it) and the pool's two keys. */
+  #pool(hostId: string): { readonly base: string; readonly places: string; readonly meta: string } {
+    const base = this.#keys.hostBase(hostId);
+    return {
+      base,
+      places: this.#keys.hostKey(hostId, "pub", "places"),
+      meta: this.#keys.hostKey(hostId, "pub", "meta"),
+    };
   }
 
   async #run(what: string, call: () => Promise<unknown>): Promise<unknown> {
@@ -110,13 +121,13 @@ export class RedisPublicPool implements PublicPoolStore {
 
   async take(hostId: string, place: PoolPlace, caps: PoolCaps, now: number): Promise<TakeOutcome> {
     if (!ORIGIN_TAG.test(place.origin)) throw new RangeError(`public pool: bad origin tag ${place.origin}`);
-    const base = this.#base(hostId);
+    const pool = this.#pool(hostId);
     const reply = (await this.#run("take", () =>
       evalScript(
         this.redis,
         TAKE,
-        [`${base}pub:places`, `${base}pub:meta`, `${base}pub:o:${place.origin}`],
-        [base, now, place.id, place.until, place.origin, caps.perHost, caps.perOrigin],
+        [pool.places, pool.meta, this.#keys.hostKey(hostId, "pub", "o", place.origin)],
+        [pool.base, now, place.id, place.until, place.origin, caps.perHost, caps.perOrigin],
       ),
     )) as Array<string | number>;
     if (Number(reply[0]) === 1) return { ok: true };
@@ -134,18 +145,16 @@ export class RedisPublicPool implements PublicPoolStore {
 
   async release(hostId: string, ids: readonly string[], now: number): Promise<void> {
     if (ids.length === 0) return;
-    const base = this.#base(hostId);
+    const { base, places, meta } = this.#pool(hostId);
     await this.#run("release", () =>
-      evalScript(this.redis, RELEASE, [`${base}pub:places`, `${base}pub:meta`], [base, now, ...ids]),
+      evalScript(this.redis, RELEASE, [places, meta], [base, now, ...ids]),
     );
   }
 
   async count(hostId: string, now: number): Promise<number> {
-    const base = this.#base(hostId);
+    const { base, places, meta } = this.#pool(hostId);
     return Number(
-      await this.#run("count", () =>
-        evalScript(this.redis, RELEASE, [`${base}pub:places`, `${base}pub:meta`], [base, now]),
-      ),
+      await this.#run("count", () => evalScript(this.redis, RELEASE, [places, meta], [base, now])),
     );
   }
 }

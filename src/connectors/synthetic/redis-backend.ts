@@ -16,7 +16,9 @@
  * short and live here rather than in .lua files: tsc does not copy those into dist/.
  */
 import { randomUUID } from "node:crypto";
-import { openRedis, type RedisClient } from "../../redis/client.js";
+import type { RedisClient } from "../../redis/client.js";
+import { connectClient, createClient } from "../../redis/connection.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript, type RedisScript } from "../../redis/script.js";
 import {
   decodeAppointment,
@@ -112,39 +114,24 @@ export class SyntheticBackendError extends Error {
 
 export class RedisSyntheticBackend implements SyntheticBackend {
   private readonly redis: RedisClient;
-  private readonly prefix: string;
+  private readonly keyspace: RedisKeyspace;
   private readonly ownsClient: boolean;
 
   /** `ownsClient`: close() quits the client (connect() passes true). */
   constructor(options: RedisSyntheticBackendOptions, ownsClient = false) {
     this.redis = options.client;
-    this.prefix = options.keyPrefix ?? "synthetic:";
+    this.keyspace = redisKeys(options.keyPrefix ?? "synthetic:");
     this.ownsClient = ownsClient;
   }
 
   /**
-   * A backend on its own client (closed by close()), failing fast like the hold store's:
-   * no offline queue and no resend, so a command never runs late after the caller gave up.
+   * A backend on its own client (closed by close()), failing fast like every store's
+   * (src/redis/connection.ts): no offline queue and no resend, so a command never runs late
+   * after the caller gave up.
    */
   static async connect(url: string, keyPrefix?: string): Promise<RedisSyntheticBackend> {
-    const client = openRedis(url, {
-      redisOptions: {
-        lazyConnect: true,
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 0,
-        autoResendUnfulfilledCommands: false,
-        commandTimeout: 5000,
-        retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), 1000),
-      },
-    });
-    // Failures surface on the commands; an unhandled 'error' event would end the process.
-    client.on("error", () => undefined);
-    try {
-      await client.connect();
-    } catch (error) {
-      client.disconnect();
-      throw error;
-    }
+    const client = createClient({ url });
+    await connectClient(client, url);
     return new RedisSyntheticBackend(keyPrefix === undefined ? { client } : { client, keyPrefix }, true);
   }
 
@@ -154,16 +141,15 @@ export class RedisSyntheticBackend implements SyntheticBackend {
   }
 
   private keys(hostId: string): string[] {
-    const base = `${this.prefix}{${hostId}}:`;
-    return [`${base}ver`, `${base}appt`, `${base}ends`, `${base}keys`];
+    return ["ver", "appt", "ends", "keys"].map((name) => this.keyspace.hostKey(hostId, name));
   }
 
   private codeKey(hostId: string, contact: string): string {
-    return `${this.prefix}{${hostId}}:code:${contact}`;
+    return this.keyspace.hostKey(hostId, "code", contact);
   }
 
   private sendsKey(hostId: string, contact: string): string {
-    return `${this.prefix}{${hostId}}:sends:${contact}`;
+    return this.keyspace.hostKey(hostId, "sends", contact);
   }
 
   async read(hostId: string, query: SyntheticReadQuery): Promise<SyntheticSnapshot> {

@@ -9,6 +9,7 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
 import { join } from "node:path";
+import { redisKeys } from "../../redis/keys.js";
 
 export interface A2aApiKeys {
   /** A new key for the host, replacing any previous one; returned once, never stored in clear. */
@@ -72,7 +73,7 @@ export interface HashCommands {
 }
 
 export function redisKeyHashStore(client: HashCommands, prefix: string): KeyHashStore {
-  const key = `${prefix}a2a:keys`;
+  const key = redisKeys(prefix).key("a2a", "keys");
   return {
     get: async (hostId) => (await client.hget(key, hostId)) ?? undefined,
     set: async (hostId, hash) => void (await client.hset(key, hostId, hash)),

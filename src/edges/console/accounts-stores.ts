@@ -7,6 +7,7 @@
 import { readFile, rename } from "node:fs/promises";
 import { writePrivateFile } from "../../protocol/private-files.js";
 import { isCluster, type RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import type { Invitation, OwnerAccount, OwnerAccountStore } from "./accounts.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
@@ -173,10 +174,14 @@ export class FileOwnerAccountStore extends RecordsStore {
  * updated; no partial account is ever listed (list() skips ids without a record).
  */
 export class RedisOwnerAccountStore implements OwnerAccountStore {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix).under("console");
+  }
 
   async get(ownerId: string): Promise<OwnerAccount | undefined> {
     const raw = await this.redis.get(this.#k(`owner:${ownerId}`));
@@ -242,6 +247,6 @@ export class RedisOwnerAccountStore implements OwnerAccountStore {
   }
 
   #k(rest: string): string {
-    return `${this.prefix}console:${rest}`;
+    return this.#keys.key(rest);
   }
 }

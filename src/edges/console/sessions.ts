@@ -11,6 +11,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
@@ -143,10 +144,14 @@ export class MemorySessionStore implements SessionStore {
 }
 
 export class RedisSessionStore implements SessionStore {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   async get(key: string): Promise<Session | undefined> {
     const raw = await this.redis.get(this.#key(key));
@@ -162,6 +167,6 @@ export class RedisSessionStore implements SessionStore {
   }
 
   #key(key: string): string {
-    return `${this.prefix}console:session:${key}`;
+    return this.#keys.key("console", "session", key);
   }
 }

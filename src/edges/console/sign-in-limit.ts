@@ -16,6 +16,7 @@
  * replicas share one count.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import type { Clock } from "../../protocol/clock.js";
 
@@ -113,11 +114,15 @@ return 1
 
 /** The window is Redis's own TTL (wall time): replicas agree on it whatever their clocks. */
 export class RedisSignInLimiter implements SignInLimiter {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
+    prefix: string,
     private readonly policy: SignInLimitPolicy = DEFAULT_SIGN_IN_LIMIT,
-  ) {}
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   async attempt(origin: string): Promise<number> {
     const answer = await evalScript(
@@ -134,6 +139,6 @@ export class RedisSignInLimiter implements SignInLimiter {
   }
 
   #key(origin: string): string {
-    return `${this.prefix}console:sign-in-failures:${origin}`;
+    return this.#keys.key("console", "sign-in-failures", origin);
   }
 }

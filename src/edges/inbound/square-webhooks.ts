@@ -28,6 +28,7 @@
  * every slot comes from, already counts them as busy.
  */
 import type { Hono } from "hono";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import type { BookingView } from "../../booking/view.js";
 import type { HostDirectory, UpstreamChangeApi, UseCase } from "../../booking/api.js";
 import type { UpstreamBooking } from "../../booking/upstream.js";
@@ -143,15 +144,19 @@ export interface SetNxClient {
 
 /** Shared by every gateway process on one Redis: SET NX with a TTL under the gateway's prefix. */
 export class RedisEventDeduplicator implements EventDeduplicator {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly client: SetNxClient,
-    private readonly prefix: string,
+    prefix: string,
     private readonly ttlMs = 3 * 86_400_000,
-  ) {}
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   async seen(eventId: string): Promise<boolean> {
     const set = await this.client.set(
-      `${this.prefix}square:webhook-event:${eventId}`,
+      this.#keys.key("square", "webhook-event", eventId),
       "1",
       "PX",
       this.ttlMs,

@@ -9,8 +9,9 @@
  * anything else is exit 2 and nothing is written.
  */
 import { parseArgs } from "node:util";
+import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import { createA2aApiKeys, fileKeyHashStore, redisKeyHashStore } from "../../edges/a2a/api-keys.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import type { CliIo } from "./cli.js";
 import { hostsFor } from "./config-file.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
@@ -51,7 +52,9 @@ export async function runA2aKey(argv: readonly string[], io: CliIo): Promise<num
   const client = createClient({ url: redisUrl });
   try {
     await connectClient(client, redisUrl);
-    const key = await createA2aApiKeys(redisKeyHashStore(client, redisKeyPrefix ?? "schcp:")).issue(hostId);
+    const key = await createA2aApiKeys(
+      redisKeyHashStore(client, redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX),
+    ).issue(hostId);
     io.out(key);
     io.err(
       `booking-gateway: new A2A key for ${hostId} (the previous one no longer works), kept hashed in Redis at ${redactUrl(redisUrl)}`,

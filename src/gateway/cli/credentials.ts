@@ -21,6 +21,7 @@ import { parseTokenRecord } from "../credentials/record.js";
 import { RedisSealedStore } from "../credentials/redis-store.js";
 import { FileRefreshLock, RedisRefreshLock, type RefreshLock } from "../credentials/refresh-lock.js";
 import { openRedis } from "../../redis/client.js";
+import { redisKeys } from "../../redis/keys.js";
 import { TokenVault } from "../credentials/vault.js";
 import type { CliIo } from "./cli.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
@@ -53,13 +54,11 @@ export function openVaultFromEnv(
     const redis = openRedis(settings.redisUrl, {
       redisOptions: { lazyConnect: false, maxRetriesPerRequest: 2 },
     });
+    const keys = redisKeys(settings.redisKeyPrefix);
     return ok({
-      vault: new TokenVault(ring.value, new RedisSealedStore(redis, settings.redisKeyPrefix ?? "schcp:")),
-      basic: new BasicCredentialVault(
-        ring.value,
-        new RedisSealedStore(redis, `${settings.redisKeyPrefix ?? "schcp:"}basic:`),
-      ),
-      refreshLock: new RedisRefreshLock(redis, settings.redisKeyPrefix ?? "schcp:"),
+      vault: new TokenVault(ring.value, new RedisSealedStore(redis, keys.prefix)),
+      basic: new BasicCredentialVault(ring.value, new RedisSealedStore(redis, keys.under("basic").prefix)),
+      refreshLock: new RedisRefreshLock(redis, keys.prefix),
       where: `Redis at ${redactUrl(settings.redisUrl)}`,
       close: async () => {
         await redis.quit().catch(() => redis.disconnect());

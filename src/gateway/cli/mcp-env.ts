@@ -4,6 +4,7 @@
  * directory, as OSBP "Audit" places its default log (".osbp/audit/events.jsonl").
  */
 import { isAbsolute, resolve } from "node:path";
+import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import { SYNTHETIC_MESSAGE_LOG_ENV } from "../../connectors/synthetic/index.js";
 import { AUDIT_LOG_PATH_ENV, DEFAULT_AUDIT_LOG_PATH } from "../../edges/osbp/audit/port.js";
 import { IDEMPOTENCY_PATH_ENV } from "../../edges/osbp/idempotency/file.js";
@@ -22,9 +23,6 @@ export interface McpSettings {
   /** Absolute; undefined keeps no record of the synthetic platform's messages. */
   readonly messageLog?: string;
 }
-
-/** serve's default, so both commands see one synthetic platform on one Redis. */
-export const DEFAULT_REDIS_KEY_PREFIX = "schcp:";
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
 

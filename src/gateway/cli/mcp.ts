@@ -18,7 +18,7 @@ import {
   seedEmbeddedCalendar,
 } from "../../booking/hosts/index.js";
 import { fileMessageSink } from "../../connectors/synthetic/index.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { startOsbpStdioServer } from "../../edges/osbp/mcp/stdio.js";
 import { OSBP_VERSION } from "../../edges/osbp/mcp/server.js";
 import { createCoreAdapter, type CoreAdapter } from "../../edges/osbp/adapter/index.js";

@@ -10,17 +10,22 @@
  * so it walks every master (hosts' keys spread over the shards).
  */
 import { eachMaster, type RedisClient } from "../../redis/client.js";
+import { hashTag, redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { checkHostId, type SealedStore } from "./store.js";
 
 export class RedisSealedStore implements SealedStore {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix = "schcp:",
-  ) {}
+    prefix?: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   key(hostId: string): string {
     checkHostId(hostId);
-    return `${this.prefix}credentials:{${hostId}}`;
+    return this.#keys.key("credentials", hashTag(hostId));
   }
 
   async read(hostId: string): Promise<string | undefined> {
@@ -36,7 +41,7 @@ export class RedisSealedStore implements SealedStore {
   }
 
   async list(): Promise<string[]> {
-    const head = `${this.prefix}credentials:{`;
+    const head = this.#keys.key("credentials", "{");
     const pattern = `${head.replace(/[*?[\]\\]/g, "\\$&")}*}`;
     const hosts = new Set<string>();
     await eachMaster(this.redis, async (node) => {

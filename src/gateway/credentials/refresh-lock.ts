@@ -22,6 +22,7 @@ import { randomBytes } from "node:crypto";
 import { readFile, stat, unlink, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { acquireLock, lockTtl } from "../../redis/lock.js";
 import { ensureSecretDir, SECRET_FILE_MODE } from "../runtime/secret-files.js";
 import { CREDENTIALS_DIR } from "./file-store.js";
@@ -39,15 +40,19 @@ const newToken = (): string => randomBytes(16).toString("hex");
 const ttlOf = lockTtl;
 
 export class RedisRefreshLock implements RefreshLock {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
     /** The gateway's REDIS_KEY_PREFIX, as the vault's RedisSealedStore uses. */
-    private readonly prefix = "schcp:",
-  ) {}
+    prefix?: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   key(hostId: string): string {
     checkHostId(hostId);
-    return `${this.prefix}{${hostId}}:oauth-refresh-lock`;
+    return this.#keys.hostKey(hostId, "oauth-refresh-lock");
   }
 
   async acquire(hostId: string, ttlMs: number): Promise<ReleaseRefreshLock | undefined> {

@@ -18,14 +18,19 @@
  * overwrites what a newer write put there; an index entry is trusted only with its record.
  */
 import { isCluster, type RedisClient } from "../../redis/client.js";
-import { connectClient, createClient, unavailable } from "../../holds/redis/connection.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
+import { evalScript, redisScript } from "../../redis/script.js";
+import { connectClient, createClient } from "../../redis/connection.js";
+import { unavailable } from "../../holds/redis/unavailable.js";
 import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "./port.js";
 import { parseRecord } from "./record-json.js";
 
 // KEYS: hash, version, the owner's index. ARGV: id, json, ifUpdatedAt ("" = create), owner,
 // state, maxDrafts and maxHosts ("" = no caps). A create under caps counts the owner's index
 // entries whose record is still there (dropping the others).
-const PUT = `
+const PUT = redisScript(
+  "managed-hosts-put",
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if ARGV[3] == '' then
   if cur then return 'exists' end
@@ -54,11 +59,14 @@ redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
 redis.call('HSET', KEYS[3], ARGV[1], ARGV[5])
 redis.call('INCR', KEYS[2])
 return 'ok'
-`;
+`,
+);
 
 // KEYS: hash, version, the owner's index. ARGV: id, owner. 0 when the stored record names
 // another owner than the one whose index was given (the caller reads it again).
-const DELETE = `
+const DELETE = redisScript(
+  "managed-hosts-delete",
+  `
 local cur = redis.call('HGET', KEYS[1], ARGV[1])
 if cur then
   local okd, rec = pcall(cjson.decode, cur)
@@ -68,7 +76,8 @@ if cur then
 end
 redis.call('HDEL', KEYS[3], ARGV[1])
 return 1
-`;
+`,
+);
 
 /** The owner a stored record names, read leniently ("" when it names none). */
 function ownerOf(text: string | null): string {
@@ -84,22 +93,26 @@ function ownerOf(text: string | null): string {
 export class RedisManagedHostStore implements ManagedHostStore {
   private readonly hash: string;
   private readonly versionKey: string;
-  /** Where owner keys and the index marker start: the hash's hash tag on a cluster. */
-  private readonly near: string;
+  /**
+   * The counter, owner keys and the index marker: under `<prefix>managed-hosts:`, and on a
+   * cluster under the hash's whole name as a hash tag (`{<prefix>managed-hosts}:`).
+   */
+  private readonly near: RedisKeyspace;
   private indexed: Promise<void> | undefined;
 
   constructor(
     private readonly redis: RedisClient,
-    prefix = "schcp:",
+    prefix?: string,
     private readonly onClose: () => Promise<void> = () => Promise.resolve(),
   ) {
-    this.hash = `${prefix}managed-hosts`;
-    this.versionKey = isCluster(redis) ? `{${this.hash}}:version` : `${prefix}managed-hosts:version`;
-    this.near = isCluster(redis) ? `{${this.hash}}` : this.hash;
+    const keys = redisKeys(prefix);
+    this.hash = keys.key("managed-hosts");
+    this.near = isCluster(redis) ? redisKeys(`${keys.group("managed-hosts")}:`) : keys.under("managed-hosts");
+    this.versionKey = this.near.key("version");
   }
 
   private ownerKey(owner: string): string {
-    return `${this.near}:owner:${owner}`;
+    return this.near.key("owner", owner);
   }
 
   async listOwnedBy(owner: string): Promise<ManagedHostRecord[]> {
@@ -124,7 +137,7 @@ export class RedisManagedHostStore implements ManagedHostStore {
   /** Builds the per-owner index once for records written before it existed (HSETNX: newer entries stay). */
   private ensureIndex(): Promise<void> {
     this.indexed ??= this.call("index", async () => {
-      const marker = `${this.near}:indexed`;
+      const marker = this.near.key("indexed");
       if ((await this.redis.exists(marker)) === 1) return;
       const all = await this.redis.hgetall(this.hash);
       const pipeline = this.redis.pipeline();
@@ -144,19 +157,19 @@ export class RedisManagedHostStore implements ManagedHostStore {
   private async write(record: ManagedHostRecord, ifUpdatedAt?: number, caps?: OwnerCaps): Promise<unknown> {
     await this.ensureIndex();
     return this.call("put", () =>
-      this.redis.eval(
+      evalScript(
+        this.redis,
         PUT,
-        3,
-        this.hash,
-        this.versionKey,
-        this.ownerKey(record.owner),
-        record.id,
-        JSON.stringify(record),
-        ifUpdatedAt === undefined ? "" : String(ifUpdatedAt),
-        record.owner,
-        record.state,
-        caps === undefined ? "" : String(caps.drafts),
-        caps === undefined ? "" : String(caps.hosts),
+        [this.hash, this.versionKey, this.ownerKey(record.owner)],
+        [
+          record.id,
+          JSON.stringify(record),
+          ifUpdatedAt === undefined ? "" : String(ifUpdatedAt),
+          record.owner,
+          record.state,
+          caps === undefined ? "" : String(caps.drafts),
+          caps === undefined ? "" : String(caps.hosts),
+        ],
       ),
     );
   }
@@ -188,7 +201,7 @@ export class RedisManagedHostStore implements ManagedHostStore {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const owner = ownerOf(await this.call("delete", () => this.redis.hget(this.hash, id)));
       const done = await this.call("delete", () =>
-        this.redis.eval(DELETE, 3, this.hash, this.versionKey, this.ownerKey(owner), id, owner),
+        evalScript(this.redis, DELETE, [this.hash, this.versionKey, this.ownerKey(owner)], [id, owner]),
       );
       if (Number(done) === 1) return;
     }

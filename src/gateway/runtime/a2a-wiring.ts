@@ -3,11 +3,12 @@
  * gateway has it (shared by every process), else in memory and the data dir.
  */
 import type { BookingDeps } from "../../booking/api.js";
+import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import type { BookingService } from "../booking-service.js";
 import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
 import type { Logger } from "../../protocol/logger.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import {
   createA2aApiKeys,
   fileKeyHashStore,
@@ -46,7 +47,7 @@ export async function a2aWiring(opts: {
     });
     return { intents, keys, close: () => Promise.resolve() };
   }
-  const prefix = opts.redisKeyPrefix ?? "schcp:";
+  const prefix = opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
   const client = createClient({ url: opts.redisUrl });
   await connectClient(client, opts.redisUrl);
   const keys = createA2aApiKeys(redisKeyHashStore(client, prefix));

@@ -30,7 +30,7 @@ import {
   type PushVendor,
   type Timers,
 } from "../../jobs/calendar-push/index.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../../edges/inbound/calendar-push.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { Clock } from "../../protocol/clock.js";

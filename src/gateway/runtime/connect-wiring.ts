@@ -8,7 +8,7 @@
  */
 import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { vaultClientOf } from "../credentials/host-tokens.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";

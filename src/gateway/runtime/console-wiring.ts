@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { Clock } from "../../protocol/clock.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
 import type { ScryptParams } from "../../edges/console/accounts-password.js";
 import {

@@ -7,6 +7,7 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { Logger } from "../../protocol/logger.js";
+import { DEFAULT_REDIS_KEY_PREFIX, redisKeys } from "../../redis/keys.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { BookingIndex } from "../../booking/api.js";
 import { storeBookingIndex } from "../../booking/bookings/booking-index.js";
@@ -15,7 +16,7 @@ import type { SyntheticBackend } from "../../connectors/synthetic/index.js";
 import { MemoryHoldStore } from "../../holds/memory/memory-store.js";
 import type { GatewayStore } from "../../holds/port.js";
 import { createRedisGatewayStore, type ReplicaWaitPolicy } from "../../holds/redis/index.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import { DEFAULT_AVAILABILITY_RATE, MemoryRateLimiter } from "../../edges/http/rate-limit.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 import { DEFAULT_ORIGIN_RATE } from "../../edges/http/origin-limit.js";
@@ -114,7 +115,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       close: () => file?.close() ?? Promise.resolve(),
     };
   }
-  const prefix = opts.redisKeyPrefix ?? "schcp:";
+  const prefix = opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
   const closers: Array<() => Promise<void>> = [];
   const closeAll = async () => {
     for (const close of closers.reverse()) await close().catch(() => undefined);
@@ -136,7 +137,10 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       }),
     });
     closers.push(() => store.close());
-    const backend = await RedisSyntheticBackend.connect(opts.redisUrl, `${prefix}synthetic:`);
+    const backend = await RedisSyntheticBackend.connect(
+      opts.redisUrl,
+      redisKeys(prefix).under("synthetic").prefix,
+    );
     closers.push(() => backend.close());
     const client = createClient({ url: opts.redisUrl });
     await connectClient(client, opts.redisUrl);

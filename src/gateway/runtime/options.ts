@@ -3,6 +3,7 @@
  * feature wiring (features/) shares once the start has settled them.
  */
 import type { ReplicaWaitPolicy } from "../../holds/redis/index.js";
+import { DEFAULT_REDIS_KEY_PREFIX, redisKeys } from "../../redis/keys.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { HostConfig, IdGenerator } from "../../booking/api.js";
 import type { HostHealthPolicy } from "../../booking/hosts/index.js";
@@ -116,8 +117,8 @@ export interface RuntimeBasics {
 
 /** The Redis key prefix (default "schcp:"). */
 export const keyPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
-  opts.redisKeyPrefix ?? "schcp:";
+  opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
 
-/** BullMQ's prefix under the key prefix (one hash slot on a Cluster). */
+/** BullMQ's prefix under the key prefix, `{<prefix>bullmq}` (one hash slot on a Cluster). */
 export const bullmqPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
-  `{${keyPrefix(opts)}bullmq}`;
+  redisKeys(keyPrefix(opts)).group("bullmq");

@@ -8,6 +8,7 @@
  * callers back, and the upstream's next 429 says the rest. A pacing read never fails a call.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { MAX_PACING_MS, MemoryPacingGate, type PacingGate } from "../../connectors/http/pacing.js";
 
@@ -24,15 +25,18 @@ return 1
 
 export class RedisPacingGate implements PacingGate {
   readonly #local = new MemoryPacingGate();
+  readonly #keys: RedisKeyspace;
 
   constructor(
     private readonly redis: RedisClient,
-    private readonly keyPrefix = "schcp:",
+    keyPrefix?: string,
     private readonly onError?: (error: unknown) => void,
-  ) {}
+  ) {
+    this.#keys = redisKeys(keyPrefix);
+  }
 
   #key(key: string): string {
-    return `${this.keyPrefix}pacing:${key}`;
+    return this.#keys.key("pacing", key);
   }
 
   async notBefore(key: string, now: number): Promise<number | undefined> {

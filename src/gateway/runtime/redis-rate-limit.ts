@@ -8,6 +8,7 @@
  * tokens at a time (src/edges/http/leased-rate-limit.ts), so most requests make no call here.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
@@ -46,13 +47,17 @@ return {ok, retry}
 );
 
 export class RedisRateLimiter implements RateLimiter, SharedTokenBucket {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
     readonly policy: TokenBucketPolicy,
-    private readonly keyPrefix = "schcp:",
+    keyPrefix?: string,
     /** Which allowance: "availability" (per agent key) or "origin" (per network origin, §7.2). */
     private readonly bucket = "availability",
-  ) {}
+  ) {
+    this.#keys = redisKeys(keyPrefix);
+  }
 
   async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
     const taken = await this.takeUpTo(key, nowMs, 1);
@@ -70,7 +75,7 @@ export class RedisRateLimiter implements RateLimiter, SharedTokenBucket {
       reply = (await evalScript(
         this.redis,
         TAKE,
-        [`${this.keyPrefix}ratelimit:${this.bucket}:${key}`],
+        [this.#keys.key("ratelimit", this.bucket, key)],
         [String(nowMs), String(this.policy.capacity), String(this.policy.refillPerSec), String(want)],
       )) as [number, number];
     } catch (error) {

@@ -10,7 +10,7 @@ import type { HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import { MemoryEventDeduplicator, type EventDeduplicator } from "../../connectors/square/webhooks.js";
 import type { HoldStore } from "../../holds/port.js";
-import { connectClient, createClient } from "../../holds/redis/connection.js";
+import { connectClient, createClient } from "../../redis/connection.js";
 import {
   inProcessQueue,
   RedisEventDeduplicator,

@@ -10,7 +10,7 @@ import { holdExpiredWebhook } from "../../edges/schcp/hold-expired.js";
 import type { BookingDeps } from "../../booking/api.js";
 import type { BookingMaintenance } from "../booking-service.js";
 import { refreshDueCatalogs } from "../../booking/hosts/index.js";
-import { createMaintenanceWorkers, RedisTaskLock } from "../../jobs/maintenance/index.js";
+import { createMaintenanceWorkers, RedisTaskLock, taskLockPrefix } from "../../jobs/maintenance/index.js";
 import type { MaintenanceIntervals } from "../../jobs/maintenance/index.js";
 import type { Logger } from "../../protocol/logger.js";
 
@@ -33,7 +33,7 @@ export function startWorkers(opts: {
       ? undefined
       : new RedisTaskLock({
           redisUrl: opts.redisUrl,
-          prefix: `{${opts.redisKeyPrefix ?? "schcp:"}jobs}:lock:`,
+          prefix: taskLockPrefix(opts.redisKeyPrefix),
         });
   const workers = createMaintenanceWorkers({
     store: opts.deps.store,

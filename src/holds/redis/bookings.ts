@@ -14,7 +14,7 @@ import {
   type Transition,
 } from "../port.js";
 import { bookingFromFields, fieldsOf, holdFromFields, int, text } from "./codec.js";
-import { unavailable } from "./connection.js";
+import { unavailable } from "./unavailable.js";
 import { checkInterval, decode, type StoreContext, transition } from "./context.js";
 
 export async function getBooking(

@@ -8,7 +8,7 @@ import type { RedisClient } from "../../redis/client.js";
 import type { Interval } from "../../calendar/index.js";
 import type { HoldRecord, Transition, TransitionRefusal } from "../port.js";
 import { fieldsOf, MalformedReplyError, text } from "./codec.js";
-import { unavailable } from "./connection.js";
+import { unavailable } from "./unavailable.js";
 import type { RedisKeys } from "./keys.js";
 import { PlaceArgsBuilder } from "./place-args.js";
 import type { ScriptName, ScriptRunner } from "./scripts.js";

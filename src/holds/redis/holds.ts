@@ -30,7 +30,7 @@ import {
   storedOwner,
   text,
 } from "./codec.js";
-import { unavailable } from "./connection.js";
+import { unavailable } from "./unavailable.js";
 import { entryJson } from "./bookings.js";
 import { checkTimes, decode, type StoreContext, transition } from "./context.js";
 

@@ -4,6 +4,6 @@ export {
   type RedisGatewayStoreOptions,
   type RedisStoreOptions,
 } from "./redis-store.js";
-export type { RedisConnectionOptions } from "./connection.js";
+export type { RedisConnectionOptions } from "../../redis/connection.js";
 export { RedisKeys } from "./keys.js";
 export type { ReplicaShortfall, ReplicaWaitPolicy } from "./replica-wait.js";

@@ -30,72 +30,78 @@
  *   <p>rep:<kind>:<id>        HASH   decayed reputation counts (shared across hosts, §7.3)
  *
  * `<n>:` is the length of the first of two joined parts, so ("a:b", "c") and ("a", "b:c")
- * never share a key.
+ * never share a key. Names are built by src/redis/keys.ts (the Cluster rule is there).
  */
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
+
 export class RedisKeys {
-  constructor(readonly prefix: string) {}
+  readonly #keys: RedisKeyspace;
+
+  constructor(readonly prefix: string) {
+    this.#keys = redisKeys(prefix);
+  }
 
   /** The host's tagged base; every per-host key starts with it. */
   host(hostId: string): string {
-    return `${this.prefix}{${hostId}}:`;
+    return this.#keys.hostBase(hostId);
   }
   hold(hostId: string, holdId: string): string {
-    return `${this.host(hostId)}hold:${holdId}`;
+    return this.#keys.hostKey(hostId, "hold", holdId);
   }
   occupancy(hostId: string, resourceId: string): string {
-    return `${this.host(hostId)}occ:${resourceId}`;
+    return this.#keys.hostKey(hostId, "occ", resourceId);
   }
   busy(hostId: string, resourceId: string): string {
-    return `${this.host(hostId)}busy:${resourceId}`;
+    return this.#keys.hostKey(hostId, "busy", resourceId);
   }
   agentType(hostId: string, type: string): string {
-    return `${this.host(hostId)}agt:${type}`;
+    return this.#keys.hostKey(hostId, "agt", type);
   }
   holdExpiry(hostId: string): string {
-    return `${this.host(hostId)}hexp`;
+    return this.#keys.hostKey(hostId, "hexp");
   }
   lease(hostId: string): string {
-    return `${this.host(hostId)}lease`;
+    return this.#keys.hostKey(hostId, "lease");
   }
   agent(hostId: string, agentKey: string): string {
-    return `${this.host(hostId)}agent:${agentKey}`;
+    return this.#keys.hostKey(hostId, "agent", agentKey);
   }
   unproven(hostId: string): string {
-    return `${this.host(hostId)}pool:unproven`;
+    return this.#keys.hostKey(hostId, "pool", "unproven");
   }
   attester(hostId: string, attester: string): string {
-    return `${this.host(hostId)}pool:att:${attester}`;
+    return this.#keys.hostKey(hostId, "pool", "att", attester);
   }
   mandate(hostId: string, rootIss: string, jti: string): string {
-    return `${this.host(hostId)}mand:${joined(rootIss, jti)}`;
+    return this.#keys.hostKey(hostId, "mand", joined(rootIss, jti));
   }
   booking(hostId: string, bookingId: string): string {
-    return `${this.host(hostId)}bk:${bookingId}`;
+    return this.#keys.hostKey(hostId, "bk", bookingId);
   }
   bookingIndex(hostId: string): string {
-    return `${this.host(hostId)}booking-index`;
+    return this.#keys.hostKey(hostId, "booking-index");
   }
   /** One of the booking indexes (lua/booking-index.lua): "all", "st:<status>", "due", "key", "meta". */
   bookingIndexPart(hostId: string, part: string): string {
-    return `${this.host(hostId)}bx:${part}`;
+    return this.#keys.hostKey(hostId, "bx", part);
   }
   principalBookings(hostId: string, principal: string): string {
-    return `${this.host(hostId)}pbk:${principal}`;
+    return this.#keys.hostKey(hostId, "pbk", principal);
   }
   events(hostId: string): string {
-    return `${this.host(hostId)}events`;
+    return this.#keys.hostKey(hostId, "events");
   }
   hosts(): string {
-    return `${this.prefix}hosts`;
+    return this.#keys.key("hosts");
   }
   nonce(keyid: string, nonce: string): string {
-    return `${this.prefix}nonce:${joined(keyid, nonce)}`;
+    return this.#keys.key("nonce", joined(keyid, nonce));
   }
   idempotency(agentKey: string, idempotencyKey: string): string {
-    return `${this.prefix}idem:${joined(agentKey, idempotencyKey)}`;
+    return this.#keys.key("idem", joined(agentKey, idempotencyKey));
   }
   reputation(kind: string, id: string): string {
-    return `${this.prefix}rep:${kind}:${id}`;
+    return this.#keys.key("rep", kind, id);
   }
 }
 

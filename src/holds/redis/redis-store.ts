@@ -13,6 +13,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { isCluster, type RedisClient } from "../../redis/client.js";
+import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import type {
   BookingIndexEntry,
   BookingListQuery,
@@ -36,7 +37,8 @@ import type {
   Transition,
 } from "../port.js";
 import * as bookings from "./bookings.js";
-import { connectClient, createClient, type RedisConnectionOptions, unavailable } from "./connection.js";
+import { connectClient, createClient, type RedisConnectionOptions } from "../../redis/connection.js";
+import { unavailable } from "./unavailable.js";
 import { StoreContext } from "./context.js";
 import * as holds from "./holds.js";
 import { listOccupancy } from "./occupancy.js";
@@ -81,7 +83,10 @@ function runner(redis: RedisClient, options: RedisStoreOptions): ScriptRunner {
 /** Connects, loads the scripts, and returns the store; rejects if Redis does not answer. */
 export async function createRedisGatewayStore(options: RedisGatewayStoreOptions): Promise<RedisHoldStore> {
   const client = createClient(options);
-  await connectClient(client, options.url);
+  // A Redis that does not answer is the store's infrastructure error, as every failure here.
+  await connectClient(client, options.url).catch((error: unknown) => {
+    throw unavailable("connect", error);
+  });
   const store = new RedisHoldStore(client, options);
   try {
     await store.loadScripts();
@@ -100,12 +105,12 @@ export class RedisHoldStore implements GatewayStore {
   /** Hosts this process has registered in the global hosts set (one SADD per host). */
   private readonly knownHosts = new Set<string>();
 
-  /** `redis` should come from connection.ts createClient (fail-fast settings). */
+  /** `redis` should come from src/redis/connection.ts createClient (fail-fast settings). */
   constructor(
     readonly redis: RedisClient,
     options: RedisStoreOptions = {},
   ) {
-    this.keys = new RedisKeys(options.keyPrefix ?? "schcp:");
+    this.keys = new RedisKeys(options.keyPrefix ?? DEFAULT_REDIS_KEY_PREFIX);
     this.ctx = new StoreContext(redis, this.keys, runner(redis, options), {
       retentionMs: options.endedHoldRetentionMs ?? 7 * DAY,
       pruneAfterMs: options.pruneAfterMs ?? DAY,

@@ -10,6 +10,7 @@
  * are; they are never logged.
  */
 import type { RedisClient } from "../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { acquireLock } from "../../redis/lock.js";
 import type { PushStore, Release } from "./store.js";
 import type { PushEntry } from "./types.js";
@@ -17,10 +18,14 @@ import type { PushEntry } from "./types.js";
 export class RedisPushStore implements PushStore {
   readonly shared = true;
 
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   async list(hostId: string): Promise<readonly PushEntry[]> {
     const all = await this.redis.hvals(this.#key(hostId));
@@ -38,7 +43,7 @@ export class RedisPushStore implements PushStore {
   }
   async lock(hostId: string, ttlMs: number): Promise<Release | undefined> {
     // Released only while still ours: it may have lapsed and been taken since (redis/lock.ts).
-    const lease = await acquireLock(this.redis, `${this.#key(hostId)}-lock`, ttlMs);
+    const lease = await acquireLock(this.redis, this.#keys.hostKey(hostId, "push-lock"), ttlMs);
     if (lease === undefined) return undefined;
     return async () => {
       await lease.release();
@@ -46,6 +51,6 @@ export class RedisPushStore implements PushStore {
   }
 
   #key(hostId: string): string {
-    return `${this.prefix}{${hostId}}:push`;
+    return this.#keys.hostKey(hostId, "push");
   }
 }

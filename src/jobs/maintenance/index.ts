@@ -12,7 +12,7 @@ export {
   type TaskLease,
   type TaskLock,
 } from "./periodic.js";
-export { RedisTaskLock, type RedisTaskLockOptions } from "./redis-lock.js";
+export { RedisTaskLock, taskLockPrefix, type RedisTaskLockOptions } from "./redis-lock.js";
 export {
   sweepExpiredHolds,
   type ExpiryNotice,

@@ -5,8 +5,17 @@
  */
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
+import { redisKeys } from "../../redis/keys.js";
 import { acquireLock } from "../../redis/lock.js";
 import type { TaskLease, TaskLock } from "./periodic.js";
+
+/**
+ * Where the gateway keeps its periodic jobs' leases: `{<REDIS_KEY_PREFIX>jobs}:lock:<task>`,
+ * every task's lease under one hash tag (one Cluster slot), beside nothing of a host.
+ */
+export function taskLockPrefix(keyPrefix?: string): string {
+  return `${redisKeys(keyPrefix).group("jobs")}:lock:`;
+}
 
 export interface RedisTaskLockOptions {
   readonly redisUrl: string;

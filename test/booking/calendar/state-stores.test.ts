@@ -16,7 +16,7 @@ import {
 import { syncCalendarHost, type CalendarHostPlan } from "../../../src/booking/calendar/sync.js";
 import { unitsFor } from "../../../src/booking/calendar/units.js";
 import type { RawCalendarEvent } from "../../../src/connectors/port.js";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
 import type { RedisClient } from "../../../src/redis/client.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";

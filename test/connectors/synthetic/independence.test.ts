@@ -1,8 +1,9 @@
 /**
  * The synthetic platform stands for an outside system (docs/ARCHITECTURE.md, Folders): its hours, slots and
  * allocation are its own code. It may use the connector port and src/protocol's pure helpers
- * (time, money, results) and the Redis script and client helpers, never the gateway's hold store, booking
- * core, calendar arithmetic or edges, so tests can catch the gateway and a platform disagreeing.
+ * (time, money, results) and the Redis helpers (client, connection, key names, scripts), never
+ * the gateway's hold store, booking core, calendar arithmetic or edges, so tests can catch the
+ * gateway and a platform disagreeing.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -13,7 +14,7 @@ const ALLOWED = [
   /^\.\/[\w-]+\.js$/,
   /^\.\.\/port\.js$/,
   /^\.\.\/\.\.\/protocol\//,
-  /^\.\.\/\.\.\/redis\/(script|client)\.js$/,
+  /^\.\.\/\.\.\/redis\/(script|client|connection|keys)\.js$/,
   /^node:/,
   /^ioredis$/,
   /^temporal-polyfill$/,

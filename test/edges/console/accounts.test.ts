@@ -31,7 +31,7 @@ import {
   Sessions,
   viewerOf,
 } from "../../../src/edges/console/sessions.js";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 
 /** Cheap for tests; the parameters travel in the hash, so verification follows them. */

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, type RunningServer } from "../../../src/gateway/cli/cli.js";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 
 let dir: string;

@@ -25,7 +25,7 @@ import {
 } from "../../../src/edges/console/accounts-password.js";
 import { consoleWiring } from "../../../src/gateway/runtime/console-wiring.js";
 import { createHttpApp } from "../../../src/gateway/app/app.js";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 

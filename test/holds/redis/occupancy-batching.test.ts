@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { HoldRequest, OccupancyEntry } from "../../../src/holds/port.js";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { StoreContext } from "../../../src/holds/redis/context.js";
 import { RedisKeys } from "../../../src/holds/redis/keys.js";
 import {

@@ -5,7 +5,7 @@
  */
 import type { RedisClient } from "../../../src/redis/client.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../src/redis/connection.js";
 import {
   MemoryPushStore,
   RedisPushStore,

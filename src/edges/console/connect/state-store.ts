@@ -9,6 +9,7 @@
  * under the gateway's key prefix, and never appears in a log line or an error.
  */
 import type { RedisClient } from "../../../redis/client.js";
+import { redisKeys, type RedisKeyspace } from "../../../redis/keys.js";
 import type { OAuthProvider } from "../../../gateway/credentials/record.js";
 import { type Clock, systemClock } from "../../../protocol/clock.js";
 
@@ -54,13 +55,17 @@ export class MemoryConnectStateStore implements ConnectStateStore {
 }
 
 export class RedisConnectStateStore implements ConnectStateStore {
+  readonly #keys: RedisKeyspace;
+
   constructor(
     private readonly redis: RedisClient,
-    private readonly prefix = "schcp:",
-  ) {}
+    prefix?: string,
+  ) {
+    this.#keys = redisKeys(prefix);
+  }
 
   key(state: string): string {
-    return `${this.prefix}connect:state:${state}`;
+    return this.#keys.key("connect", "state", state);
   }
 
   async put(state: string, pending: PendingConnect, ttlMs: number): Promise<void> {

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDED_CALENDAR_CONFIG, EMBEDDED_DEFAULT_CONFIG } from "../../../../src/booking/hosts/index.js";
 import { runCli, type RunningServer } from "../../../../src/gateway/cli/cli.js";
-import { connectClient, createClient } from "../../../../src/holds/redis/connection.js";
+import { connectClient, createClient } from "../../../../src/redis/connection.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../../support/redis.js";
 
 let dir: string;

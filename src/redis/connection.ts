@@ -1,13 +1,16 @@
 /**
- * The ioredis client the store runs on, configured to fail fast: no offline queue, no
+ * The client every Redis store runs on, configured to fail fast: no offline queue, no
  * automatic resend, no retries per request. A command issued while the connection is
  * down, or in flight when it drops, rejects at once instead of waiting (a queued command
  * could run later, after the caller gave up, and a resent script could run twice).
  * Reconnection continues in the background, so the store carries on when Redis is back.
+ *
+ * A redis+cluster:// URL opens ioredis' Cluster client (client.ts) with the same settings on
+ * each node's connection. Clients with other needs open their own through `openRedis`: BullMQ's
+ * (which must wait, maxRetriesPerRequest null), the periodic jobs' lock and the token vault's.
  */
 import type { RedisOptions } from "ioredis";
-import { openRedis, redact, type RedisClient } from "../../redis/client.js";
-import { HoldStoreUnavailableError } from "../port.js";
+import { openRedis, redact, type RedisClient } from "./client.js";
 
 export interface RedisConnectionOptions {
   readonly url: string;
@@ -20,10 +23,9 @@ export interface RedisConnectionOptions {
   readonly redisOptions?: RedisOptions;
 }
 
+/** A fail-fast client, not connected yet (`connectClient`). */
 export function createClient(options: RedisConnectionOptions): RedisClient {
   const maxDelay = options.maxReconnectDelayMs ?? 1000;
-  // A redis+cluster:// URL opens ioredis' Cluster client (redis/client.ts) with the same
-  // fail-fast settings on each node's connection.
   const client = openRedis(options.url, {
     redisOptions: {
       lazyConnect: true,
@@ -42,32 +44,20 @@ export function createClient(options: RedisConnectionOptions): RedisClient {
   return client;
 }
 
-/** Connects, or rejects with HoldStoreUnavailableError when Redis does not answer. */
+/** Redis did not answer a client's connect (the message names the URL, its password hidden). */
+export class RedisConnectError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "RedisConnectError";
+  }
+}
+
+/** Connects, or disconnects and rejects with RedisConnectError when Redis does not answer. */
 export async function connectClient(client: RedisClient, url: string): Promise<void> {
   try {
     await client.connect();
   } catch (error) {
     client.disconnect();
-    throw new HoldStoreUnavailableError(`cannot connect to Redis at ${redact(url)}`, { cause: error });
+    throw new RedisConnectError(`cannot connect to Redis at ${redact(url)}`, { cause: error });
   }
-}
-
-/**
- * Every failure of the Redis round trip becomes the port's infrastructure error. The
- * message says whether the command may have run: one in flight when the connection died
- * or timed out may have been executed (atomically, whole) and the caller cannot know;
- * one refused while disconnected never left the process.
- */
-export function unavailable(operation: string, error: unknown): HoldStoreUnavailableError {
-  if (error instanceof HoldStoreUnavailableError) return error;
-  const detail = error instanceof Error ? error.message : String(error);
-  const name = error instanceof Error ? error.name : "";
-  let outcome = "";
-  if (detail.includes("enableOfflineQueue")) outcome = " (not connected: it was not sent)";
-  else if (name === "MaxRetriesPerRequestError" || /Connection is closed|timed out/i.test(detail)) {
-    outcome = " (the connection failed with it in flight: it may have run)";
-  }
-  return new HoldStoreUnavailableError(`hold store ${operation} failed${outcome}: ${detail}`, {
-    cause: error,
-  });
 }

@@ -193,7 +193,7 @@ export const PIN_CASES: readonly PinCase[] = [
         now,
       );
       await pool.count(HOST, now);
-      await pool.release(HOST, ["p1"]);
+      await pool.release(HOST, ["p1"], now);
     },
     keys: (p) => [`${p}{h1}:pub:places`, `${p}{h1}:pub:meta`, `${p}{h1}:pub:o:o1`],
   },

@@ -78,6 +78,6 @@ export function vaultCaldavConnector(
       ),
     },
     discoverCalendars: via((c) => c.discoverCalendars()),
-    ...(calendar?.ok === true ? { calendarId: calendar.url.pathname } : {}),
+    ...(calendar?.ok === true ? { calendarId: calendar.value.pathname } : {}),
   };
 }

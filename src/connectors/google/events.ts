@@ -27,7 +27,7 @@ import type {
   WrittenEvent,
 } from "../port.js";
 import { googleWriteError, reasonsOf } from "./errors.js";
-import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
+import { callGoogle, callLine, type GoogleHttpDeps, type Answered, type Outcome } from "./http.js";
 import { googleEventId } from "./ids.js";
 
 type Written = ConnectorResult<WrittenEvent, EventWriteErrorCode>;
@@ -64,7 +64,7 @@ export class GoogleEventWriter implements EventWriter {
     return (this.deps.now ?? Date.now)();
   }
 
-  private written(outcome: Outcome & { ok: true }, calendarId: string, eventId: string): Written {
+  private written(outcome: Answered, calendarId: string, eventId: string): Written {
     const stored = outcome.value.data as calendar_v3.Schema$Event;
     if (!stored.etag || !stored.id) {
       return {

@@ -49,9 +49,9 @@ async function one(store: GatewayStore, hostId: string, i: number): Promise<void
     caps: { principalProven: false, maxActiveUnproven: 1e9 },
     payload: "{}",
   });
-  if (!placed.ok) throw new Error(`hold ${i}: ${placed.reason}`);
+  if (!placed.ok) throw new Error(`hold ${i}: ${placed.error.reason}`);
   const begun = await store.beginConfirm(hostId, holdId, NOW, HOUR);
-  if (!begun.ok) throw new Error(`begin ${i}: ${begun.reason}`);
+  if (!begun.ok) throw new Error(`begin ${i}: ${begun.error.reason}`);
   const done = await store.completeConfirm(
     hostId,
     holdId,
@@ -59,7 +59,7 @@ async function one(store: GatewayStore, hostId: string, i: number): Promise<void
     { bookingId: `b-${i}`, payload: `{"n":${i}}`, index: { status: "confirmed", keys: [`upstream:${i}`] } },
     NOW + i,
   );
-  if (!done.ok) throw new Error(`confirm ${i}: ${done.reason}`);
+  if (!done.ok) throw new Error(`confirm ${i}: ${done.error.reason}`);
   await store.isPrincipalProven(hostId, "principal", NOW);
 }
 

@@ -122,7 +122,7 @@ async function scan(text: string): Promise<{ total: number; longest: number; tok
   const cost = await jsonCost(text, unbounded);
   const total = performance.now() - started;
   running = false;
-  return { total, longest, tokens: cost.ok ? cost.tokens : -1 };
+  return { total, longest, tokens: cost.ok ? cost.value : -1 };
 }
 
 const round = (n: number) => Math.round(n * 10) / 10;

@@ -369,7 +369,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         const value = await captures.run(scope, run);
         return { ok: true, value, calls, ...tail() };
       } catch (thrown) {
-        return { ok: false, thrown, calls, ...tail() };
+        return { ok: false, error: thrown, calls, ...tail() };
       }
     },
     errorOf(entry: CapturedCall): ConnectorError | undefined {

@@ -57,6 +57,7 @@
  */
 import { overlaps, type Interval } from "../calendar/index.js";
 import type { Requirement, ResourceCandidate, WalkInReserve } from "./port.js";
+import type { Result } from "../protocol/result.js";
 
 /** Steps the assignment search may take before it refuses (step 4). */
 export const SEARCH_BUDGET = 1000;
@@ -85,10 +86,11 @@ export interface AgentOccupancy {
 
 export type OccupancyOf = (candidate: ResourceCandidate) => readonly Occupancy[];
 
-export type AllocationDecision =
-  | { readonly ok: true; readonly allocations: readonly PlannedAllocation[] }
-  | { readonly ok: false; readonly reason: "slot_taken" }
-  | { readonly ok: false; readonly reason: "walk_in_reserve"; readonly reserve: WalkInReserve };
+/** The allocations, or which check refused (the reserve, for walk_in_reserve). */
+export type AllocationDecision = Result<
+  readonly PlannedAllocation[],
+  { readonly reason: "slot_taken" } | { readonly reason: "walk_in_reserve"; readonly reserve: WalkInReserve }
+>;
 
 /** Half-open overlap (src/calendar), re-exported for the stores. */
 export { overlaps };
@@ -249,8 +251,8 @@ export function decideAllocation(
   agentOccupancy: readonly AgentOccupancy[],
 ): AllocationDecision {
   const planned = planAllocation(requirements, interval, occupancyOf);
-  if (planned === undefined) return { ok: false, reason: "slot_taken" };
+  if (planned === undefined) return { ok: false, error: { reason: "slot_taken" } };
   const reserve = violatedReserve(reserves, interval, planned, agentOccupancy);
-  if (reserve !== undefined) return { ok: false, reason: "walk_in_reserve", reserve };
-  return { ok: true, allocations: planned };
+  if (reserve !== undefined) return { ok: false, error: { reason: "walk_in_reserve", reserve } };
+  return { ok: true, value: planned };
 }

@@ -18,6 +18,7 @@
  */
 
 import type { Interval } from "../calendar/interval.js";
+import type { Result } from "../protocol/result.js";
 
 /** Kept here for the store's callers; the type is src/calendar's. */
 export type { Interval };
@@ -141,16 +142,17 @@ export type HoldRefusalReason =
   | "mandate_limit"
   | "hold_id_in_use";
 
-export type HoldOutcome =
-  | { readonly ok: true; readonly hold: HoldRecord }
-  | {
-      readonly ok: false;
-      readonly reason: HoldRefusalReason;
-      /** The rule that refused, e.g. { policy: "holds.max_active_per_agent", limit: 3 } (§9.2). */
-      readonly basis?: Readonly<Record<string, string | number>>;
-      /** Starts of up to five alternatives that could be held now (slot_taken, walk_in_reserve). */
-      readonly alternatives?: readonly number[];
-    };
+/** Why the store refused a hold. */
+export interface HoldRefusal {
+  readonly reason: HoldRefusalReason;
+  /** The rule that refused, e.g. { policy: "holds.max_active_per_agent", limit: 3 } (§9.2). */
+  readonly basis?: Readonly<Record<string, string | number>>;
+  /** Starts of up to five alternatives that could be held now (slot_taken, walk_in_reserve). */
+  readonly alternatives?: readonly number[];
+}
+
+/** The hold placed, or why not. */
+export type HoldOutcome = Result<HoldRecord, HoldRefusal>;
 
 export type TransitionRefusal =
   | "not_found"
@@ -163,9 +165,14 @@ export type TransitionRefusal =
   /** updateBookingPayload's compare-and-set found another payload (a concurrent update won). */
   | "stale";
 
-export type Transition<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: TransitionRefusal; readonly hold?: HoldRecord };
+/** Why a transition was refused, with the hold as it stands when the store read one. */
+export interface RefusedTransition {
+  readonly reason: TransitionRefusal;
+  readonly hold?: HoldRecord;
+}
+
+/** The transition's result, or why it was refused. */
+export type Transition<T> = Result<T, RefusedTransition>;
 
 export interface ReleaseResult {
   readonly hold: HoldRecord;

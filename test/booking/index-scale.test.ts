@@ -83,9 +83,9 @@ async function fill(
       caps: { principalProven: true },
       payload: "{}",
     });
-    if (!placed.ok) throw new Error(`fill ${i}: ${placed.reason}`);
+    if (!placed.ok) throw new Error(`fill ${i}: ${placed.error.reason}`);
     const begun = await store.beginConfirm(hostId, holdId, NOW, HOUR);
-    if (!begun.ok) throw new Error(`fill ${i}: ${begun.reason}`);
+    if (!begun.ok) throw new Error(`fill ${i}: ${begun.error.reason}`);
     const s = state(i, bookingId, holdId);
     const done = await store.completeConfirm(
       hostId,
@@ -95,7 +95,7 @@ async function fill(
       // Creation order is the fill order.
       NOW + i,
     );
-    if (!done.ok) throw new Error(`fill ${i}: ${done.reason}`);
+    if (!done.ok) throw new Error(`fill ${i}: ${done.error.reason}`);
     ids[i] = bookingId;
   };
   // In order, a batch at a time (each batch in flight at once: Redis pipelines it).

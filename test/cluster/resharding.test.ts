@@ -85,13 +85,13 @@ describe("a host's hash slot moving to another master under load", { timeout: 12
     // A third of the host's time is taken before the move, so there is occupancy to carry.
     for (const { r, i } of slots.filter((_, k) => k % 3 === 0)) {
       const outcome = await stores[0]!.placeHold(request(0, r, i));
-      if (outcome.ok) granted.push(outcome.hold);
+      if (outcome.ok) granted.push(outcome.value);
     }
     const attempt = async (client: number, r: string, i: { start: number; end: number }): Promise<void> => {
       try {
         const outcome = await stores[client]!.placeHold(request(client, r, i));
         if (migrating) during++;
-        if (outcome.ok) granted.push(outcome.hold);
+        if (outcome.ok) granted.push(outcome.value);
       } catch (error) {
         // TRYAGAIN beyond ioredis' redirection budget, or a redirection in flight: explicit.
         if (!(error instanceof HoldStoreUnavailableError)) throw error;

@@ -293,17 +293,16 @@ describe("walk-in reserve (step 5)", () => {
     expect(decideAllocation([r], iv(0, 10), none, [reserve], [agent("c", 0, 10), agent("d", 0, 10)])).toEqual(
       {
         ok: false,
-        reason: "walk_in_reserve",
-        reserve,
+        error: { reason: "walk_in_reserve", reserve },
       },
     );
     expect(decideAllocation([r], iv(0, 10), () => [occ(0, 10)], [], [])).toEqual({
       ok: false,
-      reason: "slot_taken",
+      error: { reason: "slot_taken" },
     });
     expect(decideAllocation([r], iv(0, 10), none, [reserve], [])).toEqual({
       ok: true,
-      allocations: [chair("a")],
+      value: [chair("a")],
     });
   });
 });

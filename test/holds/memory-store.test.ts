@@ -42,12 +42,12 @@ describe("MemoryHoldStore", () => {
     const store = new MemoryHoldStore({ endedHoldRetentionMs: DAY });
     const hostId = newHost();
     const placed = await store.placeHold(holdRequest(hostId));
-    if (!placed.ok) return expect.fail(placed.reason);
-    await store.releaseHold(hostId, placed.hold.holdId, NOW);
+    if (!placed.ok) return expect.fail(placed.error.reason);
+    await store.releaseHold(hostId, placed.value.holdId, NOW);
     await store.sweepExpired(hostId, NOW + DAY, 10);
-    expect(await store.getHold(hostId, placed.hold.holdId, NOW + DAY)).toBeDefined();
+    expect(await store.getHold(hostId, placed.value.holdId, NOW + DAY)).toBeDefined();
     await store.sweepExpired(hostId, NOW + DAY + 1, 10);
-    expect(await store.getHold(hostId, placed.hold.holdId, NOW + DAY + 1)).toBeUndefined();
+    expect(await store.getHold(hostId, placed.value.holdId, NOW + DAY + 1)).toBeUndefined();
   });
 
   it("never lets occupied time exceed a resource's capacity, whatever the operations (property)", async () => {
@@ -100,9 +100,9 @@ describe("MemoryHoldStore", () => {
             });
             const placed = await store.placeHold(request);
             if (placed.ok) {
-              holdIds.push(placed.hold.holdId);
+              holdIds.push(placed.value.holdId);
               // Busy time known when the hold was placed is never overlapped by it.
-              for (const a of placed.hold.allocations) {
+              for (const a of placed.value.allocations) {
                 const clash = (busy.get(a.resourceId) ?? []).some((b) => overlaps(b, request.interval));
                 expect(clash, `hold on ${a.resourceId} over busy time`).toBe(false);
               }

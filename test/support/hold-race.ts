@@ -67,7 +67,7 @@ export async function runRace(
       for (const request of (plans[client] ?? []).slice(from, to)) {
         const outcome = await store.placeHold(request);
         completed++;
-        if (outcome.ok) granted.push(outcome.hold);
+        if (outcome.ok) granted.push(outcome.value);
       }
     }),
   );

@@ -81,9 +81,9 @@ export async function saveBooking(
       bookingIndexEntry(signed),
     );
     if (written.ok) return ok(signed);
-    if (written.reason === "not_found") return err(notFound("booking"));
-    if (written.reason !== "stale")
-      throw new Error(`booking ${bookingId}: update refused (${written.reason})`);
+    if (written.error.reason === "not_found") return err(notFound("booking"));
+    if (written.error.reason !== "stale")
+      throw new Error(`booking ${bookingId}: update refused (${written.error.reason})`);
   }
   throw new Error(`booking ${bookingId}: ${MAX_ATTEMPTS} concurrent updates in a row; giving up`);
 }

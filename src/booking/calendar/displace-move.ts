@@ -105,7 +105,7 @@ async function recordUnits(deps: UnitMoveDeps, bookingId: string, resourceIds: r
       record.payload,
       bookingIndexEntry(moved),
     );
-    if (written.ok || written.reason !== "stale") return;
+    if (written.ok || written.error.reason !== "stale") return;
   }
 }
 

@@ -10,6 +10,7 @@
 import type { HostRuntime, OperatorApi } from "../api.js";
 import type { BookingState } from "../bookings/state.js";
 import type { Clock } from "../../protocol/clock.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface OfferDeps {
   readonly clock: Clock;
@@ -17,12 +18,14 @@ export interface OfferDeps {
   readonly propose: OperatorApi["propose"];
 }
 
-export type OfferOutcome =
-  | {
-      readonly ok: true;
-      readonly proposal: { readonly proposalId: string; readonly start: number; readonly expiresAt: number };
-    }
-  | { readonly ok: false; readonly reason: string };
+export interface OfferedProposal {
+  readonly proposalId: string;
+  readonly start: number;
+  readonly expiresAt: number;
+}
+
+/** The proposal made, or the reason none was (reported as the displacement's). */
+export type OfferOutcome = Result<OfferedProposal, string>;
 
 /** How far either side of the original start a new time is looked for. */
 const SEARCH_MS = 7 * 24 * 3_600_000;
@@ -42,7 +45,7 @@ export async function offerNearestTime(
   pinnedUnit: string | undefined,
 ): Promise<OfferOutcome> {
   const now = deps.clock.now();
-  if (state.start <= now) return { ok: false, reason: "already_started" };
+  if (state.start <= now) return { ok: false, error: "already_started" };
   const hostId = deps.host.config.id;
   const found = await deps.host.connector.slots.find({
     serviceId: state.serviceId,
@@ -50,7 +53,7 @@ export async function offerNearestTime(
     partySize: state.partySize ?? 1,
     ...(pinnedUnit !== undefined && { resourceIds: [pinnedUnit] }),
   });
-  if (!found.ok) return { ok: false, reason: `calendar_${found.error.code}` };
+  if (!found.ok) return { ok: false, error: `calendar_${found.error.code}` };
   const starts = [
     ...new Set(
       found.value
@@ -63,10 +66,10 @@ export async function offerNearestTime(
     const proposed = await deps.propose(hostId, state.bookingId, { start: new Date(start).toISOString() });
     if (proposed.ok) {
       const p = proposed.value.proposal;
-      if (p === undefined) return { ok: false, reason: "proposal_not_recorded" };
-      return { ok: true, proposal: { proposalId: p.proposalId, start: p.start, expiresAt: p.expiresAt } };
+      if (p === undefined) return { ok: false, error: "proposal_not_recorded" };
+      return { ok: true, value: { proposalId: p.proposalId, start: p.start, expiresAt: p.expiresAt } };
     }
-    if (proposed.error.code !== "slot_unavailable") return { ok: false, reason: proposed.error.reason };
+    if (proposed.error.code !== "slot_unavailable") return { ok: false, error: proposed.error.reason };
   }
-  return { ok: false, reason: "no_free_time" };
+  return { ok: false, error: "no_free_time" };
 }

@@ -182,10 +182,10 @@ async function displaceOne(
     state,
     chosen ? c.resourceId : undefined,
   );
-  if (offer.ok) return offered(offer.proposal);
+  if (offer.ok) return offered(offer.value);
 
   // 3. Neither.
-  return unresolved(offer.reason);
+  return unresolved(offer.error);
 }
 
 function tell(deps: DisplaceDeps, c: SyncConflict, state: BookingState, reason: string): void {

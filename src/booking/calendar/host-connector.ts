@@ -228,7 +228,8 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
     const { retryAt: _r, ...desired } = next;
     await deps.state.putOwn(setup.plan.hostId, desired);
     const out = await writeOwnEvent(own, desired);
-    return { ...ok(view(out.event)), ...(out.upstream !== undefined && { upstream: out.upstream }) };
+    const recorded = out.ok ? out.value : out.error.event;
+    return { ...ok(view(recorded)), ...(out.upstream !== undefined && { upstream: out.upstream }) };
   };
   return {
     async create(req) {
@@ -261,9 +262,9 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const out = await writeOwnEvent(own, event);
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
-      if (!out.ok) return { ...err(asPortError(out.error)), ...meta };
-      if (out.event.status === "tentative") deps.onTentative?.(out.event);
-      return { ...ok(view(out.event)), ...meta };
+      if (!out.ok) return { ...err(asPortError(out.error.cause)), ...meta };
+      if (out.value.status === "tentative") deps.onTentative?.(out.value);
+      return { ...ok(view(out.value)), ...meta };
     },
     async get(id) {
       const e = await load(id);
@@ -275,7 +276,7 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       if (e.written !== undefined) return ok(view(e));
       // Written or not, the id is ours: a create again answers the event as stored.
       const out = await writeOwnEvent(own, e);
-      return out.ok ? ok(view(out.event)) : err(asPortError(out.error));
+      return out.ok ? ok(view(out.value)) : err(asPortError(out.error.cause));
     },
     move: (id, change) =>
       rewrite(id, {

@@ -39,11 +39,10 @@ export function defaultCalendarOf(connector: Connector): string | undefined {
 /** A connector that can list the account's calendars (CalDAV: connectors/caldav/discover.ts). */
 interface Discovers {
   discoverCalendars(): Promise<
-    | {
-        readonly ok: true;
-        readonly value: ReadonlyArray<{ calendarId: string; components: readonly string[] }>;
-      }
-    | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } }
+    Result<
+      ReadonlyArray<{ calendarId: string; components: readonly string[] }>,
+      { readonly code: string; readonly message: string }
+    >
   >;
 }
 

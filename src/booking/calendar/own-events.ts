@@ -26,6 +26,7 @@ import type {
 } from "../../connectors/port.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { Clock } from "../../protocol/clock.js";
+import type { Err, Ok } from "../../protocol/result.js";
 
 export interface OwnEventDeps {
   readonly events: EventWriter;
@@ -54,14 +55,14 @@ export function ownEventId(idempotencyKey: string): string {
   return `bg${out}`;
 }
 
-export type WriteOutcome =
-  | { readonly ok: true; readonly event: OwnEvent; readonly upstream?: UpstreamMeta }
-  | {
-      readonly ok: false;
-      readonly event: OwnEvent;
-      readonly error: ConnectorError<EventWriteErrorCode>;
-      readonly upstream?: UpstreamMeta;
-    };
+/** A write that did not land: why, and the event as recorded for the retry. */
+export interface WriteFailure {
+  readonly cause: ConnectorError<EventWriteErrorCode>;
+  readonly event: OwnEvent;
+}
+
+/** The event as it landed, or the failure; with the call's metadata either way. */
+export type WriteOutcome = (Ok<OwnEvent> | Err<WriteFailure>) & { readonly upstream?: UpstreamMeta };
 
 const RETRY_BASE_MS = 5_000;
 const RETRY_MAX_MS = 15 * 60_000;
@@ -92,7 +93,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
     };
     const { retryAt: _r, lastError: _e, ...clean } = landed;
     await deps.state.putOwn(deps.hostId, clean);
-    return { ok: true, event: clean, ...(answer.upstream !== undefined && { upstream: answer.upstream }) };
+    return { ok: true, value: clean, ...(answer.upstream !== undefined && { upstream: answer.upstream }) };
   }
   const attempts = event.attempts + 1;
   const failed: OwnEvent = {
@@ -104,8 +105,7 @@ export async function writeOwnEvent(deps: OwnEventDeps, event: OwnEvent): Promis
   await deps.state.putOwn(deps.hostId, failed);
   return {
     ok: false,
-    event: failed,
-    error: answer.error,
+    error: { cause: answer.error, event: failed },
     ...(answer.upstream !== undefined && { upstream: answer.upstream }),
   };
 }
@@ -133,8 +133,8 @@ export async function retryOwnEvents(deps: OwnEventDeps): Promise<RetryReport> {
     else
       pending.push({
         eventId: e.eventId,
-        attempts: out.event.attempts,
-        ...(out.event.lastError !== undefined && { lastError: out.event.lastError }),
+        attempts: out.error.event.attempts,
+        ...(out.error.event.lastError !== undefined && { lastError: out.error.event.lastError }),
       });
   }
   return { tried: due.length, landed, pending };

@@ -43,6 +43,7 @@ import type {
   SyncReport,
 } from "./state.js";
 import type { Clock } from "../../protocol/clock.js";
+import type { Ok, Result } from "../../protocol/result.js";
 
 /** What a calendar host's configuration says about its calendars. */
 export interface CalendarHostPlan {
@@ -112,17 +113,17 @@ interface Read {
   readonly removed: ReadonlySet<string>;
 }
 
-type ReadOutcome =
-  | ({ readonly ok: true } & Read)
-  | {
-      readonly ok: false;
-      readonly kind: "full" | "incremental";
-      readonly pages: number;
-      readonly restarted: boolean;
-      readonly code: string;
-      readonly message: string;
-      readonly reason?: string;
-    };
+/** A read that did not complete: how far it went, and why it stopped. */
+interface ReadFailure {
+  readonly kind: "full" | "incremental";
+  readonly pages: number;
+  readonly restarted: boolean;
+  readonly code: string;
+  readonly message: string;
+  readonly reason?: string;
+}
+
+type ReadOutcome = Result<Read, ReadFailure>;
 
 /** One calendar indexed: its new series and days, and the days whose busy time moved. */
 interface Indexed {
@@ -150,19 +151,24 @@ export async function syncCalendarHost(
   );
   const report = (i: number, extra: Partial<SyncReport>): SyncReport => {
     const r = reads[i] as ReadOutcome;
+    const read = r.ok ? r.value : r.error;
     const calendarId = (plan.calendars[i] as { calendarId: string }).calendarId;
     return {
       hostId: plan.hostId,
       calendarId,
       at: started,
-      kind: r.kind,
+      kind: read.kind,
       outcome: "incomplete",
-      pages: r.pages,
+      pages: read.pages,
       events: 0,
       durationMs: deps.clock.now() - started,
-      ...(r.restarted && { restarted: true }),
+      ...(read.restarted && { restarted: true }),
       ...(!r.ok && {
-        error: { code: r.code, message: r.message, ...(r.reason !== undefined && { reason: r.reason }) },
+        error: {
+          code: r.error.code,
+          message: r.error.message,
+          ...(r.error.reason !== undefined && { reason: r.error.reason }),
+        },
       }),
       ...extra,
     };
@@ -172,7 +178,7 @@ export async function syncCalendarHost(
       deps,
       reads.map((_, i) => report(i, {})),
     );
-  const done = reads as Array<{ ok: true } & Read>;
+  const done = reads.map((r) => (r as Ok<Read>).value);
   const indexed: Indexed[] = [];
   for (const r of done) indexed.push(await indexCalendar(deps, plan, days, r, started));
   for (const x of indexed) {
@@ -587,67 +593,64 @@ async function readCalendar(
     const read = await readPages(deps.sync, calendarId, window, full ? undefined : previous?.cursor);
     pages += read.pages;
     if (read.ok) {
+      const got = read.value;
       // Never past the horizon this sync asked for, whatever the calendar says it read.
-      const reported = Math.min(read.readUntil, window.end);
+      const reported = Math.min(got.readUntil, window.end);
       const readUntil = full ? reported : Math.min(reported, previous?.readUntil ?? reported);
       // A full read names every event: the stored ones it does not name are gone.
       const removed = full
         ? new Set(
             previous === undefined
               ? []
-              : (await deps.state.eventIds(plan.hostId, calendarId)).filter((id) => !read.events.has(id)),
+              : (await deps.state.eventIds(plan.hostId, calendarId)).filter((id) => !got.events.has(id)),
           )
-        : read.removed;
+        : got.removed;
       return {
         ok: true,
-        calendarId,
-        ...(resourceId !== undefined && { resourceId }),
-        kind,
-        pages,
-        restarted,
-        previous,
-        ...(read.cursor !== undefined && { cursor: read.cursor }),
-        readUntil,
-        fullSyncAt: full ? now : (previous?.fullSyncAt ?? now),
-        reindex: full || previous?.rebuild === true,
-        changed: read.events,
-        removed,
+        value: {
+          calendarId,
+          ...(resourceId !== undefined && { resourceId }),
+          kind,
+          pages,
+          restarted,
+          previous,
+          ...(got.cursor !== undefined && { cursor: got.cursor }),
+          readUntil,
+          fullSyncAt: full ? now : (previous?.fullSyncAt ?? now),
+          reindex: full || previous?.rebuild === true,
+          changed: got.events,
+          removed,
+        },
       };
     }
-    if (read.code === "cursor_expired" && !full) {
+    if (read.error.code === "cursor_expired" && !full) {
       restarted = true;
       continue;
     }
-    const { code, message } = read;
+    const { code, message, reason } = read.error;
     return {
       ok: false,
-      kind,
-      pages,
-      restarted,
-      code,
-      message,
-      ...("reason" in read && { reason: read.reason }),
+      error: { kind, pages, restarted, code, message, ...(reason !== undefined && { reason }) },
     };
   }
 }
 
-type PagesOutcome =
-  | {
-      readonly ok: true;
-      readonly pages: number;
-      /** Changed (or, on a full read, all) events by event id; removed ids. */
-      readonly events: ReadonlyMap<string, readonly RawCalendarEvent[]>;
-      readonly removed: ReadonlySet<string>;
-      readonly cursor?: string;
-      readonly readUntil: number;
-    }
-  | {
-      readonly ok: false;
-      readonly pages: number;
-      readonly code: string;
-      readonly message: string;
-      readonly reason?: string;
-    };
+interface PagesRead {
+  /** Changed (or, on a full read, all) events by event id; removed ids. */
+  readonly events: ReadonlyMap<string, readonly RawCalendarEvent[]>;
+  readonly removed: ReadonlySet<string>;
+  readonly cursor?: string;
+  readonly readUntil: number;
+}
+
+interface PagesFailure {
+  readonly code: string;
+  readonly message: string;
+  readonly reason?: string;
+}
+
+/** The pages read, or why the reading stopped; with how many pages were read either way. */
+type PagesOutcome = Result<PagesRead, PagesFailure> & { readonly pages: number };
 
 async function readPages(
   sync: CalendarSync,
@@ -662,7 +665,7 @@ async function readPages(
     const page = await sync.sync({ calendarId, window, ...(next !== undefined && { cursor: next }) });
     if (!page.ok) {
       const { code, message, reason } = page.error;
-      return { ok: false, pages, code, message, ...(reason !== undefined && { reason }) };
+      return { ok: false, pages, error: { code, message, ...(reason !== undefined && { reason }) } };
     }
     // A changed event id is reported whole: its events replace all the caller held under it.
     const changed = new Map<string, RawCalendarEvent[]>();
@@ -680,25 +683,25 @@ async function readPages(
       return {
         ok: true,
         pages,
-        events,
-        removed,
-        readUntil: page.value.readUntil,
-        ...(next !== undefined && { cursor: next }),
+        value: {
+          events,
+          removed,
+          readUntil: page.value.readUntil,
+          ...(next !== undefined && { cursor: next }),
+        },
       };
     }
     if (next === undefined) {
       return {
         ok: false,
         pages,
-        code: "unavailable",
-        message: "the calendar said more pages follow but gave no cursor",
+        error: { code: "unavailable", message: "the calendar said more pages follow but gave no cursor" },
       };
     }
   }
   return {
     ok: false,
     pages: MAX_PAGES,
-    code: "unavailable",
-    message: `the calendar answered more than ${MAX_PAGES} pages`,
+    error: { code: "unavailable", message: `the calendar answered more than ${MAX_PAGES} pages` },
   };
 }

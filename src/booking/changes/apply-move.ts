@@ -59,7 +59,9 @@ export async function applyMove(
       ...(state.end !== undefined && { end: state.end }),
       resourceIds: state.resourceIds,
     });
-    return err(invalidState(`the change could not be applied (${swapped.reason}); ask for a new offer`));
+    return err(
+      invalidState(`the change could not be applied (${swapped.error.reason}); ask for a new offer`),
+    );
   }
 
   return saveBooking(

@@ -43,10 +43,10 @@ export async function fenceHold(
 ): UseCase<{ readonly hold: HoldRecord; readonly fence: number }> {
   const begun = await deps.store.beginConfirm(hostId, holdId, now, CONFIRM_LEASE_MS);
   if (begun.ok) return ok(begun.value);
-  if (begun.reason === "not_found") return err(notFound("hold"));
+  if (begun.error.reason === "not_found") return err(notFound("hold"));
   return err(
-    (begun.hold && holdStateRefusal(begun.hold)) ??
-      invalidState(`the hold cannot be confirmed (${begun.reason})`),
+    (begun.error.hold && holdStateRefusal(begun.error.hold)) ??
+      invalidState(`the hold cannot be confirmed (${begun.error.reason})`),
   );
 }
 

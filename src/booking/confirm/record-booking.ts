@@ -142,7 +142,7 @@ export async function recordBooking(
     { bookingId, payload: encodeBookingState(state), index: bookingIndexEntry(state) },
     now,
   );
-  if (!done.ok) return err(done.reason);
+  if (!done.ok) return err(done.error.reason);
   const owner = hold.owner;
   await deps.store.recordOutcome({ kind: "agent", id: owner.agentKey }, "confirmed", now);
   await deps.store.recordOutcome({ kind: "principal", id: intent.principal }, "confirmed", now);

@@ -234,7 +234,7 @@ async function placeWithAlternatives(
 ): UseCase<CreatedHold> {
   let { view, stated } = located;
   let outcome = await deps.store.placeHold(request);
-  if (!outcome.ok && (outcome.reason === "slot_taken" || outcome.reason === "walk_in_reserve")) {
+  if (!outcome.ok && (outcome.error.reason === "slot_taken" || outcome.error.reason === "walk_in_reserve")) {
     // §5.2: a refusal offers up to five alternatives. Work them out now and decide again, start
     // and alternatives in one atomic placeHold, so each alternative offered was free at that
     // moment (and the start itself is granted if it came free in between).
@@ -251,10 +251,10 @@ async function placeWithAlternatives(
   }
   if (!outcome.ok) {
     return err(
-      holdRefusal(outcome, (s) =>
+      holdRefusal(outcome.error, (s) =>
         alternativeAt(runtime, c.found, s, params.partySize, now, view, stated.get(s)),
       ),
     );
   }
-  return ok({ record: outcome.hold, payload });
+  return ok({ record: outcome.value, payload });
 }

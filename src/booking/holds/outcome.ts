@@ -3,18 +3,16 @@
  * walk-in reserve is slot_unavailable with up to five alternatives; caps are hold_limit with the rule in basis, and a retry hint where waiting helps (§9 example:
  * new_guest_pool_full, retry PT60S).
  */
-import type { HoldOutcome } from "../../holds/port.js";
+import type { HoldRefusal } from "../../holds/port.js";
 import type { BookingRefusal } from "../api.js";
 import type { HoldAlternative } from "../errors.js";
 import { bookingRefusal } from "../rules/index.js";
-
-type Refused = Extract<HoldOutcome, { ok: false }>;
 
 export const MAX_ALTERNATIVES = 5;
 const POOL_RETRY_MS = 60_000;
 
 export function holdRefusal(
-  outcome: Refused,
+  outcome: HoldRefusal,
   alternativeAt: (start: number) => HoldAlternative,
 ): BookingRefusal {
   const basis = outcome.basis;

@@ -45,8 +45,8 @@ export async function markAttendance(
   }
 
   const marked = await deps.store.markAttendance(hostId, bookingId, input.status);
-  if (!marked.ok && marked.reason !== "not_found")
-    return err(invalidState(`the booking cannot be marked (${marked.reason})`));
+  if (!marked.ok && marked.error.reason !== "not_found")
+    return err(invalidState(`the booking cannot be marked (${marked.error.reason})`));
   // The host's own system of record learns it too; a failure there does not undo the host's word.
   await host.connector.bookings.setStatus(state.upstreamId, input.status);
 

@@ -19,11 +19,19 @@
  * The time stays busy where it matters: the other booking still holds the overlapped unit,
  * and Square's own availability, which every Square slot comes from, counts both bookings.
  */
-import type { Allocation, BookingRecord, HoldStore, Interval, Requirement } from "../../holds/port.js";
+import type {
+  Allocation,
+  BookingRecord,
+  HoldStore,
+  Interval,
+  Requirement,
+  TransitionRefusal,
+} from "../../holds/port.js";
 import type { HostRuntime } from "../api.js";
 import { encodeHoldPayload } from "../holds/payload.js";
 import { ensureBookingIndex } from "../bookings/index-entry.js";
 import { ACTIVE_STATUSES, decodeBookingState, type BookingState } from "../bookings/state.js";
+import type { Result } from "../../protocol/result.js";
 
 /** Long enough for the two store steps; a hold left by a crash in between lapses on its own. */
 const MOVE_HOLD_TTL_MS = 60_000;
@@ -34,9 +42,14 @@ export interface MoveTarget {
   readonly allocations: readonly Allocation[];
 }
 
-export type Reallocated =
-  | { readonly ok: true; readonly record: BookingRecord; readonly conflictsWith?: readonly string[] }
-  | { readonly ok: false; readonly reason: string };
+/**
+ * The booking moved (with the bookings it now overlaps, when it went without resources), or
+ * why not: "refused" when the resources were not free, else the store's refusal.
+ */
+export type Reallocated = Result<
+  { readonly record: BookingRecord; readonly conflictsWith?: readonly string[] },
+  "refused" | TransitionRefusal
+>;
 
 /** Moves the booking's allocation to `target`; without resources when other gateway time is there. */
 export async function reallocate(
@@ -58,10 +71,10 @@ export async function reallocate(
   });
   const first = await moveTo(store, holdIds(), host, record, state, target.interval, requirements, now);
   if (first.ok) return first;
-  if (first.reason !== "refused") return first;
+  if (first.error !== "refused") return first;
   const conflictsWith = await overlapping(store, host.config.id, record.bookingId, target);
   const bare = await moveTo(store, holdIds(), host, record, state, target.interval, [], now);
-  return bare.ok ? { ...bare, conflictsWith } : bare;
+  return bare.ok ? { ok: true, value: { ...bare.value, conflictsWith } } : bare;
 }
 
 async function moveTo(
@@ -98,15 +111,15 @@ async function moveTo(
     }),
   });
   if (!placed.ok) {
-    if (requirements.length === 0) throw new Error(`booking ${record.bookingId}: ${placed.reason}`);
-    return { ok: false, reason: "refused" };
+    if (requirements.length === 0) throw new Error(`booking ${record.bookingId}: ${placed.error.reason}`);
+    return { ok: false, error: "refused" };
   }
   const moved = await store.moveBookingToHold(hostId, record.bookingId, holdId, now);
   if (!moved.ok) {
     await store.releaseHold(hostId, holdId, now);
-    return { ok: false, reason: moved.reason };
+    return { ok: false, error: moved.error.reason };
   }
-  return { ok: true, record: moved.value };
+  return { ok: true, value: { record: moved.value } };
 }
 
 /** The host's other active bookings on the target's resources and time (for the operator). */

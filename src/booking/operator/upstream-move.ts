@@ -111,9 +111,9 @@ export async function applyUpstreamMove(
     await deps.store.releaseHold(hostId, state.proposal.holdId, now);
 
   const moved = await reallocate(deps.store, () => deps.ids.next("h_"), host, record, state, target, now);
-  if (!moved.ok) return err(invalidState(`the booking could not be moved here (${moved.reason})`));
+  if (!moved.ok) return err(invalidState(`the booking could not be moved here (${moved.error})`));
   const conflict: BookingAttention | undefined =
-    moved.conflictsWith === undefined ? undefined : attentionOf(moved.conflictsWith, now);
+    moved.value.conflictsWith === undefined ? undefined : attentionOf(moved.value.conflictsWith, now);
 
   const apply = (s: BookingState): BookingState => {
     const { attention: _a, proposal, end: _e, ...rest } = s;
@@ -255,7 +255,7 @@ async function quietly(
       bookingIndexEntry(next),
     );
     if (written.ok) return next;
-    if (written.reason !== "stale") return undefined;
+    if (written.error.reason !== "stale") return undefined;
   }
   return undefined;
 }

@@ -19,20 +19,22 @@ export class MemoryPublicPool implements PublicPoolStore {
 
   take(hostId: string, place: PoolPlace, caps: PoolCaps, now: number): Promise<TakeOutcome> {
     const places = this.#live(hostId, now);
-    if (places.has(place.id)) return Promise.resolve({ ok: true });
+    if (places.has(place.id)) return Promise.resolve({ ok: true, value: undefined });
     const fromOrigin = [...places].filter(([, e]) => e.origin === place.origin);
     const refuse = (scope: "host" | "origin", limit: number, held: Array<[string, Entry]>): TakeOutcome => ({
       ok: false,
-      scope,
-      limit,
-      places: held.map(([id, e]): HeldPlace => ({ id, takenAt: e.takenAt })),
-      earliestUntil: held.length === 0 ? now : Math.min(...held.map(([, e]) => e.until)),
+      error: {
+        scope,
+        limit,
+        places: held.map(([id, e]): HeldPlace => ({ id, takenAt: e.takenAt })),
+        earliestUntil: held.length === 0 ? now : Math.min(...held.map(([, e]) => e.until)),
+      },
     });
     if (fromOrigin.length >= caps.perOrigin)
       return Promise.resolve(refuse("origin", caps.perOrigin, fromOrigin));
     if (places.size >= caps.perHost) return Promise.resolve(refuse("host", caps.perHost, [...places]));
     places.set(place.id, { origin: place.origin, until: place.until, takenAt: now });
-    return Promise.resolve({ ok: true });
+    return Promise.resolve({ ok: true, value: undefined });
   }
 
   release(hostId: string, ids: readonly string[]): Promise<void> {

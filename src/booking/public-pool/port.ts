@@ -17,6 +17,7 @@
  * past its own end. Ended bookings and abandoned holds free theirs sooner: the core prunes the
  * places whose hold or booking has ended when a cap is reached (take-place.ts).
  */
+import type { Result } from "../../protocol/result.js";
 
 /** The two caps; 0 refuses every newcomer booking at the host. */
 export interface PoolCaps {
@@ -40,17 +41,18 @@ export interface HeldPlace {
   readonly takenAt: number;
 }
 
-export type TakeOutcome =
-  | { readonly ok: true }
-  | {
-      readonly ok: false;
-      readonly scope: "host" | "origin";
-      readonly limit: number;
-      /** The places counted against that cap (at most the cap). */
-      readonly places: readonly HeldPlace[];
-      /** The earliest `until` among them (epoch ms). */
-      readonly earliestUntil: number;
-    };
+/** The cap that refused a place. */
+export interface PoolFull {
+  readonly scope: "host" | "origin";
+  readonly limit: number;
+  /** The places counted against that cap (at most the cap). */
+  readonly places: readonly HeldPlace[];
+  /** The earliest `until` among them (epoch ms). */
+  readonly earliestUntil: number;
+}
+
+/** The place taken, or the cap that refused it. */
+export type TakeOutcome = Result<undefined, PoolFull>;
 
 /**
  * Counted atomically: `take` counts and adds in one step (one Lua script in Redis), so any

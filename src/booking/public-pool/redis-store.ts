@@ -130,16 +130,18 @@ export class RedisPublicPool implements PublicPoolStore {
         [pool.base, now, place.id, place.until, place.origin, caps.perHost, caps.perOrigin],
       ),
     )) as Array<string | number>;
-    if (Number(reply[0]) === 1) return { ok: true };
+    if (Number(reply[0]) === 1) return { ok: true, value: undefined };
     const places: HeldPlace[] = [];
     for (let i = 4; i + 1 < reply.length; i += 2)
       places.push({ id: String(reply[i]), takenAt: Number(reply[i + 1]) });
     return {
       ok: false,
-      scope: reply[1] === "origin" ? "origin" : "host",
-      limit: Number(reply[2]),
-      places,
-      earliestUntil: Number(reply[3]),
+      error: {
+        scope: reply[1] === "origin" ? "origin" : "host",
+        limit: Number(reply[2]),
+        places,
+        earliestUntil: Number(reply[3]),
+      },
     };
   }
 

@@ -59,23 +59,24 @@ export async function takePublicPlace(
   const place = { id: req.holdId, origin: originTag(req.caller), until: req.until };
   let out = await pool.take(hostId, place, caps, req.now);
   if (out.ok) return ok(undefined);
-  const ended = await endedPlaces(store, hostId, out.places, req.now);
+  const ended = await endedPlaces(store, hostId, out.error.places, req.now);
   if (ended.length > 0) {
     await pool.release(hostId, ended, req.now);
     out = await pool.take(hostId, place, caps, req.now);
     if (out.ok) return ok(undefined);
   }
-  const retryAfterMs = Math.min(MAX_RETRY_MS, Math.max(1_000, out.earliestUntil - req.now));
+  const full = out.error;
+  const retryAfterMs = Math.min(MAX_RETRY_MS, Math.max(1_000, full.earliestUntil - req.now));
   return err(
     bookingRefusal("hold_limit", {
       reason: "new_guest_pool_full",
       message:
-        out.scope === "origin"
+        full.scope === "origin"
           ? "too many bookings from new guests through this network origin at this host right now; try again later"
           : "too many bookings from new guests at this host right now; try again later",
       basis: {
-        policy: out.scope === "origin" ? "public_booking.max_per_origin" : "public_booking.max_per_host",
-        limit: out.limit,
+        policy: full.scope === "origin" ? "public_booking.max_per_origin" : "public_booking.max_per_host",
+        limit: full.limit,
       },
       retryAfterMs,
     }),

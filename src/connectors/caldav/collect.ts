@@ -44,9 +44,9 @@ export function collectResources(calendar: URL, resources: readonly DavResource[
     if (r.calendarData === undefined)
       return { events, problem: `the server sent no calendar data for ${JSON.stringify(eventId)}` };
     const read = readResource(r.calendarData, eventId, r.etag);
-    if (!read.ok) return { events, problem: read.message };
-    noteSkipped(skipped, eventId, read.skipped);
-    events.push([eventId, read.events]);
+    if (!read.ok) return { events, problem: read.error };
+    noteSkipped(skipped, eventId, read.value.skipped);
+    events.push([eventId, read.value.events]);
   }
   return { events, ...(skipped.length > 0 && { skipped }) };
 }

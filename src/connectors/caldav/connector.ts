@@ -77,6 +77,6 @@ export function createCaldavConnector(settings: CaldavSettings, deps: CaldavDeps
     calendar: createCalendarSync(ctx),
     events: createEventWriter(ctx),
     discoverCalendars: () => discoverCalendars(ctx),
-    ...(calendar?.ok === true ? { calendarId: calendar.url.pathname } : {}),
+    ...(calendar?.ok === true ? { calendarId: calendar.value.pathname } : {}),
   };
 }

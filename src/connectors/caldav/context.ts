@@ -12,6 +12,7 @@ import type { Collected } from "./collect.js";
 import type { Multistatus } from "./dav.js";
 import { multistatusOffThread, tooCostly } from "./off-thread.js";
 import { statusError, type HttpAnswer, type Send } from "./upstream.js";
+import type { Err, Ok } from "../../protocol/result.js";
 
 export interface CaldavContext {
   readonly server: URL;
@@ -21,21 +22,20 @@ export interface CaldavContext {
   readonly logger?: Pick<Logger, "warn">;
 }
 
-export type DavOutcome =
-  | {
-      readonly ok: true;
-      readonly multistatus: Multistatus;
-      readonly meta: UpstreamMeta;
-      /** With `collect`: the resources' events by eventId, or the first unreadable one's message. */
-      readonly collected?: Collected;
-    }
-  | {
-      readonly ok: false;
-      readonly error: ConnectorError;
-      readonly meta: UpstreamMeta;
-      /** The answer, when one arrived (the caller may read a precondition from it). */
-      readonly answer?: HttpAnswer;
-    };
+/** A DAV call's parsed Multi-Status. */
+export interface Dav {
+  readonly multistatus: Multistatus;
+  /** With `collect`: the resources' events by eventId, or the first unreadable one's message. */
+  readonly collected?: Collected;
+}
+
+/**
+ * The Multi-Status or the failure, with the call's metadata either way; a failure keeps the
+ * answer, when one arrived (the caller may read a precondition from it).
+ */
+export type DavOutcome = (Ok<Dav> | (Err<ConnectorError> & { readonly answer?: HttpAnswer })) & {
+  readonly meta: UpstreamMeta;
+};
 
 export async function davCall(
   ctx: CaldavContext,
@@ -54,7 +54,7 @@ export async function davCall(
     body,
   });
   if (!sent.ok) return sent;
-  const { answer, meta } = sent;
+  const { value: answer, meta } = sent;
   if (answer.status !== 207) {
     const error: ConnectorError =
       answer.status >= 200 && answer.status < 300
@@ -79,7 +79,7 @@ export async function davCall(
       error: { code: "unavailable", message: `${what}: the Multi-Status is not readable` },
       meta,
     };
-  return { ok: true, multistatus, meta, ...(collected === undefined ? {} : { collected }) };
+  return { ok: true, value: { multistatus, ...(collected === undefined ? {} : { collected }) }, meta };
 }
 
 export const isSuccess = (status: number): boolean => status >= 200 && status < 300;

@@ -70,7 +70,7 @@ export async function discoverCalendars(
       failure ??= sent.error;
       return undefined;
     }
-    const got = sent.answer;
+    const got = sent.value;
     // A 404 or a redirect is part of the walk (/.well-known/caldav may be either); a refusal
     // of the credentials, a rate limit or a server failure is what to report if the walk fails.
     if ([401, 403, 429].includes(got.status) || got.status >= 500) refused ??= got;

@@ -13,9 +13,10 @@
  */
 import ICAL from "ical.js";
 import type { CalendarEventWrite } from "../port.js";
+import type { Result } from "../../protocol/result.js";
 
-export type Merged =
-  { readonly ok: true; readonly data: string } | { readonly ok: false; readonly message: string };
+/** The rewritten calendar object, or why the one on the server could not be rewritten. */
+export type Merged = Result<string, string>;
 
 const utc = (ms: number): ICAL.Time => ICAL.Time.fromJSDate(new Date(ms), true);
 
@@ -50,11 +51,11 @@ export function mergeOwnedInto(current: string, event: CalendarEventWrite, now: 
     calendar = new ICAL.Component(ICAL.parse(current) as unknown[]);
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    return { ok: false, message: `the event on the server is not readable iCalendar: ${detail}` };
+    return { ok: false, error: `the event on the server is not readable iCalendar: ${detail}` };
   }
   const vevent = ownMaster(calendar, event.eventId);
   if (vevent === undefined)
-    return { ok: false, message: `the event on the server has no VEVENT with UID ${event.eventId}` };
+    return { ok: false, error: `the event on the server has no VEVENT with UID ${event.eventId}` };
 
   const status = event.status.toUpperCase();
   const changed =
@@ -73,5 +74,5 @@ export function mergeOwnedInto(current: string, event: CalendarEventWrite, now: 
     const sequence = Number(valueOf(vevent, "sequence") ?? "0");
     vevent.updatePropertyWithValue("sequence", Number.isSafeInteger(sequence) ? sequence + 1 : 1);
   }
-  return { ok: true, data: calendar.toString() };
+  return { ok: true, value: calendar.toString() };
 }

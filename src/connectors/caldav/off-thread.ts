@@ -20,6 +20,7 @@ import type { Multistatus } from "./dav.js";
 import type { WalkedCalendar } from "./discover-walk.js";
 import { launchWorker } from "./launch-worker.js";
 import type { FromWorker, ToWorker } from "./parse-worker.js";
+import type { Result } from "../../protocol/result.js";
 
 /** How long the worker may work on one answer before it is ended. */
 export const PARSE_DEADLINE_MS = 10_000;
@@ -34,8 +35,8 @@ type Done = Extract<FromWorker, { type: "done" }>;
 type FetchAsk = Extract<FromWorker, { type: "fetch" }>;
 type Answer = Extract<ToWorker, { op: "fetched" }>["answer"];
 
-export type OffThread<T> =
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly tooCostly: true };
+/** The worker's answer, or "too_costly": the parse passed its deadline or its heap. */
+export type OffThread<T> = Result<T, "too_costly">;
 
 class ParseThread {
   readonly #worker: Worker;
@@ -167,7 +168,7 @@ export function multistatusOffThread(
       url: url.href,
       ...(collect === undefined ? {} : { collect: collect.href }),
     });
-    if (done === undefined) return { ok: false, tooCostly: true };
+    if (done === undefined) return { ok: false, error: "too_costly" };
     const d = done as { multistatus?: Multistatus; collected?: Collected };
     return {
       ok: true,
@@ -192,9 +193,9 @@ export function resourcesOffThread(
   const job = async (): Promise<OffThread<Collected>> => {
     if (shared === undefined || shared.dead) shared = new ParseThread();
     const done = await shared.run({ op: "resources", files });
-    if (done === undefined) return { ok: false, tooCostly: true };
+    if (done === undefined) return { ok: false, error: "too_costly" };
     const { resources } = done as { resources?: Collected };
-    return resources === undefined ? { ok: false, tooCostly: true } : { ok: true, value: resources };
+    return resources === undefined ? { ok: false, error: "too_costly" } : { ok: true, value: resources };
   };
   const run = queue.then(job, job);
   queue = run.catch(() => undefined);
@@ -212,7 +213,7 @@ export async function discoverOffThread(
   const thread = new ParseThread();
   try {
     const done = await thread.run({ op: "discover", serverUrl }, send);
-    if (done === undefined) return { ok: false, tooCostly: true };
+    if (done === undefined) return { ok: false, error: "too_costly" };
     const { calendars } = done as { calendars?: readonly WalkedCalendar[] };
     return { ok: true, value: calendars === undefined ? {} : { calendars } };
   } finally {

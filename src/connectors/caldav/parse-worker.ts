@@ -82,9 +82,9 @@ function readFiles(files: Extract<ToWorker, { op: "resources" }>["files"]): Coll
   const skipped: SkippedIn[] = [];
   for (const f of files) {
     const read = readResource(new TextDecoder("utf-8").decode(f.bytes), f.eventId, f.version);
-    if (!read.ok) return { events, problem: read.message };
-    noteSkipped(skipped, f.eventId, read.skipped);
-    events.push([f.eventId, read.events]);
+    if (!read.ok) return { events, problem: read.error };
+    noteSkipped(skipped, f.eventId, read.value.skipped);
+    events.push([f.eventId, read.value.events]);
   }
   return { events, ...(skipped.length > 0 && { skipped }) };
 }

@@ -12,25 +12,26 @@
  *   removes all of them. (A foreign resource named without ".ics" keeps its full name as its id;
  *   the gateway only ever writes and deletes its own events.)
  */
-export type Located =
-  { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string };
+import type { Result } from "../../protocol/result.js";
+
+/** The URL, or the message saying why the id names none on this server. */
+export type Located = Result<URL, string>;
 
 /** The collection URL of a calendarId, always ending in "/" (collections are addressed so). */
 export function calendarUrl(server: URL, calendarId: string): Located {
-  if (calendarId.trim() === "")
-    return { ok: false, message: "calendarId is empty: give the calendar's path" };
+  if (calendarId.trim() === "") return { ok: false, error: "calendarId is empty: give the calendar's path" };
   let url: URL;
   try {
     url = new URL(calendarId, server);
   } catch {
-    return { ok: false, message: "calendarId is not a path or URL" };
+    return { ok: false, error: "calendarId is not a path or URL" };
   }
   if (url.origin !== server.origin)
-    return { ok: false, message: "calendarId names another server than the configured one" };
+    return { ok: false, error: "calendarId names another server than the configured one" };
   if (url.search !== "" || url.hash !== "")
-    return { ok: false, message: "calendarId has a query or fragment: give the calendar's path" };
+    return { ok: false, error: "calendarId has a query or fragment: give the calendar's path" };
   if (!url.pathname.endsWith("/")) url.pathname = `${url.pathname}/`;
-  return { ok: true, url };
+  return { ok: true, value: url };
 }
 
 const MAX_EVENT_ID = 200;
@@ -38,8 +39,8 @@ const MAX_EVENT_ID = 200;
 /** The resource URL of one of the gateway's own events. */
 export function eventUrl(calendar: URL, eventId: string): Located {
   if (eventId === "" || eventId.length > MAX_EVENT_ID)
-    return { ok: false, message: `eventId must be 1 to ${MAX_EVENT_ID} characters` };
-  return { ok: true, url: new URL(`${encodeURIComponent(eventId)}.ics`, calendar) };
+    return { ok: false, error: `eventId must be 1 to ${MAX_EVENT_ID} characters` };
+  return { ok: true, value: new URL(`${encodeURIComponent(eventId)}.ics`, calendar) };
 }
 
 /** The eventId of a resource href as the server wrote it (a path, a full URL or relative). */

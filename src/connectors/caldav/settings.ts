@@ -52,7 +52,7 @@ export function validateCaldavSettings(input: unknown): Result<CaldavSettings, F
   if (calendarPath !== undefined) {
     if (typeof calendarPath !== "string") return bad("/calendarPath", "calendarPath is a string");
     const where = calendarUrl(server, calendarPath);
-    if (!where.ok) return bad("/calendarPath", where.message.replace("calendarId", "calendarPath"));
+    if (!where.ok) return bad("/calendarPath", where.error.replace("calendarId", "calendarPath"));
   }
 
   const { username, password } = s;

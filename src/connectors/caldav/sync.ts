@@ -74,15 +74,15 @@ export function createCalendarSync(ctx: CaldavContext): CalendarSync {
   return {
     async sync(request: CalendarSyncRequest): Promise<SyncResult> {
       const where = calendarUrl(ctx.server, request.calendarId);
-      if (!where.ok) return { ok: false, error: { code: "invalid_request", message: where.message } };
-      if (request.cursor === undefined) return fullSync(ctx, where.url, request.window);
+      if (!where.ok) return { ok: false, error: { code: "invalid_request", message: where.error } };
+      if (request.cursor === undefined) return fullSync(ctx, where.value, request.window);
       const cursor = decodeCursor(request.cursor);
       if (cursor === undefined)
         return {
           ok: false,
           error: { code: "cursor_expired", message: "the cursor is not one this CalDAV connector wrote" },
         };
-      return incrementalSync(ctx, where.url, cursor);
+      return incrementalSync(ctx, where.value, cursor);
     },
   };
 }
@@ -99,9 +99,10 @@ function collect(
   into: Map<string, readonly RawCalendarEvent[]>,
   ctx: CaldavContext,
 ): string | undefined {
-  for (const [eventId, events] of outcome.collected?.events ?? []) into.set(eventId, events);
-  logSkipped(ctx.logger, outcome.collected?.skipped);
-  return outcome.collected?.problem;
+  const { collected } = outcome.value;
+  for (const [eventId, events] of collected?.events ?? []) into.set(eventId, events);
+  logSkipped(ctx.logger, collected?.skipped);
+  return collected?.problem;
 }
 
 async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Promise<SyncResult> {
@@ -113,13 +114,13 @@ async function fullSync(ctx: CaldavContext, calendar: URL, window: Interval): Pr
   const token = await davCall(ctx, "PROPFIND", calendar, "0", syncTokenPropfind, "reading the calendar");
   if (!token.ok) return failed(token);
   // A PROPFIND of a missing collection may come back 207 with a 404 inside (xandikos does).
-  if (missing(calendar, token.multistatus.resources))
+  if (missing(calendar, token.value.multistatus.resources))
     return {
       ok: false,
       error: { code: "not_found", message: "the calendar does not exist" },
       upstream: token.meta,
     };
-  const syncToken = token.multistatus.resources.find((r) => r.syncToken !== undefined)?.syncToken;
+  const syncToken = token.value.multistatus.resources.find((r) => r.syncToken !== undefined)?.syncToken;
   const byId = new Map<string, readonly RawCalendarEvent[]>();
   let meta = token.meta;
   for (const match of [window, { property: "RRULE" as const }, { property: "RDATE" as const }]) {
@@ -169,7 +170,7 @@ async function syncFailure(
   if (status !== 500) return failed(outcome);
   const probe = await davCall(ctx, "PROPFIND", calendar, "0", syncTokenPropfind, "reading the calendar");
   if (!probe.ok) return failed(probe);
-  if (missing(calendar, probe.multistatus.resources))
+  if (missing(calendar, probe.value.multistatus.resources))
     return {
       ok: false,
       error: { code: "not_found", message: "the calendar does not exist" },
@@ -196,13 +197,13 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
     "syncing the calendar",
   );
   if (!report.ok) return syncFailure(ctx, calendar, report);
-  const nextToken = report.multistatus.syncToken;
+  const nextToken = report.value.multistatus.syncToken;
   if (nextToken === undefined) return unreadable("the sync-collection answer has no sync-token", report.meta);
   let meta = report.meta;
   const removed = new Set<string>();
   const changed: string[] = [];
   let truncated = false;
-  for (const r of report.multistatus.resources) {
+  for (const r of report.value.multistatus.resources) {
     if (isCollection(calendar, r.href)) {
       truncated ||= r.status === 507;
       continue;
@@ -226,7 +227,8 @@ async function incrementalSync(ctx: CaldavContext, calendar: URL, cursor: SyncCu
     meta = got.meta;
     const problem = collect(got, byId, ctx);
     if (problem !== undefined) return unreadable(problem, meta);
-    for (const r of got.multistatus.resources) if (r.status === 404) removed.add(eventIdOf(calendar, r.href));
+    for (const r of got.value.multistatus.resources)
+      if (r.status === 404) removed.add(eventIdOf(calendar, r.href));
   }
   for (const href of changed) {
     const id = eventIdOf(calendar, href);

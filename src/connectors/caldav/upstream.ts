@@ -31,6 +31,7 @@ import {
 import { upstreamLimits } from "../http/limits.js";
 import { readBodyCapped } from "../http/read-body.js";
 import type { ConnectorError, PlatformIdentity, UpstreamMeta } from "../port.js";
+import type { Result } from "../../protocol/result.js";
 
 /** The protocols pinned: there is no API version to send, the RFCs are the contract. */
 export const CALDAV_PLATFORM: PlatformIdentity = { vendor: "caldav", api_version: "RFC4791+RFC6578" };
@@ -84,9 +85,7 @@ export function httpAnswer(status: number, headers: Headers, bytes: Uint8Array):
 }
 
 /** An answer arrived (any status), or none did (timeout, refused connection). */
-export type Exchange =
-  | { readonly ok: true; readonly answer: HttpAnswer; readonly meta: UpstreamMeta }
-  | { readonly ok: false; readonly error: ConnectorError; readonly meta: UpstreamMeta };
+export type Exchange = Result<HttpAnswer, ConnectorError> & { readonly meta: UpstreamMeta };
 
 export interface OutgoingRequest {
   readonly method: string;
@@ -141,16 +140,16 @@ export function createSend(opts: TransportOptions): Send {
     });
     const last = captured.calls.at(-1);
     const call = last?.meta.call ?? callLine(method, url.pathname, redact, MARKER);
-    if (captured.ok && last !== undefined) return { ok: true, answer: captured.value, meta: last.meta };
-    if (last?.failure === "too_large" || (!captured.ok && isTooLarge(captured.thrown)))
+    if (captured.ok && last !== undefined) return { ok: true, value: captured.value, meta: last.meta };
+    if (last?.failure === "too_large" || (!captured.ok && isTooLarge(captured.error)))
       return { ok: false, meta: { call, status: 0 }, error: tooLargeError(call, limit) };
     const meta: UpstreamMeta = { call, status: 0 };
     // No answer, or one whose body did not arrive in time or at all.
     const timedOut =
       last?.failure === "timeout" ||
       (captured.ok === false &&
-        captured.thrown instanceof Error &&
-        (captured.thrown.name === "TimeoutError" || captured.thrown.name === "AbortError"));
+        captured.error instanceof Error &&
+        (captured.error.name === "TimeoutError" || captured.error.name === "AbortError"));
     if (last?.failure === "refused")
       return { ok: false, meta, error: upstream.errorOf(last) ?? { code: "invalid_request", message: call } };
     if (timedOut)

@@ -23,15 +23,16 @@
 import ICAL from "ical.js";
 import type { EventTime, RawCalendarEvent } from "../port.js";
 import { contentLinesOf, type SkippedLine } from "../../protocol/ical/content-lines.js";
+import type { Result } from "../../protocol/result.js";
 
-export type ReadResource =
-  | {
-      readonly ok: true;
-      readonly events: readonly RawCalendarEvent[];
-      /** Lines left out as not iCalendar content lines (they carry no time), for the log. */
-      readonly skipped?: readonly SkippedLine[];
-    }
-  | { readonly ok: false; readonly message: string };
+export interface ResourceEvents {
+  readonly events: readonly RawCalendarEvent[];
+  /** Lines left out as not iCalendar content lines (they carry no time), for the log. */
+  readonly skipped?: readonly SkippedLine[];
+}
+
+/** The resource's events, or the message saying why it cannot be read. */
+export type ReadResource = Result<ResourceEvents, string>;
 
 type JCalProperty = [string, Record<string, unknown>, string, ...unknown[]];
 
@@ -165,12 +166,12 @@ export function readResource(calendarData: string, eventId: string, etag: string
       if (typeof zone.tzid === "string") zones.set(zone.tzid, zone);
     }
     const events = calendar.getAllSubcomponents("vevent").map((e) => readEvent(e, eventId, etag, zones));
-    return { ok: true, events, ...(content.skippedCount > 0 && { skipped: content.skipped }) };
+    return { ok: true, value: { events, ...(content.skippedCount > 0 && { skipped: content.skipped }) } };
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
     return {
       ok: false,
-      message: `the calendar object ${JSON.stringify(eventId)} is not readable iCalendar: ${detail}`,
+      error: `the calendar object ${JSON.stringify(eventId)} is not readable iCalendar: ${detail}`,
     };
   }
 }

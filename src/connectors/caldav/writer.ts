@@ -29,7 +29,7 @@ import type {
 import { buildEvent } from "./build-event.js";
 import { isSuccess, type CaldavContext } from "./context.js";
 import { mergeOwnedInto } from "./merge-event.js";
-import { calendarUrl, eventUrl } from "./resources.js";
+import { calendarUrl, eventUrl, type Located } from "./resources.js";
 import { preconditionOf, statusError } from "./upstream.js";
 
 type WriteResult<T> = ConnectorResult<T, EventWriteErrorCode>;
@@ -37,11 +37,9 @@ type WriteResult<T> = ConnectorResult<T, EventWriteErrorCode>;
 /** Reads and merges after a 412, before the rewrite is left to the caller's retry. */
 const MERGE_TRIES = 3;
 
-type Target = { readonly ok: true; readonly url: URL } | { readonly ok: false; readonly message: string };
-
-function targetOf(ctx: CaldavContext, calendarId: string, eventId: string): Target {
+function targetOf(ctx: CaldavContext, calendarId: string, eventId: string): Located {
   const calendar = calendarUrl(ctx.server, calendarId);
-  return calendar.ok ? eventUrl(calendar.url, eventId) : calendar;
+  return calendar.ok ? eventUrl(calendar.value, eventId) : calendar;
 }
 
 const invalid = <T>(message: string): WriteResult<T> => ({
@@ -64,9 +62,9 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
   ): Promise<WriteResult<WrittenEvent>> {
     const got = await ctx.send({ method: "GET", url, headers: { accept: "text/calendar" } });
     if (!got.ok) return { ok: false, error: got.error, upstream: got.meta };
-    const etag = got.answer.headers.get("etag");
-    if (!isSuccess(got.answer.status))
-      return { ok: false, error: statusError(got.answer, what, ctx.clock), upstream: got.meta };
+    const etag = got.value.headers.get("etag");
+    if (!isSuccess(got.value.status))
+      return { ok: false, error: statusError(got.value, what, ctx.clock), upstream: got.meta };
     if (etag === null)
       return {
         ok: false,
@@ -93,15 +91,15 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
     const problem = checkWrite(event);
     if (problem !== undefined) return invalid(problem);
     const target = targetOf(ctx, event.calendarId, event.eventId);
-    if (!target.ok) return invalid(target.message);
+    if (!target.ok) return invalid(target.error);
     const sent = await ctx.send({
       method: "PUT",
-      url: target.url,
+      url: target.value,
       headers: { ...condition, "content-type": "text/calendar; charset=utf-8" },
       body: body ?? buildEvent(event, ctx.clock.now()),
     });
     if (!sent.ok) return { ok: false, error: sent.error, upstream: sent.meta };
-    const { answer, meta } = sent;
+    const { value: answer, meta } = sent;
     // xandikos answers a refused PUT (no-uid-conflict, valid-calendar-data) with a 207 naming the
     // precondition, where RFC 4791 §5.3.2.1 says 403: either way it is not a write.
     const refused = answer.status === 207 ? preconditionOf(answer.body) : undefined;
@@ -117,12 +115,12 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
         error: { code: "invalid_request", message: `the CalDAV server refused ${what}: ${refused}` },
         upstream: meta,
       };
-    if (answer.status === 412) return onPrecondition(target.url, meta);
+    if (answer.status === 412) return onPrecondition(target.value, meta);
     if (!isSuccess(answer.status))
       return { ok: false, error: statusError(answer, what, ctx.clock), upstream: meta };
     const etag = answer.headers.get("etag");
     return etag === null
-      ? readBack(target.url, event, what)
+      ? readBack(target.value, event, what)
       : { ok: true, value: written(event, etag), upstream: meta };
   }
 
@@ -134,7 +132,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
   ): Promise<WriteResult<WrittenEvent>> {
     const got = await ctx.send({ method: "GET", url, headers: { accept: "text/calendar" } });
     if (!got.ok) return { ok: false, error: got.error, upstream: got.meta };
-    const { answer, meta } = got;
+    const { value: answer, meta } = got;
     const failed = (message: string): WriteResult<WrittenEvent> => ({
       ok: false,
       error: { code: "precondition_failed", message },
@@ -153,7 +151,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
       };
     const merged = mergeOwnedInto(answer.body, event, ctx.clock.now());
     if (!merged.ok)
-      return { ok: false, error: { code: "invalid_request", message: merged.message }, upstream: meta };
+      return { ok: false, error: { code: "invalid_request", message: merged.error }, upstream: meta };
     return put(
       event,
       { "if-match": etag },
@@ -169,7 +167,7 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
               upstream: againMeta,
             }),
       "updating the event",
-      merged.data,
+      merged.value,
     );
   }
 
@@ -187,22 +185,26 @@ export function createEventWriter(ctx: CaldavContext): EventWriter {
 
     async delete(calendarId, eventId, ifMatch) {
       const target = targetOf(ctx, calendarId, eventId);
-      if (!target.ok) return invalid(target.message);
+      if (!target.ok) return invalid(target.error);
       const sent = await ctx.send({
         method: "DELETE",
-        url: target.url,
+        url: target.value,
         headers: ifMatch === undefined ? {} : { "if-match": ifMatch },
       });
       if (!sent.ok) return { ok: false, error: sent.error, upstream: sent.meta };
-      const { answer, meta } = sent;
+      const { value: answer, meta } = sent;
       if (answer.status === 404 || answer.status === 410)
         return { ok: true, value: { deleted: false }, upstream: meta };
       if (isSuccess(answer.status)) return { ok: true, value: { deleted: true }, upstream: meta };
       if (answer.status !== 412)
         return { ok: false, error: statusError(answer, "deleting the event", ctx.clock), upstream: meta };
-      const check = await ctx.send({ method: "GET", url: target.url, headers: { accept: "text/calendar" } });
+      const check = await ctx.send({
+        method: "GET",
+        url: target.value,
+        headers: { accept: "text/calendar" },
+      });
       if (!check.ok) return { ok: false, error: check.error, upstream: check.meta };
-      if (check.answer.status === 404 || check.answer.status === 410)
+      if (check.value.status === 404 || check.value.status === 410)
         return { ok: true, value: { deleted: false }, upstream: check.meta };
       return {
         ok: false,

@@ -14,6 +14,7 @@ import type { calendar_v3 } from "@googleapis/calendar";
 import type { ConnectorResult } from "../port.js";
 import { googleError } from "./errors.js";
 import { callGoogle, callLine, type GoogleHttpDeps } from "./http.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface WatchRequest {
   readonly calendarId: string;
@@ -79,8 +80,8 @@ export class GoogleChannels {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status !== 200) return { ok: false, upstream, error: googleError(outcome, this.now()) };
-    const channel = outcome.data as calendar_v3.Schema$Channel;
+    if (outcome.value.status !== 200) return { ok: false, upstream, error: googleError(outcome, this.now()) };
+    const channel = outcome.value.data as calendar_v3.Schema$Channel;
     const expiration = Number(channel.expiration);
     if (!channel.resourceId || !Number.isFinite(expiration)) {
       return {
@@ -110,9 +111,9 @@ export class GoogleChannels {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status === 204 || outcome.status === 200)
+    if (outcome.value.status === 204 || outcome.value.status === 200)
       return { ok: true, upstream, value: { stopped: true } };
-    if (outcome.status === 404) return { ok: true, upstream, value: { stopped: false } };
+    if (outcome.value.status === 404) return { ok: true, upstream, value: { stopped: false } };
     return { ok: false, upstream, error: googleError(outcome, this.now()) };
   }
 }
@@ -161,7 +162,7 @@ export function sameSecret(a: string, b: string): boolean {
 export function checkNotification(
   headers: NotificationHeaders,
   expected: { readonly channelId: string; readonly token: string; readonly resourceId?: string },
-): { ok: true; value: ChannelNotification } | { ok: false; error: GoogleNotificationRefusal } {
+): Result<ChannelNotification, GoogleNotificationRefusal> {
   const channelId = header(headers, "X-Goog-Channel-ID");
   const token = header(headers, "X-Goog-Channel-Token");
   const state = header(headers, "X-Goog-Resource-State");

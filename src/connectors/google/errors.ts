@@ -45,21 +45,21 @@ export function googleError(answer: Answered, now: number): ConnectorError {
 }
 
 export function googleWriteError(answer: Answered, now: number): ConnectorError<EventWriteErrorCode> {
-  const { status } = answer;
-  const reasons = reasonsOf(answer.data);
+  const { status, data, headers } = answer.value;
+  const reasons = reasonsOf(data);
   const what = `${answer.meta.call} answered ${status}${reasons.length > 0 ? ` (${reasons.join(", ")})` : ""}`;
   const usageLimit =
-    reasons.some((r) => RATE_REASONS.has(r)) || detailsOf(answer.data, "domain").includes("usageLimits");
+    reasons.some((r) => RATE_REASONS.has(r)) || detailsOf(data, "domain").includes("usageLimits");
   const rateLimited = status === 429 || (status === 403 && usageLimit);
   if (rateLimited) {
-    const after = retryAfterMs(answer.headers.get("retry-after"), now);
+    const after = retryAfterMs(headers.get("retry-after"), now);
     return { code: "rate_limited", message: what, ...(after !== undefined && { retryAfterMs: after }) };
   }
   if (status === 401 || status === 403) return { code: "unauthorized", message: what };
   if (status === 404 || status === 410) return { code: "not_found", message: what };
   if (status === 412) return { code: "precondition_failed", message: what };
   if (status >= 500) {
-    const after = retryAfterMs(answer.headers.get("retry-after"), now);
+    const after = retryAfterMs(headers.get("retry-after"), now);
     return { code: "unavailable", message: what, ...(after !== undefined && { retryAfterMs: after }) };
   }
   return { code: "invalid_request", message: what };

@@ -27,7 +27,7 @@ import type {
   WrittenEvent,
 } from "../port.js";
 import { googleWriteError, reasonsOf } from "./errors.js";
-import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
+import { callGoogle, callLine, type GoogleHttpDeps, type Answered, type Outcome } from "./http.js";
 import { googleEventId } from "./ids.js";
 
 type Written = ConnectorResult<WrittenEvent, EventWriteErrorCode>;
@@ -64,8 +64,8 @@ export class GoogleEventWriter implements EventWriter {
     return this.deps.clock.now();
   }
 
-  private written(outcome: Outcome & { ok: true }, calendarId: string, eventId: string): Written {
-    const stored = outcome.data as calendar_v3.Schema$Event;
+  private written(outcome: Answered, calendarId: string, eventId: string): Written {
+    const stored = outcome.value.data as calendar_v3.Schema$Event;
     if (!stored.etag || !stored.id) {
       return {
         ok: false,
@@ -85,7 +85,7 @@ export class GoogleEventWriter implements EventWriter {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const error = googleWriteError(outcome, this.now());
-    if (gone !== undefined && (outcome.status === 404 || outcome.status === 410))
+    if (gone !== undefined && (outcome.value.status === 404 || outcome.value.status === 410))
       return { ok: false, upstream: outcome.meta, error: { ...error, code: "precondition_failed" } };
     return { ok: false, upstream: outcome.meta, error };
   }
@@ -97,16 +97,17 @@ export class GoogleEventWriter implements EventWriter {
     const inserted = await callGoogle(this.deps, call, (o) =>
       this.api.events.insert({ calendarId, sendUpdates: "none", requestBody: { id, ...bodyOf(event) } }, o),
     );
-    if (inserted.ok && inserted.status === 200) return this.written(inserted, calendarId, event.eventId);
+    if (inserted.ok && inserted.value.status === 200)
+      return this.written(inserted, calendarId, event.eventId);
     const duplicate =
-      inserted.ok && inserted.status === 409 && reasonsOf(inserted.data).includes("duplicate");
+      inserted.ok && inserted.value.status === 409 && reasonsOf(inserted.value.data).includes("duplicate");
     if (!duplicate) return this.failed(inserted);
     // Our id already exists: the first try landed. Answer the event as Google stores it.
     const get = callLine("GET", ["calendars", calendarId, "events", id]);
     const stored = await callGoogle(this.deps, get, (o) =>
       this.api.events.get({ calendarId, eventId: id }, o),
     );
-    if (stored.ok && stored.status === 200) return this.written(stored, calendarId, event.eventId);
+    if (stored.ok && stored.value.status === 200) return this.written(stored, calendarId, event.eventId);
     return this.failed(stored);
   }
 
@@ -115,17 +116,18 @@ export class GoogleEventWriter implements EventWriter {
     for (let tries = MERGE_TRIES; tries > 0 && this.changed(patched); tries--) {
       // Someone else edited the event: patch what the booking owns onto the current version.
       const current = await this.read(event);
-      if (!current.ok || current.status !== 200) return this.failed(current, "gone");
-      const etag = (current.data as calendar_v3.Schema$Event).etag;
+      if (!current.ok || current.value.status !== 200) return this.failed(current, "gone");
+      const etag = (current.value.data as calendar_v3.Schema$Event).etag;
       if (!etag) return this.failed(current);
       patched = await this.patch(event, ownedOf(event), etag);
     }
-    if (patched.ok && patched.status === 200) return this.written(patched, event.calendarId, event.eventId);
+    if (patched.ok && patched.value.status === 200)
+      return this.written(patched, event.calendarId, event.eventId);
     return this.failed(patched);
   }
 
   private changed(outcome: Outcome): boolean {
-    return outcome.ok && outcome.status === 412;
+    return outcome.ok && outcome.value.status === 412;
   }
 
   private patch(
@@ -168,9 +170,9 @@ export class GoogleEventWriter implements EventWriter {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status === 204 || outcome.status === 200)
+    if (outcome.value.status === 204 || outcome.value.status === 200)
       return { ok: true, upstream, value: { deleted: true } };
-    if (outcome.status === 404 || outcome.status === 410)
+    if (outcome.value.status === 404 || outcome.value.status === 410)
       return { ok: true, upstream, value: { deleted: false } };
     return { ok: false, upstream, error: googleWriteError(outcome, this.now()) };
   }

@@ -26,6 +26,7 @@ import {
 } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
+import type { Err, Ok } from "../../protocol/result.js";
 
 /** Where the SDK sends requests unless a client is made with another rootUrl. */
 export const GOOGLE_ROOT_URL = "https://www.googleapis.com";
@@ -104,19 +105,16 @@ export interface SdkCallOptions {
   readonly fetchImplementation: typeof fetch;
 }
 
-export interface Answered {
-  readonly ok: true;
+/** An answer of any status: the caller reads its status, body and headers. */
+export interface GoogleAnswer {
   readonly status: number;
   readonly data: unknown;
   readonly headers: Headers;
-  readonly meta: UpstreamMeta;
 }
+/** An answer arrived, with its call's meta. */
+export type Answered = Ok<GoogleAnswer> & { readonly meta: UpstreamMeta };
 /** No answer to read: the token provider failed (no call made, no meta) or the call did not complete. */
-export interface NotAnswered {
-  readonly ok: false;
-  readonly error: ConnectorError;
-  readonly meta?: UpstreamMeta;
-}
+export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
 export type Outcome = Answered | NotAnswered;
 
 /** Path segments that can carry contact data (a calendar id is often its owner's address). */
@@ -155,13 +153,13 @@ export async function callGoogle(
     const headers = headersOf(captured.value.headers);
     const seen = last?.meta ?? { call, status };
     const meta = { ...seen, api_version: GOOGLE_CALENDAR_PLATFORM.api_version };
-    return { ok: true, status, data, headers, meta };
+    return { ok: true, value: { status, data, headers }, meta };
   }
   const transport = last === undefined ? undefined : deps.upstream.errorOf(last);
   if (last !== undefined && transport !== undefined) return { ok: false, error: transport, meta: last.meta };
   // The request never went out, or its answer's body could not be read to the end.
   const line = last?.meta.call ?? call;
-  const error: ConnectorError = isTimeout(captured.thrown)
+  const error: ConnectorError = isTimeout(captured.error)
     ? { code: "timeout", message: `${line}: no answer in time` }
     : { code: "unavailable", message: `${line}: no answer (network error)` };
   return { ok: false, error, meta: { call: line, status: 0 } };

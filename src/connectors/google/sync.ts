@@ -25,6 +25,7 @@ import type {
   CalendarSyncErrorCode,
   CalendarSyncPage,
   CalendarSyncRequest,
+  ConnectorError,
   ConnectorResult,
   RawCalendarEvent,
 } from "../port.js";
@@ -33,8 +34,9 @@ import { googleError } from "./errors.js";
 import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
 import { mapCancelledInstance, mapEvent } from "./map-event.js";
 import { UnreadableEvent } from "../unreadable-event.js";
+import type { Result } from "../../protocol/result.js";
 
-type Result = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
+type SyncResult = ConnectorResult<CalendarSyncPage, CalendarSyncErrorCode>;
 
 export class GoogleCalendarSync implements CalendarSync {
   constructor(
@@ -47,7 +49,7 @@ export class GoogleCalendarSync implements CalendarSync {
     return this.deps.clock.now();
   }
 
-  async sync(request: CalendarSyncRequest): Promise<Result> {
+  async sync(request: CalendarSyncRequest): Promise<SyncResult> {
     const { calendarId } = request;
     let cursor: GoogleCursor | undefined;
     if (request.cursor !== undefined) {
@@ -81,16 +83,16 @@ export class GoogleCalendarSync implements CalendarSync {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status === 410) {
+    if (outcome.value.status === 410) {
       return {
         ok: false,
         upstream,
         error: { code: "cursor_expired", message: `${call} answered 410: a full sync is required` },
       };
     }
-    if (outcome.status !== 200) return { ok: false, upstream, error: googleError(outcome, this.now()) };
+    if (outcome.value.status !== 200) return { ok: false, upstream, error: googleError(outcome, this.now()) };
 
-    const page = outcome.data as calendar_v3.Schema$Events;
+    const page = outcome.value.data as calendar_v3.Schema$Events;
     const read = await this.readItems(calendarId, page.items ?? [], full);
     if (!read.ok) return { ok: false, upstream, error: read.error };
 
@@ -108,8 +110,8 @@ export class GoogleCalendarSync implements CalendarSync {
       ok: true,
       upstream,
       value: {
-        events: read.events,
-        removed: read.removed,
+        events: read.value.events,
+        removed: read.value.removed,
         complete: !page.nextPageToken,
         readUntil,
         ...(nextCursor !== undefined && { nextCursor }),
@@ -122,8 +124,7 @@ export class GoogleCalendarSync implements CalendarSync {
     items: readonly calendar_v3.Schema$Event[],
     full: boolean,
   ): Promise<
-    | { ok: true; events: RawCalendarEvent[]; removed: string[] }
-    | { ok: false; error: { code: CalendarSyncErrorCode; message: string; retryAfterMs?: number } }
+    Result<{ events: RawCalendarEvent[]; removed: string[] }, ConnectorError<CalendarSyncErrorCode>>
   > {
     const uids = new Map<string, string | null>();
     for (const item of items) {
@@ -149,7 +150,7 @@ export class GoogleCalendarSync implements CalendarSync {
         if (uid === undefined) {
           const series = await this.seriesUid(calendarId, item.recurringEventId);
           if (!series.ok) return series;
-          uid = series.uid;
+          uid = series.value;
           uids.set(item.recurringEventId, uid);
         }
         if (uid === null) {
@@ -167,26 +168,23 @@ export class GoogleCalendarSync implements CalendarSync {
       }
       throw e;
     }
-    return { ok: true, events, removed };
+    return { ok: true, value: { events, removed } };
   }
 
   /** The series' iCalUID; null when the series is gone (404/410 or cancelled). */
   private async seriesUid(
     calendarId: string,
     seriesId: string,
-  ): Promise<
-    | { ok: true; uid: string | null }
-    | { ok: false; error: { code: CalendarSyncErrorCode; message: string; retryAfterMs?: number } }
-  > {
+  ): Promise<Result<string | null, ConnectorError<CalendarSyncErrorCode>>> {
     const call = callLine("GET", ["calendars", calendarId, "events", seriesId]);
     const outcome: Outcome = await callGoogle(this.deps, call, (o) =>
       this.api.events.get({ calendarId, eventId: seriesId }, o),
     );
     if (!outcome.ok) return { ok: false, error: outcome.error };
-    if (outcome.status === 404 || outcome.status === 410) return { ok: true, uid: null };
-    if (outcome.status !== 200) return { ok: false, error: googleError(outcome, this.now()) };
-    const series = outcome.data as calendar_v3.Schema$Event;
-    if (series.status === "cancelled" || !series.iCalUID) return { ok: true, uid: null };
-    return { ok: true, uid: series.iCalUID };
+    if (outcome.value.status === 404 || outcome.value.status === 410) return { ok: true, value: null };
+    if (outcome.value.status !== 200) return { ok: false, error: googleError(outcome, this.now()) };
+    const series = outcome.value.data as calendar_v3.Schema$Event;
+    if (series.status === "cancelled" || !series.iCalUID) return { ok: true, value: null };
+    return { ok: true, value: series.iCalUID };
   }
 }

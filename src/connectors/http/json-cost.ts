@@ -14,6 +14,7 @@
  * holds the loop while it is measured.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
+import type { Result } from "../../protocol/result.js";
 
 export interface JsonBudget {
   /** Structural tokens the answer may have. */
@@ -24,9 +25,8 @@ export interface JsonBudget {
   readonly maxKeys: number;
 }
 
-export type JsonCost =
-  | { readonly ok: true; readonly tokens: number }
-  | { readonly ok: false; readonly reason: "tokens" | "depth" | "keys" };
+/** The answer's count of structural tokens, or the bound it passes. */
+export type JsonCost = Result<number, "tokens" | "depth" | "keys">;
 
 /** Characters scanned between two turns of the event loop. */
 const SLICE = 1 << 16;
@@ -75,21 +75,21 @@ export async function jsonCost(text: string, budget: JsonBudget): Promise<JsonCo
       if (end === -1) break;
       i = end;
     } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
-      if (++tokens > budget.maxTokens) return { ok: false, reason: "tokens" };
-      if (++depth > budget.maxDepth || depth >= members.length) return { ok: false, reason: "depth" };
+      if (++tokens > budget.maxTokens) return { ok: false, error: "tokens" };
+      if (++depth > budget.maxDepth || depth >= members.length) return { ok: false, error: "depth" };
       members[depth] = c === OPEN_BRACE ? 0 : -1;
     } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       if (depth > 0) depth--;
     } else if (c === COMMA) {
-      if (++tokens > budget.maxTokens) return { ok: false, reason: "tokens" };
+      if (++tokens > budget.maxTokens) return { ok: false, error: "tokens" };
     } else if (c === COLON) {
-      if (++tokens > budget.maxTokens) return { ok: false, reason: "tokens" };
+      if (++tokens > budget.maxTokens) return { ok: false, error: "tokens" };
       const m = members[depth] ?? -1;
       if (m >= 0) {
-        if (m >= budget.maxKeys) return { ok: false, reason: "keys" };
+        if (m >= budget.maxKeys) return { ok: false, error: "keys" };
         members[depth] = m + 1;
       }
     }
   }
-  return { ok: true, tokens };
+  return { ok: true, value: tokens };
 }

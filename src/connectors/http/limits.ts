@@ -4,6 +4,8 @@
  * change them at the edge (UPSTREAM_MAX_* in the environment, README "Upstream answer limits"),
  * and a connector's deps may set its own.
  */
+import type { Result } from "../../protocol/result.js";
+
 const MiB = 1024 * 1024;
 
 export interface UpstreamLimits {
@@ -64,7 +66,7 @@ const ENV: Readonly<Record<ByteLimit, string>> = {
 /** The limits the environment sets, or the message naming the variable that is not a size. */
 export function limitsFromEnv(
   env: Readonly<Record<string, string | undefined>>,
-): { ok: true; value: Partial<UpstreamLimits> } | { ok: false; message: string } {
+): Result<Partial<UpstreamLimits>, string> {
   const out: Partial<Record<keyof UpstreamLimits, number>> = {};
   const tokens = env["UPSTREAM_MAX_JSON_TOKENS"];
   if (tokens !== undefined && tokens.trim() !== "") {
@@ -72,7 +74,7 @@ export function limitsFromEnv(
     if (!/^\d+$/.test(tokens.trim()) || n < 1_000 || n > 100_000_000)
       return {
         ok: false,
-        message: `UPSTREAM_MAX_JSON_TOKENS must be a number from 1000 to 100000000, got "${tokens}"`,
+        error: `UPSTREAM_MAX_JSON_TOKENS must be a number from 1000 to 100000000, got "${tokens}"`,
       };
     out.jsonTokens = n;
   }
@@ -83,7 +85,7 @@ export function limitsFromEnv(
     if (!/^\d+$/.test(raw.trim()) || n < 1024 || n > 1024 * MiB)
       return {
         ok: false,
-        message: `${name} must be a number of bytes from 1024 to 1073741824, got "${raw}"`,
+        error: `${name} must be a number of bytes from 1024 to 1073741824, got "${raw}"`,
       };
     out[key] = n;
   }

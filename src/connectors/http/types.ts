@@ -3,6 +3,7 @@ import type { Clock } from "../../protocol/clock.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../ports/result.js";
 import type { RedactionMarker, SegmentRedactor } from "./meta.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Result } from "../../protocol/result.js";
 import type { UpstreamNotice } from "./notices.js";
 import type { UpstreamPacing } from "./pacing.js";
 
@@ -112,9 +113,8 @@ export interface CapturedCall {
   readonly retryAfterMs?: number;
 }
 
-export type Captured<T> = (
-  { readonly ok: true; readonly value: T } | { readonly ok: false; readonly thrown: unknown }
-) & {
+/** What `run` returned, or what it threw (as `error`), with the calls made inside. */
+export type Captured<T> = Result<T, unknown> & {
   /** Every call made inside, in order. */
   readonly calls: readonly CapturedCall[];
   /** The last call's meta (the one whose answer the SDK returned or threw on). */

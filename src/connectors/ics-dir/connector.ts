@@ -57,6 +57,7 @@ import { upstreamLimits } from "../http/limits.js";
 import { readFileCapped } from "./read-file.js";
 import { decodeCursor, Listing, type Previous, type Seen } from "./cursor.js";
 import { DirWatch, type WatchFn, type WatchPosition } from "./watch.js";
+import type { Result } from "../../protocol/result.js";
 
 export const ICS_DIR_PLATFORM: PlatformIdentity = { vendor: "ics-dir", api_version: "RFC5545" };
 
@@ -130,10 +131,11 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
       throw e;
     });
 
-  type Looked =
-    | { ok: true; gone: true }
-    | { ok: true; gone?: false; seen: Seen; size: number; bytes?: Uint8Array; recheck: boolean }
-    | { ok: false; message: string };
+  /** A file gone, or what was seen of it; or the message of the cap it passes. */
+  type Looked = Result<
+    { gone: true } | { gone?: false; seen: Seen; size: number; bytes?: Uint8Array; recheck: boolean },
+    string
+  >;
 
   /** One file against what `before` remembers of it: carried as it was, or read. */
   async function look(
@@ -143,36 +145,34 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     settled: number,
   ): Promise<Looked> {
     const { icsFileBytes } = upstreamLimits();
-    if (st === undefined) return { ok: true, gone: true };
+    if (st === undefined) return { ok: true, value: { gone: true } };
     if (st.size > icsFileBytes)
       return {
         ok: false,
-        message: `the calendar file ${JSON.stringify(name)} is larger than ${icsFileBytes} bytes (${st.size}); it is not read`,
+        error: `the calendar file ${JSON.stringify(name)} is larger than ${icsFileBytes} bytes (${st.size}); it is not read`,
       };
     const mtime = Math.trunc(st.mtimeMs);
     if (Array.isArray(before) && before[1] === st.size && before[2] === mtime && before[3] === st.ino)
-      return { ok: true, seen: before as Seen, size: st.size, recheck: false };
+      return { ok: true, value: { seen: before as Seen, size: st.size, recheck: false } };
     let read: Awaited<ReturnType<typeof readFileCapped>>;
     try {
       read = await readFileCapped(join(dir, name), icsFileBytes);
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, gone: true };
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return { ok: true, value: { gone: true } };
       throw e;
     }
     if (!read.ok)
       return {
         ok: false,
-        message: `the calendar file ${JSON.stringify(name)} is larger than ${icsFileBytes} bytes (${read.size}); it is not read`,
+        error: `the calendar file ${JSON.stringify(name)} is larger than ${icsFileBytes} bytes (${read.error.size}); it is not read`,
       };
     // Just written: the same mtime may yet hide another edit, so it is read again next time.
     const recheck = st.mtimeMs > settled;
-    const size = read.bytes.byteLength;
+    const bytes = read.value;
+    const size = bytes.byteLength;
     return {
       ok: true,
-      seen: [version(read.bytes), recheck ? -1 : size, mtime, st.ino],
-      size,
-      bytes: read.bytes,
-      recheck,
+      value: { seen: [version(bytes), recheck ? -1 : size, mtime, st.ino], size, bytes, recheck },
     };
   }
 
@@ -185,10 +185,10 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     /** Event ids the previous listing had that are gone. */
     readonly removed: readonly string[];
   }
-  type ListOutcome = ({ ok: true } & Listed) | { ok: false; message: string };
+  type ListOutcome = Result<Listed, string>;
   const totalTooLarge = (icsTotalBytes: number) => ({
     ok: false as const,
-    message: `the calendar directory's files are larger than ${icsTotalBytes} bytes together; they are not read`,
+    error: `the calendar directory's files are larger than ${icsTotalBytes} bytes together; they are not read`,
   });
   const isEventFile = (n: string) => n.endsWith(".ics") && ID.test(n.slice(0, -4));
 
@@ -211,8 +211,9 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
       stats.push(...(await Promise.all(names.slice(i, i + STAT_BATCH).map(statOf))));
     for (const [i, name] of names.entries()) {
       const id = name.slice(0, -4);
-      const f = await look(name, stats[i], previous.get(id), settled);
-      if (!f.ok) return f;
+      const looked = await look(name, stats[i], previous.get(id), settled);
+      if (!looked.ok) return looked;
+      const f = looked.value;
       if (f.gone === true) continue;
       total += f.size;
       if (total > icsTotalBytes) return totalTooLarge(icsTotalBytes);
@@ -221,7 +222,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
       if (f.bytes !== undefined) read.set(id, f.bytes);
     }
     const removed = [...previous.ids()].filter((id) => !files.has(id));
-    return { ok: true, listing: Listing.of(files), recheck, total, read, removed };
+    return { ok: true, value: { listing: Listing.of(files), recheck, total, read, removed } };
   }
 
   /**
@@ -246,8 +247,9 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     for (const [i, name] of names.entries()) {
       const id = name.slice(0, -4);
       const before = from.listing.get(id);
-      const f = await look(name, stats[i], before, settled);
-      if (!f.ok) return f;
+      const looked = await look(name, stats[i], before, settled);
+      if (!looked.ok) return looked;
+      const f = looked.value;
       // What this file counted for before, out of the total (a file read again: its real size).
       if (before !== undefined) total -= before[1] >= 0 ? before[1] : (from.recheck.get(id) ?? 0);
       recheck.delete(id);
@@ -264,7 +266,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
       if (f.bytes !== undefined) read.set(id, f.bytes);
     }
     if (total > icsTotalBytes) return totalTooLarge(icsTotalBytes);
-    return { ok: true, listing: from.listing.with(changes), recheck, total, read, removed };
+    return { ok: true, value: { listing: from.listing.with(changes), recheck, total, read, removed } };
   }
 
   /** The directory's identity, undefined when it cannot be stated (the walk then says why). */
@@ -312,11 +314,12 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
         : await walk(previous);
     deps.observe?.(reported !== undefined ? "watched" : "walked");
     if (listed.ok) {
+      const { listing, recheck, total } = listed.value;
       const next: Remembered = {
-        cursor: listed.listing.encode(),
-        listing: listed.listing,
-        recheck: listed.recheck,
-        total: listed.total,
+        cursor: listing.encode(),
+        listing,
+        recheck,
+        total,
         at,
         dirKey: key,
         walkedAt: reported !== undefined && from !== undefined ? from.walkedAt : t,
@@ -336,7 +339,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
     try {
       const read = await readFileCapped(fileOf(eventId), upstreamLimits().icsFileBytes);
       // A file over the cap is not read; its size stands in for a version no write will match.
-      return read.ok ? version(read.bytes) : `too-large-${read.size}`;
+      return read.ok ? version(read.value) : `too-large-${read.error.size}`;
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw e;
@@ -387,14 +390,15 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
         if (!listed.ok)
           return {
             ok: false,
-            error: { code: "unavailable", reason: "upstream_too_large", message: listed.message },
+            error: { code: "unavailable", reason: "upstream_too_large", message: listed.error },
             upstream: meta(call, 0),
           };
         const { previous } = listed;
         const versionOf = (seen: Seen | string | undefined): string | undefined =>
           typeof seen === "string" || seen === undefined ? seen : seen[0];
-        const changed = [...listed.read].flatMap(([eventId, bytes]) => {
-          const v = versionOf(listed.listing.get(eventId));
+        const { listing: latest, read: fresh, removed } = listed.value;
+        const changed = [...fresh].flatMap(([eventId, bytes]) => {
+          const v = versionOf(latest.get(eventId));
           return v !== undefined && versionOf(previous.get(eventId)) !== v
             ? [{ eventId, version: v, bytes }]
             : [];
@@ -412,8 +416,7 @@ export function createIcsDirConnector(settings: IcsDirSettings, deps: IcsDirDeps
           logSkipped(deps.logger, read.value.skipped);
           for (const [, group] of read.value.events) events.push(...group);
         }
-        const { removed } = listed;
-        const cursor = listed.listing.encode();
+        const cursor = latest.encode();
         return {
           ok: true,
           value: { events, removed, complete: true, nextCursor: cursor, readUntil: request.window.end },

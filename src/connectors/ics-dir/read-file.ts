@@ -4,17 +4,17 @@
  * no more than the cap.
  */
 import { open } from "node:fs/promises";
+import type { Result } from "../../protocol/result.js";
 
-export type CappedFile =
-  | { readonly ok: true; readonly bytes: Uint8Array }
-  | { readonly ok: false; readonly tooLarge: true; readonly size: number };
+/** The file's bytes, or the size that put it over the cap. */
+export type CappedFile = Result<Uint8Array, { readonly tooLarge: true; readonly size: number }>;
 
 /** The file's bytes, at most `maxBytes` of them; throws what fs throws (ENOENT…). */
 export async function readFileCapped(path: string, maxBytes: number): Promise<CappedFile> {
   const handle = await open(path, "r");
   try {
     const { size } = await handle.stat();
-    if (size > maxBytes) return { ok: false, tooLarge: true, size };
+    if (size > maxBytes) return { ok: false, error: { tooLarge: true, size } };
     // One byte more than the cap: reading it means the file is over the cap after all.
     const buffer = new Uint8Array(Math.min(size, maxBytes) + 1);
     let read = 0;
@@ -23,11 +23,11 @@ export async function readFileCapped(path: string, maxBytes: number): Promise<Ca
       if (bytesRead === 0) break;
       read += bytesRead;
       if (read === buffer.byteLength) {
-        if (read > maxBytes) return { ok: false, tooLarge: true, size: read };
+        if (read > maxBytes) return { ok: false, error: { tooLarge: true, size: read } };
         break;
       }
     }
-    return { ok: true, bytes: buffer.slice(0, read) };
+    return { ok: true, value: buffer.slice(0, read) };
   } finally {
     await handle.close();
   }

@@ -20,8 +20,8 @@ export function graphCodeOf(data: unknown): string | undefined {
 
 /** `_now` is kept for callers: Retry-After is read by connectors/http.ts now. */
 export function graphWriteError(answer: Answered, _now?: number): ConnectorError<EventWriteErrorCode> {
-  const { status } = answer;
-  const code = graphCodeOf(answer.data);
+  const { status, data } = answer.value;
+  const code = graphCodeOf(data);
   const what = `${answer.meta.call} answered ${status}${code !== undefined ? ` (${code})` : ""}`;
   if (status === 404 || status === 410) return { code: "not_found", message: what };
   if (status === 412) return { code: "precondition_failed", message: what };

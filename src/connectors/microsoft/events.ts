@@ -91,9 +91,9 @@ export class GraphEventWriter implements EventWriter {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (!ok.includes(outcome.status))
+    if (!ok.includes(outcome.value.status))
       return { ok: false, upstream, error: graphWriteError(outcome, this.now()) };
-    const stored = (outcome.data ?? {}) as GraphEvent;
+    const stored = (outcome.value.data ?? {}) as GraphEvent;
     const etag = etagOf(stored);
     if (!stored.id || etag === undefined) {
       return {
@@ -129,10 +129,10 @@ export class GraphEventWriter implements EventWriter {
     const patch = (body: Record<string, unknown>, version: string) =>
       callGraph(this.deps, { method: "PATCH", url, body, headers: { "If-Match": ifMatchOf(version) } });
     let outcome = await patch(bodyOf(event), ifMatch);
-    for (let tries = MERGE_TRIES; tries > 0 && outcome.ok && outcome.status === 412; tries--) {
+    for (let tries = MERGE_TRIES; tries > 0 && outcome.ok && outcome.value.status === 412; tries--) {
       // Someone else edited the event: patch what the booking owns onto the current version.
       const current = await callGraph(this.deps, { method: "GET", url: `${url}?$select=id` });
-      if (current.ok && current.status === 404)
+      if (current.ok && current.value.status === 404)
         return {
           ok: false,
           upstream: current.meta,
@@ -141,7 +141,8 @@ export class GraphEventWriter implements EventWriter {
             message: `${current.meta.call} answered 404: the event is gone`,
           },
         };
-      const version = current.ok && current.status === 200 ? etagOf(current.data ?? {}) : undefined;
+      const version =
+        current.ok && current.value.status === 200 ? etagOf(current.value.data ?? {}) : undefined;
       if (version === undefined) return this.answer(current, [], event.calendarId, event.eventId);
       outcome = await patch(ownedOf(event), version);
     }
@@ -171,9 +172,9 @@ export class GraphEventWriter implements EventWriter {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status === 204 || outcome.status === 200)
+    if (outcome.value.status === 204 || outcome.value.status === 200)
       return { ok: true, upstream, value: { deleted: true } };
-    if (outcome.status === 404 || outcome.status === 410)
+    if (outcome.value.status === 404 || outcome.value.status === 410)
       return { ok: true, upstream, value: { deleted: false } };
     return { ok: false, upstream, error: graphWriteError(outcome, this.now()) };
   }

@@ -25,6 +25,7 @@ import {
 } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
+import type { Err, Ok } from "../../protocol/result.js";
 
 const PIN = "/v1.0";
 
@@ -67,19 +68,16 @@ export interface GraphHttpDeps {
   readonly clock: Clock;
 }
 
-export interface Answered {
-  readonly ok: true;
+/** An answer of any status: the caller reads its status, body and headers. */
+export interface GraphAnswer {
   readonly status: number;
   readonly data: unknown;
   readonly headers: Headers;
-  readonly meta: UpstreamMeta;
 }
+/** An answer arrived, with its call's meta. */
+export type Answered = Ok<GraphAnswer> & { readonly meta: UpstreamMeta };
 /** No answer for the caller to read: no call (token provider), no answer, or a transport error. */
-export interface NotAnswered {
-  readonly ok: false;
-  readonly error: ConnectorError;
-  readonly meta?: UpstreamMeta;
-}
+export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
 export type Outcome = Answered | NotAnswered;
 
 export interface GraphRequest {
@@ -107,5 +105,5 @@ export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Pro
   const { status, body, headers } = result.value;
   // request() answers every result with the meta of its call.
   const meta = withVersion(result.upstream ?? { call: `${request.method} ${PIN}`, status });
-  return { ok: true, status, data: body, headers, meta };
+  return { ok: true, value: { status, data: body, headers }, meta };
 }

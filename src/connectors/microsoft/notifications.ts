@@ -9,6 +9,7 @@
  *   it in constant time and refuses the whole batch on any mismatch.
  */
 import { createHash, timingSafeEqual } from "node:crypto";
+import type { Result } from "../../protocol/result.js";
 
 /**
  * The answer to Graph's validation request: the `validationToken` query parameter, decoded,
@@ -54,7 +55,7 @@ export function sameSecret(a: string, b: string): boolean {
 export function checkNotifications(
   body: unknown,
   clientStateOf: (subscriptionId: string) => string | undefined,
-): { ok: true; value: ChangeNotification[] } | { ok: false; error: GraphNotificationRefusal } {
+): Result<ChangeNotification[], GraphNotificationRefusal> {
   const value = (body as { value?: unknown } | null)?.value;
   if (!Array.isArray(value) || value.length === 0) return { ok: false, error: "malformed" };
   const out: ChangeNotification[] = [];

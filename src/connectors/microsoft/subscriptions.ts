@@ -108,8 +108,8 @@ export class GraphSubscriptions {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status === 204) return { ok: true, upstream, value: { deleted: true } };
-    if (outcome.status === 404) return { ok: true, upstream, value: { deleted: false } };
+    if (outcome.value.status === 204) return { ok: true, upstream, value: { deleted: true } };
+    if (outcome.value.status === 404) return { ok: true, upstream, value: { deleted: false } };
     return { ok: false, upstream, error: graphError(outcome, this.now()) };
   }
 
@@ -120,8 +120,9 @@ export class GraphSubscriptions {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    if (outcome.status !== expected) return { ok: false, upstream, error: graphError(outcome, this.now()) };
-    const s = (outcome.data ?? {}) as GraphSubscription;
+    if (outcome.value.status !== expected)
+      return { ok: false, upstream, error: graphError(outcome, this.now()) };
+    const s = (outcome.value.data ?? {}) as GraphSubscription;
     const expiresAt = Date.parse(s.expirationDateTime ?? "");
     if (!s.id || !s.resource || Number.isNaN(expiresAt)) {
       return {

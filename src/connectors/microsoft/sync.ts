@@ -75,21 +75,24 @@ export class GraphCalendarSync implements CalendarSync {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;
-    const code = graphCodeOf(outcome.data)?.toLowerCase();
-    if (outcome.status === 410 || (outcome.status >= 400 && code !== undefined && RESYNC_CODES.has(code))) {
+    const code = graphCodeOf(outcome.value.data)?.toLowerCase();
+    if (
+      outcome.value.status === 410 ||
+      (outcome.value.status >= 400 && code !== undefined && RESYNC_CODES.has(code))
+    ) {
       return {
         ok: false,
         upstream,
         error: {
           code: "cursor_expired",
-          message: `${upstream.call} answered ${outcome.status}: a full sync is required`,
+          message: `${upstream.call} answered ${outcome.value.status}: a full sync is required`,
         },
       };
     }
-    if (outcome.status !== 200)
+    if (outcome.value.status !== 200)
       return { ok: false, upstream, error: graphError(outcome, this.deps.clock.now()) };
 
-    const page = outcome.data as GraphDeltaPage | undefined;
+    const page = outcome.value.data as GraphDeltaPage | undefined;
     const events: RawCalendarEvent[] = [];
     const removed: string[] = [];
     try {

@@ -129,7 +129,7 @@ export class SquareApi {
     const captured = await this.upstream.withCapture(() => op(this.client));
     let meta: UpstreamMeta = captured.meta ?? { call: intent, status: 0 };
     if (captured.ok) return { ok: true, value: captured.value, upstream: meta };
-    const { thrown } = captured;
+    const thrown = captured.error;
     const last = captured.calls.at(-1);
     // The connector's own refusal on a 2xx answer: the metadata stays that answer's (call
     // line, request id) with the refusal's status, because a failed result never reports a

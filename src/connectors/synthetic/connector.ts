@@ -24,7 +24,7 @@ import type {
 } from "../port.js";
 import { MemorySyntheticBackend, type SyntheticBackend } from "./backend.js";
 import { cancelBooking, moveBooking, setStatus } from "./changes.js";
-import { answer, type Answer, type SyntheticContext } from "./context.js";
+import { answer, refuse, type Answer, type SyntheticContext } from "./context.js";
 import { createBooking } from "./create.js";
 import { FaultPlan, type FaultRule, type SyntheticCall } from "./faults.js";
 import type { SyntheticMessageSink } from "./messages.js";
@@ -133,15 +133,16 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
       outcome = await work();
     } catch (error) {
       const detail = error instanceof Error ? error.message : String(error);
-      outcome = { ok: false, code: "unavailable", message: `the platform's own store failed: ${detail}` };
+      outcome = refuse("unavailable", `the platform's own store failed: ${detail}`);
     }
     if (fault !== undefined) return faultError(line, fault);
     if (outcome.ok) return recorder.ok(line, outcome.status, outcome.value);
+    const { code, message, verificationMethod, retryAfterMs } = outcome.error;
     const extra = {
-      ...(outcome.verificationMethod === undefined ? {} : { verificationMethod: outcome.verificationMethod }),
-      ...(outcome.retryAfterMs === undefined ? {} : { retryAfterMs: outcome.retryAfterMs }),
+      ...(verificationMethod === undefined ? {} : { verificationMethod }),
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
     };
-    return recorder.error(line, outcome.code, outcome.message, extra);
+    return recorder.error(line, code, message, extra);
   }
 
   return {

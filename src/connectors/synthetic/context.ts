@@ -8,6 +8,7 @@ import type { SyntheticBackend } from "./backend.js";
 import type { SyntheticMessageSink } from "./messages.js";
 import type { SyntheticScenario } from "./scenario.js";
 import type { VerificationSendLimit } from "./send-limit.js";
+import type { Err, Ok } from "../../protocol/result.js";
 
 export interface SyntheticContext {
   readonly scenario: SyntheticScenario;
@@ -21,23 +22,23 @@ export interface SyntheticContext {
   readonly sendLimit: VerificationSendLimit;
 }
 
-export type Answer<T> =
-  | { readonly ok: true; readonly value: T; readonly status: 200 | 201 }
-  | {
-      readonly ok: false;
-      readonly code: ConnectorErrorCode;
-      readonly message: string;
-      readonly verificationMethod?: "sms" | "email";
-      /** rate_limited: the Retry-After the platform answers with. */
-      readonly retryAfterMs?: number;
-    };
+/** What the platform refuses with. */
+export interface SyntheticRefusal {
+  readonly code: ConnectorErrorCode;
+  readonly message: string;
+  readonly verificationMethod?: "sms" | "email";
+  /** rate_limited: the Retry-After the platform answers with. */
+  readonly retryAfterMs?: number;
+}
+
+/** The platform's answer: a value with its HTTP status, or a refusal. */
+export type Answer<T> = (Ok<T> & { readonly status: 200 | 201 }) | Err<SyntheticRefusal>;
 
 export const answer = <T>(value: T, status: 200 | 201 = 200): Answer<T> => ({ ok: true, value, status });
 
 export const refuse = <T>(code: ConnectorErrorCode, message: string): Answer<T> => ({
   ok: false,
-  code,
-  message,
+  error: { code, message },
 });
 
 /**

@@ -60,9 +60,11 @@ export async function sendVerification(
   if (!admission.admitted)
     return {
       ok: false,
-      code: "rate_limited",
-      message: "too many verification codes were sent to this contact; try again later",
-      retryAfterMs: admission.retryAfterMs,
+      error: {
+        code: "rate_limited",
+        message: "too many verification codes were sent to this contact; try again later",
+        retryAfterMs: admission.retryAfterMs,
+      },
     };
   const code = ctx.scenario.testVerificationCode ?? deriveCode(ctx.hostId, contact, now);
   await ctx.backend.putCode(ctx.hostId, contact, { code, expiresAt: now + CODE_TTL_MS });
@@ -111,9 +113,11 @@ export async function checkCreateVerification(
   if (code === undefined)
     return {
       ok: false,
-      code: "verification_required",
-      message: "the customer must be verified first",
-      verificationMethod: method,
+      error: {
+        code: "verification_required",
+        message: "the customer must be verified first",
+        verificationMethod: method,
+      },
     };
   if (contact === undefined)
     return refuse("invalid_request", `the customer's ${method === "sms" ? "phone" : "email"} is required`);

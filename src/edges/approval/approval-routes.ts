@@ -16,6 +16,7 @@ import {
   type ApprovalView,
 } from "./approval-page.js";
 import type { Clock } from "../../protocol/clock.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface ApprovalRouteDeps {
   readonly secret: Uint8Array;
@@ -23,14 +24,8 @@ export interface ApprovalRouteDeps {
   readonly clock: Clock;
   /** The booking as the page shows it, or undefined when the host has no such booking. */
   read(hostId: string, bookingId: string): Promise<ApprovalView | undefined>;
-  /** The host's answer through the core; the booking's status after it, or why it failed. */
-  answer(
-    hostId: string,
-    bookingId: string,
-    action: "approve" | "decline",
-  ): Promise<
-    { readonly ok: true; readonly status: string } | { readonly ok: false; readonly message: string }
-  >;
+  /** The host's answer through the core; the booking's status after it, or the message of why it failed. */
+  answer(hostId: string, bookingId: string, action: "approve" | "decline"): Promise<Result<string, string>>;
 }
 
 export const APPROVAL_PATH = "/approve/:token";
@@ -73,7 +68,7 @@ export function mountApprovalRoutes(app: Hono, deps: ApprovalRouteDeps): void {
     return html(
       200,
       approvalOutcomePage(
-        { ...view, status: answered.status },
+        { ...view, status: answered.value },
         action === "approve" ? "Booking approved" : "Booking declined",
       ),
     );

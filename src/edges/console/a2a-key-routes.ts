@@ -49,15 +49,15 @@ export function mountA2aKeyRoutes(app: Hono, deps: ConsoleAppDeps, keys: A2aApiK
 
   app.post("/console/hosts/:hostId/a2a-key", async (c) => {
     const a = await kit.authorized(c);
-    if (!a.ok) return a.res;
+    if (!a.ok) return a.error;
     const hostId = c.req.param("hostId");
     const host = deps.hosts.get(hostId);
-    if (host === undefined || !(await requireHostAccess(deps.managedHosts, a.viewer, hostId)))
+    if (host === undefined || !(await requireHostAccess(deps.managedHosts, a.value.viewer, hostId)))
       return notFound();
     const key = await keys.issue(hostId);
     deps.logger.info("a2a api key issued", {
       host_id: hostId,
-      by: a.viewer.kind === "operator" ? "operator" : a.viewer.ownerId,
+      by: a.value.viewer.kind === "operator" ? "operator" : a.value.viewer.ownerId,
     });
     return kit.html(
       200,
@@ -67,7 +67,7 @@ export function mountA2aKeyRoutes(app: Hono, deps: ConsoleAppDeps, keys: A2aApiK
           `<p role="status">This is the only time the key is shown; the previous key no longer works.</p>` +
           `<p><label for="key">API key</label> <input id="key" type="text" readonly value="${e(key)}" size="60"></p>` +
           `<p><a href="/">Back to Operate</a></p>`,
-        { header: consoleHeader(a.session.csrf, a.viewer) },
+        { header: consoleHeader(a.value.session.csrf, a.value.viewer) },
       ),
       { "cache-control": "no-store" },
     );

@@ -41,28 +41,28 @@ export function mountAccountRoutes(app: Hono, deps: ConsoleAppDeps, con: Console
 
   app.post("/console/owners", async (c) => {
     const a = await kit.authorized(c);
-    if (!a.ok) return a.res;
-    if (a.viewer.kind !== "operator") return kit.forbidden(OPERATOR_ONLY);
-    const made = await accounts.invite(a.form.get("email") ?? "");
+    if (!a.ok) return a.error;
+    if (a.value.viewer.kind !== "operator") return kit.forbidden(OPERATOR_ONLY);
+    const made = await accounts.invite(a.value.form.get("email") ?? "");
     if (!made.ok) {
       const text =
-        made.reason === "disabled"
+        made.error === "disabled"
           ? "That owner's account is disabled; enable it before inviting again."
           : "That is not an email address.";
       return kit.html(
         400,
-        ownersPage(await accounts.list(), a.session.csrf, { flash: { text, error: true } }),
+        ownersPage(await accounts.list(), a.value.session.csrf, { flash: { text, error: true } }),
       );
     }
-    deps.logger.info("console owner invited", { owner_id: made.account.ownerId });
+    deps.logger.info("console owner invited", { owner_id: made.value.account.ownerId });
     // The answer itself shows the link: it is nowhere else to be read again.
     return kit.html(
       200,
-      ownersPage(await accounts.list(), a.session.csrf, {
+      ownersPage(await accounts.list(), a.value.session.csrf, {
         invited: {
-          email: made.account.email,
-          link: `${deps.publicOrigin}/console/invite/${made.token}`,
-          expires: localTime(made.expiresAt, "UTC"),
+          email: made.value.account.email,
+          link: `${deps.publicOrigin}/console/invite/${made.value.token}`,
+          expires: localTime(made.value.expiresAt, "UTC"),
         },
       }),
     );
@@ -70,8 +70,8 @@ export function mountAccountRoutes(app: Hono, deps: ConsoleAppDeps, con: Console
 
   app.post("/console/owners/:ownerId/:action{disable|enable}", async (c) => {
     const a = await kit.authorized(c);
-    if (!a.ok) return a.res;
-    if (a.viewer.kind !== "operator") return kit.forbidden(OPERATOR_ONLY);
+    if (!a.ok) return a.error;
+    if (a.value.viewer.kind !== "operator") return kit.forbidden(OPERATOR_ONLY);
     const disable = c.req.param("action") === "disable";
     const ownerId = c.req.param("ownerId");
     const found = await accounts.setDisabled(ownerId, disable);
@@ -81,8 +81,8 @@ export function mountAccountRoutes(app: Hono, deps: ConsoleAppDeps, con: Console
       ok: found,
     });
     await con.sessions.flash(
-      a.id,
-      a.session,
+      a.value.id,
+      a.value.session,
       found
         ? { text: `The account ${ownerId} is ${disable ? "disabled: its sessions have ended" : "enabled"}.` }
         : { text: `No owner account ${ownerId}.`, error: true },

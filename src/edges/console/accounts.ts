@@ -14,6 +14,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from "./accounts-password.js";
 import type { Clock } from "../../protocol/clock.js";
+import type { Result } from "../../protocol/result.js";
 
 /** How passwords are hashed and checked (accounts-password.ts; tests count the checks). */
 export interface PasswordHasher {
@@ -37,6 +38,13 @@ export interface OwnerAccount {
 export interface Invitation {
   readonly ownerId: string;
   readonly email: string;
+  readonly expiresAt: number;
+}
+
+/** A new invitation link's token (returned once), its account and when it ends. */
+export interface Invited {
+  readonly token: string;
+  readonly account: OwnerAccount;
   readonly expiresAt: number;
 }
 
@@ -88,14 +96,9 @@ export class OwnerAccounts {
   ) {}
 
   /** A new one-time link for `email` (creating its account when new); the token is returned once. */
-  async invite(
-    rawEmail: string,
-  ): Promise<
-    | { ok: true; token: string; account: OwnerAccount; expiresAt: number }
-    | { ok: false; reason: "invalid_email" | "disabled" }
-  > {
+  async invite(rawEmail: string): Promise<Result<Invited, "invalid_email" | "disabled">> {
     const email = normalizeEmail(rawEmail);
-    if (email === undefined) return { ok: false, reason: "invalid_email" };
+    if (email === undefined) return { ok: false, error: "invalid_email" };
     let account = await this.store.byEmail(email);
     if (account === undefined) {
       const fresh: OwnerAccount = {
@@ -104,9 +107,9 @@ export class OwnerAccounts {
         createdAt: this.clock.now(),
       };
       account = (await this.store.create(fresh)) === "ok" ? fresh : await this.store.byEmail(email);
-      if (account === undefined) return { ok: false, reason: "invalid_email" };
+      if (account === undefined) return { ok: false, error: "invalid_email" };
     }
-    if (account.disabled === true) return { ok: false, reason: "disabled" };
+    if (account.disabled === true) return { ok: false, error: "disabled" };
     const token = randomBytes(32).toString("base64url");
     const expiresAt = this.clock.now() + INVITATION_TTL_MS;
     await this.store.putInvitation(
@@ -114,7 +117,7 @@ export class OwnerAccounts {
       { ownerId: account.ownerId, email, expiresAt },
       INVITATION_TTL_MS,
     );
-    return { ok: true, token, account, expiresAt };
+    return { ok: true, value: { token, account, expiresAt } };
   }
 
   /** The live invitation behind a link (not used up by looking). */

@@ -42,6 +42,7 @@ import type { SignInGate } from "./sign-in-gate.js";
 import type { SignInLimiter } from "./sign-in-limit.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { SetupChoices } from "./setup/choices.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface ConsoleDeps {
   readonly sessions: Sessions;
@@ -128,9 +129,11 @@ export interface ConsoleKit {
   readonly startSession: (c: Context, viewer?: ConsoleViewer) => Promise<Response>;
 }
 
-type Authorized =
-  | { ok: true; id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams }
-  | { ok: false; res: Response };
+/** A state-changing POST's session id, session, viewer and form; or the 403 that refuses it. */
+type Authorized = Result<
+  { id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams },
+  Response
+>;
 
 /** Console forms are a token and a credential: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
@@ -172,19 +175,19 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
   /** The session of a state-changing POST, or the 403 that refuses it. */
   const authorized = async (c: Context, maxBytes?: number): Promise<Authorized> => {
     if (!sameOrigin(c))
-      return { ok: false, res: forbidden("This form was not sent from the console's own pages.") };
+      return { ok: false, error: forbidden("This form was not sent from the console's own pages.") };
     const id = sessionId(c);
     const session = await con.sessions.use(id);
     const viewer = await liveViewer(con.accounts, session);
     if (id === undefined || session === undefined || viewer === undefined)
-      return { ok: false, res: forbidden("Your console session has ended. Sign in again.") };
+      return { ok: false, error: forbidden("Your console session has ended. Sign in again.") };
     const form = await readForm(c, maxBytes);
     if (form === undefined || !secretsMatch(form.get("csrf") ?? undefined, session.csrf))
       return {
         ok: false,
-        res: forbidden("This form has expired or was not issued by the console. Reload the page."),
+        error: forbidden("This form has expired or was not issued by the console. Reload the page."),
       };
-    return { ok: true, id, session, viewer, form };
+    return { ok: true, value: { id, session, viewer, form } };
   };
 
   const startSession = async (c: Context, viewer?: ConsoleViewer): Promise<Response> => {
@@ -285,19 +288,19 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
 
   app.post("/console/sign-out", async (c) => {
     const a = await authorized(c);
-    if (!a.ok) return a.res;
-    await con.sessions.end(a.id);
+    if (!a.ok) return a.error;
+    await con.sessions.end(a.value.id);
     return home({ "set-cookie": clearCookie(c) });
   });
 
   app.post("/console/hosts/:hostId/bookings/:bookingId/:action{approve|decline}", async (c) => {
     const a = await authorized(c);
-    if (!a.ok) return a.res;
+    if (!a.ok) return a.error;
     const hostId = c.req.param("hostId");
     const bookingId = c.req.param("bookingId");
     const approve = c.req.param("action") === "approve";
     // Another owner's host is refused as an unknown one: nothing is changed, nothing confirmed.
-    if (!(await requireHostAccess(deps.managedHosts, a.viewer, hostId)))
+    if (!(await requireHostAccess(deps.managedHosts, a.value.viewer, hostId)))
       return htmlResponse(404, refusedPage("Not found", `No host "${hostId}" is served here.`));
     const host = deps.hosts.get(hostId);
     let flash: Session["flash"];
@@ -319,10 +322,10 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
         booking_id: bookingId,
         action: approve ? "approve" : "decline",
         ok: done.ok,
-        ...(a.viewer.kind === "owner" && { owner_id: a.viewer.ownerId }),
+        ...(a.value.viewer.kind === "owner" && { owner_id: a.value.viewer.ownerId }),
       });
     }
-    await con.sessions.flash(a.id, a.session, flash);
+    await con.sessions.flash(a.value.id, a.value.session, flash);
     return home();
   });
 

@@ -38,6 +38,7 @@ import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";
 import type { Session } from "./sessions.js";
 import { caldavPage, newHostPage, setupPage } from "./setup-pages.js";
+import type { Result } from "../../protocol/result.js";
 
 /** What mountConsole lends these routes (its guard and response helpers). */
 export interface ConsoleHelpers {
@@ -45,8 +46,7 @@ export interface ConsoleHelpers {
     c: Context,
     maxBytes?: number,
   ) => Promise<
-    | { ok: true; id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams }
-    | { ok: false; res: Response }
+    Result<{ id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams }, Response>
   >;
   /** The live session and its viewer (an owner disabled since sign-in has none). */
   readonly signedIn: (
@@ -114,19 +114,19 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
 
   app.post("/console/hosts/new", async (c) => {
     const a = await h.authorized(c);
-    if (!a.ok) return a.res;
+    if (!a.ok) return a.error;
     const managed = deps.managedHosts;
     if (managed === undefined) return notFound();
-    const { values, errors } = parseNewHost(a.form, offered());
+    const { values, errors } = parseNewHost(a.value.form, offered());
     if (Object.keys(errors).length === 0 && !(await managed.idAvailable(values.hostId)))
       errors.host_id = `The host id "${values.hostId}" is taken: choose another.`;
     if (Object.keys(errors).length > 0)
       return h.htmlResponse(
         400,
-        newHostPage(a.session.csrf, offered(), values, errors),
+        newHostPage(a.value.session.csrf, offered(), values, errors),
         newHostHeaders(offered()),
       );
-    const viewer = a.viewer;
+    const viewer = a.value.viewer;
     const at = deps.clock.now();
     const record: ManagedHostRecord = {
       id: values.hostId,
@@ -145,7 +145,7 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
       return h.htmlResponse(
         409,
         newHostPage(
-          a.session.csrf,
+          a.value.session.csrf,
           offered(),
           values,
           {},
@@ -158,7 +158,7 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
     if (created !== "ok")
       return h.htmlResponse(
         400,
-        newHostPage(a.session.csrf, offered(), values, {
+        newHostPage(a.value.session.csrf, offered(), values, {
           host_id: `The host id "${values.hostId}" is taken: choose another.`,
         }),
         newHostHeaders(offered()),
@@ -184,28 +184,28 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
 
   app.post("/console/hosts/:hostId/caldav", async (c) => {
     const a = await h.authorized(c);
-    if (!a.ok) return a.res;
+    if (!a.ok) return a.error;
     if (deps.managedHosts === undefined) return notFound();
-    const record = await recordFor(deps.managedHosts, a.viewer, c.req.param("hostId"));
+    const record = await recordFor(deps.managedHosts, a.value.viewer, c.req.param("hostId"));
     if (record === undefined || record.source !== "caldav") return notFound();
     const name = nameOf(record);
     const req = {
-      serverUrl: (a.form.get("server_url") ?? "").trim(),
-      username: (a.form.get("username") ?? "").trim(),
-      password: a.form.get("password") ?? "",
+      serverUrl: (a.value.form.get("server_url") ?? "").trim(),
+      username: (a.value.form.get("username") ?? "").trim(),
+      password: a.value.form.get("password") ?? "",
     };
     const errors: FormErrors = {};
     if (req.serverUrl === "") errors.server_url = "Give the CalDAV server's URL.";
     if (req.username === "") errors.username = "Give the username.";
     if (req.password === "") errors.password = "Give the password.";
     const page = (status: number, errs: FormErrors, general?: string) =>
-      h.htmlResponse(status, caldavPage(record.id, name, a.session.csrf, req, errs, general));
+      h.htmlResponse(status, caldavPage(record.id, name, a.value.session.csrf, req, errs, general));
     if (Object.keys(errors).length > 0) return page(400, errors);
     if (con.setupChoices === undefined) return page(503, {}, "This gateway cannot keep CalDAV passwords.");
     const done = await con.setupChoices.connectCaldav(record.id, req);
     if (!done.ok) {
-      const field = done.kind === "unauthorized" ? "password" : "server_url";
-      return page(done.kind === "unreachable" ? 502 : 400, { [field]: done.message });
+      const field = done.error.kind === "unauthorized" ? "password" : "server_url";
+      return page(done.error.kind === "unreachable" ? 502 : 400, { [field]: done.error.message });
     }
     const connector = (record.config.connector ?? {}) as Record<string, unknown>;
     const config = {
@@ -270,16 +270,16 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
 
     app.post(`/console/hosts/:hostId/${action}`, async (c) => {
       const a = await h.authorized(c, MAX_SETUP_FORM_BYTES);
-      if (!a.ok) return a.res;
+      if (!a.ok) return a.error;
       const managed = deps.managedHosts;
       if (managed === undefined) return notFound();
-      const record = await recordFor(managed, a.viewer, c.req.param("hostId"));
+      const record = await recordFor(managed, a.value.viewer, c.req.param("hostId"));
       if (record === undefined) return notFound();
       if (!fits(action, record)) return notFound();
-      const values = readSetupForm(a.form);
+      const values = readSetupForm(a.value.form);
       const loaded = await loadChoices(record);
       const again = (errors: FormErrors, general?: string) =>
-        h.htmlResponse(400, formPage(action, record, a.session.csrf, values, loaded, errors, general));
+        h.htmlResponse(400, formPage(action, record, a.value.session.csrf, values, loaded, errors, general));
       const built = buildHostEntry(record, values, loaded.choices);
       if (Object.keys(built.errors).length > 0) return again(built.errors);
       const problem = checkHostEntry(built.entry.config);
@@ -299,7 +299,7 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
         host_id: record.id,
       });
       const discovery = `${deps.publicOrigin}/hosts/${encodeURIComponent(record.id)}/scheduling.json`;
-      await con.sessions.flash(a.id, a.session, {
+      await con.sessions.flash(a.value.id, a.value.session, {
         text:
           action === "setup"
             ? `${String(next.config.name)} is taking bookings. Agents find it at ${discovery}`

@@ -12,6 +12,7 @@
  * burst's one on the other core); with many origins at once, a sign-in that is let in waits
  * for at most ceil(queue / concurrent) checks before its own.
  */
+import type { Result } from "../../protocol/result.js";
 
 export interface SignInGatePolicy {
   /** Checks per origin, running or waiting. */
@@ -39,11 +40,11 @@ export class SignInGate {
    * Runs `check` when its turn comes, or answers "busy" at once when `origin` already has its
    * share or the queue is full.
    */
-  async run<T>(origin: string, check: () => Promise<T>): Promise<{ ok: true; value: T } | { ok: false }> {
+  async run<T>(origin: string, check: () => Promise<T>): Promise<Result<T, "busy">> {
     const mine = this.#perOrigin.get(origin) ?? 0;
-    if (mine >= this.policy.perOrigin) return { ok: false };
+    if (mine >= this.policy.perOrigin) return { ok: false, error: "busy" };
     const now = this.#running < this.policy.concurrent;
-    if (!now && this.#waiting.length >= this.policy.queue) return { ok: false };
+    if (!now && this.#waiting.length >= this.policy.queue) return { ok: false, error: "busy" };
     this.#perOrigin.set(origin, mine + 1);
     try {
       if (now) this.#running += 1;

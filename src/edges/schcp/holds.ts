@@ -105,11 +105,11 @@ export async function releaseHold(
   const released = await deps.store.releaseHold(hostId, holdId, now);
   if (!released.ok) {
     const r =
-      released.reason === "not_found"
+      released.error.reason === "not_found"
         ? notFound(`hold ${holdId}`)
         : bookingRefusal("invalid_state", {
             message:
-              released.reason === "booked" || released.reason === "confirming"
+              released.error.reason === "booked" || released.error.reason === "confirming"
                 ? "the hold has been confirmed; cancel the booking instead"
                 : "the hold cannot be released now",
           });

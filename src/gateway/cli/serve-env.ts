@@ -156,7 +156,7 @@ export function readServeEnv(
   const connect = readConnectEnv(env);
   if (!connect.ok) return connect;
   const limits = limitsFromEnv(env);
-  if (!limits.ok) return err(limits.message);
+  if (!limits.ok) return err(limits.error);
   const syncs = env["CALENDAR_SYNC_CONCURRENCY"];
   if (set(syncs) && !(/^\d+$/.test(syncs) && Number(syncs) >= 1 && Number(syncs) <= 256)) {
     return err(`CALENDAR_SYNC_CONCURRENCY must be a whole number from 1 to 256, got "${syncs}"`);

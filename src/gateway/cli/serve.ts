@@ -27,6 +27,7 @@ import {
 } from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
 import type { ServeSettings } from "./serve-env.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface RunningServer {
   /** Where the socket listens (http://127.0.0.1:<port>). */
@@ -88,7 +89,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     fail(listening.error);
     return 1;
   }
-  const port = listening.port;
+  const port = listening.value;
   const publicOrigin = settings.value.publicOrigin ?? `http://127.0.0.1:${port}`;
   const closeServer = async () => {
     await closeHttpServer(server);
@@ -227,10 +228,7 @@ export function nextSteps(
 
 type Server = ReturnType<typeof createAdaptorServer>;
 
-function listen(
-  server: Server,
-  s: ServeSettings,
-): Promise<{ ok: true; port: number } | { ok: false; error: string }> {
+function listen(server: Server, s: ServeSettings): Promise<Result<number, string>> {
   return new Promise((done) => {
     const onError = (e: NodeJS.ErrnoException) =>
       done({
@@ -243,7 +241,7 @@ function listen(
     server.once("error", onError);
     server.listen(s.port, s.bindHost, () => {
       server.off("error", onError);
-      done({ ok: true, port: (server.address() as AddressInfo).port });
+      done({ ok: true, value: (server.address() as AddressInfo).port });
     });
   });
 }

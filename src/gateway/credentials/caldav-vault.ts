@@ -17,6 +17,7 @@ import type { ConnectorErrorCode, ConnectorResult } from "../../connectors/port.
 import type { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";
 import { calendarUrl } from "../../connectors/caldav/resources.js";
 import { CALDAV_PLATFORM } from "../../connectors/caldav/upstream.js";
+import type { Err } from "../../protocol/result.js";
 
 /** `settings` without username/password (they come from the vault). */
 export function vaultCaldavConnector(
@@ -28,7 +29,7 @@ export function vaultCaldavConnector(
   const server = new URL(settings.serverUrl);
   let current: { key: string; connector: CaldavConnector } | undefined;
 
-  type Refusal = { ok: false; error: { code: "unauthorized"; message: string } };
+  type Refusal = Err<{ code: "unauthorized"; message: string }>;
   const refuse = (message: string): Refusal => ({ ok: false, error: { code: "unauthorized", message } });
 
   async function connector(): Promise<CaldavConnector | Refusal> {
@@ -78,6 +79,6 @@ export function vaultCaldavConnector(
       ),
     },
     discoverCalendars: via((c) => c.discoverCalendars()),
-    ...(calendar?.ok === true ? { calendarId: calendar.url.pathname } : {}),
+    ...(calendar?.ok === true ? { calendarId: calendar.value.pathname } : {}),
   };
 }

@@ -356,7 +356,7 @@ export function approvalRoutes(opts: {
     read,
     async answer(hostId, eventId, action) {
       const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);
-      if (loaded === undefined) return { ok: false, message: "no such booking" };
+      if (loaded === undefined) return { ok: false, error: "no such booking" };
       const id = loaded.state.bookingId;
       const r = (await (action === "approve"
         ? opts.service.approve(hostId, id)
@@ -364,9 +364,9 @@ export function approvalRoutes(opts: {
         ok: boolean;
         error?: { message?: string };
       };
-      if (!r.ok) return { ok: false, message: r.error?.message ?? "refused" };
+      if (!r.ok) return { ok: false, error: r.error?.message ?? "refused" };
       const after = await bookingForUpstreamId(deps.store, hostId, eventId);
-      return { ok: true, status: after?.state.status ?? (action === "approve" ? "confirmed" : "declined") };
+      return { ok: true, value: after?.state.status ?? (action === "approve" ? "confirmed" : "declined") };
     },
   };
 }

@@ -12,12 +12,15 @@ import type {
   TransitionRefusal,
 } from "../port.js";
 import type { HostState, StoredHold } from "./host-state.js";
+import type { Ok } from "../../protocol/result.js";
 
 type Refused = Extract<Transition<never>, { ok: false }>;
 
 export const done = <T>(value: T): Transition<T> => ({ ok: true, value });
-export const refused = (reason: TransitionRefusal, hold?: HoldRecord): Refused =>
-  hold === undefined ? { ok: false, reason } : { ok: false, reason, hold };
+export const refused = (reason: TransitionRefusal, hold?: HoldRecord): Refused => ({
+  ok: false,
+  error: hold === undefined ? { reason } : { reason, hold },
+});
 
 /** The refusal for a hold that is not in the state an operation needs. */
 export function stateRefusal(hold: HoldRecord): Refused {
@@ -92,18 +95,13 @@ export function beginConfirm(
 }
 
 /** The confirming hold under `fence`, or why not. */
-function fenced(
-  host: HostState,
-  holdId: string,
-  fence: number,
-  now: number,
-): { readonly ok: true; readonly stored: StoredHold } | Refused {
+function fenced(host: HostState, holdId: string, fence: number, now: number): Ok<StoredHold> | Refused {
   const stored = current(host, holdId, now);
   if (stored === undefined) return refused("not_found");
   const r = stored.record;
   if (r.state !== "confirming") return stateRefusal(r);
   if (r.confirm?.fence !== fence) return refused("stale_fence", r);
-  return { ok: true, stored };
+  return { ok: true, value: stored };
 }
 
 export function completeConfirm(
@@ -115,7 +113,7 @@ export function completeConfirm(
 ): Transition<BookingRecord> {
   const f = fenced(host, holdId, fence, now);
   if (!f.ok) return f;
-  const { stored } = f;
+  const stored = f.value;
   if (host.bookings.has(booking.bookingId)) return refused("invalid_state", stored.record);
   const r = stored.record;
   const record: BookingRecord = {
@@ -149,7 +147,7 @@ export function abortConfirm(
 ): Transition<HoldRecord> {
   const f = fenced(host, holdId, fence, now);
   if (!f.ok) return f;
-  const { stored } = f;
+  const stored = f.value;
   const r = withoutConfirm(stored.record);
   if (disposition === "release") return done(put(host, stored, { ...r, state: "released", endedAt: now }));
   const back = put(host, stored, { ...r, state: "held" });

@@ -43,7 +43,7 @@ export interface MemoryHoldStoreOptions {
   readonly endedHoldRetentionMs?: number;
 }
 
-const NOT_FOUND = { ok: false, reason: "not_found" } as const;
+const NOT_FOUND = { ok: false, error: { reason: "not_found" } } as const;
 
 /** What MemoryHoldStore.exportState hands out and importState takes back. */
 export interface MemoryHoldStoreState {

@@ -3,7 +3,7 @@
  * one synchronous step (no await inside), the in-process twin of the Redis Lua script.
  */
 import { decideAllocation, type OccupancyOf } from "../allocation.js";
-import type { HoldCaps, HoldOutcome, HoldOwner, HoldRecord, HoldRequest } from "../port.js";
+import type { HoldCaps, HoldOutcome, HoldOwner, HoldRecord, HoldRefusal, HoldRequest } from "../port.js";
 import type { HostState, Pool } from "./host-state.js";
 
 const MAX_ALTERNATIVES = 5;
@@ -56,15 +56,17 @@ function capRefusal(host: HostState, request: HoldRequest, pool: Pool): Refusal 
 }
 
 function refusal(
-  reason: Refusal["reason"],
-  basis?: Refusal["basis"],
+  reason: HoldRefusal["reason"],
+  basis?: HoldRefusal["basis"],
   alternatives?: readonly number[],
 ): Refusal {
   return {
     ok: false,
-    reason,
-    ...(basis === undefined ? {} : { basis }),
-    ...(alternatives === undefined ? {} : { alternatives }),
+    error: {
+      reason,
+      ...(basis === undefined ? {} : { basis }),
+      ...(alternatives === undefined ? {} : { alternatives }),
+    },
   };
 }
 
@@ -99,8 +101,8 @@ export function placeHold(host: HostState, request: HoldRequest): HoldOutcome {
       if (decideAllocation(alt.requirements, alt.interval, occupancyOf, reserves, agent).ok)
         alternatives.push(alt.start);
     }
-    if (decision.reason === "slot_taken") return refusal("slot_taken", undefined, alternatives);
-    const { resourceType, keep } = decision.reserve;
+    if (decision.error.reason === "slot_taken") return refusal("slot_taken", undefined, alternatives);
+    const { resourceType, keep } = decision.error.reserve;
     return refusal(
       "walk_in_reserve",
       { policy: "walk_in_reserve", resource_type: resourceType, keep },
@@ -118,16 +120,16 @@ export function placeHold(host: HostState, request: HoldRequest): HoldOutcome {
     expiresAt: now + request.ttlMs,
     ttlMs: request.ttlMs,
     owner: structuredClone(request.owner),
-    allocations: decision.allocations.map((a) => ({ resourceId: a.resourceId, units: a.units })),
+    allocations: decision.value.map((a) => ({ resourceId: a.resourceId, units: a.units })),
     payload: request.payload,
   };
   host.holds.set(record.holdId, {
     record,
     pool,
-    types: decision.allocations.map((a) => a.type),
+    types: decision.value.map((a) => a.type),
     lastFence: 0,
   });
   host.live.add(record.holdId);
   host.indexHold(record);
-  return { ok: true, hold: record };
+  return { ok: true, value: record };
 }

@@ -86,8 +86,10 @@ export function transition<T>(
     const fields = reply[2] === undefined || hold === undefined ? undefined : fieldsOf(reply[2]);
     return {
       ok: false,
-      reason: reason as TransitionRefusal,
-      ...(fields === undefined || hold === undefined ? {} : { hold: hold(fields) }),
+      error: {
+        reason: reason as TransitionRefusal,
+        ...(fields === undefined || hold === undefined ? {} : { hold: hold(fields) }),
+      },
     };
   });
 }

@@ -74,7 +74,7 @@ function placeOutcome(request: HoldRequest, reply: string): HoldOutcome {
       allocations: allocationsOf(reply.slice(3)),
       payload: request.payload,
     };
-    return { ok: true, hold };
+    return { ok: true, value: hold };
   }
   const [status, reason, alternatives, ...basis] = reply.split("|");
   if (status !== "no" || reason === undefined || !REFUSALS.has(reason) || alternatives === undefined) {
@@ -83,9 +83,11 @@ function placeOutcome(request: HoldRequest, reply: string): HoldOutcome {
   const basisJson = basis.join("|");
   return {
     ok: false,
-    reason: reason as HoldRefusalReason,
-    ...(basisJson === "" ? {} : { basis: JSON.parse(basisJson) as Record<string, string | number> }),
-    ...(alternatives === "" ? {} : { alternatives: alternatives.split(",").map(int) }),
+    error: {
+      reason: reason as HoldRefusalReason,
+      ...(basisJson === "" ? {} : { basis: JSON.parse(basisJson) as Record<string, string | number> }),
+      ...(alternatives === "" ? {} : { alternatives: alternatives.split(",").map(int) }),
+    },
   };
 }
 

@@ -3,6 +3,7 @@
  * job knows no platform; a provider (made by the runtime from a Google or Graph connector)
  * opens, extends and closes one calendar's channel or subscription.
  */
+import type { Result } from "../../protocol/result.js";
 
 export type PushVendor = "google" | "microsoft";
 
@@ -23,9 +24,7 @@ export interface PushEntry {
   readonly expiresAt: number;
 }
 
-export type PushResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: { readonly code: string; readonly message: string } };
+export type PushResult<T> = Result<T, { readonly code: string; readonly message: string }>;
 
 export interface PushProvider {
   readonly vendor: PushVendor;

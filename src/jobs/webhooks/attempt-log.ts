@@ -5,7 +5,7 @@
 import type { OutboundEvent } from "../../booking/api.js";
 import type { Logger } from "../../protocol/logger.js";
 import { logTarget } from "./deliver.js";
-import type { DeliveryOutcome } from "./deliver.js";
+import type { DeliveryFailure } from "./deliver.js";
 import type { RetryPolicy } from "./retry-policy.js";
 
 export type AfterFailure = { readonly retry: true; readonly delayMs: number } | { readonly retry: false };
@@ -15,7 +15,7 @@ export function afterFailedAttempt(
   logger: Logger,
   policy: RetryPolicy,
   outbound: OutboundEvent,
-  outcome: Extract<DeliveryOutcome, { ok: false }>,
+  outcome: DeliveryFailure,
   attempt: number,
 ): AfterFailure {
   const fields = {

@@ -129,12 +129,16 @@ export class BullmqOutbox implements WebhookOutbox {
     try {
       outcome = await this.options.deliver(job.data);
     } catch (error) {
-      outcome = { ok: false, retryable: true, code: "network_error", message: describeError(error) };
+      outcome = {
+        ok: false,
+        error: { retryable: true, code: "network_error", message: describeError(error) },
+      };
     }
     if (outcome.ok) return;
-    const next = afterFailedAttempt(this.logger, this.policy, job.data, outcome, job.attemptsMade + 1);
+    const failure = outcome.error;
+    const next = afterFailedAttempt(this.logger, this.policy, job.data, failure, job.attemptsMade + 1);
     // BullMQ retries a thrown Error until `attempts`; UnrecoverableError stops at once.
-    if (!next.retry && !outcome.retryable) throw new UnrecoverableError(outcome.message);
-    throw new Error(outcome.message);
+    if (!next.retry && !failure.retryable) throw new UnrecoverableError(failure.message);
+    throw new Error(failure.message);
   }
 }

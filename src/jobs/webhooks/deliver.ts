@@ -8,6 +8,7 @@ import type { Clock } from "../../protocol/clock.js";
 import type { HostDirectory, OutboundEvent } from "../../booking/api.js";
 import { signHostWebhook } from "../../protocol/http-signatures/host-webhook.js";
 import type { FetchRefusalCode, PublicFetch } from "../outbound/public-fetch.js";
+import type { Result } from "../../protocol/result.js";
 
 export interface DeliveryDeps {
   readonly hosts: HostDirectory;
@@ -18,16 +19,17 @@ export interface DeliveryDeps {
 
 export type DeliveryFailureCode = "unknown_host" | "no_signing_key" | "http_status" | FetchRefusalCode;
 
-export type DeliveryOutcome =
-  | { readonly ok: true; readonly status: number }
-  | {
-      readonly ok: false;
-      /** False when another attempt cannot succeed: the delivery is abandoned at once. */
-      readonly retryable: boolean;
-      readonly code: DeliveryFailureCode;
-      readonly message: string;
-      readonly status?: number;
-    };
+/** Why an attempt did not deliver. */
+export interface DeliveryFailure {
+  /** False when another attempt cannot succeed: the delivery is abandoned at once. */
+  readonly retryable: boolean;
+  readonly code: DeliveryFailureCode;
+  readonly message: string;
+  readonly status?: number;
+}
+
+/** Delivered (the callback's 2xx status), or why not. */
+export type DeliveryOutcome = Result<number, DeliveryFailure>;
 
 export type Deliver = (event: OutboundEvent) => Promise<DeliveryOutcome>;
 
@@ -46,10 +48,7 @@ const PERMANENT: ReadonlySet<DeliveryFailureCode> = new Set([
 
 const fail = (code: DeliveryFailureCode, message: string, status?: number): DeliveryOutcome => ({
   ok: false,
-  retryable: !PERMANENT.has(code),
-  code,
-  message,
-  ...(status === undefined ? {} : { status }),
+  error: { retryable: !PERMANENT.has(code), code, message, ...(status === undefined ? {} : { status }) },
 });
 
 export function createDeliver(deps: DeliveryDeps): Deliver {
@@ -83,7 +82,7 @@ export function createDeliver(deps: DeliveryDeps): Deliver {
     });
     if (!res.ok) return fail(res.error.code, res.error.message);
     const status = res.value.status;
-    if (status >= 200 && status < 300) return { ok: true, status };
+    if (status >= 200 && status < 300) return { ok: true, value: status };
     return fail("http_status", `the callback answered ${status}`, status);
   };
 }

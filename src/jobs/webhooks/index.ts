@@ -11,6 +11,7 @@ export {
   logTarget,
   type Deliver,
   type DeliveryDeps,
+  type DeliveryFailure,
   type DeliveryFailureCode,
   type DeliveryOutcome,
 } from "./deliver.js";

@@ -121,12 +121,15 @@ export class MemoryOutbox implements WebhookOutbox {
     try {
       outcome = await this.options.deliver(entry.outbound);
     } catch (error) {
-      outcome = { ok: false, retryable: true, code: "network_error", message: describeError(error) };
+      outcome = {
+        ok: false,
+        error: { retryable: true, code: "network_error", message: describeError(error) },
+      };
     }
     if (outcome.ok) return this.finish(entry);
     // Closing: that was the last attempt, and close() logs what is left.
     if (this.closed) return;
-    const next = afterFailedAttempt(this.logger, this.policy, entry.outbound, outcome, entry.attempts);
+    const next = afterFailedAttempt(this.logger, this.policy, entry.outbound, outcome.error, entry.attempts);
     if (next.retry) this.schedule(entry, next.delayMs);
     else this.finish(entry);
   }

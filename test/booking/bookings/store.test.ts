@@ -19,7 +19,7 @@ function casStore(store: GatewayStore, interleave: () => Promise<void>): Gateway
     }
     const current = await store.getBooking(h, b);
     if (current !== undefined && ifPayload !== undefined && current.payload !== ifPayload) {
-      return { ok: false, reason: "stale" } as unknown as Transition<BookingRecord>;
+      return { ok: false, error: { reason: "stale" } } satisfies Transition<BookingRecord>;
     }
     return store.updateBookingPayload(h, b, payload);
   };

@@ -354,10 +354,10 @@ export async function placeTestHold(
     ...(opts.bookingId !== undefined && { overlapBookingId: opts.bookingId }),
     payload: JSON.stringify(v1),
   });
-  if (!outcome.ok) throw new HoldRefused(outcome.reason);
+  if (!outcome.ok) throw new HoldRefused(outcome.error.reason);
   return {
-    record: outcome.hold,
-    payload: decodeHoldOrThrow(outcome.hold.payload, holdId),
+    record: outcome.value,
+    payload: decodeHoldOrThrow(outcome.value.payload, holdId),
     offer,
     offerSha256: v1.offerSha256,
   };

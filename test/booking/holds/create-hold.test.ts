@@ -61,7 +61,7 @@ async function makeProven(d: TestDeps, who = principal) {
     await placeHold(d, HOST, c, body({ service_id: "brake-inspection", start: "2026-10-14T09:00:00-04:00" })),
   );
   const begun = await d.store.beginConfirm(HOST, held.hold_id, NOW, 30_000);
-  if (!begun.ok) throw new Error(begun.reason);
+  if (!begun.ok) throw new Error(begun.error.reason);
   const booked = await d.store.completeConfirm(
     HOST,
     held.hold_id,
@@ -69,7 +69,7 @@ async function makeProven(d: TestDeps, who = principal) {
     { bookingId: "b_past", payload: "{}" },
     NOW,
   );
-  if (!booked.ok) throw new Error(booked.reason);
+  if (!booked.ok) throw new Error(booked.error.reason);
   d.clock.set(at("2026-10-14T12:00:00-04:00"));
   expect(await d.store.isPrincipalProven(HOST, principalOf(who), d.clock.now())).toBe(true);
 }
@@ -659,7 +659,7 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
     const { d, host, hold } = setup();
     const held = valueOf(await hold(await caller()));
     const begun = await d.store.beginConfirm(HOST, held.hold_id, NOW, 30_000);
-    if (!begun.ok) throw new Error(begun.reason);
+    if (!begun.ok) throw new Error(begun.error.reason);
     await d.store.completeConfirm(
       HOST,
       held.hold_id,

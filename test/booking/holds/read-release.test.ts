@@ -62,7 +62,7 @@ describe("GET /holds/{id} (§5.2: the same offer bytes for the life of the hold)
   it("reads confirmed once a booking consumed the hold", async () => {
     const { d, held, get } = await setup();
     const begun = await d.store.beginConfirm(HOST, held.hold_id, NOW, 30_000);
-    if (!begun.ok) throw new Error(begun.reason);
+    if (!begun.ok) throw new Error(begun.error.reason);
     expect(valueOf(await get()).status).toBe("held");
     await d.store.completeConfirm(
       HOST,
@@ -156,7 +156,7 @@ describe("DELETE /holds/{id} (§5.4 idempotent release, §7.2/§7.3 reputation)"
   it("a confirmed hold cannot be released: 409 INVALID_STATE", async () => {
     const { d, held, release } = await setup();
     const begun = await d.store.beginConfirm(HOST, held.hold_id, NOW, 30_000);
-    if (!begun.ok) throw new Error(begun.reason);
+    if (!begun.ok) throw new Error(begun.error.reason);
     const r = refusalOf(await release(), "INVALID_STATE", "invalid_state");
     expect(r.remedies).toEqual([{ type: "contact", phone: "+1-416-555-0177" }]);
   });

@@ -76,11 +76,11 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
     expect(refused).toHaveLength(100 - caps.perHost);
     for (const r of refused) {
       if (r.ok) continue;
-      expect(r.scope).toBe("host");
-      expect(r.limit).toBe(caps.perHost);
-      expect(r.places).toHaveLength(caps.perHost);
-      expect(r.places.every((p) => p.takenAt === NOW)).toBe(true);
-      expect(r.earliestUntil).toBe(NOW + 48 * HOUR);
+      expect(r.error.scope).toBe("host");
+      expect(r.error.limit).toBe(caps.perHost);
+      expect(r.error.places).toHaveLength(caps.perHost);
+      expect(r.error.places.every((p) => p.takenAt === NOW)).toBe(true);
+      expect(r.error.earliestUntil).toBe(NOW + 48 * HOUR);
     }
     expect(await a.count("h1", NOW)).toBe(caps.perHost);
     // Another host's pool is its own.
@@ -97,7 +97,7 @@ describe.each(kinds)("public booking pool store: %s", (_kind, make) => {
     const granted = outs.flatMap((o, i) => (o.ok ? [`p${i}`] : []));
     expect(granted).toHaveLength(caps.perOrigin);
     const refused = outs.find((o) => !o.ok);
-    expect(refused !== undefined && !refused.ok && refused.scope).toBe("origin");
+    expect(refused !== undefined && !refused.ok && refused.error.scope).toBe("origin");
     // The same id again (a retried booking) keeps its one place.
     expect((await take(a, granted[0]!, "same")).ok).toBe(true);
     expect(await a.count("h1", NOW)).toBe(caps.perOrigin);

@@ -72,20 +72,20 @@ describe("validateCaldavSettings", () => {
 describe("eventId ↔ resource", () => {
   const server = new URL("https://dav.example.com/");
   const cal = calendarUrl(server, "/cal/work/");
-  if (!cal.ok) throw new Error(cal.message);
+  if (!cal.ok) throw new Error(cal.error);
 
   it("names the gateway's events <calendar>/<eventId>.ics and reads the id back from any href form", () => {
-    const url = eventUrl(cal.url, "host1:hold 7");
-    expect(url.ok && url.url.pathname).toBe("/cal/work/host1%3Ahold%207.ics");
-    expect(eventIdOf(cal.url, "/cal/work/host1%3Ahold%207.ics")).toBe("host1:hold 7");
-    expect(eventIdOf(cal.url, "https://dav.example.com/cal/work/host1:hold%207.ics")).toBe("host1:hold 7");
-    expect(eventIdOf(cal.url, "host1%3Ahold%207.ics")).toBe("host1:hold 7");
-    expect(eventIdOf(cal.url, "/cal/work/foreign-no-extension")).toBe("foreign-no-extension");
+    const url = eventUrl(cal.value, "host1:hold 7");
+    expect(url.ok && url.value.pathname).toBe("/cal/work/host1%3Ahold%207.ics");
+    expect(eventIdOf(cal.value, "/cal/work/host1%3Ahold%207.ics")).toBe("host1:hold 7");
+    expect(eventIdOf(cal.value, "https://dav.example.com/cal/work/host1:hold%207.ics")).toBe("host1:hold 7");
+    expect(eventIdOf(cal.value, "host1%3Ahold%207.ics")).toBe("host1:hold 7");
+    expect(eventIdOf(cal.value, "/cal/work/foreign-no-extension")).toBe("foreign-no-extension");
   });
 
   it("refuses empty or overlong ids and calendars elsewhere", () => {
-    expect(eventUrl(cal.url, "").ok).toBe(false);
-    expect(eventUrl(cal.url, "x".repeat(201)).ok).toBe(false);
+    expect(eventUrl(cal.value, "").ok).toBe(false);
+    expect(eventUrl(cal.value, "x".repeat(201)).ok).toBe(false);
     expect(calendarUrl(server, "https://evil.example/cal/").ok).toBe(false);
     expect(calendarUrl(server, "").ok).toBe(false);
   });
@@ -111,16 +111,18 @@ describe("buildEvent", () => {
     expect(text).toContain("SUMMARY:Trim\\; wash\\, dry");
     expect(readResource(text, "hold-9", undefined)).toEqual({
       ok: true,
-      events: [
-        {
-          uid: "hold-9",
-          eventId: "hold-9",
-          start: { dateTime: "2026-12-03T14:00:00Z" },
-          end: { dateTime: "2026-12-03T14:45:00Z" },
-          status: "confirmed",
-          transparency: "opaque",
-        },
-      ],
+      value: {
+        events: [
+          {
+            uid: "hold-9",
+            eventId: "hold-9",
+            start: { dateTime: "2026-12-03T14:00:00Z" },
+            end: { dateTime: "2026-12-03T14:45:00Z" },
+            status: "confirmed",
+            transparency: "opaque",
+          },
+        ],
+      },
     });
   });
 });

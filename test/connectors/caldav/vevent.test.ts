@@ -9,8 +9,8 @@ import { readFixture } from "../../support/fixtures.js";
 
 function read(file: string, eventId = "e", etag?: string): readonly RawCalendarEvent[] {
   const result = readResource(readFixture(`recurrence/${file}`), eventId, etag);
-  if (!result.ok) throw new Error(result.message);
-  return result.events;
+  if (!result.ok) throw new Error(result.error);
+  return result.value.events;
 }
 
 const calendar = (...lines: string[]) =>
@@ -95,7 +95,7 @@ describe("readResource", () => {
     );
     expect(events).toMatchObject({
       ok: true,
-      events: [{ exdate: ["2026-12-02T08:00:00Z", "2026-12-03T08:00:00Z", "2026-12-04"] }],
+      value: { events: [{ exdate: ["2026-12-02T08:00:00Z", "2026-12-03T08:00:00Z", "2026-12-04"] }] },
     });
   });
 
@@ -115,31 +115,33 @@ describe("readResource", () => {
     );
     expect(result).toEqual({
       ok: true,
-      events: [
-        {
-          uid: "no-uid",
-          eventId: "no-uid",
-          recurrenceId: { dateTime: "2026-12-01T08:00:00Z" },
-          thisAndFuture: true,
-          start: { dateTime: "2026-12-01T09:00:00Z" },
-          duration: "PT30M",
-          status: "tentative",
-          transparency: "transparent",
-        },
-      ],
+      value: {
+        events: [
+          {
+            uid: "no-uid",
+            eventId: "no-uid",
+            recurrenceId: { dateTime: "2026-12-01T08:00:00Z" },
+            thisAndFuture: true,
+            start: { dateTime: "2026-12-01T09:00:00Z" },
+            duration: "PT30M",
+            status: "tentative",
+            transparency: "transparent",
+          },
+        ],
+      },
     });
   });
 
   it("reports, never skips, what it cannot read", () => {
     expect(readResource("not a calendar", "bad", undefined)).toMatchObject({ ok: false });
     const noStart = readResource(calendar("BEGIN:VEVENT", "UID:y", "END:VEVENT"), "y", undefined);
-    expect(noStart).toMatchObject({ ok: false, message: expect.stringContaining("DTSTART") as unknown });
+    expect(noStart).toMatchObject({ ok: false, error: expect.stringContaining("DTSTART") as unknown });
   });
 
   it("answers no events for an object without VEVENT (a VTODO)", () => {
     expect(readResource(calendar("BEGIN:VTODO", "UID:t", "END:VTODO"), "t", undefined)).toEqual({
       ok: true,
-      events: [],
+      value: { events: [] },
     });
   });
 });

@@ -10,8 +10,8 @@ import { jsonCost, type JsonBudget } from "../../../src/connectors/http/json-cos
 const wide: JsonBudget = { maxTokens: 1e9, maxDepth: 1_000, maxKeys: 1e9 };
 const tokens = async (text: string) => {
   const c = await jsonCost(text, wide);
-  if (!c.ok) throw new Error(c.reason);
-  return c.tokens;
+  if (!c.ok) throw new Error(c.error);
+  return c.value;
 };
 
 describe("jsonCost", () => {
@@ -35,12 +35,12 @@ describe("jsonCost", () => {
   });
 
   it("refuses past each bound: tokens, depth, members of one object", async () => {
-    expect(await jsonCost("[1,2,3,4]", { ...wide, maxTokens: 3 })).toEqual({ ok: false, reason: "tokens" });
-    expect(await jsonCost("[[[[1]]]]", { ...wide, maxDepth: 3 })).toEqual({ ok: false, reason: "depth" });
+    expect(await jsonCost("[1,2,3,4]", { ...wide, maxTokens: 3 })).toEqual({ ok: false, error: "tokens" });
+    expect(await jsonCost("[[[[1]]]]", { ...wide, maxDepth: 3 })).toEqual({ ok: false, error: "depth" });
     expect(await jsonCost("[[[1]]]", { ...wide, maxDepth: 3 })).toMatchObject({ ok: true });
     const keys = (n: number) =>
       JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, i])));
-    expect(await jsonCost(keys(11), { ...wide, maxKeys: 10 })).toEqual({ ok: false, reason: "keys" });
+    expect(await jsonCost(keys(11), { ...wide, maxKeys: 10 })).toEqual({ ok: false, error: "keys" });
     expect(await jsonCost(keys(10), { ...wide, maxKeys: 10 })).toMatchObject({ ok: true });
     // Members are counted per object: many small objects are not one large one.
     expect(
@@ -51,7 +51,7 @@ describe("jsonCost", () => {
     // Depth past what any counter array holds is refused, not overrun.
     expect(await jsonCost("[".repeat(100_000), { ...wide, maxDepth: 1e9 })).toEqual({
       ok: false,
-      reason: "depth",
+      error: "depth",
     });
   });
 
@@ -61,7 +61,7 @@ describe("jsonCost", () => {
     const timer = setInterval(() => ticks++, 0);
     const cost = await jsonCost(text, wide);
     clearInterval(timer);
-    expect(cost).toEqual({ ok: true, tokens: 1_200_000 });
+    expect(cost).toEqual({ ok: true, value: 1_200_000 });
     expect(ticks).toBeGreaterThan(3);
   });
 });

@@ -44,8 +44,8 @@ describe("a calendar file with lines that are not content lines, or a byte-order
   it("a resource starting with a byte-order mark reads its events (CalDAV's reader)", () => {
     const text = `\uFEFF${readFileSync(fixturePath("ics-robustness/issue_168_input.ics"), "utf8")}`;
     const read = readResource(text, "apple", undefined);
-    expect(read.ok && read.events.map((e) => e.uid)).toEqual(["123"]);
-    expect(read.ok && read.skipped).toEqual([{ line: 6, text: "X-APPLE-RADIUS=49.91307046514149" }]);
+    expect(read.ok && read.value.events.map((e) => e.uid)).toEqual(["123"]);
+    expect(read.ok && read.value.skipped).toEqual([{ line: 6, text: "X-APPLE-RADIUS=49.91307046514149" }]);
   });
 
   it("a file with a byte-order mark and an event is read", async () => {

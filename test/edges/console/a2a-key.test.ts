@@ -101,11 +101,11 @@ describe("the A2A API key page", () => {
     expect((await get("/console/hosts/nope/a2a-key", cookie)).status).toBe(404);
     const invited = await gw.runtime.console!.accounts.invite("owner@example.com");
     if (!invited.ok) throw new Error("invite failed");
-    await gw.runtime.console!.accounts.accept(invited.token, "a long enough password");
+    await gw.runtime.console!.accounts.accept(invited.value.token, "a long enough password");
     const { id } = await gw.runtime.console!.sessions.create({
       kind: "owner",
-      ownerId: invited.account.ownerId,
-      email: invited.account.email,
+      ownerId: invited.value.account.ownerId,
+      email: invited.value.account.email,
     });
     const owner = `gw_session=${id}`;
     const page = await get(`/console/hosts/${HOST}/a2a-key`, owner);

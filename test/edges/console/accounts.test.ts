@@ -132,38 +132,38 @@ describe.each([
     const { store, atRest, reopen } = make();
     const accounts = new OwnerAccounts(store, { now: () => now }, FAST);
     const inv = await accounts.invite("  Ana@Example.COM ");
-    if (!inv.ok) throw new Error(inv.reason);
-    expect(inv.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(inv.account.email).toBe("ana@example.com");
-    expect(inv.account.passwordHash).toBeUndefined();
-    expect(inv.expiresAt).toBe(now + INVITATION_TTL_MS);
+    if (!inv.ok) throw new Error(inv.error);
+    expect(inv.value.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(inv.value.account.email).toBe("ana@example.com");
+    expect(inv.value.account.passwordHash).toBeUndefined();
+    expect(inv.value.expiresAt).toBe(now + INVITATION_TTL_MS);
     // Not signed up yet: no sign-in.
     expect(await accounts.signIn("ana@example.com", PASSWORD)).toBeUndefined();
-    expect(await accounts.active(inv.account.ownerId)).toBe(false);
+    expect(await accounts.active(inv.value.account.ownerId)).toBe(false);
 
-    expect(await accounts.invitation(inv.token)).toMatchObject({ email: "ana@example.com" });
-    expect(await accounts.invitation(inv.token)).toBeDefined();
+    expect(await accounts.invitation(inv.value.token)).toMatchObject({ email: "ana@example.com" });
+    expect(await accounts.invitation(inv.value.token)).toBeDefined();
     now += 60_000;
-    const accepted = await accounts.accept(inv.token, PASSWORD);
-    expect(accepted?.ownerId).toBe(inv.account.ownerId);
-    expect(await accounts.invitation(inv.token)).toBeUndefined();
-    expect(await accounts.accept(inv.token, "another password!")).toBeUndefined();
+    const accepted = await accounts.accept(inv.value.token, PASSWORD);
+    expect(accepted?.ownerId).toBe(inv.value.account.ownerId);
+    expect(await accounts.invitation(inv.value.token)).toBeUndefined();
+    expect(await accounts.accept(inv.value.token, "another password!")).toBeUndefined();
 
-    expect((await accounts.signIn("ANA@example.com", PASSWORD))?.ownerId).toBe(inv.account.ownerId);
+    expect((await accounts.signIn("ANA@example.com", PASSWORD))?.ownerId).toBe(inv.value.account.ownerId);
     expect(await accounts.signIn("ana@example.com", "wrong password!")).toBeUndefined();
     expect(await accounts.signIn("bob@example.com", PASSWORD)).toBeUndefined();
     expect(await accounts.signIn("not an email", PASSWORD)).toBeUndefined();
-    expect(await accounts.active(inv.account.ownerId)).toBe(true);
+    expect(await accounts.active(inv.value.account.ownerId)).toBe(true);
 
     if (name !== "memory") {
       // At rest: neither the link's token nor the password.
       const raw = await atRest();
       expect(raw).toContain("ana@example.com");
-      expect(raw).not.toContain(inv.token);
+      expect(raw).not.toContain(inv.value.token);
       expect(raw).not.toContain(PASSWORD);
       // Another process (or a restart) reading the same store signs the owner in.
       const again = new OwnerAccounts(reopen(), { now: () => now }, FAST);
-      expect((await again.signIn("ana@example.com", PASSWORD))?.ownerId).toBe(inv.account.ownerId);
+      expect((await again.signIn("ana@example.com", PASSWORD))?.ownerId).toBe(inv.value.account.ownerId);
     }
   });
 
@@ -171,26 +171,26 @@ describe.each([
     let now = 5_000_000;
     const accounts = new OwnerAccounts(make().store, { now: () => now }, FAST);
     const first = await accounts.invite("bo@example.com");
-    if (!first.ok) throw new Error(first.reason);
+    if (!first.ok) throw new Error(first.error);
     now += INVITATION_TTL_MS;
-    expect(await accounts.invitation(first.token)).toBeUndefined();
-    expect(await accounts.accept(first.token, PASSWORD)).toBeUndefined();
+    expect(await accounts.invitation(first.value.token)).toBeUndefined();
+    expect(await accounts.accept(first.value.token, PASSWORD)).toBeUndefined();
     const second = await accounts.invite("BO@example.com");
-    if (!second.ok) throw new Error(second.reason);
-    expect(second.account.ownerId).toBe(first.account.ownerId);
-    expect(second.token).not.toBe(first.token);
-    expect((await accounts.accept(second.token, PASSWORD))?.ownerId).toBe(first.account.ownerId);
+    if (!second.ok) throw new Error(second.error);
+    expect(second.value.account.ownerId).toBe(first.value.account.ownerId);
+    expect(second.value.token).not.toBe(first.value.token);
+    expect((await accounts.accept(second.value.token, PASSWORD))?.ownerId).toBe(first.value.account.ownerId);
     expect(await accounts.list()).toHaveLength(1);
   });
 
   it("of two concurrent uses of one link, exactly one succeeds", async () => {
     const accounts = new OwnerAccounts(make().store, { now: () => 1 }, FAST);
     const inv = await accounts.invite("cy@example.com");
-    if (!inv.ok) throw new Error(inv.reason);
+    if (!inv.ok) throw new Error(inv.error);
     const results = await Promise.all([
-      accounts.accept(inv.token, "first password!"),
-      accounts.accept(inv.token, "second password!"),
-      accounts.accept(inv.token, "third password!!"),
+      accounts.accept(inv.value.token, "first password!"),
+      accounts.accept(inv.value.token, "second password!"),
+      accounts.accept(inv.value.token, "third password!!"),
     ]);
     expect(results.filter((r) => r !== undefined)).toHaveLength(1);
   });
@@ -198,16 +198,16 @@ describe.each([
   it("a disabled account signs in no more, and is refused a new invitation until enabled", async () => {
     const accounts = new OwnerAccounts(make().store, { now: () => 1 }, FAST);
     const inv = await accounts.invite("di@example.com");
-    if (!inv.ok) throw new Error(inv.reason);
-    await accounts.accept(inv.token, PASSWORD);
-    expect(await accounts.setDisabled(inv.account.ownerId, true)).toBe(true);
+    if (!inv.ok) throw new Error(inv.error);
+    await accounts.accept(inv.value.token, PASSWORD);
+    expect(await accounts.setDisabled(inv.value.account.ownerId, true)).toBe(true);
     expect(await accounts.signIn("di@example.com", PASSWORD)).toBeUndefined();
-    expect(await accounts.active(inv.account.ownerId)).toBe(false);
-    expect(await accounts.invite("di@example.com")).toEqual({ ok: false, reason: "disabled" });
-    await accounts.setDisabled(inv.account.ownerId, false);
-    expect((await accounts.signIn("di@example.com", PASSWORD))?.ownerId).toBe(inv.account.ownerId);
+    expect(await accounts.active(inv.value.account.ownerId)).toBe(false);
+    expect(await accounts.invite("di@example.com")).toEqual({ ok: false, error: "disabled" });
+    await accounts.setDisabled(inv.value.account.ownerId, false);
+    expect((await accounts.signIn("di@example.com", PASSWORD))?.ownerId).toBe(inv.value.account.ownerId);
     expect(await accounts.setDisabled("own_nobody", true)).toBe(false);
-    expect(await accounts.invite("nobody")).toEqual({ ok: false, reason: "invalid_email" });
+    expect(await accounts.invite("nobody")).toEqual({ ok: false, error: "invalid_email" });
   });
 });
 

@@ -71,10 +71,10 @@ const draft = (
 async function owner(email: string): Promise<{ ownerId: string; cookie: string }> {
   const con = gw.runtime.console!;
   const invited = await con.accounts.invite(email);
-  if (!invited.ok) throw new Error(invited.reason);
-  await con.accounts.store.update({ ...invited.account, passwordHash: "scrypt$set" });
-  const { id } = await con.sessions.create(ownerViewer(invited.account));
-  return { ownerId: invited.account.ownerId, cookie: `gw_session=${id}` };
+  if (!invited.ok) throw new Error(invited.error);
+  await con.accounts.store.update({ ...invited.value.account, passwordHash: "scrypt$set" });
+  const { id } = await con.sessions.create(ownerViewer(invited.value.account));
+  return { ownerId: invited.value.account.ownerId, cookie: `gw_session=${id}` };
 }
 
 async function get(path: string, cookie: string) {

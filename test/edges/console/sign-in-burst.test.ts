@@ -105,8 +105,8 @@ describe.each(["memory", "redis"] as const)("a sign-in burst (%s limiter)", (kin
     app = createHttpApp(gw.runtime);
     const accounts = gw.runtime.console!.accounts;
     const invited = await accounts.invite(OWNER);
-    if (!invited.ok) throw new Error(invited.reason);
-    expect(await accounts.accept(invited.token, PASSWORD)).toBeDefined();
+    if (!invited.ok) throw new Error(invited.error);
+    expect(await accounts.accept(invited.value.token, PASSWORD)).toBeDefined();
     // The unknown-email decoy hash is made once, before the burst.
     expect(
       (await signIn(app, gw, "198.51.100.200", { email: "warm@burst.example", password: "x" })).status,
@@ -154,8 +154,8 @@ describe.each(["memory", "redis"] as const)("a sign-in burst (%s limiter)", (kin
     });
     try {
       const invited = await wide.deps.accounts.invite(OWNER);
-      if (!invited.ok) throw new Error(invited.reason);
-      await wide.deps.accounts.accept(invited.token, PASSWORD);
+      if (!invited.ok) throw new Error(invited.error);
+      await wide.deps.accounts.accept(invited.value.token, PASSWORD);
       const wideApp = createHttpApp({ ...gw.runtime, console: wide.deps });
       await signIn(wideApp, gw, "198.51.100.201", { email: "warm@burst.example", password: "x" });
       checked.length = 0;

@@ -31,10 +31,10 @@ it("runs `concurrent` at once, queues `queue` more, and answers the rest busy at
   const rc = gate.run("c", c.check);
   await tick();
   expect([a.started(), b.started(), c.started()]).toEqual([true, true, false]);
-  expect(await gate.run("d", d.check)).toEqual({ ok: false });
+  expect(await gate.run("d", d.check)).toEqual({ ok: false, error: "busy" });
   // One origin's second check is busy while its first runs or waits.
-  expect(await gate.run("a", () => Promise.resolve("again"))).toEqual({ ok: false });
-  expect(await gate.run("c", () => Promise.resolve("again"))).toEqual({ ok: false });
+  expect(await gate.run("a", () => Promise.resolve("again"))).toEqual({ ok: false, error: "busy" });
+  expect(await gate.run("c", () => Promise.resolve("again"))).toEqual({ ok: false, error: "busy" });
   a.finish();
   expect(await ra).toEqual({ ok: true, value: "checked" });
   await tick();

@@ -246,7 +246,7 @@ describe("POST /availability (SchCP §5.1)", () => {
       const held = await placeHold(d, HOST, await caller(), body);
       if (!held.ok) throw new Error(held.error.message);
       const begun = await store.beginConfirm(HOST, held.value.hold_id, NOW, 30_000);
-      if (!begun.ok) throw new Error(begun.reason);
+      if (!begun.ok) throw new Error(begun.error.reason);
       await store.completeConfirm(
         HOST,
         held.value.hold_id,

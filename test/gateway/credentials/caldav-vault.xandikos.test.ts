@@ -114,8 +114,11 @@ describe('a CalDAV host with credentials: "vault"', () => {
       list: () => [runtime],
     };
     const done = await createDisconnect({ hosts, basicVault: basic }).disconnectHost("jane-caldav");
-    expect(done).toMatchObject({ ok: true, source: "caldav", upstream: "not_supported", ownerAction: true });
-    expect(done.ok && done.message).toContain("revoke the app password at your calendar provider");
+    expect(done).toMatchObject({
+      ok: true,
+      value: { source: "caldav", upstream: "not_supported", ownerAction: true },
+    });
+    expect(done.ok && done.value.message).toContain("revoke the app password at your calendar provider");
     expect(await basic.get("jane-caldav")).toBeUndefined();
     expect(hostTimeRefusal(runtime, Date.now())).toMatchObject({ reason: "host_needs_reconnection" });
     const after = proxied;

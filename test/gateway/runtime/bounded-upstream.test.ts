@@ -332,8 +332,8 @@ describe("a hostile CalDAV server, while the gateway syncs it", ONCE_MORE, () =>
       { serverUrl: caldav.url, username: "ana", password: "pw" },
       { policy: { allowPrivate: true } },
     );
-    expect(checked).toMatchObject({ ok: false, kind: "not_caldav" });
-    expect(!checked.ok && checked.message).toMatch(/far more data/);
+    expect(checked).toMatchObject({ ok: false, error: { kind: "not_caldav" } });
+    expect(!checked.ok && checked.error.message).toMatch(/far more data/);
     expect(Date.now() - started).toBeLessThan(5_000);
   }, 30_000);
 });

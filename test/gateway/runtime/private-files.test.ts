@@ -127,7 +127,7 @@ describe("private files in the data dir", () => {
     // An owner account, an A2A key, secrets in the file vault, a console-created host.
     const invited = await runtime.console!.accounts.invite("owner@example.com");
     if (!invited.ok) throw new Error("invite");
-    await runtime.console!.accounts.accept(invited.token, "a long enough password");
+    await runtime.console!.accounts.accept(invited.value.token, "a long enough password");
     await runtime.a2aKeys.issue("maple-street-auto");
     await v.basic.put("caldav-host", {
       kind: "basic",

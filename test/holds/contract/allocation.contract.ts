@@ -248,12 +248,12 @@ export function allocationContract(store: () => GatewayStore): void {
         await store().placeHold(holdRequest(hostId, { interval: at(0, 60), alternatives })),
         "slot_taken",
       );
-      expect(refused.alternatives).toEqual([-60, -120, 180, -180, 240].map((m) => T0 + m * MINUTE));
+      expect(refused.error.alternatives).toEqual([-60, -120, 180, -180, 240].map((m) => T0 + m * MINUTE));
       const none = expectRefused(
         await store().placeHold(holdRequest(hostId, { interval: at(0, 60) })),
         "slot_taken",
       );
-      expect(none.alternatives ?? []).toEqual([]);
+      expect(none.error.alternatives ?? []).toEqual([]);
     });
 
     it("refuses a hold id that is already in use at the host (hold_id_in_use)", async () => {

@@ -39,7 +39,7 @@ export function capsContract(store: () => GatewayStore): void {
       const first = expectHeld(await place("agent-X"));
       expectHeld(await place("agent-X"));
       const refused = expectRefused(await place("agent-X"), "agent_limit");
-      expect(refused.basis).toEqual({ policy: "holds.max_active_per_agent", limit: 2 });
+      expect(refused.error.basis).toEqual({ policy: "holds.max_active_per_agent", limit: 2 });
       expectHeld(await place("agent-Y"));
       expectOk(await store().releaseHold(hostId, first.holdId, NOW));
       expectHeld(await place("agent-X"));
@@ -58,7 +58,7 @@ export function capsContract(store: () => GatewayStore): void {
       expectHeld(await place(owner("a1", "p1")));
       expectHeld(await place(owner("a2", null)));
       const refused = expectRefused(await place(owner("a3", "p3")), "new_guest_pool_full");
-      expect(refused.basis).toEqual({ policy: "holds.max_active_unproven", limit: 2 });
+      expect(refused.error.basis).toEqual({ policy: "holds.max_active_unproven", limit: 2 });
       expectRefused(await place(owner("a4", null)), "new_guest_pool_full");
       expectHeld(await place(owner("a5", "p-proven"), proven));
     });
@@ -75,7 +75,7 @@ export function capsContract(store: () => GatewayStore): void {
         await place(owner("a4", "p4", { attester: "phonecheck.example" })),
         "attester_pool_full",
       );
-      expect(refused.basis).toEqual({ policy: "holds.max_active_per_attester", limit: 1 });
+      expect(refused.error.basis).toEqual({ policy: "holds.max_active_per_attester", limit: 1 });
       expectHeld(await place(owner("a5", "p5", { attester: "idcheck.example" })));
       // Vouchees are not counted in the unproven pool either.
       const hostB = newHost();
@@ -97,7 +97,7 @@ export function capsContract(store: () => GatewayStore): void {
       const bookingId = await book(s, place());
       const held = expectHeld(await s.placeHold(place()));
       const refused = expectRefused(await s.placeHold(place()), "mandate_limit");
-      expect(refused.basis).toEqual({ policy: "mandate.max_bookings", limit: 2 });
+      expect(refused.error.basis).toEqual({ policy: "mandate.max_bookings", limit: 2 });
       // The same jti under another root issuer is another mandate.
       expectHeld(await s.placeHold(place("iss-2")));
       expect(await s.countForMandate(hostId, "iss-1", "jti-1")).toBe(2);
@@ -146,7 +146,7 @@ export function capsContract(store: () => GatewayStore): void {
       await book(s, place(0, 60));
       expectHeld(await s.placeHold(place(0, 60)));
       const refused = expectRefused(await s.placeHold(place(30, 90)), "walk_in_reserve");
-      expect(refused.basis).toEqual({ policy: "walk_in_reserve", resource_type: "chair", keep: 1 });
+      expect(refused.error.basis).toEqual({ policy: "walk_in_reserve", resource_type: "chair", keep: 1 });
       expectHeld(await s.placeHold(place(60, 120)));
       // Without the reserve, the third chair is free.
       expectHeld(await s.placeHold(holdRequest(hostId, { requirements: [chairs(3)], interval: at(30, 90) })));
@@ -195,7 +195,7 @@ export function capsContract(store: () => GatewayStore): void {
         await store().placeHold(holdRequest(hostId, { caps, requirements: [chairs(2)], alternatives })),
         "walk_in_reserve",
       );
-      expect(refused.alternatives).toEqual([T0 + 60 * MINUTE, T0 - 60 * MINUTE]);
+      expect(refused.error.alternatives).toEqual([T0 + 60 * MINUTE, T0 - 60 * MINUTE]);
     });
   });
 }

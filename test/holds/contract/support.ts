@@ -85,26 +85,26 @@ export function useStore(factory: StoreFactory): () => GatewayStore {
 
 export function expectHeld(outcome: HoldOutcome): HoldRecord {
   if (!outcome.ok) {
-    expect.fail(`expected a hold, got ${outcome.reason} ${JSON.stringify(outcome.basis ?? {})}`);
+    expect.fail(`expected a hold, got ${outcome.error.reason} ${JSON.stringify(outcome.error.basis ?? {})}`);
   }
-  return outcome.hold;
+  return outcome.value;
 }
 
 export function expectRefused(outcome: HoldOutcome, reason: string): Extract<HoldOutcome, { ok: false }> {
   if (outcome.ok)
-    expect.fail(`expected ${reason}, got a hold on ${JSON.stringify(outcome.hold.allocations)}`);
-  expect(outcome.reason).toBe(reason);
+    expect.fail(`expected ${reason}, got a hold on ${JSON.stringify(outcome.value.allocations)}`);
+  expect(outcome.error.reason).toBe(reason);
   return outcome;
 }
 
 export function expectOk<T>(transition: Transition<T>): T {
-  if (!transition.ok) expect.fail(`expected ok, got ${transition.reason}`);
+  if (!transition.ok) expect.fail(`expected ok, got ${transition.error.reason}`);
   return transition.value;
 }
 
 export function expectTransitionRefused<T>(transition: Transition<T>, reason: string): void {
   if (transition.ok) expect.fail(`expected ${reason}, got ok`);
-  expect(transition.reason).toBe(reason);
+  expect(transition.error.reason).toBe(reason);
 }
 
 /** Places a hold and confirms it into a booking; returns the booking id. */

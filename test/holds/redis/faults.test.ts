@@ -65,7 +65,7 @@ function load(store: RedisHoldStore, hostId: string, loops = 16) {
       const n = next++;
       try {
         const outcome = await store.placeHold(request(n));
-        if (outcome.ok) granted.push(outcome.hold.holdId);
+        if (outcome.ok) granted.push(outcome.value.holdId);
         completed++;
       } catch (error) {
         errors.push(error);

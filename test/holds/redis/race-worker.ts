@@ -93,7 +93,7 @@ await Promise.all(
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
       const outcome = await store.placeHold(next);
       if (outcome.ok) {
-        report.granted.push({ holdId: outcome.hold.holdId, allocations: [...outcome.hold.allocations] });
+        report.granted.push({ holdId: outcome.value.holdId, allocations: [...outcome.value.allocations] });
       } else {
         report.refused++;
       }

@@ -67,12 +67,12 @@ describe("RedisHoldStore keys", () => {
     const store = await newStore(prefix);
     const hostId = "maple-street-auto";
     const held = await store.placeHold(request(hostId));
-    if (!held.ok) throw new Error(held.reason);
-    const begun = await store.beginConfirm(hostId, held.hold.holdId, NOW, MINUTE);
-    if (!begun.ok) throw new Error(begun.reason);
+    if (!held.ok) throw new Error(held.error.reason);
+    const begun = await store.beginConfirm(hostId, held.value.holdId, NOW, MINUTE);
+    if (!begun.ok) throw new Error(begun.error.reason);
     await store.completeConfirm(
       hostId,
-      held.hold.holdId,
+      held.value.holdId,
       begun.value.fence,
       { bookingId: "b-1", payload: "" },
       NOW,
@@ -167,7 +167,7 @@ describe("RedisHoldStore scripts", () => {
     const store = await newStore(prefix);
     const hostId = "atomic";
     const lapsing = await store.placeHold(request(hostId, { ttlMs: MINUTE }));
-    if (!lapsing.ok) throw new Error(lapsing.reason);
+    if (!lapsing.ok) throw new Error(lapsing.error.reason);
     // Corrupt one candidate's occupancy: reading it fails after bay-1 was found free and
     // after the lapsed hold was found, but before anything was written.
     await adminClient().set(`${prefix}{${hostId}}:occ:tech-1`, "not a sorted set");
@@ -184,7 +184,7 @@ describe("RedisHoldStore scripts", () => {
     expect(await store.takeExpiryEvents(hostId, 10)).toEqual([]);
     await adminClient().del(`${prefix}{${hostId}}:occ:tech-1`);
     const state = await readHostState(adminClient(), prefix, hostId);
-    expect(state.allocations.map((a) => a.holdId)).toEqual([lapsing.hold.holdId]);
+    expect(state.allocations.map((a) => a.holdId)).toEqual([lapsing.value.holdId]);
     expect(consistencyProblems(state)).toEqual([]);
   });
 });
@@ -202,7 +202,7 @@ describe("RedisHoldStore occupancy", () => {
     const inside = await store.placeHold(
       request(hostId, { interval: { start: T0 + 5 * DAY, end: T0 + 5 * DAY + HOUR } }),
     );
-    expect(inside).toMatchObject({ ok: false, reason: "slot_taken" });
+    expect(inside).toMatchObject({ ok: false, error: { reason: "slot_taken" } });
     // And a long hold blocks a short one deep inside it.
     const open = await store.placeHold(
       request(hostId, {
@@ -217,7 +217,7 @@ describe("RedisHoldStore occupancy", () => {
         interval: { start: T0 + 2 * DAY, end: T0 + 2 * DAY + MINUTE },
       }),
     );
-    expect(deep).toMatchObject({ ok: false, reason: "slot_taken" });
+    expect(deep).toMatchObject({ ok: false, error: { reason: "slot_taken" } });
   });
 
   it("the sweeper prunes occupancy that ended long ago, and keeps what is current", async () => {
@@ -236,7 +236,7 @@ describe("RedisHoldStore occupancy", () => {
     await store.sweepExpired(hostId, T0 + HOUR + 2 * DAY, 10);
     const left = await adminClient().zrange(key, "0", "-1");
     expect(left).toHaveLength(1);
-    expect(left[0]).toContain(future.ok ? future.hold.holdId : "?");
+    expect(left[0]).toContain(future.ok ? future.value.holdId : "?");
   });
 });
 
@@ -256,7 +256,7 @@ describe("RedisHoldStore expiry events", () => {
           owner: { agentKey: "agent", principal: "p", mandates: [] },
         }),
       );
-      if (held.ok) ids.push(held.hold.holdId);
+      if (held.ok) ids.push(held.value.holdId);
     }
     expect(await producer.sweepExpired(hostId, NOW + MINUTE, 100)).toBe(30);
     const taken = await Promise.all(

@@ -98,7 +98,7 @@ export function holdRequest(
 
 export async function placeOrThrow(store: GatewayStore, request: HoldRequest): Promise<void> {
   const outcome = await store.placeHold(request);
-  if (!outcome.ok) throw new Error(`hold refused: ${outcome.reason}`);
+  if (!outcome.ok) throw new Error(`hold refused: ${outcome.error.reason}`);
 }
 
 export function recordingOutbox(): Outbox & { sent: OutboundEvent[] } {

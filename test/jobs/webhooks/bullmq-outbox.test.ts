@@ -87,7 +87,10 @@ describe("BullMQ webhook queue (Redis mode)", () => {
     let calls = 0;
     const deliver: Deliver = () => {
       calls++;
-      return Promise.resolve({ ok: false, retryable: false, code: "non_public_address", message: "refused" });
+      return Promise.resolve({
+        ok: false,
+        error: { retryable: false, code: "non_public_address", message: "refused" },
+      });
     };
     const logger = recordingLogger();
     const outbox = new BullmqOutbox({
@@ -115,10 +118,7 @@ describe("BullMQ webhook queue (Redis mode)", () => {
       calls++;
       return Promise.resolve({
         ok: false,
-        retryable: true,
-        code: "http_status",
-        message: "500",
-        status: 500,
+        error: { retryable: true, code: "http_status", message: "500", status: 500 },
       });
     };
     const logger = recordingLogger();
@@ -163,7 +163,7 @@ describe("BullMQ webhook queue (Redis mode)", () => {
     const outbox = new BullmqOutbox({
       redisUrl: "redis://127.0.0.1:1",
       redisOptions: { retryStrategy: () => null, lazyConnect: true },
-      deliver: () => Promise.resolve({ ok: true, status: 200 }),
+      deliver: () => Promise.resolve({ ok: true, value: 200 }),
       worker: false,
       logger,
     });

@@ -35,7 +35,7 @@ describe("webhook delivery (SchCP §5.8)", () => {
     const { fetch, requests } = fakeFetch(response(200));
     const deliver = createDeliver({ hosts, fetch, clock });
     const event = outbound("e_1", "https://agent.example/hooks/schcp");
-    expect(await deliver(event)).toEqual({ ok: true, status: 200 });
+    expect(await deliver(event)).toEqual({ ok: true, value: 200 });
 
     const req = requests[0];
     expect(req?.method).toBe("POST");
@@ -68,16 +68,14 @@ describe("webhook delivery (SchCP §5.8)", () => {
 
   it.each([200, 201, 202, 204, 299])("treats %i as delivered", async (status) => {
     const deliver = createDeliver({ hosts, fetch: fakeFetch(response(status)).fetch, clock });
-    expect(await deliver(outbound("e_1", "https://agent.example/h"))).toEqual({ ok: true, status });
+    expect(await deliver(outbound("e_1", "https://agent.example/h"))).toEqual({ ok: true, value: status });
   });
 
   it.each([301, 302, 400, 404, 410, 429, 500, 503])("retries after HTTP %i", async (status) => {
     const deliver = createDeliver({ hosts, fetch: fakeFetch(response(status)).fetch, clock });
     expect(await deliver(outbound("e_1", "https://agent.example/h"))).toMatchObject({
       ok: false,
-      retryable: true,
-      code: "http_status",
-      status,
+      error: { retryable: true, code: "http_status", status },
     });
   });
 
@@ -94,8 +92,7 @@ describe("webhook delivery (SchCP §5.8)", () => {
     const deliver = createDeliver({ hosts, fetch: fakeFetch(err({ code, message: code })).fetch, clock });
     expect(await deliver(outbound("e_1", "https://agent.example/h"))).toMatchObject({
       ok: false,
-      retryable,
-      code,
+      error: { retryable, code },
     });
   });
 
@@ -103,16 +100,16 @@ describe("webhook delivery (SchCP §5.8)", () => {
     const { fetch, requests } = fakeFetch(response(200));
     const deliver = createDeliver({ hosts, fetch, clock });
     expect(await deliver(outbound("e_1", "https://a.example/", "nobody"))).toMatchObject({
-      retryable: false,
-      code: "unknown_host",
+      ok: false,
+      error: { retryable: false, code: "unknown_host" },
     });
     expect(await deliver(outbound("e_1", "https://a.example/", "no-keys"))).toMatchObject({
-      retryable: false,
-      code: "no_signing_key",
+      ok: false,
+      error: { retryable: false, code: "no_signing_key" },
     });
     expect(await deliver(outbound("e_1", "::not a url"))).toMatchObject({
-      retryable: false,
-      code: "invalid_url",
+      ok: false,
+      error: { retryable: false, code: "invalid_url" },
     });
     expect(requests).toHaveLength(0);
   });
@@ -122,13 +119,13 @@ describe("webhook delivery (SchCP §5.8)", () => {
     try {
       const strict = createDeliver({ hosts, fetch: createPublicFetch(), clock: { now: () => Date.now() } });
       expect(await strict(outbound("e_1", agent.url()))).toMatchObject({
-        retryable: false,
-        code: "scheme_not_allowed",
+        ok: false,
+        error: { retryable: false, code: "scheme_not_allowed" },
       });
       const https = agent.url().replace("http:", "https:");
       expect(await strict(outbound("e_1", https))).toMatchObject({
-        retryable: false,
-        code: "non_public_address",
+        ok: false,
+        error: { retryable: false, code: "non_public_address" },
       });
       expect(agent.received).toHaveLength(0);
 
@@ -137,7 +134,7 @@ describe("webhook delivery (SchCP §5.8)", () => {
         fetch: createPublicFetch({ allowPrivateForTests: true }),
         clock: { now: () => Date.now() },
       });
-      expect(await loose(outbound("e_1", agent.url()))).toEqual({ ok: true, status: 200 });
+      expect(await loose(outbound("e_1", agent.url()))).toEqual({ ok: true, value: 200 });
       expect(agent.received[0]?.verified).toMatchObject({ ok: true, value: { hostId: HOST_ID } });
     } finally {
       await agent.close();

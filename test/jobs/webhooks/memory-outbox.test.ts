@@ -31,16 +31,13 @@ function scripted(outcomes: DeliveryOutcome[]): Deliver & { calls: OutboundEvent
   const calls: OutboundEvent[] = [];
   const fn = (e: OutboundEvent) => {
     calls.push(e);
-    return Promise.resolve(outcomes.shift() ?? { ok: true as const, status: 200 });
+    return Promise.resolve(outcomes.shift() ?? { ok: true as const, value: 200 });
   };
   return Object.assign(fn, { calls });
 }
 const fail500: DeliveryOutcome = {
   ok: false,
-  retryable: true,
-  code: "http_status",
-  message: "500",
-  status: 500,
+  error: { retryable: true, code: "http_status", message: "500", status: 500 },
 };
 
 /** Lets the attempts the scheduler just started settle. */
@@ -108,7 +105,10 @@ describe("in-process webhook queue (embedded default)", () => {
 
   it("does not retry what no retry can fix (a non-public callback)", async () => {
     const deliver = scripted([
-      { ok: false, retryable: false, code: "non_public_address", message: "127.0.0.1 is not public" },
+      {
+        ok: false,
+        error: { retryable: false, code: "non_public_address", message: "127.0.0.1 is not public" },
+      },
     ]);
     const scheduler = new ManualScheduler();
     const logger = recordingLogger();
@@ -200,7 +200,7 @@ describe("in-process webhook queue (embedded default)", () => {
     let calls = 0;
     const deliver: Deliver = () => {
       calls++;
-      return calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ ok: true, status: 200 });
+      return calls === 1 ? Promise.reject(new Error("boom")) : Promise.resolve({ ok: true, value: 200 });
     };
     const scheduler = new ManualScheduler();
     const outbox = new MemoryOutbox({ deliver, policy, scheduler, logger: recordingLogger() });

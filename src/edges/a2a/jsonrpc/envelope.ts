@@ -14,6 +14,7 @@
  */
 import { A2A_INTENTS } from "../port.js";
 import type { A2aClientContact, A2aIntent } from "../port.js";
+import type { Result } from "../../../protocol/result.js";
 
 export const JSONRPC = {
   PARSE_ERROR: -32700,
@@ -39,9 +40,13 @@ export interface JsonRpcRequest {
   readonly params: unknown;
 }
 
-export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly id: JsonRpcId; readonly error: JsonRpcError };
+/** A request that cannot be served: the id to answer with (null when unknown) and the error. */
+export interface JsonRpcFailure {
+  readonly id: JsonRpcId;
+  readonly rpcError: JsonRpcError;
+}
+
+export type Parsed<T> = Result<T, JsonRpcFailure>;
 
 export function errorBody(id: JsonRpcId, error: JsonRpcError): Record<string, unknown> {
   return { jsonrpc: "2.0", id, error };
@@ -53,8 +58,7 @@ export function resultBody(id: JsonRpcId, result: unknown): Record<string, unkno
 
 const fail = (id: JsonRpcId, code: number, message: string): Parsed<never> => ({
   ok: false,
-  id,
-  error: { code, message },
+  error: { id, rpcError: { code, message } },
 });
 
 /** Bytes → a JSON-RPC request object. Invalid UTF-8 is a parse error, not a replacement character. */

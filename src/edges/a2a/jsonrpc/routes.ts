@@ -110,7 +110,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         413,
       );
     const request = parseRequest(body.value);
-    if (!request.ok) return rpcError(request.id, request.error);
+    if (!request.ok) return rpcError(request.error.id, request.error.rpcError);
     const { id, method, params } = request.value;
     if (method !== "message/send")
       return rpcError(id, {
@@ -124,7 +124,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         message: "Organization not found or not discoverable",
       });
     const send = readSendParams(id, params, maxText);
-    if (!send.ok) return rpcError(send.id, send.error);
+    if (!send.ok) return rpcError(send.error.id, send.error.rpcError);
     try {
       return await answer(c, id, host, send.value, origin);
     } catch (e) {

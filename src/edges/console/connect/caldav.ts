@@ -15,6 +15,7 @@ import { AddressRefusedError, type Resolver } from "../../../protocol/net/guarde
 import { PUBLIC_ONLY, UNIFORM_REFUSAL, type AddressPolicy } from "../../../protocol/net/policy.js";
 import { createPolicyFetch } from "../../../protocol/net/policy-fetch.js";
 import type { BasicCredentialVault } from "./basic-vault.js";
+import type { Result } from "../../../protocol/result.js";
 
 export interface CaldavCheckRequest {
   readonly serverUrl: string;
@@ -24,9 +25,14 @@ export interface CaldavCheckRequest {
 
 export type CaldavCheckFailureKind = "invalid" | "refused" | "unreachable" | "unauthorized" | "not_caldav";
 
-export type CaldavCheck =
-  | { readonly ok: true; readonly calendars: readonly DiscoveredCalendar[] }
-  | { readonly ok: false; readonly kind: CaldavCheckFailureKind; readonly message: string };
+/** Why the check failed, and the message the owner reads. */
+export interface CaldavCheckFailure {
+  readonly kind: CaldavCheckFailureKind;
+  readonly message: string;
+}
+
+/** The account's calendars that take events, or why none could be listed. */
+export type CaldavCheck = Result<readonly DiscoveredCalendar[], CaldavCheckFailure>;
 
 export interface CaldavCheckDeps {
   /** The transport; by default the address policy's own fetch with `policy` (and `resolver`). */
@@ -36,7 +42,12 @@ export interface CaldavCheckDeps {
   readonly timeoutMs?: number;
 }
 
-const REFUSED: CaldavCheck = { ok: false, kind: "refused", message: UNIFORM_REFUSAL };
+const failure = (kind: CaldavCheckFailureKind, message: string): CaldavCheck => ({
+  ok: false,
+  error: { kind, message },
+});
+
+const REFUSED: CaldavCheck = failure("refused", UNIFORM_REFUSAL);
 
 export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps = {}): Promise<CaldavCheck> {
   const valid = validateCaldavSettings({
@@ -44,7 +55,7 @@ export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps
     username: req.username,
     password: req.password,
   });
-  if (!valid.ok) return { ok: false, kind: "invalid", message: valid.error.message };
+  if (!valid.ok) return failure("invalid", valid.error.message);
   const transport =
     deps.fetch ??
     createPolicyFetch({
@@ -70,43 +81,33 @@ export async function checkCaldav(req: CaldavCheckRequest, deps: CaldavCheckDeps
   if (refused) return REFUSED;
   if (found.ok) {
     if (found.value.length === 0)
-      return {
-        ok: false,
-        kind: "not_caldav",
-        message: "The server answered but offers no calendar that takes events for this account.",
-      };
-    return { ok: true, calendars: found.value };
+      return failure(
+        "not_caldav",
+        "The server answered but offers no calendar that takes events for this account.",
+      );
+    return { ok: true, value: found.value };
   }
   const { code } = found.error;
   if (code === "unauthorized")
-    return {
-      ok: false,
-      kind: "unauthorized",
-      message: "The CalDAV server refused this username and password.",
-    };
+    return failure("unauthorized", "The CalDAV server refused this username and password.");
   // An answer that broke the gateway's bounds (connectors/http/limits.ts): said as such, at once.
   if (found.error.reason !== undefined)
-    return {
-      ok: false,
-      kind: "not_caldav",
-      message:
-        found.error.reason === "upstream_too_large"
-          ? "The server answered with far more data than a CalDAV discovery answer holds: check the server URL (your provider's CalDAV address)."
-          : "The server's answer could not be read as CalDAV within the gateway's limits: check the server URL (your provider's CalDAV address).",
-    };
+    return failure(
+      "not_caldav",
+      found.error.reason === "upstream_too_large"
+        ? "The server answered with far more data than a CalDAV discovery answer holds: check the server URL (your provider's CalDAV address)."
+        : "The server's answer could not be read as CalDAV within the gateway's limits: check the server URL (your provider's CalDAV address).",
+    );
   // No answer at all (refused connection, DNS, timeout): nothing upstream to report a status.
   if ((code === "unavailable" || code === "timeout") && (found.upstream?.status ?? 0) === 0)
-    return {
-      ok: false,
-      kind: "unreachable",
-      message: "The CalDAV server could not be reached; check the server URL and that it is online.",
-    };
-  return {
-    ok: false,
-    kind: "not_caldav",
-    message:
-      "The server answered, but not as a CalDAV server: check the server URL (your provider's CalDAV address).",
-  };
+    return failure(
+      "unreachable",
+      "The CalDAV server could not be reached; check the server URL and that it is online.",
+    );
+  return failure(
+    "not_caldav",
+    "The server answered, but not as a CalDAV server: check the server URL (your provider's CalDAV address).",
+  );
 }
 
 /** Checks first; saves the credentials only when discovery found calendars. */

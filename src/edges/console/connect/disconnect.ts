@@ -32,6 +32,7 @@ import type { TokenVault } from "../../../gateway/credentials/vault.js";
 import type { Logger } from "../../../protocol/logger.js";
 import type { ManagedHosts } from "../../../gateway/managed-hosts/port.js";
 import { ACCESS_PAGES, revokeGrant, type RevokeOptions, type RevokeOutcome } from "./revoke.js";
+import type { Result } from "../../../protocol/result.js";
 
 export type DisconnectSource = "square" | "google" | "microsoft" | "caldav";
 export const DISCONNECT_SOURCES: readonly DisconnectSource[] = ["square", "google", "microsoft", "caldav"];
@@ -47,22 +48,23 @@ export interface DisconnectTarget {
 /** How the upstream side went: a RevokeOutcome kind, or "nothing_stored" (no grant to revoke). */
 export type UpstreamRevocation = RevokeOutcome["kind"] | "nothing_stored";
 
-export type DisconnectResult =
-  | {
-      readonly ok: true;
-      readonly hostId: string;
-      readonly source: DisconnectSource;
-      readonly upstream: UpstreamRevocation;
-      /** Owner-facing: what was done, and what is left for them to do. */
-      readonly message: string;
-      /** The revocation failed or cannot be done by the gateway: the owner should act. */
-      readonly ownerAction: boolean;
-    }
-  | {
-      readonly ok: false;
-      readonly kind: "unknown_host" | "not_disconnectable" | "storage_failed";
-      readonly message: string;
-    };
+export interface Disconnected {
+  readonly hostId: string;
+  readonly source: DisconnectSource;
+  readonly upstream: UpstreamRevocation;
+  /** Owner-facing: what was done, and what is left for them to do. */
+  readonly message: string;
+  /** The revocation failed or cannot be done by the gateway: the owner should act. */
+  readonly ownerAction: boolean;
+}
+
+export interface DisconnectFailure {
+  readonly kind: "unknown_host" | "not_disconnectable" | "storage_failed";
+  /** Owner-facing. */
+  readonly message: string;
+}
+
+export type DisconnectResult = Result<Disconnected, DisconnectFailure>;
 
 export interface DisconnectDeps {
   readonly hosts: HostDirectory;
@@ -116,11 +118,16 @@ export function createDisconnect(deps: DisconnectDeps): Disconnect {
     const t = await target(hostId);
     if (t === undefined)
       return deps.hosts.get(hostId) === undefined
-        ? { ok: false, kind: "unknown_host", message: `No host "${hostId}" is served or set up here.` }
+        ? {
+            ok: false,
+            error: { kind: "unknown_host", message: `No host "${hostId}" is served or set up here.` },
+          }
         : {
             ok: false,
-            kind: "not_disconnectable",
-            message: `"${hostId}" does not keep its credentials in the gateway, so there is nothing here to disconnect.`,
+            error: {
+              kind: "not_disconnectable",
+              message: `"${hostId}" does not keep its credentials in the gateway, so there is nothing here to disconnect.`,
+            },
           };
     const { source } = t;
 
@@ -182,16 +189,20 @@ export function createDisconnect(deps: DisconnectDeps): Disconnect {
     if (!deleted)
       return {
         ok: false,
-        kind: "storage_failed",
-        message: `${t.name} no longer offers time, but its stored credentials could not be deleted. Try disconnecting again.`,
+        error: {
+          kind: "storage_failed",
+          message: `${t.name} no longer offers time, but its stored credentials could not be deleted. Try disconnecting again.`,
+        },
       };
     if (!deactivated)
       return {
         ok: false,
-        kind: "storage_failed",
-        message: `${t.name}'s credentials were deleted and it offers no time here, but it could not be marked disconnected for every gateway process. Try disconnecting again.`,
+        error: {
+          kind: "storage_failed",
+          message: `${t.name}'s credentials were deleted and it offers no time here, but it could not be marked disconnected for every gateway process. Try disconnecting again.`,
+        },
       };
-    return { ok: true, hostId, source, upstream, ...messageFor(t, upstream) };
+    return { ok: true, value: { hostId, source, upstream, ...messageFor(t, upstream) } };
   }
 
   return { target, disconnectHost };

@@ -28,6 +28,7 @@ import type { TokenVault } from "../../../gateway/credentials/vault.js";
 import type { ResolvedProvider } from "./providers.js";
 import { STATE_TTL_MS, type ConnectStateStore } from "./state-store.js";
 import { type Clock, systemClock } from "../../../protocol/clock.js";
+import type { Err, Result } from "../../../protocol/result.js";
 
 export type ConnectFailureKind =
   /** The provider is not configured on this gateway. */
@@ -47,15 +48,13 @@ export type ConnectFailureKind =
   | "storage_failed";
 
 export interface ConnectFailure {
-  readonly ok: false;
   readonly kind: ConnectFailureKind;
   readonly message: string;
   /** The OAuth error code when the provider gave one (safe to show and log). */
-  readonly error?: string;
+  readonly oauthError?: string;
 }
 
 export interface ConnectSuccess {
-  readonly ok: true;
   readonly provider: OAuthProvider;
   readonly hostId: string;
 }
@@ -80,11 +79,9 @@ export interface StartRequest {
 const HOST_ID = new RegExp(HOST_ID_PATTERN);
 const NAMES: Record<OAuthProvider, string> = { square: "Square", google: "Google", microsoft: "Microsoft" };
 
-const fail = (kind: ConnectFailureKind, message: string, error?: string): ConnectFailure => ({
+const fail = (kind: ConnectFailureKind, message: string, oauthError?: string): Err<ConnectFailure> => ({
   ok: false,
-  kind,
-  message,
-  ...(error !== undefined && { error }),
+  error: { kind, message, ...(oauthError !== undefined && { oauthError }) },
 });
 
 /** An OAuth error code is shown only when it looks like one (RFC 6749 §4.1.2.1 `error`). */
@@ -93,12 +90,13 @@ function safeCode(v: unknown): string | undefined {
 }
 
 export interface Connect {
-  startConnect(req: StartRequest): Promise<{ ok: true; url: URL } | ConnectFailure>;
+  /** The provider's authorization URL to send the operator to, or why not. */
+  startConnect(req: StartRequest): Promise<Result<URL, ConnectFailure>>;
   finishConnect(
     provider: OAuthProvider,
     callbackUrl: string | URL,
     sessionId: string,
-  ): Promise<ConnectSuccess | ConnectFailure>;
+  ): Promise<Result<ConnectSuccess, ConnectFailure>>;
 }
 
 export function createConnect(deps: ConnectDeps): Connect {
@@ -107,7 +105,7 @@ export function createConnect(deps: ConnectDeps): Connect {
   const doFetch = deps.fetch ?? globalThis.fetch;
   const log = deps.logger;
 
-  async function startConnect(req: StartRequest): Promise<{ ok: true; url: URL } | ConnectFailure> {
+  async function startConnect(req: StartRequest): Promise<Result<URL, ConnectFailure>> {
     const p = deps.providers.get(req.provider);
     if (p === undefined)
       return fail(
@@ -140,14 +138,14 @@ export function createConnect(deps: ConnectDeps): Connect {
     }
     for (const [k, v] of Object.entries(p.extraParams)) url.searchParams.set(k, v);
     log?.info("connect started", { provider: p.provider, hostId: req.hostId });
-    return { ok: true, url };
+    return { ok: true, value: url };
   }
 
   async function finishConnect(
     provider: OAuthProvider,
     callbackUrl: string | URL,
     sessionId: string,
-  ): Promise<ConnectSuccess | ConnectFailure> {
+  ): Promise<Result<ConnectSuccess, ConnectFailure>> {
     const p = deps.providers.get(provider);
     if (p === undefined)
       return fail(
@@ -189,35 +187,37 @@ export function createConnect(deps: ConnectDeps): Connect {
         ? await exchangeSquare(p, code, pending.codeVerifier)
         : await exchangeStandard(p, params, state, pending.codeVerifier);
     if (!exchanged.ok) {
+      const refused = exchanged.error;
       log?.warn("connect code exchange failed", {
         provider,
         hostId: pending.hostId,
-        ...(exchanged.error !== undefined && { error: exchanged.error }),
-        ...(exchanged.status !== undefined && { status: exchanged.status }),
+        ...(refused.code !== undefined && { error: refused.code }),
+        ...(refused.status !== undefined && { status: refused.status }),
       });
       const why =
-        exchanged.error === "invalid_grant"
+        refused.code === "invalid_grant"
           ? "the sign-in code was refused (it may have expired or been used already)"
-          : exchanged.status === undefined
+          : refused.status === undefined
             ? `${name} could not be reached`
-            : `${name} refused the token request (${exchanged.error ?? exchanged.status})`;
+            : `${name} refused the token request (${refused.code ?? refused.status})`;
       return fail(
         "exchange_failed",
         `Connecting ${name} failed: ${why}. Nothing was saved. ${again}`,
-        exchanged.error,
+        refused.code,
       );
     }
     try {
-      await deps.vault.put(pending.hostId, exchanged.record);
+      await deps.vault.put(pending.hostId, exchanged.value);
     } catch {
       log?.warn("connect could not store the grant", { provider, hostId: pending.hostId });
       return fail("storage_failed", `Connecting ${name} worked but the tokens could not be saved. ${again}`);
     }
     log?.info("connect completed", { provider, hostId: pending.hostId });
-    return { ok: true, provider, hostId: pending.hostId };
+    return { ok: true, value: { provider, hostId: pending.hostId } };
   }
 
-  type Exchanged = { ok: true; record: TokenRecord } | { ok: false; status?: number; error?: string };
+  /** The grant, or the token endpoint's status and OAuth error code, when it gave them. */
+  type Exchanged = Result<TokenRecord, { status?: number; code?: string }>;
 
   async function exchangeStandard(
     p: ResolvedProvider,
@@ -231,10 +231,8 @@ export function createConnect(deps: ConnectDeps): Connect {
     try {
       callback = oauth.validateAuthResponse(as, client, params, state);
     } catch (e) {
-      return {
-        ok: false,
-        error: e instanceof oauth.AuthorizationResponseError ? safeCode(e.error) : "invalid_response",
-      };
+      const code = e instanceof oauth.AuthorizationResponseError ? safeCode(e.error) : "invalid_response";
+      return { ok: false, error: code === undefined ? {} : { code } };
     }
     let status: number | undefined;
     let answer: Response;
@@ -256,13 +254,13 @@ export function createConnect(deps: ConnectDeps): Connect {
         },
       );
     } catch {
-      return { ok: false };
+      return { ok: false, error: {} };
     }
     try {
       const t = await oauth.processAuthorizationCodeResponse(as, client, answer);
       return {
         ok: true,
-        record: {
+        value: {
           provider: p.provider,
           accessToken: t.access_token,
           ...(t.refresh_token !== undefined && { refreshToken: t.refresh_token }),
@@ -272,9 +270,11 @@ export function createConnect(deps: ConnectDeps): Connect {
         },
       };
     } catch (e) {
-      if (e instanceof oauth.ResponseBodyError)
-        return { ok: false, status: e.status, error: safeCode(e.error) };
-      return { ok: false, status: status ?? answer.status, error: "invalid_token_response" };
+      if (e instanceof oauth.ResponseBodyError) {
+        const code = safeCode(e.error);
+        return { ok: false, error: { status: e.status, ...(code !== undefined && { code }) } };
+      }
+      return { ok: false, error: { status: status ?? answer.status, code: "invalid_token_response" } };
     }
   }
 
@@ -305,7 +305,7 @@ export function createConnect(deps: ConnectDeps): Connect {
       const text = await answer.text();
       body = text.trim() === "" ? undefined : JSON.parse(text);
     } catch {
-      return { ok: false };
+      return { ok: false, error: {} };
     }
     const b = body as
       | {
@@ -318,16 +318,13 @@ export function createConnect(deps: ConnectDeps): Connect {
         }
       | undefined;
     if (answer.status !== 200 || typeof b?.access_token !== "string" || b.access_token === "") {
-      return {
-        ok: false,
-        status: answer.status,
-        error: safeCode(b?.error) ?? safeCode(b?.errors?.[0]?.code) ?? safeCode(b?.type),
-      };
+      const code = safeCode(b?.error) ?? safeCode(b?.errors?.[0]?.code) ?? safeCode(b?.type);
+      return { ok: false, error: { status: answer.status, ...(code !== undefined && { code }) } };
     }
     const expiresAt = typeof b.expires_at === "string" ? Date.parse(b.expires_at) : NaN;
     return {
       ok: true,
-      record: {
+      value: {
         provider: "square",
         accessToken: b.access_token,
         ...(typeof b.refresh_token === "string" &&

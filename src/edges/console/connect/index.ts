@@ -27,5 +27,11 @@ export {
   type StartRequest,
 } from "./flow.js";
 export { BasicCredentialVault } from "./basic-vault.js";
-export { checkCaldav, connectCaldav, type CaldavCheck, type CaldavCheckRequest } from "./caldav.js";
+export {
+  checkCaldav,
+  connectCaldav,
+  type CaldavCheck,
+  type CaldavCheckFailure,
+  type CaldavCheckRequest,
+} from "./caldav.js";
 export { connectRoutes, type ConnectRoutesOptions } from "./routes.js";

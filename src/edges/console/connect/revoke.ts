@@ -30,6 +30,7 @@
  */
 import type { OAuthClient } from "../../../gateway/credentials/token-endpoints.js";
 import type { TokenRecord } from "../../../gateway/credentials/record.js";
+import type { Result } from "../../../protocol/result.js";
 
 export const GOOGLE_REVOKE_ENDPOINT = "https://oauth2.googleapis.com/revoke";
 
@@ -85,7 +86,7 @@ async function post(
   opts: RevokeOptions,
   url: string,
   init: { headers: Record<string, string>; body: string },
-): Promise<{ ok: true; status: number; body: unknown } | { ok: false; why: string }> {
+): Promise<Result<{ status: number; body: unknown }, string>> {
   const doFetch = opts.fetch ?? globalThis.fetch;
   try {
     const answer = await doFetch(url, {
@@ -102,9 +103,9 @@ async function post(
     } catch {
       body = undefined;
     }
-    return { ok: true, status: answer.status, body };
+    return { ok: true, value: { status: answer.status, body } };
   } catch (e) {
-    return { ok: false, why: `revocation endpoint unreachable (${errorName(e)})` };
+    return { ok: false, error: `revocation endpoint unreachable (${errorName(e)})` };
   }
 }
 
@@ -113,15 +114,15 @@ async function revokeGoogle(record: TokenRecord, opts: RevokeOptions): Promise<R
     headers: { "content-type": "application/x-www-form-urlencoded", accept: "application/json" },
     body: new URLSearchParams({ token: record.refreshToken ?? record.accessToken }).toString(),
   });
-  if (!answer.ok) return { kind: "failed", why: answer.why };
-  if (answer.status === 200) return { kind: "revoked" };
-  const error = safeCode((answer.body as { error?: unknown } | undefined)?.error);
-  if (answer.status === 400 && error === "invalid_token") return { kind: "already_revoked" };
+  if (!answer.ok) return { kind: "failed", why: answer.error };
+  if (answer.value.status === 200) return { kind: "revoked" };
+  const error = safeCode((answer.value.body as { error?: unknown } | undefined)?.error);
+  if (answer.value.status === 400 && error === "invalid_token") return { kind: "already_revoked" };
   return {
     kind: "failed",
-    status: answer.status,
+    status: answer.value.status,
     ...(error !== undefined && { error }),
-    why: `Google answered ${answer.status}`,
+    why: `Google answered ${answer.value.status}`,
   };
 }
 
@@ -142,17 +143,17 @@ async function revokeSquare(
     },
     body: JSON.stringify({ client_id: client.clientId, access_token: record.accessToken }),
   });
-  if (!answer.ok) return { kind: "failed", why: answer.why };
-  const body = answer.body as
+  if (!answer.ok) return { kind: "failed", why: answer.error };
+  const body = answer.value.body as
     { success?: unknown; errors?: { code?: unknown }[]; type?: unknown } | undefined;
-  if (answer.status === 200 && body?.success === true) return { kind: "revoked" };
+  if (answer.value.status === 200 && body?.success === true) return { kind: "revoked" };
   const error = safeCode(body?.errors?.[0]?.code) ?? safeCode(body?.type);
   if (error !== undefined && SQUARE_ALREADY.has(error)) return { kind: "already_revoked" };
   return {
     kind: "failed",
-    status: answer.status,
+    status: answer.value.status,
     ...(error !== undefined && { error }),
-    why: `Square answered ${answer.status}`,
+    why: `Square answered ${answer.value.status}`,
   };
 }
 

@@ -71,7 +71,6 @@ function failurePage(f: ConnectFailure): string {
 }
 
 const INVALID_HOST: ConnectFailure = {
-  ok: false,
   kind: "invalid_host",
   message: "There is no such host here to connect, or it is not yours to manage.",
 };
@@ -111,9 +110,9 @@ function mountConnect(app: Hono, opts: ConnectRoutesOptions, connect: Connect): 
         return htmlResponse(STATUS.invalid_host, failurePage(INVALID_HOST));
     }
     const started = await connect.startConnect({ provider, hostId, sessionId });
-    if (!started.ok) return htmlResponse(STATUS[started.kind], failurePage(started));
+    if (!started.ok) return htmlResponse(STATUS[started.error.kind], failurePage(started.error));
     c.header("cache-control", "no-store");
-    return c.redirect(started.url.href, 302);
+    return c.redirect(started.value.href, 302);
   });
 
   app.get("/connect/:provider/callback", async (c) => {
@@ -124,9 +123,9 @@ function mountConnect(app: Hono, opts: ConnectRoutesOptions, connect: Connect): 
     c.header("cache-control", "no-store");
     c.header("referrer-policy", "no-referrer");
     const done = await connect.finishConnect(provider, c.req.url, sessionId);
-    if (!done.ok) return htmlResponse(STATUS[done.kind], failurePage(done));
+    if (!done.ok) return htmlResponse(STATUS[done.error.kind], failurePage(done.error));
     if (access === undefined) return c.redirect("/", 303);
-    const next = await access.hosts.connected(done);
+    const next = await access.hosts.connected(done.value);
     if (next.flash !== undefined) {
       const session = await access.sessions.use(sessionId);
       if (session !== undefined) await access.sessions.flash(sessionId, session, { text: next.flash });
@@ -235,8 +234,8 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
     if (t === undefined) return notFound(c);
     const done = await d.disconnect.disconnectHost(t.hostId);
     await d.sessions.flash(id, session, {
-      text: done.ok ? `${t.name}: ${done.message}` : done.message,
-      ...((!done.ok || done.ownerAction) && { error: true }),
+      text: done.ok ? `${t.name}: ${done.value.message}` : done.error.message,
+      ...((!done.ok || done.value.ownerAction) && { error: true }),
     });
     c.header("cache-control", "no-store");
     return c.redirect("/", 303);

@@ -200,10 +200,10 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
       timeoutMs,
       ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     });
-    if (!found.ok) return failed(found.message);
+    if (!found.ok) return failed(found.error.message);
     return ok({
       kind: "calendar",
-      calendars: found.calendars.map((c) => ({
+      calendars: found.value.map((c) => ({
         id: c.calendarId,
         name: c.displayName ?? c.calendarId,
         primary: false,
@@ -300,9 +300,11 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
       deps.basicVault === undefined
         ? Promise.resolve({
             ok: false,
-            kind: "invalid",
-            message:
-              "This gateway keeps no CalDAV passwords: set TOKEN_KEYS to turn its credential vault on.",
+            error: {
+              kind: "invalid",
+              message:
+                "This gateway keeps no CalDAV passwords: set TOKEN_KEYS to turn its credential vault on.",
+            },
           })
         : connectCaldav(hostId, req, deps.basicVault, {
             timeoutMs,

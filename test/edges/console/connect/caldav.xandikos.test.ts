@@ -74,25 +74,25 @@ describe("checkCaldav against xandikos", () => {
     const made = await xandikos.makeCalendar("connect-check");
     const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: PASSWORD }, LOOPBACK);
     expect(r.ok).toBe(true);
-    const ids = r.ok ? r.calendars.map((c) => c.calendarId) : [];
+    const ids = r.ok ? r.value.map((c) => c.calendarId) : [];
     expect(ids).toContain(xandikos.defaultCalendar);
     expect(ids).toContain(made);
   });
 
   it("a wrong password is unauthorized, with a message that does not echo it", async () => {
     const r = await checkCaldav({ serverUrl: proxyUrl, username: USER, password: "wrong-Pa55" }, LOOPBACK);
-    expect(r).toMatchObject({ ok: false, kind: "unauthorized" });
+    expect(r).toMatchObject({ ok: false, error: { kind: "unauthorized" } });
     expect(JSON.stringify(r)).not.toContain("wrong-Pa55");
   });
 
   it("a server that does not answer is unreachable", async () => {
     const r = await checkCaldav({ serverUrl: closedUrl, username: USER, password: PASSWORD }, LOOPBACK);
-    expect(r).toMatchObject({ ok: false, kind: "unreachable" });
+    expect(r).toMatchObject({ ok: false, error: { kind: "unreachable" } });
   });
 
   it("a web server that is not CalDAV is said to be so", async () => {
     const r = await checkCaldav({ serverUrl: notCaldavUrl, username: USER, password: PASSWORD }, LOOPBACK);
-    expect(r).toMatchObject({ ok: false, kind: "not_caldav" });
+    expect(r).toMatchObject({ ok: false, error: { kind: "not_caldav" } });
   });
 
   it("settings the connector refuses are invalid before any request", async () => {
@@ -101,13 +101,13 @@ describe("checkCaldav against xandikos", () => {
       username: USER,
       password: PASSWORD,
     });
-    expect(r).toMatchObject({ ok: false, kind: "invalid" });
+    expect(r).toMatchObject({ ok: false, error: { kind: "invalid" } });
   });
 
   it("without the operator's allowance, plain http and loopback are the address policy's one refusal", async () => {
     for (const serverUrl of ["http://calendar.example.com/", proxyUrl]) {
       const r = await checkCaldav({ serverUrl, username: USER, password: PASSWORD });
-      expect(r).toEqual({ ok: false, kind: "refused", message: UNIFORM_REFUSAL });
+      expect(r).toEqual({ ok: false, error: { kind: "refused", message: UNIFORM_REFUSAL } });
     }
   });
 });

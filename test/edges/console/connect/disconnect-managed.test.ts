@@ -134,7 +134,10 @@ describe("disconnect a console-created host", () => {
     });
     seen.length = 0;
     const done = await disconnect.disconnectHost("sq-shop");
-    expect(done).toMatchObject({ ok: true, source: "square", upstream: "revoked", ownerAction: false });
+    expect(done).toMatchObject({
+      ok: true,
+      value: { source: "square", upstream: "revoked", ownerAction: false },
+    });
     expect(seen).toEqual([
       {
         auth: "Client sq0csp-SECRET",
@@ -157,8 +160,8 @@ describe("disconnect a console-created host", () => {
     });
     seen.length = 0;
     const done = await disconnect.disconnectHost("ms-shop");
-    expect(done).toMatchObject({ ok: true, upstream: "not_supported", ownerAction: true });
-    expect(done.ok && done.message).toContain("https://myapps.microsoft.com");
+    expect(done).toMatchObject({ ok: true, value: { upstream: "not_supported", ownerAction: true } });
+    expect(done.ok && done.value.message).toContain("https://myapps.microsoft.com");
     expect(seen).toEqual([]);
     expect(await vault.get("ms-shop")).toBeUndefined();
     expect(mh.deactivated).toEqual(["ms-shop"]);
@@ -166,8 +169,14 @@ describe("disconnect a console-created host", () => {
 
   it("refuses an unknown host and a config-file host whose credentials are not in the vault", async () => {
     const { disconnect, mh } = setup();
-    expect(await disconnect.disconnectHost("nobody")).toMatchObject({ ok: false, kind: "unknown_host" });
-    expect(await disconnect.disconnectHost("plain")).toMatchObject({ ok: false, kind: "not_disconnectable" });
+    expect(await disconnect.disconnectHost("nobody")).toMatchObject({
+      ok: false,
+      error: { kind: "unknown_host" },
+    });
+    expect(await disconnect.disconnectHost("plain")).toMatchObject({
+      ok: false,
+      error: { kind: "not_disconnectable" },
+    });
     expect(mh.deactivated).toEqual([]);
   });
 });

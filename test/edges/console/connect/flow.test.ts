@@ -98,8 +98,8 @@ const s256 = (verifier: string) => createHash("sha256").update(verifier).digest(
 
 async function start(s: Setup, provider: OAuthProvider, sessionId = "session-A") {
   const started = await s.connect.startConnect({ provider, hostId: "salon", sessionId });
-  if (!started.ok) throw new Error(started.message);
-  return started.url;
+  if (!started.ok) throw new Error(started.error.message);
+  return started.value;
 }
 
 const callback = (provider: OAuthProvider, params: Record<string, string>) =>
@@ -195,11 +195,11 @@ describe("the authorization URL", () => {
       vault: setup().vault,
     });
     const started = await production.startConnect({ provider: "square", hostId: "salon", sessionId: "s" });
-    if (!started.ok) throw new Error(started.message);
-    expect(`${started.url.origin}${started.url.pathname}`).toBe(
+    if (!started.ok) throw new Error(started.error.message);
+    expect(`${started.value.origin}${started.value.pathname}`).toBe(
       "https://connect.squareup.com/oauth2/authorize",
     );
-    expect(started.url.searchParams.get("session")).toBe("false");
+    expect(started.value.searchParams.get("session")).toBe("false");
   });
 
   it("an unconfigured provider and a bad host id are refused", async () => {
@@ -211,12 +211,12 @@ describe("the authorization URL", () => {
     expect(await connect.startConnect({ provider: "google", hostId: "salon", sessionId: "s" })).toMatchObject(
       {
         ok: false,
-        kind: "not_configured",
+        error: { kind: "not_configured" },
       },
     );
     expect(
       await setup().connect.startConnect({ provider: "google", hostId: "../x", sessionId: "s" }),
-    ).toMatchObject({ ok: false, kind: "invalid_host" });
+    ).toMatchObject({ ok: false, error: { kind: "invalid_host" } });
   });
 
   it("a client id variable that is unset fails at configuration, naming the variable only", () => {
@@ -244,7 +244,7 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       callback(provider, { code: "AUTHCODE-1", state }),
       "session-A",
     );
-    expect(done).toEqual({ ok: true, provider, hostId: "salon" });
+    expect(done).toEqual({ ok: true, value: { provider, hostId: "salon" } });
     scope.done();
     expect(sent).toHaveLength(1);
     const body = sent[0] ?? {};
@@ -276,7 +276,7 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       callback(provider, { code: "AUTHCODE-1", state }),
       "session-A",
     );
-    expect(replay).toMatchObject({ ok: false, kind: "bad_state" });
+    expect(replay).toMatchObject({ ok: false, error: { kind: "bad_state" } });
     expectNoSecrets(s, done, replay);
   });
 
@@ -289,8 +289,8 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       callback(provider, { code: "AUTHCODE-2", state }),
       "session-A",
     );
-    expect(r).toMatchObject({ ok: false, kind: "expired_state" });
-    expect(r.ok === false && r.message).toMatch(/expired/);
+    expect(r).toMatchObject({ ok: false, error: { kind: "expired_state" } });
+    expect(r.ok === false && r.error.message).toMatch(/expired/);
     expect(await s.vault.get("salon")).toBeUndefined();
   });
 
@@ -302,7 +302,7 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       callback(provider, { code: "AUTHCODE-3", state }),
       "session-B",
     );
-    expect(r).toMatchObject({ ok: false, kind: "wrong_session" });
+    expect(r).toMatchObject({ ok: false, error: { kind: "wrong_session" } });
     expect(await s.vault.get("salon")).toBeUndefined();
   });
 
@@ -315,7 +315,7 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
     ])
       expect(await s.connect.finishConnect(provider, callback(provider, params), "session-A")).toMatchObject({
         ok: false,
-        kind: "bad_state",
+        error: { kind: "bad_state" },
       });
   });
 
@@ -327,8 +327,8 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       callback(provider, { error: "access_denied", error_description: "user_denied", state }),
       "session-A",
     );
-    expect(denied).toMatchObject({ ok: false, kind: "denied", error: "access_denied" });
-    expect(denied.ok === false && denied.message).toMatch(/not granted/);
+    expect(denied).toMatchObject({ ok: false, error: { kind: "denied", oauthError: "access_denied" } });
+    expect(denied.ok === false && denied.error.message).toMatch(/not granted/);
     expect(await s.vault.get("salon")).toBeUndefined();
     expectNoSecrets(s, denied);
   });
@@ -351,8 +351,8 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
       "session-A",
     );
     scope.done();
-    expect(r).toMatchObject({ ok: false, kind: "exchange_failed", error: code });
-    expect(r.ok === false && r.message).toMatch(/Nothing was saved/);
+    expect(r).toMatchObject({ ok: false, error: { kind: "exchange_failed", oauthError: code } });
+    expect(r.ok === false && r.error.message).toMatch(/Nothing was saved/);
     expect(await s.vault.get("salon")).toBeUndefined();
     expect(s.store.records.size).toBe(0);
     expectNoSecrets(s, r);

@@ -91,9 +91,9 @@ beforeAll(async () => {
   for (const email of ["a@example.com", "b@example.com"]) {
     const invited = await accounts.invite(email);
     if (!invited.ok) throw new Error("invite failed");
-    await accounts.accept(invited.token, "a long enough password");
-    if (email.startsWith("a")) ownerA = invited.account.ownerId;
-    else ownerB = invited.account.ownerId;
+    await accounts.accept(invited.value.token, "a long enough password");
+    if (email.startsWith("a")) ownerA = invited.value.account.ownerId;
+    else ownerB = invited.value.account.ownerId;
   }
   for (const r of [
     record("a-draft", ownerA, "google", "draft"),

@@ -16,7 +16,7 @@ const choices: SetupChoices = {
     Promise.resolve(
       ok({ kind: "calendar", calendars: [{ id: "cal-1", name: "Work", primary: true, writable: true }] }),
     ),
-  connectCaldav: () => Promise.resolve({ ok: true, calendars: [] }),
+  connectCaldav: () => Promise.resolve({ ok: true, value: [] }),
 };
 
 beforeAll(async () => {
@@ -110,7 +110,7 @@ describe("Add a business, then set it up", () => {
     // A real owner account (accounts.ts): a viewer naming an unknown or disabled owner is refused.
     const invited = await gw.runtime.console!.accounts.invite("a@example.com");
     if (!invited.ok) throw new Error("invite failed");
-    await gw.runtime.console!.accounts.accept(invited.token, "a long enough password");
+    await gw.runtime.console!.accounts.accept(invited.value.token, "a long enough password");
     await managed.store.put({
       id: "someone-else",
       owner: "owner-b",
@@ -122,8 +122,8 @@ describe("Add a business, then set it up", () => {
     });
     const { id } = await gw.runtime.console!.sessions.create({
       kind: "owner",
-      ownerId: invited.account.ownerId,
-      email: invited.account.email,
+      ownerId: invited.value.account.ownerId,
+      email: invited.value.account.email,
     });
     const cookie = `gw_session=${id}`;
     expect(

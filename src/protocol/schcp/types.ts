@@ -4,6 +4,8 @@
  * Strings that carry a grammar (durations, date-times, hashes) are aliased for reading only.
  */
 
+import type { SchcpMoney } from "../money/money.js";
+
 /** ISO 8601 duration in the SchCP grammar P[nW][nD][T[nH][nM][n[.n]S]] (§2.1). */
 export type Duration = string;
 /** Retention: weeks and/or days only, e.g. "P365D" (§2.1). */
@@ -17,11 +19,8 @@ export type CompactJws = string;
 /** "urn:schcp:principal:jwk-thumbprint:<RFC 7638 thumbprint>" (§3.3). */
 export type PrincipalId = string;
 
-/** Money is a decimal string and an ISO 4217 code, never a float (§2.1). */
-export interface SchcpMoney {
-  amount: string;
-  currency: string;
-}
+/** Money (§2.1), declared once with its reading and arithmetic in protocol/money. */
+export type { SchcpMoney };
 
 /** An Ed25519 public key (OKP). SchCP signs with Ed25519 only outside §3.4. */
 export interface Jwk {

@@ -20,11 +20,12 @@ import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
+  type CallOutcome,
   type UpstreamClient,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
-import type { ConnectorError, UpstreamMeta } from "../port.js";
+import type { ConnectorError } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 
 /** Where the SDK sends requests unless a client is made with another rootUrl. */
@@ -104,21 +105,6 @@ export interface SdkCallOptions {
   readonly fetchImplementation: typeof fetch;
 }
 
-export interface Answered {
-  readonly ok: true;
-  readonly status: number;
-  readonly data: unknown;
-  readonly headers: Headers;
-  readonly meta: UpstreamMeta;
-}
-/** No answer to read: the token provider failed (no call made, no meta) or the call did not complete. */
-export interface NotAnswered {
-  readonly ok: false;
-  readonly error: ConnectorError;
-  readonly meta?: UpstreamMeta;
-}
-export type Outcome = Answered | NotAnswered;
-
 /** Path segments that can carry contact data (a calendar id is often its owner's address). */
 function redactSegment(segment: string): string {
   return segment.includes("@") ? redactionMarker("email") : encodeURIComponent(segment);
@@ -140,7 +126,7 @@ export async function callGoogle(
   call: string,
   run: (options: SdkCallOptions) => Promise<SdkAnswer>,
   extraHeaders: Readonly<Record<string, string>> = {},
-): Promise<Outcome> {
+): Promise<CallOutcome> {
   const options: SdkCallOptions = {
     headers: { ...extraHeaders },
     retry: false,

@@ -98,6 +98,28 @@ export interface UpstreamResponse {
   readonly body: unknown;
 }
 
+/**
+ * A call read into its status, parsed body and headers, or no answer to read: what the calendar
+ * transports answer with (Google's callGoogle over its SDK, Graph's callGraph over request()).
+ */
+export interface Answered {
+  readonly ok: true;
+  readonly status: number;
+  readonly data: unknown;
+  readonly headers: Headers;
+  readonly meta: UpstreamMeta;
+}
+/**
+ * No answer for the caller to read: no call made (the token provider failed: no meta), no
+ * answer, or a transport error.
+ */
+export interface NotAnswered {
+  readonly ok: false;
+  readonly error: ConnectorError;
+  readonly meta?: UpstreamMeta;
+}
+export type CallOutcome = Answered | NotAnswered;
+
 /** One call the capturing fetch made: its meta and, when no answer came, why. */
 export interface CapturedCall {
   readonly meta: UpstreamMeta;

@@ -19,11 +19,12 @@ import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
+  type CallOutcome,
   type UpstreamClient,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
-import type { ConnectorError, UpstreamMeta } from "../port.js";
+import type { UpstreamMeta } from "../port.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
 
 const PIN = "/v1.0";
@@ -67,21 +68,6 @@ export interface GraphHttpDeps {
   readonly clock: Clock;
 }
 
-export interface Answered {
-  readonly ok: true;
-  readonly status: number;
-  readonly data: unknown;
-  readonly headers: Headers;
-  readonly meta: UpstreamMeta;
-}
-/** No answer for the caller to read: no call (token provider), no answer, or a transport error. */
-export interface NotAnswered {
-  readonly ok: false;
-  readonly error: ConnectorError;
-  readonly meta?: UpstreamMeta;
-}
-export type Outcome = Answered | NotAnswered;
-
 export interface GraphRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Absolute URL (a built one, or a nextLink/deltaLink replayed as written). */
@@ -94,7 +80,7 @@ export interface GraphRequest {
 const withVersion = (meta: UpstreamMeta): UpstreamMeta =>
   meta.status === 0 ? meta : { ...meta, api_version: MICROSOFT_GRAPH_PLATFORM.api_version };
 
-export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<Outcome> {
+export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<CallOutcome> {
   const result = await deps.upstream.request({
     method: request.method,
     link: request.url,

@@ -239,6 +239,9 @@ export interface OccupancyEntry {
   readonly agent: boolean;
 }
 
+/** What occupies each resource (by id) over a range: listOccupancy's answer. */
+export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
+
 /** A hold that lapsed, reported once (hold.expired webhooks and reputation, §7.3). */
 export interface ExpiryEvent {
   readonly hostId: string;
@@ -377,7 +380,7 @@ export interface HoldStore {
     resourceIds: readonly string[],
     range: Interval,
     now: number,
-  ): Promise<ReadonlyMap<string, readonly OccupancyEntry[]>>;
+  ): Promise<OccupancyMap>;
 
   /** Busy time imported from upstream for one resource and source, replacing the previous set. */
   replaceBusy(hostId: string, resourceId: string, source: string, busy: readonly Interval[]): Promise<void>;

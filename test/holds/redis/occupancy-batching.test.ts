@@ -6,16 +6,11 @@
  * nothing is kept per host once its reads are answered. Also the reply's reading.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { HoldRequest, OccupancyEntry } from "../../../src/holds/port.js";
+import type { HoldRequest, OccupancyEntry, OccupancyMap } from "../../../src/holds/port.js";
 import { connectClient, createClient } from "../../../src/holds/redis/connection.js";
 import { StoreContext } from "../../../src/holds/redis/context.js";
 import { RedisKeys } from "../../../src/holds/redis/keys.js";
-import {
-  hostsReading,
-  listOccupancy,
-  entriesOf,
-  type OccupancyMap,
-} from "../../../src/holds/redis/occupancy.js";
+import { hostsReading, listOccupancy, entriesOf } from "../../../src/holds/redis/occupancy.js";
 import { RedisHoldStore } from "../../../src/holds/redis/redis-store.js";
 import { readScripts, ScriptRunner } from "../../../src/holds/redis/scripts.js";
 import type { RedisClient } from "../../../src/redis/client.js";

@@ -18,6 +18,7 @@
  */
 
 import type { Interval } from "../calendar/interval.js";
+import type { NonceMemory } from "../protocol/http-signatures/nonce-memory.js";
 
 /** Kept here for the store's callers; the type is src/calendar's. */
 export type { Interval };
@@ -418,11 +419,6 @@ export interface ReputationStore {
   reputation(subject: ReputationSubject, now: number): Promise<ReputationCounts>;
 }
 
-/** RFC 9421 replay memory (SchCP §3.2); same shape as the http-signatures NonceMemory port. */
-export interface NonceStore {
-  rememberIfNew(keyid: string, nonce: string, expiresAtSec: number): Promise<boolean>;
-}
-
 export interface IdempotencyScope {
   readonly agentKey: string;
   readonly idempotencyKey: string;
@@ -474,6 +470,7 @@ export class HoldStoreUnavailableError extends Error {
   }
 }
 
-export interface GatewayStore extends HoldStore, ReputationStore, NonceStore, IdempotencyStore {
+/** The hold store and its side stores; NonceMemory is the RFC 9421 replay memory (SchCP §3.2). */
+export interface GatewayStore extends HoldStore, ReputationStore, NonceMemory, IdempotencyStore {
   close(): Promise<void>;
 }

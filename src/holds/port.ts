@@ -86,7 +86,11 @@ export interface AlternativeCandidate {
   readonly requirements: readonly Requirement[];
 }
 
-export interface HoldRequest {
+/**
+ * What the hold engine asks placeHold to allocate: the planned interval and requirements under
+ * the caps (not the agent's SchCP HoldRequest, which the engine reads into this).
+ */
+export interface PlaceHoldRequest {
   readonly hostId: string;
   /** Caller-generated, unique per host; reusing a live id is refused. */
   readonly holdId: string;
@@ -260,7 +264,7 @@ export interface NewBooking {
 
 export interface HoldStore {
   /** Caps, reserve and allocation in one atomic step; all-or-nothing (§4.1, §7.2). */
-  placeHold(request: HoldRequest): Promise<HoldOutcome>;
+  placeHold(request: PlaceHoldRequest): Promise<HoldOutcome>;
   /** The hold as it stands at `now` (a held hold past its expiry reads as expired). */
   getHold(hostId: string, holdId: string, now: number): Promise<HoldRecord | undefined>;
   /** Idempotent (§5.4). A confirming or booked hold cannot be released. */

@@ -10,7 +10,7 @@
  * keeps the contract and the records with the hold. Every refusal carries the host's contact
  * remedy when it publishes one (§9.2).
  */
-import type { HoldRecord, HoldRequest } from "../../holds/port.js";
+import type { HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import { edgesOf, holdAttachments } from "../bookings/edges.js";
@@ -175,7 +175,7 @@ async function create(
     ...(attachments !== undefined && { attachments }),
   };
 
-  const request: HoldRequest = {
+  const request: PlaceHoldRequest = {
     hostId,
     holdId,
     serviceId: service.id,
@@ -227,7 +227,7 @@ async function placeWithAlternatives(
   runtime: HostRuntime,
   c: CheckedHold,
   params: CreateHoldParams,
-  request: HoldRequest,
+  request: PlaceHoldRequest,
   payload: HoldPayload,
   located: Located,
   now: number,

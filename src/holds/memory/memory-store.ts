@@ -18,7 +18,7 @@ import type {
   GatewayStore,
   HoldOutcome,
   HoldRecord,
-  HoldRequest,
+  PlaceHoldRequest,
   IdempotencyBegin,
   IdempotencyScope,
   Interval,
@@ -124,7 +124,7 @@ export class MemoryHoldStore implements GatewayStore {
     });
   }
 
-  placeHold(request: HoldRequest): Promise<HoldOutcome> {
+  placeHold(request: PlaceHoldRequest): Promise<HoldOutcome> {
     return settle(() => {
       const outcome = placeHold(this.host(request.hostId), request);
       if (outcome.ok) this.hostsWithHolds.add(request.hostId);

@@ -23,7 +23,7 @@ import { bookingRefusal, withContactRemedy } from "../rules/index.js";
 import { drawsOnPublicPool, takePublicPlace } from "../public-pool/index.js";
 import { alternativeAt } from "./alternatives.js";
 import { checkHold, type CheckedHold } from "./checks.js";
-import { locate, type Located } from "./locate.js";
+import { locate, type LocatedSlot } from "./locate.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
@@ -229,7 +229,7 @@ async function placeWithAlternatives(
   params: CreateHoldParams,
   request: PlaceHoldRequest,
   payload: HoldPayload,
-  located: Located,
+  located: LocatedSlot,
   now: number,
 ): UseCase<CreatedHold> {
   let { view, stated } = located;

@@ -5,6 +5,7 @@
  */
 
 import type { SchcpMoney } from "../money/money.js";
+import type { Place } from "../place.js";
 
 /** ISO 8601 duration in the SchCP grammar P[nW][nD][T[nH][nM][n[.n]S]] (§2.1). */
 export type Duration = string;
@@ -31,15 +32,8 @@ export interface Jwk {
   use?: "sig";
 }
 
-/** Where a booking happens when not at the host's (§5.2). */
-export interface Place {
-  name?: string;
-  street?: string;
-  locality?: string;
-  region?: string;
-  postal_code?: string;
-  country?: string;
-}
+/** Where a booking happens when not at the host's (§5.2); declared in protocol/place. */
+export type { Place };
 
 /** An available start (§5.1). end is absent iff open_end (§4.2); price and total come together. */
 export interface Slot {

@@ -28,7 +28,7 @@
  */
 import { parseArgs } from "node:util";
 import { isCluster, openRedis, type RedisClient } from "../src/redis/client.js";
-import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
+import type { HoldRecord, PlaceHoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { RedisKeys } from "../src/holds/redis/keys.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
@@ -58,7 +58,7 @@ const NOW = T0 - 60 * 60_000;
 
 const log = (message: string): void => void process.stderr.write(`[bench:cluster] ${message}\n`);
 
-function plan(run: string, client: number): HoldRequest[] {
+function plan(run: string, client: number): PlaceHoldRequest[] {
   return shuffled(
     HOSTS.flatMap((host) =>
       RESOURCES.flatMap((resourceId) =>

@@ -36,7 +36,7 @@ import { performance } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { Redis } from "ioredis";
 import type { RedisClient } from "../src/redis/client.js";
-import type { HoldRecord, HoldRequest } from "../src/holds/port.js";
+import type { HoldRecord, PlaceHoldRequest } from "../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../test/holds/redis/inspect.js";
 import {
@@ -78,7 +78,7 @@ const log = (message: string): void => void process.stderr.write(`[bench:holds] 
 type Race = RaceOutcome;
 
 /** Every client asks for every slot once, in its own order. */
-function plan(clients: number, hostId: string): HoldRequest[][] {
+function plan(clients: number, hostId: string): PlaceHoldRequest[][] {
   return Array.from({ length: clients }, (_, client) =>
     shuffled(
       RESOURCES.flatMap((resourceId) =>
@@ -144,7 +144,7 @@ class Phase {
  */
 async function interleavedRace(
   stores: readonly RedisHoldStore[],
-  plans: readonly HoldRequest[][],
+  plans: readonly PlaceHoldRequest[][],
   admin: Redis,
 ): Promise<{ race: Race; holds: Phase; pings: Phase; scripts: ScriptStats }> {
   const connections = stores.map((s) => s.redis);

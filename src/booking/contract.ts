@@ -9,6 +9,7 @@
  * written by that edge alone through its BookingEdge hooks (api.ts).
  */
 import type { Money } from "../protocol/money/index.js";
+import type { Place } from "../protocol/place.js";
 
 /** One line of the all-in price, in order: service, fees, surcharges, taxes. */
 export interface PriceLine {
@@ -18,14 +19,7 @@ export interface PriceLine {
 }
 
 /** A place the service happens at when it is not the host's own (the guest's address, say). */
-export interface Place {
-  readonly name?: string;
-  readonly street?: string;
-  readonly locality?: string;
-  readonly region?: string;
-  readonly postal_code?: string;
-  readonly country?: string;
-}
+export type { Place };
 
 /** The terms of one hold or booking as the host offered them; fixed once offered. */
 export interface BookingContract {

@@ -62,12 +62,15 @@ export { MemoryPacingGate } from "./http/pacing.js";
 export type { PacingGate, UpstreamPacing } from "./http/pacing.js";
 export type { UpstreamNotice } from "./http/notices.js";
 export type {
+  Answered,
+  CallOutcome,
   CapturedCall,
   Captured,
   UpstreamClient,
   UpstreamClientOptions,
   UpstreamRequest,
   UpstreamResponse,
+  NotAnswered,
   VersionPin,
 } from "./http/types.js";
 export { userAgentFor } from "./http/user-agent.js";

@@ -18,6 +18,7 @@
  */
 
 import type { Interval } from "../calendar/interval.js";
+import type { NonceMemory } from "../protocol/http-signatures/nonce-memory.js";
 import type { Result } from "../protocol/result.js";
 
 /** Kept here for the store's callers; the type is src/calendar's. */
@@ -86,7 +87,11 @@ export interface AlternativeCandidate {
   readonly requirements: readonly Requirement[];
 }
 
-export interface HoldRequest {
+/**
+ * What the hold engine asks placeHold to allocate: the planned interval and requirements under
+ * the caps (not the agent's SchCP HoldRequest, which the engine reads into this).
+ */
+export interface PlaceHoldRequest {
   readonly hostId: string;
   /** Caller-generated, unique per host; reusing a live id is refused. */
   readonly holdId: string;
@@ -246,6 +251,9 @@ export interface OccupancyEntry {
   readonly agent: boolean;
 }
 
+/** What occupies each resource (by id) over a range: listOccupancy's answer. */
+export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
+
 /** A hold that lapsed, reported once (hold.expired webhooks and reputation, §7.3). */
 export interface ExpiryEvent {
   readonly hostId: string;
@@ -263,7 +271,7 @@ export interface NewBooking {
 
 export interface HoldStore {
   /** Caps, reserve and allocation in one atomic step; all-or-nothing (§4.1, §7.2). */
-  placeHold(request: HoldRequest): Promise<HoldOutcome>;
+  placeHold(request: PlaceHoldRequest): Promise<HoldOutcome>;
   /** The hold as it stands at `now` (a held hold past its expiry reads as expired). */
   getHold(hostId: string, holdId: string, now: number): Promise<HoldRecord | undefined>;
   /** Idempotent (§5.4). A confirming or booked hold cannot be released. */
@@ -384,7 +392,7 @@ export interface HoldStore {
     resourceIds: readonly string[],
     range: Interval,
     now: number,
-  ): Promise<ReadonlyMap<string, readonly OccupancyEntry[]>>;
+  ): Promise<OccupancyMap>;
 
   /** Busy time imported from upstream for one resource and source, replacing the previous set. */
   replaceBusy(hostId: string, resourceId: string, source: string, busy: readonly Interval[]): Promise<void>;
@@ -420,11 +428,6 @@ export interface ReputationCounts {
 export interface ReputationStore {
   recordOutcome(subject: ReputationSubject, outcome: ReputationOutcome, now: number): Promise<void>;
   reputation(subject: ReputationSubject, now: number): Promise<ReputationCounts>;
-}
-
-/** RFC 9421 replay memory (SchCP §3.2); same shape as the http-signatures NonceMemory port. */
-export interface NonceStore {
-  rememberIfNew(keyid: string, nonce: string, expiresAtSec: number): Promise<boolean>;
 }
 
 export interface IdempotencyScope {
@@ -478,6 +481,7 @@ export class HoldStoreUnavailableError extends Error {
   }
 }
 
-export interface GatewayStore extends HoldStore, ReputationStore, NonceStore, IdempotencyStore {
+/** The hold store and its side stores; NonceMemory is the RFC 9421 replay memory (SchCP §3.2). */
+export interface GatewayStore extends HoldStore, ReputationStore, NonceMemory, IdempotencyStore {
   close(): Promise<void>;
 }

@@ -13,7 +13,7 @@
  * with its allocations, no unit is used twice, and every slot was granted exactly once.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { HoldStoreUnavailableError, type HoldRecord, type HoldRequest } from "../../src/holds/port.js";
+import { HoldStoreUnavailableError, type HoldRecord, type PlaceHoldRequest } from "../../src/holds/port.js";
 import { createRedisGatewayStore, RedisKeys, type RedisHoldStore } from "../../src/holds/redis/index.js";
 import { consistencyProblems, overbooked, readHostState } from "../holds/redis/inspect.js";
 import { shuffled, slotRequest } from "../support/hold-race.js";
@@ -51,7 +51,11 @@ afterEach(async () => {
   cluster = undefined;
 });
 
-function request(client: number, resourceId: string, interval: { start: number; end: number }): HoldRequest {
+function request(
+  client: number,
+  resourceId: string,
+  interval: { start: number; end: number },
+): PlaceHoldRequest {
   return slotRequest({
     hostId: HOST,
     client,

@@ -9,7 +9,7 @@
  * then runs whole on the new master, or fails explicitly once its wait is spent.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HoldStoreUnavailableError, type HoldRequest } from "../../src/holds/port.js";
+import { HoldStoreUnavailableError, type PlaceHoldRequest } from "../../src/holds/port.js";
 import type { RedisKeys } from "../../src/holds/redis/index.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../../src/holds/redis/index.js";
 import { consistencyProblems, readHostState } from "../holds/redis/inspect.js";
@@ -42,7 +42,7 @@ async function storeFor(prefix: string, slotMoveWaitMs?: number): Promise<RedisH
 }
 
 /** One hold on a bay and a lift: two occupancy keys, plus the agent's count key. */
-function request(hostId: string, holdId: string, start = T0, ttlMs = TTL): HoldRequest {
+function request(hostId: string, holdId: string, start = T0, ttlMs = TTL): PlaceHoldRequest {
   return {
     hostId,
     holdId,

@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { overlaps } from "../../src/holds/allocation.js";
 import { MemoryHoldStore } from "../../src/holds/memory/memory-store.js";
-import type { Allocation, HoldRequest, Interval } from "../../src/holds/port.js";
+import type { Allocation, PlaceHoldRequest, Interval } from "../../src/holds/port.js";
 import { holdStoreContract } from "./contract/hold-store-contract.js";
 import { at, DAY, holdRequest, MINUTE, newHost, NOW, req, T0 } from "./contract/support.js";
 
@@ -91,7 +91,7 @@ describe("MemoryHoldStore", () => {
           const pick = <T>(list: readonly T[], i: number) => list[i % Math.max(1, list.length)];
           if (o.kind === "hold") {
             const requirement = req("r", resources, o.units, o.combine);
-            const request: HoldRequest = holdRequest(hostId, {
+            const request: PlaceHoldRequest = holdRequest(hostId, {
               holdId: `h${++n}`,
               interval: at(o.from, o.from + o.len),
               requirements: Array.from({ length: o.reqs }, () => requirement),

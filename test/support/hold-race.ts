@@ -6,7 +6,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { Redis } from "ioredis";
-import type { GatewayStore, HoldRecord, HoldRequest } from "../../src/holds/port.js";
+import type { GatewayStore, HoldRecord, PlaceHoldRequest } from "../../src/holds/port.js";
 import { eachMaster, type RedisClient } from "../../src/redis/client.js";
 
 export interface RaceOutcome {
@@ -37,7 +37,7 @@ export interface SlotRequestOptions {
 }
 
 /** One unit of one resource over one interval, asked by client `client` (its own agent). */
-export function slotRequest(o: SlotRequestOptions): HoldRequest {
+export function slotRequest(o: SlotRequestOptions): PlaceHoldRequest {
   return {
     hostId: o.hostId,
     holdId: `c${o.client}-${o.resourceId}-${o.interval.start}`,
@@ -55,7 +55,7 @@ export function slotRequest(o: SlotRequestOptions): HoldRequest {
 /** Every client runs its plan (or the slice [from, to) of it), all clients at once. */
 export async function runRace(
   stores: readonly GatewayStore[],
-  plans: readonly (readonly HoldRequest[])[],
+  plans: readonly (readonly PlaceHoldRequest[])[],
   from = 0,
   to = Number.POSITIVE_INFINITY,
 ): Promise<RaceOutcome> {

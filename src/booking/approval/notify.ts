@@ -31,10 +31,14 @@ export interface ApprovalNotice {
   readonly answerByText: string;
 }
 
+/** A message to a host, as the core hands it to the host-message outbox (src/jobs/outbox). */
 export interface OutgoingMessage {
+  /** Who the message is for: the host's address and/or number from its configuration. */
   readonly to: { readonly email?: string; readonly phone?: string };
   readonly subject: string;
+  /** Plain text, complete on its own (an SMS gets this). */
   readonly text: string;
+  /** For logs and de-duplication: the same key is delivered once. */
   readonly key: string;
   readonly hostId: string;
 }

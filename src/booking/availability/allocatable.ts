@@ -18,12 +18,12 @@ import {
   type AgentOccupancy,
   type OccupancyOf,
 } from "../../holds/allocation.js";
-import type { Interval } from "../../holds/port.js";
+import type { Interval, OccupancyMap } from "../../holds/port.js";
 import type { HostRuntime } from "../api.js";
 import { reservesAt } from "../holds/index.js";
 import type { SlotPlan, SlotPlanner } from "../holds/plan.js";
 import type { ZoneView } from "../rules/index.js";
-import { agentOccupancy, nearOccupancy, type OccupancyMap } from "./occupancy.js";
+import { agentOccupancy, nearOccupancy } from "./occupancy.js";
 import { UnitsInUse } from "./units-in-use.js";
 
 export class AllocationTest {

@@ -10,5 +10,6 @@ export {
   type QueryWindow,
   type WindowQuery,
 } from "./window.js";
-export { allocationViews, type OccupancyMap } from "./occupancy.js";
+export { allocationViews } from "./occupancy.js";
+export type { OccupancyMap } from "../../holds/port.js";
 export { openings, type Openings, type OpeningsQuery } from "./openings.js";

@@ -7,9 +7,7 @@
  * resource type for the walk-in reserve (§7.2).
  */
 import type { AgentOccupancy, Occupancy, OccupancyOf } from "../../holds/allocation.js";
-import type { OccupancyEntry } from "../../holds/port.js";
-
-export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
+import type { OccupancyMap } from "../../holds/port.js";
 
 /** The agents' entries (live holds and bookings) of the resources whose type is known. */
 export function agentOccupancy(

@@ -12,8 +12,7 @@
  * where allocation is atomic). A reader whose `now` is earlier reads the store again.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { HoldStore, Interval, OccupancyEntry } from "../../holds/port.js";
-import type { OccupancyMap } from "./occupancy.js";
+import type { HoldStore, Interval, OccupancyEntry, OccupancyMap } from "../../holds/port.js";
 
 interface Read {
   readonly hostId: string;

@@ -5,7 +5,8 @@
  */
 import type { OutgoingMessage } from "../approval/notify.js";
 
-export type HostNotice = Omit<OutgoingMessage, "to">;
+/** A message to the host before the runtime addresses it (to the host's approver). */
+export type UnaddressedMessage = Omit<OutgoingMessage, "to">;
 
 const REASONS: Readonly<Record<string, string>> = {
   no_free_time: "no other unit is free then and no other time is free nearby",
@@ -25,7 +26,7 @@ export function unresolvedNotice(n: {
   readonly end?: number;
   readonly resourceId: string;
   readonly reason: string;
-}): HostNotice {
+}): UnaddressedMessage {
   const when = describe(n.start, n.end, n.zone);
   const why = REASONS[n.reason] ?? n.reason;
   return {

@@ -26,13 +26,13 @@ import type { BookingRecord, HoldStore } from "../../holds/port.js";
 import { ensureBookingIndex } from "../bookings/index-entry.js";
 import { decodeOrThrow, type BookingState } from "../bookings/state.js";
 import { moveToFreeUnit } from "./displace-move.js";
-import { unresolvedNotice, type HostNotice } from "./displace-notice.js";
+import { unresolvedNotice, type UnaddressedMessage } from "./displace-notice.js";
 import { offerNearestTime } from "./displace-offer.js";
 import type { CalendarStateStore, DisplacementRecord, SyncConflict } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
 import type { Clock } from "../../protocol/clock.js";
 
-export type { HostNotice } from "./displace-notice.js";
+export type { UnaddressedMessage } from "./displace-notice.js";
 
 export interface DisplaceDeps {
   readonly store: HoldStore;
@@ -44,7 +44,7 @@ export interface DisplaceDeps {
   /** The operator's host change offer (OperatorApi.propose): the same path, the same webhooks. */
   readonly propose: OperatorApi["propose"];
   /** Tells the host (its approver) of an unresolved booking, when a messenger is configured. */
-  readonly tellHost?: (notice: HostNotice) => void;
+  readonly tellHost?: (notice: UnaddressedMessage) => void;
 }
 
 /**

@@ -10,7 +10,7 @@
  * keeps the contract and the records with the hold. Every refusal carries the host's contact
  * remedy when it publishes one (§9.2).
  */
-import type { HoldRecord, HoldRequest } from "../../holds/port.js";
+import type { HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import { edgesOf, holdAttachments } from "../bookings/edges.js";
@@ -23,7 +23,7 @@ import { bookingRefusal, withContactRemedy } from "../rules/index.js";
 import { drawsOnPublicPool, takePublicPlace } from "../public-pool/index.js";
 import { alternativeAt } from "./alternatives.js";
 import { checkHold, type CheckedHold } from "./checks.js";
-import { locate, type Located } from "./locate.js";
+import { locate, type LocatedSlot } from "./locate.js";
 import { holdRefusal } from "./outcome.js";
 import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
@@ -175,7 +175,7 @@ async function create(
     ...(attachments !== undefined && { attachments }),
   };
 
-  const request: HoldRequest = {
+  const request: PlaceHoldRequest = {
     hostId,
     holdId,
     serviceId: service.id,
@@ -227,9 +227,9 @@ async function placeWithAlternatives(
   runtime: HostRuntime,
   c: CheckedHold,
   params: CreateHoldParams,
-  request: HoldRequest,
+  request: PlaceHoldRequest,
   payload: HoldPayload,
-  located: Located,
+  located: LocatedSlot,
   now: number,
 ): UseCase<CreatedHold> {
   let { view, stated } = located;

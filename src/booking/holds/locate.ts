@@ -15,7 +15,8 @@ import { upstreamRefusal } from "./lookup.js";
 import type { CreateHoldParams } from "./params.js";
 import { hoursIndexFor, planSlot, type SlotPlan } from "./plan.js";
 
-export interface Located {
+/** What locate found: the requested slot's plan, the alternatives to test beside it, and their zone and totals. */
+export interface LocatedSlot {
   readonly plan: SlotPlan;
   readonly alternatives: readonly AlternativeCandidate[];
   /** The host's zone over the span, for formatting the alternatives. */
@@ -44,7 +45,7 @@ export async function locate(
   now: number,
   /** false: the start alone (the first try, which usually succeeds and needs none). */
   withAlternatives = true,
-): Promise<Result<Located, BookingRefusal>> {
+): Promise<Result<LocatedSlot, BookingRefusal>> {
   // Alternatives lie within a day of the start (alternatives.ts), so one view covers them all.
   const view: ZoneView = spanZoneView(runtime.config.timezone, {
     start: params.start - DAY,

@@ -12,9 +12,8 @@
  * - 404 → not_found; 412 → precondition_failed (If-Match); 410 is decided by the caller
  *   (a sync token: cursor_expired; a delete: already gone); 5xx → unavailable.
  */
-import { retryAfterMs } from "../http.js";
+import { retryAfterMs, type Answered } from "../http.js";
 import type { ConnectorError, ConnectorErrorCode, EventWriteErrorCode } from "../port.js";
-import type { Answered } from "./http.js";
 
 const RATE_REASONS = new Set([
   "rateLimitExceeded",

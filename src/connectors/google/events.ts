@@ -27,7 +27,8 @@ import type {
   WrittenEvent,
 } from "../port.js";
 import { googleWriteError, reasonsOf } from "./errors.js";
-import { callGoogle, callLine, type GoogleHttpDeps, type Answered, type Outcome } from "./http.js";
+import type { Answered, CallOutcome } from "../http.js";
+import { callGoogle, callLine, type GoogleHttpDeps } from "./http.js";
 import { googleEventId } from "./ids.js";
 
 type Written = ConnectorResult<WrittenEvent, EventWriteErrorCode>;
@@ -81,7 +82,7 @@ export class GoogleEventWriter implements EventWriter {
   }
 
   /** `gone`: a 404 or 410 is precondition_failed (the event went since the gateway wrote it). */
-  private failed(outcome: Outcome, gone?: "gone"): Written {
+  private failed(outcome: CallOutcome, gone?: "gone"): Written {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const error = googleWriteError(outcome, this.now());
@@ -126,7 +127,7 @@ export class GoogleEventWriter implements EventWriter {
     return this.failed(patched);
   }
 
-  private changed(outcome: Outcome): boolean {
+  private changed(outcome: CallOutcome): boolean {
     return outcome.ok && outcome.value.status === 412;
   }
 
@@ -134,7 +135,7 @@ export class GoogleEventWriter implements EventWriter {
     event: CalendarEventWrite,
     body: calendar_v3.Schema$Event,
     ifMatch: string,
-  ): Promise<Outcome> {
+  ): Promise<CallOutcome> {
     const { calendarId } = event;
     const id = googleEventId(event.eventId);
     const call = callLine("PATCH", ["calendars", calendarId, "events", id]);
@@ -146,7 +147,7 @@ export class GoogleEventWriter implements EventWriter {
     );
   }
 
-  private read(event: CalendarEventWrite): Promise<Outcome> {
+  private read(event: CalendarEventWrite): Promise<CallOutcome> {
     const { calendarId } = event;
     const id = googleEventId(event.eventId);
     const call = callLine("GET", ["calendars", calendarId, "events", id]);

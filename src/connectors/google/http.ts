@@ -20,11 +20,12 @@ import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
+  type CallOutcome,
   type UpstreamClient,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
-import type { ConnectorError, UpstreamMeta } from "../port.js";
+import type { ConnectorError } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 import type { Err, Ok } from "../../protocol/result.js";
 
@@ -105,18 +106,6 @@ export interface SdkCallOptions {
   readonly fetchImplementation: typeof fetch;
 }
 
-/** An answer of any status: the caller reads its status, body and headers. */
-export interface GoogleAnswer {
-  readonly status: number;
-  readonly data: unknown;
-  readonly headers: Headers;
-}
-/** An answer arrived, with its call's meta. */
-export type Answered = Ok<GoogleAnswer> & { readonly meta: UpstreamMeta };
-/** No answer to read: the token provider failed (no call made, no meta) or the call did not complete. */
-export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
-export type Outcome = Answered | NotAnswered;
-
 /** Path segments that can carry contact data (a calendar id is often its owner's address). */
 function redactSegment(segment: string): string {
   return segment.includes("@") ? redactionMarker("email") : encodeURIComponent(segment);
@@ -138,7 +127,7 @@ export async function callGoogle(
   call: string,
   run: (options: SdkCallOptions) => Promise<SdkAnswer>,
   extraHeaders: Readonly<Record<string, string>> = {},
-): Promise<Outcome> {
+): Promise<CallOutcome> {
   const options: SdkCallOptions = {
     headers: { ...extraHeaders },
     retry: false,

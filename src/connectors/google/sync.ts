@@ -31,7 +31,8 @@ import type {
 } from "../port.js";
 import { decodeCursor, encodeCursor, type GoogleCursor } from "./cursor.js";
 import { googleError } from "./errors.js";
-import { callGoogle, callLine, type GoogleHttpDeps, type Outcome } from "./http.js";
+import type { CallOutcome } from "../http.js";
+import { callGoogle, callLine, type GoogleHttpDeps } from "./http.js";
 import { mapCancelledInstance, mapEvent } from "./map-event.js";
 import { UnreadableEvent } from "../unreadable-event.js";
 import type { Result } from "../../protocol/result.js";
@@ -177,7 +178,7 @@ export class GoogleCalendarSync implements CalendarSync {
     seriesId: string,
   ): Promise<Result<string | null, ConnectorError<CalendarSyncErrorCode>>> {
     const call = callLine("GET", ["calendars", calendarId, "events", seriesId]);
-    const outcome: Outcome = await callGoogle(this.deps, call, (o) =>
+    const outcome: CallOutcome = await callGoogle(this.deps, call, (o) =>
       this.api.events.get({ calendarId, eventId: seriesId }, o),
     );
     if (!outcome.ok) return { ok: false, error: outcome.error };

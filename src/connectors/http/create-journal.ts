@@ -15,12 +15,23 @@
  * lookup that recognised it), the move or cancel that last changed it, the create the platform
  * refused — marked `replay: true`, because no request was sent for them now (`replayed`).
  */
+import type { UpstreamBooking } from "../ports/bookings.js";
 import type { UpstreamMeta } from "../ports/result.js";
 
-export interface Attempt<B> {
+/** A key whose create was sent and not answered: what it asked, and when. */
+export interface UnresolvedAttempt<B> {
   /** What the create asked for, so a lookup can recognise the booking. */
   readonly request: B;
   readonly sentAt: number;
+}
+
+/**
+ * A booking the journal knows, with the metadata of the call that last told us about it (the
+ * create, the lookup that recognised it, or the move or cancel that last changed it).
+ */
+export interface KnownBooking {
+  readonly booking: UpstreamBooking;
+  readonly upstream?: UpstreamMeta;
 }
 
 /** The metadata of an earlier call, answered again from memory. */
@@ -30,7 +41,7 @@ export const replayed = (meta: UpstreamMeta | undefined): UpstreamMeta | undefin
 export class CreateJournal<Req, Booking> {
   private readonly inflight = new Map<string, Promise<unknown>>();
   private readonly answered = new Map<string, Booking>();
-  private readonly unresolved = new Map<string, Attempt<Req>>();
+  private readonly unresolved = new Map<string, UnresolvedAttempt<Req>>();
   /** Keys the platform refused (it answered: nothing was booked), with the refusing call. */
   private readonly refused = new Map<string, UpstreamMeta | undefined>();
 
@@ -40,7 +51,7 @@ export class CreateJournal<Req, Booking> {
     return this.answered.get(key);
   }
 
-  unresolvedAttempt(key: string): Attempt<Req> | undefined {
+  unresolvedAttempt(key: string): UnresolvedAttempt<Req> | undefined {
     return this.unresolved.get(key);
   }
 

@@ -3,7 +3,7 @@ import type { Clock } from "../../protocol/clock.js";
 import type { ConnectorError, ConnectorResult, UpstreamMeta } from "../ports/result.js";
 import type { RedactionMarker, SegmentRedactor } from "./meta.js";
 import type { Logger } from "../../protocol/logger.js";
-import type { Result } from "../../protocol/result.js";
+import type { Err, Ok, Result } from "../../protocol/result.js";
 import type { UpstreamNotice } from "./notices.js";
 import type { UpstreamPacing } from "./pacing.js";
 
@@ -98,6 +98,24 @@ export interface UpstreamResponse {
   /** Parsed JSON; undefined for an empty body (or an unreadable one on a non-2xx status). */
   readonly body: unknown;
 }
+
+/** An answer of any status: the caller reads its status, parsed body and headers. */
+export interface CallAnswer {
+  readonly status: number;
+  readonly data: unknown;
+  readonly headers: Headers;
+}
+/**
+ * A call read into its status, parsed body and headers, with its call's meta: what the calendar
+ * transports answer with (Google's callGoogle over its SDK, Graph's callGraph over request()).
+ */
+export type Answered = Ok<CallAnswer> & { readonly meta: UpstreamMeta };
+/**
+ * No answer for the caller to read: no call made (the token provider failed: no meta), no
+ * answer, or a transport error.
+ */
+export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
+export type CallOutcome = Answered | NotAnswered;
 
 /** One call the capturing fetch made: its meta and, when no answer came, why. */
 export interface CapturedCall {

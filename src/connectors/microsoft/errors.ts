@@ -11,7 +11,7 @@
  * (cursor_expired); anything else is a request Graph refused.
  */
 import type { ConnectorError, ConnectorErrorCode, EventWriteErrorCode } from "../port.js";
-import type { Answered } from "./http.js";
+import type { Answered } from "../http.js";
 
 export function graphCodeOf(data: unknown): string | undefined {
   const code = (data as { error?: { code?: unknown } } | null)?.error?.code;

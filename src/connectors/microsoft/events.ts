@@ -33,7 +33,8 @@ import type {
 } from "../port.js";
 import { graphWriteError } from "./errors.js";
 import type { GraphEvent } from "./graph-types.js";
-import { callGraph, type GraphHttpDeps, type Outcome } from "./http.js";
+import type { CallOutcome } from "../http.js";
+import { callGraph, type GraphHttpDeps } from "./http.js";
 import { etagOf } from "./map-event.js";
 import type { GraphPaths } from "./paths.js";
 
@@ -87,7 +88,7 @@ export class GraphEventWriter implements EventWriter {
     return this.deps.clock.now();
   }
 
-  private answer(outcome: Outcome, ok: number[], calendarId: string, eventId: string): Written {
+  private answer(outcome: CallOutcome, ok: number[], calendarId: string, eventId: string): Written {
     if (!outcome.ok)
       return { ok: false, error: outcome.error, ...(outcome.meta && { upstream: outcome.meta }) };
     const upstream = outcome.meta;

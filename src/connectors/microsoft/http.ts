@@ -19,11 +19,12 @@ import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
+  type CallOutcome,
   type UpstreamClient,
   type UpstreamNotice,
   type UpstreamPacing,
 } from "../http.js";
-import type { ConnectorError, UpstreamMeta } from "../port.js";
+import type { UpstreamMeta } from "../port.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
 import type { Err, Ok } from "../../protocol/result.js";
 
@@ -68,18 +69,6 @@ export interface GraphHttpDeps {
   readonly clock: Clock;
 }
 
-/** An answer of any status: the caller reads its status, body and headers. */
-export interface GraphAnswer {
-  readonly status: number;
-  readonly data: unknown;
-  readonly headers: Headers;
-}
-/** An answer arrived, with its call's meta. */
-export type Answered = Ok<GraphAnswer> & { readonly meta: UpstreamMeta };
-/** No answer for the caller to read: no call (token provider), no answer, or a transport error. */
-export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
-export type Outcome = Answered | NotAnswered;
-
 export interface GraphRequest {
   readonly method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Absolute URL (a built one, or a nextLink/deltaLink replayed as written). */
@@ -92,7 +81,7 @@ export interface GraphRequest {
 const withVersion = (meta: UpstreamMeta): UpstreamMeta =>
   meta.status === 0 ? meta : { ...meta, api_version: MICROSOFT_GRAPH_PLATFORM.api_version };
 
-export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<Outcome> {
+export async function callGraph(deps: GraphHttpDeps, request: GraphRequest): Promise<CallOutcome> {
   const result = await deps.upstream.request({
     method: request.method,
     link: request.url,

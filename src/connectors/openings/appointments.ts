@@ -2,9 +2,9 @@
  * Appointments as the port's bookings, what the create journal keeps of them, the key's marker
  * in their notes, and the customer a booking is for (`POST /customers`, create-or-find).
  */
-import type { CreateJournal } from "../http/create-journal.js";
+import type { CreateJournal, KnownBooking } from "../http/create-journal.js";
 import type { UpstreamBooking, UpstreamCreate, UpstreamCustomer, UpstreamStatus } from "../ports/bookings.js";
-import type { ConnectorResult, UpstreamMeta } from "../ports/result.js";
+import type { ConnectorResult } from "../ports/result.js";
 import { dataFrom, type OpeningsContext } from "./context.js";
 import { instantOf } from "./local-time.js";
 import { fail, withMeta } from "./results.js";
@@ -12,9 +12,8 @@ import type { Salon } from "./salon.js";
 import { durationOf, SEP } from "./services.js";
 import { readCustomer, type WireAppointment } from "./wire.js";
 
-export interface Known {
-  readonly booking: UpstreamBooking;
-  readonly upstream?: UpstreamMeta;
+/** A known appointment, with the customer it was booked for when the create told us. */
+export interface KnownAppointment extends KnownBooking {
   readonly customerId?: string;
 }
 
@@ -26,7 +25,7 @@ export interface Attempt {
 }
 
 /** One create per key in flight; answered keys remembered in process memory. */
-export type OpeningsJournal = CreateJournal<Attempt, Known>;
+export type OpeningsJournal = CreateJournal<Attempt, KnownAppointment>;
 
 /** The marker the create writes into the notes; the history shows it back when it echoes notes. */
 export const marker = (key: string): string => `[booking-gateway ${key}]`;

@@ -6,7 +6,7 @@
 import { CreateJournal, replayed } from "../http/create-journal.js";
 import type { BookingPort, UpstreamCreate } from "../ports/bookings.js";
 import type { ConnectorResult } from "../ports/result.js";
-import type { Attempt, Known } from "./appointments.js";
+import type { Attempt, KnownAppointment } from "./appointments.js";
 import type { OpeningsContext } from "./context.js";
 import { book } from "./create.js";
 import { attemptOf, resolve } from "./lost-create.js";
@@ -21,7 +21,7 @@ const unsupported = (what: string): ConnectorResult<never> =>
   });
 
 export function openingsBookings(api: OpeningsContext, salons: SalonSource): BookingPort {
-  const journal = new CreateJournal<Attempt, Known>();
+  const journal = new CreateJournal<Attempt, KnownAppointment>();
   return {
     abilities: OPENINGS_BOOKING_ABILITIES,
     create: (request) => journal.single(request.idempotencyKey, () => book(api, salons, journal, request)),

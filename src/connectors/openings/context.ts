@@ -27,8 +27,6 @@ export interface OpeningsDeps {
   readonly pacing?: UpstreamPacing;
 }
 
-export type Answer = ConnectorResult<UpstreamResponse>;
-
 export interface OpeningsContext {
   readonly settings: OpeningsSettings;
   readonly clock: Clock;
@@ -41,7 +39,7 @@ export interface OpeningsContext {
       body?: unknown;
       headers?: Record<string, string>;
     },
-  ) => Promise<Answer>;
+  ) => Promise<ConnectorResult<UpstreamResponse>>;
 }
 
 export function createOpeningsContext(settings: OpeningsSettings, deps: OpeningsDeps): OpeningsContext {
@@ -71,7 +69,7 @@ export function createOpeningsContext(settings: OpeningsSettings, deps: Openings
 
 /** A 2xx `{ ok, data }` answer's data, or the error the status means. */
 export function dataFrom<T>(
-  r: Answer,
+  r: ConnectorResult<UpstreamResponse>,
   read: (d: unknown) => T | undefined,
   what: string,
 ): ConnectorResult<T> {

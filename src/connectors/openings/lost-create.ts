@@ -9,7 +9,7 @@ import {
   customerFor,
   marker,
   type Attempt,
-  type Known,
+  type KnownAppointment,
   type OpeningsJournal,
 } from "./appointments.js";
 import { dataFrom, type OpeningsContext } from "./context.js";
@@ -35,7 +35,7 @@ export async function resolve(
   key: string,
   attempt: Attempt,
   tz: string,
-): Promise<ConnectorResult<Known | null>> {
+): Promise<ConnectorResult<KnownAppointment | null>> {
   const code = attempt.request.verificationCode;
   if (code !== undefined) {
     const h = dataFrom(
@@ -55,7 +55,7 @@ export async function resolve(
         (a.notes !== undefined ? a.notes.includes(marker(key)) : b.status !== "cancelled");
       const match = h.value.map((a) => ({ a, b: bookingOf(ctx, a, key) })).find(({ a, b }) => ours(a, b));
       if (match?.b !== undefined) {
-        const known: Known = {
+        const known: KnownAppointment = {
           booking: match.b,
           customerId: attempt.customerId,
           ...(h.upstream ? { upstream: h.upstream } : {}),

@@ -5,34 +5,10 @@
  */
 import type { Money } from "../../protocol/money/index.js";
 import type { Err, Ok } from "../../protocol/result.js";
+import type { PlatformIdentity, UpstreamMeta } from "../../protocol/upstream-meta.js";
 
-/** The platform's static identity and the exact native API pin it sends (OSBP Platform Metadata). */
-export interface PlatformIdentity {
-  readonly vendor: string;
-  readonly api_version: string;
-}
-
-/** Response metadata of one upstream call (OSBP UpstreamMeta); status 0: no answer arrived. */
-export interface UpstreamMeta {
-  /** "METHOD /path": query omitted, contact-bearing segments redacted. */
-  readonly call: string;
-  readonly status: number;
-  readonly server?: string;
-  readonly request_id?: string;
-  readonly api_version?: string;
-  readonly deprecation?: string;
-  readonly sunset?: string;
-  /** Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-*, keyed lowercase. */
-  readonly ratelimit?: Readonly<Record<string, string>>;
-  /**
-   * True when the result was answered from the connector's memory, not by a call made now:
-   * this is then the metadata of the earlier call that produced the answer (the create that
-   * made the booking, the move or cancel that last changed it, the create the platform
-   * refused). Absent on a call made for this result. Not an OSBP member: an audit that
-   * follows OSBP ("upstream is absent when the tool answered locally") drops such entries.
-   */
-  readonly replay?: true;
-}
+/** The platform's identity and each call's metadata (OSBP PlatformIdentity, UpstreamMeta). */
+export type { PlatformIdentity, UpstreamMeta };
 
 export type ConnectorErrorCode =
   /** The time is no longer free upstream (someone booked it outside the gateway). */

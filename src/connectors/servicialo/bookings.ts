@@ -4,7 +4,7 @@
  * availability, lost-create.ts), move (reschedule.ts), cancel (cancel.ts), and setStatus only
  * to `cancelled`.
  */
-import { CreateJournal, replayed } from "../http/create-journal.js";
+import { CreateJournal, replayed, type KnownBooking } from "../http/create-journal.js";
 import type { BookingMove, BookingPort, UpstreamCreate } from "../ports/bookings.js";
 import { cancelSession } from "./cancel.js";
 import type { ServicialoContext } from "./context.js";
@@ -13,12 +13,12 @@ import { settle } from "./lost-create.js";
 import { SERVICIALO_BOOKING_ABILITIES } from "./platform.js";
 import { reschedule } from "./reschedule.js";
 import { fail, withMeta } from "./results.js";
-import { answer, byId, type Known } from "./sessions.js";
+import { answer, byId } from "./sessions.js";
 
 export function servicialoBookings(ctx: ServicialoContext): BookingPort {
   // Each booking with the metadata of the call that last told us about it (no readback exists);
   // answered again from memory, that metadata is marked a replay.
-  const journal = new CreateJournal<UpstreamCreate, Known>();
+  const journal = new CreateJournal<UpstreamCreate, KnownBooking>();
   const bookings: BookingPort = {
     abilities: SERVICIALO_BOOKING_ABILITIES,
     create: (request) => journal.single(request.idempotencyKey, () => book(ctx, journal, request)),

@@ -3,23 +3,18 @@
  * with the metadata of the call that last told us about it (no readback exists); answered again
  * from memory, that metadata is marked a replay.
  */
-import { replayed, type CreateJournal } from "../http/create-journal.js";
+import { replayed, type CreateJournal, type KnownBooking } from "../http/create-journal.js";
 import type { UpstreamBooking, UpstreamCreate, UpstreamStatus } from "../ports/bookings.js";
-import type { ConnectorResult, UpstreamMeta } from "../ports/result.js";
+import type { ConnectorResult } from "../ports/result.js";
 import type { ServicialoContext } from "./context.js";
 import { withMeta } from "./results.js";
 import { readStatedTotal, statusOf, type WireSession } from "./wire.js";
 
-export interface Known {
-  readonly booking: UpstreamBooking;
-  readonly upstream?: UpstreamMeta;
-}
+export type ServicialoJournal = CreateJournal<UpstreamCreate, KnownBooking>;
 
-export type ServicialoJournal = CreateJournal<UpstreamCreate, Known>;
-
-export const answer = (k: Known): ConnectorResult<UpstreamBooking> =>
+export const answer = (k: KnownBooking): ConnectorResult<UpstreamBooking> =>
   withMeta(k.booking, replayed(k.upstream));
-export const byId = (id: string) => (k: Known) => k.booking.upstreamId === id;
+export const byId = (id: string) => (k: KnownBooking) => k.booking.upstreamId === id;
 
 export function bookingFrom(
   ctx: ServicialoContext,

@@ -7,7 +7,7 @@ import type { CatalogService } from "../port.js";
 import type { SyntheticAppointment } from "./appointment.js";
 import { refuse, type Answer, type SyntheticContext } from "./context.js";
 import { directHours, STRETCH_CAP_MS } from "./hours.js";
-import { longestTake, occupancyIndex, planSlot, type SlotPlan } from "./slots.js";
+import { longestTake, occupancyIndex, planSlot, type AppointmentPlan } from "./slots.js";
 
 /** A time request (create or move) as the platform accepts it. */
 export interface CheckedTime {
@@ -58,7 +58,7 @@ export function planTime(
   partySize: number,
   appointments: readonly SyntheticAppointment[],
   ignoreId?: string,
-): SlotPlan | Answer<never> {
+): AppointmentPlan | Answer<never> {
   if (time.start < ctx.clock.now()) return refuse("slot_taken", "that time has passed");
   const ask = {
     service: time.service,

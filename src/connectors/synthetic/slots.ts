@@ -24,7 +24,8 @@ export interface SlotAsk {
   readonly only?: ReadonlySet<string>;
 }
 
-export interface SlotPlan {
+/** How the platform would seat an appointment at a start (its own rules, not the gateway's). */
+export interface AppointmentPlan {
   readonly allocations: readonly AppointmentAllocation[];
   /** End of the time taken: end + buffer, or the set-aside end (§4.2). */
   readonly occupiedUntil: number;
@@ -62,7 +63,7 @@ export function planSlot(
   hours: HoursView,
   occupancy: OccupancyIndex,
   ask: SlotAsk,
-): SlotPlan | undefined {
+): AppointmentPlan | undefined {
   const { service, start, partySize, only } = ask;
   const windows = new Map<string, Interval | null>();
   const windowOf = (r: CatalogResource): Interval | null => {

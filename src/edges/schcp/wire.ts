@@ -27,7 +27,6 @@ import type {
   DeclinedChange,
   StoredProposal,
 } from "../../booking/bookings/state.js";
-import type { Place as NeutralPlace } from "../../booking/contract.js";
 import { schcpOffer, type SchcpOffer } from "./attachment.js";
 
 /** RFC 8984 status of the event: a pending booking is tentative, an ended one stays confirmed. */
@@ -43,7 +42,7 @@ const EVENT_STATUS: Record<BookingStatus, BookingEvent["status"]> = {
 };
 
 /** §5.2: "the event's location is its name and address on one line". */
-export function placeLine(place: Place | NeutralPlace): string {
+export function placeLine(place: Place): string {
   return [place.name, place.street, place.locality, place.region, place.postal_code, place.country]
     .filter((part): part is string => part !== undefined && part !== "")
     .join(", ");

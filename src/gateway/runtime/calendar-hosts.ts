@@ -17,7 +17,7 @@ import { notifyApprover, type NoticeBudget } from "../../booking/approval/notify
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
-import { displaceConflicts, type HostNotice } from "../../booking/calendar/displace.js";
+import { displaceConflicts, type UnaddressedMessage } from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
 import { forgetReadHorizon } from "../../booking/availability/read-horizon.js";
 import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
@@ -206,7 +206,7 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
           host,
           propose: wiring.propose,
           ...(messenger !== undefined && {
-            tellHost: (n: HostNotice) => messenger.send({ ...n, to: handle.section.approver }),
+            tellHost: (n: UnaddressedMessage) => messenger.send({ ...n, to: handle.section.approver }),
           }),
         },
         conflicts,

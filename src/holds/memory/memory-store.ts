@@ -18,7 +18,7 @@ import type {
   GatewayStore,
   HoldOutcome,
   HoldRecord,
-  HoldRequest,
+  PlaceHoldRequest,
   IdempotencyBegin,
   IdempotencyScope,
   Interval,
@@ -33,7 +33,7 @@ import * as bookings from "./bookings.js";
 import { HostState, type HostStateData } from "./host-state.js";
 import * as lifecycle from "./lifecycle.js";
 import { placeHold } from "./place-hold.js";
-import { IdempotencyMemory, NonceMemory, ReputationMemory } from "./side-stores.js";
+import { IdempotencyMemory, ReputationMemory, SeenNonces } from "./side-stores.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface MemoryHoldStoreOptions {
@@ -71,13 +71,13 @@ function settle<T>(step: () => T): Promise<T> {
 export class MemoryHoldStore implements GatewayStore {
   private readonly hosts = new Map<string, HostState>();
   private readonly hostsWithHolds = new Set<string>();
-  private readonly nonces: NonceMemory;
+  private readonly nonces: SeenNonces;
   private readonly idempotency = new IdempotencyMemory();
   private readonly reputations = new ReputationMemory();
   private readonly endedHoldRetentionMs: number;
 
   constructor(options: MemoryHoldStoreOptions = {}) {
-    this.nonces = new NonceMemory(options.clock ?? systemClock);
+    this.nonces = new SeenNonces(options.clock ?? systemClock);
     this.endedHoldRetentionMs = options.endedHoldRetentionMs ?? 7 * 86_400_000;
   }
 
@@ -124,7 +124,7 @@ export class MemoryHoldStore implements GatewayStore {
     });
   }
 
-  placeHold(request: HoldRequest): Promise<HoldOutcome> {
+  placeHold(request: PlaceHoldRequest): Promise<HoldOutcome> {
     return settle(() => {
       const outcome = placeHold(this.host(request.hostId), request);
       if (outcome.ok) this.hostsWithHolds.add(request.hostId);

@@ -3,7 +3,7 @@
  * one synchronous step (no await inside), the in-process twin of the Redis Lua script.
  */
 import { decideAllocation, type OccupancyOf } from "../allocation.js";
-import type { HoldCaps, HoldOutcome, HoldOwner, HoldRecord, HoldRefusal, HoldRequest } from "../port.js";
+import type { HoldCaps, HoldOutcome, HoldOwner, HoldRecord, HoldRefusal, PlaceHoldRequest } from "../port.js";
 import type { HostState, Pool } from "./host-state.js";
 
 const MAX_ALTERNATIVES = 5;
@@ -20,7 +20,7 @@ const samePool = (a: Pool, b: Pool): boolean =>
   a.kind === b.kind && (a.kind !== "attester" || (b.kind === "attester" && a.id === b.id));
 
 /** Caps in a fixed order: agent, pool, mandate links (§7.1, §7.2). */
-function capRefusal(host: HostState, request: HoldRequest, pool: Pool): Refusal | undefined {
+function capRefusal(host: HostState, request: PlaceHoldRequest, pool: Pool): Refusal | undefined {
   const { owner, caps, now } = request;
   let perAgent = 0;
   let inPool = 0;
@@ -70,7 +70,7 @@ function refusal(
   };
 }
 
-export function placeHold(host: HostState, request: HoldRequest): HoldOutcome {
+export function placeHold(host: HostState, request: PlaceHoldRequest): HoldOutcome {
   const { now } = request;
   // Programmer errors, not domain outcomes: the booking core computes these.
   if (!(request.ttlMs > 0) || !(request.interval.end > request.interval.start)) {

@@ -19,12 +19,12 @@ import type { Clock } from "../../protocol/clock.js";
 const PRUNE_EVERY = 1024;
 
 /** (keyid, nonce) seen, remembered until its expiry (created + 301 s, the caller's choice). */
-export class NonceMemory {
+export class SeenNonces {
   /** Exported and restored whole by MemoryHoldStore's snapshot. */
   readonly seen = new Map<string, number>();
   private writes = 0;
 
-  /** `clock` is only read here: the NonceStore port passes no `now`. */
+  /** `clock` is only read here: the NonceMemory port passes no `now`. */
   constructor(private readonly clock: Clock) {}
 
   rememberIfNew(keyid: string, nonce: string, expiresAtSec: number): boolean {

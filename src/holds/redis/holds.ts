@@ -14,7 +14,7 @@ import type {
   HoldOutcome,
   HoldRecord,
   HoldRefusalReason,
-  HoldRequest,
+  PlaceHoldRequest,
   NewBooking,
   ReleaseResult,
   Transition,
@@ -45,7 +45,7 @@ const REFUSALS: ReadonlySet<string> = new Set<HoldRefusalReason>([
 ]);
 
 /** The hot path: one EVALSHA, no other round trip. */
-export async function placeHold(ctx: StoreContext, request: HoldRequest): Promise<HoldOutcome> {
+export async function placeHold(ctx: StoreContext, request: PlaceHoldRequest): Promise<HoldOutcome> {
   checkTimes(request.interval, request.now, request.ttlMs);
   const { keys, args } = ctx.placeArgs.build(request, ctx.settings.retentionMs);
   let reply: unknown;
@@ -58,7 +58,7 @@ export async function placeHold(ctx: StoreContext, request: HoldRequest): Promis
 }
 
 /** place-hold.lua's one-string reply (see its header). */
-function placeOutcome(request: HoldRequest, reply: string): HoldOutcome {
+function placeOutcome(request: PlaceHoldRequest, reply: string): HoldOutcome {
   if (reply.startsWith("ok|")) {
     // The rest of the record is what was asked for, as place-hold.lua stored it.
     const hold: HoldRecord = {

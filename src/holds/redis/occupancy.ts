@@ -16,11 +16,9 @@
  * (its queue) goes as soon as nothing is queued or in flight.
  */
 import type { Interval } from "../../calendar/index.js";
-import type { OccupancyEntry } from "../port.js";
+import type { OccupancyEntry, OccupancyMap } from "../port.js";
 import { MalformedReplyError, text } from "./codec.js";
 import { checkInterval, decode, type StoreContext } from "./context.js";
-
-export type OccupancyMap = ReadonlyMap<string, readonly OccupancyEntry[]>;
 
 /**
  * Calls in flight per host (two: the reads that the answer to one call lets go ask again in

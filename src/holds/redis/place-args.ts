@@ -9,7 +9,7 @@
  * the JSON is written directly rather than built as objects and then serialised (with
  * many requests in flight, short-lived garbage is what the client's CPU goes on).
  */
-import type { HoldOwner, HoldRequest, Requirement } from "../port.js";
+import type { HoldOwner, PlaceHoldRequest, Requirement } from "../port.js";
 import type { RedisKeys } from "./keys.js";
 
 export interface PlaceArgs {
@@ -53,7 +53,7 @@ export class PlaceArgsBuilder {
   constructor(private readonly keys: RedisKeys) {}
 
   /** KEYS and ARGV of place-hold.lua (its header gives the layout). */
-  build(request: HoldRequest, retentionMs: number): PlaceArgs {
+  build(request: PlaceHoldRequest, retentionMs: number): PlaceArgs {
     const { owner, caps } = request;
     const host = this.host(request.hostId);
     const agentKey = this.name(host, "agent:", owner.agentKey);

@@ -24,7 +24,7 @@ import type {
   GatewayStore,
   HoldOutcome,
   HoldRecord,
-  HoldRequest,
+  PlaceHoldRequest,
   IdempotencyBegin,
   IdempotencyScope,
   Interval,
@@ -158,7 +158,7 @@ export class RedisHoldStore implements GatewayStore {
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 
-  placeHold(request: HoldRequest): Promise<HoldOutcome> {
+  placeHold(request: PlaceHoldRequest): Promise<HoldOutcome> {
     if (this.knownHosts.has(request.hostId)) return holds.placeHold(this.ctx, request);
     return this.registerHost(request.hostId).then(() => holds.placeHold(this.ctx, request));
   }

@@ -5,16 +5,11 @@
  * server. Delivery retries with backoff (deliver.ts in process; bullmq-messenger.ts with Redis); a transport throws when its peer did
  * not accept the message.
  */
-export interface HostMessage {
-  /** Who the message is for: the host's address and/or number from its configuration. */
-  readonly to: { readonly email?: string; readonly phone?: string };
-  readonly subject: string;
-  /** Plain text, complete on its own (an SMS gets this). */
-  readonly text: string;
+import type { OutgoingMessage } from "../../booking/approval/notify.js";
+
+/** The core's OutgoingMessage, with what a transport may also carry. */
+export interface HostMessage extends OutgoingMessage {
   readonly html?: string;
-  /** For logs and de-duplication: the same key is delivered once. */
-  readonly key: string;
-  readonly hostId: string;
   /**
    * When the message is of no more use (epoch ms): the approval link in it expires then. A
    * durable queue keeps it no longer and does not send it after (bullmq-messenger.ts).

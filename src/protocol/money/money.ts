@@ -13,6 +13,7 @@ export interface Money {
   readonly currency: string;
 }
 
+/** SchCP Money on the wire: a decimal string and an ISO 4217 code, never a float (SchCP §2.1). */
 export interface SchcpMoney {
   amount: string;
   currency: string;

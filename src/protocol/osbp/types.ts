@@ -10,6 +10,7 @@ import type { OsbpMoney } from "../money/index.js";
 import type { IsoWeekday } from "../time/index.js";
 import type { AnyProblemCode } from "./problems.js";
 import type { ToolName } from "./tool-names.js";
+import type { PlatformIdentity, UpstreamMeta } from "../upstream-meta.js";
 
 export type { IsoWeekday, OsbpMoney };
 
@@ -295,29 +296,8 @@ export type ToolResult<T> =
   | { ok: true; value: T; audit_event_id: string; osbp_runtime?: AdapterRuntimeDiagnostics }
   | { ok: false; problem: Problem; audit_event_id: string; osbp_runtime?: AdapterRuntimeDiagnostics };
 
-export interface PlatformIdentity {
-  /** Stable platform slug. */
-  vendor: string;
-  /** The exact native API pin the adapter sends or encodes. */
-  api_version: string;
-}
-
-/** Most-recent upstream response metadata; operator-facing, no customer data by construction. */
-export interface UpstreamMeta {
-  /** "METHOD /path": query omitted, contact-bearing segments redacted. */
-  call: string;
-  status: number;
-  /** Infrastructure fingerprint, never an API version. */
-  server?: string;
-  request_id?: string;
-  api_version?: string;
-  /** RFC 9745, verbatim. */
-  deprecation?: string;
-  /** RFC 8594, verbatim HTTP-date. */
-  sunset?: string;
-  /** Retry-After, RateLimit, RateLimit-Policy, X-RateLimit-*, keyed lowercase. */
-  ratelimit?: Record<string, string>;
-}
+/** OSBP "Audit": PlatformIdentity and UpstreamMeta, declared in protocol/upstream-meta. */
+export type { PlatformIdentity, UpstreamMeta };
 
 /** The seven-method Adapter Contract, exactly as OSBP "Adapter Contract" states it. */
 export interface BookingAdapter {

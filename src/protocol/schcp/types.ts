@@ -4,6 +4,9 @@
  * Strings that carry a grammar (durations, date-times, hashes) are aliased for reading only.
  */
 
+import type { SchcpMoney } from "../money/money.js";
+import type { Place } from "../place.js";
+
 /** ISO 8601 duration in the SchCP grammar P[nW][nD][T[nH][nM][n[.n]S]] (§2.1). */
 export type Duration = string;
 /** Retention: weeks and/or days only, e.g. "P365D" (§2.1). */
@@ -17,11 +20,8 @@ export type CompactJws = string;
 /** "urn:schcp:principal:jwk-thumbprint:<RFC 7638 thumbprint>" (§3.3). */
 export type PrincipalId = string;
 
-/** Money is a decimal string and an ISO 4217 code, never a float (§2.1). */
-export interface SchcpMoney {
-  amount: string;
-  currency: string;
-}
+/** Money (§2.1), declared once with its reading and arithmetic in protocol/money. */
+export type { SchcpMoney };
 
 /** An Ed25519 public key (OKP). SchCP signs with Ed25519 only outside §3.4. */
 export interface Jwk {
@@ -32,15 +32,8 @@ export interface Jwk {
   use?: "sig";
 }
 
-/** Where a booking happens when not at the host's (§5.2). */
-export interface Place {
-  name?: string;
-  street?: string;
-  locality?: string;
-  region?: string;
-  postal_code?: string;
-  country?: string;
-}
+/** Where a booking happens when not at the host's (§5.2); declared in protocol/place. */
+export type { Place };
 
 /** An available start (§5.1). end is absent iff open_end (§4.2); price and total come together. */
 export interface Slot {

@@ -3,7 +3,7 @@
  * bookingsDue, bookingIdByKey), written in the step that writes each booking or payload.
  */
 import { describe, expect, it } from "vitest";
-import type { BookingIndexEntry, GatewayStore, HoldRequest } from "../../../src/holds/port.js";
+import type { BookingIndexEntry, GatewayStore, PlaceHoldRequest } from "../../../src/holds/port.js";
 import {
   at,
   BAY1,
@@ -21,7 +21,7 @@ import {
 /** A booking recorded with an index entry; returns its id. */
 export async function bookIndexed(
   store: GatewayStore,
-  request: HoldRequest,
+  request: PlaceHoldRequest,
   index?: BookingIndexEntry,
   payload = "{}",
 ): Promise<string> {

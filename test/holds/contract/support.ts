@@ -8,7 +8,7 @@ import type {
   GatewayStore,
   HoldOutcome,
   HoldRecord,
-  HoldRequest,
+  PlaceHoldRequest,
   Interval,
   Requirement,
   Transition,
@@ -52,7 +52,7 @@ export const req = (
 /** One bay, capacity 1, unless the test says otherwise. */
 export const BAY1 = req("bay", [["bay-1", 1]]);
 
-export function holdRequest(hostId: string, over: Partial<HoldRequest> = {}): HoldRequest {
+export function holdRequest(hostId: string, over: Partial<PlaceHoldRequest> = {}): PlaceHoldRequest {
   return {
     hostId,
     holdId: newId("h"),
@@ -108,7 +108,7 @@ export function expectTransitionRefused<T>(transition: Transition<T>, reason: st
 }
 
 /** Places a hold and confirms it into a booking; returns the booking id. */
-export async function book(store: GatewayStore, request: HoldRequest): Promise<string> {
+export async function book(store: GatewayStore, request: PlaceHoldRequest): Promise<string> {
   const hold = expectHeld(await store.placeHold(request));
   const begun = expectOk(await store.beginConfirm(request.hostId, hold.holdId, request.now, MINUTE));
   const bookingId = newId("b");

@@ -7,7 +7,7 @@
  */
 import { Redis } from "ioredis";
 import { afterEach, describe, expect, it } from "vitest";
-import { HoldStoreUnavailableError, type HoldRequest } from "../../../src/holds/port.js";
+import { HoldStoreUnavailableError, type PlaceHoldRequest } from "../../../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
 import { startOwnRedis, uniquePrefix } from "../../support/redis.js";
 import { consistencyProblems, overbooked, readHostState } from "./inspect.js";
@@ -40,7 +40,7 @@ function load(store: RedisHoldStore, hostId: string, loops = 16) {
   const granted: string[] = [];
   const errors: unknown[] = [];
   let completed = 0;
-  const request = (n: number): HoldRequest => ({
+  const request = (n: number): PlaceHoldRequest => ({
     hostId,
     holdId: `h-${n}`,
     serviceId: "svc",
@@ -157,7 +157,7 @@ describe("RedisHoldStore under faults (own redis-server)", () => {
     const admin = new Redis(server.url);
     cleanups.push(() => Promise.resolve(admin.disconnect()));
     const hostId = "slow";
-    const request: HoldRequest = {
+    const request: PlaceHoldRequest = {
       hostId,
       holdId: "h-slow",
       serviceId: "svc",
@@ -193,7 +193,7 @@ describe("RedisHoldStore under faults (own redis-server)", () => {
 
   it("fails fast while Redis is down, and carries on when it is back", async () => {
     const { server, store, hostId } = await setUp();
-    const request = (holdId: string): HoldRequest => ({
+    const request = (holdId: string): PlaceHoldRequest => ({
       hostId,
       holdId,
       serviceId: "svc",

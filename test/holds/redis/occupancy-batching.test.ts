@@ -6,16 +6,11 @@
  * nothing is kept per host once its reads are answered. Also the reply's reading.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { HoldRequest, OccupancyEntry } from "../../../src/holds/port.js";
+import type { PlaceHoldRequest, OccupancyEntry, OccupancyMap } from "../../../src/holds/port.js";
 import { connectClient, createClient } from "../../../src/redis/connection.js";
 import { StoreContext } from "../../../src/holds/redis/context.js";
 import { RedisKeys } from "../../../src/holds/redis/keys.js";
-import {
-  hostsReading,
-  listOccupancy,
-  entriesOf,
-  type OccupancyMap,
-} from "../../../src/holds/redis/occupancy.js";
+import { hostsReading, listOccupancy, entriesOf } from "../../../src/holds/redis/occupancy.js";
 import { RedisHoldStore } from "../../../src/holds/redis/redis-store.js";
 import { readScripts, ScriptRunner } from "../../../src/holds/redis/scripts.js";
 import type { RedisClient } from "../../../src/redis/client.js";
@@ -55,7 +50,7 @@ afterAll(async () => {
 let hosts = 0;
 const newHost = () => `host-${++hosts}-${Math.random().toString(36).slice(2, 8)}`;
 
-function hold(hostId: string, start: number, end: number, resourceId = "bay-1"): HoldRequest {
+function hold(hostId: string, start: number, end: number, resourceId = "bay-1"): PlaceHoldRequest {
   return {
     hostId,
     holdId: `h-${Math.random().toString(36).slice(2)}`,
@@ -70,7 +65,7 @@ function hold(hostId: string, start: number, end: number, resourceId = "bay-1"):
   };
 }
 
-async function placed(request: HoldRequest): Promise<void> {
+async function placed(request: PlaceHoldRequest): Promise<void> {
   const outcome = await store.placeHold(request);
   if (!outcome.ok) throw new Error(`hold refused: ${JSON.stringify(outcome)}`);
 }

@@ -7,7 +7,7 @@
  * argv: <redis url> <key prefix> <host id> <plan JSON> <seed>
  */
 import { createInterface } from "node:readline";
-import type { HoldRequest } from "../../../src/holds/port.js";
+import type { PlaceHoldRequest } from "../../../src/holds/port.js";
 import { createRedisGatewayStore } from "../../../src/holds/redis/index.js";
 
 export interface RacePlan {
@@ -42,7 +42,7 @@ const random = (): number => {
 };
 
 const store = await createRedisGatewayStore({ url, keyPrefix: prefix });
-const attempts: HoldRequest[] = [];
+const attempts: PlaceHoldRequest[] = [];
 let n = 0;
 for (let round = 0; round < plan.rounds; round++) {
   for (const interval of plan.intervals) {
@@ -71,7 +71,7 @@ for (let round = 0; round < plan.rounds; round++) {
 }
 for (let i = attempts.length - 1; i > 0; i--) {
   const j = Math.floor(random() * (i + 1));
-  [attempts[i], attempts[j]] = [attempts[j] as HoldRequest, attempts[i] as HoldRequest];
+  [attempts[i], attempts[j]] = [attempts[j] as PlaceHoldRequest, attempts[i] as PlaceHoldRequest];
 }
 
 process.stdout.write("ready\n");

@@ -6,7 +6,7 @@
  */
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { HoldStoreUnavailableError, type HoldRequest } from "../../../src/holds/port.js";
+import { HoldStoreUnavailableError, type PlaceHoldRequest } from "../../../src/holds/port.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
 import { isSlotMoving, luaDirectory, readScripts, SCRIPT_NAMES } from "../../../src/holds/redis/scripts.js";
 import { dropPrefix, startTestRedis, type TestRedis, uniquePrefix } from "../../support/redis.js";
@@ -40,7 +40,7 @@ async function newStore(prefix = uniquePrefix("store")): Promise<RedisHoldStore>
   return store;
 }
 
-function request(hostId: string, over: Partial<HoldRequest> = {}): HoldRequest {
+function request(hostId: string, over: Partial<PlaceHoldRequest> = {}): PlaceHoldRequest {
   return {
     hostId,
     holdId: `h-${Math.random().toString(36).slice(2)}`,

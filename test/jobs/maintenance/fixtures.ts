@@ -1,7 +1,7 @@
 /** Holds with HoldPayloads as the core stores them, for the sweeper tests. */
 import type { HoldPayload, OutboundEvent, Outbox } from "../../../src/booking/api.js";
 import type { Hold } from "../../../src/protocol/schcp/types.js";
-import type { GatewayStore, HoldOwner, HoldRequest } from "../../../src/holds/port.js";
+import type { GatewayStore, HoldOwner, PlaceHoldRequest } from "../../../src/holds/port.js";
 import { sampleHold } from "../support.js";
 
 export const MINUTE = 60_000;
@@ -77,8 +77,8 @@ let seq = 0;
 /** A hold on its own bay (so holds never collide), starting at T0 + offset minutes. */
 export function holdRequest(
   hostId: string,
-  over: Partial<HoldRequest> & { holdId?: string } = {},
-): HoldRequest {
+  over: Partial<PlaceHoldRequest> & { holdId?: string } = {},
+): PlaceHoldRequest {
   const holdId = over.holdId ?? `h_${++seq}`;
   const bay = `bay-${holdId}`;
   return {
@@ -96,7 +96,7 @@ export function holdRequest(
   };
 }
 
-export async function placeOrThrow(store: GatewayStore, request: HoldRequest): Promise<void> {
+export async function placeOrThrow(store: GatewayStore, request: PlaceHoldRequest): Promise<void> {
   const outcome = await store.placeHold(request);
   if (!outcome.ok) throw new Error(`hold refused: ${outcome.error.reason}`);
 }

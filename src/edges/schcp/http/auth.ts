@@ -5,7 +5,7 @@
  */
 import type { HostRuntime } from "../../../booking/api.js";
 import type { SchcpCaller } from "../caller.js";
-import type { NonceStore } from "../../../holds/port.js";
+import type { NonceMemory } from "../../../protocol/http-signatures/index.js";
 import { verifySchcpRequest } from "../../../protocol/http-signatures/index.js";
 import type { VerifiedRequest } from "../../../protocol/http-signatures/index.js";
 import { err, ok } from "../../../protocol/result.js";
@@ -21,7 +21,7 @@ export interface SignedRequestInput {
   readonly headers: Headers;
   readonly body: Uint8Array;
   readonly nowMs: number;
-  readonly nonces: NonceStore;
+  readonly nonces: NonceMemory;
 }
 
 /**

@@ -1,5 +1,5 @@
 import type { HostDirectory } from "../../../booking/api.js";
-import type { NonceStore } from "../../../holds/port.js";
+import type { NonceMemory } from "../../../protocol/http-signatures/index.js";
 import type { Clock } from "../../../protocol/clock.js";
 import type { Logger } from "../../../protocol/logger.js";
 import type { RefusalBody } from "../../../protocol/schcp/types.js";
@@ -64,7 +64,7 @@ export interface SchcpHttpDeps {
   readonly api: SchcpHostApi;
   readonly documents: DiscoveryDocuments;
   /** Replay memory for request nonces: the gateway store (SchCP §3.2). */
-  readonly nonces: NonceStore;
+  readonly nonces: NonceMemory;
   readonly idempotency: IdempotencyGate;
   readonly rateLimiter: RateLimiter;
   /** §7.2: the per-network-origin bucket taken before any signature check; none when absent. */

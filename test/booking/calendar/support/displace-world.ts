@@ -9,7 +9,7 @@ import type { BookingDeps, HostConfig, HostPolicies, HostRuntime } from "../../.
 import type { SchcpCaller } from "../../../../src/edges/schcp/caller.js";
 import { storeBookingIndex } from "../../../../src/booking/bookings/booking-index.js";
 import { loadBooking } from "../../../../src/booking/bookings/store.js";
-import { displaceConflicts, type HostNotice } from "../../../../src/booking/calendar/displace.js";
+import { displaceConflicts, type UnaddressedMessage } from "../../../../src/booking/calendar/displace.js";
 import {
   calendarHostConnector,
   knownUntil,
@@ -160,7 +160,7 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
     bookingIndex: storeBookingIndex(store),
   };
   const service = createBookingService(deps);
-  const told: HostNotice[] = [];
+  const told: UnaddressedMessage[] = [];
 
   const sync = async () => {
     const reports = await syncCalendarHost(

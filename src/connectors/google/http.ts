@@ -27,7 +27,6 @@ import {
 } from "../http.js";
 import type { ConnectorError } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
-import type { Err, Ok } from "../../protocol/result.js";
 
 /** Where the SDK sends requests unless a client is made with another rootUrl. */
 export const GOOGLE_ROOT_URL = "https://www.googleapis.com";

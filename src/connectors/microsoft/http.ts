@@ -26,7 +26,6 @@ import {
 } from "../http.js";
 import type { UpstreamMeta } from "../port.js";
 import { MICROSOFT_GRAPH_PLATFORM } from "./platform.js";
-import type { Err, Ok } from "../../protocol/result.js";
 
 const PIN = "/v1.0";
 

@@ -167,16 +167,17 @@ describe("gateway-wide stores on a Redis Cluster", () => {
 
   it("OSBP idempotency: keys on every shard, one begin wins each", async () => {
     const store = new RedisIdempotencyStore(client, { prefix: prefix("osbp") });
-    const keys = ids(12, "idem");
+    const keys = ids(12, "idem").map((key) => ({ scope: "org", key }));
     expect(await shardsOf(keys.map((k) => store.keyOf(k)))).toHaveProperty("size", 3);
     const now = Date.now();
-    for (const key of keys) {
-      const [x, y] = await Promise.all([store.begin(key, "h1", now), store.begin(key, "h1", now)]);
+    for (const id of keys) {
+      const [x, y] = await Promise.all([store.begin(id, "h1", now), store.begin(id, "h1", now)]);
       expect([x.kind, y.kind].filter((k) => k === "started")).toHaveLength(1);
-      await store.settle(key, "h1", { id: `r-${key}`, booking_id: key, text: "booked" }, now + 1);
-      expect((await store.begin(key, "h1", now + 2)).kind).not.toBe("started");
+      const attempt = { id, fingerprint: "h1", claim: "h1" };
+      await store.settle(attempt, { id: `r-${id.key}`, booking_id: id.key, text: "booked" }, now + 1);
+      expect((await store.begin(id, "h1", now + 2)).kind).not.toBe("started");
     }
-    await store.release("idem-0", "other");
+    await store.release({ id: { scope: "org", key: "idem-0" }, fingerprint: "other", claim: "other" });
   });
 
   it("approval link uses, notices, calendar state, A2A keys and calendar push entries per host", async () => {

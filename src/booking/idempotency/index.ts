@@ -1,7 +1,18 @@
 /**
- * SchCP §9.1 idempotency for the edge: wrap each mutating request. The replay check under the
- * current mandate is the SchCP edge's (schcp/replay.ts).
+ * The one idempotency mechanism of every edge (docs/ARCHITECTURE.md, Idempotency): `runOnce`
+ * over the `IdempotencyStore` port, its memory store, the entry decision the stores share,
+ * and the hold store's SchCP §9.1 records as a store. Each edge keeps its own fingerprint, what
+ * it keeps and its wire refusals (SchCP: `src/edges/schcp/idempotency.ts`; OSBP:
+ * `src/edges/osbp/adapter/create-booking.ts`).
  */
-export { requestHash } from "./request-hash.js";
-export { isStorable, withIdempotency } from "./with-idempotency.js";
-export type { IdempotencyContext, IdempotentOutcome, ReplayAuthorizer } from "./with-idempotency.js";
+export type {
+  IdempotencyAttempt,
+  IdempotencyBegin,
+  IdempotencyKey,
+  IdempotencyStore,
+  IdempotencyTimes,
+} from "./port.js";
+export { decideBegin, heldBy, type IdempotencyDecision, type IdempotencyEntry } from "./entry.js";
+export { MemoryIdempotencyStore } from "./memory.js";
+export { holdStoreIdempotency, type KeptResponse } from "./hold-store.js";
+export { runOnce, type IdempotentRequest, type RunOnceOptions, type RunOnceOutcome } from "./run-once.js";

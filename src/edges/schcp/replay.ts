@@ -9,7 +9,7 @@
  */
 import type { BookingRefusal } from "../../booking/api.js";
 import type { SchcpCaller } from "./caller.js";
-import type { IdempotencyRecord } from "../../holds/port.js";
+import type { KeptResponse } from "../../booking/idempotency/index.js";
 import { decodeCompactJws } from "../../protocol/jose/index.js";
 import { parseSchcpMoney } from "../../protocol/money/index.js";
 import type { Money } from "../../protocol/money/index.js";
@@ -21,12 +21,12 @@ import { offerSha256 } from "../../protocol/schcp/offer/index.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import { mandateRequired, refuse } from "../../booking/bookings/refuse.js";
 import { fromMandateRefusal } from "./mandate-refusal.js";
-import type { ReplayAuthorizer } from "../../booking/idempotency/index.js";
+import type { ReplayAuthorizer } from "./idempotency.js";
 
 const NO_COUNT = { active: () => Promise.resolve(0) };
 
 export function mandateReplayAuthorizer(caller: SchcpCaller, kind: MandateActionKind): ReplayAuthorizer {
-  return async (stored: IdempotencyRecord): Promise<Result<void, BookingRefusal>> => {
+  return async (stored: KeptResponse): Promise<Result<void, BookingRefusal>> => {
     const chain = caller.mandate;
     if (chain === undefined) return stored.principal === null ? ok(undefined) : err(mandateRequired());
     const ok2xx = stored.response.status >= 200 && stored.response.status < 300;

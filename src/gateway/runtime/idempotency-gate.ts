@@ -1,12 +1,12 @@
 /**
- * The edge's IdempotencyGate on the booking core's withIdempotency (SchCP §9.1): one record
- * per (agent keyid, idempotency_key) in the gateway store, keyed against a hash of the method,
- * path and exact body bytes; replays re-authorized against the CURRENT mandate with the
- * core's mandateReplayAuthorizer.
+ * The edge's IdempotencyGate on the core's one idempotency mechanism (SchCP §9.1, through
+ * `src/edges/schcp/idempotency.ts`): one record per (agent keyid, idempotency_key) in the
+ * gateway store, keyed against a hash of the method, path and exact body bytes; replays
+ * re-authorized against the CURRENT mandate with mandateReplayAuthorizer.
  */
 import type { Clock } from "../../protocol/clock.js";
 import type { HostDirectory } from "../../booking/api.js";
-import { requestHash, withIdempotency } from "../../booking/idempotency/index.js";
+import { requestHash, schcpIdempotencyStore, withIdempotency } from "../../edges/schcp/idempotency.js";
 import { mandateReplayAuthorizer } from "../../edges/schcp/replay.js";
 import type { IdempotencyStore } from "../../holds/port.js";
 import type { MandateActionKind } from "../../protocol/schcp/mandate/index.js";
@@ -29,16 +29,17 @@ export function createIdempotencyGate(deps: {
   readonly clock: Clock;
   readonly hosts: HostDirectory;
 }): IdempotencyGate {
+  const records = schcpIdempotencyStore(deps.store);
   return {
     async run(request, execute): Promise<EdgeResponse> {
       const outcome = await withIdempotency(
-        deps.store,
+        records,
         {
           agentKey: request.caller.agentKey,
           idempotencyKey: request.idempotencyKey,
           requestHash: requestHash(request.method, request.path, request.body),
           principal: request.caller.mandate?.principal ?? null,
-          now: deps.clock.now(),
+          clock: deps.clock,
         },
         execute,
         mandateReplayAuthorizer(request.caller, ACTION[request.route]),

@@ -8,6 +8,7 @@
  * every other outcome (including a throw), so the agent's retry of the same attempt proceeds.
  */
 import { confirmationOf } from "../../../booking/discovery/confirmation.js";
+import { runOnce, type IdempotencyKey } from "../../../booking/idempotency/index.js";
 import type { BookingState } from "../../../booking/bookings/state.js";
 import type { Catalog, CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money } from "../../../protocol/money/index.js";
@@ -52,8 +53,10 @@ export const LOCAL_REPLAY: AdapterRuntimeDiagnostics = {
 const fail = (p: Problem): AdapterResult<never> => ({ ok: false, problem: p });
 
 /** The local cache key: the idempotency_key scoped by the mandate's organization. */
-export const localKey = (input: BookingCreateInput): string =>
-  `${input.mandate.organization_id}:${input.idempotency_key}`;
+export const localKey = (input: BookingCreateInput): IdempotencyKey => ({
+  scope: input.mandate.organization_id,
+  key: input.idempotency_key,
+});
 
 /** The attempt's name in the core (its hold, and so its upstream key, derive from it). */
 export const upstreamKey = (organizationId: string, idempotencyKey: string): string =>
@@ -65,11 +68,24 @@ export async function createBooking(
 ): Promise<AdapterResult<Receipt>> {
   // 1. Idempotency first ("the same idempotency_key returns the same result if retried; the same
   //    key with a different payload fails with idempotency_conflict, while transient approval and
-  //    verification_code fields do not create a new logical attempt").
-  const key = localKey(input);
-  const hash = bookingPayloadHash(input);
-  const begun = await ctx.idempotency.begin(key, hash, ctx.clock.now());
-  switch (begun.kind) {
+  //    verification_code fields do not create a new logical attempt"), through the core's
+  //    runOnce: only a successful create's receipt is kept; every other outcome (a throw
+  //    included) releases the lease, so the agent's retry of the same attempt proceeds.
+  const once = await runOnce(
+    ctx.idempotency,
+    { id: localKey(input), fingerprint: bookingPayloadHash(input) },
+    () => attempt(ctx, input),
+    {
+      clock: ctx.clock,
+      keep: (outcome) => (outcome.ok ? outcome.value : undefined),
+      // A receipt not recorded: the appointment exists, so it is the answer. Until the lease
+      // lapses a retry hears idempotency_in_progress; after it the platform's own key returns
+      // this same booking.
+      onStoreError: (operation, error) =>
+        ctx.logger.error(`osbp adapter: could not ${STORE_STEP[operation]}: ${describe(error)}`),
+    },
+  );
+  switch (once.kind) {
     case "conflict":
       return fail(
         problem(
@@ -77,8 +93,8 @@ export async function createBooking(
           "This idempotency_key was already used with a different booking.create payload",
         ),
       );
-    case "replay":
-      return { ok: true, value: begun.receipt, osbp_runtime: LOCAL_REPLAY };
+    case "replayed":
+      return { ok: true, value: once.answer, osbp_runtime: LOCAL_REPLAY };
     case "in_progress":
       return fail(
         adapterProblem(
@@ -87,38 +103,15 @@ export async function createBooking(
           { retryable: true },
         ),
       );
-    case "started":
-      break;
-  }
-
-  let outcome: AdapterResult<Receipt>;
-  try {
-    outcome = await attempt(ctx, input);
-  } catch (error) {
-    await releaseQuietly(ctx, key, hash);
-    throw error;
-  }
-  if (outcome.ok) {
-    try {
-      await ctx.idempotency.settle(key, hash, outcome.value, ctx.clock.now());
-    } catch (error) {
-      // The appointment exists: answer with it. Until the lease lapses a retry hears
-      // idempotency_in_progress; after it the platform's own key returns this same booking.
-      ctx.logger.error(`osbp adapter: could not record the booking.create receipt: ${describe(error)}`);
-    }
-  } else {
-    await releaseQuietly(ctx, key, hash);
-  }
-  return outcome;
-}
-
-async function releaseQuietly(ctx: AdapterContext, key: string, hash: string): Promise<void> {
-  try {
-    await ctx.idempotency.release(key, hash);
-  } catch (error) {
-    ctx.logger.error(`osbp adapter: could not release a booking.create lease: ${describe(error)}`);
+    case "ran":
+      return once.result;
   }
 }
+
+const STORE_STEP = {
+  settle: "record the booking.create receipt",
+  release: "release a booking.create lease",
+} as const;
 
 const describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 

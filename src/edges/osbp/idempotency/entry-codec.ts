@@ -1,11 +1,15 @@
 /**
- * Checks for what a store reads back from disk or Redis. A store that cannot trust what it
- * read must refuse rather than forget: an entry silently dropped is a booking.create that
- * reaches the platform twice (OSBP "Server Obligations": the same idempotency_key returns
- * the same result).
+ * The stored form of an entry, and checks for what a store reads back from disk or Redis. A
+ * store that cannot trust what it read must refuse rather than forget: an entry silently
+ * dropped is a booking.create that reaches the platform twice (OSBP "Server Obligations": the
+ * same idempotency_key returns the same result).
+ *
+ * Stored, an entry is {state, payloadHash, until, receipt?} (the file's entries, and the Redis
+ * hash's st, ph, un and rc); in memory it is the core's IdempotencyEntry, whose fingerprint is
+ * the payload hash and whose answer is the receipt.
  */
+import type { IdempotencyEntry } from "../../../booking/idempotency/index.js";
 import type { Receipt } from "../../../protocol/osbp/index.js";
-import type { IdempotencyEntry } from "./memory.js";
 import { DEFAULT_LEASE_MS, DEFAULT_RETENTION_MS, type IdempotencyTimings } from "./port.js";
 
 export interface ResolvedTimings {
@@ -44,15 +48,31 @@ export function parseReceipt(value: unknown): Receipt | string {
   return value as unknown as Receipt;
 }
 
+export type StoredEntry =
+  | { readonly state: "started"; readonly payloadHash: string; readonly until: number }
+  | {
+      readonly state: "settled";
+      readonly payloadHash: string;
+      readonly receipt: Receipt;
+      readonly until: number;
+    };
+
 /** An entry as stored ({state, payloadHash, until, receipt?}), or a reason it is not one. */
-export function parseEntry(value: unknown): IdempotencyEntry | string {
+export function parseEntry(value: unknown): IdempotencyEntry<Receipt> | string {
   if (!isRecord(value)) return "entry is not an object";
   const { state, payloadHash, until } = value;
   if (typeof payloadHash !== "string" || payloadHash === "") return "entry has no payloadHash";
   if (typeof until !== "number" || !Number.isFinite(until)) return "entry has no finite until";
-  if (state === "started") return { state, payloadHash, until };
+  if (state === "started") return { state, fingerprint: payloadHash, until };
   if (state !== "settled") return `entry has unknown state ${JSON.stringify(state)}`;
   const receipt = parseReceipt(value["receipt"]);
   if (typeof receipt === "string") return receipt;
-  return { state, payloadHash, until, receipt };
+  return { state, fingerprint: payloadHash, until, answer: receipt };
+}
+
+/** The stored form of an entry (what parseEntry reads back). */
+export function storedEntry(entry: IdempotencyEntry<Receipt>): StoredEntry {
+  return entry.state === "started"
+    ? { state: "started", payloadHash: entry.fingerprint, until: entry.until }
+    : { state: "settled", payloadHash: entry.fingerprint, receipt: entry.answer, until: entry.until };
 }

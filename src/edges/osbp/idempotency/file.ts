@@ -1,7 +1,7 @@
 /**
  * The spec's default idempotency store (OSBP "Security and Privacy Considerations":
- * "an in-process cache backed by a local file"): the MemoryIdempotencyStore decisions over a
- * map that is written to disk before begin, settle or release resolves, so a restarted MCP
+ * "an in-process cache backed by a local file"): the core's entry decisions
+ * (src/booking/idempotency/entry.ts) over a map that is written to disk before begin, settle or release resolves, so a restarted MCP
  * process still replays a settled receipt and still honours a live lease.
  *
  * Why whole-file snapshots rather than an append-only journal: each change rewrites the file
@@ -17,15 +17,22 @@
  */
 import { mkdir, readFile, realpath } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
+import {
+  decideBegin,
+  heldBy,
+  type IdempotencyAttempt,
+  type IdempotencyBegin,
+  type IdempotencyEntry,
+  type IdempotencyKey,
+} from "../../../booking/idempotency/index.js";
 import type { Receipt } from "../../../protocol/osbp/index.js";
 import { replaceFileDurably, removeStrayTempFiles } from "./durable-file.js";
-import { parseEntry, resolveTimings, type ResolvedTimings } from "./entry-codec.js";
+import { parseEntry, resolveTimings, storedEntry, type ResolvedTimings } from "./entry-codec.js";
 import { errorCode, messageOf } from "./errors.js";
 import { acquireFileLock, type FileLock } from "./file-lock.js";
-import { decideBegin, type IdempotencyEntry } from "./memory.js";
 import {
   IdempotencyStoreError,
-  type IdempotencyBegin,
+  storedKey,
   type IdempotencyTimings,
   type OsbpIdempotencyStore,
 } from "./port.js";
@@ -37,7 +44,8 @@ export const IDEMPOTENCY_PATH_ENV = "OSBP_IDEMPOTENCY_PATH";
 const FORMAT = "osbp-idempotency";
 const VERSION = 1;
 
-type Entries = ReadonlyMap<string, IdempotencyEntry>;
+/** By storedKey. */
+type Entries = ReadonlyMap<string, IdempotencyEntry<Receipt>>;
 
 export class FileIdempotencyStore implements OsbpIdempotencyStore {
   /** Absolute path of the file. */
@@ -89,39 +97,39 @@ export class FileIdempotencyStore implements OsbpIdempotencyStore {
     }
   }
 
-  begin(key: string, payloadHash: string, now: number): Promise<IdempotencyBegin> {
-    return this.#serial(async () => {
-      const decision = decideBegin(this.#entries.get(key), payloadHash, now);
-      if (decision.kind === "replay") return { kind: "replay", receipt: structuredClone(decision.receipt) };
-      if (decision.kind === "started") {
-        await this.#commit(now, (next) =>
-          next.set(key, { state: "started", payloadHash, until: now + this.#timings.leaseMs }),
-        );
-      }
-      return decision;
+  begin(id: IdempotencyKey, fingerprint: string, now: number): Promise<IdempotencyBegin<Receipt>> {
+    const key = storedKey(id);
+    return this.#serial(async (): Promise<IdempotencyBegin<Receipt>> => {
+      const decision = decideBegin(this.#entries.get(key), fingerprint, now);
+      if (decision.kind === "replay") return { kind: "replay", answer: structuredClone(decision.answer) };
+      if (decision.kind !== "free") return decision;
+      await this.#commit(now, (next) =>
+        next.set(key, { state: "started", fingerprint, until: now + this.#timings.leaseMs }),
+      );
+      return { kind: "started", claim: fingerprint };
     });
   }
 
-  settle(key: string, payloadHash: string, receipt: Receipt, now: number): Promise<void> {
+  settle(attempt: IdempotencyAttempt, receipt: Receipt, now: number): Promise<void> {
+    const key = storedKey(attempt.id);
     return this.#serial(async () => {
-      const entry = this.#entries.get(key);
-      if (entry?.state !== "started" || entry.payloadHash !== payloadHash) return;
+      if (!heldBy(this.#entries.get(key), attempt.claim)) return;
       const stored = structuredClone(receipt);
       await this.#commit(now, (next) =>
         next.set(key, {
           state: "settled",
-          payloadHash,
-          receipt: stored,
+          fingerprint: attempt.claim,
+          answer: stored,
           until: now + this.#timings.retentionMs,
         }),
       );
     });
   }
 
-  release(key: string, payloadHash: string): Promise<void> {
+  release(attempt: IdempotencyAttempt): Promise<void> {
+    const key = storedKey(attempt.id);
     return this.#serial(async () => {
-      const entry = this.#entries.get(key);
-      if (entry?.state !== "started" || entry.payloadHash !== payloadHash) return;
+      if (!heldBy(this.#entries.get(key), attempt.claim)) return;
       // The port gives release no clock, so nothing is pruned on this write.
       await this.#commit(undefined, (next) => next.delete(key));
     });
@@ -151,7 +159,7 @@ export class FileIdempotencyStore implements OsbpIdempotencyStore {
    */
   async #commit(
     now: number | undefined,
-    change: (next: Map<string, IdempotencyEntry>) => void,
+    change: (next: Map<string, IdempotencyEntry<Receipt>>) => void,
   ): Promise<void> {
     const next = new Map(
       now === undefined ? this.#entries : [...this.#entries].filter(([, entry]) => entry.until > now),
@@ -169,7 +177,7 @@ export class FileIdempotencyStore implements OsbpIdempotencyStore {
 }
 
 function serialize(entries: Entries): string {
-  const list = [...entries].map(([key, entry]) => ({ key, ...entry }));
+  const list = [...entries].map(([key, entry]) => ({ key, ...storedEntry(entry) }));
   return `${JSON.stringify({ format: FORMAT, version: VERSION, entries: list })}\n`;
 }
 
@@ -206,7 +214,7 @@ function parseFile(text: string): Entries | string {
   if (format !== FORMAT) return `format is ${JSON.stringify(format)}, expected "${FORMAT}"`;
   if (version !== VERSION) return `unsupported version ${JSON.stringify(version)}`;
   if (!Array.isArray(entries)) return "entries is not an array";
-  const map = new Map<string, IdempotencyEntry>();
+  const map = new Map<string, IdempotencyEntry<Receipt>>();
   for (const [index, item] of (entries as unknown[]).entries()) {
     const key = (item as { key?: unknown } | null)?.key;
     if (typeof key !== "string") return `entry ${index} has no string key`;

@@ -2,11 +2,15 @@
  * The OSBP booking.create idempotency cache (OSBP "booking.create": "A successful create is
  * cached: retrying with the same key and payload returns the same receipt without contacting
  * the platform again. The same key with a different payload fails with idempotency_conflict";
- * "Server Obligations": the last bullet).
+ * "Server Obligations": the last bullet): the core's idempotency store port
+ * (src/booking/idempotency/port.ts) with the receipt as the kept answer.
  *
- * Keys are scoped by the caller (the adapter prefixes the organization id). The payload hash is
- * bookingPayloadHash(input): approval and verification_code are excluded, so the approved retry
- * and the retry with a code are the same logical attempt.
+ * Keys are scoped by the caller's organization (the mandate's organization_id) and stored as
+ * `<organization>:<idempotency_key>` (`storedKey`). The fingerprint is bookingPayloadHash(input):
+ * approval and verification_code are excluded, so the approved retry and the retry with a code
+ * are the same logical attempt. These stores record the running attempt's payload hash, so
+ * another payload is a conflict even while the first attempt runs, and claim an attempt by
+ * that hash (src/booking/idempotency/entry.ts).
  *
  * An attempt is "started" (a lease, so two concurrent calls with one key never both reach the
  * platform), then either settled with its receipt (kept for retentionMs) or released (a
@@ -15,26 +19,15 @@
  * leaseMs; the retry then reaches the platform again under the same upstream idempotency key,
  * so the platform itself returns the booking already made instead of a second one.
  */
+import type { IdempotencyKey, IdempotencyStore } from "../../../booking/idempotency/index.js";
 import type { Receipt } from "../../../protocol/osbp/index.js";
 
-export type IdempotencyBegin =
-  /** The caller owns the attempt and must settle or release it. */
-  | { readonly kind: "started" }
-  /** Settled earlier with the same payload: answer with this receipt, no platform call. */
-  | { readonly kind: "replay"; readonly receipt: Receipt }
-  /** Same key, different payload hash (settled or in progress). */
-  | { readonly kind: "conflict" }
-  /** Another call holds a live lease on this key with the same payload (retry shortly). */
-  | { readonly kind: "in_progress" };
-
-export interface OsbpIdempotencyStore {
-  begin(key: string, payloadHash: string, now: number): Promise<IdempotencyBegin>;
-  /** Records the receipt; only the lease holder (same key and hash) settles. */
-  settle(key: string, payloadHash: string, receipt: Receipt, now: number): Promise<void>;
-  /** Drops the lease so the same attempt can be retried; a settled entry is never released. */
-  release(key: string, payloadHash: string): Promise<void>;
+export interface OsbpIdempotencyStore extends IdempotencyStore<Receipt> {
   close(): Promise<void>;
 }
+
+/** The key an entry is stored under: the file's `key`, and inside the Redis key's braces. */
+export const storedKey = (id: IdempotencyKey): string => `${id.scope}:${id.key}`;
 
 export interface IdempotencyTimings {
   /** How long a started attempt blocks others before it counts as abandoned (default 120 s). */

@@ -4,7 +4,8 @@
  * separate files here would be missing from dist/. Run with evalScript (src/redis/script.ts).
  *
  * An entry is a HASH: st ("started" | "settled"), ph (payload hash), un (until, epoch ms,
- * judged against the caller's `now`, as in memory.ts), rc (the receipt JSON, opaque to Lua).
+ * judged against the caller's `now`, as in src/booking/idempotency/entry.ts), rc (the receipt
+ * JSON, opaque to Lua; entry-codec.ts reads the entry back).
  * The Redis TTL only collects garbage; it is set to the entry's own lifetime (until - now).
  */
 import { redisScript } from "../../../redis/script.js";

@@ -2,24 +2,30 @@
  * booking.create idempotency shared by every process on one Redis (the multi-instance case
  * the file store cannot serve; OSBP "Security and Privacy Considerations"). Each operation
  * is one Lua script, so begin's check-and-take, settle's holder check and release's holder
- * check are atomic across processes. The decisions are memory.ts's decideBegin, applied to
- * the entry the begin script returns; the script itself decides only "no live entry: take
- * the lease".
+ * check are atomic across processes. The decisions are the core's decideBegin
+ * (src/booking/idempotency/entry.ts), applied to the entry the begin script returns; the
+ * script itself decides only "no live entry: take the lease".
  *
- * Key: `${prefix}osbp:idem:{<key>}`; the braces make the idempotency key the Redis Cluster
- * hash tag. Every Redis failure rejects with IdempotencyStoreError. Whether a command that
- * failed in flight ran depends on the client's settings (see src/holds/redis/connection.ts
- * for a fail-fast configuration); a begin that may have run leaves at most a lease, which
- * expires after leaseMs.
+ * Key: `${prefix}osbp:idem:{<organization>:<idempotency_key>}`; the braces make the stored key
+ * the Redis Cluster hash tag. Every Redis failure rejects with IdempotencyStoreError. Whether a
+ * command that failed in flight ran depends on the client's settings (see
+ * src/holds/redis/connection.ts for a fail-fast configuration); a begin that may have run
+ * leaves at most a lease, which expires after leaseMs.
  */
+import {
+  decideBegin,
+  type IdempotencyAttempt,
+  type IdempotencyBegin,
+  type IdempotencyEntry,
+  type IdempotencyKey,
+} from "../../../booking/idempotency/index.js";
 import type { RedisClient } from "../../../redis/client.js";
 import type { Receipt } from "../../../protocol/osbp/index.js";
 import { parseEntry, resolveTimings, type ResolvedTimings } from "./entry-codec.js";
 import { messageOf } from "./errors.js";
-import { decideBegin } from "./memory.js";
 import {
   IdempotencyStoreError,
-  type IdempotencyBegin,
+  storedKey,
   type IdempotencyTimings,
   type OsbpIdempotencyStore,
 } from "./port.js";
@@ -48,39 +54,39 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
   }
 
   /** The Redis key of an idempotency key (exposed for operators and tests). */
-  keyOf(key: string): string {
-    return `${this.prefix}osbp:idem:{${key}}`;
+  keyOf(id: IdempotencyKey): string {
+    return `${this.prefix}osbp:idem:{${storedKey(id)}}`;
   }
 
-  async begin(key: string, payloadHash: string, now: number): Promise<IdempotencyBegin> {
+  async begin(id: IdempotencyKey, fingerprint: string, now: number): Promise<IdempotencyBegin<Receipt>> {
     const until = now + this.#timings.leaseMs;
-    const reply = await this.#run("begin", IDEMPOTENCY_SCRIPTS.begin, key, [
-      payloadHash,
+    const reply = await this.#run("begin", IDEMPOTENCY_SCRIPTS.begin, id, [
+      fingerprint,
       String(now),
       String(until),
       String(this.#timings.leaseMs),
     ]);
-    if (!Array.isArray(reply)) throw this.#corrupt(key, "begin replied with a non-array");
-    if (reply[0] === "started") return { kind: "started" };
-    if (reply[0] !== "existing") throw this.#corrupt(key, `begin replied ${JSON.stringify(reply[0])}`);
-    const entry = this.#entryFrom(key, reply.slice(1));
-    const decision = decideBegin(entry, payloadHash, now);
+    if (!Array.isArray(reply)) throw this.#corrupt(id, "begin replied with a non-array");
+    if (reply[0] === "started") return { kind: "started", claim: fingerprint };
+    if (reply[0] !== "existing") throw this.#corrupt(id, `begin replied ${JSON.stringify(reply[0])}`);
+    const entry = this.#entryFrom(id, reply.slice(1));
+    const decision = decideBegin(entry, fingerprint, now);
     // The script judged this entry live; decideBegin must agree, or the two have drifted.
-    if (decision.kind === "started") throw this.#corrupt(key, "the script and decideBegin disagree");
+    if (decision.kind === "free") throw this.#corrupt(id, "the script and decideBegin disagree");
     return decision;
   }
 
-  async settle(key: string, payloadHash: string, receipt: Receipt, now: number): Promise<void> {
-    await this.#run("settle", IDEMPOTENCY_SCRIPTS.settle, key, [
-      payloadHash,
+  async settle(attempt: IdempotencyAttempt, receipt: Receipt, now: number): Promise<void> {
+    await this.#run("settle", IDEMPOTENCY_SCRIPTS.settle, attempt.id, [
+      attempt.claim,
       JSON.stringify(receipt),
       String(now + this.#timings.retentionMs),
       String(this.#timings.retentionMs),
     ]);
   }
 
-  async release(key: string, payloadHash: string): Promise<void> {
-    await this.#run("release", IDEMPOTENCY_SCRIPTS.release, key, [payloadHash]);
+  async release(attempt: IdempotencyAttempt): Promise<void> {
+    await this.#run("release", IDEMPOTENCY_SCRIPTS.release, attempt.id, [attempt.claim]);
   }
 
   /** Marks the store closed (later calls reject); the client is left open (see the constructor). */
@@ -89,10 +95,10 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
     return Promise.resolve();
   }
 
-  async #run(operation: string, script: RedisScript, key: string, args: string[]): Promise<unknown> {
+  async #run(operation: string, script: RedisScript, id: IdempotencyKey, args: string[]): Promise<unknown> {
     if (this.#closed) throw new IdempotencyStoreError("the Redis idempotency store is closed");
     try {
-      return await evalScript(this.#redis, script, [this.keyOf(key)], args);
+      return await evalScript(this.#redis, script, [this.keyOf(id)], args);
     } catch (error) {
       throw new IdempotencyStoreError(`Redis idempotency ${operation} failed: ${messageOf(error)}`, {
         cause: error,
@@ -101,24 +107,24 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
   }
 
   /** Rebuilds the entry from the begin script's {st, ph, un, rc}, refusing what does not parse. */
-  #entryFrom(key: string, fields: unknown[]) {
+  #entryFrom(id: IdempotencyKey, fields: unknown[]): IdempotencyEntry<Receipt> {
     const [state, payloadHash, until, receiptJson] = fields.map((f) => (typeof f === "string" ? f : ""));
     let receipt: unknown;
     if (state === "settled") {
       try {
         receipt = JSON.parse(receiptJson ?? "");
       } catch {
-        throw this.#corrupt(key, "the receipt is not JSON");
+        throw this.#corrupt(id, "the receipt is not JSON");
       }
     }
     const entry = parseEntry({ state, payloadHash, until: until === "" ? NaN : Number(until), receipt });
-    if (typeof entry === "string") throw this.#corrupt(key, entry);
+    if (typeof entry === "string") throw this.#corrupt(id, entry);
     return entry;
   }
 
-  #corrupt(key: string, reason: string): IdempotencyStoreError {
+  #corrupt(id: IdempotencyKey, reason: string): IdempotencyStoreError {
     return new IdempotencyStoreError(
-      `Redis idempotency entry ${this.keyOf(key)} is unusable (${reason}); refusing to treat it as absent`,
+      `Redis idempotency entry ${this.keyOf(id)} is unusable (${reason}); refusing to treat it as absent`,
     );
   }
 }

@@ -41,7 +41,7 @@ export interface IdempotentRequest {
 /**
  * SchCP §9.1 around one mutating request: runs `execute` once per (agent key, idempotency
  * key), replays its stored answer for the same body, refuses a different body. Wired to the
- * booking core's withIdempotency by the runtime.
+ * core's one idempotency mechanism by the runtime (src/edges/schcp/idempotency.ts).
  */
 export interface IdempotencyGate {
   run(request: IdempotentRequest, execute: () => Promise<EdgeResponse>): Promise<EdgeResponse>;

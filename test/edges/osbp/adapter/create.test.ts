@@ -467,6 +467,17 @@ describe('OSBP "booking.create": platform refusals mapped once', () => {
     expect(await r.upstreamIdOf(receipt.booking_id)).toMatch(/^syn_/);
   });
 
+  it("a receipt the store cannot record is still the answer; the failure is logged and the lease holds", async () => {
+    const r = rig();
+    r.idempotency.settle = () => Promise.reject(new Error("disk full"));
+    const approved = await approve(r.adapter, createInput());
+    const receipt = valueOf(await r.adapter.createBooking(approved));
+    expect(receipt.booking_id).not.toBe("");
+    expect(r.errors).toEqual(["osbp adapter: could not record the booking.create receipt: disk full"]);
+    problemOf(await r.adapter.createBooking(approved), "idempotency_in_progress");
+    expect(await r.appointments()).toBe(1);
+  });
+
   it("a connector bug (a throw): internal_adapter_error, logged, and the lease is released for the retry", async () => {
     let broken = true;
     const r = rig({

@@ -15,7 +15,20 @@ import {
   IDEMPOTENCY_PATH_ENV,
 } from "../../../../src/edges/osbp/idempotency/file.js";
 import { IdempotencyStoreError } from "../../../../src/edges/osbp/idempotency/port.js";
-import { HASH_A, HASH_B, idempotencyStoreContract, LEASE_MS, receipt, RETENTION_MS, T0 } from "./contract.js";
+import type { IdempotencyKey } from "../../../../src/booking/idempotency/index.js";
+import {
+  HASH_A,
+  HASH_B,
+  held,
+  idempotencyStoreContract,
+  LEASE_MS,
+  receipt,
+  RETENTION_MS,
+  T0,
+} from "./contract.js";
+
+const id = (key: string): IdempotencyKey => ({ scope: "org_1", key });
+const K = id("k");
 
 const dirs: string[] = [];
 const stores: FileIdempotencyStore[] = [];
@@ -61,42 +74,89 @@ describe("FileIdempotencyStore", () => {
   it("replays a settled receipt after close and reopen (survives an MCP restart)", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const first = await FileIdempotencyStore.open(path);
-    await first.begin("k", HASH_A, T0);
-    await first.settle("k", HASH_A, receipt(4), T0 + 1);
+    await first.begin(K, HASH_A, T0);
+    await first.settle(held(K, HASH_A), receipt(4), T0 + 1);
     await first.close();
 
     const second = await openAt(path);
-    expect(await second.begin("k", HASH_A, T0 + 2)).toEqual({ kind: "replay", receipt: receipt(4) });
-    expect(await second.begin("k", HASH_B, T0 + 3)).toEqual({ kind: "conflict" });
+    expect(await second.begin(K, HASH_A, T0 + 2)).toEqual({ kind: "replay", answer: receipt(4) });
+    expect(await second.begin(K, HASH_B, T0 + 3)).toEqual({ kind: "conflict" });
   });
 
   it("keeps a live lease across a reopen, so a restarted process does not start it twice", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const first = await FileIdempotencyStore.open(path, { leaseMs: LEASE_MS });
-    await first.begin("k", HASH_A, T0);
+    await first.begin(K, HASH_A, T0);
     await first.close();
 
     const second = await openAt(path);
-    expect(await second.begin("k", HASH_A, T0 + 1)).toEqual({ kind: "in_progress" });
+    expect(await second.begin(K, HASH_A, T0 + 1)).toEqual({ kind: "in_progress" });
   });
 
   it("has the change on disk when begin and settle resolve, without close", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const store = await openAt(path);
-    await store.begin("k", HASH_A, T0);
+    await store.begin(K, HASH_A, T0);
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
-      entries: [{ key: "k", state: "started", payloadHash: HASH_A, until: T0 + LEASE_MS }],
+      entries: [{ key: "org_1:k", state: "started", payloadHash: HASH_A, until: T0 + LEASE_MS }],
     });
-    await store.settle("k", HASH_A, receipt(), T0 + 1);
+    await store.settle(held(K, HASH_A), receipt(), T0 + 1);
     expect(JSON.parse(await readFile(path, "utf8"))).toMatchObject({
-      entries: [{ key: "k", state: "settled", receipt: receipt(), until: T0 + 1 + RETENTION_MS }],
+      entries: [{ key: "org_1:k", state: "settled", receipt: receipt(), until: T0 + 1 + RETENTION_MS }],
+    });
+  });
+
+  it("reads a file the previous version wrote, and writes entries in the same format", async () => {
+    // Written as the previous version wrote it: one JSON line, each entry its stored key
+    // ("<organization>:<idempotency_key>") and fields.
+    const path = join(await tempDir(), "idempotency.json");
+    const old = {
+      format: "osbp-idempotency",
+      version: 1,
+      entries: [
+        {
+          key: "org_1:idem_done",
+          state: "settled",
+          payloadHash: HASH_A,
+          receipt: receipt(5),
+          until: T0 + RETENTION_MS,
+        },
+        { key: "org_1:idem_running", state: "started", payloadHash: HASH_A, until: T0 + LEASE_MS },
+      ],
+    };
+    await writeFile(path, `${JSON.stringify(old)}\n`);
+    const store = await openAt(path);
+    expect(await store.begin(id("idem_done"), HASH_A, T0 + 1)).toEqual({
+      kind: "replay",
+      answer: receipt(5),
+    });
+    expect(await store.begin(id("idem_done"), HASH_B, T0 + 1)).toEqual({ kind: "conflict" });
+    expect(await store.begin(id("idem_running"), HASH_A, T0 + 1)).toEqual({ kind: "in_progress" });
+    expect(await store.begin(id("idem_running"), HASH_B, T0 + 1)).toEqual({ kind: "conflict" });
+
+    await store.begin(id("idem_new"), HASH_B, T0 + 2);
+    await store.settle(held(id("idem_new"), HASH_B), receipt(6), T0 + 3);
+    const text = await readFile(path, "utf8");
+    expect(text.endsWith("}\n") && !text.slice(0, -1).includes("\n")).toBe(true);
+    expect(JSON.parse(text)).toEqual({
+      ...old,
+      entries: [
+        ...old.entries,
+        {
+          key: "org_1:idem_new",
+          state: "settled",
+          payloadHash: HASH_B,
+          receipt: receipt(6),
+          until: T0 + 3 + RETENTION_MS,
+        },
+      ],
     });
   });
 
   it("creates missing parent directories and writes the file with mode 0600", async () => {
     const path = join(await tempDir(), "a", "b", "idempotency.json");
     const store = await openAt(path);
-    await store.begin("k", HASH_A, T0);
+    await store.begin(K, HASH_A, T0);
     expect((await stat(path)).mode & 0o777).toBe(0o600);
   });
 
@@ -105,9 +165,9 @@ describe("FileIdempotencyStore", () => {
     const store = await openAt(join(dir, "idempotency.json"));
     await Promise.all(
       Array.from({ length: 30 }, async (_, i) => {
-        await store.begin(`k${i}`, HASH_A, T0);
-        if (i % 2 === 0) await store.settle(`k${i}`, HASH_A, receipt(i), T0 + 1);
-        else await store.release(`k${i}`, HASH_A);
+        await store.begin(id(`k${i}`), HASH_A, T0);
+        if (i % 2 === 0) await store.settle(held(id(`k${i}`), HASH_A), receipt(i), T0 + 1);
+        else await store.release(held(id(`k${i}`), HASH_A));
       }),
     );
     expect((await readdir(dir)).sort()).toEqual(["idempotency.json", "idempotency.json.lock"]);
@@ -127,12 +187,12 @@ describe("FileIdempotencyStore", () => {
   it("prunes expired entries from the file on the next write", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const store = await openAt(path);
-    await store.begin("old", HASH_A, T0);
-    await store.begin("new", HASH_A, T0 + LEASE_MS);
+    await store.begin(id("old"), HASH_A, T0);
+    await store.begin(id("new"), HASH_A, T0 + LEASE_MS);
     const keys = (
       JSON.parse(await readFile(path, "utf8")) as { entries: Array<{ key: string }> }
     ).entries.map((e) => e.key);
-    expect(keys).toEqual(["new"]);
+    expect(keys).toEqual(["org_1:new"]);
   });
 
   describe("a damaged file is an error naming the path, never an empty cache", () => {
@@ -183,11 +243,11 @@ describe("FileIdempotencyStore", () => {
     // Swap the directory for a file: the temporary file cannot be created.
     await rm(join(dir, "store"), { recursive: true });
     await writeFile(join(dir, "store"), "");
-    await expect(store.begin("k", HASH_A, T0)).rejects.toBeInstanceOf(IdempotencyStoreError);
+    await expect(store.begin(K, HASH_A, T0)).rejects.toBeInstanceOf(IdempotencyStoreError);
 
     await rm(join(dir, "store"));
     await mkdir(join(dir, "store"));
-    expect(await store.begin("k", HASH_A, T0 + 1)).toEqual({ kind: "started" });
+    expect(await store.begin(K, HASH_A, T0 + 1)).toEqual({ kind: "started", claim: HASH_A });
   });
 
   describe("one process per file (lock file with the owner's pid)", () => {
@@ -232,7 +292,7 @@ describe("FileIdempotencyStore", () => {
       const path = join(await tempDir(), "idempotency.json");
       await writeFile(`${path}.lock`, JSON.stringify({ pid: DEAD_PID, token: "dead" }));
       const store = await openAt(path);
-      expect(await store.begin("k", HASH_A, T0)).toEqual({ kind: "started" });
+      expect(await store.begin(K, HASH_A, T0)).toEqual({ kind: "started", claim: HASH_A });
       expect(JSON.parse(await readFile(`${path}.lock`, "utf8"))).toMatchObject({ pid: process.pid });
     });
 
@@ -269,22 +329,22 @@ describe("FileIdempotencyStore", () => {
   it("close waits for queued writes; later calls reject", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const store = await FileIdempotencyStore.open(path);
-    const pending = store.begin("k", HASH_A, T0);
+    const pending = store.begin(K, HASH_A, T0);
     await store.close();
-    expect(await pending).toEqual({ kind: "started" });
-    await expect(store.begin("k2", HASH_A, T0)).rejects.toThrow(/closed/);
-    expect(await readFile(path, "utf8")).toContain('"key":"k"');
+    expect(await pending).toEqual({ kind: "started", claim: HASH_A });
+    await expect(store.begin(id("k2"), HASH_A, T0)).rejects.toThrow(/closed/);
+    expect(await readFile(path, "utf8")).toContain('"key":"org_1:k"');
   });
 
   it("a replayed receipt is a copy: mutating it does not change the cache", async () => {
     const path = join(await tempDir(), "idempotency.json");
     const store = await openAt(path);
-    await store.begin("k", HASH_A, T0);
-    await store.settle("k", HASH_A, receipt(), T0 + 1);
-    const first = await store.begin("k", HASH_A, T0 + 2);
+    await store.begin(K, HASH_A, T0);
+    await store.settle(held(K, HASH_A), receipt(), T0 + 1);
+    const first = await store.begin(K, HASH_A, T0 + 2);
     if (first.kind !== "replay") throw new Error(`expected a replay, got ${first.kind}`);
-    first.receipt.text = "changed";
-    expect(await store.begin("k", HASH_A, T0 + 3)).toEqual({ kind: "replay", receipt: receipt() });
+    first.answer.text = "changed";
+    expect(await store.begin(K, HASH_A, T0 + 3)).toEqual({ kind: "replay", answer: receipt() });
   });
 
   it("rejects non-positive timings", async () => {

@@ -16,6 +16,7 @@ import {
 } from "../../../support/redis.js";
 import {
   freshKey,
+  held,
   HASH_A,
   HASH_B,
   idempotencyStoreContract,
@@ -70,10 +71,10 @@ describe("RedisIdempotencyStore", () => {
     return { redis, prefix, store };
   }
 
-  it("keeps each entry under ${prefix}osbp:idem:{<key>} with the entry's lifetime as TTL", async () => {
+  it("keeps each entry under ${prefix}osbp:idem:{<organization>:<key>} with the entry's lifetime as TTL", async () => {
     const { redis, prefix, store } = setUp();
     const key = freshKey();
-    const redisKey = `${prefix}osbp:idem:{${key}}`;
+    const redisKey = `${prefix}osbp:idem:{org_1:${key.key}}`;
     expect(store.keyOf(key)).toBe(redisKey);
 
     await store.begin(key, HASH_A, T0);
@@ -86,28 +87,65 @@ describe("RedisIdempotencyStore", () => {
     expect(leaseTtl).toBeGreaterThan(0);
     expect(leaseTtl).toBeLessThanOrEqual(LEASE_MS);
 
-    await store.settle(key, HASH_A, receipt(), T0 + 1);
+    await store.settle(held(key, HASH_A), receipt(), T0 + 1);
     expect(await redis.hgetall(redisKey)).toMatchObject({ st: "settled", un: String(T0 + 1 + RETENTION_MS) });
     expect(await redis.pttl(redisKey)).toBeGreaterThan(LEASE_MS);
 
     await store.begin(freshKey(), HASH_A, T0);
-    await store.release(key, HASH_A); // settled: stays
+    await store.release(held(key, HASH_A)); // settled: stays
     expect(await redis.exists(redisKey)).toBe(1);
+  });
+
+  it("reads entries the previous version wrote under the key `mcp` uses", async () => {
+    // `booking-gateway mcp` opens the store with the prefix `<REDIS_KEY_PREFIX>osbp:idempotency:`.
+    const { redis } = setUp();
+    const deployed = `${uniquePrefix("idem")}osbp:idempotency:`;
+    cleanups.push(() => dropPrefix(redis, deployed).then(() => undefined));
+    const store = new RedisIdempotencyStore(redis, {
+      prefix: deployed,
+      leaseMs: LEASE_MS,
+      retentionMs: RETENTION_MS,
+    });
+    const done = { scope: "org_1", key: "idem_done" };
+    const running = { scope: "org_1", key: "idem_running" };
+    await redis.hset(`${deployed}osbp:idem:{org_1:idem_done}`, {
+      st: "settled",
+      ph: HASH_A,
+      un: String(T0 + RETENTION_MS),
+      rc: JSON.stringify(receipt(5)),
+    });
+    await redis.hset(`${deployed}osbp:idem:{org_1:idem_running}`, {
+      st: "started",
+      ph: HASH_A,
+      un: String(T0 + LEASE_MS),
+    });
+    expect(await store.begin(done, HASH_A, T0 + 1)).toEqual({ kind: "replay", answer: receipt(5) });
+    expect(await store.begin(done, HASH_B, T0 + 1)).toEqual({ kind: "conflict" });
+    expect(await store.begin(running, HASH_A, T0 + 1)).toEqual({ kind: "in_progress" });
+    expect(await store.begin(running, HASH_B, T0 + 1)).toEqual({ kind: "conflict" });
+    await store.settle(held(running, HASH_A), receipt(6), T0 + 2);
+    expect(await redis.hgetall(`${deployed}osbp:idem:{org_1:idem_running}`)).toEqual({
+      st: "settled",
+      ph: HASH_A,
+      un: String(T0 + 2 + RETENTION_MS),
+      rc: JSON.stringify(receipt(6)),
+    });
   });
 
   it("release deletes the key", async () => {
     const { redis, store } = setUp();
     const key = freshKey();
     await store.begin(key, HASH_A, T0);
-    await store.release(key, HASH_A);
+    await store.release(held(key, HASH_A));
     expect(await redis.exists(store.keyOf(key))).toBe(0);
   });
 
   it("stores with different prefixes on one server do not see each other", async () => {
     const a = setUp();
     const b = setUp();
-    await a.store.begin("same-key", HASH_A, T0);
-    expect(await b.store.begin("same-key", HASH_B, T0)).toEqual({ kind: "started" });
+    const same = { scope: "org_1", key: "same-key" };
+    await a.store.begin(same, HASH_A, T0);
+    expect(await b.store.begin(same, HASH_B, T0)).toEqual({ kind: "started", claim: HASH_B });
   });
 
   it("is atomic across clients: concurrent begins from many connections start exactly once", async () => {
@@ -128,8 +166,8 @@ describe("RedisIdempotencyStore", () => {
     const other = new RedisIdempotencyStore(setUp().redis, { prefix: one.prefix });
     const key = freshKey();
     await one.store.begin(key, HASH_A, T0);
-    await one.store.settle(key, HASH_A, receipt(9), T0 + 1);
-    expect(await other.begin(key, HASH_A, T0 + 2)).toEqual({ kind: "replay", receipt: receipt(9) });
+    await one.store.settle(held(key, HASH_A), receipt(9), T0 + 1);
+    expect(await other.begin(key, HASH_A, T0 + 2)).toEqual({ kind: "replay", answer: receipt(9) });
   });
 
   it("an unusable entry is an IdempotencyStoreError, not a fresh start", async () => {
@@ -150,8 +188,10 @@ describe("RedisIdempotencyStore", () => {
     offline.on("error", () => undefined);
     cleanups.push(() => Promise.resolve(offline.disconnect()));
     const failing = new RedisIdempotencyStore(offline);
-    await expect(failing.begin("k", HASH_A, T0)).rejects.toBeInstanceOf(IdempotencyStoreError);
-    await expect(store.settle("k", HASH_A, receipt(), T0)).rejects.toBeInstanceOf(IdempotencyStoreError);
+    await expect(failing.begin(freshKey(), HASH_A, T0)).rejects.toBeInstanceOf(IdempotencyStoreError);
+    await expect(store.settle(held(freshKey(), HASH_A), receipt(), T0)).rejects.toBeInstanceOf(
+      IdempotencyStoreError,
+    );
   });
 
   it("reloads its scripts after the server lost them (NOSCRIPT), on a private server", async () => {
@@ -161,9 +201,9 @@ describe("RedisIdempotencyStore", () => {
     const key = freshKey();
     await store.begin(key, HASH_A, T0);
     await redis.script("FLUSH");
-    await store.settle(key, HASH_A, receipt(), T0 + 1);
+    await store.settle(held(key, HASH_A), receipt(), T0 + 1);
     await redis.script("FLUSH");
-    expect(await store.begin(key, HASH_A, T0 + 2)).toEqual({ kind: "replay", receipt: receipt() });
+    expect(await store.begin(key, HASH_A, T0 + 2)).toEqual({ kind: "replay", answer: receipt() });
   });
 
   it("close() leaves the caller's client connected; the closed store rejects", async () => {

@@ -1,7 +1,17 @@
 import { describe, expect, it } from "vitest";
+/**
+ * SchCP §9.1 on the core's one idempotency mechanism, over the hold store's records
+ * (src/edges/schcp/idempotency.ts).
+ */
 import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
-import { requestHash, withIdempotency } from "../../../src/booking/idempotency/index.js";
+import {
+  requestHash,
+  schcpIdempotencyStore,
+  withIdempotency as gate,
+  type IdempotencyContext,
+  type ReplayAuthorizer,
+} from "../../../src/edges/schcp/idempotency.js";
 import { mandateReplayAuthorizer } from "../../../src/edges/schcp/replay.js";
 import type { StoredResponse } from "../../../src/holds/port.js";
 import {
@@ -12,20 +22,30 @@ import {
   placeTestHold,
   refusalOf,
   unwrap,
-} from "../bookings/world.js";
-import type { World } from "../bookings/world.js";
+} from "../../booking/bookings/world.js";
+import type { World } from "../../booking/bookings/world.js";
 
 const ok200 = (body: unknown, status = 200): StoredResponse => ({ status, body: JSON.stringify(body) });
 const always = () => ({ ok: true as const, value: undefined });
 
-function ctx(world: World, caller: SchcpCaller, key: string, body: string) {
+function ctx(world: World, caller: SchcpCaller, key: string, body: string): IdempotencyContext {
   return {
     agentKey: caller.agentKey,
     idempotencyKey: key,
     requestHash: requestHash("POST", "/schcp/v0/h/holds/x/confirm", body),
     principal: caller.mandate?.principal ?? null,
-    now: world.clock.now(),
+    clock: world.clock,
   };
+}
+
+/** The gate over the world's hold store, as the runtime wires it. */
+function withIdempotency(
+  world: World,
+  context: IdempotencyContext,
+  run: () => Promise<StoredResponse>,
+  authorize: ReplayAuthorizer,
+) {
+  return gate(schcpIdempotencyStore(world.store), context, run, authorize);
 }
 
 describe("requestHash (SchCP §9.1)", () => {
@@ -44,8 +64,8 @@ describe("withIdempotency (SchCP §9.1)", () => {
     const caller = await callerFor(world, newParty());
     let runs = 0;
     const run = () => Promise.resolve(ok200({ n: ++runs }, 201));
-    const first = unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
-    const second = unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
+    const first = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
+    const second = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
     expect(first).toEqual({ response: { status: 201, body: '{"n":1}' }, replayed: false });
     expect(second).toEqual({ response: { status: 201, body: '{"n":1}' }, replayed: true });
     expect(runs).toBe(1);
@@ -56,15 +76,15 @@ describe("withIdempotency (SchCP §9.1)", () => {
     const party = newParty();
     const caller = await callerFor(world, party);
     const run = () => Promise.resolve(ok200({}));
-    unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
+    unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
     refusalOf(
-      await withIdempotency(world.store, ctx(world, caller, "k", '{"x":1}'), run, always),
+      await withIdempotency(world, ctx(world, caller, "k", '{"x":1}'), run, always),
       "IDEMPOTENCY_CONFLICT",
     );
     // The same agent key acting for another principal (§9.1 "one agent key serves many principals").
     const other = { ...(await callerFor(world, { principal: newParty().principal, agent: party.agent })) };
     refusalOf(
-      await withIdempotency(world.store, ctx(world, other, "k", "{}"), run, always),
+      await withIdempotency(world, ctx(world, other, "k", "{}"), run, always),
       "IDEMPOTENCY_CONFLICT",
     );
   });
@@ -75,9 +95,9 @@ describe("withIdempotency (SchCP §9.1)", () => {
       const caller = await callerFor(world, newParty());
       let runs = 0;
       const run = () => Promise.resolve(ok200({ runs: ++runs }, runs === 1 ? status : 201));
-      const first = unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
+      const first = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
       expect(first.response.status).toBe(status);
-      const second = unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
+      const second = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
       expect(second).toMatchObject({ replayed: false, response: { status: 201 } });
     }
   });
@@ -87,8 +107,8 @@ describe("withIdempotency (SchCP §9.1)", () => {
     const caller = await callerFor(world, newParty());
     let runs = 0;
     const run = () => Promise.resolve(ok200({ error: { code: "SLOT_UNAVAILABLE" }, runs: ++runs }, 409));
-    await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always);
-    const again = unwrap(await withIdempotency(world.store, ctx(world, caller, "k", "{}"), run, always));
+    await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always);
+    const again = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
     expect(again).toMatchObject({ replayed: true, response: { status: 409 } });
     expect(runs).toBe(1);
   });
@@ -98,13 +118,13 @@ describe("withIdempotency (SchCP §9.1)", () => {
     const caller = await callerFor(world, newParty());
     let release: (r: StoredResponse) => void = () => undefined;
     const slow = withIdempotency(
-      world.store,
+      world,
       ctx(world, caller, "k", "{}"),
       () => new Promise((r) => (release = r)),
       always,
     );
     const during = await withIdempotency(
-      world.store,
+      world,
       ctx(world, caller, "k", "{}"),
       () => Promise.resolve(ok200({})),
       always,
@@ -114,16 +134,11 @@ describe("withIdempotency (SchCP §9.1)", () => {
     expect(unwrap(await slow).replayed).toBe(false);
 
     const boom = () => Promise.reject(new Error("store down"));
-    await expect(withIdempotency(world.store, ctx(world, caller, "k2", "{}"), boom, always)).rejects.toThrow(
+    await expect(withIdempotency(world, ctx(world, caller, "k2", "{}"), boom, always)).rejects.toThrow(
       "store down",
     );
     const after = unwrap(
-      await withIdempotency(
-        world.store,
-        ctx(world, caller, "k2", "{}"),
-        () => Promise.resolve(ok200({})),
-        always,
-      ),
+      await withIdempotency(world, ctx(world, caller, "k2", "{}"), () => Promise.resolve(ok200({})), always),
     );
     expect(after.replayed).toBe(false);
   });
@@ -148,7 +163,7 @@ describe("a replay is authorized like a fresh request (SchCP §9.1)", () => {
         : { status: 409, body: JSON.stringify(r.error) };
     };
     const replay = (c: SchcpCaller) =>
-      withIdempotency(world.store, ctx(world, c, "k", body), run, mandateReplayAuthorizer(c, "book"));
+      withIdempotency(world, ctx(world, c, "k", body), run, mandateReplayAuthorizer(c, "book"));
     const first = unwrap(await replay(caller));
     expect(first.response.status).toBe(201);
     return { world, party, caller, replay, creates: () => creates, first };

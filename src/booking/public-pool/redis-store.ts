@@ -148,9 +148,7 @@ export class RedisPublicPool implements PublicPoolStore {
   async release(hostId: string, ids: readonly string[], now: number): Promise<void> {
     if (ids.length === 0) return;
     const { base, places, meta } = this.#pool(hostId);
-    await this.#run("release", () =>
-      evalScript(this.redis, RELEASE, [places, meta], [base, now, ...ids]),
-    );
+    await this.#run("release", () => evalScript(this.redis, RELEASE, [places, meta], [base, now, ...ids]));
   }
 
   async count(hostId: string, now: number): Promise<number> {

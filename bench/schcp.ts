@@ -88,7 +88,12 @@ async function main(): Promise<void> {
   // The benchmark's workload is bookings, not new-guest abuse: widen the caps it would hit.
   const hosts = embeddedDefaultHosts().map((h) => ({
     ...h,
-    policies: { ...h.policies, holds: { ...h.policies.holds, maxActiveUnproven: 1000 } },
+    policies: {
+      ...h.policies,
+      holds: { ...h.policies.holds, maxActiveUnproven: 1000 },
+      // The newcomers' pool (SchCP §7.2): every bench agent is a new guest.
+      publicBooking: { perHost: 1_000_000, perOrigin: 1_000_000 },
+    },
   }));
   const runtime = await createGatewayRuntime({
     hosts,

@@ -22,9 +22,11 @@ const OPTIONS: Record<Project, TestProjectInlineConfiguration["test"]> = {
   },
   "unit-isolated": { setupFiles: ["./test/support/unit-guard.ts"] },
   redis: {},
-  cluster: {},
+  // The lanes whose tests start the gateway's CLI as a process: `npm run build` once for the run,
+  // when a test first asks for it, and every child runs the built CLI (test/support/gateway-cli.ts).
+  cluster: { globalSetup: ["./test/support/gateway-build.ts"] },
   "caldav-browser": {},
-  processes: {},
+  processes: { globalSetup: ["./test/support/gateway-build.ts"] },
 };
 
 export default defineConfig({

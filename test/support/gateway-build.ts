@@ -1,15 +1,16 @@
 /**
  * vitest globalSetup of the lanes that start the gateway's CLI as a child process (`processes`,
  * `cluster`; vitest.config.ts): `npm run build` (README "Production", step 1) once per run, in
- * vitest's own process, when the first test asks for it (test/support/gateway-cli.ts). The
- * children then run `node dist/gateway/cli/main.js`, the file bin/booking-gateway.js runs once
- * built, instead of loading every module of src/ through tsx's loader, which cost each child
- * more CPU than its whole start from dist/ does.
+ * vitest's own process. The children then run `node dist/gateway/cli/main.js`, the file
+ * bin/booking-gateway.js runs once built, instead of loading every module of src/ through
+ * tsx's loader, which cost each child more CPU than its whole start from dist/ does.
  *
- * The build is started on demand, not here, so a run of files that start no gateway does not
- * wait for one; a build once started is awaited before the run ends (dist/ is the checkout's,
- * and bin/booking-gateway.js runs whatever is there: it must not be left half written). Both
- * projects share one build: the state lives on globalThis of vitest's process.
+ * The build starts with the run and goes on beside the first tests (test/support/sequencer.ts
+ * starts files that need no build first); a test waits for it through a loopback URL that
+ * answers once it is done (test/support/gateway-cli.ts). The run does not end before the build
+ * does: dist/ is the checkout's, and bin/booking-gateway.js runs whatever is there, so it must
+ * not be left half written. Both projects share one build: the state lives on globalThis of
+ * vitest's process.
  */
 import { spawn } from "node:child_process";
 import { createServer, type Server } from "node:http";
@@ -27,7 +28,7 @@ export interface GatewayBuild {
 
 declare module "vitest" {
   export interface ProvidedContext {
-    /** The loopback URL that answers the build once done (starting it on the first request). */
+    /** The loopback URL that answers the build once it is done. */
     gatewayBuildUrl?: string;
   }
 }
@@ -36,7 +37,7 @@ interface Shared {
   server: Server;
   url: string;
   users: number;
-  build?: Promise<GatewayBuild>;
+  build: Promise<GatewayBuild>;
 }
 
 const KEY = Symbol.for("booking-gateway.test.gateway-build");
@@ -54,9 +55,8 @@ function runBuild(root: string): Promise<GatewayBuild> {
 }
 
 async function start(root: string): Promise<Shared> {
-  const shared = { users: 0 } as Shared;
+  const shared = { users: 0, build: runBuild(root) } as Shared;
   shared.server = createServer((_req, res) => {
-    shared.build ??= runBuild(root);
     void shared.build.then((build) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify(build));

@@ -26,7 +26,7 @@ export const TSX_CLI: readonly string[] = [
 
 let built: Promise<GatewayBuild> | undefined;
 
-/** Resolves once dist/ is built for this run (the first caller starts the build); throws if it failed. */
+/** Resolves once dist/ is built for this run; throws if the build failed. */
 export async function gatewayBuilt(): Promise<void> {
   built ??= (async () => {
     const url = inject("gatewayBuildUrl");

@@ -14,7 +14,10 @@ import {
   filesByProject,
   HELPER_LANES,
   ISOLATION_MARKERS,
+  LANES,
+  laneOf,
   PROJECTS,
+  projectOf,
   stripComments,
   testFiles,
 } from "./support/lanes.js";
@@ -22,9 +25,10 @@ import {
 const ROOT = join(import.meta.dirname, "..");
 
 describe("test lanes", () => {
-  it("the config's projects are the lanes, and every test file is in exactly one", () => {
+  it("the config's projects are the lanes' projects that have files, and every test file is in exactly one", () => {
     const projects = (config.test?.projects ?? []) as Array<{ test: { name: string; include: string[] } }>;
-    expect(projects.map((p) => p.test.name)).toEqual([...PROJECTS]);
+    const byProject = filesByProject(ROOT);
+    expect(projects.map((p) => p.test.name)).toEqual(PROJECTS.filter((p) => byProject[p].length > 0));
     const seen = new Map<string, string[]>();
     for (const { test } of projects) {
       for (const file of test.include) seen.set(file, [...(seen.get(file) ?? []), test.name]);
@@ -32,9 +36,8 @@ describe("test lanes", () => {
     const all = testFiles(ROOT);
     expect(all.length).toBeGreaterThan(300);
     for (const file of all) expect(seen.get(file), file).toHaveLength(1);
-    // Nothing but test files (and the never-present placeholder of an empty project).
-    for (const file of seen.keys())
-      expect(all.includes(file) || file.startsWith("test/.no-"), file).toBe(true);
+    // Nothing but test files.
+    for (const file of seen.keys()) expect(all.includes(file), file).toBe(true);
   });
 
   it("the root config names no include of its own (a project would inherit it and run every file)", () => {
@@ -43,7 +46,7 @@ describe("test lanes", () => {
 
   it("a unit-lane file, and every test helper it imports, names no server and starts no process", () => {
     const byProject = filesByProject(ROOT);
-    const unit = [...byProject.unit, ...byProject["unit-isolated"]];
+    const unit = [...byProject.unit, ...byProject["unit-isolated"], ...byProject["unit-alone"]];
     expect(unit.length).toBeGreaterThan(200);
     for (const { file, lane, reasons } of classify(ROOT, unit)) {
       expect({ file, lane, reasons }).toEqual({ file, lane: "unit", reasons: [] });
@@ -51,11 +54,26 @@ describe("test lanes", () => {
     }
   });
 
-  it("files of the shared-module `unit` project change no process-wide state", () => {
-    for (const file of filesByProject(ROOT).unit) {
-      const code = stripComments(readFileSync(join(ROOT, file), "utf8"));
-      expect(ISOLATION_MARKERS.filter((m) => m.test(code)).map(String), file).toEqual([]);
+  it("files of the shared-module projects (one per lane) change no process-wide state", () => {
+    const byProject = filesByProject(ROOT);
+    for (const lane of LANES) {
+      for (const file of byProject[lane]) {
+        const code = stripComments(readFileSync(join(ROOT, file), "utf8"));
+        expect(ISOLATION_MARKERS.filter((m) => m.test(code)).map(String), file).toEqual([]);
+      }
     }
+  });
+
+  it("each lane is its shared project, its -isolated one and its -alone one", () => {
+    expect([...PROJECTS]).toEqual(LANES.flatMap((lane) => [lane, `${lane}-isolated`, `${lane}-alone`]));
+    expect(PROJECTS.every((p) => laneOf(p) === LANES.find((l) => p.startsWith(l)))).toBe(true);
+  });
+
+  it("a file that measures the event loop's latency runs alone, loaded afresh", () => {
+    const [bounded] = classify(ROOT, ["test/gateway/runtime/bounded-upstream.test.ts"]);
+    expect(bounded && projectOf(bounded)).toBe("processes-alone");
+    const [burst] = classify(ROOT, ["test/gateway/console/sign-in-burst.test.ts"]);
+    expect(burst && projectOf(burst)).toBe("redis-isolated");
   });
 
   it("every helper the classifier knows by path exists (a renamed helper would drop its lane)", () => {

@@ -336,7 +336,13 @@ describe("confirm, read and cancel (§5.3, §5.5, §5.6)", () => {
     );
     expect(v.booking).toMatchObject({ status: "cancelled", sequence: 1 });
     expect(v.booking.event.status).toBe("cancelled");
-    expect(JSON.stringify(cancelled.body)).not.toMatch(/fee|penalt/i);
+    // No fee or penalty anywhere in the answer or its receipt. Ids, hashes and signed tokens are
+    // random base64url text, which spells "fee" now and then: they are left out of the search.
+    const random = new Set(["booking_id", "offer_sha256", "uid", "receipt", "offer"]);
+    const words = (x: unknown) =>
+      JSON.stringify(x, (k, value: unknown) => (random.has(k) ? undefined : value));
+    expect(words(cancelled.body)).not.toMatch(/fee|penalt/i);
+    expect(words(v.booking)).not.toMatch(/fee|penalt/i);
 
     const twice = must(await agent.client.cancel(fades, id, {}, { mandate: manage.compact }), "cancel again");
     expect(twice.body.booking).toMatchObject({ status: "cancelled", sequence: 1 });

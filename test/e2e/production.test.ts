@@ -1,5 +1,6 @@
 /**
- * README "Production", followed step by step: `npm run build`, then two
+ * README "Production", followed step by step: `npm run build` (run once for the lane by
+ * test/support/gateway-build.ts, its exit checked here), then two
  * `node bin/booking-gateway.js serve` processes from the built dist/ on one Redis (their own
  * REDIS_KEY_PREFIX), one shared data directory, the same OPERATOR_TOKEN (from a secret file),
  * TOKEN_KEYS and PUBLIC_ORIGIN, TRUST_PROXY=1 and JSON logs, behind one reverse proxy that is
@@ -19,6 +20,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
 import type { DiscoveredHost } from "../../src/agent/index.js";
+import { gatewayBuilt } from "../support/gateway-cli.js";
 import { dropPrefix, startTestRedis, uniquePrefix } from "../support/redis.js";
 import type { TestRedis } from "../support/redis.js";
 import { must, refusalOf } from "./support/agents.js";
@@ -95,8 +97,9 @@ async function startReplica(name: string): Promise<Replica> {
 }
 
 beforeAll(async () => {
-  // Step 1: build (dist/ is what bin/booking-gateway.js runs when it exists).
-  execFileSync("npm", ["run", "build"], { cwd: ROOT, stdio: "pipe" });
+  // Step 1: build (dist/ is what bin/booking-gateway.js runs when it exists): `npm run build`,
+  // run once for every test that starts the CLI; this throws with its output unless it exited 0.
+  await gatewayBuilt();
   redis = await startTestRedis();
   proxy = await startProxy();
   prefix = uniquePrefix("prod");

@@ -61,9 +61,10 @@ export const CODE_MARKERS: ReadonlyArray<{ readonly lane: Exclude<Lane, "unit">;
   ];
 
 /**
- * The unit lane runs as two vitest projects: `unit` shares one module cache across its files
- * (isolate: false, much faster), `unit-isolated` loads each file afresh. A unit file goes to
- * `unit-isolated` when it, or a test helper it imports, changes what the process shares:
+ * Each lane runs as up to three vitest projects: `<lane>` shares one module cache across the
+ * files of a worker (isolate: false, much faster), `<lane>-isolated` loads each file afresh,
+ * `<lane>-alone` too, and runs after every other file, one at a time (ALONE_MARKERS). A file
+ * goes to `<lane>-isolated` when it, or a test helper it imports, changes what the process shares:
  * nock (it patches node:http for every later file in the process), fake timers or clocks (a
  * module-level timer made by an earlier file is a real one), process.env or globals written,
  * modules mocked, the working directory changed.
@@ -75,12 +76,22 @@ export const ISOLATION_MARKERS: readonly RegExp[] = [
   /\bglobalThis(\.[\w$]+|\[[^\]]+\])\s*=[^=]|\bprocess\.chdir\b|\bsyncBuiltinESMExports\b/,
 ];
 
+/**
+ * A file that measures how late the event loop answers (monitorEventLoopDelay, and the latency
+ * of the answers it polls for beside it) runs in `<lane>-alone`: after every other file of the
+ * run, with no other file beside it, since another file's work on the same cores would be what
+ * it measures. Matched in the file's own code.
+ */
+export const ALONE_MARKERS: readonly RegExp[] = [/\bmonitorEventLoopDelay\b/];
+
 export interface Classified {
   /** Repository-relative, forward slashes: "test/holds/redis/contract.test.ts". */
   readonly file: string;
   readonly lane: Lane;
-  /** Unit files only: runs in `unit-isolated` (see ISOLATION_MARKERS). */
+  /** Loaded afresh, in `<lane>-isolated` (see ISOLATION_MARKERS) or `<lane>-alone`. */
   readonly isolated: boolean;
+  /** Runs alone, after the rest, in `<lane>-alone` (see ALONE_MARKERS). */
+  readonly alone: boolean;
   /** Why: "marker in <file>" or "imports <helper>"; empty for unit. */
   readonly reasons: readonly string[];
 }
@@ -110,19 +121,35 @@ export function classify(root: string, files: readonly string[] = testFiles(root
     const lanes = new Set(found.map(([lane]) => lane));
     const lane = LANES.find((l) => l === "unit" || lanes.has(l)) ?? "unit";
     const reasons = found.filter(([l]) => l === lane).map(([, why]) => why);
-    const isolated = lane === "unit" && sharesState(root, file, new Set());
-    return { file, lane, isolated, reasons };
+    const code = stripTypeImports(stripComments(readFileSync(join(root, file), "utf8")));
+    const alone = ALONE_MARKERS.some((pattern) => pattern.test(code));
+    const isolated = alone || sharesState(root, file, new Set());
+    return { file, lane, isolated, alone, reasons };
   });
 }
 
-/** The vitest projects: one per lane, the unit lane as `unit` and `unit-isolated`. */
-export const PROJECTS = ["cluster", "caldav-browser", "processes", "redis", "unit", "unit-isolated"] as const;
-export type Project = (typeof PROJECTS)[number];
+/** The vitest projects: up to three per lane, `<lane>` (shared modules), `-isolated`, `-alone`. */
+export type Project = Lane | `${Lane}-isolated` | `${Lane}-alone`;
+export const PROJECTS: readonly Project[] = LANES.flatMap((lane) => [
+  lane,
+  `${lane}-isolated` as const,
+  `${lane}-alone` as const,
+]);
+
+/** The lane a project belongs to. */
+export function laneOf(project: Project): Lane {
+  return project.replace(/-(isolated|alone)$/, "") as Lane;
+}
+
+/** The project of a classified file. */
+export function projectOf({ lane, isolated, alone }: Classified): Project {
+  return alone ? `${lane}-alone` : isolated ? `${lane}-isolated` : lane;
+}
 
 /** Test files by vitest project, every project present (possibly empty). */
 export function filesByProject(root: string): Record<Project, string[]> {
   const by = Object.fromEntries(PROJECTS.map((p) => [p, [] as string[]])) as Record<Project, string[]>;
-  for (const { file, lane, isolated } of classify(root)) by[isolated ? "unit-isolated" : lane].push(file);
+  for (const c of classify(root)) by[projectOf(c)].push(c.file);
   return by;
 }
 

@@ -1,6 +1,7 @@
 /**
- * `booking-gateway mcp --host <id>` as a real child process, driven by the official MCP client
- * over stdio, the way an agent host runs it (OSBP "Transport").
+ * `booking-gateway mcp --host <id>` as a real child process (the built CLI:
+ * test/support/gateway-cli.ts), driven by the official MCP client over stdio, the way an agent
+ * host runs it (OSBP "Transport").
  *
  * Each session gets a fresh temporary directory: it is the child's working directory and holds
  * the audit log, the idempotency file and the synthetic platform's message log unless opts.env
@@ -8,18 +9,12 @@
  * REDIS_URL reaches the child only when opts.env sets it.
  */
 import { mkdtemp, rm } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { ToolResult } from "../../src/protocol/osbp/index.js";
-
-const REPO = resolve(import.meta.dirname, "../..");
-const MAIN = join(REPO, "src/gateway/cli/main.ts");
-/** Absolute, so the child finds tsx whatever its working directory. */
-const TSX = pathToFileURL(createRequire(join(REPO, "package.json")).resolve("tsx")).href;
+import { gatewayCli } from "./gateway-cli.js";
 
 export interface McpCallResult {
   /** The Result Envelope (the structured content); cast to ToolResult<ToolValues[N]> to narrow. */
@@ -52,6 +47,7 @@ export interface StartMcpOptions {
 }
 
 export async function startMcpServer(opts: StartMcpOptions): Promise<McpSession> {
+  const cli = await gatewayCli();
   const dir = await mkdtemp(join(tmpdir(), "osbp-mcp-"));
   const cwd = opts.cwd ?? dir;
   const given = opts.env ?? {};
@@ -70,7 +66,7 @@ export async function startMcpServer(opts: StartMcpOptions): Promise<McpSession>
   // parent's REDIS_URL never leaks into the child.
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", TSX, MAIN, "mcp", "--host", opts.host, ...(opts.args ?? [])],
+    args: [...cli, "mcp", "--host", opts.host, ...(opts.args ?? [])],
     cwd,
     env: {
       // The tests' upstream fakes listen on loopback: the operator's explicit allowance

@@ -1,9 +1,9 @@
 /**
- * Setup file of the `unit` project, whose files share one module cache per worker (vitest
- * isolate: false, vitest.config.ts). A file there must leave the process as it found it: after
- * its tests, process.env is as before, timers are real, and node:http is not patched (nock).
- * Otherwise the file fails, saying it belongs in `unit-isolated`: what it changed would reach
- * the next file in the worker. test/support/lanes.ts sends such files there by what they name
+ * Setup file of each lane's shared project (`unit`, `redis`…), whose files share one module
+ * cache per worker (vitest isolate: false, vitest.config.ts). A file there must leave the
+ * process as it found it: after its tests, process.env is as before, timers are real, and
+ * node:http is not patched (nock). Otherwise the file fails, saying it belongs in its lane's
+ * `-isolated` project: what it changed would reach the next file in the worker. test/support/lanes.ts sends such files there by what they name
  * (ISOLATION_MARKERS); this catches one it missed.
  */
 import http from "node:http";
@@ -25,7 +25,7 @@ const original = holder[ORIGINAL];
 
 const WHY =
   "this file changes process-wide state, which would reach the next file in its worker: " +
-  "it belongs in unit-isolated (ISOLATION_MARKERS in test/support/lanes.ts)";
+  "it belongs in its lane's -isolated project (ISOLATION_MARKERS in test/support/lanes.ts)";
 
 let env: Record<string, string | undefined> = {};
 beforeAll(() => {

@@ -14,7 +14,7 @@
  * back as rate_limited with its Retry-After instead of being slept on inside the SDK.
  */
 import type { Clock } from "../../protocol/clock.js";
-import { SquareClient } from "square";
+import type { SquareClient } from "square";
 import type { Logger } from "../../protocol/logger.js";
 import {
   createUpstreamClient,
@@ -24,6 +24,7 @@ import {
 } from "../http.js";
 import type { ConnectorResult, PlatformIdentity, UpstreamMeta } from "../port.js";
 import { Refusal, SquareCallError, squareErrorOf } from "./errors.js";
+import { squareSdk } from "./sdk.js";
 import { baseUrlOf, type SquareSettings } from "./settings.js";
 
 /** Supplies the current access token; undefined when the business has no valid grant (revoked). */
@@ -51,7 +52,8 @@ const SDK_TIMEOUT_SLACK_MS = 5_000;
 export class SquareApi {
   readonly platform: PlatformIdentity;
   readonly upstream: UpstreamClient;
-  private readonly client: SquareClient;
+  /** Built once the SDK has loaded (sdk.ts), which starts with the connector. */
+  private readonly client: Promise<SquareClient>;
 
   constructor(
     readonly settings: SquareSettings,
@@ -78,14 +80,19 @@ export class SquareApi {
       ...(deps.onNotice === undefined ? {} : { onNotice: deps.onNotice }),
       ...(deps.pacing === undefined ? {} : { pacing: deps.pacing }),
     });
-    this.client = new SquareClient({
-      baseUrl: baseUrlOf(settings),
-      auth: false,
-      fetch: this.upstream.fetch,
-      maxRetries: 0,
-      timeoutInSeconds: (timeoutMs + SDK_TIMEOUT_SLACK_MS) / 1000,
-      logging: { silent: true },
-    });
+    this.client = squareSdk().then(
+      ({ SquareClient }) =>
+        new SquareClient({
+          baseUrl: baseUrlOf(settings),
+          auth: false,
+          fetch: this.upstream.fetch,
+          maxRetries: 0,
+          timeoutInSeconds: (timeoutMs + SDK_TIMEOUT_SLACK_MS) / 1000,
+          logging: { silent: true },
+        }),
+    );
+    // A failed load is answered by the first call that awaits it, not as an unhandled rejection.
+    this.client.catch(() => undefined);
   }
 
   now(): number {
@@ -126,7 +133,8 @@ export class SquareApi {
         upstream: { call: intent, status: 0 },
       };
     }
-    const captured = await this.upstream.withCapture(() => op(this.client));
+    const client = await this.client;
+    const captured = await this.upstream.withCapture(() => op(client));
     let meta: UpstreamMeta = captured.meta ?? { call: intent, status: 0 };
     if (captured.ok) return { ok: true, value: captured.value, upstream: meta };
     const thrown = captured.error;

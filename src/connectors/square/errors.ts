@@ -13,9 +13,10 @@
  * gone" are read as slot_taken: HTTP 409 / code CONFLICT, and an INVALID_REQUEST_ERROR whose
  * detail says the time or team member is not available.
  */
-import { SquareError, SquareTimeoutError } from "square";
+import type { SquareError } from "square";
 import { retryAfterMs } from "../http.js";
 import type { ConnectorError, UpstreamMeta } from "../port.js";
+import { loadedSquareSdk } from "./sdk.js";
 
 /** A failure the connector reached before or without an HTTP answer of its own. */
 export class SquareCallError extends Error {
@@ -102,9 +103,11 @@ export function squareErrorOf(error: unknown, meta: UpstreamMeta, now: number): 
   if (error instanceof UnreadableAnswer)
     return { code: "unavailable", message: `unreadable Square answer: ${error.message}` };
   if (error instanceof Refusal) return { code: error.code, message: error.message };
-  if (error instanceof SquareTimeoutError)
+  // The SDK's own errors: thrown only by a client, which exists once the SDK has loaded.
+  const sdk = loadedSquareSdk();
+  if (sdk !== undefined && error instanceof sdk.SquareTimeoutError)
     return { code: "timeout", message: "Square did not answer in time" };
-  if (error instanceof SquareError) {
+  if (sdk !== undefined && error instanceof sdk.SquareError) {
     const status = error.statusCode;
     const errors = bodyErrors(error);
     if (status === undefined)

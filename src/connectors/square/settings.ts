@@ -7,7 +7,6 @@
  * sandbox token), or the token provider the integrator passes in deps (OAuth, refreshed and
  * decrypted by the gateway's onboarding). It is never echoed in an error.
  */
-import { SquareEnvironment } from "square";
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 
 export type SquareEnvironmentName = "sandbox" | "production";
@@ -47,9 +46,10 @@ export interface SquareSettings {
   readonly paymentRequirement?: "none" | "deposit" | "full_prepay";
 }
 
+/** The SDK's SquareEnvironment values, written out so that settings load without the SDK (sdk.ts). */
 export const BASE_URLS: Readonly<Record<SquareEnvironmentName, string>> = {
-  sandbox: SquareEnvironment.Sandbox,
-  production: SquareEnvironment.Production,
+  sandbox: "https://connect.squareupsandbox.com",
+  production: "https://connect.squareup.com",
 };
 
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;

@@ -2,8 +2,13 @@
  * The Square settings' narrow overrides: `baseUrl` (tests against a loopback fake, an egress
  * proxy; never defaulted) and `webhookSignatureKey` (the booking webhook receiver's key).
  */
+import { SquareEnvironment } from "square";
 import { describe, expect, it } from "vitest";
-import { createSquareConnector, validateSquareSettings } from "../../../src/connectors/square/index.js";
+import {
+  BASE_URLS,
+  createSquareConnector,
+  validateSquareSettings,
+} from "../../../src/connectors/square/index.js";
 
 const good = {
   environment: "sandbox",
@@ -13,6 +18,13 @@ const good = {
 };
 
 describe("Square settings: baseUrl and webhookSignatureKey", () => {
+  it("each environment's origin is the SDK's (written out so that settings load without the SDK)", () => {
+    expect(BASE_URLS).toEqual({
+      sandbox: SquareEnvironment.Sandbox,
+      production: SquareEnvironment.Production,
+    });
+  });
+
   it("has no baseUrl unless configured (requests go to the environment's origin)", () => {
     const r = validateSquareSettings(good, false);
     expect(r.ok && "baseUrl" in r.value).toBe(false);

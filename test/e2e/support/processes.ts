@@ -1,6 +1,6 @@
 /**
- * Gateway processes for the Redis suite: the real CLI (`booking-gateway serve`, through tsx)
- * as separate Node processes sharing one Redis and one data dir, behind a small proxy that is
+ * Gateway processes for the Redis suite: the real CLI (`booking-gateway serve`, built once for
+ * the run: test/support/gateway-cli.ts) as separate Node processes sharing one Redis and one data dir, behind a small proxy that is
  * their one public origin (PUBLIC_ORIGIN), as a load balancer would be. The proxy sends each
  * request to the process the test names in x-e2e-backend, or round-robin, so a test can hold
  * at one process and confirm at the other.
@@ -10,6 +10,7 @@ import type { ChildProcess } from "node:child_process";
 import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
+import { gatewayCli } from "../../support/gateway-cli.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 export const BACKEND_HEADER = "x-e2e-backend";
@@ -37,9 +38,7 @@ export async function startGatewayProcess(
   configFile?: string,
 ): Promise<GatewayProcess> {
   const args = [
-    "--import",
-    "tsx",
-    "src/gateway/cli/main.ts",
+    ...(await gatewayCli()),
     "serve",
     ...(configFile === undefined ? [] : ["--config", configFile]),
   ];

@@ -1,9 +1,14 @@
-/** The real process: `booking-gateway serve` started as Node would run it, stopped by a signal. */
+/**
+ * The real process: `booking-gateway serve` started as Node would run it, stopped by a signal.
+ * SIGTERM goes to the process `npm start` runs (the TypeScript through tsx, README "Running
+ * it"), SIGINT to the built CLI that bin/booking-gateway.js runs (test/support/gateway-cli.ts).
+ */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { gatewayCli, TSX_CLI } from "../../support/gateway-cli.js";
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {
@@ -15,9 +20,9 @@ afterAll(async () => {
   await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-function startProcess(env: Record<string, string>) {
+function startProcess(cli: readonly string[], env: Record<string, string>) {
   const { REDIS_URL: _ignored, ...inherited } = process.env;
-  const child = spawn(process.execPath, ["--import", "tsx", "src/gateway/cli/main.ts", "serve"], {
+  const child = spawn(process.execPath, [...cli, "serve"], {
     cwd: join(import.meta.dirname, "../../.."),
     env: { ...inherited, ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -43,21 +48,22 @@ function startProcess(env: Record<string, string>) {
   return { child, ready, exited, output: () => ({ stdout, stderr }) };
 }
 
-// Concurrent: each test starts its own Node process (most of the time is tsx compiling the
-// sources, slower still while the rest of the suite runs beside it).
+// Concurrent: each test starts its own Node process (most of the time is loading the modules,
+// slower still while the rest of the suite runs beside it).
 describe.concurrent("booking-gateway process", { timeout: 90_000 }, () => {
-  it.each(["SIGTERM", "SIGINT"] as const)(
-    "serves, then shuts down gracefully on %s with exit code 0",
-    async (signal) => {
-      const p = startProcess({ PORT: "0", GATEWAY_DATA_DIR: await tempDir() });
-      const url = await p.ready;
-      const res = await fetch(`${url}/.well-known/scheduling.json`);
-      expect(res.status).toBe(200);
-      p.child.kill(signal);
-      expect(await p.exited).toBe(0);
-      expect(p.output().stderr).toMatch(new RegExp(`${signal}, shutting down`));
-    },
-  );
+  it.each([
+    ["SIGTERM", "npm start (tsx)"],
+    ["SIGINT", "the built CLI"],
+  ] as const)("serves, then shuts down gracefully on %s with exit code 0 (%s)", async (signal, how) => {
+    const cli = how === "the built CLI" ? await gatewayCli() : TSX_CLI;
+    const p = startProcess(cli, { PORT: "0", GATEWAY_DATA_DIR: await tempDir() });
+    const url = await p.ready;
+    const res = await fetch(`${url}/.well-known/scheduling.json`);
+    expect(res.status).toBe(200);
+    p.child.kill(signal);
+    expect(await p.exited).toBe(0);
+    expect(p.output().stderr).toMatch(new RegExp(`${signal}, shutting down`));
+  });
 
   it("exits 2 with the field named for a bad config file", async () => {
     const { writeFile } = await import("node:fs/promises");
@@ -65,7 +71,7 @@ describe.concurrent("booking-gateway process", { timeout: 90_000 }, () => {
     await writeFile(join(dir, "bad.json"), JSON.stringify({ hosts: [{ id: "x" }] }));
     const child = spawn(
       process.execPath,
-      ["--import", "tsx", "src/gateway/cli/main.ts", "serve", "--config", join(dir, "bad.json")],
+      [...(await gatewayCli()), "serve", "--config", join(dir, "bad.json")],
       {
         cwd: join(import.meta.dirname, "../../.."),
         env: { ...process.env, PORT: "0", GATEWAY_DATA_DIR: dir, REDIS_URL: "" },

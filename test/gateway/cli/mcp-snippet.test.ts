@@ -1,7 +1,8 @@
 /**
  * README "MCP client": the mcpServers snippet, taken from the README itself with its
  * placeholders filled, started as an MCP client would start it (the official SDK client over
- * stdio), lists the eight OSBP tools.
+ * stdio), lists the eight OSBP tools. The checkout is built first, as the snippet says
+ * (`npm run build`, once for the run: test/support/gateway-cli.ts).
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -9,12 +10,14 @@ import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { gatewayBuilt } from "../../support/gateway-cli.js";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 let dir: string;
 beforeAll(async () => {
+  await gatewayBuilt();
   dir = await mkdtemp(join(tmpdir(), "gw-mcp-snippet-"));
-});
+}, 300_000);
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });

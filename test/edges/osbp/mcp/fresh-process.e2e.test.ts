@@ -7,10 +7,8 @@
  * approver's link (docs/ARCHITECTURE.md, Calendar sync) and then reads as booked.
  */
 import { mkdtemp, readFile, rm, stat } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -28,10 +26,8 @@ import {
   type ToolName,
   type ToolResult,
 } from "../../../../src/protocol/osbp/index.js";
+import { gatewayCli } from "../../../support/gateway-cli.js";
 
-const REPO = resolve(import.meta.dirname, "../../../..");
-const MAIN = join(REPO, "src/gateway/cli/main.ts");
-const TSX = pathToFileURL(createRequire(join(REPO, "package.json")).resolve("tsx")).href;
 const CUSTOMER = { display_name: "Philippa Fresh-Process", phone: "+15555550163", email: "pf@example.com" };
 
 let dir: string;
@@ -48,7 +44,7 @@ afterAll(async () => {
 async function freshCall<T>(host: string, tool: ToolName, args: unknown): Promise<ToolResult<T>> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: ["--import", TSX, MAIN, "mcp", "--host", host],
+    args: [...(await gatewayCli()), "mcp", "--host", host],
     cwd: dir,
     // No REDIS_URL: only the data dir is shared between the processes.
     env: { GATEWAY_DATA_DIR: join(dir, "data"), OSBP_AUDIT_LOG_PATH: join(dir, "audit.jsonl") },

@@ -17,6 +17,7 @@ import {
   TOOL_NAMES,
   type Problem,
 } from "../../../../src/protocol/osbp/index.js";
+import { gatewayCli } from "../../../support/gateway-cli.js";
 import { startMcpServer, type McpSession } from "../../../support/mcp.js";
 
 const SPAWN_MS = 60_000;
@@ -170,19 +171,15 @@ describe("the raw process", { timeout: SPAWN_MS }, () => {
   });
 
   it("writes nothing but JSON-RPC frames on stdout and exits 0 when stdin ends", async () => {
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", join(REPO, "src/gateway/cli/main.ts"), "mcp", "--host", CONFORMANCE_HOST_ID],
-      {
-        cwd: REPO,
-        env: {
-          PATH: process.env["PATH"] ?? "",
-          OSBP_AUDIT_LOG_PATH: join(dir, "audit.jsonl"),
-          OSBP_IDEMPOTENCY_PATH: join(dir, "idem.json"),
-        },
-        stdio: ["pipe", "pipe", "pipe"],
+    const child = spawn(process.execPath, [...(await gatewayCli()), "mcp", "--host", CONFORMANCE_HOST_ID], {
+      cwd: REPO,
+      env: {
+        PATH: process.env["PATH"] ?? "",
+        OSBP_AUDIT_LOG_PATH: join(dir, "audit.jsonl"),
+        OSBP_IDEMPOTENCY_PATH: join(dir, "idem.json"),
       },
-    );
+      stdio: ["pipe", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (b: Buffer) => (stdout += b.toString()));

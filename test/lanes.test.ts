@@ -72,7 +72,7 @@ describe("test lanes", () => {
   it("a file that measures the event loop's latency runs alone, loaded afresh", () => {
     const [bounded] = classify(ROOT, ["test/gateway/runtime/bounded-upstream.test.ts"]);
     expect(bounded && projectOf(bounded)).toBe("processes-alone");
-    const [burst] = classify(ROOT, ["test/gateway/console/sign-in-burst.test.ts"]);
+    const [burst] = classify(ROOT, ["test/edges/console/sign-in-burst.test.ts"]);
     expect(burst && projectOf(burst)).toBe("redis-isolated");
   });
 

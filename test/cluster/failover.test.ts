@@ -142,7 +142,9 @@ describe("booking on a Redis Cluster through a master failover", { timeout: 120_
     // WAIT sent to the wrong master would be acknowledged at once too, so this fails then.
     const c = await startOwnRedisCluster({ nodeTimeoutMs: 5000 });
     cluster = c;
-    const w = await world(c, { replicas: 1, timeoutMs: 300 });
+    // 1 s: long enough for a running replica's ACK on a loaded 2-core machine, short enough to wait
+    // out while the replica is stopped.
+    const w = await world(c, { replicas: 1, timeoutMs: 1000 });
     const busy = w.hostIds[0] ?? "";
     const { masterPort, replicaPort } = await shardOf(c, w.prefix, busy);
     let other: string | undefined;

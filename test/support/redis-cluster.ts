@@ -169,14 +169,22 @@ async function waitForCluster(ports: readonly number[], count: number, timeoutMs
   throw new Error(`the Redis Cluster did not become ready within ${timeoutMs} ms: ${last.trim()}`);
 }
 
-/** A master, or a replica whose link to its master is up (ROLE: "connected"). */
+/**
+ * A replica whose link to its master is up (ROLE: "connected"), or a master that counts each of
+ * its replicas online. The two views settle apart: a master only counts a replica for WAIT once
+ * its first REPLCONF ACK after the sync arrives, so a replica that already reads "connected" can
+ * leave a WAIT right after start unacknowledged.
+ */
 async function replicaInSync(port: number): Promise<boolean> {
   const client = new Redis({ host: "127.0.0.1", port, lazyConnect: true, maxRetriesPerRequest: 0 });
   client.on("error", () => undefined);
   try {
     await client.connect();
     const reply = (await client.call("ROLE")) as unknown[];
-    return reply[0] !== "slave" || reply[3] === "connected";
+    if (reply[0] === "slave") return reply[3] === "connected";
+    const replication = await client.info("replication");
+    const states = [...replication.matchAll(/^slave\d+:.*state=(\w+)/gm)].map((m) => m[1]);
+    return states.every((state) => state === "online");
   } catch {
     return false;
   } finally {

@@ -61,6 +61,8 @@ export interface ConnectorDeps {
   readonly credentials?: VaultCredentials;
   /** Upstream accounts told to wait (connectors/http/pacing.ts); shared by every host's connector. */
   readonly pacing?: PacingGate;
+  /** A CalDAV request's timeout (the CalDAV connector's own default when absent). */
+  readonly caldavTimeoutMs?: number;
 }
 
 type Factory = (config: HostConfig, at: string, deps: ConnectorDeps) => Result<Connector, FieldError>;
@@ -227,6 +229,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
     const { credentials, ...settings } = config.connector.settings;
     const caldavDeps = {
       ...(deps.fetch !== undefined && { fetch: deps.fetch }),
+      ...(deps.caldavTimeoutMs !== undefined && { timeoutMs: deps.caldavTimeoutMs }),
       ...(deps.logger !== undefined && { logger: deps.logger }),
       ...noticeOf(config, deps),
     };

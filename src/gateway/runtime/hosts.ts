@@ -47,6 +47,8 @@ export interface BuildHostsDeps {
   readonly credentials?: VaultCredentials;
   /** Upstream accounts told to wait (connectors/http/pacing.ts). */
   readonly pacing?: PacingGate;
+  /** A CalDAV request's timeout (GatewayRuntimeOptions.caldavTimeoutMs). */
+  readonly caldavTimeoutMs?: number;
 }
 
 /** One host made live (not yet served: the caller puts it in a directory). */

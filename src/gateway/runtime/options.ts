@@ -84,6 +84,11 @@ export interface GatewayRuntimeOptions {
    * https by default; UPSTREAM_ALLOW_PRIVATE=1 widens it to loopback and private networks.
    */
   readonly upstreamPolicy?: AddressPolicy;
+  /**
+   * How long one CalDAV request may take before it is ended as a timeout (default 20 s,
+   * src/connectors/caldav/connector.ts).
+   */
+  readonly caldavTimeoutMs?: number;
   /** Tests only: how upstream host names resolve (e.g. a public-looking name to loopback). */
   readonly upstreamResolver?: Resolver;
   /** The token vault for `credentials: "vault"` hosts (TOKEN_KEYS; src/gateway/credentials). */

@@ -17,7 +17,13 @@ import type { GatewayRuntimeOptions, RuntimeBasics } from "../options.js";
 
 export type HostsFeatureOptions = Pick<
   GatewayRuntimeOptions,
-  "hosts" | "dataDir" | "credentials" | "syntheticMessages" | "hostHealth" | "syntheticFaults"
+  | "hosts"
+  | "dataDir"
+  | "credentials"
+  | "syntheticMessages"
+  | "hostHealth"
+  | "syntheticFaults"
+  | "caldavTimeoutMs"
 >;
 
 export interface HostsFeature {
@@ -71,6 +77,7 @@ export async function mountHosts(
     ...(opts.syntheticMessages !== undefined && { syntheticMessages: opts.syntheticMessages }),
     healthPolicy: { ...DEFAULT_HEALTH_POLICY, ...opts.hostHealth },
     ...(opts.syntheticFaults !== undefined && { syntheticFaults: opts.syntheticFaults }),
+    ...(opts.caldavTimeoutMs !== undefined && { caldavTimeoutMs: opts.caldavTimeoutMs }),
   };
   const hosts = await buildHosts(opts.hosts, opts.dataDir, buildDeps);
   if (!hosts.ok) return hosts;

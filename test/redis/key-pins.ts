@@ -21,6 +21,8 @@ import { RedisConnectStateStore } from "../../src/edges/console/connect/state-st
 import { RedisSessionStore } from "../../src/edges/console/sessions.js";
 import { RedisSignInLimiter } from "../../src/edges/console/sign-in-limit.js";
 import { RedisEventDeduplicator } from "../../src/edges/inbound/square-webhooks.js";
+import { RedisIdempotencyStore } from "../../src/edges/osbp/idempotency/redis.js";
+import { osbpRedisKeys, sharedApprovalSecret } from "../../src/gateway/cli/mcp.js";
 import { RedisSealedStore } from "../../src/gateway/credentials/redis-store.js";
 import { RedisRefreshLock } from "../../src/gateway/credentials/refresh-lock.js";
 import { RedisManagedHostStore } from "../../src/gateway/managed-hosts/redis-store.js";
@@ -116,6 +118,24 @@ const push: PushEntry = {
 } as unknown as PushEntry;
 
 export const PIN_CASES: readonly PinCase[] = [
+  {
+    store:
+      "OSBP booking.create idempotency (edges/osbp/idempotency/redis.ts, as gateway/cli/mcp.ts opens it)",
+    run: async (redis, p) => {
+      const s = new RedisIdempotencyStore(redis, { prefix: osbpRedisKeys(p).idempotencyPrefix });
+      const id = { scope: "org-1", key: "k-1" };
+      const begun = await s.begin(id, "f", NOW);
+      if (begun.kind === "started") await s.release({ id, fingerprint: "f", claim: begun.claim });
+    },
+    keys: (p) => [`${p}osbp:idempotency:osbp:idem:{org-1:k-1}`],
+  },
+  {
+    store: "OSBP approval gate's secret (gateway/cli/mcp.ts)",
+    run: async (redis, p) => {
+      await sharedApprovalSecret(redis, osbpRedisKeys(p).approvalSecret);
+    },
+    keys: (p) => [`${p}osbp:approval-secret`],
+  },
   {
     store: "approval link uses (booking/approval/links.ts)",
     run: async (redis, p) => {

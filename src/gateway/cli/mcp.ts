@@ -19,6 +19,7 @@ import {
 } from "../../booking/hosts/index.js";
 import { fileMessageSink } from "../../connectors/synthetic/index.js";
 import { connectClient, createClient } from "../../redis/connection.js";
+import { redisKeys } from "../../redis/keys.js";
 import { startOsbpStdioServer } from "../../edges/osbp/mcp/stdio.js";
 import { OSBP_VERSION } from "../../edges/osbp/mcp/server.js";
 import { createCoreAdapter, type CoreAdapter } from "../../edges/osbp/adapter/index.js";
@@ -183,9 +184,10 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
           () => client.disconnect(),
         ),
       );
-      idempotency = new RedisIdempotencyStore(client, { prefix: `${s.redisKeyPrefix}osbp:idempotency:` });
+      const keys = osbpRedisKeys(s.redisKeyPrefix);
+      idempotency = new RedisIdempotencyStore(client, { prefix: keys.idempotencyPrefix });
       closers.push(() => idempotency.close());
-      approvalSecret = await sharedApprovalSecret(client, `${s.redisKeyPrefix}osbp:approval-secret`);
+      approvalSecret = await sharedApprovalSecret(client, keys.approvalSecret);
     }
 
     const audit = await createJsonlAuditLog({ path: s.auditPath, clock: systemClock });
@@ -283,11 +285,20 @@ function persistingAfterEachCall(adapter: CoreAdapter, persist: () => Promise<vo
 }
 
 /**
+ * Where `mcp` keeps its OSBP state on Redis: `<prefix>osbp:idempotency:osbp:idem:{…}` and
+ * `<prefix>osbp:approval-secret` (docs/ARCHITECTURE.md, Redis layout and scale).
+ */
+export function osbpRedisKeys(prefix: string): { idempotencyPrefix: string; approvalSecret: string } {
+  const osbp = redisKeys(prefix).under("osbp");
+  return { idempotencyPrefix: osbp.under("idempotency").prefix, approvalSecret: osbp.key("approval-secret") };
+}
+
+/**
  * The approval gate's HMAC key, shared by every `mcp` process on one Redis: a token issued by
  * one process must approve the retry another process receives (OSBP "booking.create"). The
  * first process stores a random key (SET NX); the others read it.
  */
-async function sharedApprovalSecret(client: RedisClient, key: string): Promise<Uint8Array> {
+export async function sharedApprovalSecret(client: RedisClient, key: string): Promise<Uint8Array> {
   await client.set(key, randomBytes(32).toString("base64url"), "NX");
   const stored = await client.get(key);
   const secret = stored === null ? undefined : Buffer.from(stored, "base64url");

@@ -9,7 +9,7 @@
  * Key: `${prefix}osbp:idem:{<organization>:<idempotency_key>}`; the braces make the stored key
  * the Redis Cluster hash tag. Every Redis failure rejects with IdempotencyStoreError. Whether a
  * command that failed in flight ran depends on the client's settings (see
- * src/holds/redis/connection.ts for a fail-fast configuration); a begin that may have run
+ * src/redis/connection.ts for a fail-fast configuration); a begin that may have run
  * leaves at most a lease, which expires after leaseMs.
  */
 import {
@@ -20,6 +20,7 @@ import {
   type IdempotencyKey,
 } from "../../../booking/idempotency/index.js";
 import type { RedisClient } from "../../../redis/client.js";
+import { hashTag, redisKeys } from "../../../redis/keys.js";
 import type { Receipt } from "../../../protocol/osbp/index.js";
 import { parseEntry, resolveTimings, type ResolvedTimings } from "./entry-codec.js";
 import { messageOf } from "./errors.js";
@@ -55,7 +56,7 @@ export class RedisIdempotencyStore implements OsbpIdempotencyStore {
 
   /** The Redis key of an idempotency key (exposed for operators and tests). */
   keyOf(id: IdempotencyKey): string {
-    return `${this.prefix}osbp:idem:{${storedKey(id)}}`;
+    return redisKeys(this.prefix).key("osbp", "idem", hashTag(storedKey(id)));
   }
 
   async begin(id: IdempotencyKey, fingerprint: string, now: number): Promise<IdempotencyBegin<Receipt>> {

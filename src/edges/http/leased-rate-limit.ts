@@ -15,7 +15,8 @@
  * key's 30) is leased a few tokens at a time and a large one (a network origin's 2,000) more.
  */
 import type { TokenBucketPolicy } from "./rate-limit.js";
-import type { RateLimiter } from "./types.js";
+import { err, ok, type Result } from "../../protocol/result.js";
+import type { RateLimited, RateLimiter } from "./types.js";
 
 /** The shared bucket: takes up to `want` tokens of `key` (at least one, or none). */
 export interface SharedTokenBucket {
@@ -54,7 +55,7 @@ export class LeasedRateLimiter implements RateLimiter {
     this.leaseMs = options.leaseMs ?? 1_000;
   }
 
-  async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+  async take(key: string, nowMs: number): Promise<Result<undefined, RateLimited>> {
     if (++this.takesSinceSweep >= 4096) this.sweep(nowMs);
     for (;;) {
       let lease = this.leases.get(key);
@@ -65,11 +66,10 @@ export class LeasedRateLimiter implements RateLimiter {
       }
       if (lease.tokens >= 1 && nowMs < lease.until && nowMs >= lease.until - this.leaseMs) {
         lease.tokens--;
-        return { ok: true };
+        return ok(undefined);
       }
       const { refused } = lease;
-      if (refused !== undefined && nowMs < refused.until)
-        return { ok: false, retryAfterMs: refused.retryAfterMs };
+      if (refused !== undefined && nowMs < refused.until) return err({ retryAfterMs: refused.retryAfterMs });
       const current = lease;
       let answer: { granted: number; retryAfterMs: number } | undefined;
       let failure: { error: unknown } | undefined;
@@ -85,12 +85,12 @@ export class LeasedRateLimiter implements RateLimiter {
         current.tokens = answer.granted - 1;
         current.until = nowMs + this.leaseMs;
         delete current.refused;
-        return { ok: true };
+        return ok(undefined);
       }
       current.tokens = 0;
       // Refusals of the same moment share the answer; the next moment asks again.
       current.refused = { retryAfterMs: answer.retryAfterMs, until: nowMs + 1 };
-      return { ok: false, retryAfterMs: answer.retryAfterMs };
+      return err({ retryAfterMs: answer.retryAfterMs });
     }
   }
 

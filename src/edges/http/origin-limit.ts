@@ -94,6 +94,6 @@ export function originRateLimit(
     const key = originKey(c.req.raw.headers, c.env, limit.trustForwardedFor === true);
     const taken = await limit.limiter.take(key, wallClock.now());
     if (taken.ok) return next();
-    return refuse(taken.retryAfterMs, c.req.path);
+    return refuse(taken.error.retryAfterMs, c.req.path);
   };
 }

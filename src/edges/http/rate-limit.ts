@@ -5,7 +5,8 @@
  * allowance however many hosts the gateway serves. This is the in-process bucket; the Redis
  * one (src/gateway/runtime/redis-rate-limit.ts) shares it across gateway processes.
  */
-import type { RateLimiter } from "./types.js";
+import { err, ok, type Result } from "../../protocol/result.js";
+import type { RateLimited, RateLimiter } from "./types.js";
 
 export interface TokenBucketPolicy {
   /** Tokens a full bucket holds: the burst an agent may send at once. */
@@ -63,11 +64,11 @@ export class MemoryRateLimiter implements RateLimiter {
     }
   }
 
-  take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+  take(key: string, nowMs: number): Promise<Result<undefined, RateLimited>> {
     const result = takeToken(this.buckets.get(key), this.policy, nowMs);
     this.buckets.set(key, result.bucket);
     if (++this.takesSinceSweep >= 4096) this.sweep(nowMs);
-    return Promise.resolve(result.ok ? { ok: true } : { ok: false, retryAfterMs: result.retryAfterMs });
+    return Promise.resolve(result.ok ? ok(undefined) : err({ retryAfterMs: result.retryAfterMs }));
   }
 
   /** Full buckets carry no information: forget them, so memory stays bounded by active agents. */

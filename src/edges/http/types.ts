@@ -4,14 +4,18 @@
  * one Logger of src/protocol/logger.ts.
  */
 
+import type { Result } from "../../protocol/result.js";
+
+/** An empty bucket: how long until a token is back. */
+export interface RateLimited {
+  readonly retryAfterMs: number;
+}
+
 /**
  * A token bucket per key (SchCP §7.2: availability queries per agent key, and every request
  * per network origin; A2A's abuse limits use the same).
  */
 export interface RateLimiter {
   /** Takes one token from `key`'s bucket; when empty, how long until one is back. */
-  take(
-    key: string,
-    nowMs: number,
-  ): Promise<{ readonly ok: true } | { readonly ok: false; readonly retryAfterMs: number }>;
+  take(key: string, nowMs: number): Promise<Result<undefined, RateLimited>>;
 }

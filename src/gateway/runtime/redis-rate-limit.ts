@@ -13,7 +13,8 @@ import { evalScript, redisScript } from "../../redis/script.js";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 import type { SharedTokenBucket } from "../../edges/http/leased-rate-limit.js";
-import type { RateLimiter } from "../../edges/http/types.js";
+import { err, ok, type Result } from "../../protocol/result.js";
+import type { RateLimited, RateLimiter } from "../../edges/http/types.js";
 
 // KEYS[1] bucket. ARGV: now (ms), capacity, refill per second, tokens wanted (default 1).
 // Returns {granted, retryAfterMs}: as many whole tokens as the bucket holds up to those wanted
@@ -59,9 +60,9 @@ export class RedisRateLimiter implements RateLimiter, SharedTokenBucket {
     this.#keys = redisKeys(keyPrefix);
   }
 
-  async take(key: string, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterMs: number }> {
+  async take(key: string, nowMs: number): Promise<Result<undefined, RateLimited>> {
     const taken = await this.takeUpTo(key, nowMs, 1);
-    return taken.granted >= 1 ? { ok: true } : { ok: false, retryAfterMs: taken.retryAfterMs };
+    return taken.granted >= 1 ? ok(undefined) : err({ retryAfterMs: taken.retryAfterMs });
   }
 
   /** Up to `want` tokens at once, for a process's lease (LeasedRateLimiter). */

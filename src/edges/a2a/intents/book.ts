@@ -24,6 +24,7 @@ import { publicBookingAuthority } from "./public-authority.js";
 import { durationMinutes, publicServices } from "./services.js";
 import { wireState } from "./session-state.js";
 import { answer, failure, invalidData, refusalOutcome, SERVICIALO_VERSION, utc } from "./wire.js";
+import { err, ok, type Result } from "../../../protocol/result.js";
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -45,7 +46,7 @@ const str = (v: unknown): string | undefined =>
 export function parseBook(
   params: Readonly<Record<string, unknown>>,
   client: A2aClientContact | undefined,
-): { ok: true; value: BookInput } | { ok: false; errors: Record<string, string[]> } {
+): Result<BookInput, Record<string, string[]>> {
   const errors: Record<string, string[]> = {};
   const add = (f: string, m: string) => (errors[f] ??= []).push(m);
   const email = str(params.clientEmail) ?? str(client?.email);
@@ -66,7 +67,7 @@ export function parseBook(
   const first = str(params.clientName) ?? str(client?.name);
   const last = str(params.clientLastName) ?? str(client?.lastName);
   if (Object.keys(errors).length > 0 || email === undefined || serviceId === undefined || !at.ok)
-    return { ok: false, errors };
+    return err(errors);
   const name = [first, last].filter((s) => s !== undefined).join(" ");
   const phone = str(params.clientPhone) ?? str(client?.phone);
   const value: BookInput = {
@@ -79,7 +80,7 @@ export function parseBook(
     ...(typeof duration === "number" && { duration }),
     ...(typeof notes === "string" && { notes }),
   };
-  return { ok: true, value };
+  return ok(value);
 }
 
 /** The attempt's name: the same contact, service and start is the same booking. */

@@ -64,7 +64,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
   async function limited(limiter: RateLimiter, key: string): Promise<IntentOutcome | undefined> {
     const taken = await limiter.take(key, wallClock.now());
     if (taken.ok) return undefined;
-    const sec = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+    const sec = Math.max(1, Math.ceil(taken.error.retryAfterMs / 1000));
     return answer(429, { error: "Too many requests", code: "RATE_LIMITED", retryAfterSec: sec }, sec);
   }
 
@@ -81,7 +81,7 @@ export function createA2aIntents(deps: A2aIntentDeps): A2aIntents {
         return checkAvailability(deps.core, host, caller, call.params, now);
       case "book_session": {
         const parsed = parseBook(call.params, call.client);
-        if (!parsed.ok) return invalidData(parsed.errors, "VALIDATION_ERROR");
+        if (!parsed.ok) return invalidData(parsed.error, "VALIDATION_ERROR");
         const input = parsed.value;
         const contact = await limited(deps.limits.contact, `a2a-contact:${hostId}:${hashed(input.email)}`);
         if (contact !== undefined) return contact;

@@ -94,7 +94,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     const origin = originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true);
     const taken = await taskLimiter.take(`${origin}|${c.req.param("orgSlug")}`, wallClock.now());
     if (!taken.ok) {
-      const retryAfterSec = Math.max(1, Math.ceil(taken.retryAfterMs / 1000));
+      const retryAfterSec = Math.max(1, Math.ceil(taken.error.retryAfterMs / 1000));
       return rpcError(
         null,
         { code: JSONRPC.RATE_LIMITED, message: "Rate limited", data: { retry_after: retryAfterSec } },

@@ -2,6 +2,7 @@
 import type { DirectBookingApi } from "../../../booking/direct/index.js";
 import type { Catalog } from "../../../booking/catalog.js";
 import type { Logger } from "../../../protocol/logger.js";
+import type { Result } from "../../../protocol/result.js";
 import type { ApprovalGate, Problem } from "../../../protocol/osbp/index.js";
 import type { OsbpIdempotencyStore } from "../idempotency/port.js";
 import type { ServiceDefaults } from "./catalog-facts.js";
@@ -17,7 +18,7 @@ export interface AdapterContext {
   readonly defaults: ServiceDefaults;
   readonly logger: Pick<Logger, "warn" | "error">;
   /** The host's catalog as the core reads it, or the Problem when the host is gone. */
-  catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem };
+  catalog(): Result<Catalog, Problem>;
   /** The host's name and location for Slots (call after catalog() answered ok). */
   place(): SchedulePlace;
 }

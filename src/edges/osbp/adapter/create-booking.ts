@@ -10,6 +10,7 @@
 import { confirmationOf } from "../../../booking/discovery/confirmation.js";
 import { runOnce, type IdempotencyKey } from "../../../booking/idempotency/index.js";
 import type { BookingState } from "../../../booking/bookings/state.js";
+import { err, ok, type Result } from "../../../protocol/result.js";
 import type { Catalog, CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money } from "../../../protocol/money/index.js";
 import {
@@ -137,7 +138,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   const time = parseLocalTime(input.time, "/time");
   if (!time.ok) return fail(adapterProblem("invalid_input", `Invalid input: time: ${time.error.message}`));
   const read = ctx.catalog();
-  if (!read.ok) return fail(read.problem);
+  if (!read.ok) return fail(read.error);
   const catalog = read.value;
   const service = resolveService(catalog, input.service_id, {});
   if (!service.ok) return fail(service.error);
@@ -191,11 +192,11 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   // 4. The slot is actually offered now: the core's openings at that start (live holds and
   //    bookings from every edge included), for the named provider or the first one free.
   const chosen = await chooseProvider(ctx, fixed, shape.value, named.value, start);
-  if (!chosen.ok && input.approval === undefined) return fail(chosen.problem);
-  const provider = chosen.ok ? chosen.provider : named.value;
+  if (!chosen.ok && input.approval === undefined) return fail(chosen.error);
+  const provider = chosen.ok ? chosen.value.provider : named.value;
   // The upstream's own total at that start (a Servicialo upstream's slot price) is the price
   // the summary shows, so the person approves what the business records.
-  const stated = chosen.ok ? chosen.stated : undefined;
+  const stated = chosen.ok ? chosen.value.stated : undefined;
   const shown: Slot =
     provider === named.value && stated === undefined
       ? slot
@@ -266,8 +267,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   return { ok: true, value: receiptFor(catalog, fixed, input.idempotency_key, booked.value.state) };
 }
 
-type Chosen =
-  { ok: true; provider: CatalogResource | undefined; stated?: Money } | { ok: false; problem: Problem };
+type Chosen = Result<{ readonly provider: CatalogResource | undefined; readonly stated?: Money }, Problem>;
 
 /** Step 4: the named provider if the core offers that start with it, else the first provider that has it. */
 async function chooseProvider(
@@ -281,19 +281,18 @@ async function chooseProvider(
   if (!open.ok) return open;
   const at = open.value.filter((s) => s.start === start);
   if (at.length === 0) {
-    return {
-      ok: false,
-      problem: problem(
+    return err(
+      problem(
         "slot_taken",
         "The selected slot is not offered now; call availability.find and choose another.",
       ),
-    };
+    );
   }
   const total = at[0]?.total;
   const stated = total === undefined ? {} : { stated: total };
-  if (shape.kind !== "provider") return { ok: true, provider: undefined, ...stated };
+  if (shape.kind !== "provider") return ok({ provider: undefined, ...stated });
   const id = at[0]?.resourceIds[0];
-  return { ok: true, provider: named ?? shape.providers.find((p) => p.id === id), ...stated };
+  return ok({ provider: named ?? shape.providers.find((p) => p.id === id), ...stated });
 }
 
 /** "Booked <service> on <date> at <HH:MM> (<zone>) with <provider>. Appointment id: <id>." */

@@ -22,6 +22,7 @@
 import { allInPrice } from "../../../booking/pricing/index.js";
 import type { DirectBookingApi } from "../../../booking/direct/index.js";
 import { hostTimeRefusal } from "../../../booking/hosts/refusals.js";
+import { err, ok, type Result } from "../../../protocol/result.js";
 import { traceUpstream } from "../../../booking/hosts/upstream-trail.js";
 import type { Catalog } from "../../../booking/catalog.js";
 import {
@@ -133,14 +134,14 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     gate: opts.approvalGate ?? createApprovalGate({ clock }),
     defaults: opts.defaults ?? {},
     logger,
-    catalog(): { ok: true; value: Catalog } | { ok: false; problem: Problem } {
+    catalog(): Result<Catalog, Problem> {
       const host = core?.host(hostId);
-      if (host === undefined) return { ok: false, problem: problem("internal_adapter_error") };
+      if (host === undefined) return err(problem("internal_adapter_error"));
       // A host whose credentials were revoked, or whose catalog was never read, has nothing
       // true to describe (booking/hosts/health.ts).
       const unhealthy = hostTimeRefusal(host, clock.now());
-      if (unhealthy !== undefined) return { ok: false, problem: refusalProblem(unhealthy, "read") };
-      return { ok: true, value: host.catalog };
+      if (unhealthy !== undefined) return err(refusalProblem(unhealthy, "read"));
+      return ok(host.catalog);
     },
     place(): SchedulePlace {
       const host = core?.host(hostId);
@@ -193,7 +194,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
 
   const describeService = method("service.describe", async (input): Promise<AdapterResult<Service>> => {
     const catalog = ctx.catalog();
-    if (!catalog.ok) return catalog;
+    if (!catalog.ok) return { ok: false, problem: catalog.error };
     const service = resolveService(catalog.value, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
     return Promise.resolve({
@@ -204,7 +205,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
 
   const findAvailability = method("availability.find", async (input): Promise<AdapterResult<Slot[]>> => {
     const read = ctx.catalog();
-    if (!read.ok) return read;
+    if (!read.ok) return { ok: false, problem: read.error };
     const catalog = read.value;
     const service = resolveService(catalog, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
@@ -235,7 +236,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
       };
     }
     const found = await openingsByProvider(ctx, service.value, shape.value, provider.value, range);
-    if (!found.ok) return found;
+    if (!found.ok) return { ok: false, problem: found.error };
     return {
       ok: true,
       value: slotsFromUpstream(
@@ -251,7 +252,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
 
   const explainPolicy = method("policy.explain", async (input): Promise<AdapterResult<Policy>> => {
     const catalog = ctx.catalog();
-    if (!catalog.ok) return catalog;
+    if (!catalog.ok) return { ok: false, problem: catalog.error };
     const service = resolveService(catalog.value, input.service_id, ctx.defaults);
     if (!service.ok) return { ok: false, problem: service.error };
     return Promise.resolve({ ok: true, value: toPolicy(catalog.value, service.value) });
@@ -261,7 +262,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     "verification.send",
     async (input): Promise<AdapterResult<VerificationChallenge>> => {
       const catalog = ctx.catalog();
-      if (!catalog.ok) return catalog;
+      if (!catalog.ok) return { ok: false, problem: catalog.error };
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
       const sent = await ctx.core.sendVerification(hostId, upstreamCustomer(input.customer), input.purpose);
@@ -276,7 +277,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     "verification.verify",
     async (input): Promise<AdapterResult<VerificationChallenge>> => {
       const catalog = ctx.catalog();
-      if (!catalog.ok) return catalog;
+      if (!catalog.ok) return { ok: false, problem: catalog.error };
       const purpose = checkPurpose(catalog.value, input.purpose);
       if (purpose !== undefined) return { ok: false, problem: purpose };
       const checked = await ctx.core.verifyCode(
@@ -293,7 +294,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
   // The core's booking with a fresh platform read: the answer claims current platform state.
   const getBooking = method("booking.status", async (input): Promise<AdapterResult<Booking>> => {
     const catalog = ctx.catalog();
-    if (!catalog.ok) return catalog;
+    if (!catalog.ok) return { ok: false, problem: catalog.error };
     const read = await ctx.core.readBooking(hostId, input.booking_id);
     // Only bookings this edge made: an OSBP agent has no business reading another edge's.
     if (!read.ok || !isOsbpBooking(read.value.state)) {
@@ -322,7 +323,7 @@ export function createCoreAdapter(opts: CoreAdapterOptions): CoreAdapter {
     async listServices(): Promise<AdapterResult<Service[]>> {
       await ready.catch(() => undefined);
       const catalog = ctx.catalog();
-      if (!catalog.ok) return catalog;
+      if (!catalog.ok) return { ok: false, problem: catalog.error };
       return {
         ok: true,
         value: catalog.value.services.map((s) =>

@@ -6,6 +6,7 @@
 import type { Caller } from "../../../booking/api.js";
 import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Interval } from "../../../booking/direct/index.js";
+import { err, type Result } from "../../../protocol/result.js";
 import type { UpstreamSlot } from "../../../booking/upstream.js";
 import type { Problem } from "../../../protocol/osbp/index.js";
 import type { StaffShape } from "./catalog-facts.js";
@@ -22,7 +23,7 @@ export async function openingsByProvider(
   provider: CatalogResource | undefined,
   range: Interval,
   caller: Caller = ANONYMOUS,
-): Promise<{ ok: true; value: UpstreamSlot[] } | { ok: false; problem: Problem }> {
+): Promise<Result<UpstreamSlot[], Problem>> {
   const providers =
     shape.kind === "provider" ? (provider === undefined ? shape.providers : [provider]) : [undefined];
   const out: UpstreamSlot[] = [];
@@ -33,7 +34,7 @@ export async function openingsByProvider(
       partySize: 1,
       ...(p !== undefined && { resourceId: p.id }),
     });
-    if (!open.ok) return { ok: false, problem: refusalProblem(open.error, "read") };
+    if (!open.ok) return err(refusalProblem(open.error, "read"));
     for (const o of open.value) {
       out.push({
         serviceId: service.id,

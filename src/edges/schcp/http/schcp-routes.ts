@@ -86,7 +86,7 @@ async function handle(
             code: "RATE_LIMITED",
             message: "too many availability queries from this agent key; try again later",
             basis: { policy: "availability rate limit per agent key" },
-            retryAfterMs: taken.retryAfterMs,
+            retryAfterMs: taken.error.retryAfterMs,
           },
           host.config,
         ),

@@ -159,8 +159,8 @@ describe("token bucket (SchCP §7.2)", () => {
     const limiter = new MemoryRateLimiter({ capacity: 3, refillPerSec: 1 });
     const t0 = 1_000_000;
     for (let i = 0; i < 3; i++) expect((await limiter.take("k", t0)).ok).toBe(true);
-    expect(await limiter.take("k", t0)).toEqual({ ok: false, retryAfterMs: 1000 });
-    expect(await limiter.take("k", t0 + 400)).toEqual({ ok: false, retryAfterMs: 600 });
+    expect(await limiter.take("k", t0)).toEqual({ ok: false, error: { retryAfterMs: 1000 } });
+    expect(await limiter.take("k", t0 + 400)).toEqual({ ok: false, error: { retryAfterMs: 600 } });
     expect((await limiter.take("k", t0 + 1000)).ok).toBe(true);
     expect((await limiter.take("other", t0)).ok).toBe(true);
   });

@@ -190,19 +190,8 @@ export const RULES = [
  * architecture test fails when an entry no longer matches an import of its file.
  */
 export const EXCEPTIONS = [
-  // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
-  // Connect discovers a CalDAV server's calendars with the CalDAV connector; the setup form
-  // offers each connector's own defaults (endpoints, Square's settings).
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/inbound/calendar-push.ts",
-    imports: ["connectors/google/channels.ts", "connectors/microsoft/notifications.ts"],
-  },
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/inbound/square-webhooks.ts",
-    imports: ["connectors/square/webhooks.ts"],
-  },
+  // edge-no-connector-impl: Connect discovers a CalDAV server's calendars with the CalDAV
+  // connector; the setup form offers each connector's own defaults (endpoints, Square's settings).
   {
     rule: "edge-no-connector-impl",
     file: "edges/console/connect/caldav.ts",

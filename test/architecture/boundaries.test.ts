@@ -92,6 +92,18 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       message: "[edge-no-connector-impl]",
     },
     {
+      what: "Connect's CalDAV check importing the CalDAV connector",
+      file: "src/edges/console/connect/caldav.ts",
+      code: `import { createCaldavConnector } from "../../../connectors/caldav/index.js";\nvoid createCaldavConnector;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "the setup page's choices importing a connector's upstream client",
+      file: "src/edges/console/setup/choices.ts",
+      code: `import { createGoogleUpstream } from "../../../connectors/google/http.js";\nvoid createGoogleUpstream;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
       what: "the core importing an edge",
       file: "src/booking/holds/planted.ts",
       code: `import { createApp } from "../../gateway/app/app.js";\nvoid createApp;\n`,

@@ -190,34 +190,6 @@ export const RULES = [
  * architecture test fails when an entry no longer matches an import of its file.
  */
 export const EXCEPTIONS = [
-  // edge-no-connector-impl: push notifications and webhooks are verified by the vendor's code;
-  // Connect discovers a CalDAV server's calendars with the CalDAV connector; the setup form
-  // offers each connector's own defaults (endpoints, Square's settings).
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/inbound/calendar-push.ts",
-    imports: ["connectors/google/channels.ts", "connectors/microsoft/notifications.ts"],
-  },
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/inbound/square-webhooks.ts",
-    imports: ["connectors/square/webhooks.ts"],
-  },
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/console/connect/caldav.ts",
-    imports: ["connectors/caldav/index.ts"],
-  },
-  {
-    rule: "edge-no-connector-impl",
-    file: "edges/console/setup/choices.ts",
-    imports: [
-      "connectors/google/http.ts",
-      "connectors/http.ts",
-      "connectors/microsoft/http.ts",
-      "connectors/square/settings.ts",
-    ],
-  },
   // edge-no-other-edge: the operator API answers in SchCP's refusal and problem format
   // (SchCP §9), so it reads bodies and writes answers with the SchCP edge's helpers. The
   // console issues a host's A2A API key and links it where A2A may cancel or reschedule.

@@ -80,6 +80,30 @@ describe("a planted import that crosses a layer fails with its rule's message", 
       message: "[edge-no-connector-impl]",
     },
     {
+      what: "the inbound edge importing a vendor's push notification check",
+      file: "src/edges/inbound/calendar-push.ts",
+      code: `import { checkNotification } from "../../connectors/google/channels.js";\nvoid checkNotification;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "the inbound edge importing Square's webhook primitives",
+      file: "src/edges/inbound/square-webhooks.ts",
+      code: `import { verifySquareSignature } from "../../connectors/square/webhooks.js";\nvoid verifySquareSignature;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "Connect's CalDAV check importing the CalDAV connector",
+      file: "src/edges/console/connect/caldav.ts",
+      code: `import { createCaldavConnector } from "../../../connectors/caldav/index.js";\nvoid createCaldavConnector;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
+      what: "the setup page's choices importing a connector's upstream client",
+      file: "src/edges/console/setup/choices.ts",
+      code: `import { createGoogleUpstream } from "../../../connectors/google/http.js";\nvoid createGoogleUpstream;\n`,
+      message: "[edge-no-connector-impl]",
+    },
+    {
       what: "the core importing an edge",
       file: "src/booking/holds/planted.ts",
       code: `import { createApp } from "../../gateway/app/app.js";\nvoid createApp;\n`,
@@ -245,20 +269,20 @@ describe("a planted import that crosses a layer fails with its rule's message", 
   });
 
   it("an exception covers only the imports it names: a new one in the same file fails", async () => {
-    // edges/inbound/square-webhooks.ts may import connectors/square/webhooks.ts, nothing else
-    // of a connector.
+    // edges/console/a2a-key-routes.ts may import edges/a2a/api-keys.ts, nothing else of
+    // another edge.
     expect(
       await messagesOf(
-        "src/edges/inbound/square-webhooks.ts",
-        `import { a } from "../../connectors/square/webhooks.js";\nvoid a;\n`,
+        "src/edges/console/a2a-key-routes.ts",
+        `import { a } from "../a2a/api-keys.js";\nvoid a;\n`,
       ),
     ).toEqual([]);
     const messages = await messagesOf(
-      "src/edges/inbound/square-webhooks.ts",
-      `import { c } from "../../connectors/square/client.js";\nimport { d } from "../../connectors/google/channels.js";\nvoid c;\nvoid d;\n`,
+      "src/edges/console/a2a-key-routes.ts",
+      `import { c } from "../a2a/port.js";\nimport { d } from "../schcp/wire.js";\nvoid c;\nvoid d;\n`,
     );
     expect(messages).toHaveLength(2);
-    for (const m of messages) expect(m).toContain("[edge-no-connector-impl]");
+    for (const m of messages) expect(m).toContain("[edge-no-other-edge]");
   });
 
   it("an edge reaching into the composition root's wiring fails", async () => {
@@ -319,6 +343,6 @@ describe("the tree", () => {
     ).default;
     const names = config.map((block) => block.name);
     expect(names).toContain("boundaries/booking");
-    expect(names).toContain("boundaries/exceptions/edges/inbound/square-webhooks.ts");
+    expect(names).toContain("boundaries/exceptions/edges/console/a2a-key-routes.ts");
   });
 });

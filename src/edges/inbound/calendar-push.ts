@@ -1,5 +1,6 @@
 /**
- * Calendar push receivers, built on the connectors' pure checks:
+ * Calendar push receivers, built on the vendors' own checks (the connectors keep them; the
+ * composition root hands them in as a PushVerifier):
  *
  *   POST /push/google/{hostId}      Google Calendar watch-channel notifications (guide "Push
  *                                   notifications", "Receive notifications"): bodiless, the
@@ -20,17 +21,53 @@
  * call runs before the answer: the sync is queued through the coalescer (a burst is one sync).
  */
 import type { Hono } from "hono";
-import { checkNotification } from "../../connectors/google/channels.js";
-import { answerValidation, checkNotifications } from "../../connectors/microsoft/notifications.js";
 import type { PushEntry, PushVendor } from "../../jobs/calendar-push/types.js";
 import { readBoundedBody } from "../http/body.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Result } from "../../protocol/result.js";
 
 export const CALENDAR_PUSH_PREFIX = "/push";
 
+/** Why a Google channel notification is refused. */
+export type GooglePushRefusal = "missing_header" | "unknown_channel" | "bad_token" | "unknown_state";
+
+/** Why a Graph notification batch is refused. */
+export type GraphPushRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
+
+/** The channel the gateway made, that a Google notification must name. */
+export interface GoogleChannelExpected {
+  readonly channelId: string;
+  readonly token: string;
+  readonly resourceId?: string;
+}
+
+/**
+ * The vendors' notification rules, pure, handed in by the composition root: they are the
+ * vendors' own, so the calendar connectors keep them.
+ */
+export interface PushVerifier {
+  /** A Google notification's X-Goog-* headers against the channel the gateway made. */
+  google(
+    headers: Headers,
+    expected: GoogleChannelExpected,
+  ): Result<{ readonly state: "sync" | "exists" | "not_exists" }, GooglePushRefusal>;
+  /** Graph's validation request: its token to echo as text/plain; undefined for a notification. */
+  graphValidation(query: URLSearchParams): { readonly status: 200; readonly body: string } | undefined;
+  /** A Graph notification batch, each entry's clientState against its subscription's secret. */
+  graph(
+    body: unknown,
+    clientStateOf: (subscriptionId: string) => string | undefined,
+  ): Result<
+    ReadonlyArray<{ readonly subscriptionId: string; readonly lifecycleEvent?: string }>,
+    GraphPushRefusal
+  >;
+}
+
 /** The receivers' dependencies (HttpAppDeps.calendarPush). */
 export interface CalendarPushReceiver {
+  /** The vendors' checks of what arrives. */
+  readonly verifier: PushVerifier;
   /** The platform whose notifications this host takes; undefined: no receiver (404). */
   vendor(hostId: string): PushVendor | undefined;
   /** The host's live channels / subscriptions, from the push store (one read per notification). */
@@ -59,7 +96,7 @@ export function mountCalendarPush(
         ? undefined
         : (await receiver.entries(hostId)).find((e) => e.vendor === "google" && e.id === channelId);
     if (entry === undefined) return empty(404);
-    const checked = checkNotification(c.req.raw.headers, {
+    const checked = receiver.verifier.google(c.req.raw.headers, {
       channelId: entry.id,
       token: entry.secret,
       ...(entry.resourceId !== undefined && { resourceId: entry.resourceId }),
@@ -86,7 +123,7 @@ export function mountCalendarPush(
   app.post(`${CALENDAR_PUSH_PREFIX}/microsoft/:hostId`, async (c) => {
     const hostId = c.req.param("hostId");
     if (receiver.vendor(hostId) !== "microsoft") return empty(404);
-    const validation = answerValidation(new URL(c.req.url).searchParams);
+    const validation = receiver.verifier.graphValidation(new URL(c.req.url).searchParams);
     if (validation !== undefined) {
       // Echoed as text, never HTML, and not sniffed into anything else.
       return new Response(validation.body, {
@@ -103,7 +140,7 @@ export function mountCalendarPush(
       return empty(400);
     }
     const entries = await receiver.entries(hostId);
-    const checked = checkNotifications(
+    const checked = receiver.verifier.graph(
       body,
       (id) => entries.find((e) => e.vendor === "microsoft" && e.id === id)?.secret,
     );

@@ -1,6 +1,7 @@
 /**
  * POST /webhooks/square/{hostId}: Square's booking notifications for a Square host,
- * built on the connector's primitives (src/connectors/square/webhooks.ts):
+ * built on the connector's primitives (src/connectors/square/webhooks.ts), which the
+ * composition root hands in as a SquareWebhookVerifier:
  *
  * 1. the RAW body, bounded, verified with x-square-hmacsha256-signature: HMAC-SHA256 of the
  *    notification URL (PUBLIC_ORIGIN + this path, exactly as registered with Square) + the raw
@@ -33,16 +34,10 @@ import type { BookingView } from "../../booking/view.js";
 import type { HostDirectory, UpstreamChangeApi, UseCase } from "../../booking/api.js";
 import type { UpstreamBooking } from "../../booking/upstream.js";
 import { ACTIVE_STATUSES, type BookingState } from "../../booking/bookings/state.js";
-import {
-  parseSquareBookingEvent,
-  SQUARE_SIGNATURE_HEADER,
-  verifySquareSignature,
-  type EventDeduplicator,
-  type SquareBookingChange,
-} from "../../connectors/square/webhooks.js";
 import { readBoundedBody } from "../http/body.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
 import type { LogFields, Logger } from "../../protocol/logger.js";
+import type { FieldError, Result } from "../../protocol/result.js";
 
 export const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
 
@@ -52,13 +47,46 @@ export interface SquareWebhookHost {
   readonly locationId: string;
 }
 
+/** A booking created or changed in Square, as the verifier reads it: what the edge works with. */
+export interface SquareBookingNotice {
+  /** Square's idempotency value for a notification, the same on every redelivery. */
+  readonly eventId: string;
+  readonly bookingId: string;
+  readonly locationId: string;
+  /** Square's booking version: a change is applied only if newer than the one applied. */
+  readonly version: number;
+}
+
+/**
+ * Square's webhook rules, handed in by the composition root: the signature and the event's
+ * reading are the vendor's, so the Square connector keeps them.
+ */
+export interface SquareWebhookVerifier {
+  /** Whether the request's signature is Square's over notificationUrl + rawBody under the key. */
+  signed(input: {
+    readonly signatureKey: string;
+    readonly notificationUrl: string;
+    readonly rawBody: Uint8Array;
+    readonly headers: Headers;
+  }): boolean;
+  /** A verified body: a booking change, null for any other event type, or the field at fault. */
+  parse(rawBody: Uint8Array): Result<SquareBookingNotice | null, FieldError>;
+}
+
+/** Remembers which notifications were taken in. */
+export interface EventDeduplicator {
+  /** True when this event id was seen before; otherwise records it and answers false (atomically). */
+  seen(eventId: string): Promise<boolean>;
+}
+
 /** The receiver's dependencies (HttpAppDeps.squareWebhooks). */
 export interface SquareWebhookReceiver {
+  readonly verifier: SquareWebhookVerifier;
   /** A Square host with a signature key; undefined for any other host. */
   host(hostId: string): SquareWebhookHost | undefined;
   readonly dedup: EventDeduplicator;
   /** Queues the verified change; the work runs after the answer. */
-  enqueue(hostId: string, change: SquareBookingChange): void;
+  enqueue(hostId: string, change: SquareBookingNotice): void;
   /** Resolves when every queued change has been worked (tests, shutdown). */
   idle(): Promise<void>;
 }
@@ -80,17 +108,17 @@ export function mountSquareWebhooks(
     const url = new URL(c.req.url);
     // The URL Square signed is the one registered: the public origin, never the Host header.
     const notificationUrl = `${deps.publicOrigin}${url.pathname}${url.search}`;
-    const signed = verifySquareSignature({
+    const signed = receiver.verifier.signed({
       signatureKey: host.signatureKey,
       notificationUrl,
       rawBody: body.value,
-      signatureHeader: c.req.header(SQUARE_SIGNATURE_HEADER),
+      headers: c.req.raw.headers,
     });
     if (!signed) {
       deps.logger.warn("square webhook: bad signature, refused", { host_id: hostId });
       return json(401, { error: "bad signature" });
     }
-    const parsed = parseSquareBookingEvent(body.value);
+    const parsed = receiver.verifier.parse(body.value);
     if (!parsed.ok) {
       deps.logger.warn("square webhook: unreadable booking event, dropped", {
         host_id: hostId,
@@ -116,7 +144,7 @@ export function mountSquareWebhooks(
 
 /** One process's queue: changes are worked one at a time, in arrival order, after the answer. */
 export function inProcessQueue(
-  work: (hostId: string, change: SquareBookingChange) => Promise<void>,
+  work: (hostId: string, change: SquareBookingNotice) => Promise<void>,
   logger: Logger,
 ): Pick<SquareWebhookReceiver, "enqueue" | "idle"> {
   let tail: Promise<void> = Promise.resolve();
@@ -183,7 +211,7 @@ export function squareChangeWorker(deps: SquareChangeWorkerDeps) {
   // of order. The booking itself records the version applied (upstreamVersion), which is what
   // holds across processes and restarts; this only spares a re-read.
   const applied = new Map<string, number>();
-  return async (hostId: string, change: SquareBookingChange): Promise<void> => {
+  return async (hostId: string, change: SquareBookingNotice): Promise<void> => {
     const { logger } = deps;
     const fields = { host_id: hostId, event_id: change.eventId, upstream_id: change.bookingId };
     const key = `${hostId}:${change.bookingId}`;
@@ -234,7 +262,7 @@ async function applyMove(
   deps: SquareChangeWorkerDeps,
   state: BookingState,
   now: UpstreamBooking,
-  change: SquareBookingChange,
+  change: SquareBookingNotice,
   fields: LogFields,
 ): Promise<void> {
   const { logger } = deps;

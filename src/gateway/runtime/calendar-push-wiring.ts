@@ -8,11 +8,13 @@
  * otherwise. Hosts without push_url are synced periodically only, and the start says so.
  *
  * The providers here translate the connectors' channel / subscription calls into the job's
- * neutral port; the job itself knows no platform.
+ * neutral port; the job itself knows no platform. The receivers check what arrives with the
+ * connectors' own rules, handed to the edge as its PushVerifier.
  */
 import { randomUUID } from "node:crypto";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
-import { GoogleChannels } from "../../connectors/google/channels.js";
+import { checkNotification, GoogleChannels } from "../../connectors/google/channels.js";
+import { answerValidation, checkNotifications } from "../../connectors/microsoft/notifications.js";
 import { GraphSubscriptions } from "../../connectors/microsoft/subscriptions.js";
 import type { ConnectorResult } from "../../connectors/port.js";
 import {
@@ -31,9 +33,20 @@ import {
   type Timers,
 } from "../../jobs/calendar-push/index.js";
 import { connectClient, createClient } from "../../redis/connection.js";
-import { CALENDAR_PUSH_PREFIX, type CalendarPushReceiver } from "../../edges/inbound/calendar-push.js";
+import {
+  CALENDAR_PUSH_PREFIX,
+  type CalendarPushReceiver,
+  type PushVerifier,
+} from "../../edges/inbound/calendar-push.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { Clock } from "../../protocol/clock.js";
+
+/** The connectors' notification checks, as the push receivers' port. */
+export const pushVerifier: PushVerifier = {
+  google: checkNotification,
+  graphValidation: answerValidation,
+  graph: checkNotifications,
+};
 
 function neutral<T, U>(r: ConnectorResult<T>, map: (value: T) => U): PushResult<U> {
   return r.ok
@@ -201,6 +214,7 @@ export async function calendarPushWiring(opts: CalendarPushOptions): Promise<Cal
   const pushStore = store;
   return {
     receiver: {
+      verifier: pushVerifier,
       vendor: (hostId) => vendors.get(hostId),
       entries: (hostId) => pushStore.list(hostId),
       push: (hostId, reason) => coalescer.push(hostId, reason),

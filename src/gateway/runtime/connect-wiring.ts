@@ -4,19 +4,41 @@
  * memory or — when the gateway has Redis — on its own connection under the gateway's key
  * prefix, so a callback may land on any replica. Grants go into the runtime's token vault, so
  * there is no Connect without TOKEN_KEYS. The routes are the console edge's
- * (src/edges/console/connect).
+ * (src/edges/console/connect); connecting a CalDAV account discovers its calendars with the
+ * CalDAV connector, handed to the edge as its CaldavDiscovery.
  */
+import { createCaldavConnector, validateCaldavSettings } from "../../connectors/caldav/index.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import { connectClient, createClient } from "../../redis/connection.js";
 import { vaultClientOf } from "../credentials/host-tokens.js";
 import type { TokenVault } from "../credentials/vault.js";
 import type { BasicCredentialVault } from "../../edges/console/connect/basic-vault.js";
+import type { CaldavDiscovery } from "../../edges/console/connect/caldav.js";
 import { createDisconnect } from "../../edges/console/connect/disconnect.js";
 import { createConnect, type Connect } from "../../edges/console/connect/flow.js";
 import { resolveProviders } from "../../edges/console/connect/providers.js";
 import { MemoryConnectStateStore, RedisConnectStateStore } from "../../edges/console/connect/state-store.js";
 import type { ConnectAppDeps, ConnectProviders } from "../../edges/console/connect/wiring.js";
+
+/** The CalDAV connector's settings check and calendar discovery, as the console edge's port. */
+export const caldavDiscovery: CaldavDiscovery = {
+  async discover(account, transport) {
+    const valid = validateCaldavSettings(account);
+    if (!valid.ok) return { ok: false, error: { kind: "invalid", message: valid.error.message } };
+    const found = await createCaldavConnector(valid.value, transport).discoverCalendars();
+    if (found.ok) return found;
+    return {
+      ok: false,
+      error: {
+        kind: "upstream",
+        code: found.error.code,
+        ...(found.error.reason !== undefined && { reason: found.error.reason }),
+        status: found.upstream?.status ?? 0,
+      },
+    };
+  },
+};
 
 export interface ConnectWiringOptions {
   readonly providers: ConnectProviders;

@@ -3,22 +3,37 @@
  * for every Square host whose settings carry a `webhookSignatureKey`, notifications are
  * verified with that key, de-duplicated by event_id (Redis SET NX with a TTL under the
  * gateway's key prefix when the gateway has Redis, so every process shares one memory of
- * them; process memory otherwise) and worked in-process after the answer.
+ * them; process memory otherwise) and worked in-process after the answer. The signature check
+ * and the event's reading are the Square connector's, handed to the edge as its verifier.
  */
 import type { Clock } from "../../protocol/clock.js";
 import type { HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "../../booking/api.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
-import { MemoryEventDeduplicator, type EventDeduplicator } from "../../connectors/square/webhooks.js";
+import {
+  MemoryEventDeduplicator,
+  parseSquareBookingEvent,
+  SQUARE_SIGNATURE_HEADER,
+  verifySquareSignature,
+} from "../../connectors/square/webhooks.js";
 import type { HoldStore } from "../../holds/port.js";
 import { connectClient, createClient } from "../../redis/connection.js";
 import {
   inProcessQueue,
   RedisEventDeduplicator,
   squareChangeWorker,
+  type EventDeduplicator,
   type SquareWebhookHost,
   type SquareWebhookReceiver,
+  type SquareWebhookVerifier,
 } from "../../edges/inbound/square-webhooks.js";
 import type { Logger } from "../../protocol/logger.js";
+
+/** The Square connector's signature check and event reader, as the receiver's port. */
+export const squareWebhookVerifier: SquareWebhookVerifier = {
+  signed: ({ headers, ...input }) =>
+    verifySquareSignature({ ...input, signatureHeader: headers.get(SQUARE_SIGNATURE_HEADER) ?? undefined }),
+  parse: parseSquareBookingEvent,
+};
 
 export interface SquareWebhookWiring {
   readonly receiver: SquareWebhookReceiver;
@@ -69,7 +84,7 @@ export async function squareWebhookWiring(opts: {
     opts.logger,
   );
   return {
-    receiver: { host: (id) => keyed.get(id), dedup, ...queue },
+    receiver: { verifier: squareWebhookVerifier, host: (id) => keyed.get(id), dedup, ...queue },
     close: async () => {
       await queue.idle();
       await closeRedis();

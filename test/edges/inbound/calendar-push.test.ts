@@ -12,6 +12,7 @@
 import { Hono } from "hono";
 import { beforeEach, describe, expect, it } from "vitest";
 import { mountCalendarPush, type CalendarPushReceiver } from "../../../src/edges/inbound/calendar-push.js";
+import { pushVerifier } from "../../../src/gateway/runtime/calendar-push-wiring.js";
 import { MemoryPushStore, pushCoalescer, type PushEntry } from "../../../src/jobs/calendar-push/index.js";
 import { readFixtureJson } from "../../support/fixtures.js";
 import { ManualClock, recordingLogger } from "../../jobs/calendar-push/support.js";
@@ -71,6 +72,7 @@ beforeEach(async () => {
     ["bea", "microsoft"],
   ] as const);
   const receiver: CalendarPushReceiver = {
+    verifier: pushVerifier,
     vendor: (hostId) => vendors.get(hostId as "ana"),
     entries: (hostId) => store.list(hostId),
     push: (hostId, reason) => coalescer.push(hostId, reason),

@@ -15,6 +15,7 @@ import { watchConnector } from "../../../src/booking/hosts/watched-connector.js"
 import type { CaldavConnector } from "../../../src/connectors/caldav/connector.js";
 import { BasicCredentialVault } from "../../../src/edges/console/connect/basic-vault.js";
 import { connectCaldav } from "../../../src/edges/console/connect/caldav.js";
+import { caldavDiscovery } from "../../../src/gateway/runtime/connect-wiring.js";
 import { createDisconnect } from "../../../src/edges/console/connect/disconnect.js";
 import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
 import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
@@ -100,7 +101,7 @@ describe('a CalDAV host with credentials: "vault"', () => {
       { serverUrl: proxyUrl, username: USER, password: PASSWORD },
       basic,
       // The operator's allowance (UPSTREAM_ALLOW_PRIVATE=1): the proxy is on loopback.
-      { policy: { allowPrivate: true } },
+      { discovery: caldavDiscovery, policy: { allowPrivate: true } },
     );
     expect(connected.ok).toBe(true);
     const synced = await connector.calendar.sync({ calendarId, window: window() });

@@ -27,6 +27,7 @@ import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHostsConfig } from "../../../src/booking/hosts/parse-config.js";
 import { checkCaldav } from "../../../src/edges/console/connect/caldav.js";
+import { caldavDiscovery } from "../../../src/gateway/runtime/connect-wiring.js";
 import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { createGatewayRuntime } from "../../../src/gateway/runtime/runtime.js";
 
@@ -334,7 +335,7 @@ describe("a hostile CalDAV server, while the gateway syncs it", ONCE_MORE, () =>
     const started = Date.now();
     const checked = await checkCaldav(
       { serverUrl: caldav.url, username: "ana", password: "pw" },
-      { policy: { allowPrivate: true } },
+      { discovery: caldavDiscovery, policy: { allowPrivate: true } },
     );
     expect(checked).toMatchObject({ ok: false, error: { kind: "not_caldav" } });
     expect(!checked.ok && checked.error.message).toMatch(/far more data/);

@@ -6,8 +6,9 @@
  * Every call goes through the connectors' one upstream client (src/connectors/http.ts: pin,
  * User-Agent, timeout, credentials attached there only), with the host's token from the
  * gateway's vault (credentials/host-tokens.ts) or, for CalDAV, its sealed Basic credentials.
- * Base URLs are overridable (`baseUrls`, and the host's own Square/Graph `baseUrl` setting), so
- * tests point them at loopback fakes.
+ * The composition root hands those clients in (`SetupConnectors`), with each platform's default
+ * origin and the CalDAV discovery. Base URLs are overridable (`baseUrls`, and the host's own
+ * Square/Graph `baseUrl` setting), so tests point them at loopback fakes.
  *
  * Documented shapes read here:
  * - Google CalendarList: list — GET /calendar/v3/users/me/calendarList
@@ -28,13 +29,15 @@
  *     variations: [{ id, item_variation_data: { name, service_duration, available_for_booking } }] } }],
  *   cursor? }
  */
-import { createUpstreamClient, type UpstreamClient } from "../../../connectors/http.js";
-import { createGoogleUpstream, GOOGLE_ROOT_URL } from "../../../connectors/google/http.js";
-import { createGraphUpstream } from "../../../connectors/microsoft/http.js";
-import { BASE_URLS, type SquareEnvironmentName } from "../../../connectors/square/settings.js";
 import { err, ok, type Result } from "../../../protocol/result.js";
 import type { BasicCredentialVault } from "../connect/basic-vault.js";
-import { checkCaldav, connectCaldav, type CaldavCheck, type CaldavCheckRequest } from "../connect/caldav.js";
+import {
+  checkCaldav,
+  connectCaldav,
+  type CaldavCheck,
+  type CaldavCheckRequest,
+  type CaldavDiscovery,
+} from "../connect/caldav.js";
 import { vaultHostTokens, type VaultCredentials } from "../../../gateway/credentials/host-tokens.js";
 import type { ManagedHostRecord } from "../../../gateway/managed-hosts/port.js";
 import type { Clock } from "../../../protocol/clock.js";
@@ -74,7 +77,53 @@ export interface SetupChoices {
   connectCaldav(hostId: string, req: CaldavCheckRequest): Promise<CaldavCheck>;
 }
 
+/** One JSON call to a platform's API: a path under its version, or a link it handed back. */
+export type SetupRequest =
+  | {
+      readonly method: "GET" | "POST";
+      readonly path: string;
+      readonly query?: Readonly<Record<string, string | number>>;
+      /** Sent as JSON. */
+      readonly body?: unknown;
+    }
+  | { readonly method: "GET"; readonly link: string };
+
+/** A platform's API as the setup page reads it: the status and parsed JSON body, or why none. */
+export interface SetupUpstream {
+  request(
+    req: SetupRequest,
+  ): Promise<Result<{ readonly status: number; readonly body: unknown }, { readonly code: string }>>;
+}
+
+/** The host's account: its current access token, and the fetch that carries it. */
+export interface SetupAccount {
+  readonly accessToken: () => Promise<string>;
+  readonly fetch: typeof fetch;
+  readonly timeoutMs: number;
+}
+
+/**
+ * What the setup page needs of the connectors, handed in by the composition root: each
+ * platform's upstream client with its default origin, and the CalDAV discovery.
+ */
+export interface SetupConnectors {
+  /** Google Calendar v3 at `rootUrl`, else Google's own origin. */
+  google(account: SetupAccount & { readonly rootUrl?: string }): SetupUpstream;
+  /** Microsoft Graph at `baseUrl`, its version included ("https://graph.microsoft.com/v1.0"). */
+  microsoft(account: SetupAccount & { readonly baseUrl: string }): SetupUpstream;
+  /** Square pinned to `version` (Square-Version), at `baseUrl`, else the environment's origin. */
+  square(
+    account: SetupAccount & {
+      readonly environment: "sandbox" | "production";
+      readonly version: string;
+      readonly baseUrl?: string;
+    },
+  ): SetupUpstream;
+  readonly caldav: CaldavDiscovery;
+}
+
 export interface SetupChoicesDeps {
+  readonly connectors: SetupConnectors;
   /** The token vault and the environment the OAuth client's secret is read from. */
   readonly credentials?: VaultCredentials;
   /** A CalDAV host's sealed username and password (written by connectCaldav). */
@@ -98,11 +147,7 @@ type Loaded<T> = Result<T, { readonly message: string }>;
 const failed = (message: string) => err({ message });
 
 /** One GET/POST through the upstream client: the JSON body of a 2xx, or a message. */
-async function call(
-  upstream: UpstreamClient,
-  what: string,
-  req: Parameters<UpstreamClient["request"]>[0],
-): Promise<Loaded<Json>> {
+async function call(upstream: SetupUpstream, what: string, req: SetupRequest): Promise<Loaded<Json>> {
   const res = await upstream.request(req);
   if (!res.ok)
     return failed(
@@ -129,10 +174,11 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
   async function google(record: ManagedHostRecord): Promise<Loaded<HostChoices>> {
     const tokens = tokensFor(record);
     if (!tokens.ok) return failed(tokens.error.message);
-    const upstream = createGoogleUpstream({
+    const rootUrl = deps.baseUrls?.google;
+    const upstream = deps.connectors.google({
       accessToken: tokens.value.accessToken,
       timeoutMs,
-      rootUrl: deps.baseUrls?.google ?? GOOGLE_ROOT_URL,
+      ...(rootUrl !== undefined && { rootUrl }),
       fetch: tokens.value.fetch,
     });
     const calendars: CalendarChoice[] = [];
@@ -162,7 +208,7 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
   async function microsoft(record: ManagedHostRecord): Promise<Loaded<HostChoices>> {
     const tokens = tokensFor(record);
     if (!tokens.ok) return failed(tokens.error.message);
-    const upstream = createGraphUpstream({
+    const upstream = deps.connectors.microsoft({
       accessToken: tokens.value.accessToken,
       baseUrl: str(connectorSettings(record).baseUrl) ?? deps.baseUrls?.microsoft ?? GRAPH_BASE_URL,
       timeoutMs,
@@ -197,6 +243,7 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
     if (saved === undefined)
       return failed("No CalDAV username and password are saved for this host: connect the calendar first.");
     const found = await checkCaldav(saved, {
+      discovery: deps.connectors.caldav,
       timeoutMs,
       ...(deps.fetch !== undefined && { fetch: deps.fetch }),
     });
@@ -216,13 +263,12 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
     const settings = connectorSettings(record);
     const tokens = tokensFor(record);
     if (!tokens.ok) return failed(tokens.error.message);
-    const environment: SquareEnvironmentName = settings.environment === "sandbox" ? "sandbox" : "production";
-    const upstream = createUpstreamClient({
-      vendor: "square",
-      apiVersion: str(settings.version) ?? SQUARE_DEFAULT_VERSION,
-      baseUrl: str(settings.baseUrl) ?? deps.baseUrls?.square ?? BASE_URLS[environment],
-      pin: { header: "Square-Version", value: str(settings.version) ?? SQUARE_DEFAULT_VERSION },
-      credentials: async () => ({ authorization: `Bearer ${await tokens.value.accessToken()}` }),
+    const baseUrl = str(settings.baseUrl) ?? deps.baseUrls?.square;
+    const upstream = deps.connectors.square({
+      accessToken: tokens.value.accessToken,
+      environment: settings.environment === "sandbox" ? "sandbox" : "production",
+      version: str(settings.version) ?? SQUARE_DEFAULT_VERSION,
+      ...(baseUrl !== undefined && { baseUrl }),
       timeoutMs,
       fetch: tokens.value.fetch,
     });
@@ -307,6 +353,7 @@ export function createSetupChoices(deps: SetupChoicesDeps): SetupChoices {
             },
           })
         : connectCaldav(hostId, req, deps.basicVault, {
+            discovery: deps.connectors.caldav,
             timeoutMs,
             ...(deps.fetch !== undefined && { fetch: deps.fetch }),
           }),

@@ -7,6 +7,7 @@ import { consoleWiring } from "../console-wiring.js";
 import type { ConsoleDeps } from "../../../edges/console/routes.js";
 import { createSetupChoices } from "../../../edges/console/setup/choices.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
+import { setupConnectors } from "../setup-choices-wiring.js";
 import type { Closable } from "../started.js";
 
 export type ConsoleFeatureOptions = Pick<
@@ -38,6 +39,7 @@ export async function mountConsole(
         : {
             ...wiring.deps,
             setupChoices: createSetupChoices({
+              connectors: setupConnectors,
               credentials,
               ...(credentials.basic !== undefined && { basicVault: credentials.basic }),
               fetch: connectorFetch,

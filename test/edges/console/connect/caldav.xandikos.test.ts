@@ -17,6 +17,7 @@ import { MemorySealedStore } from "../../../../src/gateway/credentials/store.js"
 import { TokenVault } from "../../../../src/gateway/credentials/vault.js";
 import { BasicCredentialVault } from "../../../../src/edges/console/connect/basic-vault.js";
 import { checkCaldav, connectCaldav } from "../../../../src/edges/console/connect/caldav.js";
+import { caldavDiscovery } from "../../../../src/gateway/runtime/connect-wiring.js";
 import { UNIFORM_REFUSAL } from "../../../../src/protocol/net/policy.js";
 import { startBasicAuthProxy, type BasicAuthProxy } from "../../../support/basic-auth-proxy.js";
 import { startXandikos, XANDIKOS_START_TIMEOUT_MS, type Xandikos } from "../../../support/xandikos.js";
@@ -60,7 +61,9 @@ afterAll(async () => {
 });
 
 /** The operator's allowance (UPSTREAM_ALLOW_PRIVATE=1): xandikos and its proxy are on loopback. */
-const LOOPBACK = { policy: { allowPrivate: true } };
+const LOOPBACK = { discovery: caldavDiscovery, policy: { allowPrivate: true } };
+/** The address policy's defaults (public addresses only). */
+const DEFAULTS = { discovery: caldavDiscovery };
 
 function vaults() {
   const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
@@ -96,17 +99,20 @@ describe("checkCaldav against xandikos", () => {
   });
 
   it("settings the connector refuses are invalid before any request", async () => {
-    const r = await checkCaldav({
-      serverUrl: "ftp://calendar.example.com/",
-      username: USER,
-      password: PASSWORD,
-    });
+    const r = await checkCaldav(
+      {
+        serverUrl: "ftp://calendar.example.com/",
+        username: USER,
+        password: PASSWORD,
+      },
+      DEFAULTS,
+    );
     expect(r).toMatchObject({ ok: false, error: { kind: "invalid" } });
   });
 
   it("without the operator's allowance, plain http and loopback are the address policy's one refusal", async () => {
     for (const serverUrl of ["http://calendar.example.com/", proxyUrl]) {
-      const r = await checkCaldav({ serverUrl, username: USER, password: PASSWORD });
+      const r = await checkCaldav({ serverUrl, username: USER, password: PASSWORD }, DEFAULTS);
       expect(r).toEqual({ ok: false, error: { kind: "refused", message: UNIFORM_REFUSAL } });
     }
   });

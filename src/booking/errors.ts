@@ -106,14 +106,6 @@ export const DEFAULT_ERROR_MESSAGES: Record<BookingErrorCode, string> = {
   internal_error: "the gateway failed to answer this request; it has been logged",
 };
 
-export function isBookingErrorCode(code: string): code is BookingErrorCode {
-  return Object.prototype.hasOwnProperty.call(BOOKING_ERRORS, code);
-}
-
-export function isBookingErrorReason(code: BookingErrorCode, reason: string): boolean {
-  return (BOOKING_ERRORS[code] as readonly string[]).includes(reason);
-}
-
 /**
  * What the person or agent can do about a refusal, in the core's terms; SchCP words them as
  * its §9.2 remedies (schcp/refusal.ts). `approve`: the person must approve these exact terms
@@ -144,7 +136,7 @@ export interface HoldAlternative {
  * ports state the same codes (src/connectors/ports/result.ts ConnectorErrorCode); a
  * connector's error is assignable to UpstreamFailure (test/booking/domain-types.test.ts).
  */
-export type UpstreamFailureCode =
+type UpstreamFailureCode =
   /** The time is no longer free upstream (someone booked it outside the gateway). */
   | "slot_taken"
   /** The platform asked to wait (HTTP 429); retryAfterMs when it said how long. */

@@ -6,7 +6,7 @@
 import type { BookingState, StoredProposal } from "./bookings/state.js";
 import { edgesOf } from "./bookings/edges.js";
 
-export type ProposalView = Omit<StoredProposal, "attachments" | "holdId">;
+type ProposalView = Omit<StoredProposal, "attachments" | "holdId">;
 
 export type BookingView = Omit<
   BookingState,

@@ -14,7 +14,7 @@ import type { Interval } from "./interval.js";
 import { expandWeeklyHours, type WeeklyHours } from "./weekly-hours.js";
 
 /** Longest interval examined, so a bad request cannot make us walk years of calendar. */
-export const MAX_SPAN_DAYS = 62;
+const MAX_SPAN_DAYS = 62;
 /** How far until_close looks for the end of a stretch that never closes (24/7 resources). */
 export const STRETCH_LOOKAHEAD_MS = 7 * 86_400_000;
 const DAY_MS = 86_400_000;

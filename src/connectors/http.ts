@@ -55,26 +55,19 @@ import type {
 } from "./http/types.js";
 import { userAgentFor } from "./http/user-agent.js";
 
-export { callLine, captureUpstreamMeta, redactPath, retryAfterMs, REDACTED } from "./http/meta.js";
-export type { RedactedKind, RedactionMarker, SegmentRedactor } from "./http/meta.js";
+export { callLine, retryAfterMs } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
 export { MemoryPacingGate } from "./http/pacing.js";
-export type { PacingGate, UpstreamPacing } from "./http/pacing.js";
+export type { UpstreamPacing } from "./http/pacing.js";
 export type { UpstreamNotice } from "./http/notices.js";
 export type {
   Answered,
   CallOutcome,
-  CapturedCall,
-  Captured,
   UpstreamClient,
   UpstreamClientOptions,
-  UpstreamRequest,
   UpstreamResponse,
-  NotAnswered,
-  VersionPin,
 } from "./http/types.js";
-export { userAgentFor } from "./http/user-agent.js";
-export { isTooLarge, UpstreamTooLargeError } from "./http/read-body.js";
+export { isTooLarge } from "./http/read-body.js";
 
 /** The error of an answer over the byte cap (the reason names the bound, the message the call). */
 export function tooLargeError(call: string, limit: number): ConnectorError {
@@ -86,11 +79,11 @@ export function tooLargeError(call: string, limit: number): ConnectorError {
 }
 
 /** The error of a JSON answer over the token budget: refused before its parse held the loop. */
-export function tooCostlyError(call: string): ConnectorError {
+function tooCostlyError(call: string): ConnectorError {
   return tooCostly(`the answer to ${call}`);
 }
 
-export const DEFAULT_TIMEOUT_MS = 10_000;
+const DEFAULT_TIMEOUT_MS = 10_000;
 
 /** Statuses whose Response may not carry a body (the Fetch standard's null body status). */
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);

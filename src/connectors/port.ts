@@ -27,7 +27,7 @@ import type { VerificationPort } from "./ports/verification.js";
 
 export type { Interval } from "../calendar/index.js";
 export type * from "./ports/bookings.js";
-export { abilitiesOf, NATIVE_BOOKING_ABILITIES } from "./ports/bookings.js";
+export { abilitiesOf } from "./ports/bookings.js";
 export type * from "./ports/calendar-sync.js";
 export type * from "./ports/catalog.js";
 export type * from "./ports/event-writer.js";

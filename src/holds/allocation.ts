@@ -60,7 +60,7 @@ import type { Requirement, ResourceCandidate, WalkInReserve } from "./port.js";
 import type { Result } from "../protocol/result.js";
 
 /** Steps the assignment search may take before it refuses (step 4). */
-export const SEARCH_BUDGET = 1000;
+const SEARCH_BUDGET = 1000;
 
 /** One entry of a resource's occupancy (step 1). */
 export interface Occupancy {

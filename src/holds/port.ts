@@ -171,7 +171,7 @@ export type TransitionRefusal =
   | "stale";
 
 /** Why a transition was refused, with the hold as it stands when the store read one. */
-export interface RefusedTransition {
+interface RefusedTransition {
   readonly reason: TransitionRefusal;
   readonly hold?: HoldRecord;
 }

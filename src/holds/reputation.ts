@@ -17,7 +17,7 @@
 import type { ReputationCounts, ReputationOutcome } from "./port.js";
 
 export const HALF_LIFE_MS = 7 * 24 * 60 * 60 * 1000;
-export const DEFAULT_MIN_SAMPLE = 5;
+const DEFAULT_MIN_SAMPLE = 5;
 
 /** The §7.3 tiers: ratio below `below` → cap (null = the policy maximum). */
 const TIERS: ReadonlyArray<{ readonly below: number; readonly capMs: number | null }> = [

@@ -9,7 +9,7 @@ import { chmod, mkdir, open } from "node:fs/promises";
 import { dirname } from "node:path";
 
 export const PRIVATE_FILE_MODE = 0o600;
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 
 /** The directory, made if missing, owner-only (the parents it makes too; an existing one tightened). */
 export async function ensurePrivateDir(dir: string): Promise<void> {

@@ -56,13 +56,13 @@ export interface ApprovalNotifierDeps {
   readonly clock?: Clock;
 }
 
-export interface NoticeLimit {
+interface NoticeLimit {
   /** Links sent one by one per host and window. */
   readonly max: number;
   readonly windowMs: number;
 }
 
-export const DEFAULT_NOTICE_LIMIT: NoticeLimit = { max: 5, windowMs: 3_600_000 };
+const DEFAULT_NOTICE_LIMIT: NoticeLimit = { max: 5, windowMs: 3_600_000 };
 
 /** Counts one notice of a host in the window starting at `windowStart`; answers the count so far. Atomic. */
 export interface NoticeBudget {
@@ -106,10 +106,7 @@ export class RedisNoticeBudget implements NoticeBudget {
   }
 }
 
-export function approvalLink(
-  deps: Pick<ApprovalNotifierDeps, "secret" | "origin">,
-  n: ApprovalNotice,
-): string {
+function approvalLink(deps: Pick<ApprovalNotifierDeps, "secret" | "origin">, n: ApprovalNotice): string {
   const token = issueApprovalToken(deps.secret, {
     hostId: n.hostId,
     bookingId: n.bookingId,

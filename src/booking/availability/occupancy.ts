@@ -52,16 +52,3 @@ export function nearOccupancy(occupancy: OccupancyMap): (i: { start: number; end
     return r.entries.slice(lower(r.entries, i.start - r.longest), lower(r.entries, i.end));
   };
 }
-
-export function allocationViews(
-  occupancy: OccupancyMap,
-  typeOf: (resourceId: string) => string | undefined,
-): {
-  occupancyOf: OccupancyOf;
-  agent: AgentOccupancy[];
-  near: (i: { start: number; end: number }) => OccupancyOf;
-} {
-  const near = nearOccupancy(occupancy);
-  const all = near({ start: Number.NEGATIVE_INFINITY, end: Number.POSITIVE_INFINITY });
-  return { occupancyOf: all, agent: agentOccupancy(occupancy, typeOf), near };
-}

@@ -11,7 +11,7 @@
  */
 import { performance } from "node:perf_hooks";
 
-export const READ_HORIZON_TTL_MS = 1_000;
+const READ_HORIZON_TTL_MS = 1_000;
 
 interface Known {
   /** Shared by every query that asks while it is read: one read per host at a time. */
@@ -48,9 +48,4 @@ export async function cachedReadHorizon(
 /** A sync of this process changed the host's horizon: the next query reads it again. */
 export function forgetReadHorizon(state: object, hostId: string): void {
   known.get(state)?.delete(hostId);
-}
-
-/** Hosts whose horizon is remembered (tests: what is kept per host is released). */
-export function rememberedReadHorizons(state: object): number {
-  return known.get(state)?.size ?? 0;
 }

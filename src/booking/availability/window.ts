@@ -10,8 +10,8 @@ import type { BookingRefusal } from "../api.js";
 import { bookingRefusal } from "../rules/index.js";
 
 export const MAX_CANDIDATE_STARTS = 3000;
-export const MAX_WINDOW_MS = 31 * 86_400_000;
-export const DEFAULT_GRANULARITY_MS = 15 * 60_000;
+const MAX_WINDOW_MS = 31 * 86_400_000;
+const DEFAULT_GRANULARITY_MS = 15 * 60_000;
 
 export interface QueryWindow {
   readonly start: number;

@@ -25,7 +25,7 @@ export function bookingIndexEntry(state: BookingState): BookingIndexEntry {
 }
 
 /** For the store's backfill: a payload it kept before the indexes (undefined if unreadable). */
-export function describePayload(payload: string): BookingIndexEntry | undefined {
+function describePayload(payload: string): BookingIndexEntry | undefined {
   const decoded = decodeBookingState(payload);
   return decoded.ok ? bookingIndexEntry(decoded.value) : undefined;
 }

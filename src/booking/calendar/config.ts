@@ -46,10 +46,6 @@ export interface CalendarSection {
   readonly pushUrl?: string;
 }
 
-export const CALENDAR_SETUP_NOTE =
-  "A calendar host's capacity counts as free unless its calendar says otherwise: walk-ins and " +
-  "anything booked by phone exist for the gateway only once they are written in the calendar.";
-
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 

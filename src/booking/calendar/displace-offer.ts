@@ -18,7 +18,7 @@ export interface OfferDeps {
   readonly propose: OperatorApi["propose"];
 }
 
-export interface OfferedProposal {
+interface OfferedProposal {
   readonly proposalId: string;
   readonly start: number;
   readonly expiresAt: number;

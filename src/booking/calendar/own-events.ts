@@ -56,7 +56,7 @@ export function ownEventId(idempotencyKey: string): string {
 }
 
 /** A write that did not land: why, and the event as recorded for the retry. */
-export interface WriteFailure {
+interface WriteFailure {
   readonly cause: ConnectorError<EventWriteErrorCode>;
   readonly event: OwnEvent;
 }

@@ -84,7 +84,7 @@ export interface HostLayout {
   readonly conflicts: Readonly<Record<string, readonly SyncConflict[]>>;
 }
 
-export type SyncOutcome = "complete" | "incomplete";
+type SyncOutcome = "complete" | "incomplete";
 
 /** One sync's outcome, for the logs and the operator API. */
 export interface SyncReport {
@@ -134,7 +134,7 @@ export interface SyncReport {
  * and reported to the host. "hold": a live hold (or a booking the scan did not reach), left
  * as it is; a hold that is confirmed there is displaced by the next sync.
  */
-export type ConflictOutcome = "moved" | "change_offered" | "unresolved" | "hold";
+type ConflictOutcome = "moved" | "change_offered" | "unresolved" | "hold";
 
 export interface SyncConflict {
   readonly resourceId: string;

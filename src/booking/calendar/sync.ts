@@ -79,13 +79,12 @@ export interface CalendarSyncDeps {
   readonly logger?: Pick<Logger, "warn">;
 }
 
-export const DEFAULT_HORIZON_MS = 31 * 24 * 3_600_000;
 /** A full sync again when what was read reaches less than this far past the horizon's start. */
 const HORIZON_SLACK_MS = 24 * 3_600_000;
 const MAX_PAGES = 500;
 /** Every 15 minutes around the clock. */
-export const DEFAULT_MAX_PER_SERIES_PER_DAY = 96;
-export const DEFAULT_MAX_PER_DAY = 10_000;
+const DEFAULT_MAX_PER_SERIES_PER_DAY = 96;
+const DEFAULT_MAX_PER_DAY = 10_000;
 const DAY_MS = 86_400_000;
 
 /**
@@ -94,7 +93,7 @@ const DAY_MS = 86_400_000;
  */
 export const CALENDAR_BUSY_SOURCE = "calendar";
 /** The busy source of one local day's calendar time. */
-export const dayBusySource = (day: number) => `${CALENDAR_BUSY_SOURCE}@${day}`;
+const dayBusySource = (day: number) => `${CALENDAR_BUSY_SOURCE}@${day}`;
 
 /** One calendar read: what changed since the stored state (nothing is stored here). */
 interface Read {

@@ -52,7 +52,7 @@ export interface DirectBooking {
 }
 
 /** A direct booking's hold lives only while it is confirmed (the upstream lease covers the create). */
-export const DIRECT_HOLD_TTL_MS = 120_000;
+const DIRECT_HOLD_TTL_MS = 120_000;
 /** Attempts of one attemptKey whose holds ended before a new key is needed. */
 const MAX_ATTEMPTS = 16;
 

@@ -1,14 +1,11 @@
 /** Booking without a hold step (OSBP, Servicialo A2A): the same hold engine and confirm, in one call. */
-export { attemptHoldId, bookNow, DIRECT_HOLD_TTL_MS } from "./book.js";
-export type { DirectBooking, DirectBookingIntent } from "./book.js";
+export { attemptHoldId, bookNow } from "./book.js";
 export { directOpenings } from "./openings.js";
-export type { Opening, OpeningsRequest } from "./openings.js";
 /** OpeningsRequest.range: [start, end) in epoch ms (src/calendar/interval.ts). */
 export type { Interval } from "../../calendar/index.js";
 export { readDirectBooking } from "./read.js";
 export { guestCancelBooking } from "./cancel.js";
 export { sendVerification, verifyCode } from "./verification.js";
-export type { ReadBooking } from "./read.js";
 
 import type { UpstreamAnswer, UpstreamCustomer } from "../upstream.js";
 import type { Caller, HostRuntime, UseCase } from "../api.js";

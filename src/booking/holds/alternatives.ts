@@ -15,7 +15,7 @@ import { checkWhen, zoneView, type ZoneView } from "../rules/index.js";
 import type { ServiceLookup } from "./lookup.js";
 
 /** The grid alternatives are sought on: a quarter hour, the usual booking step. */
-export const ALTERNATIVE_STEP_MS = 15 * 60_000;
+const ALTERNATIVE_STEP_MS = 15 * 60_000;
 
 export function alternativeStartsFor(
   runtime: HostRuntime,

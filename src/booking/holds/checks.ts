@@ -34,7 +34,7 @@ export interface CheckedHold {
   readonly hostInitiated: boolean;
 }
 
-export const isHostInitiated = (p: CreateHoldParams): boolean => p.kind === "change" && p.by === "host";
+const isHostInitiated = (p: CreateHoldParams): boolean => p.kind === "change" && p.by === "host";
 
 export async function checkHold(
   deps: BookingDeps,

@@ -8,7 +8,7 @@ import type { BookingRefusal } from "../api.js";
 import type { HoldAlternative } from "../errors.js";
 import { bookingRefusal } from "../rules/index.js";
 
-export const MAX_ALTERNATIVES = 5;
+const MAX_ALTERNATIVES = 5;
 const POOL_RETRY_MS = 60_000;
 
 export function holdRefusal(

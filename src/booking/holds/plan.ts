@@ -66,7 +66,7 @@ export function workingResources(runtime: HostRuntime): WorkingResource[] {
 }
 
 /** The resource types a service needs (its candidates' types). */
-export const requiredTypes = (service: CatalogService): ReadonlySet<string> =>
+const requiredTypes = (service: CatalogService): ReadonlySet<string> =>
   new Set(service.requires.map((r) => r.resourceType));
 
 /** Catalog resources a query may touch: every resource of a required type, or the chosen one. */

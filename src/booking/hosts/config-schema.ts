@@ -126,7 +126,7 @@ const host = closed(
   ["id", "name", "timezone", "connector"],
 );
 
-export const HOSTS_CONFIG_SCHEMA: Schema = {
+const HOSTS_CONFIG_SCHEMA: Schema = {
   $schema: "https://json-schema.org/draft/2020-12/schema",
   $id: "https://booking-gateway.local/schemas/hosts-config.json",
   ...closed({ $schema: { type: "string" }, hosts: { type: "array", items: host } }, ["hosts"]),

@@ -5,14 +5,8 @@
  * it keeps and its wire refusals (SchCP: `src/edges/schcp/idempotency.ts`; OSBP:
  * `src/edges/osbp/adapter/create-booking.ts`).
  */
-export type {
-  IdempotencyAttempt,
-  IdempotencyBegin,
-  IdempotencyKey,
-  IdempotencyStore,
-  IdempotencyTimes,
-} from "./port.js";
-export { decideBegin, heldBy, type IdempotencyDecision, type IdempotencyEntry } from "./entry.js";
+export type { IdempotencyAttempt, IdempotencyBegin, IdempotencyKey, IdempotencyStore } from "./port.js";
+export { decideBegin, heldBy, type IdempotencyEntry } from "./entry.js";
 export { MemoryIdempotencyStore } from "./memory.js";
 export { holdStoreIdempotency, type KeptResponse } from "./hold-store.js";
-export { runOnce, type IdempotentRequest, type RunOnceOptions, type RunOnceOutcome } from "./run-once.js";
+export { runOnce } from "./run-once.js";

@@ -11,7 +11,7 @@ import { notFound, refuse } from "../bookings/refuse.js";
 import { decodeOrThrow } from "../bookings/state.js";
 import { storeBookingIndex } from "../bookings/booking-index.js";
 
-export const BOOKING_PAGE_DEFAULT = 50;
+const BOOKING_PAGE_DEFAULT = 50;
 /** The list's largest page and its cursor check, as the store keeps them, for the edges that read a list's query. */
 export { isBookingCursor, MAX_BOOKING_PAGE };
 

@@ -6,7 +6,7 @@
 import type { Surcharge } from "../api.js";
 import { asZoneView, weekdayOf, type ZoneView } from "../rules/zone-view.js";
 
-export const DEFAULT_AFTER_HOURS = "17:00";
+const DEFAULT_AFTER_HOURS = "17:00";
 
 const minutesOf = (hhmm: string): number => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
 

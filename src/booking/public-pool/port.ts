@@ -42,7 +42,7 @@ export interface HeldPlace {
 }
 
 /** The cap that refused a place. */
-export interface PoolFull {
+interface PoolFull {
   readonly scope: "host" | "origin";
   readonly limit: number;
   /** The places counted against that cap (at most the cap). */

@@ -17,7 +17,7 @@ import { bookingRefusal } from "../rules/index.js";
 import { DEFAULT_POOL_CAPS, type HeldPlace, type PoolCaps, type PublicPoolStore } from "./port.js";
 
 /** A place younger than this may belong to a hold about to be placed: never pruned. */
-export const PLACE_GRACE_MS = 120_000;
+const PLACE_GRACE_MS = 120_000;
 /**
  * The hold stores keep an ended hold's record for days (7 by default) before forgetting it.
  * A place whose hold is unknown is therefore one never placed (a crash between the take and
@@ -31,11 +31,10 @@ const neverPlaced = (place: HeldPlace, now: number): boolean =>
 /** The longest Retry-After a refusal gives (SchCP §9's example for this refusal: PT60S). */
 const MAX_RETRY_MS = 60_000;
 
-export const poolCaps = (host: HostRuntime): PoolCaps =>
-  host.config.policies.publicBooking ?? DEFAULT_POOL_CAPS;
+const poolCaps = (host: HostRuntime): PoolCaps => host.config.policies.publicBooking ?? DEFAULT_POOL_CAPS;
 
 /** The caller's origin as the pool counts it: a hash, so no network address is stored. */
-export function originTag(caller: Caller): string {
+function originTag(caller: Caller): string {
   const origin = caller.origin ?? caller.agentKey;
   return createHash("sha256").update(origin).digest("base64url").slice(0, 22);
 }

@@ -1,11 +1,5 @@
 /** The pure §5.2 "who, when and where" rules; each refusal names its policy in basis (§9.2). */
-export {
-  bookingRefusal,
-  notFound,
-  upstreamRejected,
-  withContactRemedy,
-  type RefusalInit,
-} from "./refusal.js";
+export { bookingRefusal, notFound, withContactRemedy } from "./refusal.js";
 export { checkAccess } from "./access.js";
 export { checkEligibility } from "./eligibility.js";
 export {
@@ -16,6 +10,6 @@ export {
   checkWhen,
   releaseInstant,
 } from "./booking-window.js";
-export { checkPlace, insideServiceArea } from "./place.js";
+export { checkPlace } from "./place.js";
 export { checkPartySize, partyCapacity } from "./party-size.js";
-export { asZoneView, spanZoneView, weekdayOf, zoneView, type ZoneView } from "./zone-view.js";
+export { spanZoneView, weekdayOf, zoneView, type ZoneView } from "./zone-view.js";

@@ -24,7 +24,7 @@ const placeRequired = (message: string, needs: readonly string[]): BookingRefusa
     basis: { policy: "service.location", requires: [...needs] },
   });
 
-export function insideServiceArea(area: ServiceArea, place: Place): boolean {
+function insideServiceArea(area: ServiceArea, place: Place): boolean {
   if (place.country === undefined || place.postal_code === undefined) return false;
   if (place.country.toUpperCase() !== area.country.toUpperCase()) return false;
   const code = normalize(place.postal_code);

@@ -66,10 +66,10 @@ export interface Expansion {
 const HOUR = 3_600_000;
 
 /** Most periods (years, months, weeks, days, hours…) one RRULE may walk. */
-export const MAX_PERIODS = 100_000;
+const MAX_PERIODS = 100_000;
 
 /** RFC 4791 §9.9 time-range test: overlaps [from, to); a zero-length one when from ≤ start < to. */
-export const inWindow = (start: number, end: number, from: number, to: number): boolean =>
+const inWindow = (start: number, end: number, from: number, to: number): boolean =>
   start < to && (end > from || (end === start && start >= from));
 
 const byStart = (a: Occurrence, b: Occurrence): number =>

@@ -96,7 +96,7 @@ const DURATION = /^([+-])?P(?:(\d+)W)?(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\
  * The longest duration read, in days: about 10,000 years. Longer ones are valid RFC 5545
  * (§3.3.6 sets no limit) but end past any instant RFC 3339 can write, so they cannot be told.
  */
-export const MAX_DURATION_DAYS = 3_660_000;
+const MAX_DURATION_DAYS = 3_660_000;
 
 /**
  * Reads an RFC 5545 DURATION ("PT1H30M", "P1D", "-PT15M", "P2W"); undefined if not one, or

@@ -26,9 +26,9 @@ import type { Logger } from "../../protocol/logger.js";
 import { formatInstant, parseInstant } from "../../protocol/time/index.js";
 
 /** Occurrences one series may yield in a window before the answer is incomplete. */
-export const DEFAULT_MAX_PER_SERIES = 1_000;
+const DEFAULT_MAX_PER_SERIES = 1_000;
 /** Occurrences one call may yield (a whole calendar's sync) before the answer is incomplete. */
-export const DEFAULT_MAX_TOTAL = 50_000;
+const DEFAULT_MAX_TOTAL = 50_000;
 
 /**
  * Where expansion reports what it skipped (a line, a value, an event, a series): the warn of
@@ -38,7 +38,7 @@ export const DEFAULT_MAX_TOTAL = 50_000;
 const warnOf = (logger: Pick<Logger, "warn"> | undefined): Warn | undefined =>
   logger === undefined ? undefined : (message, fields) => logger.warn(message, fields);
 
-export interface IcsOccurrence {
+interface IcsOccurrence {
   readonly uid: string;
   /** RFC 3339 instants in UTC ("2020-01-28T21:00:00Z"); end exclusive. */
   readonly start: string;

@@ -17,10 +17,10 @@
  * instant (…Z), a floating time or a date, through `stop`.
  */
 
-export type Frequency = "YEARLY" | "MONTHLY" | "WEEKLY" | "DAILY" | "HOURLY" | "MINUTELY" | "SECONDLY";
+type Frequency = "YEARLY" | "MONTHLY" | "WEEKLY" | "DAILY" | "HOURLY" | "MINUTELY" | "SECONDLY";
 
 /** An UNTIL as written: a date (inclusive of the whole day), a floating time, or an instant (utc). */
-export interface Until {
+interface Until {
   readonly date: boolean;
   readonly utc: boolean;
   /** Floating ms of the value as written (UTC wall clock when utc). */
@@ -69,7 +69,7 @@ function ints(name: string, value: string, min: number, max: number, signed: boo
 }
 
 /** Reads an UNTIL or date value in basic ("20200204T151459Z", "20191023") or extended form. */
-export function parseUntil(value: string): Until {
+function parseUntil(value: string): Until {
   const m = /^(\d{4})(\d{2})(\d{2})(?:T(\d{2})(\d{2})(\d{2})(Z)?)?$/.exec(value.replace(/[-:]/g, ""));
   if (m === null) throw new RangeError(`RRULE UNTIL=${value} is not a date or date-time`);
   const [y, mo, d, h, mi, s] = m.slice(1, 7).map((x) => Number(x ?? 0)) as [

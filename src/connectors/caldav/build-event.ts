@@ -11,7 +11,7 @@
 import ICAL from "ical.js";
 import type { CalendarEventWrite } from "../port.js";
 
-export const PRODID = "-//booking-gateway//CalDAV connector//EN";
+const PRODID = "-//booking-gateway//CalDAV connector//EN";
 
 const utc = (ms: number): ICAL.Time => ICAL.Time.fromJSDate(new Date(ms), true);
 

@@ -19,9 +19,7 @@ import { createCalendarSync } from "./sync.js";
 import { CALDAV_PLATFORM, createSend } from "./upstream.js";
 import { createEventWriter } from "./writer.js";
 
-export { CALDAV_PLATFORM } from "./upstream.js";
-
-export const DEFAULT_TIMEOUT_MS = 20_000;
+const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface CaldavDeps {
   readonly fetch?: typeof globalThis.fetch;

@@ -23,7 +23,7 @@ export interface CaldavContext {
 }
 
 /** A DAV call's parsed Multi-Status. */
-export interface Dav {
+interface Dav {
   readonly multistatus: Multistatus;
   /** With `collect`: the resources' events by eventId, or the first unreadable one's message. */
   readonly collected?: Collected;

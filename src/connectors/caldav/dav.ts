@@ -23,7 +23,7 @@ export const syncTokenPropfind = `<?xml version="1.0" encoding="utf-8"?>
 <D:propfind ${NS}><D:prop><D:sync-token/></D:prop></D:propfind>`;
 
 /** "YYYYMMDDTHHMMSSZ" (RFC 4791 §9.9 time-range values are UTC date-times). */
-export function utcStamp(ms: number): string {
+function utcStamp(ms: number): string {
   return new Date(ms)
     .toISOString()
     .replace(/[-:]/g, "")

@@ -23,7 +23,7 @@ import type { FromWorker, ToWorker } from "./parse-worker.js";
 import type { Result } from "../../protocol/result.js";
 
 /** How long the worker may work on one answer before it is ended. */
-export const PARSE_DEADLINE_MS = 10_000;
+const PARSE_DEADLINE_MS = 10_000;
 
 /** What a parse the worker could not finish within its bounds answers: `what` could not be read. */
 export { tooCostly } from "../http/failures.js";

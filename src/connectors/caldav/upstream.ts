@@ -71,7 +71,7 @@ export const errorText = (answer: HttpAnswer): string =>
     : new TextDecoder("utf-8").decode(answer.bytes.subarray(0, ERROR_TEXT_BYTES));
 
 /** An answer whose text is decoded only when asked for (a BOM dropped, as Response.text() does). */
-export function httpAnswer(status: number, headers: Headers, bytes: Uint8Array): HttpAnswer {
+function httpAnswer(status: number, headers: Headers, bytes: Uint8Array): HttpAnswer {
   let text: string | undefined;
   return {
     status,
@@ -85,9 +85,9 @@ export function httpAnswer(status: number, headers: Headers, bytes: Uint8Array):
 }
 
 /** An answer arrived (any status), or none did (timeout, refused connection). */
-export type Exchange = Result<HttpAnswer, ConnectorError> & { readonly meta: UpstreamMeta };
+type Exchange = Result<HttpAnswer, ConnectorError> & { readonly meta: UpstreamMeta };
 
-export interface OutgoingRequest {
+interface OutgoingRequest {
   readonly method: string;
   readonly url: URL;
   readonly headers?: Readonly<Record<string, string>>;

@@ -25,7 +25,7 @@ import type { EventTime, RawCalendarEvent } from "../port.js";
 import { contentLinesOf, type SkippedLine } from "../../protocol/ical/content-lines.js";
 import type { Result } from "../../protocol/result.js";
 
-export interface ResourceEvents {
+interface ResourceEvents {
   readonly events: readonly RawCalendarEvent[];
   /** Lines left out as not iCalendar content lines (they carry no time), for the log. */
   readonly skipped?: readonly SkippedLine[];

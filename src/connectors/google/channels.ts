@@ -148,7 +148,7 @@ function header(headers: NotificationHeaders, name: string): string | undefined 
 }
 
 /** Constant-time equality of two secrets of any length (digests first, so lengths do not leak). */
-export function sameSecret(a: string, b: string): boolean {
+function sameSecret(a: string, b: string): boolean {
   const da = createHash("sha256").update(a, "utf8").digest();
   const db = createHash("sha256").update(b, "utf8").digest();
   return timingSafeEqual(da, db);

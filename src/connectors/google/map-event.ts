@@ -32,7 +32,7 @@ import { UnreadableEvent } from "../unreadable-event.js";
 
 type GoogleTime = calendar_v3.Schema$EventDateTime;
 
-export function mapTime(t: GoogleTime | undefined, what: string): EventTime {
+function mapTime(t: GoogleTime | undefined, what: string): EventTime {
   if (t?.date) return { date: t.date };
   if (!t?.dateTime) throw new UnreadableEvent(`${what} has neither date nor dateTime`);
   const zone = t.timeZone ?? undefined;
@@ -84,7 +84,7 @@ interface Recurrence {
 }
 
 /** Splits "NAME;PARAMS:VALUES" lines; unknown properties (EXRULE is obsolete) are refused. */
-export function readRecurrence(lines: readonly string[], start: EventTime): Recurrence {
+function readRecurrence(lines: readonly string[], start: EventTime): Recurrence {
   const zone = "zone" in start ? start.zone : undefined;
   const out: Recurrence = {};
   for (const line of lines) {

@@ -5,13 +5,13 @@
  */
 import type { UpstreamMeta } from "../ports/result.js";
 
-export const REDACTED = "{redacted}";
+const REDACTED = "{redacted}";
 
 /** A connector's own rule for a decoded path segment that carries contact data. */
 export type SegmentRedactor = (segment: string) => boolean;
 
 /** What a redacted segment was: an e-mail address, a phone number, or the connector's own kind. */
-export type RedactedKind = "email" | "phone" | "other";
+type RedactedKind = "email" | "phone" | "other";
 
 /**
  * How a redacted segment is written. Connectors keep the spelling their operators already read

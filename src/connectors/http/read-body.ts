@@ -59,10 +59,7 @@ function announcedLength(headers: Headers): number | undefined {
  * The body as a stream that errors with UpstreamTooLargeError past `maxBytes` and with a
  * TimeoutError when `signal` aborts; the source is cancelled either way (the socket is freed).
  */
-export function cappedStream(
-  body: ReadableStream<Uint8Array>,
-  limits: BodyLimits,
-): ReadableStream<Uint8Array> {
+function cappedStream(body: ReadableStream<Uint8Array>, limits: BodyLimits): ReadableStream<Uint8Array> {
   const reader = body.getReader();
   let seen = 0;
   let sinceTurn = 0;

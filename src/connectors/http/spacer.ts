@@ -10,7 +10,7 @@ export interface Spacer {
   wait(): Promise<void>;
 }
 
-export const noSpacing: Spacer = { wait: () => Promise.resolve() };
+const noSpacing: Spacer = { wait: () => Promise.resolve() };
 
 export function createSpacer(
   maxPerSecond: number,

@@ -8,7 +8,7 @@ import type { UpstreamNotice } from "./notices.js";
 import type { UpstreamPacing } from "./pacing.js";
 
 /** Where the platform's API version goes on each request. */
-export type VersionPin =
+type VersionPin =
   | { readonly header: string; readonly value: string }
   /** Path-versioned APIs: prefixed to every request path (e.g. "/v1"). */
   | { readonly pathPrefix: string }
@@ -100,7 +100,7 @@ export interface UpstreamResponse {
 }
 
 /** An answer of any status: the caller reads its status, parsed body and headers. */
-export interface CallAnswer {
+interface CallAnswer {
   readonly status: number;
   readonly data: unknown;
   readonly headers: Headers;
@@ -114,7 +114,7 @@ export type Answered = Ok<CallAnswer> & { readonly meta: UpstreamMeta };
  * No answer for the caller to read: no call made (the token provider failed: no meta), no
  * answer, or a transport error.
  */
-export type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
+type NotAnswered = Err<ConnectorError> & { readonly meta?: UpstreamMeta };
 export type CallOutcome = Answered | NotAnswered;
 
 /** One call the capturing fetch made: its meta and, when no answer came, why. */

@@ -74,7 +74,7 @@ function bodyOf(event: CalendarEventWrite): Record<string, unknown> {
 }
 
 /** If-Match as Graph wants it: an entity tag; a bare changeKey becomes the weak tag Graph itself sends. */
-export function ifMatchOf(version: string): string {
+function ifMatchOf(version: string): string {
   return version.startsWith('W/"') || version.startsWith('"') ? version : `W/"${version}"`;
 }
 

@@ -31,7 +31,7 @@ import type { GraphDateTimeTimeZone, GraphEvent } from "./graph-types.js";
 
 const LOCAL = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2})(?:\.\d+)?$/;
 
-export function mapTime(t: GraphDateTimeTimeZone | undefined, allDay: boolean, what: string): EventTime {
+function mapTime(t: GraphDateTimeTimeZone | undefined, allDay: boolean, what: string): EventTime {
   const m = t?.dateTime !== undefined ? LOCAL.exec(t.dateTime) : null;
   if (m === null) throw new UnreadableEvent(`${what} is not a Graph dateTime`);
   const [, date = "", time = ""] = m;

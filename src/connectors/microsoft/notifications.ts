@@ -40,7 +40,7 @@ export interface ChangeNotification {
 export type GraphNotificationRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
 
 /** Constant-time equality of two secrets of any length (digests first, so lengths do not leak). */
-export function sameSecret(a: string, b: string): boolean {
+function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(
     createHash("sha256").update(a, "utf8").digest(),
     createHash("sha256").update(b, "utf8").digest(),

@@ -32,7 +32,6 @@ import { parseOpeningsSettings, type OpeningsSettings } from "./settings.js";
 import { findSlots, nextAvailable } from "./slots.js";
 import { openingsVerification } from "./verification.js";
 
-export { OPENINGS_BOOKING_ABILITIES, OPENINGS_PLATFORM } from "./platform.js";
 export type { OpeningsDeps } from "./context.js";
 
 export interface OpeningsConnector extends Connector {

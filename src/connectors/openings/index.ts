@@ -1,4 +1,3 @@
-export { createOpeningsConnector, OPENINGS_BOOKING_ABILITIES, OPENINGS_PLATFORM } from "./connector.js";
-export type { OpeningsConnector, OpeningsDeps } from "./connector.js";
+export { createOpeningsConnector } from "./connector.js";
+export type { OpeningsConnector } from "./connector.js";
 export { parseOpeningsSettings } from "./settings.js";
-export type { OpeningsSettings } from "./settings.js";

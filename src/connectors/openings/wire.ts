@@ -22,7 +22,7 @@ export interface WireLocation {
   readonly schedules: readonly WorkingPeriod[];
 }
 
-export interface WireOption {
+interface WireOption {
   readonly id: string;
   readonly name: string;
   readonly durationMinutes: number;
@@ -30,7 +30,7 @@ export interface WireOption {
   readonly price?: number;
 }
 
-export interface WireService {
+interface WireService {
   readonly id: string;
   readonly name: string;
   readonly durationMinutes: number;
@@ -39,7 +39,7 @@ export interface WireService {
   readonly options: readonly WireOption[];
 }
 
-export interface WireMember {
+interface WireMember {
   readonly id: string;
   readonly name: string;
   readonly schedules: readonly WorkingPeriod[];

@@ -62,7 +62,7 @@ export interface BookingMove {
  * - "none": nothing can be read back; the connector can only prove absence (the attempted time
  *   still free) and otherwise refuses (`unavailable`), never creating a second time.
  */
-export type FindByKeyAbility = "native" | "lookup" | "none";
+type FindByKeyAbility = "native" | "lookup" | "none";
 
 /** What a platform's booking API can do; absent on a connector: everything, natively. */
 export interface BookingAbilities {
@@ -74,7 +74,7 @@ export interface BookingAbilities {
   readonly cancel: boolean;
 }
 
-export const NATIVE_BOOKING_ABILITIES: BookingAbilities = {
+const NATIVE_BOOKING_ABILITIES: BookingAbilities = {
   findByKey: "native",
   readback: true,
   move: true,

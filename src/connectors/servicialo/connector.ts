@@ -25,7 +25,7 @@ import { createServicialoContext, type ServicialoDeps } from "./context.js";
 import { SERVICIALO_PLATFORM } from "./platform.js";
 import { parseServicialoSettings, type ServicialoSettings } from "./settings.js";
 
-export { SERVICIALO_BOOKING_ABILITIES, SERVICIALO_PLATFORM } from "./platform.js";
+export { SERVICIALO_PLATFORM } from "./platform.js";
 export type { ServicialoDeps } from "./context.js";
 
 export interface ServicialoConnector extends Connector {

@@ -7,7 +7,7 @@
 import { childPointer, err, type Result } from "../../protocol/result.js";
 import { EMAIL_SHAPE, SettingsReader, type SettingsError } from "../http/settings.js";
 
-export interface ServicialoProvider {
+interface ServicialoProvider {
   readonly id: string;
   readonly name: string;
 }

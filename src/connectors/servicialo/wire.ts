@@ -5,7 +5,7 @@
 import type { UpstreamStatus } from "../ports/bookings.js";
 import { fromMajorUnits, type Money } from "../../protocol/money/index.js";
 
-export interface WireService {
+interface WireService {
   readonly id: string;
   readonly name: string;
   /** "numeric string" in whole currency units (the example shows a number; both are read). */
@@ -28,7 +28,7 @@ export interface WireServices {
   readonly services: readonly WireService[];
 }
 
-export interface WireSlot {
+interface WireSlot {
   readonly start: string;
   readonly end: string;
   readonly providerId?: string;

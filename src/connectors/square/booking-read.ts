@@ -16,7 +16,7 @@ export const DAY = 86_400_000;
 const LIST_WINDOW_MS = 31 * DAY;
 const KEY_MARK = /\[gateway-key:([^\]\s]+)\]/;
 
-export const keyMark = (key: string): string => `[gateway-key:${encodeURIComponent(key)}]`;
+const keyMark = (key: string): string => `[gateway-key:${encodeURIComponent(key)}]`;
 
 export function keyOf(note: string | null | undefined): string | undefined {
   const m = note === null || note === undefined ? null : KEY_MARK.exec(note);
@@ -69,7 +69,7 @@ export function sellerNote(request: UpstreamCreate): string {
 }
 
 /** The bookings of the location starting in [min, max], every page. */
-export async function listBookings(
+async function listBookings(
   client: SquareClient,
   locationId: string,
   min: number,

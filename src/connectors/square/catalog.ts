@@ -38,7 +38,7 @@ function hhmm(value: unknown, what: string): string {
   return `${m[1]}:${m[2]}`;
 }
 
-export function hoursOf(hours: Square.BusinessHours | undefined): WeeklyPeriod[] {
+function hoursOf(hours: Square.BusinessHours | undefined): WeeklyPeriod[] {
   return (hours?.periods ?? []).map((p, i) => {
     const day = DAYS[p.dayOfWeek ?? ""];
     if (day === undefined) throw new UnreadableAnswer(`business_hours.periods[${i}].day_of_week`);

@@ -28,7 +28,7 @@ import { squareSdk } from "./sdk.js";
 import { baseUrlOf, type SquareSettings } from "./settings.js";
 
 /** Supplies the current access token; undefined when the business has no valid grant (revoked). */
-export type SquareTokenProvider = () => Promise<string | undefined>;
+type SquareTokenProvider = () => Promise<string | undefined>;
 
 export interface SquareDeps {
   readonly clock: Clock;
@@ -44,7 +44,7 @@ export interface SquareDeps {
   readonly pacing?: UpstreamPacing;
 }
 
-export const SQUARE_VENDOR = "square";
+const SQUARE_VENDOR = "square";
 const DEFAULT_TIMEOUT_MS = 10_000;
 // The SDK's own timeout only backs up http.ts's, which fires first and is the one recorded.
 const SDK_TIMEOUT_SLACK_MS = 5_000;

@@ -83,7 +83,7 @@ function describe(errors: readonly BodyError[], fallback: string): string {
   return `Square ${first.code}${where}${first.detail === undefined ? "" : `: ${first.detail}`}`;
 }
 
-export function isSlotTakenAnswer(status: number | undefined, errors: readonly BodyError[]): boolean {
+function isSlotTakenAnswer(status: number | undefined, errors: readonly BodyError[]): boolean {
   if (status === 409 || errors.some((x) => x.code === "CONFLICT")) return true;
   return errors.some(
     (x) =>

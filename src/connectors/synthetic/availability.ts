@@ -15,8 +15,8 @@ import { rangeHours, STRETCH_CAP_MS } from "./hours.js";
 import type { SyntheticScenario } from "./scenario.js";
 import { longestTake, occupancyIndex, planSlot } from "./slots.js";
 
-export const MAX_RANGE_MS = 31 * 86_400_000;
-export const MAX_STARTS = 3000;
+const MAX_RANGE_MS = 31 * 86_400_000;
+const MAX_STARTS = 3000;
 
 export type QueryProblem = { readonly code: "invalid_request" | "not_found"; readonly message: string };
 

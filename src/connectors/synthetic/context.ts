@@ -23,7 +23,7 @@ export interface SyntheticContext {
 }
 
 /** What the platform refuses with. */
-export interface SyntheticRefusal {
+interface SyntheticRefusal {
   readonly code: ConnectorErrorCode;
   readonly message: string;
   readonly verificationMethod?: "sms" | "email";

@@ -15,38 +15,13 @@ export {
   codeInMessage,
   fileMessageSink,
   readSyntheticMessages,
-  verificationText,
   type SyntheticMessage,
   type SyntheticMessageSink,
 } from "./messages.js";
-export {
-  DEFAULT_VERIFICATION_SEND_LIMIT,
-  admitInWindow,
-  isSendLimit,
-  type SendAdmission,
-  type VerificationSendLimit,
-} from "./send-limit.js";
-export {
-  MemorySyntheticBackend,
-  type SyntheticBackend,
-  type SyntheticReadQuery,
-  type SyntheticSnapshot,
-  type SyntheticWriteOutcome,
-  type VerificationRecord,
-} from "./backend.js";
-export {
-  RedisSyntheticBackend,
-  SyntheticBackendError,
-  type RedisSyntheticBackendOptions,
-} from "./redis-backend.js";
-export {
-  FaultPlan,
-  type FaultKind,
-  type FaultRule,
-  type SyntheticCall,
-  type SyntheticOperation,
-} from "./faults.js";
-export type { AppointmentAllocation, AppointmentStatus, SyntheticAppointment } from "./appointment.js";
+export { DEFAULT_VERIFICATION_SEND_LIMIT, admitInWindow, type VerificationSendLimit } from "./send-limit.js";
+export { MemorySyntheticBackend, type SyntheticBackend, type SyntheticWriteOutcome } from "./backend.js";
+export { RedisSyntheticBackend } from "./redis-backend.js";
+export { FaultPlan, type SyntheticOperation } from "./faults.js";
+export type { SyntheticAppointment } from "./appointment.js";
 export { SYNTHETIC_PLATFORM } from "./upstream.js";
-export { MAX_RANGE_MS, MAX_STARTS } from "./availability.js";
 export { CODE_TTL_MS } from "./verification.js";

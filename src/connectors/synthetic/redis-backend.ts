@@ -108,7 +108,7 @@ export interface RedisSyntheticBackendOptions {
   readonly keyPrefix?: string;
 }
 
-export class SyntheticBackendError extends Error {
+class SyntheticBackendError extends Error {
   override readonly name = "SyntheticBackendError";
 }
 

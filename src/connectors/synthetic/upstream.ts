@@ -46,7 +46,7 @@ export function callLine(call: SyntheticCall): string {
 }
 
 /** The HTTP status the platform answers each error with. */
-export const ERROR_STATUS: Readonly<Record<ConnectorErrorCode, number>> = {
+const ERROR_STATUS: Readonly<Record<ConnectorErrorCode, number>> = {
   invalid_request: 400,
   unauthorized: 401,
   payment_required: 402,

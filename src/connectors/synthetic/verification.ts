@@ -26,7 +26,7 @@ function contactOf(method: Method, customer: UpstreamCustomer | undefined): stri
   return typeof c === "string" && c.trim() !== "" ? c.trim() : undefined;
 }
 
-export function deriveCode(hostId: string, contact: string, issuedAt: number): string {
+function deriveCode(hostId: string, contact: string, issuedAt: number): string {
   const digest = createHash("sha256").update(`${hostId}\n${contact}\n${issuedAt}`).digest();
   return String(digest.readUInt32BE(0) % 1_000_000).padStart(6, "0");
 }

@@ -117,7 +117,7 @@ const startsIn = (b: BookingRecord, q: BookingListQuery) =>
   (q.from === undefined || b.interval.start >= q.from) && (q.to === undefined || b.interval.start < q.to);
 
 /** Programmer errors (the core checks what it is given before it asks). */
-export function checkListQuery(query: BookingListQuery): void {
+function checkListQuery(query: BookingListQuery): void {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > MAX_BOOKING_PAGE)
     throw new RangeError(`limit must be an integer from 1 to ${MAX_BOOKING_PAGE}, got ${query.limit}`);
   if (query.cursor !== undefined && !isBookingCursor(query.cursor))

@@ -11,7 +11,7 @@ const MAX_ALTERNATIVES = 5;
 type Refusal = Extract<HoldOutcome, { ok: false }>;
 
 /** §7.2: proven principals draw on no pool; honoured attesters' vouchees on theirs (§7.5). */
-export function poolOf(owner: HoldOwner, caps: HoldCaps): Pool {
+function poolOf(owner: HoldOwner, caps: HoldCaps): Pool {
   if (owner.principal !== null && caps.principalProven) return { kind: "proven" };
   return owner.attester !== undefined ? { kind: "attester", id: owner.attester } : { kind: "unproven" };
 }

@@ -57,7 +57,7 @@ export function decode<T>(operation: string, read: () => T): T {
   }
 }
 
-export function asList(reply: unknown): unknown[] {
+function asList(reply: unknown): unknown[] {
   if (!Array.isArray(reply)) throw unavailable("script", new MalformedReplyError("expected a list reply"));
   return reply;
 }

@@ -1,9 +1,3 @@
-export {
-  createRedisGatewayStore,
-  RedisHoldStore,
-  type RedisGatewayStoreOptions,
-  type RedisStoreOptions,
-} from "./redis-store.js";
-export type { RedisConnectionOptions } from "../../redis/connection.js";
+export { createRedisGatewayStore, RedisHoldStore } from "./redis-store.js";
 export { RedisKeys } from "./keys.js";
-export type { ReplicaShortfall, ReplicaWaitPolicy } from "./replica-wait.js";
+export type { ReplicaWaitPolicy } from "./replica-wait.js";

@@ -28,8 +28,8 @@ import { checkInterval, decode, type StoreContext } from "./context.js";
  * a turn made a second call carry one read: more calls, fewer answers a second); reads one
  * call answers at most (a script blocks the server while it runs).
  */
-export const MAX_IN_FLIGHT_PER_HOST = 2;
-export const MAX_READS_PER_CALL = 32;
+const MAX_IN_FLIGHT_PER_HOST = 2;
+const MAX_READS_PER_CALL = 32;
 
 interface Read {
   readonly resourceIds: readonly string[];

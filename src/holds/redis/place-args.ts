@@ -37,7 +37,7 @@ function num(n: number, what: string): string {
 }
 
 /** Only the port's fields: what is stored is what getHold and expiry events return. */
-export function ownerJson(owner: HoldOwner): string {
+function ownerJson(owner: HoldOwner): string {
   let mandates = "";
   for (const m of owner.mandates) {
     if (mandates !== "") mandates += ",";

@@ -10,7 +10,7 @@ import { describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
 import { realTimers, type Timers } from "./types.js";
 
-export const DEFAULT_PUSH_WINDOW_MS = 2_000;
+const DEFAULT_PUSH_WINDOW_MS = 2_000;
 
 export interface PushCoalescer {
   /** A verified notification for this host: a sync soon, once per window. */

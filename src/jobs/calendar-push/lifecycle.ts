@@ -39,7 +39,7 @@ export interface PushLifecycleDeps {
 }
 
 /** What a Graph lifecycle notification asks of a subscription. */
-export interface RecheckHint {
+interface RecheckHint {
   /** subscriptionRemoved: forget it, open a new one. */
   readonly drop?: string;
   /** reauthorizationRequired: extend it now (a renewal reauthorizes it). */
@@ -54,8 +54,8 @@ export interface PushLifecycle {
   close(): Promise<void>;
 }
 
-export const DEFAULT_RENEW_BEFORE_MS = 3_600_000;
-export const DEFAULT_PUSH_RETRY_MS = 15 * 60_000;
+const DEFAULT_RENEW_BEFORE_MS = 3_600_000;
+const DEFAULT_PUSH_RETRY_MS = 15 * 60_000;
 
 const minutes = (ms: number) => `${Math.round(ms / 60_000)} min`;
 

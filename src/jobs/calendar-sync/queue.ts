@@ -36,7 +36,7 @@ export interface CalendarSyncQueue {
 
 export type RunSync = (hostId: string, reason: string) => Promise<void>;
 
-export const DEFAULT_SYNC_CONCURRENCY = 4;
+const DEFAULT_SYNC_CONCURRENCY = 4;
 
 export interface MemorySyncOptions {
   /** Syncs at start and on schedule running at once (default DEFAULT_SYNC_CONCURRENCY). */

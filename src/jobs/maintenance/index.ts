@@ -1,22 +1,2 @@
-export {
-  createMaintenanceWorkers,
-  type MaintenanceIntervals,
-  type MaintenanceOptions,
-  type MaintenanceTaskName,
-  type MaintenanceWorkers,
-} from "./workers.js";
-export {
-  PeriodicTask,
-  type PeriodicTaskOptions,
-  type RunOutcome,
-  type TaskLease,
-  type TaskLock,
-} from "./periodic.js";
-export { RedisTaskLock, taskLockPrefix, type RedisTaskLockOptions } from "./redis-lock.js";
-export {
-  sweepExpiredHolds,
-  type ExpiryNotice,
-  type SweepOptions,
-  type SweepReport,
-  type SweeperDeps,
-} from "./sweeper.js";
+export { createMaintenanceWorkers, type MaintenanceIntervals } from "./workers.js";
+export { RedisTaskLock, taskLockPrefix } from "./redis-lock.js";

@@ -22,7 +22,7 @@ import type { RunOutcome, TaskLock } from "./periodic.js";
 import { sweepExpiredHolds, type ExpiryNotice } from "./sweeper.js";
 import type { SweepOptions } from "./sweeper.js";
 
-export type MaintenanceTaskName = "sweeper" | "reconcile" | "approvals" | "catalogs";
+type MaintenanceTaskName = "sweeper" | "reconcile" | "approvals" | "catalogs";
 
 export interface MaintenanceIntervals {
   /** Default 5 s: a lapsed hold's time is free anyway (lazy expiry); this sends its webhook. */

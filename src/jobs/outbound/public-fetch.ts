@@ -30,8 +30,8 @@ import { exchange } from "./exchange.js";
 import { RefusedError } from "./types.js";
 import type { FetchRefusal, OutboundRequest, OutboundResponse } from "./types.js";
 
-export type { FetchRefusal, FetchRefusalCode, OutboundRequest, OutboundResponse } from "./types.js";
-export { systemResolver, type ResolvedAddress, type Resolver } from "../../protocol/net/guarded-lookup.js";
+export type { FetchRefusalCode, OutboundRequest } from "./types.js";
+export type { ResolvedAddress, Resolver } from "../../protocol/net/guarded-lookup.js";
 
 export interface PublicFetchOptions {
   /** From socket creation to TCP connect (default 3 s). */

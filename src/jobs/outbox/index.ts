@@ -2,7 +2,7 @@ export type { HostMessage, MessageTransport } from "./message.js";
 export { smtpTransport, type SmtpSettings } from "./smtp.js";
 export { smsTransport, type SmsSettings } from "./sms.js";
 export { fileTransport } from "./file.js";
-export { createHostMessenger, type HostMessenger, type MessengerOptions } from "./deliver.js";
+export { createHostMessenger, type HostMessenger } from "./deliver.js";
 export {
   createBullmqHostMessenger,
   hostMessageJobId,

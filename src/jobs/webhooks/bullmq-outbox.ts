@@ -18,7 +18,7 @@ import { DEFAULT_WEBHOOK_RETRY } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { WebhookOutbox } from "./types.js";
 
-export const WEBHOOK_QUEUE = "webhooks";
+const WEBHOOK_QUEUE = "webhooks";
 /** Braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires. */
 export const DEFAULT_BULLMQ_PREFIX = "{booking-gateway}";
 

@@ -17,7 +17,7 @@ export interface DeliveryDeps {
   readonly userAgent?: string;
 }
 
-export type DeliveryFailureCode = "unknown_host" | "no_signing_key" | "http_status" | FetchRefusalCode;
+type DeliveryFailureCode = "unknown_host" | "no_signing_key" | "http_status" | FetchRefusalCode;
 
 /** Why an attempt did not deliver. */
 export interface DeliveryFailure {

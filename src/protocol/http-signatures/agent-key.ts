@@ -10,7 +10,7 @@ import type { Ed25519PublicJwk } from "../jose/jwk.js";
 import type { Result } from "../result.js";
 import { BoundedMemo } from "../bounded-memo.js";
 
-export const AGENT_KEY_HEADER = "schcp-agent-key";
+const AGENT_KEY_HEADER = "schcp-agent-key";
 
 /** An agent sends the same header on every request: decoded once, kept frozen, bounded. */
 const decodedHeaders = new BoundedMemo<Result<Ed25519PublicJwk>>(10_000);

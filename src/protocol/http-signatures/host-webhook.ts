@@ -36,7 +36,7 @@ import type { HeaderLookup } from "./schcp-verify.js";
 import { readSchcpSignature, readSchcpSignatureInput, verifyWithJwk } from "./schcp-read.js";
 import { buildSignatureBase } from "./signature-base.js";
 
-export const SCHCP_HOST_HEADER = "schcp-host";
+const SCHCP_HOST_HEADER = "schcp-host";
 
 export interface SignHostWebhookInput {
   /** The callback URL exactly as the request is sent (the "@target-uri"). */

@@ -14,7 +14,7 @@ import { parseDictionary, serializeInnerList } from "./structured-fields.js";
 import type { DictionaryMember, InnerList } from "./structured-fields.js";
 
 /** Combined value of every line of a field, as RFC 9110 §5.3 lets a recipient join them. */
-export function combinedField(message: HttpMessageView, name: string): string | undefined {
+function combinedField(message: HttpMessageView, name: string): string | undefined {
   const lines = message.headers.filter(([n]) => n.toLowerCase() === name).map(([, v]) => trimOws(v));
   return lines.length === 0 ? undefined : lines.join(", ");
 }

@@ -13,7 +13,7 @@ import { decodeBase64Strict, encodeBase64 } from "../json/base64.js";
 import { err, fieldError, ok } from "../result.js";
 import type { FieldError, Result } from "../result.js";
 
-export type BareItem =
+type BareItem =
   | { readonly type: "integer"; readonly value: number }
   | { readonly type: "decimal"; readonly value: number }
   | { readonly type: "string"; readonly value: string }
@@ -21,7 +21,7 @@ export type BareItem =
   | { readonly type: "bytes"; readonly value: Uint8Array }
   | { readonly type: "boolean"; readonly value: boolean };
 
-export type Parameters = ReadonlyArray<readonly [string, BareItem]>;
+type Parameters = ReadonlyArray<readonly [string, BareItem]>;
 export interface Item {
   readonly kind: "item";
   readonly value: BareItem;
@@ -202,7 +202,7 @@ class SfParser {
 }
 
 /** RFC 8941 §4.1 serialisation, as RFC 9421 §2.3 builds "@signature-params". */
-export function serializeBareItem(item: BareItem): string {
+function serializeBareItem(item: BareItem): string {
   switch (item.type) {
     case "integer":
       return String(item.value);
@@ -219,7 +219,7 @@ export function serializeBareItem(item: BareItem): string {
   }
 }
 
-export function serializeParams(params: Parameters): string {
+function serializeParams(params: Parameters): string {
   return params
     .map(([k, v]) => (v.type === "boolean" && v.value ? `;${k}` : `;${k}=${serializeBareItem(v)}`))
     .join("");

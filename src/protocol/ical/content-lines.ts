@@ -10,8 +10,7 @@
  */
 
 /** A content line: a name, parameters (quoted values may hold ":" and ";"), then ":". */
-export const CONTENT_LINE =
-  /^[A-Za-z0-9-]+(?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?:"[^"]*"|[^";:,]*))*)*:/;
+const CONTENT_LINE = /^[A-Za-z0-9-]+(?:;[A-Za-z0-9-]+=(?:"[^"]*"|[^";:,]*)(?:,(?:"[^"]*"|[^";:,]*))*)*:/;
 
 /** At most this much of a skipped line is reported. */
 const SNIPPET = 80;

@@ -1,5 +1,4 @@
 export {
-  PRINCIPAL_URN_PREFIX,
   ed25519PrivateKeyFromJwk,
   ed25519PublicJwkOf,
   ed25519PublicKeyFromJwk,
@@ -8,6 +7,5 @@ export {
   parseEd25519PublicJwk,
   principalUrn,
 } from "./jwk.js";
-export type { Ed25519PrivateJwk, Ed25519PublicJwk, ParseJwkOptions } from "./jwk.js";
-export { decodeCompactJws, signCompactJws, signCompactJwsBytes, verifyJwsSignature } from "./jws.js";
-export type { DecodedJws } from "./jws.js";
+export type { Ed25519PrivateJwk, Ed25519PublicJwk } from "./jwk.js";
+export { decodeCompactJws, signCompactJws, verifyJwsSignature } from "./jws.js";

@@ -15,7 +15,7 @@
 import { childPointer, err, fieldError, ok } from "../result.js";
 import type { FieldError, Result } from "../result.js";
 
-export type StrictJsonErrorCode = "invalid_utf8" | "invalid_json" | "duplicate_member";
+type StrictJsonErrorCode = "invalid_utf8" | "invalid_json" | "duplicate_member";
 export type StrictJsonError = FieldError<StrictJsonErrorCode>;
 
 /** Deep enough for every SchCP/OSBP document, shallow enough that recursion is safe. */

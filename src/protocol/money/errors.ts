@@ -4,7 +4,7 @@ import type { FieldError } from "../result.js";
  * Why a money value was refused. Stable codes; the edges map them to SchCP INVALID_REQUEST
  * or an OSBP Problem.
  */
-export type MoneyErrorCode =
+type MoneyErrorCode =
   | "invalid_type" // not the JSON type the field needs
   | "invalid_amount" // not a decimal of the expected grammar (sign, exponent, leading zeros…)
   | "too_many_decimals" // more decimals than the currency's minor unit (SchCP §2.1)

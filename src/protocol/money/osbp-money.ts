@@ -23,7 +23,7 @@ import { currencyExponent, isKnownCurrency } from "./iso4217.js";
 import { isPlainObject } from "./money.js";
 
 export const OSBP_MONEY_TYPES = ["fixed", "insurance_dependent", "quote_required", "unknown"] as const;
-export type OsbpMoneyType = (typeof OSBP_MONEY_TYPES)[number];
+type OsbpMoneyType = (typeof OSBP_MONEY_TYPES)[number];
 
 export interface OsbpMoney {
   readonly amount_minor?: number;

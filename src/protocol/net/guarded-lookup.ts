@@ -36,7 +36,7 @@ export class AddressRefusedError extends TypeError {
 }
 
 /** Thrown for a name with no address, or one the resolver could not resolve. */
-export class LookupFailedError extends Error {
+class LookupFailedError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "LookupFailedError";

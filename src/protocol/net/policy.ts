@@ -50,8 +50,7 @@ export function refuseAddress(policy: AddressPolicy, address: string): AddressRe
   return { address: bare, addressClass };
 }
 
-export type UrlRefusalCode =
-  "invalid_url" | "scheme_not_allowed" | "credentials_in_url" | "non_public_address";
+type UrlRefusalCode = "invalid_url" | "scheme_not_allowed" | "credentials_in_url" | "non_public_address";
 
 export interface UrlRefusal {
   readonly code: UrlRefusalCode;

@@ -20,7 +20,7 @@ import type { BookingCreateInput, Problem } from "./types.js";
 import type { Clock } from "../clock.js";
 
 /** The reference gate's TTL (OSBP "booking.create": "the reference gate uses ten minutes"). */
-export const DEFAULT_APPROVAL_TTL_MS = 10 * 60 * 1000;
+const DEFAULT_APPROVAL_TTL_MS = 10 * 60 * 1000;
 
 /** apv1.<expiry, epoch ms base 36>.<16-byte nonce>.<HMAC-SHA256>, base64url without padding. */
 export const APPROVAL_TOKEN_PATTERN = /^apv1\.[0-9a-z]{1,11}\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}$/;
@@ -35,9 +35,9 @@ export interface ApprovalContext {
   readonly facts: ApprovalFacts;
 }
 
-export type ApprovalRefusal = "missing" | "malformed" | "not_confirmed" | "mismatch" | "expired";
+type ApprovalRefusal = "missing" | "malformed" | "not_confirmed" | "mismatch" | "expired";
 
-export type ApprovalCheck =
+type ApprovalCheck =
   | { readonly outcome: "approved"; readonly expiresAt: number }
   /** Show the fresh challenge instead of creating: the token does not approve these facts. */
   | { readonly outcome: "rechallenge"; readonly reason: ApprovalRefusal; readonly problem: Problem };

@@ -2,22 +2,8 @@
 export * from "./types.js";
 export * from "./tool-names.js";
 export * from "./problems.js";
-export {
-  TOOL_INPUT_SCHEMAS,
-  toolInputProblem,
-  validateToolInput,
-  type JsonSchemaObject,
-  type ToolInputError,
-} from "./input-schemas.js";
-export { parseMandateShape, type MandateShape } from "./mandate-shape.js";
-export {
-  validateMandate,
-  validateRequestScope,
-  type FixedMoney,
-  type MandateContext,
-  type ScopeIds,
-  type ValidatedMandate,
-} from "./validate-mandate.js";
+export { TOOL_INPUT_SCHEMAS, toolInputProblem, validateToolInput } from "./input-schemas.js";
+export { validateMandate, validateRequestScope, type MandateContext } from "./validate-mandate.js";
 export {
   approvalFactsFrom,
   buildApprovalSummary,
@@ -27,14 +13,10 @@ export {
 export {
   APPROVAL_INSTRUCTION_PATTERN,
   APPROVAL_TOKEN_PATTERN,
-  DEFAULT_APPROVAL_TTL_MS,
   createApprovalGate,
   extractApprovalToken,
-  type ApprovalCheck,
   type ApprovalContext,
   type ApprovalGate,
-  type ApprovalGateOptions,
-  type ApprovalRefusal,
 } from "./approval-gate.js";
 export { bookingPayloadHash, canonicalJson, sha256Hex } from "./payload-hash.js";
-export { redactForAudit, redactionMarker, type AuditSnapshots, type RedactionKind } from "./redact.js";
+export { redactForAudit, redactionMarker } from "./redact.js";

@@ -12,14 +12,14 @@ import type { AnyProblemCode } from "./problems.js";
 import type { ToolName } from "./tool-names.js";
 import type { PlatformIdentity, UpstreamMeta } from "../upstream-meta.js";
 
-export type { IsoWeekday, OsbpMoney };
+export type { OsbpMoney };
 
 /** RFC 3339 instant with Z or an explicit offset ("2026-05-05T20:00:00Z"). OSBP "Time Discipline". */
-export type InstantString = string;
+type InstantString = string;
 /** Merchant-local wall-clock without offset ("2026-05-05T13:00:00"). OSBP "Time Discipline". */
-export type WallClockString = string;
+type WallClockString = string;
 /** ISO 8601 duration ("PT45M"). */
-export type DurationString = string;
+type DurationString = string;
 
 /**
  * Operating hours (OSBP "Time Discipline"): "HH:MM" wall-clock in the location's zone; a
@@ -33,7 +33,7 @@ export interface ScheduleHours {
 }
 
 /** A variant or add-on, for display only: booking.create has no option selector. */
-export interface ServiceOption {
+interface ServiceOption {
   id?: string;
   name: string;
   description?: string;
@@ -114,15 +114,7 @@ export interface Policy {
  * the states a system of record commonly reports, and "unknown" is the fail-closed mapping
  * for anything an adapter cannot classify (never guess "booked").
  */
-export const BOOKING_STATUSES = [
-  "booked",
-  "pending",
-  "cancelled",
-  "no_show",
-  "completed",
-  "unknown",
-] as const;
-export type BookingStatus = (typeof BOOKING_STATUSES)[number];
+export type BookingStatus = "booked" | "pending" | "cancelled" | "no_show" | "completed" | "unknown";
 
 export interface Booking {
   id: string;
@@ -199,16 +191,16 @@ export interface Customer {
   email?: string;
 }
 
-export interface Approval {
+interface Approval {
   confirmed: boolean;
   token: string;
 }
 
-export interface ServiceDescribeInput {
+interface ServiceDescribeInput {
   service_id?: string;
 }
 
-export interface AvailabilityFindInput {
+interface AvailabilityFindInput {
   service_id?: string;
   schedule_id?: string;
   /** Merchant-local "YYYY-MM-DD". */
@@ -216,16 +208,16 @@ export interface AvailabilityFindInput {
   provider_id?: string;
 }
 
-export interface PolicyExplainInput {
+interface PolicyExplainInput {
   service_id: string;
 }
 
-export interface VerificationSendInput {
+interface VerificationSendInput {
   customer: Customer;
   purpose: string;
 }
 
-export interface VerificationVerifyInput {
+interface VerificationVerifyInput {
   customer: Customer;
   purpose: string;
   code: string;
@@ -247,7 +239,7 @@ export interface BookingCreateInput {
   verification_code?: string;
 }
 
-export interface BookingStatusInput {
+interface BookingStatusInput {
   booking_id: string;
   customer?: Customer;
 }

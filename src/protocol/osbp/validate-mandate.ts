@@ -38,8 +38,6 @@ export interface ValidatedMandate {
   readonly policyFee?: FixedMoney;
 }
 
-export type { FixedMoney };
-
 const mandateField = (key: string): string => `${MANDATE_POINTER}/${key}`;
 
 /** The ids a booking names, as the request states them or as the adapter resolved them. */

@@ -112,7 +112,7 @@ export const REFUSAL_CODES = Object.keys(REFUSALS) as RefusalCode[];
 /** "host_declined:*": host_declined, optionally followed by ":" and a host-specific suffix. */
 const HOST_DECLINED_SUFFIXED = /^host_declined:[A-Za-z0-9_.-]+$/;
 
-export function isRefusalCode(code: string): code is RefusalCode {
+function isRefusalCode(code: string): code is RefusalCode {
   return Object.prototype.hasOwnProperty.call(REFUSALS, code);
 }
 

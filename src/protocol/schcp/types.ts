@@ -14,11 +14,11 @@ export type Retention = string;
 /** RFC 3339 date-time with Z or ±hh:mm (§2.1). */
 export type DateTime = string;
 /** Base64url (no padding) SHA-256: offer_sha256, contract_sha256, cnf.jkt (43 chars). */
-export type Sha256B64u = string;
+type Sha256B64u = string;
 /** A compact JWS (header.payload.signature). */
-export type CompactJws = string;
+type CompactJws = string;
 /** "urn:schcp:principal:jwk-thumbprint:<RFC 7638 thumbprint>" (§3.3). */
-export type PrincipalId = string;
+type PrincipalId = string;
 
 /** Money (§2.1), declared once with its reading and arithmetic in protocol/money. */
 export type { SchcpMoney };
@@ -44,7 +44,7 @@ export interface Slot {
   total?: SchcpMoney;
 }
 
-export type HostKind = "business" | "person";
+type HostKind = "business" | "person";
 
 // ---------------------------------------------------------------- discovery (§2)
 
@@ -147,7 +147,7 @@ export interface OperatorDocument {
 
 // ---------------------------------------------------------------- availability (§5.1)
 
-export interface TimeWindow {
+interface TimeWindow {
   start: DateTime;
   end: DateTime;
 }
@@ -206,15 +206,15 @@ export interface OfferLine {
   amount: SchcpMoney;
 }
 
-export type DefaultAction = "release" | "keep";
+type DefaultAction = "release" | "keep";
 
-export interface Reconfirm {
+interface Reconfirm {
   before: Duration;
   default: DefaultAction;
   confirm_by?: DateTime;
 }
 
-export interface OfferHost {
+interface OfferHost {
   name: string;
   tz: string;
   domain?: string;
@@ -257,9 +257,9 @@ export interface Contact {
   email?: string;
 }
 
-export type ParticipantRole = "attendee" | "invitee" | "booker";
+type ParticipantRole = "attendee" | "invitee" | "booker";
 
-export interface ParticipantRequest {
+interface ParticipantRequest {
   who?: PrincipalId;
   name?: string;
   role: "attendee" | "invitee";
@@ -268,7 +268,7 @@ export interface ParticipantRequest {
   default?: DefaultAction;
 }
 
-export type Answers = "person" | "person_or_rule";
+type Answers = "person" | "person_or_rule";
 
 export interface ConfirmRequest {
   idempotency_key: string;
@@ -280,11 +280,11 @@ export interface ConfirmRequest {
   answers?: Answers;
 }
 
-export type BookingStatus =
+type BookingStatus =
   "pending_host" | "tentative" | "confirmed" | "declined" | "expired" | "cancelled" | "completed" | "no_show";
 
 /** RFC 8984 Location, as the schema lists it: a name and address on one line (§5.2). */
-export interface BookingEventLocation {
+interface BookingEventLocation {
   "@type": "Location";
   name: string;
 }
@@ -305,7 +305,7 @@ export interface BookingEvent {
   locations?: Record<string, BookingEventLocation>;
 }
 
-export interface Participant {
+interface Participant {
   who?: PrincipalId;
   name?: string;
   role: ParticipantRole;
@@ -353,7 +353,7 @@ export interface BookingAnswer {
   at: DateTime;
 }
 
-export interface PendingRevision {
+interface PendingRevision {
   revision: number;
   contract_sha256: Sha256B64u;
   expires_at: DateTime;
@@ -361,7 +361,7 @@ export interface PendingRevision {
   acceptance?: CompactJws;
 }
 
-export interface BookingMeeting {
+interface BookingMeeting {
   meeting_id: string;
   revision: number;
   contract_sha256: Sha256B64u;
@@ -485,7 +485,7 @@ export interface WaitlistRequest {
   place?: Place;
 }
 
-export type WaitlistStatus = "waiting" | "offered" | "booked" | "left" | "lapsed" | "expired";
+type WaitlistStatus = "waiting" | "offered" | "booked" | "left" | "lapsed" | "expired";
 
 export interface WaitlistEntry {
   waitlist_id: string;
@@ -501,7 +501,7 @@ export interface WaitlistEntry {
 
 // ---------------------------------------------------------------- webhooks (§5.8)
 
-export type WebhookEventType =
+type WebhookEventType =
   | "booking.confirmed"
   | "booking.declined"
   | "booking.expired"
@@ -573,7 +573,7 @@ export interface AttestationClaims {
 
 // ---------------------------------------------------------------- meetings and rules (§5.12, §7.9)
 
-export interface MeetingMember {
+interface MeetingMember {
   principal: string;
   name: string;
   host: string;
@@ -615,7 +615,7 @@ export interface AcceptanceClaims {
   rule?: CompactJws;
 }
 
-export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
+type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun";
 
 export interface RuleClaims {
   iss: PrincipalId;

@@ -15,7 +15,7 @@ import { isDateTime, isLocalDateTime, isTimeZone } from "./schemas/formats.js";
 import type * as T from "./types.js";
 
 /** What each schema name validates to. */
-export interface SchcpTypes {
+interface SchcpTypes {
   DiscoveryDocument: T.DiscoveryDocument;
   OperatorDocument: T.OperatorDocument;
   AvailabilityRequest: T.AvailabilityRequest;
@@ -99,7 +99,7 @@ export const SCHEMA_NAMES = [
 ] as const satisfies readonly SchemaName[];
 
 /** One schema violation: the JSON pointer of the offending member and what is wrong. */
-export interface SchemaIssue {
+interface SchemaIssue {
   readonly field: string;
   readonly keyword: string;
   readonly message: string;

@@ -6,7 +6,6 @@ export {
   parseLocalDate,
   parseLocalTime,
   parseWallClock,
-  type Instant,
   type LocalTime,
   type WallClock,
 } from "./rfc3339.js";
@@ -18,20 +17,5 @@ export {
   wallClockToInstant,
   type Disambiguation,
 } from "./zone.js";
-export {
-  addDays,
-  isLeapYear,
-  isValidDate,
-  isoWeekday,
-  daysInMonth,
-  type IsoWeekday,
-  type LocalDate,
-} from "./calendar.js";
-export {
-  formatOsbpDuration,
-  formatSchcpDuration,
-  parseOsbpDuration,
-  parseRetention,
-  parseSchcpDuration,
-} from "./duration.js";
-export type { TimeError, TimeErrorCode } from "./errors.js";
+export { addDays, isValidDate, isoWeekday, type IsoWeekday, type LocalDate } from "./calendar.js";
+export { formatOsbpDuration, formatSchcpDuration, parseRetention, parseSchcpDuration } from "./duration.js";

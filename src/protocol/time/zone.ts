@@ -19,8 +19,6 @@ import { err, fieldError, ok, type Result } from "../result.js";
 import type { TimeError } from "./errors.js";
 import { formatWallClock, isValidWallClock, type WallClock } from "./rfc3339.js";
 
-export { addDays, isoWeekday, type IsoWeekday, type LocalDate } from "./calendar.js";
-
 export type Disambiguation = "compatible" | "earlier" | "later" | "reject";
 
 /** Answers for zone names seen so far; bounded, since names can come from requests. */

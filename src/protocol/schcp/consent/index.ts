@@ -1,1 +1,1 @@
-export { renderConsentText, type ConsentOptions } from "./render.js";
+export { renderConsentText } from "./render.js";

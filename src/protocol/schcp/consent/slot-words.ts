@@ -26,7 +26,7 @@ const MONTHS = [
 ] as const;
 
 /** "Thursday 15 October 2026". */
-export function dateWords(z: Temporal.ZonedDateTime): string {
+function dateWords(z: Temporal.ZonedDateTime): string {
   return `${WEEKDAYS[z.dayOfWeek - 1] ?? ""} ${z.day} ${MONTHS[z.month - 1] ?? ""} ${z.year}`;
 }
 
@@ -44,7 +44,7 @@ function meridiem(z: Temporal.ZonedDateTime): "a.m." | "p.m." {
 }
 
 /** "8:00 a.m.". */
-export function timeWords(z: Temporal.ZonedDateTime): string {
+function timeWords(z: Temporal.ZonedDateTime): string {
   return `${clockDigits(z)} ${meridiem(z)}`;
 }
 

@@ -10,9 +10,9 @@ import { mandateExpired, mandateInvalid } from "./refusal.js";
 import type { MandateRefusal } from "./types.js";
 
 /** §3.3 check 3: the only skew verifiers allow, on iat. */
-export const IAT_SKEW_SEC = 60;
+const IAT_SKEW_SEC = 60;
 /** §3.3: "attestations (root mandates only, at most four)". */
-export const MAX_ATTESTATIONS = 4;
+const MAX_ATTESTATIONS = 4;
 
 export interface AudienceOptions {
   readonly hostId: string;

@@ -23,15 +23,12 @@ export function open(properties: Record<string, Schema>, required: readonly stri
 
 export const str: Schema = { type: "string", minLength: 1 };
 export const text: Schema = { type: "string" };
-export const bool: Schema = { type: "boolean" };
 export const positiveInt: Schema = { type: "integer", minimum: 1 };
 export const nonNegativeInt: Schema = { type: "integer", minimum: 0 };
 /** JWT NumericDate claims (iat, exp): whole seconds. 1792000000.0 is an integer (§2.1). */
 export const numericDate: Schema = { type: "integer", minimum: 0 };
 export const trueOnly: Schema = { const: true };
-export const arrayOf = (items: Schema, extra: Schema = {}): Schema => ({ type: "array", items, ...extra });
 export const enumOf = (...values: string[]): Schema => ({ type: "string", enum: values });
-export const nullable = (schema: Schema): Schema => ({ anyOf: [{ type: "null" }, schema] });
 
 /** "end is absent iff open_end is true" (§4.2), for objects whose own members carry both. */
 export const endIffNotOpen: Schema = {
@@ -41,14 +38,14 @@ export const endIffNotOpen: Schema = {
 };
 
 /** §2.1: P[nW][nD][T[nH][nM][n[.n]S]], at least one part, T only before a time part. */
-export const DURATION_PATTERN =
+const DURATION_PATTERN =
   "^P(?!$)(?:[0-9]+W)?(?:[0-9]+D)?(?:T(?=[0-9])(?:[0-9]+H)?(?:[0-9]+M)?(?:[0-9]+(?:\\.[0-9]+)?S)?)?$";
 /** §2.1: a retention is in weeks or days only. */
-export const RETENTION_PATTERN = "^P(?=[0-9])(?:[0-9]+W)?(?:[0-9]+D)?$";
+const RETENTION_PATTERN = "^P(?=[0-9])(?:[0-9]+W)?(?:[0-9]+D)?$";
 /** Base64url SHA-256 (32 bytes = 43 characters; the last one carries 2 zero bits). */
-export const SHA256_B64U_PATTERN = "^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$";
+const SHA256_B64U_PATTERN = "^[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$";
 /** Compact JWS: three base64url segments (§3.3, §5.2). */
-export const COMPACT_JWS_PATTERN = "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$";
+const COMPACT_JWS_PATTERN = "^[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]+$";
 export const PRINCIPAL_PATTERN = "^urn:schcp:principal:jwk-thumbprint:[A-Za-z0-9_-]{42}[AEIMQUYcgkosw048]$";
 export const HOST_PRINCIPAL_PATTERN = "^urn:schcp:host:[^\\s]+$";
 

@@ -20,54 +20,14 @@ import type { KeyObject } from "node:crypto";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
 import type { Clock } from "../protocol/clock.js";
 import type { Result } from "../protocol/result.js";
-import type { Authority } from "./authority.js";
-import type { BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
+import type { Caller } from "./authority.js";
+import type { BookingAttention, BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
 import type { BookingView } from "./view.js";
-import type { BookingErrorCode, BookingRemedy, HoldAlternative, UpstreamFailure } from "./errors.js";
-import type { UpstreamMove, UpstreamMoveOutcome } from "./operator/upstream-move.js";
+import type { BookingRefusal } from "./errors.js";
 
-/**
- * Who is asking, in the core's terms: the agent's key (or an edge-scoped id) and, when the
- * request carries a grant, the Authority the edge built from it (authority.ts): a SchCP
- * mandate chain, an OSBP BookingMandate. Absent: an anonymous agent.
- */
-export interface Caller {
-  /** RFC 7638 thumbprint of the key that signed the request (SchCP); an edge-scoped id otherwise. */
-  readonly agentKey: string;
-  readonly authority?: Authority;
-  /** A SchCP chain reaches the core only as an Authority (schcp/caller.ts coreCaller). */
-  readonly mandate?: never;
-  /**
-   * An attester the edge honoured for this principal (§7.5: listed in the host's trust
-   * attesters, signature and subject verified); its pool and reputation apply.
-   */
-  readonly attester?: string;
-  /**
-   * The network origin the edge saw (or its channel's name), for the public booking pool's
-   * per-origin cap (public-pool/); the agent key stands in when absent.
-   */
-  readonly origin?: string;
-}
-
-/** A refusal in the core's vocabulary (errors.ts); each edge maps it once to its protocol. */
-export interface BookingRefusal {
-  readonly code: BookingErrorCode;
-  readonly reason: string;
-  readonly message: string;
-  readonly basis?: Readonly<Record<string, unknown>>;
-  readonly retryAfterMs?: number;
-  readonly remedies?: readonly BookingRemedy[];
-  /** A refused hold's nearest times that could be held instead (slot_unavailable). */
-  readonly alternatives?: readonly HoldAlternative[];
-  readonly details?: Readonly<Record<string, unknown>>;
-  /**
-   * The upstream failure behind the refusal, when there was one: an edge whose protocol names
-   * upstream conditions itself (OSBP verification_required, rate_limited) maps from it
-   * (errors.ts upstreamFailureOf).
-   */
-  readonly upstream?: UpstreamFailure;
-}
+// Declared beside the code they describe, which imports nothing of this file back.
+export type { BookingRefusal, Caller };
 
 export type UseCase<T> = Promise<Result<T, BookingRefusal>>;
 
@@ -319,6 +279,33 @@ export interface OperatorApi {
   ): UseCase<BookingView>;
   propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingView>;
 }
+
+/** The booking as the upstream now has it. */
+export interface UpstreamMove {
+  /** Epoch ms. */
+  readonly start: number;
+  /** Service end (no buffer); absent keeps the booking's length. */
+  readonly end?: number;
+  /** The upstream's resources (Square team members); empty keeps the booking's. */
+  readonly resourceIds: readonly string[];
+  /** The upstream's version of the booking (Square booking.version). */
+  readonly version: number;
+}
+
+export type UpstreamMoveOutcome =
+  | {
+      readonly outcome: "moved";
+      readonly booking: BookingView;
+      /** Told to the guest (its time or chosen resource changed). */
+      readonly guestTold: boolean;
+      /** Set when other gateway time was there: the booking holds no resource now. */
+      readonly conflict?: BookingAttention;
+    }
+  | {
+      readonly outcome: "unchanged";
+      readonly booking: BookingView;
+      readonly why: "same" | "not_newer" | "not_active" | "own_change_pending";
+    };
 
 /** What the host's own system of record changed, applied by its webhook receiver (not an operator route). */
 export interface UpstreamChangeApi {

@@ -8,7 +8,30 @@
 import type { MandateCount } from "../holds/port.js";
 import type { Money } from "../protocol/money/index.js";
 import type { Result } from "../protocol/result.js";
-import type { BookingRefusal, Caller } from "./api.js";
+import type { BookingRefusal } from "./errors.js";
+
+/**
+ * Who is asking, in the core's terms: the agent's key (or an edge-scoped id) and, when the
+ * request carries a grant, the Authority the edge built from it (authority.ts): a SchCP
+ * mandate chain, an OSBP BookingMandate. Absent: an anonymous agent.
+ */
+export interface Caller {
+  /** RFC 7638 thumbprint of the key that signed the request (SchCP); an edge-scoped id otherwise. */
+  readonly agentKey: string;
+  readonly authority?: Authority;
+  /** A SchCP chain reaches the core only as an Authority (schcp/caller.ts coreCaller). */
+  readonly mandate?: never;
+  /**
+   * An attester the edge honoured for this principal (§7.5: listed in the host's trust
+   * attesters, signature and subject verified); its pool and reputation apply.
+   */
+  readonly attester?: string;
+  /**
+   * The network origin the edge saw (or its channel's name), for the public booking pool's
+   * per-origin cap (public-pool/); the agent key stands in when absent.
+   */
+  readonly origin?: string;
+}
 
 /** The terms an action would take, as the core has priced and placed them. */
 export interface ActionTerms {

@@ -59,3 +59,7 @@ export interface Consent {
  * looks inside.
  */
 export type Attachments = Readonly<Record<string, unknown>>;
+
+/** The edges that keep a record with `attachments` (a booking's, a proposal's): their names. */
+export const edgesOf = (attachments: Attachments | undefined): readonly string[] =>
+  Object.keys(attachments ?? {});

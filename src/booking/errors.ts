@@ -8,7 +8,6 @@
  * checks that every reason here is registered under the SchCP code it maps to.
  */
 import type { Money } from "../protocol/money/index.js";
-import type { BookingRefusal } from "./api.js";
 
 export const BOOKING_ERRORS = {
   invalid_request: [
@@ -188,4 +187,23 @@ export function upstreamFailureOf(r: BookingRefusal): UpstreamFailure | undefine
   if (r.upstream !== undefined) return r.upstream;
   if (r.reason === "host_needs_reconnection") return { code: "unauthorized", message: r.message };
   return undefined;
+}
+
+/** A refusal in the core's vocabulary (errors.ts); each edge maps it once to its protocol. */
+export interface BookingRefusal {
+  readonly code: BookingErrorCode;
+  readonly reason: string;
+  readonly message: string;
+  readonly basis?: Readonly<Record<string, unknown>>;
+  readonly retryAfterMs?: number;
+  readonly remedies?: readonly BookingRemedy[];
+  /** A refused hold's nearest times that could be held instead (slot_unavailable). */
+  readonly alternatives?: readonly HoldAlternative[];
+  readonly details?: Readonly<Record<string, unknown>>;
+  /**
+   * The upstream failure behind the refusal, when there was one: an edge whose protocol names
+   * upstream conditions itself (OSBP verification_required, rate_limited) maps from it
+   * (errors.ts upstreamFailureOf).
+   */
+  readonly upstream?: UpstreamFailure;
 }

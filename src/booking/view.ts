@@ -4,7 +4,7 @@
  * HTTP edge renders it as JSON (src/edges/operator/operator-view.ts, shape in the README).
  */
 import type { BookingState, StoredProposal } from "./bookings/state.js";
-import { edgesOf } from "./bookings/edges.js";
+import { edgesOf } from "./contract.js";
 
 type ProposalView = Omit<StoredProposal, "attachments" | "holdId">;
 

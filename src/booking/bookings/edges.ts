@@ -4,14 +4,10 @@
  * reads the records itself.
  */
 import type { BookingDeps, BookingNotice, HeldTerms, HostRuntime, NoticeExtras } from "../api.js";
-import type { Attachments } from "../contract.js";
+import { edgesOf, type Attachments } from "../contract.js";
 import type { BookingState } from "./state.js";
 
 type EdgeDeps = Pick<BookingDeps, "edges">;
-
-/** The edges that keep a record with `attachments` (a booking's, a proposal's). */
-export const edgesOf = (attachments: Attachments | undefined): readonly string[] =>
-  Object.keys(attachments ?? {});
 
 /** Each named edge's record for a hold just priced; undefined when no edge keeps one. */
 export async function holdAttachments(

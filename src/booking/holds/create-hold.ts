@@ -13,7 +13,8 @@
 import type { HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
-import { edgesOf, holdAttachments } from "../bookings/edges.js";
+import { holdAttachments } from "../bookings/edges.js";
+import { edgesOf } from "../contract.js";
 import type { ActionTerms } from "../authority.js";
 import type { BookingContract } from "../contract.js";
 import type { Money } from "../../protocol/money/index.js";

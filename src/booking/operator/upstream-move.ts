@@ -26,7 +26,9 @@
  * booking.change_approved, the one event whose receipt shows a booking that moved to a new
  * time ("the host's answer to a guest's move"); its receipt is the evidence of the new time.
  */
-import type { BookingDeps, HostRuntime, UseCase } from "../api.js";
+import type { BookingDeps, HostRuntime, UpstreamMove, UpstreamMoveOutcome, UseCase } from "../api.js";
+
+export type { UpstreamMove, UpstreamMoveOutcome };
 import type { Allocation, BookingRecord, Interval } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
 import { bookingIndexEntry } from "../bookings/index-entry.js";
@@ -35,35 +37,8 @@ import { invalidState } from "../bookings/refuse.js";
 import { ACTIVE_STATUSES, encodeBookingState, type BookingAttention } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import { hostBooking, loadBooking, saveBooking } from "../bookings/store.js";
-import { bookingView, type BookingView } from "../view.js";
+import { bookingView } from "../view.js";
 import { reallocate, type MoveTarget } from "./upstream-allocation.js";
-
-/** The booking as the upstream now has it. */
-export interface UpstreamMove {
-  /** Epoch ms. */
-  readonly start: number;
-  /** Service end (no buffer); absent keeps the booking's length. */
-  readonly end?: number;
-  /** The upstream's resources (Square team members); empty keeps the booking's. */
-  readonly resourceIds: readonly string[];
-  /** The upstream's version of the booking (Square booking.version). */
-  readonly version: number;
-}
-
-export type UpstreamMoveOutcome =
-  | {
-      readonly outcome: "moved";
-      readonly booking: BookingView;
-      /** Told to the guest (its time or chosen resource changed). */
-      readonly guestTold: boolean;
-      /** Set when other gateway time was there: the booking holds no resource now. */
-      readonly conflict?: BookingAttention;
-    }
-  | {
-      readonly outcome: "unchanged";
-      readonly booking: BookingView;
-      readonly why: "same" | "not_newer" | "not_active" | "own_change_pending";
-    };
 
 const MAX_WRITES = 5;
 

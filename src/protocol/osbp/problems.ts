@@ -3,7 +3,6 @@
  * each with its default English message and retryable flag. Agents branch on `code` only;
  * `message` is explanatory prose, never a parsing target.
  */
-import type { Problem } from "./types.js";
 
 export const PROBLEM_CODES = [
   "invalid_mandate",
@@ -39,6 +38,14 @@ export type ProblemCode = (typeof PROBLEM_CODES)[number];
  * invalid_verification_purpose"). `string & {}` keeps editor completion for the protocol set.
  */
 export type AnyProblemCode = ProblemCode | (string & {});
+
+/** OSBP "Result Envelope": a failed call's problem. */
+export interface Problem {
+  code: AnyProblemCode;
+  /** English prose, not a parsing target (OSBP "Result Envelope"). */
+  message: string;
+  retryable: boolean;
+}
 
 interface ProblemDefault {
   readonly message: string;

@@ -8,7 +8,10 @@
  */
 import type { OsbpMoney } from "../money/index.js";
 import type { IsoWeekday } from "../time/index.js";
-import type { AnyProblemCode } from "./problems.js";
+import type { Problem } from "./problems.js";
+
+// Declared with its codes (problems.ts), which import nothing of this file back.
+export type { Problem };
 import type { ToolName } from "./tool-names.js";
 import type { PlatformIdentity, UpstreamMeta } from "../upstream-meta.js";
 
@@ -134,13 +137,6 @@ export interface Receipt {
   id: string;
   booking_id: string;
   text: string;
-}
-
-export interface Problem {
-  code: AnyProblemCode;
-  /** English prose, not a parsing target (OSBP "Result Envelope"). */
-  message: string;
-  retryable: boolean;
 }
 
 /** verification.send sets `sent`, verification.verify sets `verified`. */

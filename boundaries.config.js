@@ -218,29 +218,8 @@ export const EXCEPTIONS = [
       "connectors/square/settings.ts",
     ],
   },
-  // edge-no-other-edge: the operator API answers in SchCP's refusal and problem format
-  // (SchCP §9), so it reads bodies and writes answers with the SchCP edge's helpers. The
-  // console issues a host's A2A API key and links it where A2A may cancel or reschedule.
-  {
-    rule: "edge-no-other-edge",
-    file: "edges/operator/operator-hosts.ts",
-    imports: ["edges/schcp/http/refusal-map.ts", "edges/schcp/http/respond.ts"],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "edges/operator/operator-routes.ts",
-    imports: [
-      "edges/schcp/http/refusal-map.ts",
-      "edges/schcp/http/request-body.ts",
-      "edges/schcp/http/respond.ts",
-      "edges/schcp/http/types.ts",
-    ],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "edges/operator/operator-upstreams.ts",
-    imports: ["edges/schcp/http/refusal-map.ts", "edges/schcp/http/respond.ts"],
-  },
+  // edge-no-other-edge: the console issues a host's A2A API key and links it where A2A may
+  // cancel or reschedule.
   {
     rule: "edge-no-other-edge",
     file: "edges/console/a2a-key-routes.ts",

@@ -218,18 +218,6 @@ export const EXCEPTIONS = [
       "connectors/square/settings.ts",
     ],
   },
-  // edge-no-other-edge: the console issues a host's A2A API key and links it where A2A may
-  // cancel or reschedule.
-  {
-    rule: "edge-no-other-edge",
-    file: "edges/console/a2a-key-routes.ts",
-    imports: ["edges/a2a/api-keys.ts"],
-  },
-  {
-    rule: "edge-no-other-edge",
-    file: "edges/console/app-deps.ts",
-    imports: ["edges/a2a/api-keys.ts", "edges/a2a/port.ts"],
-  },
 ];
 
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");

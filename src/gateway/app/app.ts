@@ -16,9 +16,11 @@
  *
  * This file is also the composition of every HTTP edge into that one app: A2A, the console
  * and Connect are mounted here, over HttpAppDeps (types.ts), which carries their dependencies
- * too. That is why it, and types.ts, import the A2A and console edges (boundaries.config.js
- * keeps those imports as named exceptions to edge-no-other-edge). What the edges share of HTTP
- * (body reading, origin and rate limits, the page layout) is in src/edges/http, not here.
+ * too. That is why it, and types.ts, import every edge: the composition root may, an edge may
+ * not (docs/ARCHITECTURE.md, Layers). What one edge needs of another is handed over here: the
+ * SchCP edge's refusal mapping to the operator API, the A2A intents and key store to the
+ * console. What the edges share of HTTP (body reading, answers, origin and rate limits, the
+ * page layout) is in src/edges/http, not here.
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";

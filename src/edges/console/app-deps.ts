@@ -12,7 +12,7 @@ import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OriginRateLimit } from "../http/origin-limit.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { ConnectAppDeps } from "./connect/wiring.js";
-import type { ManagedHosts } from "../../gateway/managed-hosts/port.js";
+import type { ManagedHosts } from "./managed-hosts.js";
 
 /** A host's upstream notices and calendar sync, as the Operate page shows them. */
 export interface ConsoleUpstreams {

@@ -270,6 +270,54 @@ describe("a planted import that crosses a layer fails with its rule's message", 
     expect(messages[0]).toContain("[edge-no-root]");
   });
 
+  it("an edge importing anything of src/gateway fails, the root's stores and the booking service too", async () => {
+    for (const [file, code] of [
+      [
+        "src/edges/console/planted.ts",
+        `import type { ManagedHostStore } from "../../gateway/managed-hosts/port.js";\nexport type S = ManagedHostStore;\n`,
+      ],
+      [
+        "src/edges/operator/planted.ts",
+        `import { FileManagedHostStore } from "../../gateway/managed-hosts/file-store.js";\nvoid FileManagedHostStore;\n`,
+      ],
+      [
+        "src/edges/console/planted.ts",
+        `import type { TokenVault } from "../../gateway/credentials/vault.js";\nexport type V = TokenVault;\n`,
+      ],
+      [
+        "src/edges/a2a/jsonrpc/planted.ts",
+        `import type { BookingService } from "../../../gateway/booking-service.js";\nexport type B = BookingService;\n`,
+      ],
+      [
+        "src/edges/schcp/http/planted.ts",
+        `import { x } from "../../../gateway/in-process-core.js";\nvoid x;\n`,
+      ],
+    ] as const) {
+      const messages = await messagesOf(file, code);
+      expect(messages, file).toHaveLength(1);
+      expect(messages[0]).toContain(
+        "an edge must not import the composition root (gateway/): the root hands it what it needs [edge-no-root]",
+      );
+    }
+  });
+
+  it("the operator API and the console import no other edge: each states what it needs", async () => {
+    for (const [file, code] of [
+      [
+        "src/edges/operator/planted.ts",
+        `import { edgeRefusal } from "../schcp/http/refusal-map.js";\nvoid edgeRefusal;\n`,
+      ],
+      [
+        "src/edges/console/planted.ts",
+        `import type { A2aApiKeys } from "../a2a/api-keys.js";\nexport type K = A2aApiKeys;\n`,
+      ],
+    ] as const) {
+      const messages = await messagesOf(file, code);
+      expect(messages, file).toHaveLength(1);
+      expect(messages[0]).toContain("[edge-no-other-edge]");
+    }
+  });
+
   it("the edges are the folders under src/edges, less the shared kit", () => {
     expect([...boundaries.EDGE_FOLDERS].sort()).toEqual(
       ["a2a", "approval", "console", "inbound", "operator", "osbp", "schcp"].map((e) => `edges/${e}/`),

@@ -4,21 +4,26 @@
  *
  *   GET  /console/hosts/{hostId}/a2a-key   what a new key does, and the button
  *   POST /console/hosts/{hostId}/a2a-key   issues one (the previous key stops working) and
- *                                          shows it once; only its hash is kept (a2a/api-keys.ts)
+ *                                          shows it once; only its hash is kept (the A2A
+ *                                          edge's key store, handed in as ConsoleA2aKeys)
  *
  * The operator may issue a key for any host, a business owner only for their own (the same
  * requireHostAccess as every console page; another owner's host is answered as unknown). The
  * answer carrying the key is never cached (its URL carries nothing secret).
  */
 import type { Hono } from "hono";
-import type { A2aApiKeys } from "../a2a/api-keys.js";
-import type { ConsoleAppDeps } from "./app-deps.js";
+import type { ConsoleA2aKeys, ConsoleAppDeps } from "./app-deps.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import { consoleHeader, csrfField, refusedPage } from "./pages.js";
 import type { ConsoleKit } from "./routes.js";
 
-export function mountA2aKeyRoutes(app: Hono, deps: ConsoleAppDeps, keys: A2aApiKeys, kit: ConsoleKit): void {
+export function mountA2aKeyRoutes(
+  app: Hono,
+  deps: ConsoleAppDeps,
+  keys: ConsoleA2aKeys,
+  kit: ConsoleKit,
+): void {
   const notFound = () =>
     kit.html(404, refusedPage("Not found", "There is no such host here, or it is not yours to manage."));
   const path = (hostId: string) => `/console/hosts/${encodeURIComponent(hostId)}/a2a-key`;

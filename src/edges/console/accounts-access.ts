@@ -1,15 +1,10 @@
 /**
- * Which hosts a console viewer may see and change, by port.ts's one rule (mayManage): the
+ * Which hosts a console viewer may see and change, by managed-hosts.ts's one rule (mayManage): the
  * operator every host; an owner only hosts whose managed record names them. A host from the
  * config file has no record and so belongs to the operator. Without managed hosts at all, an
  * owner manages nothing.
  */
-import {
-  mayManage,
-  type ConsoleViewer,
-  type ManagedHostRecord,
-  type ManagedHosts,
-} from "../../gateway/managed-hosts/port.js";
+import { mayManage, type ConsoleViewer, type ManagedHostRecord, type ManagedHosts } from "./managed-hosts.js";
 
 export async function requireHostAccess(
   managedHosts: ManagedHosts | undefined,

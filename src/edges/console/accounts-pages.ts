@@ -4,7 +4,7 @@
  * a password). The invitation link is shown once, on the answer to the form that made it; it
  * is never stored in a readable form, so it cannot be shown again — a new one can be made.
  */
-import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import type { OwnerAccount } from "./accounts.js";
 import { MIN_PASSWORD_LENGTH } from "./accounts-password.js";
 import { escapeHtml as e, page } from "../http/layout.js";

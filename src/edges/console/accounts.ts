@@ -1,7 +1,7 @@
 /**
  * Business owners' console accounts. The operator invites an owner by email; the
  * owner opens the one-time link, chooses a password and is signed in; from then on the owner
- * signs in with email and password and sees only the hosts they own (port.ts mayManage).
+ * signs in with email and password and sees only the hosts they own (managed-hosts.ts mayManage).
  *
  * An account is created with the invitation (so hosts can be given to its owner id at once)
  * and has no password until the invitation is accepted. Invitation links are 32 random bytes;
@@ -11,7 +11,7 @@
  * link, or a forgotten password the operator resets this way).
  */
 import { createHash, randomBytes } from "node:crypto";
-import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import { DEFAULT_SCRYPT, hashPassword, verifyPassword, type ScryptParams } from "./accounts-password.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { Result } from "../../protocol/result.js";

@@ -1,10 +1,10 @@
 /**
  * What the console reads of the running gateway: the part of the HTTP app's dependencies
  * (HttpAppDeps, src/gateway/app/types.ts) its routes and pages use. app.ts hands in its own
- * deps, which satisfy this by shape, so the console names none of the SchCP edge's types.
+ * deps, which satisfy this by shape, so the console names none of another edge's types: what
+ * it needs of the A2A edge is stated here (ConsoleA2aHosts, ConsoleA2aKeys) and the A2A
+ * edge's objects fit it.
  */
-import type { A2aApiKeys } from "../a2a/api-keys.js";
-import type { A2aIntents } from "../a2a/port.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { HostDirectory, OperatorApi } from "../../booking/api.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
@@ -12,7 +12,7 @@ import type { HostNotice } from "../../booking/hosts/notices.js";
 import type { OriginRateLimit } from "../http/origin-limit.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { ConnectAppDeps } from "./connect/wiring.js";
-import type { ManagedHosts } from "../../gateway/managed-hosts/port.js";
+import type { ManagedHosts } from "./managed-hosts.js";
 
 /** A host's upstream notices and calendar sync, as the Operate page shows them. */
 export interface ConsoleUpstreams {
@@ -22,6 +22,24 @@ export interface ConsoleUpstreams {
   ): Promise<
     { readonly reports: readonly SyncReport[]; readonly pendingEvents: readonly OwnEvent[] } | undefined
   >;
+}
+
+/**
+ * Which Servicialo A2A intents a host serves (A2A §Agent Card Shape), to offer an API key where
+ * an agent may cancel or reschedule. The A2A edge's intents (A2aIntents) satisfy it.
+ */
+export interface ConsoleA2aHosts {
+  /** undefined: A2A does not serve the host. */
+  host(hostId: string): { readonly intents: readonly string[] } | undefined;
+}
+
+/**
+ * Issues a host's A2A API key (A2A §Authentication over A2A: X-Org-Api-Key), replacing the
+ * previous one; the key is returned once and never stored in clear. The A2A edge's key store
+ * (A2aApiKeys) satisfies it.
+ */
+export interface ConsoleA2aKeys {
+  issue(hostId: string): Promise<string>;
 }
 
 export interface ConsoleAppDeps {
@@ -40,6 +58,6 @@ export interface ConsoleAppDeps {
   readonly managedHosts?: ManagedHosts;
   readonly upstreams?: ConsoleUpstreams;
   /** Which hosts take A2A cancels and reschedules (they get an API key link). */
-  readonly a2a?: A2aIntents;
-  readonly a2aKeys?: A2aApiKeys;
+  readonly a2a?: ConsoleA2aHosts;
+  readonly a2aKeys?: ConsoleA2aKeys;
 }

@@ -10,7 +10,7 @@ import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
 import { MAX_BOOKING_PAGE } from "../../booking/operator/list.js";
 import type { BookingView } from "../../booking/view.js";
 import type { ConsoleAppDeps } from "./app-deps.js";
-import type { ConsoleViewer, ManagedHostRecord } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer, ManagedHostRecord } from "./managed-hosts.js";
 import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../gateway/credentials/record.js";
 

@@ -5,7 +5,7 @@
  * Tables have header cells with scope, each section a heading, the page a banner and a main
  * landmark, every input a label, and every action button names its booking for screen readers.
  */
-import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import type { BookingRow, OperateView } from "./operate-view.js";
 

@@ -31,7 +31,7 @@ import { originKey } from "../http/origin-limit.js";
 import type { ConsoleAppDeps } from "./app-deps.js";
 import { htmlResponse as layoutResponse } from "../http/layout.js";
 import { operateView } from "./operate-view.js";
-import type { ConsoleViewer, OwnerCaps } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer, OwnerCaps } from "./managed-hosts.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";

@@ -12,7 +12,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { RedisClient } from "../../redis/client.js";
 import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
-import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface SessionPolicy {

@@ -5,7 +5,7 @@
  * (role=alert) linking to each bad input, and the message next to that input
  * (aria-describedby, aria-invalid).
  */
-import type { ManagedHostSource } from "../../gateway/managed-hosts/port.js";
+import type { ManagedHostSource } from "./managed-hosts.js";
 import type { HostChoices } from "./setup/choices.js";
 import { SOURCE_NAME, type FormErrors, type NewHostValues } from "./setup/new-host.js";
 import {

@@ -20,7 +20,7 @@ import {
   type ManagedHostRecord,
   type ManagedHostSource,
   type ManagedHosts,
-} from "../../gateway/managed-hosts/port.js";
+} from "./managed-hosts.js";
 import type { HostChoices } from "./setup/choices.js";
 import { draftConfig, parseNewHost, SOURCES, type FormErrors } from "./setup/new-host.js";
 import {
@@ -32,7 +32,7 @@ import {
   valuesFromEntry,
   type SetupValues,
 } from "./setup/setup-form.js";
-import type { ConsoleViewer } from "../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import { PAGE_CSP } from "../http/layout.js";
 import { refusedPage } from "./pages.js";
 import type { ConsoleDeps } from "./routes.js";

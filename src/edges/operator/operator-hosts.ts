@@ -18,8 +18,8 @@ import type { HostRuntime } from "../../booking/api.js";
 import { formatInstant } from "../../protocol/time/index.js";
 import { operatorCredentialMatches } from "./operator-auth.js";
 import { guarded, OPERATOR_UNAUTHORIZED } from "./operator-routes.js";
-import { edgeRefusal } from "../schcp/http/refusal-map.js";
-import { jsonResponse, refusalResponse, toHttp } from "../schcp/http/respond.js";
+import { operatorRefusal } from "./operator-refusals.js";
+import { jsonResponse, refusalResponse, toHttp } from "../http/respond.js";
 import type { OperatorHttpDeps } from "./types.js";
 
 export function mountOperatorHostRoutes(app: Hono, deps: OperatorHttpDeps): void {
@@ -28,7 +28,7 @@ export function mountOperatorHostRoutes(app: Hono, deps: OperatorHttpDeps): void
       return toHttp(OPERATOR_UNAUTHORIZED);
     const page = hostsPage(deps.hosts.list(), c.req.query("limit"), c.req.query("cursor"));
     if (typeof page === "string")
-      return toHttp(refusalResponse(edgeRefusal({ code: "INVALID_REQUEST", message: page })));
+      return toHttp(refusalResponse(operatorRefusal({ code: "INVALID_REQUEST", message: page })));
     return toHttp(jsonResponse(200, { hosts: page.hosts.map(hostHealthView), next_cursor: page.next }));
   });
   app.get("/operator/v0/:hostId/health", async (c) =>

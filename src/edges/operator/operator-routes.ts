@@ -3,7 +3,7 @@
  * host proposals, §5.7–§5.8, §6), at {origin}/operator/v0/{hostId}/bookings[...]. Reached only
  * with the operator credential. A booking is answered as the core's neutral view
  * (operator-view.ts), whichever edge made it; failures use the SchCP refusal shape so one
- * client can read both APIs.
+ * client can read both APIs (operator-refusals.ts).
  */
 import type { Context, Hono } from "hono";
 import type {
@@ -19,15 +19,15 @@ import { err, ok, type Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import type { BookingView } from "../../booking/view.js";
 import { readBoundedBody } from "../http/body.js";
+import { parseJsonBody } from "../http/json-body.js";
 import { checkOperatorBody } from "./operator-bodies.js";
 import type { OperatorAction } from "./operator-bodies.js";
 import { operatorCredentialMatches } from "./operator-auth.js";
+import { bodyRefusal, operatorRefusal } from "./operator-refusals.js";
 import { operatorBookingJson } from "./operator-view.js";
-import { edgeRefusal, fromBookingRefusal } from "../schcp/http/refusal-map.js";
-import { parseJsonBody } from "../schcp/http/request-body.js";
-import { jsonResponse, refusalResponse, toHttp } from "../schcp/http/respond.js";
+import { jsonResponse, refusalResponse, toHttp } from "../http/respond.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
-import type { EdgeResponse } from "../schcp/http/types.js";
+import type { EdgeResponse } from "../http/respond.js";
 import type { OperatorHttpDeps } from "./types.js";
 
 export const OPERATOR_BASE = "/operator/v0/:hostId";
@@ -76,7 +76,7 @@ export function mountOperatorRoutes(app: Hono, deps: OperatorHttpDeps): void {
               bookings: listed.value.bookings.map((v) => ({ booking: operatorBookingJson(v, host) })),
               ...(listed.value.nextCursor !== undefined && { next_cursor: listed.value.nextCursor }),
             })
-          : refused(listed.error, host);
+          : refused(deps, listed.error, host);
       }),
     ),
   );
@@ -129,12 +129,13 @@ export function listQuery(
 
 function invalidParam(field: string, message: string): EdgeResponse {
   return refusalResponse(
-    edgeRefusal({ code: "INVALID_REQUEST", message: `${field} ${message}`, details: { field } }),
+    operatorRefusal({ code: "INVALID_REQUEST", message: `${field} ${message}`, details: { field } }),
   );
 }
 
-function refused(r: BookingRefusal, host: HostRuntime): EdgeResponse {
-  return refusalResponse(fromBookingRefusal(r, host.config));
+/** The core's refusal, through the SchCP edge's mapping the root handed in (SchCP §9.2). */
+function refused(deps: OperatorHttpDeps, r: BookingRefusal, host: HostRuntime): EdgeResponse {
+  return refusalResponse(deps.bookingRefusal(r, host.config));
 }
 
 /** 401 for a request without the operator credential (also operator-hosts.ts). */
@@ -160,7 +161,9 @@ export async function guarded(
   const hostId = c.req.param("hostId") ?? "";
   const host = deps.hosts.get(hostId);
   if (host === undefined) {
-    return refusalResponse(edgeRefusal({ code: "NOT_FOUND", message: `no host "${hostId}" is served here` }));
+    return refusalResponse(
+      operatorRefusal({ code: "NOT_FOUND", message: `no host "${hostId}" is served here` }),
+    );
   }
   return run(host);
 }
@@ -175,7 +178,7 @@ async function runAction(
   const bytes = await readBoundedBody(c.req.raw, limit, c.env);
   if (!bytes.ok) {
     return refusalResponse(
-      edgeRefusal({
+      operatorRefusal({
         code: "INVALID_REQUEST",
         status: 413,
         message: `the request body is larger than ${limit} bytes`,
@@ -185,13 +188,13 @@ async function runAction(
   let json: unknown = undefined;
   if (bytes.value.length > 0) {
     const parsed = parseJsonBody(bytes.value);
-    if (!parsed.ok) return refusalResponse(parsed.error);
+    if (!parsed.ok) return refusalResponse(bodyRefusal(parsed.error));
     json = parsed.value;
   }
   const body = checkOperatorBody(action, json);
   if (!body.ok) {
     return refusalResponse(
-      edgeRefusal({
+      operatorRefusal({
         code: "INVALID_REQUEST",
         message: `${body.error.field || "body"} ${body.error.message}`,
         details: { field: body.error.field },
@@ -202,5 +205,5 @@ async function runAction(
   const result = await ACTIONS[action](deps.api, host.config.id, bookingId, body.value);
   return result.ok
     ? jsonResponse(200, { booking: operatorBookingJson(result.value, host) })
-    : refused(result.error, host);
+    : refused(deps, result.error, host);
 }

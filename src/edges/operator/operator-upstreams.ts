@@ -13,8 +13,8 @@
 import type { Hono } from "hono";
 import { formatInstant } from "../../protocol/time/index.js";
 import { guarded } from "./operator-routes.js";
-import { edgeRefusal } from "../schcp/http/refusal-map.js";
-import { jsonResponse, refusalResponse, toHttp } from "../schcp/http/respond.js";
+import { operatorRefusal } from "./operator-refusals.js";
+import { jsonResponse, refusalResponse, toHttp } from "../http/respond.js";
 import type { OperatorHttpDeps, UpstreamsView } from "./types.js";
 
 export function mountOperatorUpstreamRoutes(app: Hono, deps: OperatorHttpDeps, view: UpstreamsView): void {
@@ -96,6 +96,6 @@ export function mountOperatorUpstreamRoutes(app: Hono, deps: OperatorHttpDeps, v
 
 function notCalendar(hostId: string) {
   return refusalResponse(
-    edgeRefusal({ code: "NOT_FOUND", message: `host ${hostId} is not a calendar host` }),
+    operatorRefusal({ code: "NOT_FOUND", message: `host ${hostId} is not a calendar host` }),
   );
 }

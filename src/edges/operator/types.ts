@@ -1,7 +1,7 @@
-import type { HostDirectory, OperatorApi } from "../../booking/api.js";
+import type { BookingRefusal, HostConfig, HostDirectory, OperatorApi } from "../../booking/api.js";
 import type { OwnEvent, SyncReport } from "../../booking/calendar/state.js";
 import type { HostNotice } from "../../booking/hosts/notices.js";
-import type { ManagedHosts } from "../../gateway/managed-hosts/port.js";
+import type { EdgeRefusal } from "../http/respond.js";
 
 /** Upstream notices and calendar sync state, as the operator API shows them. */
 export interface UpstreamsView {
@@ -25,8 +25,12 @@ export interface OperatorHttpDeps {
   readonly operatorToken: string;
   /** Request bodies above this are refused with 413 (default 64 KiB). */
   readonly maxBodyBytes?: number;
-  /** Hosts added and set up from the console (src/gateway/managed-hosts); absent: config-file hosts only. */
-  readonly managedHosts?: ManagedHosts;
   /** Upstream notices and calendar sync state for the operator API (operator-upstreams.ts). */
   readonly upstreams?: UpstreamsView;
+  /**
+   * The core's refusal as the operator API answers it: SchCP's refusal shape with the host's
+   * contact remedy (SchCP §9.2). The composition root (src/gateway/app) hands in the SchCP
+   * edge's mapping, so the core-to-SchCP table is kept once, in the SchCP edge.
+   */
+  readonly bookingRefusal: (refusal: BookingRefusal, host: HostConfig) => EdgeRefusal;
 }

@@ -16,14 +16,18 @@
  *
  * This file is also the composition of every HTTP edge into that one app: A2A, the console
  * and Connect are mounted here, over HttpAppDeps (types.ts), which carries their dependencies
- * too. That is why it, and types.ts, import the A2A and console edges (boundaries.config.js
- * keeps those imports as named exceptions to edge-no-other-edge). What the edges share of HTTP
- * (body reading, origin and rate limits, the page layout) is in src/edges/http, not here.
+ * too. That is why it, and types.ts, import every edge: the composition root may, an edge may
+ * not (docs/ARCHITECTURE.md, Layers). What one edge needs of another is handed over here: the
+ * SchCP edge's refusal mapping to the operator API, the A2A intents and key store to the
+ * console. What the edges share of HTTP (body reading, answers, origin and rate limits, the
+ * page layout) is in src/edges/http, not here.
  */
 import { Hono } from "hono";
 import { HoldStoreUnavailableError } from "../../holds/port.js";
-import { edgeRefusal } from "../../edges/schcp/http/refusal-map.js";
-import { internalError, jsonResponse, refusalResponse, toHttp } from "../../edges/schcp/http/respond.js";
+import { edgeRefusal, fromBookingRefusal } from "../../edges/schcp/http/refusal-map.js";
+import { internalError } from "../../edges/schcp/http/respond.js";
+import { jsonResponse, refusalResponse, toHttp } from "../../edges/http/respond.js";
+import type { OperatorHttpDeps } from "../../edges/operator/types.js";
 import { mountOperatorHostRoutes } from "../../edges/operator/operator-hosts.js";
 import { mountOperatorUpstreamRoutes } from "../../edges/operator/operator-upstreams.js";
 import { mountApprovalRoutes } from "../../edges/approval/approval-routes.js";
@@ -141,9 +145,12 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
       clock: deps.clock,
     });
   }
-  mountOperatorRoutes(app, deps);
-  mountOperatorHostRoutes(app, deps);
-  if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, deps, deps.upstreams);
+  // The operator API answers the core's refusals in SchCP's shape (SchCP §9.2): the SchCP edge's
+  // mapping is handed to it here, so neither edge imports the other.
+  const operator: OperatorHttpDeps = { ...deps, bookingRefusal: fromBookingRefusal };
+  mountOperatorRoutes(app, operator);
+  mountOperatorHostRoutes(app, operator);
+  if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, operator, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
   if (deps.console !== undefined) mountConsole(app, { ...deps, publicOrigin: origin }, deps.console);
   // Connect and disconnect, for the operator and business owners alike (each only their own

@@ -9,11 +9,11 @@ import type { SquareWebhookReceiver } from "../../edges/inbound/square-webhooks.
 import type { OperatorHttpDeps } from "../../edges/operator/types.js";
 import type { SchcpHostApi } from "../../edges/schcp/api.js";
 import type { SchcpHttpDeps } from "../../edges/schcp/http/types.js";
+import type { ManagedHosts } from "../managed-hosts/port.js";
 
+export type { EdgeRefusal, EdgeResponse } from "../../edges/http/respond.js";
 export type {
   DiscoveryDocuments,
-  EdgeRefusal,
-  EdgeResponse,
   IdempotencyGate,
   IdempotentRequest,
   IdempotentRoute,
@@ -27,8 +27,10 @@ export { DEFAULT_MAX_BODY_BYTES } from "../../edges/http/body.js";
  * edges mounted beside them. createGatewayRuntime (src/gateway/runtime) returns an object that
  * satisfies it; tests hand in fakes of the use cases.
  */
-export interface HttpAppDeps extends SchcpHttpDeps, OperatorHttpDeps {
+export interface HttpAppDeps extends SchcpHttpDeps, Omit<OperatorHttpDeps, "bookingRefusal"> {
   readonly api: SchcpHostApi & OperatorApi;
+  /** Hosts added and set up from the console (src/gateway/managed-hosts); absent: config-file hosts only. */
+  readonly managedHosts?: ManagedHosts;
   /** Calendar hosts' approval links (GET/POST /approve/{token}); absent: no such route. */
   readonly approval?: ApprovalRouteDeps;
   /** The operator console's sessions and sign-in limit (GET /, /console/...); absent: no console. */

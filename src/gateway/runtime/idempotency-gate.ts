@@ -11,7 +11,7 @@ import { mandateReplayAuthorizer } from "../../edges/schcp/replay.js";
 import type { IdempotencyStore } from "../../holds/port.js";
 import type { MandateActionKind } from "../../protocol/schcp/mandate/index.js";
 import { fromBookingRefusal } from "../../edges/schcp/http/refusal-map.js";
-import { refusalResponse } from "../../edges/schcp/http/respond.js";
+import { refusalResponse } from "../../edges/http/respond.js";
 import type { EdgeResponse, IdempotencyGate, IdempotentRoute } from "../app/types.js";
 
 /** The mandate action each idempotent route is checked as (§3.3 check 5). */

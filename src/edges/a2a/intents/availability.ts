@@ -18,7 +18,7 @@
  * host's own upstream states a slot's total (another gateway's A2A edge), that total is the one
  * sent, so a chain of gateways quotes what the business records.
  */
-import type { BookingService } from "../../../gateway/booking-service.js";
+import type { BookingCoreApi } from "../../../booking/core.js";
 import type { Caller, HostRuntime } from "../../../booking/api.js";
 import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 import type { Money } from "../../../protocol/money/index.js";
@@ -60,7 +60,7 @@ function dateParam(v: unknown, name: string): LocalDate | string {
 }
 
 export async function checkAvailability(
-  core: BookingService,
+  core: BookingCoreApi,
   host: HostRuntime,
   caller: Caller,
   params: Readonly<Record<string, unknown>>,
@@ -119,7 +119,7 @@ export async function checkAvailability(
 type Slot = { start: number; end: number; stated?: Money };
 
 async function openings(
-  core: BookingService,
+  core: BookingCoreApi,
   host: HostRuntime,
   caller: Caller,
   service: CatalogService,

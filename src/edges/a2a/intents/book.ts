@@ -16,7 +16,7 @@ import { sha256Base64Url } from "../../../protocol/json/index.js";
 import { formatDecimalAmount } from "../../../protocol/money/index.js";
 import { instantToWallClock, isoWeekday, parseInstant } from "../../../protocol/time/index.js";
 import type { Caller, HostRuntime } from "../../../booking/api.js";
-import type { BookingService } from "../../../gateway/booking-service.js";
+import type { BookingCoreApi } from "../../../booking/core.js";
 import type { CatalogResource } from "../../../booking/catalog.js";
 import type { A2aClientContact, IntentOutcome } from "../port.js";
 import { resolveProvider } from "./provider.js";
@@ -106,7 +106,7 @@ function withinHours(provider: CatalogResource, zone: string, start: number, end
 }
 
 export async function bookSession(
-  core: BookingService,
+  core: BookingCoreApi,
   host: HostRuntime,
   caller: Caller,
   input: BookInput,

@@ -20,7 +20,7 @@ import type { BookingDeps } from "../../../booking/api.js";
 import { hostBooking } from "../../../booking/bookings/store.js";
 import { applyMove, placeChangeHold } from "../../../booking/changes/index.js";
 import { createHold } from "../../../booking/holds/index.js";
-import type { BookingService } from "../../../gateway/booking-service.js";
+import type { BookingCoreApi } from "../../../booking/core.js";
 import { parseInstant } from "../../../protocol/time/index.js";
 import { formatDecimalAmount } from "../../../protocol/money/index.js";
 import type { IntentOutcome } from "../port.js";
@@ -30,7 +30,7 @@ import { answer, failure, invalidData, refusalOutcome, utc } from "./wire.js";
 const ACTIVE = new Set(["pending_host", "tentative", "confirmed"]);
 
 export async function cancelSession(
-  core: BookingService,
+  core: BookingCoreApi,
   deps: BookingDeps,
   hostId: string,
   sessionId: string,

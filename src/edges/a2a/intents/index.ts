@@ -17,7 +17,7 @@
  */
 import { createHash } from "node:crypto";
 import type { BookingDeps, Caller, HostRuntime } from "../../../booking/api.js";
-import type { BookingService } from "../../../gateway/booking-service.js";
+import type { BookingCoreApi } from "../../../booking/core.js";
 import type { RateLimiter } from "../../http/types.js";
 import type { Logger } from "../../../protocol/logger.js";
 import type { A2aApiKeys } from "../api-keys.js";
@@ -38,7 +38,7 @@ export const A2A_ORIGIN_RATE = { capacity: 100, refillPerSec: 100 / 60 };
 export const A2A_CONTACT_RATE = { capacity: 10, refillPerSec: 10 / 3600 };
 
 export interface A2aIntentDeps {
-  readonly core: BookingService;
+  readonly core: BookingCoreApi;
   /** The core's deps, for the host-side change engine (reschedule) and booking lookups. */
   readonly booking: BookingDeps;
   readonly keys: A2aApiKeys;

@@ -12,7 +12,7 @@ import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
 import { verifyMandate } from "../../../protocol/schcp/mandate/index.js";
 import { edgeRefusal, fromMandateRefusal, fromSignatureRefusal } from "./refusal-map.js";
-import type { EdgeRefusal } from "./types.js";
+import type { SchcpEdgeRefusal } from "./types.js";
 
 export interface SignedRequestInput {
   readonly method: string;
@@ -36,7 +36,7 @@ function lookup(headers: Headers): (name: string) => string | undefined {
 export async function verifySignature(
   input: SignedRequestInput,
   host: HostRuntime,
-): Promise<Result<VerifiedRequest, EdgeRefusal>> {
+): Promise<Result<VerifiedRequest, SchcpEdgeRefusal>> {
   const verified = await verifySchcpRequest({
     method: input.method,
     targetUri: input.targetUri,
@@ -58,7 +58,7 @@ export async function resolveCaller(
   host: HostRuntime,
   nowMs: number,
   required: boolean,
-): Promise<Result<SchcpCaller, EdgeRefusal>> {
+): Promise<Result<SchcpCaller, SchcpEdgeRefusal>> {
   if (verified.mandate === undefined) {
     if (!required) return ok({ agentKey: verified.keyid });
     return err(

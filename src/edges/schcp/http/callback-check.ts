@@ -9,13 +9,13 @@
 import type { HostConfig } from "../../../booking/api.js";
 import { checkCallbackUrl } from "../../../jobs/outbound/callback-url.js";
 import { edgeRefusal } from "./refusal-map.js";
-import type { EdgeRefusal } from "./types.js";
+import type { SchcpEdgeRefusal } from "./types.js";
 
 export function refuseCallbackUrl(
   body: unknown,
   host: HostConfig,
   allowPrivateForTests: boolean,
-): EdgeRefusal | undefined {
+): SchcpEdgeRefusal | undefined {
   if (typeof body !== "object" || body === null) return undefined;
   const raw = (body as { callback_url?: unknown }).callback_url;
   if (typeof raw !== "string") return undefined;

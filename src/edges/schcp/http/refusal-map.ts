@@ -11,7 +11,7 @@ import type { MandateRefusal } from "../../../protocol/schcp/mandate/index.js";
 import { isRegisteredReason, refusal, withContactRemedy } from "../../../protocol/schcp/refusals.js";
 import type { RefusalCode, RefusalOptions } from "../../../protocol/schcp/refusals.js";
 import { formatSchcpDuration } from "../../../protocol/time/index.js";
-import type { EdgeRefusal } from "./types.js";
+import type { SchcpEdgeRefusal } from "./types.js";
 
 export interface RefusalInput {
   readonly code: RefusalCode;
@@ -34,7 +34,7 @@ function retrySeconds(ms: number): number {
  * Builds the refusal. An unregistered reason from the core is a bug there: it is logged by
  * the caller (via the thrown error) rather than put on the wire.
  */
-export function edgeRefusal(input: RefusalInput, host?: HostConfig): EdgeRefusal {
+export function edgeRefusal(input: RefusalInput, host?: HostConfig): SchcpEdgeRefusal {
   const opts: RefusalOptions<RefusalCode> = {};
   if (input.reason !== undefined) {
     if (!isRegisteredReason(input.code, input.reason)) {
@@ -56,7 +56,7 @@ export function edgeRefusal(input: RefusalInput, host?: HostConfig): EdgeRefusal
 }
 
 /** The core's refusal, in SchCP's code and reason (edges/schcp/refusal.ts), as the wire refusal. */
-export function fromBookingRefusal(core: BookingRefusal, host?: HostConfig): EdgeRefusal {
+export function fromBookingRefusal(core: BookingRefusal, host?: HostConfig): SchcpEdgeRefusal {
   const r = schcpRefusal(core, host?.timezone);
   const input: RefusalInput = {
     code: r.code,
@@ -71,7 +71,7 @@ export function fromBookingRefusal(core: BookingRefusal, host?: HostConfig): Edg
 }
 
 /** 401 BAD_SIGNATURE with the reason §3.2 gives (bad_signature, stale_signature, replayed_nonce). */
-export function fromSignatureRefusal(r: SignatureRefusal, host?: HostConfig): EdgeRefusal {
+export function fromSignatureRefusal(r: SignatureRefusal, host?: HostConfig): SchcpEdgeRefusal {
   return edgeRefusal(
     {
       code: "BAD_SIGNATURE",
@@ -84,7 +84,7 @@ export function fromSignatureRefusal(r: SignatureRefusal, host?: HostConfig): Ed
 }
 
 /** §3.3: 401 MANDATE_INVALID (or mandate_expired); scope and limit refusals keep their 403. */
-export function fromMandateRefusal(r: MandateRefusal, host?: HostConfig): EdgeRefusal {
+export function fromMandateRefusal(r: MandateRefusal, host?: HostConfig): SchcpEdgeRefusal {
   const details = { ...r.details, ...(r.field !== undefined && { field: r.field }) };
   return edgeRefusal(
     {

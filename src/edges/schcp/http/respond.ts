@@ -1,29 +1,13 @@
 /**
- * Turning decided responses into HTTP. JSON is serialized once, here, so a stored
- * idempotent response replays byte for byte (SchCP §9.1).
+ * The SchCP answers beyond the kit's (src/edges/http/respond.ts: toHttp, jsonResponse,
+ * refusalResponse): the registered 500, and the development check of every response against
+ * its closed schema.
  */
 import { refusal } from "../../../protocol/schcp/refusals.js";
 import { validateSchcp } from "../../../protocol/schcp/validate.js";
 import type { SchemaName } from "../../../protocol/schcp/validate.js";
-import type { EdgeRefusal, EdgeResponse } from "./types.js";
+import type { EdgeResponse } from "../../http/respond.js";
 import type { Logger } from "../../../protocol/logger.js";
-
-const JSON_TYPE = "application/json";
-
-export function toHttp(response: EdgeResponse): Response {
-  const headers = new Headers({ "content-type": JSON_TYPE });
-  if (response.retryAfterSec !== undefined) headers.set("retry-after", String(response.retryAfterSec));
-  return new Response(response.body, { status: response.status, headers });
-}
-
-export function jsonResponse(status: number, body: unknown): EdgeResponse {
-  return { status, body: JSON.stringify(body) };
-}
-
-export function refusalResponse(r: EdgeRefusal): EdgeResponse {
-  const out = { status: r.status, body: JSON.stringify(r.body) };
-  return r.retryAfterSec === undefined ? out : { ...out, retryAfterSec: r.retryAfterSec };
-}
 
 /** The gateway's own fault: a registered 500 the agent may retry later; details stay in the log. */
 export function internalError(): EdgeResponse {

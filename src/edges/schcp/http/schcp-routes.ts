@@ -17,12 +17,14 @@ import { readBoundedBody } from "../../http/body.js";
 import { refuseCallbackUrl } from "./callback-check.js";
 import { edgeRefusal, fromBookingRefusal } from "./refusal-map.js";
 import { parseRequestBody } from "./request-body.js";
-import { checkedResponse, jsonResponse, refusalResponse, toHttp } from "./respond.js";
+import { jsonResponse, refusalResponse, toHttp } from "../../http/respond.js";
+import type { EdgeResponse } from "../../http/respond.js";
+import { checkedResponse } from "./respond.js";
 import { SCHCP_ROUTES } from "./schcp-route-table.js";
 import type { SchcpRoute } from "./schcp-route-table.js";
 import { requestPathAndQuery } from "./target-uri.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../../http/body.js";
-import type { EdgeRefusal, EdgeResponse, SchcpHttpDeps } from "./types.js";
+import type { SchcpEdgeRefusal, SchcpHttpDeps } from "./types.js";
 
 export const SCHCP_PREFIX = "/schcp/v0";
 export const SCHCP_BASE = `${SCHCP_PREFIX}/:hostId`;
@@ -43,7 +45,7 @@ async function handle(
   deps: SchcpHttpDeps,
   origin: string,
 ): Promise<EdgeResponse> {
-  const fail = (r: EdgeRefusal): EdgeResponse => refusalResponse(r);
+  const fail = (r: SchcpEdgeRefusal): EdgeResponse => refusalResponse(r);
   const hostId = c.req.param("hostId") ?? "";
   const host = deps.hosts.get(hostId);
   if (host === undefined) {
@@ -125,7 +127,11 @@ async function handle(
   );
 }
 
-function parseBody(route: SchcpRoute, body: Uint8Array, host: HostRuntime): Result<unknown, EdgeRefusal> {
+function parseBody(
+  route: SchcpRoute,
+  body: Uint8Array,
+  host: HostRuntime,
+): Result<unknown, SchcpEdgeRefusal> {
   if (route.request !== null) return parseRequestBody(route.request, body, host.config);
   if (body.length === 0) return ok(undefined);
   return err(

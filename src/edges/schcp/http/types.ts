@@ -6,22 +6,11 @@ import type { RefusalBody } from "../../../protocol/schcp/types.js";
 import type { OriginRateLimit } from "../../http/origin-limit.js";
 import type { RateLimiter } from "../../http/types.js";
 import type { SchcpHostApi } from "../api.js";
+import type { EdgeRefusal, EdgeResponse } from "../../http/respond.js";
 import type { SchcpCaller } from "../caller.js";
 
-/** A response the edge has decided on: the exact body bytes as a string (so replays are identical). */
-export interface EdgeResponse {
-  readonly status: number;
-  readonly body: string;
-  /** Seconds for Retry-After (§7.2, §9.2 retry.after). */
-  readonly retryAfterSec?: number;
-}
-
-/** A refusal decided at the edge, before it is serialized. */
-export interface EdgeRefusal {
-  readonly status: number;
-  readonly body: RefusalBody;
-  readonly retryAfterSec?: number;
-}
+/** A SchCP refusal decided at the edge, before it is serialized (SchCP §9.2). */
+export type SchcpEdgeRefusal = EdgeRefusal<RefusalBody>;
 
 /** The mutating SchCP routes that carry idempotency_key (SchCP §9.1). */
 export type IdempotentRoute =

@@ -1,7 +1,7 @@
 /** Unit tests of the edge's small parts: payment detection, target URI, token bucket. */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findPaymentData } from "../../../../src/edges/schcp/http/payment.js";
+import { findPaymentData } from "../../../../src/edges/http/payment-data.js";
 import { MemoryRateLimiter, takeToken } from "../../../../src/edges/http/rate-limit.js";
 import {
   normalizeOrigin,

@@ -11,8 +11,11 @@
  *   13–19 digits, spaces or dashes between groups allowed, that pass the Luhn check. Only
  *   free text is scanned, because ids and idempotency keys may carry long digit runs (a
  *   timestamp) that pass Luhn by chance; phone numbers do not reach 13 digits.
+ *
+ * The gateway takes no payment on any endpoint, so the check sits in the kit: json-body.ts
+ * runs it for every edge that reads a JSON body there (the SchCP host endpoint, the operator API).
  */
-import { childPointer } from "../../../protocol/result.js";
+import { childPointer } from "../../protocol/result.js";
 
 /** Substrings that mark a member name as payment data. */
 const PAYMENT_SUBSTRINGS = [

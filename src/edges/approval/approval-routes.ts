@@ -28,7 +28,7 @@ export interface ApprovalRouteDeps {
   answer(hostId: string, bookingId: string, action: "approve" | "decline"): Promise<Result<string, string>>;
 }
 
-export const APPROVAL_PATH = "/approve/:token";
+const APPROVAL_PATH = "/approve/:token";
 
 const html = (status: number, body: string) => new Response(body, { status, headers: APPROVAL_PAGE_HEADERS });
 

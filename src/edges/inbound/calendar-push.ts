@@ -30,13 +30,13 @@ import type { Result } from "../../protocol/result.js";
 export const CALENDAR_PUSH_PREFIX = "/push";
 
 /** Why a Google channel notification is refused. */
-export type GooglePushRefusal = "missing_header" | "unknown_channel" | "bad_token" | "unknown_state";
+type GooglePushRefusal = "missing_header" | "unknown_channel" | "bad_token" | "unknown_state";
 
 /** Why a Graph notification batch is refused. */
-export type GraphPushRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
+type GraphPushRefusal = "malformed" | "unknown_subscription" | "bad_client_state";
 
 /** The channel the gateway made, that a Google notification must name. */
-export interface GoogleChannelExpected {
+interface GoogleChannelExpected {
   readonly channelId: string;
   readonly token: string;
   readonly resourceId?: string;

@@ -39,7 +39,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
 import type { LogFields, Logger } from "../../protocol/logger.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
-export const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
+const SQUARE_WEBHOOK_PREFIX = "/webhooks/square";
 
 /** What a Square host's configuration says about its webhooks. */
 export interface SquareWebhookHost {

@@ -109,7 +109,7 @@ async function answerRecorded(
   return ok({ status, body: bookingResponse(loaded.state, host) });
 }
 
-export async function checkConfirm(
+async function checkConfirm(
   store: HoldStore,
   host: HostRuntime,
   caller: SchcpCaller,

@@ -31,7 +31,7 @@ const STATUS: Record<HoldState, HoldStatus> = {
 };
 
 /** The wire Hold as the record stands: the created body, its status and expiry re-derived. */
-export function holdView(signed: SchcpHoldAttachment, record: HoldRecord): Hold {
+function holdView(signed: SchcpHoldAttachment, record: HoldRecord): Hold {
   return { ...signed.hold, status: STATUS[record.state], expires_at: formatInstant(record.expiresAt) };
 }
 

@@ -43,7 +43,7 @@ export function requestHash(method: string, path: string, body: Uint8Array | str
 }
 
 /** The first request may run 60 s before a retry takes the key over; a response is kept 25 h ("at least 24 h"). */
-export const SCHCP_IDEMPOTENCY_TIMES = { leaseMs: 60_000, retentionMs: 25 * 3_600_000 } as const;
+const SCHCP_IDEMPOTENCY_TIMES = { leaseMs: 60_000, retentionMs: 25 * 3_600_000 } as const;
 
 /** The hold store's §9.1 records with SchCP's times. */
 export function schcpIdempotencyStore(store: RecordStore): IdempotencyStore<KeptResponse> {
@@ -72,7 +72,7 @@ export interface IdempotentOutcome {
 }
 
 /** §9.1: 401 and 403 (the credential) and 429 and 5xx (transient) are not stored. */
-export function isStorable(status: number): boolean {
+function isStorable(status: number): boolean {
   return !(status === 401 || status === 403 || status === 429 || status >= 500);
 }
 

@@ -17,7 +17,7 @@ import type { BookingRefusal } from "../../booking/api.js";
 import type { ActionTerms, Authority } from "../../booking/authority.js";
 import { fromMandateRefusal } from "./mandate-refusal.js";
 
-export const SCHCP_AUTHORITY = "schcp";
+const SCHCP_AUTHORITY = "schcp";
 
 export interface MandateAuthority extends Authority {
   readonly kind: typeof SCHCP_AUTHORITY;
@@ -77,7 +77,7 @@ export async function checkAction(
 }
 
 /** §7.1 "Every hold counts against the mandate's max_bookings": each link that has one. */
-export function mandateCounts(chain: MandateChain): MandateCount[] {
+function mandateCounts(chain: MandateChain): MandateCount[] {
   return chain.links.flatMap((link) => {
     const max = link.claims.constraints?.max_bookings;
     return max === undefined ? [] : [{ rootIss: chain.rootIss, jti: link.claims.jti, maxBookings: max }];
@@ -85,7 +85,7 @@ export function mandateCounts(chain: MandateChain): MandateCount[] {
 }
 
 /** Whether [start, end] sits in every link's window (§3.3 check 6; the start alone when open). */
-export function insideMandateWindows(chain: MandateChain, start: number, end?: number): boolean {
+function insideMandateWindows(chain: MandateChain, start: number, end?: number): boolean {
   const last = end ?? start;
   return chain.links.every((link) => {
     const c = parseLinkConstraints(link.claims, "");

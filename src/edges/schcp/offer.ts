@@ -15,7 +15,7 @@ import type { BookingContract } from "../../booking/contract.js";
 const ADDRESS_ORDER = ["street", "locality", "region", "postal_code", "country"] as const;
 
 /** §5.2 host.address: "a one-line postal address". */
-export function oneLineAddress(address: HostConfig["address"]): string | undefined {
+function oneLineAddress(address: HostConfig["address"]): string | undefined {
   if (address === undefined) return undefined;
   const parts = ADDRESS_ORDER.map((k) => address[k]).filter((v): v is string => v !== undefined && v !== "");
   return parts.length > 0 ? parts.join(", ") : undefined;

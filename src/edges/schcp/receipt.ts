@@ -13,7 +13,7 @@ import { schcpBooking, type SchcpOffer } from "./attachment.js";
 import { buildBooking } from "./wire.js";
 
 /** The claims of the receipt of `state` on `signed`, issued at `now` (epoch ms). */
-export function receiptClaims(
+function receiptClaims(
   state: BookingState,
   host: HostRuntime,
   signed: SchcpOffer,

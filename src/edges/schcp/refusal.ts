@@ -65,7 +65,7 @@ export function schcpRefusal(r: BookingRefusal, timezone?: string): SchcpRefusal
   };
 }
 
-export function schcpRemedy(m: BookingRemedy): Remedy {
+function schcpRemedy(m: BookingRemedy): Remedy {
   switch (m.type) {
     case "contact":
       return m;

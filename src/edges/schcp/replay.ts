@@ -64,7 +64,7 @@ function money(v: unknown): Money | null {
 }
 
 /** The action a stored 2xx body stands for; undefined when it cannot be read (then scope only). */
-export function actionOf(kind: MandateActionKind, body: string): MandateAction | undefined {
+function actionOf(kind: MandateActionKind, body: string): MandateAction | undefined {
   let value: unknown;
   try {
     value = JSON.parse(body);

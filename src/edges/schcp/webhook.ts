@@ -13,7 +13,7 @@ import type { BookingState } from "../../booking/bookings/state.js";
 import { schcpBooking } from "./attachment.js";
 import { buildBooking, wireRefusal } from "./wire.js";
 
-export function bookingEvent(
+function bookingEvent(
   deps: Pick<BookingDeps, "ids">,
   host: HostRuntime,
   state: BookingState,

@@ -48,7 +48,7 @@ export function placeLine(place: Place): string {
     .join(", ");
 }
 
-export function buildEvent(state: BookingState, host: HostRuntime): BookingEvent {
+function buildEvent(state: BookingState, host: HostRuntime): BookingEvent {
   const tz = host.config.timezone;
   const serviceName = state.contract.service.name;
   const line = state.place === undefined ? "" : placeLine(state.place);

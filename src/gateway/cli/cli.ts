@@ -26,7 +26,7 @@ export interface CliIo {
   readonly stdout?: Writable;
 }
 
-export const USAGE = `Usage: booking-gateway <command> [options]
+const USAGE = `Usage: booking-gateway <command> [options]
 
 Commands:
   serve [--config FILE]   serve the SchCP operator, discovery and host endpoints over HTTP,

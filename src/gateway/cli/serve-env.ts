@@ -59,7 +59,7 @@ export interface ServeSettings {
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
 
 /** The secrets that may come from a file (Docker and Kubernetes secrets): X_FILE names it. */
-export const SECRET_FILE_VARIABLES = ["OPERATOR_TOKEN", "TOKEN_KEYS", "REDIS_URL"] as const;
+const SECRET_FILE_VARIABLES = ["OPERATOR_TOKEN", "TOKEN_KEYS", "REDIS_URL"] as const;
 
 /**
  * The environment with each `X_FILE` read into `X` (trailing newline dropped). Setting both is
@@ -203,7 +203,7 @@ function readCap(
 }
 
 /** The fixed variable names of each Connect provider's OAuth client (README "Connect"). */
-export const CONNECT_ENV = {
+const CONNECT_ENV = {
   square: { clientIdEnv: "SQUARE_CLIENT_ID", clientSecretEnv: "SQUARE_CLIENT_SECRET" },
   google: { clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },
   microsoft: { clientIdEnv: "MICROSOFT_CLIENT_ID", clientSecretEnv: "MICROSOFT_CLIENT_SECRET" },

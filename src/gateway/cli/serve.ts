@@ -207,7 +207,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
 const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
 
 /** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
-export function nextSteps(
+function nextSteps(
   publicOrigin: string,
   hostId: string | undefined,
   configPath: string | undefined,

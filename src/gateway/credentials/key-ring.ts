@@ -13,7 +13,7 @@ import type { Result } from "../../protocol/result.js";
 
 export const TOKEN_KEYS_VARIABLE = "TOKEN_KEYS";
 /** AES-256 needs exactly 32 bytes of key. */
-export const KEY_BYTES = 32;
+const KEY_BYTES = 32;
 
 export interface KeyRing {
   /** The key id new writes use. */

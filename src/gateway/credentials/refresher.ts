@@ -33,11 +33,11 @@ import { refreshGrant, type OAuthClient, type RefreshOutcome } from "./token-end
 import type { TokenVault } from "./vault.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
-export const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
+const DEFAULT_REFRESH_MARGIN_MS = 5 * 60_000;
 /** Longer than a refresh takes (the token endpoint call times out after 10 s: token-endpoints.ts). */
-export const DEFAULT_REFRESH_LOCK_TTL_MS = 30_000;
-export const DEFAULT_REFRESH_LOCK_WAIT_MS = 5_000;
-export const DEFAULT_REFRESH_LOCK_POLL_MS = 100;
+const DEFAULT_REFRESH_LOCK_TTL_MS = 30_000;
+const DEFAULT_REFRESH_LOCK_WAIT_MS = 5_000;
+const DEFAULT_REFRESH_LOCK_POLL_MS = 100;
 
 /** What http.ts (`credentialError`) and the Square client read: `code` "unauthorized" or not. */
 export class TokenUnavailableError extends Error {

@@ -95,7 +95,7 @@ const whenFormat = (zone: string) =>
 const timeFormat = (zone: string) =>
   new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" });
 
-export function describeWhen(start: number, end: number | undefined, zone: string): string {
+function describeWhen(start: number, end: number | undefined, zone: string): string {
   const from = whenFormat(zone).format(start);
   return end === undefined ? from : `${from}–${timeFormat(zone).format(end)}`;
 }

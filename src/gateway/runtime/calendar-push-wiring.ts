@@ -55,7 +55,7 @@ function neutral<T, U>(r: ConnectorResult<T>, map: (value: T) => U): PushResult<
 }
 
 /** Google: a channel per calendar under an id we choose; renewal is a successor channel. */
-export function googlePushProvider(channels: GoogleChannels, clock: Clock): PushProvider {
+function googlePushProvider(channels: GoogleChannels, clock: Clock): PushProvider {
   return {
     vendor: "google",
     async open({ calendarId, address, secret }) {
@@ -84,7 +84,7 @@ export function googlePushProvider(channels: GoogleChannels, clock: Clock): Push
 }
 
 /** Graph: a subscription per calendar; renewal PATCHes its expiry (clamped to Graph's limit). */
-export function microsoftPushProvider(subscriptions: GraphSubscriptions, clock: Clock): PushProvider {
+function microsoftPushProvider(subscriptions: GraphSubscriptions, clock: Clock): PushProvider {
   return {
     vendor: "microsoft",
     async open({ calendarId, address, secret }) {

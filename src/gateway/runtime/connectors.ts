@@ -269,7 +269,7 @@ const FACTORIES: Readonly<Record<string, Factory>> = {
   },
 };
 
-export const CONNECTOR_TYPES = Object.keys(FACTORIES);
+const CONNECTOR_TYPES = Object.keys(FACTORIES);
 
 /** `at` is the host's pointer in the config ("/hosts/0"), so errors name the field. */
 export function connectorFor(

@@ -26,12 +26,12 @@ import { IdempotencyStoreError } from "../../edges/osbp/idempotency/port.js";
 const FORMAT = "booking-gateway-memory-state";
 const VERSION = 1;
 /** Far above what a day of human-approved bookings writes; bounds the work of each save. */
-export const MAX_MEMORY_STATE_BYTES = 32 * 1024 * 1024;
+const MAX_MEMORY_STATE_BYTES = 32 * 1024 * 1024;
 const LOCK_WAIT_MS = 15_000;
 const LOCK_POLL_MS = 100;
 
 /** A store whose whole state can be exported and replaced (the in-memory stores). */
-export interface Snapshotting<S> {
+interface Snapshotting<S> {
   exportState(): S;
   importState(state: S): void;
 }

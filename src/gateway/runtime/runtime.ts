@@ -80,7 +80,7 @@ export interface GatewayRuntime extends HttpAppDeps {
 }
 
 /** Throws GatewayConfigError for a configuration problem (use buildGatewayRuntime for a Result). */
-export class GatewayConfigError extends Error {
+class GatewayConfigError extends Error {
   constructor(readonly fieldError: FieldError) {
     super(fieldError.message);
     this.name = "GatewayConfigError";

@@ -13,7 +13,7 @@ import { dirname, join } from "node:path";
 import { tightenDir } from "../../protocol/private-files.js";
 
 export const SECRET_FILE_MODE = 0o600;
-export const SECRET_DIR_MODE = 0o700;
+const SECRET_DIR_MODE = 0o700;
 
 /** Made owner-only, and tightened when it already exists wider (mkdir's mode is not applied then). */
 export async function ensureSecretDir(dir: string): Promise<void> {

@@ -29,7 +29,7 @@ import {
 import type { Logger } from "../../protocol/logger.js";
 
 /** The Square connector's signature check and event reader, as the receiver's port. */
-export const squareWebhookVerifier: SquareWebhookVerifier = {
+const squareWebhookVerifier: SquareWebhookVerifier = {
   signed: ({ headers, ...input }) =>
     verifySquareSignature({ ...input, signatureHeader: headers.get(SQUARE_SIGNATURE_HEADER) ?? undefined }),
   parse: parseSquareBookingEvent,

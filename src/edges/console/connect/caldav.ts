@@ -24,7 +24,7 @@ export interface CaldavCheckRequest {
 }
 
 /** A calendar collection the account's server offers. */
-export interface CaldavCalendar {
+interface CaldavCalendar {
   /** The collection's path: the calendarId (and calendarPath setting) that names it. */
   readonly calendarId: string;
   readonly displayName?: string;
@@ -40,7 +40,7 @@ export interface CaldavCalendar {
  * the connector's error code, the gateway's bound it broke if any, and the HTTP status, 0 when
  * no answer came).
  */
-export type CaldavDiscoveryFailure =
+type CaldavDiscoveryFailure =
   | { readonly kind: "invalid"; readonly message: string }
   | {
       readonly kind: "upstream";
@@ -57,10 +57,10 @@ export interface CaldavDiscovery {
   ): Promise<Result<readonly CaldavCalendar[], CaldavDiscoveryFailure>>;
 }
 
-export type CaldavCheckFailureKind = "invalid" | "refused" | "unreachable" | "unauthorized" | "not_caldav";
+type CaldavCheckFailureKind = "invalid" | "refused" | "unreachable" | "unauthorized" | "not_caldav";
 
 /** Why the check failed, and the message the owner reads. */
-export interface CaldavCheckFailure {
+interface CaldavCheckFailure {
   readonly kind: CaldavCheckFailureKind;
   readonly message: string;
 }

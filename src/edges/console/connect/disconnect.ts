@@ -46,9 +46,9 @@ export interface DisconnectTarget {
 }
 
 /** How the upstream side went: a RevokeOutcome kind, or "nothing_stored" (no grant to revoke). */
-export type UpstreamRevocation = RevokeOutcome["kind"] | "nothing_stored";
+type UpstreamRevocation = RevokeOutcome["kind"] | "nothing_stored";
 
-export interface Disconnected {
+interface Disconnected {
   readonly hostId: string;
   readonly source: DisconnectSource;
   readonly upstream: UpstreamRevocation;
@@ -58,13 +58,13 @@ export interface Disconnected {
   readonly ownerAction: boolean;
 }
 
-export interface DisconnectFailure {
+interface DisconnectFailure {
   readonly kind: "unknown_host" | "not_disconnectable" | "storage_failed";
   /** Owner-facing. */
   readonly message: string;
 }
 
-export type DisconnectResult = Result<Disconnected, DisconnectFailure>;
+type DisconnectResult = Result<Disconnected, DisconnectFailure>;
 
 export interface DisconnectDeps {
   readonly hosts: HostDirectory;

@@ -30,7 +30,7 @@ import { STATE_TTL_MS, type ConnectStateStore } from "./state-store.js";
 import { type Clock, systemClock } from "../../../protocol/clock.js";
 import type { Err, Result } from "../../../protocol/result.js";
 
-export type ConnectFailureKind =
+type ConnectFailureKind =
   /** The provider is not configured on this gateway. */
   | "not_configured"
   | "invalid_host"
@@ -70,7 +70,7 @@ export interface ConnectDeps {
   readonly timeoutMs?: number;
 }
 
-export interface StartRequest {
+interface StartRequest {
   readonly provider: OAuthProvider;
   readonly hostId: string;
   readonly sessionId: string;

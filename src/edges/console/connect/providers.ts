@@ -28,7 +28,7 @@
  */
 import { DEFAULT_TOKEN_ENDPOINTS, type OAuthProvider } from "../../../gateway/credentials/record.js";
 
-export interface ProviderSettings {
+interface ProviderSettings {
   /** Environment variable holding the client id. */
   readonly clientIdEnv: string;
   /** Environment variable holding the client secret. */
@@ -63,7 +63,7 @@ export interface ResolvedProvider {
   readonly redirectUri: string;
 }
 
-export const SQUARE_SCOPES = [
+const SQUARE_SCOPES = [
   "APPOINTMENTS_READ",
   "APPOINTMENTS_ALL_READ",
   "APPOINTMENTS_WRITE",
@@ -72,11 +72,11 @@ export const SQUARE_SCOPES = [
   "ITEMS_READ",
   "MERCHANT_PROFILE_READ",
 ] as const;
-export const GOOGLE_SCOPES = [
+const GOOGLE_SCOPES = [
   "https://www.googleapis.com/auth/calendar.events",
   "https://www.googleapis.com/auth/calendar.readonly",
 ] as const;
-export const MICROSOFT_SCOPES = ["offline_access", "Calendars.ReadWrite"] as const;
+const MICROSOFT_SCOPES = ["offline_access", "Calendars.ReadWrite"] as const;
 
 const SQUARE_ORIGINS = {
   production: "https://connect.squareup.com",
@@ -97,11 +97,11 @@ export const AUTHORIZATION_ORIGINS: Readonly<Record<OAuthProvider, readonly stri
 const TENANT = /^[A-Za-z0-9.-]{1,100}$/;
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export class ConnectConfigError extends Error {
+class ConnectConfigError extends Error {
   override readonly name = "ConnectConfigError";
 }
 
-export function redirectUriFor(publicBaseUrl: string, provider: OAuthProvider): string {
+function redirectUriFor(publicBaseUrl: string, provider: OAuthProvider): string {
   const base = new URL(publicBaseUrl);
   if (base.protocol !== "https:" && !(base.protocol === "http:" && LOOPBACK.has(base.hostname)))
     throw new ConnectConfigError("publicBaseUrl must use https (plain http only on a loopback address)");

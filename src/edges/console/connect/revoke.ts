@@ -32,7 +32,7 @@ import type { OAuthClient } from "../../../gateway/credentials/token-endpoints.j
 import type { TokenRecord } from "../../../gateway/credentials/record.js";
 import type { Result } from "../../../protocol/result.js";
 
-export const GOOGLE_REVOKE_ENDPOINT = "https://oauth2.googleapis.com/revoke";
+const GOOGLE_REVOKE_ENDPOINT = "https://oauth2.googleapis.com/revoke";
 
 /** Where an owner removes the gateway's access by hand, by source. */
 export const ACCESS_PAGES = {

@@ -53,7 +53,7 @@ export interface ConnectRoutesOptions {
   readonly disconnect?: DisconnectRoutesOptions;
 }
 
-export interface DisconnectRoutesOptions {
+interface DisconnectRoutesOptions {
   readonly disconnect: Disconnect;
   /** The console's sessions: the form carries the session's CSRF token; the outcome is its flash. */
   readonly sessions: Sessions;

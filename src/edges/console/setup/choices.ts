@@ -42,7 +42,7 @@ import { vaultHostTokens, type VaultCredentials } from "../../../gateway/credent
 import type { ManagedHostRecord } from "../../../gateway/managed-hosts/port.js";
 import type { Clock } from "../../../protocol/clock.js";
 
-export interface CalendarChoice {
+interface CalendarChoice {
   readonly id: string;
   readonly name: string;
   /** The account's main calendar (Google primary, Graph isDefaultCalendar). */
@@ -51,7 +51,7 @@ export interface CalendarChoice {
   readonly writable: boolean;
 }
 
-export interface SquareChoices {
+interface SquareChoices {
   readonly kind: "square";
   readonly locations: ReadonlyArray<{
     readonly id: string;
@@ -78,7 +78,7 @@ export interface SetupChoices {
 }
 
 /** One JSON call to a platform's API: a path under its version, or a link it handed back. */
-export type SetupRequest =
+type SetupRequest =
   | {
       readonly method: "GET" | "POST";
       readonly path: string;
@@ -89,14 +89,14 @@ export type SetupRequest =
   | { readonly method: "GET"; readonly link: string };
 
 /** A platform's API as the setup page reads it: the status and parsed JSON body, or why none. */
-export interface SetupUpstream {
+interface SetupUpstream {
   request(
     req: SetupRequest,
   ): Promise<Result<{ readonly status: number; readonly body: unknown }, { readonly code: string }>>;
 }
 
 /** The host's account: its current access token, and the fetch that carries it. */
-export interface SetupAccount {
+interface SetupAccount {
   readonly accessToken: () => Promise<string>;
   readonly fetch: typeof fetch;
   readonly timeoutMs: number;
@@ -135,7 +135,7 @@ export interface SetupChoicesDeps {
   readonly baseUrls?: { readonly google?: string; readonly microsoft?: string; readonly square?: string };
 }
 
-export const GRAPH_BASE_URL = "https://graph.microsoft.com/v1.0";
+const GRAPH_BASE_URL = "https://graph.microsoft.com/v1.0";
 const MAX_PAGES = 5;
 
 type Json = Record<string, unknown>;

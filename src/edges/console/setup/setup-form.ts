@@ -15,7 +15,7 @@ import type { FormErrors } from "./new-host.js";
 
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
 /** Blank service rows offered below the filled ones (no script adds rows). */
-export const BLANK_SERVICE_ROWS = 3;
+const BLANK_SERVICE_ROWS = 3;
 export const RETENTION_DAYS = ["30", "90", "365", "730"] as const;
 export const PAYMENT_REQUIREMENTS = ["none", "deposit", "full_prepay"] as const;
 

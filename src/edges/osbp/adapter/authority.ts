@@ -19,7 +19,7 @@ import { OSBP_PROBLEM_DETAIL } from "./refusals.js";
 import type { Clock } from "../../../protocol/clock.js";
 
 /** A stable, non-personal principal for the bookings one mandate makes. */
-export const osbpPrincipal = (mandate: BookingMandate): string => `osbp-mandate:${mandate.id}`;
+const osbpPrincipal = (mandate: BookingMandate): string => `osbp-mandate:${mandate.id}`;
 
 export function osbpAuthority(args: {
   readonly mandate: BookingMandate;

@@ -21,7 +21,7 @@ const STATUS: Readonly<Record<UpstreamStatus, BookingStatus>> = {
 };
 
 /** The platform's status in OSBP terms; anything unclassifiable is "unknown", never "booked". */
-export const bookingStatusOf = (s: UpstreamStatus): BookingStatus => STATUS[s] ?? "unknown";
+const bookingStatusOf = (s: UpstreamStatus): BookingStatus => STATUS[s] ?? "unknown";
 
 /**
  * The core's booking with the platform's fresh answer: the core knows whether the host has

@@ -182,7 +182,7 @@ export function toService(
  * The organization block. Its currency is required on the wire: the catalog's, else the
  * service price's; without either the block is left out rather than guessed.
  */
-export function organizationOf(catalog: Catalog, service: CatalogService): PolicyOrganization | undefined {
+function organizationOf(catalog: Catalog, service: CatalogService): PolicyOrganization | undefined {
   const o = catalog.organization;
   const currency = o.currency ?? service.price?.currency;
   if (currency === undefined) return undefined;
@@ -225,5 +225,5 @@ export function toPolicy(catalog: Catalog, service: CatalogService): Policy {
   return out;
 }
 
-export const verificationMethodOf = (catalog: Catalog): VerificationMethod =>
+const verificationMethodOf = (catalog: Catalog): VerificationMethod =>
   catalog.verificationMethod ?? "unknown";

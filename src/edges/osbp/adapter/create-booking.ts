@@ -54,13 +54,13 @@ export const LOCAL_REPLAY: AdapterRuntimeDiagnostics = {
 const fail = (p: Problem): AdapterResult<never> => ({ ok: false, problem: p });
 
 /** The local cache key: the idempotency_key scoped by the mandate's organization. */
-export const localKey = (input: BookingCreateInput): IdempotencyKey => ({
+const localKey = (input: BookingCreateInput): IdempotencyKey => ({
   scope: input.mandate.organization_id,
   key: input.idempotency_key,
 });
 
 /** The attempt's name in the core (its hold, and so its upstream key, derive from it). */
-export const upstreamKey = (organizationId: string, idempotencyKey: string): string =>
+const upstreamKey = (organizationId: string, idempotencyKey: string): string =>
   `osbp:${organizationId}:${idempotencyKey}`;
 
 export async function createBooking(

@@ -14,7 +14,7 @@ import type { AdapterContext } from "./context.js";
 import { refusalProblem } from "./refusals.js";
 
 /** availability.find carries no mandate: it asks as an anonymous OSBP agent. */
-export const ANONYMOUS: Caller = { agentKey: "osbp:availability" };
+const ANONYMOUS: Caller = { agentKey: "osbp:availability" };
 
 export async function openingsByProvider(
   ctx: AdapterContext,

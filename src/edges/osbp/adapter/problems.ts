@@ -11,33 +11,30 @@ import type { PaymentHandoff, UpstreamFailure } from "../../../booking/errors.js
 import { toMajorUnitsString } from "../../../protocol/money/index.js";
 import { problem, type Problem } from "../../../protocol/osbp/index.js";
 
-export const ADAPTER_PROBLEM_CODES = [
+export type AdapterProblemCode =
   /** The connector is calendar-kind: this adapter drives booking platforms only. */
-  "unsupported_connector",
+  | "unsupported_connector"
   /** No service_id, no configured default, and the catalog offers more than one service. */
-  "service_required",
-  "service_not_found",
-  "schedule_not_found",
-  "provider_not_found",
+  | "service_required"
+  | "service_not_found"
+  | "schedule_not_found"
+  | "provider_not_found"
   /** A service this v0.1.0 slot topology cannot represent (open-ended, several providers). */
-  "unsupported_service",
+  | "unsupported_service"
   /** Input the tool schema or a date/time parser refuses (same code the MCP edge uses). */
-  "invalid_input",
+  | "invalid_input"
   /** The merchant-local time falls in a DST gap of the organization's zone. */
-  "nonexistent_local_time",
+  | "nonexistent_local_time"
   /** The platform's organization zone is not an IANA zone: no instant can be computed. */
-  "unknown_timezone",
-  "invalid_verification_purpose",
-  "verification_unsupported",
+  | "unknown_timezone"
+  | "invalid_verification_purpose"
+  | "verification_unsupported"
   /** Another call holds the booking.create lease of this idempotency key. */
-  "idempotency_in_progress",
-  "upstream_unavailable",
-  "upstream_unauthorized",
-  "upstream_rejected",
-  "unsupported",
-] as const;
-
-export type AdapterProblemCode = (typeof ADAPTER_PROBLEM_CODES)[number];
+  | "idempotency_in_progress"
+  | "upstream_unavailable"
+  | "upstream_unauthorized"
+  | "upstream_rejected"
+  | "unsupported";
 
 /**
  * A Problem with an adapter-specific code; not retryable unless said. Like every Problem it has

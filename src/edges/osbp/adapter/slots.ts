@@ -11,12 +11,8 @@ import { fixedMoney, priceOf, scheduleHoursOf, scheduleIdOf, type StaffShape } f
 import type { Money } from "../../../protocol/money/index.js";
 import { addressable, instantText, knownZone, localWall, naiveWallPlus, wallText } from "./local-time.js";
 
-export const slotId = (
-  scheduleId: string,
-  providerId: string | undefined,
-  serviceId: string,
-  startLocal: string,
-) => `${scheduleId}:${providerId ?? "any"}:${serviceId}:${startLocal}`;
+const slotId = (scheduleId: string, providerId: string | undefined, serviceId: string, startLocal: string) =>
+  `${scheduleId}:${providerId ?? "any"}:${serviceId}:${startLocal}`;
 
 /**
  * What a Slot carries about the business for presentation without round-trips (OSBP schema

@@ -18,7 +18,7 @@ import { createAuditIdGenerator } from "./ids.js";
 import type { AuditEntry, AuditLog } from "./port.js";
 import type { Clock } from "../../../protocol/clock.js";
 
-export const DEFAULT_AUDIT_SOURCE = "osbp-local-mcp";
+const DEFAULT_AUDIT_SOURCE = "osbp-local-mcp";
 
 export interface JsonlAuditLogOptions {
   readonly path: string;

@@ -37,7 +37,7 @@ export async function replaceFileDurably(target: string, contents: string): Prom
 }
 
 /** Makes a rename or unlink in `dir` durable. Windows cannot open a directory; it journals renames itself. */
-export async function syncDirectory(dir: string): Promise<void> {
+async function syncDirectory(dir: string): Promise<void> {
   if (process.platform === "win32") return;
   const handle = await open(dir, "r");
   try {

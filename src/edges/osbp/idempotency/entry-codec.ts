@@ -39,7 +39,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> =>
  * A Receipt (OSBP "Core Objects"), or a reason it is not one. Members beyond the required
  * three are kept, so a replay is the receipt that was settled, whatever it carried.
  */
-export function parseReceipt(value: unknown): Receipt | string {
+function parseReceipt(value: unknown): Receipt | string {
   if (!isRecord(value)) return "receipt is not an object";
   const { id, booking_id, text } = value;
   if (typeof id !== "string" || typeof booking_id !== "string" || typeof text !== "string") {

@@ -25,7 +25,7 @@ import type { ToolDispatcher } from "./dispatch.js";
 import { instructionsFor, toolDescriptionsFor, type ServiceSummary } from "./service-catalog.js";
 
 export const OSBP_VERSION = "0.1.0";
-export const DEFAULT_SERVER_NAME = "booking-gateway-osbp";
+const DEFAULT_SERVER_NAME = "booking-gateway-osbp";
 
 export interface OsbpMcpServerOptions {
   readonly dispatcher: ToolDispatcher;
@@ -41,7 +41,7 @@ export interface OsbpMcpServerOptions {
 }
 
 /** The tools/list answer; the schemas are the spec's objects themselves, not copies. */
-export function osbpTools(services?: readonly ServiceSummary[]): Tool[] {
+function osbpTools(services?: readonly ServiceSummary[]): Tool[] {
   const descriptions = toolDescriptionsFor(services);
   return TOOL_NAMES.map((name) => ({
     name: MCP_TOOL_NAMES[name],

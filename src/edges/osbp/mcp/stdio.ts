@@ -119,12 +119,6 @@ async function readServices(
   return undefined;
 }
 
-/** Serves until the client goes away (or the streams close). */
-export async function runOsbpStdioServer(opts: OsbpStdioOptions): Promise<void> {
-  const running = await startOsbpStdioServer(opts);
-  await running.closed;
-}
-
 async function drain(inFlight: ReadonlySet<Promise<unknown>>, maxMs: number): Promise<void> {
   if (inFlight.size > 0) {
     let timer: NodeJS.Timeout | undefined;

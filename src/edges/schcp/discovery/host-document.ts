@@ -25,14 +25,14 @@ export interface DiscoveryOptions {
 
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 
-export const originOf = (publicOrigin: string): string => new URL(publicOrigin).origin;
-export const hostEndpoint = (publicOrigin: string, hostId: string): string =>
+const originOf = (publicOrigin: string): string => new URL(publicOrigin).origin;
+const hostEndpoint = (publicOrigin: string, hostId: string): string =>
   `${originOf(publicOrigin)}/schcp/v0/${encodeURIComponent(hostId)}`;
 export const hostDiscoveryUrl = (publicOrigin: string, hostId: string): string =>
   `${originOf(publicOrigin)}/hosts/${encodeURIComponent(hostId)}/scheduling.json`;
 
 /** §2.1 capabilities this gateway implements, plus open_end where a service is open-ended. */
-export const BASE_CAPABILITIES = [
+const BASE_CAPABILITIES = [
   "availability",
   "holds",
   "bookings",

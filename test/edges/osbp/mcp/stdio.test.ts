@@ -117,7 +117,7 @@ const callDescribe = (id: number) => ({
   params: { name: "osbp_service_describe", arguments: {} },
 });
 
-describe("runOsbpStdioServer on stdio streams", () => {
+describe("startOsbpStdioServer on stdio streams", () => {
   it("answers with JSON-RPC frames only, and closes when stdin ends", async () => {
     const t = setup();
     const running = await t.start();

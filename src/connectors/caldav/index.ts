@@ -3,5 +3,4 @@
  * (conditional PUT/DELETE) against any CalDAV server, for calendar-fallback hosts.
  */
 export { createCaldavConnector, type CaldavConnector } from "./connector.js";
-export type { DiscoveredCalendar } from "./discover.js";
 export { validateCaldavSettings } from "./settings.js";

@@ -29,7 +29,7 @@ import type { ConnectorError } from "../port.js";
 import { GOOGLE_CALENDAR_PLATFORM } from "./platform.js";
 
 /** Where the SDK sends requests unless a client is made with another rootUrl. */
-export const GOOGLE_ROOT_URL = "https://www.googleapis.com";
+const GOOGLE_ROOT_URL = "https://www.googleapis.com";
 const PIN = "/calendar/v3";
 
 export interface GoogleUpstreamOptions {

@@ -3,9 +3,4 @@ export { createSquareConnector, SquareSettingsError, type SquareConnector } from
 export { validateSquareSettings, BASE_URLS } from "./settings.js";
 export type { SquareDeps } from "./client.js";
 export { MAX_SEARCH_MS, MIN_SEARCH_MS, searchWindows } from "./availability.js";
-export {
-  MemoryEventDeduplicator,
-  parseSquareBookingEvent,
-  verifySquareSignature,
-  type SquareBookingChange,
-} from "./webhooks.js";
+export { parseSquareBookingEvent, verifySquareSignature, type SquareBookingChange } from "./webhooks.js";

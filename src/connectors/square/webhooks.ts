@@ -14,7 +14,6 @@
  * A change is a hint, not the truth: the worker reads the booking (RetrieveBooking) before acting,
  * and keeps the newest `version` it has applied, since deliveries may arrive out of order.
  */
-import type { Clock } from "../../protocol/clock.js";
 import { createHmac, timingSafeEqual } from "node:crypto";
 import type { UpstreamStatus } from "../port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
@@ -143,42 +142,4 @@ export function parseSquareBookingEvent(
     ...(key === undefined ? {} : { idempotencyKey: key }),
     ...(occurredAt === undefined ? {} : { occurredAt }),
   });
-}
-
-/** Remembers which notifications were taken in. */
-export interface EventDeduplicator {
-  /** True when this event id was seen before; otherwise records it and answers false (atomically). */
-  seen(eventId: string): Promise<boolean>;
-}
-
-/**
- * One process's memory of event ids for `ttlMs` (default 3 days, past Square's redelivery
- * window), at most `maxEntries` (oldest forgotten first). Several gateway processes need a shared
- * one (Redis SET NX with a TTL) behind the same interface.
- */
-export class MemoryEventDeduplicator implements EventDeduplicator {
-  private readonly ids = new Map<string, number>();
-  private readonly ttlMs: number;
-  private readonly maxEntries: number;
-  private readonly clock: Clock;
-
-  constructor(options: { readonly clock: Clock; readonly ttlMs?: number; readonly maxEntries?: number }) {
-    this.clock = options.clock;
-    this.ttlMs = options.ttlMs ?? 3 * 86_400_000;
-    this.maxEntries = options.maxEntries ?? 100_000;
-  }
-
-  seen(eventId: string): Promise<boolean> {
-    const now = this.clock.now();
-    const at = this.ids.get(eventId);
-    if (at !== undefined && now - at < this.ttlMs) return Promise.resolve(true);
-    this.ids.delete(eventId);
-    this.ids.set(eventId, now);
-    // Map keeps insertion order: the first entries are the oldest.
-    for (const [id, when] of this.ids) {
-      if (this.ids.size <= this.maxEntries && now - when < this.ttlMs) break;
-      this.ids.delete(id);
-    }
-    return Promise.resolve(false);
-  }
 }

@@ -36,6 +36,7 @@ import type { UpstreamBooking } from "../../booking/upstream.js";
 import { ACTIVE_STATUSES, type BookingState } from "../../booking/bookings/state.js";
 import { readBoundedBody } from "../http/body.js";
 import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
+import type { Clock } from "../../protocol/clock.js";
 import type { LogFields, Logger } from "../../protocol/logger.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
@@ -163,6 +164,38 @@ export function inProcessQueue(
     },
     idle: () => tail,
   };
+}
+
+/**
+ * One process's memory of event ids for `ttlMs` (default 3 days, past Square's redelivery
+ * window), at most `maxEntries` (oldest forgotten first). Several gateway processes need a shared
+ * one (Redis SET NX with a TTL) behind the same interface.
+ */
+export class MemoryEventDeduplicator implements EventDeduplicator {
+  private readonly ids = new Map<string, number>();
+  private readonly ttlMs: number;
+  private readonly maxEntries: number;
+  private readonly clock: Clock;
+
+  constructor(options: { readonly clock: Clock; readonly ttlMs?: number; readonly maxEntries?: number }) {
+    this.clock = options.clock;
+    this.ttlMs = options.ttlMs ?? 3 * 86_400_000;
+    this.maxEntries = options.maxEntries ?? 100_000;
+  }
+
+  seen(eventId: string): Promise<boolean> {
+    const now = this.clock.now();
+    const at = this.ids.get(eventId);
+    if (at !== undefined && now - at < this.ttlMs) return Promise.resolve(true);
+    this.ids.delete(eventId);
+    this.ids.set(eventId, now);
+    // Map keeps insertion order: the first entries are the oldest.
+    for (const [id, when] of this.ids) {
+      if (this.ids.size <= this.maxEntries && now - when < this.ttlMs) break;
+      this.ids.delete(id);
+    }
+    return Promise.resolve(false);
+  }
 }
 
 /** The minimum of a Redis client the de-dup needs (ioredis' SET with PX and NX). */

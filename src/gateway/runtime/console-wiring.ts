@@ -31,7 +31,7 @@ import {
   type SignInLimitPolicy,
 } from "../../edges/console/sign-in-limit.js";
 
-export const OWNER_ACCOUNTS_FILE = "owner-accounts.json";
+const OWNER_ACCOUNTS_FILE = "owner-accounts.json";
 
 export interface ConsoleWiringOptions {
   readonly clock: Clock;

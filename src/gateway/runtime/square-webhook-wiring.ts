@@ -10,7 +10,6 @@ import type { Clock } from "../../protocol/clock.js";
 import type { HostConfig, HostDirectory, OperatorApi, UpstreamChangeApi } from "../../booking/api.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
 import {
-  MemoryEventDeduplicator,
   parseSquareBookingEvent,
   SQUARE_SIGNATURE_HEADER,
   verifySquareSignature,
@@ -19,6 +18,7 @@ import type { HoldStore } from "../../holds/port.js";
 import { connectClient, createClient } from "../../redis/connection.js";
 import {
   inProcessQueue,
+  MemoryEventDeduplicator,
   RedisEventDeduplicator,
   squareChangeWorker,
   type EventDeduplicator,

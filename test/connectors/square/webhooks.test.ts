@@ -6,11 +6,11 @@ import { createHmac } from "node:crypto";
 import { WebhooksHelper } from "square";
 import { describe, expect, it } from "vitest";
 import {
-  MemoryEventDeduplicator,
   parseSquareBookingEvent,
   verifySquareSignature,
   type SquareBookingChange,
 } from "../../../src/connectors/square/index.js";
+import { MemoryEventDeduplicator } from "../../../src/edges/inbound/square-webhooks.js";
 import { readFixture } from "../../support/fixtures.js";
 
 const KEY = "whsec-test-signature-key-1";

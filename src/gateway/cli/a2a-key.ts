@@ -12,7 +12,7 @@ import { parseArgs } from "node:util";
 import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import { createA2aApiKeys, fileKeyHashStore, redisKeyHashStore } from "../../edges/a2a/api-keys.js";
 import { connectClient, createClient } from "../../redis/connection.js";
-import type { CliIo } from "./cli.js";
+import type { CliIo } from "./io.js";
 import { hostsFor } from "./config-file.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
 

@@ -2,8 +2,8 @@
  * `booking-gateway` command line. The edge for operators: parses arguments and the
  * environment, then starts the requested job. Nothing below this layer reads process.env.
  */
-import type { Readable, Writable } from "node:stream";
 import { parseArgs } from "node:util";
+import type { CliIo } from "./io.js";
 import { startMcp } from "./mcp.js";
 import type { RunningMcp } from "./mcp.js";
 import { startServe } from "./serve.js";
@@ -14,17 +14,7 @@ import type { RunningServer } from "./serve.js";
 
 export type { RunningMcp } from "./mcp.js";
 export type { RunningServer } from "./serve.js";
-
-export interface CliIo {
-  readonly env: Readonly<Record<string, string | undefined>>;
-  readonly out: (line: string) => void;
-  readonly err: (line: string) => void;
-  /** Base for relative paths (--config, GATEWAY_DATA_DIR); default process.cwd(). */
-  readonly cwd?: string;
-  /** The MCP transport of `mcp`; default process.stdin and process.stdout. */
-  readonly stdin?: Readable;
-  readonly stdout?: Writable;
-}
+export type { CliIo } from "./io.js";
 
 const USAGE = `Usage: booking-gateway <command> [options]
 

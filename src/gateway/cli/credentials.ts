@@ -23,7 +23,7 @@ import { FileRefreshLock, RedisRefreshLock, type RefreshLock } from "../credenti
 import { openRedis } from "../../redis/client.js";
 import { redisKeys } from "../../redis/keys.js";
 import { TokenVault } from "../credentials/vault.js";
-import type { CliIo } from "./cli.js";
+import type { CliIo } from "./io.js";
 import { readServeEnv, redactUrl } from "./serve-env.js";
 
 export interface OpenVault {

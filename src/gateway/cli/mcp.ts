@@ -34,7 +34,7 @@ import { RedisIdempotencyStore } from "../../edges/osbp/idempotency/redis.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import { readOrCreateSecret } from "../runtime/secret-files.js";
 import { jsonLinesLogger, systemClock } from "../runtime/support.js";
-import type { CliIo } from "./cli.js";
+import type { CliIo } from "./io.js";
 import { loadHostsConfigFile } from "./config-file.js";
 import { readMcpEnv } from "./mcp-env.js";
 import { readServeEnv, redactUrl, upstreamPolicyOf } from "./serve-env.js";

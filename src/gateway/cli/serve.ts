@@ -15,7 +15,7 @@ import { createHttpApp, SCHCP_VERSION } from "../app/app.js";
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import type { GatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger, logLine } from "../runtime/support.js";
-import type { CliIo } from "./cli.js";
+import type { CliIo } from "./io.js";
 import { hostsFor } from "./config-file.js";
 import {
   connectBannerLine,

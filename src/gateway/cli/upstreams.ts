@@ -8,7 +8,7 @@
  */
 import { buildGatewayRuntime } from "../runtime/runtime.js";
 import { jsonLinesLogger } from "../runtime/support.js";
-import type { CliIo } from "./cli.js";
+import type { CliIo } from "./io.js";
 import { hostsFor } from "./config-file.js";
 import { readServeEnv, upstreamPolicyOf } from "./serve-env.js";
 

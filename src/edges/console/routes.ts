@@ -56,8 +56,8 @@ export interface ConsoleDeps {
   readonly setupChoices?: SetupChoices;
 }
 
-export const SECURE_COOKIE = "__Host-gw_session";
-export const PLAIN_COOKIE = "gw_session";
+const SECURE_COOKIE = "__Host-gw_session";
+const PLAIN_COOKIE = "gw_session";
 
 /** `__Host-` whenever the console is reached over https, or its public origin is https. */
 const cookieNameFor = (request: Request, publicOrigin: string) =>

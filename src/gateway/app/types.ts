@@ -11,15 +11,14 @@ import type { SchcpHostApi } from "../../edges/schcp/api.js";
 import type { SchcpHttpDeps } from "../../edges/schcp/http/types.js";
 import type { ManagedHosts } from "../managed-hosts/port.js";
 
-export type { EdgeRefusal, EdgeResponse } from "../../edges/http/respond.js";
+export type { EdgeResponse } from "../../edges/http/respond.js";
 export type {
   DiscoveryDocuments,
   IdempotencyGate,
   IdempotentRequest,
   IdempotentRoute,
-  SchcpHttpDeps,
 } from "../../edges/schcp/http/types.js";
-export type { OperatorHttpDeps, UpstreamsView } from "../../edges/operator/types.js";
+export type { UpstreamsView } from "../../edges/operator/types.js";
 export { DEFAULT_MAX_BODY_BYTES } from "../../edges/http/body.js";
 
 /**

@@ -11,9 +11,9 @@ import { readBoundedBody } from "../http/body.js";
 import { originKey } from "../http/origin-limit.js";
 import type { A2aIntent, A2aIntents, IntentOutcome } from "./port.js";
 
-export const A2A_PREFIX = "/api/servicialo";
+const A2A_PREFIX = "/api/servicialo";
 /** Bookings and changes are small; 16 KiB is far above any honest one. */
-export const A2A_MAX_BODY_BYTES = 16 * 1024;
+const A2A_MAX_BODY_BYTES = 16 * 1024;
 
 export interface A2aRestDeps {
   readonly intents: A2aIntents;

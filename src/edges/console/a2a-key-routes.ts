@@ -16,7 +16,7 @@ import type { ConsoleA2aKeys, ConsoleAppDeps } from "./app-deps.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import { consoleHeader, csrfField, refusedPage } from "./pages.js";
-import type { ConsoleKit } from "./routes.js";
+import type { ConsoleKit } from "./kit.js";
 
 export function mountA2aKeyRoutes(
   app: Hono,

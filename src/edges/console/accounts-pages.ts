@@ -10,7 +10,7 @@ import { MIN_PASSWORD_LENGTH } from "./accounts-password.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import { CONSOLE_TITLE, consoleHeader, csrfField, flashHtml } from "./pages.js";
 
-export interface InvitedLink {
+interface InvitedLink {
   readonly email: string;
   readonly link: string;
   readonly expires: string;

@@ -21,7 +21,7 @@ export const DEFAULT_SCRYPT: ScryptParams = { N: 2 ** 15, r: 8, p: 3 };
 
 export const MIN_PASSWORD_LENGTH = 12;
 /** Long passphrases are welcome; a megabyte "password" is not worth hashing. */
-export const MAX_PASSWORD_LENGTH = 1024;
+const MAX_PASSWORD_LENGTH = 1024;
 
 const KEY_LEN = 32;
 

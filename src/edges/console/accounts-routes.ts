@@ -17,7 +17,7 @@ import { passwordProblem } from "./accounts-password.js";
 import { ownerViewer } from "./accounts.js";
 import { localTime } from "./operate-view.js";
 import { refusedPage } from "./pages.js";
-import type { ConsoleDeps, ConsoleKit } from "./routes.js";
+import type { ConsoleDeps, ConsoleKit } from "./kit.js";
 
 const OPERATOR_ONLY = "Only the operator manages owner accounts.";
 const GONE = "This invitation link has been used or has expired. Ask the operator for a new one.";

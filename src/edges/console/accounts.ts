@@ -67,12 +67,12 @@ export const INVITATION_TTL_MS = 72 * 3_600_000;
 
 const EMAIL = /^[^\s@<>"']{1,64}@[^\s@<>"']{1,190}\.[^\s@<>"']{2,63}$/;
 
-export function normalizeEmail(raw: string): string | undefined {
+function normalizeEmail(raw: string): string | undefined {
   const email = raw.trim().toLowerCase();
   return email.length <= 254 && EMAIL.test(email) ? email : undefined;
 }
 
-export const invitationKey = (token: string): string =>
+const invitationKey = (token: string): string =>
   createHash("sha256").update(token, "utf8").digest("base64url");
 
 /** Invitation tokens are 43 base64url characters; anything else is not looked up. */

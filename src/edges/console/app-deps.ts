@@ -15,7 +15,7 @@ import type { ConnectAppDeps } from "./connect/wiring.js";
 import type { ManagedHosts } from "./managed-hosts.js";
 
 /** A host's upstream notices and calendar sync, as the Operate page shows them. */
-export interface ConsoleUpstreams {
+interface ConsoleUpstreams {
   notices(hostId: string): Promise<readonly HostNotice[]>;
   calendar(
     hostId: string,
@@ -28,7 +28,7 @@ export interface ConsoleUpstreams {
  * Which Servicialo A2A intents a host serves (A2A §Agent Card Shape), to offer an API key where
  * an agent may cancel or reschedule. The A2A edge's intents (A2aIntents) satisfy it.
  */
-export interface ConsoleA2aHosts {
+interface ConsoleA2aHosts {
   /** undefined: A2A does not serve the host. */
   host(hostId: string): { readonly intents: readonly string[] } | undefined;
 }

@@ -15,7 +15,7 @@ import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../gateway/credentials/record.js";
 
 /** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
-export interface ConnectRow {
+interface ConnectRow {
   readonly hostId: string;
   readonly name: string;
   readonly provider: OAuthProvider;
@@ -25,7 +25,7 @@ export interface ConnectRow {
   readonly grant: "present" | "absent" | "unreadable";
 }
 
-export interface HostRow {
+interface HostRow {
   readonly hostId: string;
   readonly name: string;
   readonly health: "ok" | "degraded" | "needs_reconnection";
@@ -45,7 +45,7 @@ export interface HostRow {
   readonly disconnectHref?: string;
 }
 
-export interface SyncRow {
+interface SyncRow {
   readonly hostName: string;
   readonly calendarId?: string;
   /** Absent: the calendar was not read yet. */
@@ -55,7 +55,7 @@ export interface SyncRow {
   readonly error?: string;
 }
 
-export interface NoticeRow {
+interface NoticeRow {
   readonly hostName: string;
   readonly vendor: string;
   readonly call: string;
@@ -94,9 +94,9 @@ export interface OperateView {
   readonly connect: readonly ConnectRow[];
 }
 
-export const UPCOMING_LIMIT = 20;
+const UPCOMING_LIMIT = 20;
 /** Pages of the operator list read per host and question (each one bounded read of the store). */
-export const WALK_PAGES = 10;
+const WALK_PAGES = 10;
 const DAY_MS = 86_400_000;
 
 /** Statuses of a booking that still takes its time. */

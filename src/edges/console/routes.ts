@@ -31,33 +31,20 @@ import { originKey } from "../http/origin-limit.js";
 import type { ConsoleAppDeps } from "./app-deps.js";
 import { htmlResponse as layoutResponse } from "../http/layout.js";
 import { operateView } from "./operate-view.js";
-import type { ConsoleViewer, OwnerCaps } from "./managed-hosts.js";
+import type { ConsoleViewer } from "./managed-hosts.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
-import type { SignInGate } from "./sign-in-gate.js";
-import type { SignInLimiter } from "./sign-in-limit.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
-import type { SetupChoices } from "./setup/choices.js";
-import type { Result } from "../../protocol/result.js";
+import type { Authorized, ConsoleDeps, ConsoleKit } from "./kit.js";
 
-export interface ConsoleDeps {
-  readonly sessions: Sessions;
-  readonly signInLimiter: SignInLimiter;
-  /** How many credential checks run at once (sign-in-gate.ts). */
-  readonly signInGate: SignInGate;
-  readonly accounts: OwnerAccounts;
-  /** How many hosts and drafts one owner may have (default DEFAULT_OWNER_CAPS: 20 drafts, 50 hosts). */
-  readonly ownerCaps?: OwnerCaps;
-  /** What an upstream offers a host being set up (src/edges/console/setup/choices.ts); absent: ids are typed. */
-  readonly setupChoices?: SetupChoices;
-}
+export type { ConsoleDeps } from "./kit.js";
 
-export const SECURE_COOKIE = "__Host-gw_session";
-export const PLAIN_COOKIE = "gw_session";
+const SECURE_COOKIE = "__Host-gw_session";
+const PLAIN_COOKIE = "gw_session";
 
 /** `__Host-` whenever the console is reached over https, or its public origin is https. */
 const cookieNameFor = (request: Request, publicOrigin: string) =>
@@ -111,29 +98,6 @@ export function requireConsoleSession(
     await next();
   };
 }
-
-/** What the account routes (accounts-routes.ts) share with the console's own. */
-export interface ConsoleKit {
-  readonly html: (status: number, body: string, headers?: Record<string, string>) => Response;
-  readonly sameOrigin: (c: Context) => boolean;
-  readonly readForm: (c: Context) => Promise<URLSearchParams | undefined>;
-  readonly authorized: (c: Context) => Promise<Authorized>;
-  /** The live session and its viewer of a GET, if any. */
-  readonly signedIn: (
-    c: Context,
-  ) => Promise<{ id: string; session: Session; viewer: ConsoleViewer } | undefined>;
-  /** 303 to a console page. */
-  readonly redirect: (location: string) => Response;
-  readonly forbidden: (text: string) => Response;
-  /** Ends the request's old session, starts one for `viewer` (a new id), and goes home. */
-  readonly startSession: (c: Context, viewer?: ConsoleViewer) => Promise<Response>;
-}
-
-/** A state-changing POST's session id, session, viewer and form; or the 403 that refuses it. */
-type Authorized = Result<
-  { id: string; session: Session; viewer: ConsoleViewer; form: URLSearchParams },
-  Response
->;
 
 /** Console forms are a token and a credential: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;

@@ -20,7 +20,7 @@ export interface SessionPolicy {
   readonly absoluteMs: number;
 }
 
-export const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
+const DEFAULT_SESSION_POLICY: SessionPolicy = { idleMs: 30 * 60_000, absoluteMs: 12 * 3_600_000 };
 
 export interface Session {
   readonly createdAt: number;

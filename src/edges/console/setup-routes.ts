@@ -35,7 +35,7 @@ import {
 import type { ConsoleViewer } from "./managed-hosts.js";
 import { PAGE_CSP } from "../http/layout.js";
 import { refusedPage } from "./pages.js";
-import type { ConsoleDeps } from "./routes.js";
+import type { ConsoleDeps } from "./kit.js";
 import type { Session } from "./sessions.js";
 import { caldavPage, newHostPage, setupPage } from "./setup-pages.js";
 import type { Result } from "../../protocol/result.js";

@@ -10,7 +10,7 @@ import type { FieldError, Result } from "../../protocol/result.js";
 type Kind = "string" | "boolean" | "instant" | "attendance";
 type Shape = Readonly<Record<string, { readonly kind: Kind; readonly required?: boolean }>>;
 
-export const OPERATOR_BODIES = {
+const OPERATOR_BODIES = {
   approve: {},
   decline: { reason: { kind: "string" }, message: { kind: "string" } },
   cancel: { message: { kind: "string" }, time_still_good: { kind: "boolean" } },

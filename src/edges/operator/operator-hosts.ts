@@ -46,14 +46,14 @@ export function mountOperatorHostRoutes(app: Hono, deps: OperatorHttpDeps): void
 
 /** A page of hosts when none is asked for: today's deployments fit in one. */
 export const DEFAULT_HOSTS_PAGE = 500;
-export const MAX_HOSTS_PAGE = 1_000;
+const MAX_HOSTS_PAGE = 1_000;
 
 /**
  * The page of `list` after the cursor, or why the query is refused. A cursor names the last
  * host of its page and where it stood, so the next page starts after that host where it is
  * now, or at the same place when it is gone.
  */
-export function hostsPage(
+function hostsPage(
   list: readonly HostRuntime[],
   limitParam: string | undefined,
   cursorParam: string | undefined,
@@ -97,7 +97,7 @@ function readCursor(raw: string): { index: number; hostId: string } | undefined 
   }
 }
 
-export function hostHealthView(host: HostRuntime): Record<string, unknown> {
+function hostHealthView(host: HostRuntime): Record<string, unknown> {
   const base = { host_id: host.config.id, name: host.config.name };
   if (host.health === undefined) return { ...base, health: "ok" };
   const s = host.health.status();

@@ -30,7 +30,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../http/body.js";
 import type { EdgeResponse } from "../http/respond.js";
 import type { OperatorHttpDeps } from "./types.js";
 
-export const OPERATOR_BASE = "/operator/v0/:hostId";
+const OPERATOR_BASE = "/operator/v0/:hostId";
 
 type Input = Readonly<Record<string, unknown>>;
 
@@ -93,7 +93,7 @@ const STATUSES: ReadonlySet<string> = new Set<BookingStatus>(BOOKING_STATUSES);
  * The list's query: `limit` (1 to MAX_BOOKING_PAGE), `cursor` (a page's next_cursor), `status`
  * (one booking status), `from` and `to` (RFC 3339 instants: bookings starting in [from, to)).
  */
-export function listQuery(
+function listQuery(
   param: (name: string) => string | undefined,
 ): Result<BookingListRequest, { field: string; message: string }> {
   const bad = (field: string, message: string) => err({ field, message });

@@ -3,23 +3,22 @@ import type { A2aApiKeys } from "../../edges/a2a/api-keys.js";
 import type { A2aIntents } from "../../edges/a2a/port.js";
 import type { ApprovalRouteDeps } from "../../edges/approval/approval-routes.js";
 import type { ConnectAppDeps } from "../../edges/console/connect/wiring.js";
-import type { ConsoleDeps } from "../../edges/console/routes.js";
+import type { ConsoleDeps } from "../../edges/console/kit.js";
+import type { ManagedHosts } from "../../edges/console/managed-hosts.js";
 import type { CalendarPushReceiver } from "../../edges/inbound/calendar-push.js";
 import type { SquareWebhookReceiver } from "../../edges/inbound/square-webhooks.js";
 import type { OperatorHttpDeps } from "../../edges/operator/types.js";
 import type { SchcpHostApi } from "../../edges/schcp/api.js";
 import type { SchcpHttpDeps } from "../../edges/schcp/http/types.js";
-import type { ManagedHosts } from "../managed-hosts/port.js";
 
-export type { EdgeRefusal, EdgeResponse } from "../../edges/http/respond.js";
+export type { EdgeResponse } from "../../edges/http/respond.js";
 export type {
   DiscoveryDocuments,
   IdempotencyGate,
   IdempotentRequest,
   IdempotentRoute,
-  SchcpHttpDeps,
 } from "../../edges/schcp/http/types.js";
-export type { OperatorHttpDeps, UpstreamsView } from "../../edges/operator/types.js";
+export type { UpstreamsView } from "../../edges/operator/types.js";
 export { DEFAULT_MAX_BODY_BYTES } from "../../edges/http/body.js";
 
 /**

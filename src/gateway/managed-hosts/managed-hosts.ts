@@ -14,7 +14,7 @@ import type { ManagedHostRecord, ManagedHostStore, ManagedHosts } from "./port.j
 import type { Clock } from "../../protocol/clock.js";
 
 /** What the runtime does with a host: build it (checking it in full), serve it, stop it. */
-export interface LiveHosts<B> {
+interface LiveHosts<B> {
   /** Field errors relative to the host entry ("" is the entry itself). */
   build(config: HostConfig): Promise<Result<B, FieldError>>;
   /** Serve a built host now, replacing a live one with the same id. */

@@ -11,9 +11,9 @@
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerViewer } from "../../../src/edges/console/accounts.js";
+import type { ManagedHostRecord } from "../../../src/edges/console/managed-hosts.js";
 import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
-import type { ManagedHostRecord } from "../../../src/gateway/managed-hosts/port.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { managedHostsDouble } from "../../support/managed-hosts-double.js";
 

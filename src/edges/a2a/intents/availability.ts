@@ -170,7 +170,7 @@ function multiDay(
 }
 
 /** The rule in the file comment. */
-export function emptyDayReason(
+function emptyDayReason(
   host: HostRuntime,
   provider: CatalogResource,
   date: LocalDate,

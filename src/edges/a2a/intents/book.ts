@@ -84,7 +84,7 @@ export function parseBook(
 }
 
 /** The attempt's name: the same contact, service and start is the same booking. */
-export const attemptKey = (hostId: string, b: BookInput): string =>
+const attemptKey = (hostId: string, b: BookInput): string =>
   `a2a:${hostId}:${sha256Base64Url(`${b.email}\n${b.serviceId}\n${b.start}`)}`;
 
 /** Whether [start, end) lies inside one of the provider's working periods that day (local time). */

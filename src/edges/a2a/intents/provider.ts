@@ -7,7 +7,7 @@
 import type { HostRuntime } from "../../../booking/api.js";
 import type { CatalogResource, CatalogService } from "../../../booking/catalog.js";
 
-export function providersOf(host: HostRuntime, service: CatalogService): readonly CatalogResource[] {
+function providersOf(host: HostRuntime, service: CatalogService): readonly CatalogResource[] {
   const types = new Set(service.requires.map((r) => r.resourceType));
   const usable = host.catalog.resources.filter((r) => types.has(r.type));
   const staff = usable.filter((r) => r.staff === true);

@@ -11,7 +11,7 @@ import type { Authority } from "../../../booking/authority.js";
 import { refuse } from "../../../booking/bookings/refuse.js";
 import { err, ok } from "../../../protocol/result.js";
 
-export const contactPrincipal = (hostId: string, email: string): string =>
+const contactPrincipal = (hostId: string, email: string): string =>
   `a2a:${createHash("sha256").update(`${hostId}\n${email}`).digest("base64url").slice(0, 22)}`;
 
 export function publicBookingAuthority(

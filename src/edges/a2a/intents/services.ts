@@ -24,7 +24,7 @@ import { answer, SERVICIALO_VERSION } from "./wire.js";
 import type { IntentOutcome } from "../port.js";
 
 /** A2A §1 modality from the gateway's place rule: the guest's place is a home visit. */
-export function modalityOf(host: HostRuntime, serviceId: string): "presencial" | "a_domicilio" {
+function modalityOf(host: HostRuntime, serviceId: string): "presencial" | "a_domicilio" {
   const rules = host.config.services.find((r) => r.serviceId === serviceId);
   return rules?.location === "guest" ? "a_domicilio" : "presencial";
 }

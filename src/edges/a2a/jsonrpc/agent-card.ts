@@ -14,10 +14,10 @@
  */
 import type { A2aHostFacts, A2aIntent } from "../port.js";
 
-export const A2A_PROTOCOL_VERSION = "0.3.0";
+const A2A_PROTOCOL_VERSION = "0.3.0";
 /** The Servicialo A2A payload version this edge implements. */
-export const AGENT_VERSION = "1.2.0";
-export const API_KEY_SCHEME = "orgApiKey";
+const AGENT_VERSION = "1.2.0";
+const API_KEY_SCHEME = "orgApiKey";
 
 const SKILLS: Record<A2aIntent, { id: string; name: string; description: string; tags: string[] }> = {
   list_services: {

@@ -41,7 +41,7 @@ export interface JsonRpcRequest {
 }
 
 /** A request that cannot be served: the id to answer with (null when unknown) and the error. */
-export interface JsonRpcFailure {
+interface JsonRpcFailure {
   readonly id: JsonRpcId;
   readonly rpcError: JsonRpcError;
 }
@@ -82,7 +82,7 @@ export function parseRequest(bytes: Uint8Array): Parsed<JsonRpcRequest> {
   return { ok: true, value: { id, method: r.method, params: r.params } };
 }
 
-export interface DataRequest {
+interface DataRequest {
   readonly intent: A2aIntent;
   readonly params: Readonly<Record<string, unknown>>;
   readonly client?: A2aClientContact;

@@ -47,7 +47,7 @@ export type Detection =
     };
 
 /** Lowercase, without accents: "Kinesiología" and "kinesiologia" are the same word. */
-export function fold(text: string): string {
+function fold(text: string): string {
   return text.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
 }
 
@@ -137,7 +137,7 @@ function withoutServiceNames(folded: string, services: DetectionContext["service
   return rest;
 }
 
-export type DateSpec =
+type DateSpec =
   | { readonly kind: "day"; readonly date: LocalDate }
   | { readonly kind: "range"; readonly from: LocalDate; readonly days: number };
 
@@ -162,7 +162,7 @@ const ISO_INSTANT =
   /\b(\d{4})-(\d{2})-(\d{2})[t ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(z|[+-]\d{2}:?\d{2})?(?![\d:])/i;
 
 /** The host-local date and time an ISO instant in the text names, when it names one. */
-export function parseInstant(
+function parseInstant(
   text: string,
   timeZone: string,
 ):
@@ -194,7 +194,7 @@ function withoutInstants(text: string): string {
 }
 
 /** The date the folded text names, relative to `today` in the host's zone. */
-export function parseDate(folded: string, today: LocalDate): DateSpec | undefined {
+function parseDate(folded: string, today: LocalDate): DateSpec | undefined {
   const iso = ISO_DATE.exec(folded);
   if (iso !== null)
     return { kind: "day", date: { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) } };
@@ -238,7 +238,7 @@ export function parseTime(folded: string): { readonly hour: number; readonly min
 
 const EMAIL = /[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}/;
 
-export function parseEmail(text: string): string | undefined {
+function parseEmail(text: string): string | undefined {
   return EMAIL.exec(text)?.[0];
 }
 
@@ -259,7 +259,7 @@ export function parsePhone(text: string): string | undefined {
  * "booking"/"id", or else any long token mixing letters and digits (CUID-like). Session ids
  * are opaque, so a token without a digit is not taken ("cancel my session tomorrow").
  */
-export function parseSessionId(text: string): string | undefined {
+function parseSessionId(text: string): string | undefined {
   const rest = withoutInstants(text).replace(EMAIL, " ");
   const labelled =
     /\b(?:sesi[oó]n|session|reserva|booking|cita|appointment|id)\b(?:\s+id\b)?\s*[:#]?\s*([A-Za-z0-9][A-Za-z0-9_-]{5,})/giu;
@@ -271,7 +271,7 @@ export function parseSessionId(text: string): string | undefined {
 }
 
 /** "a nombre de (mi hijo) Joaquín López", "name is Ann Lee", "for Ann Lee": first and last name. */
-export function parseName(text: string): { readonly name: string; readonly lastName?: string } | undefined {
+function parseName(text: string): { readonly name: string; readonly lastName?: string } | undefined {
   const m =
     /\b(?:a nombre de|nombre(?: es)?|my name is|name is|name:|for)\s+(?:(?:mi|my)\s+(?:hij[oa]|son|daughter|esposa|esposo|wife|husband)\s+)?(\p{Lu}[\p{L}'-]+)(?:\s+(\p{Lu}[\p{L}'-]+))?/u.exec(
       text,
@@ -286,7 +286,7 @@ function todayIn(now: number, timeZone: string): LocalDate {
 }
 
 const pad = (n: number) => String(n).padStart(2, "0");
-export const isoDate = (d: LocalDate) => `${d.year}-${pad(d.month)}-${pad(d.day)}`;
+const isoDate = (d: LocalDate) => `${d.year}-${pad(d.month)}-${pad(d.day)}`;
 
 /** The host-local wall time as RFC 3339 with the host's offset, or undefined when it does not exist. */
 function scheduledAt(

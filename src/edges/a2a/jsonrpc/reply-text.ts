@@ -38,7 +38,7 @@ function str(v: unknown): string | undefined {
 }
 
 /** "2026-12-07T17:00:00-05:00 (America/Toronto)": the host's wall clock, its offset and zone. */
-export function localTime(iso: string | undefined, timeZone: string): string {
+function localTime(iso: string | undefined, timeZone: string): string {
   const ms = iso === undefined ? Number.NaN : Date.parse(iso);
   if (Number.isNaN(ms)) return iso ?? "";
   return `${formatInstant(ms, timeZone)} (${timeZone})`;

@@ -42,11 +42,11 @@ import type { Language } from "./intent-detect.js";
 import { askFor, summarize } from "./reply-text.js";
 import { type Clock, systemClock } from "../../../protocol/clock.js";
 
-export const A2A_PREFIX = "/api/servicialo";
-export const DEFAULT_A2A_MAX_BODY_BYTES = 64 * 1024;
-export const DEFAULT_A2A_MAX_TEXT_CHARS = 4000;
+const A2A_PREFIX = "/api/servicialo";
+const DEFAULT_A2A_MAX_BODY_BYTES = 64 * 1024;
+const DEFAULT_A2A_MAX_TEXT_CHARS = 4000;
 /** A2A §Rate Limits: "A2A endpoint: 100 tasks/minute per IP + organization". */
-export const A2A_TASK_RATE: TokenBucketPolicy = { capacity: 100, refillPerSec: 100 / 60 };
+const A2A_TASK_RATE: TokenBucketPolicy = { capacity: 100, refillPerSec: 100 / 60 };
 
 export interface A2aJsonRpcOptions {
   /** The normalized public origin: the card's `url` is built from it, never from Host. */

@@ -11,9 +11,9 @@ import type { SchcpTypeOf, SchemaName } from "../../../protocol/schcp/validate.j
 import type { IdempotentRoute } from "./types.js";
 
 /** A use case's answer: the status and wire body, or the core's refusal. */
-export type RouteAnswer = UseCase<{ readonly status: number; readonly body: unknown }>;
+type RouteAnswer = UseCase<{ readonly status: number; readonly body: unknown }>;
 
-export interface RouteParams {
+interface RouteParams {
   readonly holdId?: string;
   readonly bookingId?: string;
 }

@@ -27,7 +27,7 @@ import { DEFAULT_MAX_BODY_BYTES } from "../../http/body.js";
 import type { SchcpEdgeRefusal, SchcpHttpDeps } from "./types.js";
 
 export const SCHCP_PREFIX = "/schcp/v0";
-export const SCHCP_BASE = `${SCHCP_PREFIX}/:hostId`;
+const SCHCP_BASE = `${SCHCP_PREFIX}/:hostId`;
 
 export function mountSchcpRoutes(app: Hono, deps: SchcpHttpDeps, origin: string): void {
   for (const route of SCHCP_ROUTES) {

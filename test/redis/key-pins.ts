@@ -26,7 +26,7 @@ import { osbpRedisKeys, sharedApprovalSecret } from "../../src/gateway/cli/mcp.j
 import { RedisSealedStore } from "../../src/gateway/credentials/redis-store.js";
 import { RedisRefreshLock } from "../../src/gateway/credentials/refresh-lock.js";
 import { RedisManagedHostStore } from "../../src/gateway/managed-hosts/redis-store.js";
-import type { ManagedHostRecord } from "../../src/gateway/managed-hosts/port.js";
+import type { ManagedHostRecord } from "../../src/edges/console/managed-hosts.js";
 import { RedisPacingGate } from "../../src/gateway/runtime/redis-pacing.js";
 import { RedisRateLimiter } from "../../src/gateway/runtime/redis-rate-limit.js";
 import { RedisPushStore } from "../../src/jobs/calendar-push/redis-store.js";

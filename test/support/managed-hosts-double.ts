@@ -9,7 +9,7 @@ import type {
   ManagedHostRecord,
   ManagedHostStore,
   ManagedHosts,
-} from "../../src/gateway/managed-hosts/port.js";
+} from "../../src/edges/console/managed-hosts.js";
 
 /** The real in-memory store (src/gateway/managed-hosts/memory-store.ts): its per-owner index included. */
 export { MemoryManagedHostStore };

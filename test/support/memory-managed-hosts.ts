@@ -7,7 +7,7 @@
 import { parseCalendarSection } from "../../src/booking/calendar/config.js";
 import { parseHostsConfig } from "../../src/booking/hosts/index.js";
 import { MemoryManagedHostStore } from "../../src/gateway/managed-hosts/memory-store.js";
-import type { ManagedHosts } from "../../src/gateway/managed-hosts/port.js";
+import type { ManagedHosts } from "../../src/edges/console/managed-hosts.js";
 import { err, fieldError, ok } from "../../src/protocol/result.js";
 
 export function memoryManagedHosts(configHostIds: readonly string[] = []): ManagedHosts & {

@@ -18,7 +18,7 @@ import { normalizeOrigin } from "../../edges/schcp/http/target-uri.js";
 import { isUsableOperatorToken } from "../runtime/operator-token.js";
 import type { ConnectProviders } from "../../edges/console/connect/wiring.js";
 import type { OAuthProvider } from "../credentials/record.js";
-import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
+import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../../edges/console/managed-hosts.js";
 
 export interface ServeSettings {
   readonly port: number;

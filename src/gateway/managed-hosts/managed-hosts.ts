@@ -10,7 +10,7 @@ import type { HostConfig } from "../../booking/api.js";
 import { parseHostsConfig } from "../../booking/hosts/parse-config.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import type { Logger } from "../../protocol/logger.js";
-import type { ManagedHostRecord, ManagedHostStore, ManagedHosts } from "./port.js";
+import type { ManagedHostRecord, ManagedHostStore, ManagedHosts } from "../../edges/console/managed-hosts.js";
 import type { Clock } from "../../protocol/clock.js";
 
 /** What the runtime does with a host: build it (checking it in full), serve it, stop it. */

@@ -1,6 +1,6 @@
 /** A stored record read back: anything that is not a well-formed record is skipped, not thrown. */
 import { HOST_ID_PATTERN } from "../../booking/hosts/index.js";
-import type { ManagedHostRecord } from "./port.js";
+import type { ManagedHostRecord } from "../../edges/console/managed-hosts.js";
 
 const HOST_ID = new RegExp(HOST_ID_PATTERN);
 const STATES = new Set(["draft", "active", "disconnected"]);

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { Clock } from "../../protocol/clock.js";
 import { connectClient, createClient } from "../../redis/connection.js";
-import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../managed-hosts/port.js";
+import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../../edges/console/managed-hosts.js";
 import type { ScryptParams } from "../../edges/console/accounts-password.js";
 import {
   FileOwnerAccountStore,

@@ -17,7 +17,7 @@ import type { HostMessageSettings } from "./calendar-hosts.js";
 import type { WorkerIntervals } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
 import type { SessionPolicy } from "../../edges/console/sessions.js";
-import type { OwnerCaps } from "../managed-hosts/port.js";
+import type { OwnerCaps } from "../../edges/console/managed-hosts.js";
 import type { ConnectProviders } from "../../edges/console/connect/wiring.js";
 
 export interface GatewayRuntimeOptions {

@@ -1,7 +1,7 @@
 /** OWNER_MAX_DRAFTS and OWNER_MAX_HOSTS (README "Operator console"): read, checked, defaulted. */
 import { expect, it } from "vitest";
 import { readServeEnv } from "../../../src/gateway/cli/serve-env.js";
-import { DEFAULT_OWNER_CAPS } from "../../../src/gateway/managed-hosts/port.js";
+import { DEFAULT_OWNER_CAPS } from "../../../src/edges/console/managed-hosts.js";
 
 it("per-owner caps come from the environment, each defaulting alone; nonsense is refused by name", () => {
   const none = readServeEnv({}, "/");

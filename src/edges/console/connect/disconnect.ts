@@ -30,7 +30,7 @@ import type {
 } from "../../../gateway/credentials/record.js";
 import type { TokenVault } from "../../../gateway/credentials/vault.js";
 import type { Logger } from "../../../protocol/logger.js";
-import type { ManagedHosts } from "../../../gateway/managed-hosts/port.js";
+import type { ManagedHosts } from "../managed-hosts.js";
 import { ACCESS_PAGES, revokeGrant, type RevokeOptions, type RevokeOutcome } from "./revoke.js";
 import type { Result } from "../../../protocol/result.js";
 

@@ -24,7 +24,7 @@
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { escapeHtml, htmlResponse, page as layoutPage } from "../../http/layout.js";
 import { secretsMatch, type Sessions } from "../sessions.js";
-import type { ConsoleViewer } from "../../../gateway/managed-hosts/port.js";
+import type { ConsoleViewer } from "../managed-hosts.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../gateway/credentials/record.js";
 import { readBoundedBody } from "../../http/body.js";
 import {

@@ -6,7 +6,7 @@
 import type { HostDirectory } from "../../../booking/api.js";
 import type { OAuthProvider } from "../../../gateway/credentials/record.js";
 import type { TokenVault } from "../../../gateway/credentials/vault.js";
-import { mayManage, type ConsoleViewer, type ManagedHosts } from "../../../gateway/managed-hosts/port.js";
+import { mayManage, type ConsoleViewer, type ManagedHosts } from "../managed-hosts.js";
 import type { Disconnect } from "./disconnect.js";
 import type { Connect, ConnectSuccess } from "./flow.js";
 import type { ConnectSettings } from "./providers.js";

@@ -39,7 +39,7 @@ import {
   type CaldavDiscovery,
 } from "../connect/caldav.js";
 import { vaultHostTokens, type VaultCredentials } from "../../../gateway/credentials/host-tokens.js";
-import type { ManagedHostRecord } from "../../../gateway/managed-hosts/port.js";
+import type { ManagedHostRecord } from "../managed-hosts.js";
 import type { Clock } from "../../../protocol/clock.js";
 
 interface CalendarChoice {

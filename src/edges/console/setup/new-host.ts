@@ -7,7 +7,7 @@
  */
 import { HOST_ID_PATTERN } from "../../../booking/hosts/index.js";
 import { isValidTimeZone } from "../../../protocol/time/index.js";
-import type { ManagedHostSource } from "../../../gateway/managed-hosts/port.js";
+import type { ManagedHostSource } from "../managed-hosts.js";
 import { SQUARE_DEFAULT_VERSION } from "./choices.js";
 
 export const SOURCES: readonly ManagedHostSource[] = ["square", "google", "microsoft", "caldav"];

@@ -9,7 +9,7 @@
  */
 import { parseCalendarSection } from "../../../booking/calendar/config.js";
 import { parseHostsConfig } from "../../../booking/hosts/index.js";
-import type { ManagedHostRecord } from "../../../gateway/managed-hosts/port.js";
+import type { ManagedHostRecord } from "../managed-hosts.js";
 import { SQUARE_DEFAULT_VERSION, type HostChoices } from "./choices.js";
 import type { FormErrors } from "./new-host.js";
 

@@ -6,7 +6,7 @@
 import type { MutableHostDirectory } from "../../../booking/hosts/directory.js";
 import { createManagedHosts, type ManagedHostsRuntime } from "../../managed-hosts/managed-hosts.js";
 import { openManagedHostStore } from "../../managed-hosts/open-store.js";
-import type { ManagedHostStore } from "../../managed-hosts/port.js";
+import type { ManagedHostStore } from "../../../edges/console/managed-hosts.js";
 import { buildHost, type BuildHostsDeps, type BuiltHost } from "../hosts.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
 import type { Closable } from "../started.js";

@@ -14,7 +14,7 @@ import { vaultClientOf } from "../../../../src/gateway/credentials/host-tokens.j
 import { parseKeyRing } from "../../../../src/gateway/credentials/key-ring.js";
 import { MemorySealedStore } from "../../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../../src/gateway/credentials/vault.js";
-import type { ManagedHostRecord, ManagedHosts } from "../../../../src/gateway/managed-hosts/port.js";
+import type { ManagedHostRecord, ManagedHosts } from "../../../../src/edges/console/managed-hosts.js";
 
 let server: Server;
 let base: string;

@@ -17,7 +17,7 @@ import { parseKeyRing } from "../../../../src/gateway/credentials/key-ring.js";
 import { MemorySealedStore } from "../../../../src/gateway/credentials/store.js";
 import { TokenVault } from "../../../../src/gateway/credentials/vault.js";
 import { createHttpApp } from "../../../../src/gateway/app/app.js";
-import type { ManagedHostRecord } from "../../../../src/gateway/managed-hosts/port.js";
+import type { ManagedHostRecord } from "../../../../src/edges/console/managed-hosts.js";
 import { readFixtureJson } from "../../../support/fixtures.js";
 import { memoryManagedHosts } from "../../../support/memory-managed-hosts.js";
 import { startGateway, type E2eGateway } from "../../../e2e/support/gateway.js";

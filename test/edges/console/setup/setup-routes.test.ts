@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hono } from "hono";
 import { createHttpApp } from "../../../../src/gateway/app/app.js";
-import { OPERATOR_OWNER } from "../../../../src/gateway/managed-hosts/port.js";
+import { OPERATOR_OWNER } from "../../../../src/edges/console/managed-hosts.js";
 import type { SetupChoices } from "../../../../src/edges/console/setup/choices.js";
 import { ok } from "../../../../src/protocol/result.js";
 import { startGateway, type E2eGateway } from "../../../e2e/support/gateway.js";

@@ -41,8 +41,6 @@ import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { Authorized, ConsoleDeps, ConsoleKit } from "./kit.js";
 
-export type { ConsoleDeps } from "./kit.js";
-
 const SECURE_COOKIE = "__Host-gw_session";
 const PLAIN_COOKIE = "gw_session";
 

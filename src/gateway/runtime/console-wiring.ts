@@ -16,7 +16,7 @@ import {
   RedisOwnerAccountStore,
 } from "../../edges/console/accounts-stores.js";
 import { OwnerAccounts, SCRYPT_HASHER, type PasswordHasher } from "../../edges/console/accounts.js";
-import type { ConsoleDeps } from "../../edges/console/routes.js";
+import type { ConsoleDeps } from "../../edges/console/kit.js";
 import {
   MemorySessionStore,
   RedisSessionStore,

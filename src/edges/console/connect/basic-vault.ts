@@ -1,6 +1,6 @@
 /**
  * Sealed Basic credentials (a CalDAV host's username and password), under the same key ring
- * and the same AES-256-GCM sealing as the token vault (../credentials/sealed-vault.ts), in a
+ * and the same AES-256-GCM sealing as the token vault (src/gateway/credentials/sealed-vault.ts), in a
  * store of their own: a FileSealedStore on `<data dir>/basic` or a RedisSealedStore whose
  * prefix adds `basic:`. Kept apart so the TokenVault's get/rotate never meet a record that is
  * not a grant; the `basic:` AAD makes one never readable as the other.

@@ -15,7 +15,7 @@
  * instead of `expires_in` and errors in its own shapes (reference "ObtainToken",
  * developer.squareup.com/reference/square/oauth-api/obtain-token); oauth4webapi sends only
  * form bodies, so that request is written here over fetch, like the refresh in
- * ../credentials/token-endpoints.ts.
+ * src/gateway/credentials/token-endpoints.ts.
  *
  * Operator-facing messages name what happened and what to do; they never carry a token, a
  * secret, a code, a verifier or the provider's free-text error_description.

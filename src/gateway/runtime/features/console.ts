@@ -4,7 +4,7 @@
  * (the same fetch, so whatever reaches the connectors reaches these).
  */
 import { consoleWiring } from "../console-wiring.js";
-import type { ConsoleDeps } from "../../../edges/console/routes.js";
+import type { ConsoleDeps } from "../../../edges/console/kit.js";
 import { createSetupChoices } from "../../../edges/console/setup/choices.js";
 import { keyPrefix, type GatewayRuntimeOptions, type RuntimeBasics } from "../options.js";
 import { setupConnectors } from "../setup-choices-wiring.js";

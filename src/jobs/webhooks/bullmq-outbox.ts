@@ -20,7 +20,7 @@ import type { WebhookOutbox } from "./types.js";
 
 const WEBHOOK_QUEUE = "webhooks";
 /** Braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires. */
-export const DEFAULT_BULLMQ_PREFIX = "{booking-gateway}";
+const DEFAULT_BULLMQ_PREFIX = "{booking-gateway}";
 
 export interface BullmqOutboxOptions {
   readonly redisUrl: string;

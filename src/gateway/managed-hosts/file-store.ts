@@ -17,7 +17,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { join } from "node:path";
 import { ensureSecretDir, SECRET_FILE_MODE } from "../runtime/secret-files.js";
 import { OwnerIndex } from "./owner-index.js";
-import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "../../edges/console/managed-hosts.js";
+import type {
+  CreateAnswer,
+  ManagedHostRecord,
+  ManagedHostStore,
+  OwnerCaps,
+} from "../../edges/console/managed-hosts.js";
 import { isHostId, parseRecord } from "./record-json.js";
 
 const VERSION_FILE = ".version";

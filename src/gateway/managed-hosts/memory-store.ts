@@ -1,6 +1,11 @@
 /** ManagedHostStore in memory: tests, and the shape the file and Redis stores must match. */
 import { OwnerIndex } from "./owner-index.js";
-import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "../../edges/console/managed-hosts.js";
+import type {
+  CreateAnswer,
+  ManagedHostRecord,
+  ManagedHostStore,
+  OwnerCaps,
+} from "../../edges/console/managed-hosts.js";
 
 export class MemoryManagedHostStore implements ManagedHostStore {
   private readonly records = new Map<string, ManagedHostRecord>();

@@ -3,7 +3,12 @@
  * owner -> (host id -> state), so an owner's records are found without reading anyone else's
  * and caps are counted without reading any record.
  */
-import type { CreateAnswer, ManagedHostRecord, ManagedHostState, OwnerCaps } from "../../edges/console/managed-hosts.js";
+import type {
+  CreateAnswer,
+  ManagedHostRecord,
+  ManagedHostState,
+  OwnerCaps,
+} from "../../edges/console/managed-hosts.js";
 
 export class OwnerIndex {
   readonly #owners = new Map<string, Map<string, ManagedHostState>>();

@@ -22,7 +22,12 @@ import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { connectClient, createClient } from "../../redis/connection.js";
 import { unavailable } from "../../holds/redis/unavailable.js";
-import type { CreateAnswer, ManagedHostRecord, ManagedHostStore, OwnerCaps } from "../../edges/console/managed-hosts.js";
+import type {
+  CreateAnswer,
+  ManagedHostRecord,
+  ManagedHostStore,
+  OwnerCaps,
+} from "../../edges/console/managed-hosts.js";
 import { parseRecord } from "./record-json.js";
 
 // KEYS: hash, version, the owner's index. ARGV: id, json, ifUpdatedAt ("" = create), owner,

@@ -1,8 +1,8 @@
 /**
  * Layer boundaries (docs/ARCHITECTURE.md, Layers), as boundaries.config.js gives them to ESLint:
  * an import of each forbidden kind, planted with `lintText` at a path in the layer, fails with
- * its rule's message; the tree lints clean, with no exception listed. Only the boundary rules run here (no type information), so no server and
- * no TypeScript program are needed.
+ * its rule's message; the tree lints clean, with no exception listed. Only the boundary rules
+ * run here (no type information), so no server and no TypeScript program are needed.
  */
 import path from "node:path";
 import { pathToFileURL } from "node:url";

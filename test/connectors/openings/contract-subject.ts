@@ -32,7 +32,9 @@ export async function makeOpeningsSubject(): Promise<ContractSubject> {
   fake.verificationRequired = true;
   const connect = () =>
     createOpeningsConnector(
-      { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 1000 },
+      // The fake answers in process within milliseconds; its "timeout" and "lost answer" faults
+      // never answer, and each such case waits this out.
+      { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 500 },
       { fetch: fake.fetch, clock: { now: () => NOW }, logger: { warn: () => undefined } },
     );
   const connector = connect();

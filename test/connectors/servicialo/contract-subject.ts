@@ -48,7 +48,9 @@ export function makeServicialoSubject(): Promise<ContractSubject> {
         timezone: TZ,
         providers: PROVIDERS,
         fallbackClientEmail: "reservas@clinica-demo.example",
-        timeoutMs: 1000,
+        // The fake answers in process within milliseconds; its "timeout" and "lost answer"
+        // faults never answer, and each such case waits this out.
+        timeoutMs: 500,
       },
       {
         fetch: fake.fetch,

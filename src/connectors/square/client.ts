@@ -16,15 +16,11 @@
 import type { Clock } from "../../protocol/clock.js";
 import type { SquareClient } from "square";
 import type { Logger } from "../../protocol/logger.js";
-import {
-  createUpstreamClient,
-  type UpstreamClient,
-  type UpstreamNotice,
-  type UpstreamPacing,
-} from "../http.js";
+import type { UpstreamClient, UpstreamNotice, UpstreamPacing } from "../http.js";
 import type { ConnectorResult, PlatformIdentity, UpstreamMeta } from "../port.js";
 import { Refusal, SquareCallError, squareErrorOf } from "./errors.js";
 import { squareSdk } from "./sdk.js";
+import { createSquareUpstream, SQUARE_VENDOR } from "./upstream.js";
 import { baseUrlOf, type SquareSettings } from "./settings.js";
 
 /** Supplies the current access token; undefined when the business has no valid grant (revoked). */
@@ -44,7 +40,6 @@ export interface SquareDeps {
   readonly pacing?: UpstreamPacing;
 }
 
-const SQUARE_VENDOR = "square";
 const DEFAULT_TIMEOUT_MS = 10_000;
 // The SDK's own timeout only backs up http.ts's, which fires first and is the one recorded.
 const SDK_TIMEOUT_SLACK_MS = 5_000;
@@ -61,15 +56,13 @@ export class SquareApi {
   ) {
     this.platform = { vendor: SQUARE_VENDOR, api_version: settings.version };
     const timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.upstream = createUpstreamClient({
-      vendor: SQUARE_VENDOR,
-      apiVersion: settings.version,
-      baseUrl: baseUrlOf(settings),
-      pin: { header: "Square-Version", value: settings.version },
-      credentials: async () => ({ authorization: `Bearer ${await this.token()}` }),
+    this.upstream = createSquareUpstream({
+      accessToken: () => this.token(),
+      version: settings.version,
+      environment: settings.environment,
+      ...(settings.baseUrl !== undefined && { baseUrl: settings.baseUrl }),
       timeoutMs,
       clock: deps.clock,
-      versionEchoHeaders: ["square-version"],
       // The SDK parses answers with its own JavaScript parser and then converts every field:
       // 8–14× JSON.parse's time per token (`npm run bench:json`, on the CI machine loaded and
       // quiet). An eighth of the default budget keeps its parse near 12 ms there, about what

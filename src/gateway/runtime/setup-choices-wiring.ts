@@ -4,9 +4,8 @@
  * it, with the platform's default origin; and the CalDAV discovery Connect uses.
  */
 import { createGoogleUpstream } from "../../connectors/google/http.js";
-import { createUpstreamClient } from "../../connectors/http.js";
 import { createGraphUpstream } from "../../connectors/microsoft/http.js";
-import { BASE_URLS } from "../../connectors/square/settings.js";
+import { createSquareUpstream } from "../../connectors/square/upstream.js";
 import type { SetupConnectors } from "../../edges/console/setup/choices.js";
 import { caldavDiscovery } from "./connect-wiring.js";
 
@@ -16,12 +15,11 @@ export const setupConnectors: SetupConnectors = {
   microsoft: ({ accessToken, baseUrl, timeoutMs, fetch }) =>
     createGraphUpstream({ accessToken, baseUrl, timeoutMs, fetch }),
   square: ({ accessToken, environment, version, baseUrl, timeoutMs, fetch }) =>
-    createUpstreamClient({
-      vendor: "square",
-      apiVersion: version,
-      baseUrl: baseUrl ?? BASE_URLS[environment],
-      pin: { header: "Square-Version", value: version },
-      credentials: async () => ({ authorization: `Bearer ${await accessToken()}` }),
+    createSquareUpstream({
+      accessToken,
+      version,
+      environment,
+      ...(baseUrl !== undefined && { baseUrl }),
       timeoutMs,
       fetch,
     }),

@@ -24,7 +24,10 @@ const LANE_OPTIONS: Record<Lane, TestProjectInlineConfiguration["test"]> = {
  * the module graph (the Square SDK alone is 3,600 CommonJS modules, ajv, hono, src/…) afresh
  * per file, which was four fifths of the unit lane's CPU time and half the Redis lane's.
  * test/support/shared-module-guard.ts fails a file there that leaves process-wide state behind.
- * `<lane>-isolated`: the files that change such state (nock, fake timers, process.env…:
+ * `<lane>-nock`: isolate: false too, among the files that script HTTP with nock and change
+ * nothing else the process shares (NOCK_MARKER in test/support/lanes.ts): nock patches node:http
+ * once per worker, and test/support/nock-module-guard.ts keeps its interceptors from passing on.
+ * `<lane>-isolated`: the files that change other such state (fake timers, process.env…:
  * ISOLATION_MARKERS in test/support/lanes.ts), each loaded afresh.
  * `<lane>-alone`: the files that measure the event loop's latency (ALONE_MARKERS), each loaded
  * afresh, one at a time after every other file (groupOrder 1), with no build beside them.
@@ -36,9 +39,12 @@ function options(project: Project): TestProjectInlineConfiguration["test"] {
     return { ...rest, maxWorkers: 1, sequence: { groupOrder: 1 } };
   }
   if (project.endsWith("-isolated")) return lane;
+  const guard = project.endsWith("-nock")
+    ? "./test/support/nock-module-guard.ts"
+    : "./test/support/shared-module-guard.ts";
   return {
     ...lane,
-    setupFiles: [...[lane?.setupFiles ?? []].flat(), "./test/support/shared-module-guard.ts"],
+    setupFiles: [...[lane?.setupFiles ?? []].flat(), guard],
     pool: "forks",
     isolate: false,
   };

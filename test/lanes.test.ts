@@ -16,6 +16,7 @@ import {
   ISOLATION_MARKERS,
   LANES,
   laneOf,
+  NOCK_MARKER,
   PROJECTS,
   projectOf,
   stripComments,
@@ -46,7 +47,12 @@ describe("test lanes", () => {
 
   it("a unit-lane file, and every test helper it imports, names no server and starts no process", () => {
     const byProject = filesByProject(ROOT);
-    const unit = [...byProject.unit, ...byProject["unit-isolated"], ...byProject["unit-alone"]];
+    const unit = [
+      ...byProject.unit,
+      ...byProject["unit-nock"],
+      ...byProject["unit-isolated"],
+      ...byProject["unit-alone"],
+    ];
     expect(unit.length).toBeGreaterThan(200);
     for (const { file, lane, reasons } of classify(ROOT, unit)) {
       expect({ file, lane, reasons }).toEqual({ file, lane: "unit", reasons: [] });
@@ -54,18 +60,35 @@ describe("test lanes", () => {
     }
   });
 
-  it("files of the shared-module projects (one per lane) change no process-wide state", () => {
+  it("files of the shared-module projects (two per lane) change no process-wide state but nock's, and only in -nock", () => {
     const byProject = filesByProject(ROOT);
     for (const lane of LANES) {
-      for (const file of byProject[lane]) {
+      for (const file of [...byProject[lane], ...byProject[`${lane}-nock`]]) {
         const code = stripComments(readFileSync(join(ROOT, file), "utf8"));
         expect(ISOLATION_MARKERS.filter((m) => m.test(code)).map(String), file).toEqual([]);
       }
+      for (const file of byProject[lane]) {
+        const code = stripComments(readFileSync(join(ROOT, file), "utf8"));
+        expect(NOCK_MARKER.test(code), file).toBe(false);
+      }
     }
+    expect(byProject["unit-nock"].length).toBeGreaterThan(20);
   });
 
-  it("each lane is its shared project, its -isolated one and its -alone one", () => {
-    expect([...PROJECTS]).toEqual(LANES.flatMap((lane) => [lane, `${lane}-isolated`, `${lane}-alone`]));
+  it("a file that scripts HTTP with nock shares modules only with other such files; one that also fakes timers is loaded afresh", () => {
+    const [nocked] = classify(ROOT, ["test/connectors/openings/openings.test.ts"]);
+    expect(nocked && projectOf(nocked)).toBe("unit-nock");
+    // Through a helper: the Google tests script Google's API with nock in a shared fake.
+    const [helped] = classify(ROOT, ["test/connectors/google/sync.test.ts"]);
+    expect(helped && projectOf(helped)).toBe("unit-nock");
+    const [timers] = classify(ROOT, ["test/calendar/budget-cache.test.ts"]);
+    expect(timers && projectOf(timers)).toBe("unit-isolated");
+  });
+
+  it("each lane is its shared project, its -nock one, its -isolated one and its -alone one", () => {
+    expect([...PROJECTS]).toEqual(
+      LANES.flatMap((lane) => [lane, `${lane}-nock`, `${lane}-isolated`, `${lane}-alone`]),
+    );
     expect(PROJECTS.every((p) => laneOf(p) === LANES.find((l) => p.startsWith(l)))).toBe(true);
   });
 

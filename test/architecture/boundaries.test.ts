@@ -4,10 +4,12 @@
  * its rule's message; the tree lints clean, with no exception listed. Only the boundary rules
  * run here (no type information), so no server and no TypeScript program are needed.
  */
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { ESLint, type Linter } from "eslint";
 import tseslint from "typescript-eslint";
+import ts from "typescript";
 import { beforeAll, describe, expect, it } from "vitest";
 
 interface Exception {
@@ -41,6 +43,13 @@ beforeAll(async () => {
     overrideConfig: [parserBlock, ...boundaries.boundaryBlocks({ withExceptions: true })],
   });
 });
+
+/** Every .ts file under a folder, recursively. */
+function listSources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts"))
+    .map((entry) => path.join(entry.parentPath, entry.name));
+}
 
 async function messagesOf(file: string, code: string): Promise<string[]> {
   const [result] = await lint.lintText(code, { filePath: path.join(ROOT, file) });
@@ -337,13 +346,32 @@ describe("a planted import that crosses a layer fails with its rule's message", 
 });
 
 describe("the tree", () => {
-  it("lints clean under the boundary rules, with the listed exceptions", { timeout: 180_000 }, async () => {
-    const results = await lint.lintFiles(["src"]);
-    const broken = results.flatMap((r) =>
-      r.messages.map((m) => `${path.relative(ROOT, r.filePath)}: ${m.message}`),
-    );
+  // What the rules read of a file is its import and export-from specifiers, so each file is linted
+  // as those declarations alone (read with TypeScript's pre-processor, which scans rather than
+  // parses): the same rule on the same specifiers at the same path, in a second where parsing every
+  // file whole took ten. `npm run lint` still lints every file whole with these blocks (the
+  // last test below shows it carries them).
+  it("lints clean under the boundary rules, with the listed exceptions", async () => {
+    const files = listSources(path.join(ROOT, "src"));
+    const broken: string[] = [];
+    for (const file of files) {
+      const { importedFiles } = ts.preProcessFile(readFileSync(file, "utf8"), true, false);
+      const code = importedFiles.map((i) => `import ${JSON.stringify(i.fileName)};`).join("\n");
+      const [result] = await lint.lintText(code, { filePath: file });
+      for (const m of result?.messages ?? []) broken.push(`${path.relative(ROOT, file)}: ${m.message}`);
+    }
     expect(broken).toEqual([]);
-    expect(results.length).toBeGreaterThan(100);
+    expect(files.length).toBeGreaterThan(100);
+  });
+
+  it("reads a file's imports as the rules do: a crossing import in a file of the tree is found", async () => {
+    const file = path.join(ROOT, "src/booking/planted.ts");
+    const source =
+      'import type { A } from "../edges/schcp/edge.js";\nexport { b } from "../protocol/osbp/x.js";\n';
+    const { importedFiles } = ts.preProcessFile(source, true, false);
+    const code = importedFiles.map((i) => `import ${JSON.stringify(i.fileName)};`).join("\n");
+    const [result] = await lint.lintText(code, { filePath: file });
+    expect(result?.messages).toHaveLength(2);
   });
 
   it("no exceptions: every import in src keeps every rule", () => {

@@ -61,16 +61,22 @@ export const CODE_MARKERS: ReadonlyArray<{ readonly lane: Exclude<Lane, "unit">;
   ];
 
 /**
- * Each lane runs as up to three vitest projects: `<lane>` shares one module cache across the
- * files of a worker (isolate: false, much faster), `<lane>-isolated` loads each file afresh,
- * `<lane>-alone` too, and runs after every other file, one at a time (ALONE_MARKERS). A file
- * goes to `<lane>-isolated` when it, or a test helper it imports, changes what the process shares:
- * nock (it patches node:http for every later file in the process), fake timers or clocks (a
- * module-level timer made by an earlier file is a real one), process.env or globals written,
- * modules mocked, the working directory changed.
+ * Each lane runs as up to four vitest projects: `<lane>` shares one module cache across the
+ * files of a worker (isolate: false, much faster), `<lane>-nock` too but only among files that
+ * script HTTP with nock, `<lane>-isolated` loads each file afresh, `<lane>-alone` too, and runs
+ * after every other file, one at a time (ALONE_MARKERS).
+ *
+ * A file goes to `<lane>-isolated` when it, or a test helper it imports, changes what the process
+ * shares: fake timers or clocks (a module-level timer made by an earlier file is a real one),
+ * process.env or globals written, modules mocked, the working directory changed. nock patches
+ * node:http and fetch for every later file in the process, which a file that does not expect it
+ * must never meet; a file whose only such change is nock (NOCK_MARKER) goes to `<lane>-nock`,
+ * where every file expects the patch and each must leave no interceptor and net connect allowed
+ * (test/support/nock-module-guard.ts).
  */
+export const NOCK_MARKER = /["']nock["']/;
+
 export const ISOLATION_MARKERS: readonly RegExp[] = [
-  /["']nock["']/,
   /\bvi\.(useFakeTimers|setSystemTime|mock|doMock|stubEnv|stubGlobal|spyOn)\b/,
   /\bprocess\.env(\.[\w$]+|\[[^\]]+\])\s*(=[^=]|\?\?=|\|\|=)|\bdelete\s+process\.env\b|Object\.assign\(\s*process\.env\b/,
   /\bglobalThis(\.[\w$]+|\[[^\]]+\])\s*=[^=]|\bprocess\.chdir\b|\bsyncBuiltinESMExports\b/,
@@ -90,6 +96,8 @@ export interface Classified {
   readonly lane: Lane;
   /** Loaded afresh, in `<lane>-isolated` (see ISOLATION_MARKERS) or `<lane>-alone`. */
   readonly isolated: boolean;
+  /** Scripts HTTP with nock and changes nothing else the process shares: `<lane>-nock`. */
+  readonly nock: boolean;
   /** Runs alone, after the rest, in `<lane>-alone` (see ALONE_MARKERS). */
   readonly alone: boolean;
   /** Why: "marker in <file>" or "imports <helper>"; empty for unit. */
@@ -123,27 +131,29 @@ export function classify(root: string, files: readonly string[] = testFiles(root
     const reasons = found.filter(([l]) => l === lane).map(([, why]) => why);
     const code = stripTypeImports(stripComments(readFileSync(join(root, file), "utf8")));
     const alone = ALONE_MARKERS.some((pattern) => pattern.test(code));
-    const isolated = alone || sharesState(root, file, new Set());
-    return { file, lane, isolated, alone, reasons };
+    const shared = sharedState(root, file, new Set());
+    const isolated = alone || shared.has("other");
+    return { file, lane, isolated, nock: !isolated && shared.has("nock"), alone, reasons };
   });
 }
 
-/** The vitest projects: up to three per lane, `<lane>` (shared modules), `-isolated`, `-alone`. */
-export type Project = Lane | `${Lane}-isolated` | `${Lane}-alone`;
+/** The vitest projects: up to four per lane, `<lane>` and `-nock` (shared modules), `-isolated`, `-alone`. */
+export type Project = Lane | `${Lane}-nock` | `${Lane}-isolated` | `${Lane}-alone`;
 export const PROJECTS: readonly Project[] = LANES.flatMap((lane) => [
   lane,
+  `${lane}-nock` as const,
   `${lane}-isolated` as const,
   `${lane}-alone` as const,
 ]);
 
 /** The lane a project belongs to. */
 export function laneOf(project: Project): Lane {
-  return project.replace(/-(isolated|alone)$/, "") as Lane;
+  return project.replace(/-(nock|isolated|alone)$/, "") as Lane;
 }
 
 /** The project of a classified file. */
-export function projectOf({ lane, isolated, alone }: Classified): Project {
-  return alone ? `${lane}-alone` : isolated ? `${lane}-isolated` : lane;
+export function projectOf({ lane, isolated, nock, alone }: Classified): Project {
+  return alone ? `${lane}-alone` : isolated ? `${lane}-isolated` : nock ? `${lane}-nock` : lane;
 }
 
 /** Test files by vitest project, every project present (possibly empty). */
@@ -153,16 +163,23 @@ export function filesByProject(root: string): Record<Project, string[]> {
   return by;
 }
 
-/** Whether a file or a test helper it imports changes process-wide state (ISOLATION_MARKERS). */
-function sharesState(root: string, file: string, seen: Set<string>): boolean {
-  if (seen.has(file) || file === SELF) return false;
+/**
+ * What process-wide state a file or a test helper it imports changes: "nock" (NOCK_MARKER),
+ * "other" (ISOLATION_MARKERS), both or neither.
+ */
+function sharedState(root: string, file: string, seen: Set<string>): Set<"nock" | "other"> {
+  const found = new Set<"nock" | "other">();
+  if (seen.has(file) || file === SELF) return found;
   seen.add(file);
   const code = stripTypeImports(stripComments(readFileSync(join(root, file), "utf8")));
-  if (ISOLATION_MARKERS.some((pattern) => pattern.test(code))) return true;
-  return relativeImports(code).some((spec) => {
+  if (NOCK_MARKER.test(code)) found.add("nock");
+  if (ISOLATION_MARKERS.some((pattern) => pattern.test(code))) found.add("other");
+  for (const spec of relativeImports(code)) {
     const target = resolveImport(root, file, spec);
-    return target !== undefined && target.startsWith("test/") && sharesState(root, target, seen);
-  });
+    if (target === undefined || !target.startsWith("test/")) continue;
+    for (const kind of sharedState(root, target, seen)) found.add(kind);
+  }
+  return found;
 }
 
 /** The markers of one source text alone (imports not followed): for the classifier's own tests. */

@@ -17,13 +17,18 @@ import type { Project } from "./lanes.js";
 const BLOCKS: readonly Project[] = [
   "caldav-browser-isolated",
   "processes",
+  "processes-nock",
   "processes-isolated",
   "cluster",
+  "cluster-nock",
   "cluster-isolated",
   "caldav-browser",
+  "caldav-browser-nock",
   "redis-isolated",
+  "redis-nock",
   "redis",
   "unit-isolated",
+  "unit-nock",
   "unit",
   // groupOrder 1: after all of the above, one at a time (vitest.config.ts).
   "processes-alone",

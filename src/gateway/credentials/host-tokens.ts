@@ -27,6 +27,8 @@ export interface VaultCredentials {
   readonly basic?: BasicCredentialVault;
   /** One refresh per host at a time across the processes sharing `vault` (refresh-lock.ts). */
   readonly refreshLock?: RefreshLock;
+  /** How long to wait for another process's refresh under `refreshLock` (refresher.ts's default). */
+  readonly refreshLockWaitMs?: number;
   readonly env: Readonly<Record<string, string | undefined>>;
 }
 
@@ -79,7 +81,7 @@ export function vaultHostTokens(
     err({ field: field(inner), message: `${field(inner)}: ${why}` });
   if (deps.credentials === undefined)
     return fail("/credentials", `"vault" needs TOKEN_KEYS set (the key ring the vault is sealed with)`);
-  const { env, vault, refreshLock } = deps.credentials;
+  const { env, vault, refreshLock, refreshLockWaitMs } = deps.credentials;
   const fromEnv = (inner: string, name: unknown): Result<string, { field: string; message: string }> => {
     if (typeof name !== "string" || !ENV_NAME.test(name))
       return fail(inner, "the name of an environment variable that holds the value");
@@ -108,6 +110,7 @@ export function vaultHostTokens(
     ...(deps.logger !== undefined && { logger: deps.logger }),
     ...(typeof version === "string" && { squareVersion: version }),
     ...(refreshLock !== undefined && { refreshLock }),
+    ...(refreshLockWaitMs !== undefined && { lockWaitMs: refreshLockWaitMs }),
   });
   return ok({
     rest,

@@ -48,7 +48,7 @@ function harness(
   const lines: Harness["lines"] = [];
   const notices: UpstreamNotice[] = [];
   const connector = createOpeningsConnector(
-    { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 1000, ...overrides },
+    { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 500, ...overrides },
     {
       fetch: fake.fetch,
       clock: { now: () => NOW },
@@ -373,7 +373,7 @@ describe("Openings connector", () => {
     const request = createFor(slot!, "host-1:hold-a", { verificationCode: CODE, resourceIds: [] });
     expect((await h.connector.bookings.create(request)).ok).toBe(false);
     const other = createOpeningsConnector(
-      { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 1000 },
+      { baseUrl: BASE, businessSlug: SLUG, currency: "USD", timeoutMs: 500 },
       { fetch: h.fake.fetch, clock: { now: () => NOW }, logger: { warn: () => undefined } },
     );
     // Same customer, service and start, but another hold's key: not this booking.

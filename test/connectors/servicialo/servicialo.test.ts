@@ -50,7 +50,7 @@ function harness(overrides: Record<string, unknown> = {}): Harness {
       timezone: TZ,
       providers: PROVIDERS,
       fallbackClientEmail: "reservas@clinica-demo.example",
-      timeoutMs: 1000,
+      timeoutMs: 500,
       ...overrides,
     },
     {

@@ -224,7 +224,13 @@ describe("wiring", () => {
       { credentials: "vault", clientId: "c", clientSecretEnv: "SQUARE_SECRET" },
       (inner) => `/hosts/0/connector/settings${inner}`,
       {
-        credentials: { vault: w.vault, refreshLock: lock, env: { SQUARE_SECRET: "s" } },
+        // A short wait for the other holder: the default's 5 s would be the whole test's time.
+        credentials: {
+          vault: w.vault,
+          refreshLock: lock,
+          refreshLockWaitMs: 300,
+          env: { SQUARE_SECRET: "s" },
+        },
         fetch: w.endpoint.fetch,
         clock: { now: () => NOW },
       },
@@ -235,7 +241,7 @@ describe("wiring", () => {
     expect(w.endpoint.calls).toEqual([]);
     await elsewhere?.();
     expect(await tokens.value.accessToken()).toBe("ACCESS-1");
-  }, 10_000);
+  });
 
   it("the vault in the data directory comes with the lock file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "gw-refresh-wiring-"));

@@ -65,7 +65,7 @@ describe("@booking-gateway/agent, packed and installed into an empty project", (
     { timeout: 180_000 },
     async () => {
       const packs = join(dir, "packs");
-    await mkdir(packs);
+      await mkdir(packs);
       await run("npm", ["pack", "-w", "packages/agent", "--pack-destination", packs, "--silent"], {
         cwd: ROOT,
       });

@@ -10,6 +10,9 @@
  *   GATEWAY_URL  the gateway's public origin (default http://127.0.0.1:8787)
  *   HOST_ID      which host (default: maple-street-auto when listed, else the first)
  *   SERVICE_ID   which service (default: the host's first)
+ *   OPERATOR_TOKEN  the operator credential, to say why a host offers nothing (default: read from
+ *                   $GATEWAY_DATA_DIR/operator-token, or .gateway/operator-token where `npm start`
+ *                   keeps it; without it the demo still runs, and says less when a host fails)
  */
 import {
   KeyApp,
@@ -20,6 +23,8 @@ import {
   verifyHoldOffer,
 } from "../src/agent/index.js";
 import type { AgentError } from "../src/agent/index.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { formatInstant } from "../src/protocol/time/index.js";
 
 const DAY_MS = 86_400_000;
@@ -37,6 +42,44 @@ function fail(what: string, error: AgentError | string): never {
   const detail = typeof error === "string" ? error : describeAgentError(error);
   process.stderr.write(`\ndemo:schcp: ${what} failed: ${detail}\n`);
   process.exit(1);
+}
+
+/** The operator credential, when this machine has it (see OPERATOR_TOKEN above). */
+function operatorToken(): string | undefined {
+  const given = process.env["OPERATOR_TOKEN"];
+  if (given !== undefined && given !== "") return given;
+  try {
+    const file = join(process.env["GATEWAY_DATA_DIR"] ?? ".gateway", "operator-token");
+    return readFileSync(file, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Why a host offers nothing, from the operator API's health view (GET /operator/v0/{host}/health):
+ * a degraded host or one that needs reconnecting names its last error there. A sentence, or
+ * a hint on where to look when the credential is not at hand.
+ */
+async function healthOf(hostId: string): Promise<string> {
+  const token = operatorToken();
+  const where = `${baseUrl}/operator/v0/${encodeURIComponent(hostId)}/health`;
+  if (token === undefined)
+    return `its health is at ${where} (set OPERATOR_TOKEN to the operator credential and the demo says it here)`;
+  try {
+    const res = await fetch(where, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) return `its health could not be read (${where} answered ${res.status})`;
+    const h = (await res.json()) as {
+      health?: string;
+      since?: string;
+      last_error?: { message?: string; code?: string };
+    };
+    if (h.health === "ok") return "its health is ok";
+    const why = h.last_error?.message ?? h.last_error?.code ?? "no error recorded";
+    return `the host is ${h.health ?? "in an unknown state"} since ${h.since ?? "?"}: ${why}`;
+  } catch (e) {
+    return `its health could not be read (${e instanceof Error ? e.message : String(e)})`;
+  }
 }
 
 async function main(): Promise<void> {
@@ -72,9 +115,15 @@ async function main(): Promise<void> {
   if (!disc.ok) fail(`discovering ${listing.id}`, disc.error);
   const host = disc.value;
   const doc = host.document;
-  const service = doc.services.find((s) => s.id === (process.env["SERVICE_ID"] ?? doc.services[0]?.id));
+  const wanted = process.env["SERVICE_ID"];
+  const service = doc.services.find((s) => s.id === (wanted ?? doc.services[0]?.id));
   if (service === undefined)
-    fail("choosing a service", `${host.hostId} has no service ${process.env["SERVICE_ID"] ?? ""}`);
+    fail(
+      "choosing a service",
+      doc.services.length === 0
+        ? `${host.hostId} offers no service right now; ${await healthOf(host.hostId)}`
+        : `${host.hostId} has no service ${JSON.stringify(wanted)}; it offers ${doc.services.map((s) => s.id).join(", ")}`,
+    );
   show(`Host: ${doc.host.name} (${host.hostId}, ${doc.host.timezone})`, [
     `endpoint ${host.endpoint}, authorized by §2.2 rule ${host.authorization.rule}: ${host.authorization.basis}`,
     `signing keys: ${host.keys.map((k) => k.kid).join(", ")}; confirmation: ${doc.policies.confirmation ?? "instant"}`,
@@ -104,7 +153,7 @@ async function main(): Promise<void> {
     { service_id: service.id, window, limit: 5 },
     { mandate: open.compact },
   );
-  if (!avail.ok) fail("availability", avail.error);
+  if (!avail.ok) fail("availability", `${describeAgentError(avail.error)}; ${await healthOf(host.hostId)}`);
   const slot = avail.value.body.slots[0];
   show(`Availability for ${service.id}, ${window.start} to ${window.end}`, [
     ...avail.value.body.slots.map(
@@ -113,7 +162,8 @@ async function main(): Promise<void> {
     ),
     `as of ${avail.value.body.as_of}`,
   ]);
-  if (slot === undefined) fail("availability", "no free slot in the next week");
+  if (slot === undefined)
+    fail("availability", `no free slot in the next week; ${await healthOf(host.hostId)}`);
 
   const held = await client.hold(
     host,

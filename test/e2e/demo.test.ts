@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FaultPlan } from "../../src/connectors/synthetic/index.js";
 import { startGateway } from "./support/gateway.js";
 import type { E2eGateway } from "./support/gateway.js";
 
@@ -79,5 +80,44 @@ describe("npm run demo:schcp", () => {
     expect(out).not.toMatch(/Done/);
     expect(err).toContain(`no gateway answers at http://127.0.0.1:${port}`);
     expect(err).toContain("npm start");
+  }, 60_000);
+});
+
+describe("npm run demo:schcp at a degraded host", () => {
+  let degraded: E2eGateway;
+  beforeAll(async () => {
+    // Harbourview Dental's catalog cannot be read: it starts degraded and publishes no service.
+    const catalog = new FaultPlan();
+    catalog.next("catalog", "unavailable", Infinity);
+    degraded = await startGateway({
+      runtime: { syntheticFaults: (hostId) => (hostId === "harbourview-dental" ? catalog : new FaultPlan()) },
+    });
+  });
+  afterAll(async () => {
+    await degraded?.close();
+  });
+
+  it("says the host is degraded and why, from the operator credential in the data directory", async () => {
+    const { code, err } = await runDemo(degraded.origin, {
+      HOST_ID: "harbourview-dental",
+      GATEWAY_DATA_DIR: degraded.dataDir,
+      OPERATOR_TOKEN: "",
+    });
+    expect(code).toBe(1);
+    expect(err).toMatch(
+      /harbourview-dental offers no service right now; the host is degraded since \S+: catalog\.read: the platform is unavailable/,
+    );
+  }, 60_000);
+
+  it("without the credential, says where the host's health is", async () => {
+    const { code, err } = await runDemo(degraded.origin, {
+      HOST_ID: "harbourview-dental",
+      GATEWAY_DATA_DIR: "/nonexistent",
+      OPERATOR_TOKEN: "",
+    });
+    expect(code).toBe(1);
+    expect(err).toContain(
+      `harbourview-dental offers no service right now; its health is at ${degraded.origin}/operator/v0/harbourview-dental/health`,
+    );
   }, 60_000);
 });

@@ -35,6 +35,7 @@ import { readFile } from "node:fs/promises";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
+import { nearestName } from "../../protocol/nearest-name.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../../protocol/logger.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
@@ -114,6 +115,12 @@ function oauthSettings(
     return ok({ rest, accessToken, fetch });
   }
   const { accessTokenFile, ...rest } = config.connector.settings;
+  if (accessTokenFile === undefined) {
+    // "accesTokenFile": name the slip rather than only the missing setting.
+    const slip = Object.keys(rest).find((k) => nearestName(k, ["accessTokenFile"]) !== undefined);
+    if (slip !== undefined)
+      return invalid(at, `/${slip}`, "unknown setting; did you mean `accessTokenFile`?");
+  }
   if (typeof accessTokenFile !== "string" || accessTokenFile.length === 0) {
     return invalid(
       at,

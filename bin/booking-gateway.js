@@ -1,13 +1,30 @@
 #!/usr/bin/env node
-// Runs the built CLI (npm run build) when present; in a source checkout, runs the
-// TypeScript entry through tsx so `npx booking-gateway` works without a build step.
-import { existsSync } from "node:fs";
+// Runs the built CLI (dist/) only when it was built from the src/ beside it, else the
+// TypeScript entry through tsx, as `npm start` does, so this never runs older code than the
+// source; without tsx it says to run `npm run build`. In a packed install (no src/), dist/.
+// The decision and the build stamp it reads: build-stamp.js.
+import { fileURLToPath } from "node:url";
+import { chooseEntry, DIST_MAIN, SRC_MAIN } from "./build-stamp.js";
 
-const built = new URL("../dist/gateway/cli/main.js", import.meta.url);
-if (existsSync(built)) {
-  await import(built.href);
-} else {
+const root = fileURLToPath(new URL("..", import.meta.url));
+let tsx = true;
+try {
+  import.meta.resolve("tsx/esm/api");
+} catch {
+  tsx = false;
+}
+const entry = chooseEntry(root, { tsx });
+if (entry.run === "dist") {
+  await import(new URL(`../${DIST_MAIN}`, import.meta.url).href);
+} else if (entry.run === "src") {
+  if (entry.stale)
+    process.stderr.write(
+      `booking-gateway: ${DIST_MAIN} was not built from the src/ present: running src/ through tsx (\`npm run build\` updates dist/)\n`,
+    );
   const { register } = await import("tsx/esm/api");
   register();
-  await import(new URL("../src/gateway/cli/main.ts", import.meta.url).href);
+  await import(new URL(`../${SRC_MAIN}`, import.meta.url).href);
+} else {
+  process.stderr.write(`booking-gateway: ${entry.message}\n`);
+  process.exitCode = 1;
 }

@@ -29,6 +29,7 @@ import { parseWorkingHours, type WeeklyHours } from "../../calendar/index.js";
 import type { CatalogService } from "../../connectors/port.js";
 import { parseSchcpMoney } from "../../protocol/money/index.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean } from "../../protocol/nearest-name.js";
 import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { unitsFor, type CalendarUnits } from "./units.js";
 
@@ -92,7 +93,8 @@ function read(value: unknown, at: string): CalendarSection {
   if (!isObject(value))
     return fail("invalid_type", at, "a calendar host needs a calendar section (an object)");
   for (const k of Object.keys(value))
-    if (!KNOWN.has(k)) fail("unknown_field", `${at}/${k}`, "is not a calendar setting");
+    if (!KNOWN.has(k))
+      fail("unknown_field", `${at}/${k}`, `is not a calendar setting${didYouMean(k, KNOWN)}`);
   const units = readCapacity(value.capacity, `${at}/capacity`);
   const hoursRead = parseWorkingHours(value.hours, `${at}/hours`);
   if (!hoursRead.ok)

@@ -10,6 +10,7 @@
 import { Ajv2020, type ErrorObject } from "ajv/dist/2020.js";
 import { fullFormats } from "ajv-formats/dist/formats.js";
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean, nearestName } from "../../protocol/nearest-name.js";
 
 type Schema = Record<string, unknown>;
 
@@ -142,6 +143,8 @@ function validator() {
     allowUnionTypes: true,
     validateFormats: true,
     unicodeRegExp: true,
+    // The failing schema on each error: an unknown member is answered with the known ones.
+    verbose: true,
   });
   ajv.addFormat("uri", fullFormats.uri);
   ajv.addFormat("hostname", fullFormats.hostname);
@@ -153,7 +156,7 @@ function describe(e: ErrorObject): string {
   const p = e.params as Record<string, unknown>;
   switch (e.keyword) {
     case "additionalProperties":
-      return "is not a setting the config defines";
+      return unknownSetting(String(p.additionalProperty), e.parentSchema);
     case "required":
       return "is required";
     case "enum":
@@ -167,6 +170,15 @@ function describe(e: ErrorObject): string {
   }
 }
 
+/** "unknown setting", with the nearest known one, or the known ones when none is near. */
+function unknownSetting(name: string, schema: unknown): string {
+  const properties = (schema as { properties?: Record<string, unknown> } | undefined)?.properties;
+  const known = Object.keys(properties ?? {}).filter((k) => k !== "$schema");
+  const near = didYouMean(name, known);
+  if (near !== "" || known.length === 0) return `unknown setting${near}`;
+  return `unknown setting (the settings here: ${known.join(", ")})`;
+}
+
 /** The structure check: the first problem, its field a JSON pointer ("/hosts/1/policies"). */
 export function checkConfigShape(json: unknown): Result<void, FieldError> {
   const fn = validator();
@@ -174,7 +186,31 @@ export function checkConfigShape(json: unknown): Result<void, FieldError> {
   const e = fn.errors?.[0];
   if (e === undefined) return err(fieldError("invalid_config", "", "the hosts config is not valid"));
   const p = e.params as Record<string, unknown>;
+  // A required setting written wrong ("timeZone") is missing only because of the slip: name it.
+  const slip = typeof p.missingProperty === "string" ? misspelt(json, e, p.missingProperty) : undefined;
+  if (slip !== undefined) {
+    const field = childPointer(e.instancePath, slip);
+    return err(
+      fieldError(
+        "invalid_config",
+        field,
+        `${field}: unknown setting; did you mean \`${String(p.missingProperty)}\`?`,
+      ),
+    );
+  }
   const member = p.additionalProperty ?? p.missingProperty;
   const field = typeof member === "string" ? childPointer(e.instancePath, member) : e.instancePath;
   return err(fieldError("invalid_config", field, `${field || "the config"}: ${describe(e)}`));
+}
+
+/** A member of the object at the error that is not a setting there and is nearest `missing`. */
+function misspelt(json: unknown, e: ErrorObject, missing: string): string | undefined {
+  let at: unknown = json;
+  for (const token of e.instancePath.split("/").slice(1)) {
+    const key = token.replace(/~1/g, "/").replace(/~0/g, "~");
+    at = typeof at === "object" && at !== null ? (at as Record<string, unknown>)[key] : undefined;
+  }
+  if (typeof at !== "object" || at === null) return undefined;
+  const known = (e.parentSchema as { properties?: Record<string, unknown> } | undefined)?.properties ?? {};
+  return Object.keys(at).find((k) => !Object.hasOwn(known, k) && nearestName(k, [missing]) !== undefined);
 }

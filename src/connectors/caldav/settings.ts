@@ -13,6 +13,7 @@
  * Unknown members are refused, so a misspelt field is not silently ignored.
  */
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean } from "../../protocol/nearest-name.js";
 import { calendarUrl } from "./resources.js";
 
 export interface CaldavSettings {
@@ -31,7 +32,11 @@ export function validateCaldavSettings(input: unknown): Result<CaldavSettings, F
     return bad("", "CalDAV settings are an object { serverUrl, calendarPath?, username?, password? }");
   const s = input as Record<string, unknown>;
   const unknown = Object.keys(s).find((k) => !KNOWN.has(k));
-  if (unknown !== undefined) return bad(`/${unknown}`, `unknown CalDAV setting ${JSON.stringify(unknown)}`);
+  if (unknown !== undefined)
+    return bad(
+      `/${unknown}`,
+      `unknown CalDAV setting ${JSON.stringify(unknown)}${didYouMean(unknown, KNOWN)}`,
+    );
 
   if (typeof s["serverUrl"] !== "string" || s["serverUrl"] === "")
     return bad("/serverUrl", "serverUrl is required: the CalDAV server's base URL");

@@ -3,6 +3,7 @@
  * settings: the access token comes from the injected provider.
  */
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean } from "../../protocol/nearest-name.js";
 
 export interface GoogleCalendarSettings {
   /** events.list `maxResults` per page (Google allows up to 2500; default 250). */
@@ -27,7 +28,13 @@ export function validateGoogleCalendarSettings(
   const s = input as Record<string, unknown>;
   for (const key of Object.keys(s)) {
     if (!KNOWN.has(key))
-      return err(fieldError("unknown_setting", `/${key}`, `unknown Google Calendar setting "${key}"`));
+      return err(
+        fieldError(
+          "unknown_setting",
+          `/${key}`,
+          `unknown Google Calendar setting "${key}"${didYouMean(key, KNOWN)}`,
+        ),
+      );
   }
   const pageSize = s.pageSize ?? 250;
   if (typeof pageSize !== "number" || !Number.isInteger(pageSize) || pageSize < 1 || pageSize > 2500) {

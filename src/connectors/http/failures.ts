@@ -21,12 +21,24 @@ export function networkMessage(call: string, error: unknown): string {
   return `upstream unreachable: ${call}${code}`;
 }
 
-/** A provider's failure, without its message: unauthorized only when it says the grant is revoked. */
+/**
+ * A provider's failure, without its message (a token endpoint's answer may quote a secret):
+ * unauthorized only when it says the grant is unusable (`code: "unauthorized"`). A provider
+ * whose words carry no secret and tell the operator the fix (the gateway's token file reader:
+ * the path it could not read) says so with `operatorMessage`, which is kept.
+ */
 export function credentialError(error: unknown, call: string): ConnectorError {
-  const revoked = (error as { code?: unknown } | null)?.code === "unauthorized";
+  const e = error as { code?: unknown; operatorMessage?: unknown } | null;
+  const revoked = e?.code === "unauthorized";
+  const why =
+    typeof e?.operatorMessage === "string"
+      ? `: ${e.operatorMessage}`
+      : revoked
+        ? " (revoked: reconnect)"
+        : "";
   return {
     code: revoked ? "unauthorized" : "unavailable",
-    message: `the credential provider failed${revoked ? " (revoked: reconnect)" : ""}: ${call}`,
+    message: `the credential provider failed${why}: ${call}`,
   };
 }
 

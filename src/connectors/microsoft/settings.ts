@@ -3,6 +3,7 @@
  * settings: the access token comes from the injected provider.
  */
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean } from "../../protocol/nearest-name.js";
 
 export interface MicrosoftCalendarSettings {
   /** Whose mailbox: "me" (the signed-in account, default) or a user id / principal name. */
@@ -33,7 +34,13 @@ export function validateMicrosoftCalendarSettings(
   const s = input as Record<string, unknown>;
   for (const key of Object.keys(s)) {
     if (!KNOWN.has(key))
-      return err(fieldError("unknown_setting", `/${key}`, `unknown Microsoft 365 calendar setting "${key}"`));
+      return err(
+        fieldError(
+          "unknown_setting",
+          `/${key}`,
+          `unknown Microsoft 365 calendar setting "${key}"${didYouMean(key, KNOWN)}`,
+        ),
+      );
   }
   const user = s.user ?? "me";
   if (typeof user !== "string" || user.length === 0 || /[/?#\s]/.test(user)) {

@@ -8,6 +8,7 @@
  * decrypted by the gateway's onboarding). It is never echoed in an error.
  */
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
+import { didYouMean } from "../../protocol/nearest-name.js";
 
 export type SquareEnvironmentName = "sandbox" | "production";
 
@@ -108,7 +109,9 @@ export function validateSquareSettings(
   if (!isRecord(value)) return err(fieldError("invalid_type", field, "Square settings are an object"));
   for (const key of Object.keys(value))
     if (!MEMBERS.has(key))
-      return err(fieldError("unknown_member", at(key), `Square settings have no "${key}"`));
+      return err(
+        fieldError("unknown_member", at(key), `Square settings have no "${key}"${didYouMean(key, MEMBERS)}`),
+      );
   if (value["type"] !== undefined && value["type"] !== "square")
     return err(fieldError("invalid_value", at("type"), 'type must be "square"'));
 

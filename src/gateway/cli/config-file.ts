@@ -1,12 +1,15 @@
 /**
  * `--config FILE`: the hosts config file, checked by the booking core's parseHostsConfig,
- * whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …"). A `.json` file is
- * strict JSON; a `.jsonc` file may also carry comments and trailing commas (JSON with comments,
- * read by jsonc-parser), so an example can explain itself. Either way a duplicate member is
- * refused: it is as ambiguous in a config as in a signed payload.
+ * whose errors name the bad field ("/hosts/1/policies/holds/max_ttl: …") and, for a misspelt
+ * setting, the known one nearest it. A `.json` file is strict JSON; a `.jsonc` file may also
+ * carry comments and trailing commas (JSON with comments, read by jsonc-parser), so an example
+ * can explain itself, and a `.json` file that has them is told to take that extension. Either
+ * way a duplicate member is refused: it is as ambiguous in a config as in a signed payload.
+ * A value still reading `"<…>"`, as the examples in examples/config/ mark what to fill in, is
+ * refused as a placeholder before anything starts.
  */
 import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import type { HostConfig } from "../../booking/api.js";
 import {
   embeddedCalendarHost,
@@ -16,8 +19,8 @@ import {
 } from "../../booking/hosts/index.js";
 import { systemClock } from "../../protocol/clock.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
-import { parseJsonc } from "./jsonc.js";
-import { err, ok } from "../../protocol/result.js";
+import { jsoncOnly, parseJsonc } from "./jsonc.js";
+import { childPointer, err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 
 /** The error is one line for the operator, naming the file and the field. */
@@ -37,10 +40,26 @@ export async function loadHostsConfigFile(path: string): Promise<Result<HostConf
   } else {
     const json = parseStrictJson(bytes);
     if (!json.ok) {
+      const jsonc = jsoncOnly(new TextDecoder().decode(bytes));
+      if (jsonc !== undefined) {
+        const renamed = `${basename(path).replace(/\.json$/, "")}.jsonc`;
+        return err(
+          `${path}:${jsonc.at}: ${jsonc.what}, which a .json file cannot carry (it is strict JSON): rename the file to ${renamed}, JSON with comments, as the examples in examples/config/ are`,
+        );
+      }
       const at = json.error.field === "" ? "" : ` at ${json.error.field}`;
       return err(`${path}: not valid JSON${at}: ${json.error.message}`);
     }
     value = json.value;
+  }
+  const placeholders = placeholdersIn(value, "");
+  const [first] = placeholders;
+  if (first !== undefined) {
+    const others = placeholders.slice(1).map((p) => p.field);
+    return err(
+      `${path}: ${first.field}: ${JSON.stringify(first.value)} is a placeholder: the examples in examples/config/ write "<…>" where your own value goes; replace it` +
+        (others.length === 0 ? "" : ` (placeholders also at ${others.join(", ")})`),
+    );
   }
   const hosts = parseHostsConfig(value);
   if (!hosts.ok) {
@@ -50,6 +69,18 @@ export async function loadHostsConfigFile(path: string): Promise<Result<HostConf
   }
   if (hosts.value.length === 0) return err(`${path}: /hosts: lists no host; there would be nothing to serve`);
   return hosts;
+}
+
+/** An example's "fill this in" mark: a whole string value in angle brackets. */
+const PLACEHOLDER = /^<[^<>]+>$/;
+
+/** Every string value still holding a placeholder, with its JSON pointer, in file order. */
+function placeholdersIn(value: unknown, field: string): Array<{ field: string; value: string }> {
+  if (typeof value === "string") return PLACEHOLDER.test(value.trim()) ? [{ field, value }] : [];
+  if (Array.isArray(value)) return value.flatMap((v, i) => placeholdersIn(v, childPointer(field, i)));
+  if (typeof value === "object" && value !== null)
+    return Object.entries(value).flatMap(([k, v]) => placeholdersIn(v, childPointer(field, k)));
+  return [];
 }
 
 /**

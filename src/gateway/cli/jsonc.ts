@@ -25,6 +25,23 @@ export function parseJsonc(text: string): Result<unknown, string> {
   return ok(value);
 }
 
+/**
+ * What makes a text that strict JSON refuses valid JSON with comments: its first comment, else
+ * its first trailing comma, at "<line>:<column>"; undefined when it is not valid JSON with
+ * comments either. A `.json` config that has one is answered with the `.jsonc` extension
+ * instead of a syntax error at the comment.
+ */
+export function jsoncOnly(text: string): { at: string; what: "a comment" | "a trailing comma" } | undefined {
+  if (!parseJsonc(text).ok) return undefined;
+  let comment: number | undefined;
+  visit(text, { onComment: (offset) => void (comment ??= offset) });
+  if (comment !== undefined) return { at: position(text, comment), what: "a comment" };
+  const errors: ParseError[] = [];
+  parse(text, errors, { allowTrailingComma: false, disallowComments: true });
+  const first = errors[0];
+  return first === undefined ? undefined : { at: position(text, first.offset), what: "a trailing comma" };
+}
+
 function firstDuplicate(text: string): { name: string; offset: number } | undefined {
   const seen: Set<string>[] = [];
   let found: { name: string; offset: number } | undefined;

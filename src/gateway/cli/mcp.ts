@@ -8,6 +8,7 @@
  * the idempotency store and the synthetic platform's store close.
  */
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { RedisClient } from "../../redis/client.js";
 import type { Readable, Writable } from "node:stream";
@@ -37,7 +38,7 @@ import { jsonLinesLogger, systemClock } from "../runtime/support.js";
 import type { CliIo } from "./io.js";
 import { loadHostsConfigFile } from "./config-file.js";
 import { readMcpEnv } from "./mcp-env.js";
-import { readServeEnv, redactUrl, upstreamPolicyOf } from "./serve-env.js";
+import { readServeEnv, redactUrl, upstreamPolicyOf, withSecretFiles } from "./serve-env.js";
 
 export interface McpArgs {
   readonly host: string;
@@ -88,7 +89,14 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
   const say = (line: string) => io.err(`booking-gateway mcp: ${line}`);
   const cwd = io.cwd ?? process.cwd();
 
-  const settings = readMcpEnv(io.env, cwd);
+  // REDIS_URL_FILE as for serve: the banner's command passes the file rather than a password.
+  const secrets = withSecretFiles(io.env, (path) => readFileSync(resolve(cwd, path), "utf8"));
+  if (!secrets.ok) {
+    fail(secrets.error);
+    return 2;
+  }
+  const env = secrets.value;
+  const settings = readMcpEnv(env, cwd);
   if (!settings.ok) {
     fail(settings.error);
     return 2;
@@ -128,7 +136,7 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
   };
 
   try {
-    const serve = readServeEnv(io.env, cwd);
+    const serve = readServeEnv(env, cwd);
     if (!serve.ok) {
       fail(serve.error);
       return 2;

@@ -26,6 +26,7 @@ import {
   withSecretFiles,
 } from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
+import { mcpBannerLines, mcpCommandFor, type McpCommand } from "./mcp-command.js";
 import type { ServeSettings } from "./serve-env.js";
 import type { Result } from "../../protocol/result.js";
 
@@ -181,11 +182,20 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ? "operator credential: from OPERATOR_TOKEN"
       : `operator credential: ${runtime.operatorToken} (${runtime.operatorTokenSource === "generated" ? "generated now, " : ""}kept in ${settings.value.dataDir})`,
   );
-  for (const line of nextSteps(
-    publicOrigin,
-    runtime.hosts.list()[0]?.config.id,
-    configPath === undefined ? undefined : resolve(cwd, configPath),
-  ))
+  const firstHost = runtime.hosts.list()[0]?.config.id;
+  const mcp =
+    firstHost === undefined
+      ? undefined
+      : mcpCommandFor({
+          hostId: firstHost,
+          ...(configPath !== undefined && { configPath: resolve(cwd, configPath) }),
+          env: io.env,
+          cwd,
+          dataDir: settings.value.dataDir,
+          node: process.execPath,
+          bin: BIN,
+        });
+  for (const line of nextSteps(publicOrigin, firstHost, mcp, settings.value.redisUrl !== undefined))
     say(line);
 
   let closing: Promise<void> | undefined;
@@ -206,13 +216,13 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
 /** The CLI's entry, the same path from src/ (tsx) and from dist/. */
 const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
 
-/** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
+/** What to try next, printed last so it is what a new user reads first (README "What to try first"). */
 function nextSteps(
   publicOrigin: string,
   hostId: string | undefined,
-  configPath: string | undefined,
+  mcp: McpCommand | undefined,
+  redis: boolean,
 ): string[] {
-  const config = configPath === undefined ? "" : ` --config ${configPath}`;
   return [
     "try next:",
     `  1. open ${publicOrigin}/ in a browser (the operator console)`,
@@ -220,8 +230,8 @@ function nextSteps(
       ? []
       : [
           `  2. an agent's walk-through, in a source checkout: GATEWAY_URL=${publicOrigin} HOST_ID=${hostId} npm run demo:schcp`,
-          `  3. an MCP client: add the server "node ${BIN} mcp --host ${hostId}${config}" (README "MCP client")`,
         ]),
+    ...(mcp === undefined ? [] : mcpBannerLines(mcp, { redis })),
     `  readiness at ${publicOrigin}/readyz, liveness at ${publicOrigin}/healthz`,
   ];
 }

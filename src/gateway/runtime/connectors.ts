@@ -31,16 +31,17 @@ import { createOpeningsConnector } from "../../connectors/openings/connector.js"
 import { parseOpeningsSettings } from "../../connectors/openings/settings.js";
 import { createServicialoConnector } from "../../connectors/servicialo/connector.js";
 import { parseServicialoSettings } from "../../connectors/servicialo/settings.js";
-import { readFile } from "node:fs/promises";
 import { createSyntheticConnector, SYNTHETIC_SCENARIOS } from "../../connectors/synthetic/index.js";
 import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../connectors/synthetic/index.js";
 import { err, fieldError, ok } from "../../protocol/result.js";
+import { nearestName } from "../../protocol/nearest-name.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../../protocol/logger.js";
 import { vaultHostTokens, type VaultCredentials } from "../credentials/host-tokens.js";
 import { vaultCaldavConnector } from "../credentials/caldav-vault.js";
 import type { PacingGate } from "../../connectors/http/pacing.js";
 import { upstreamAccountOf } from "./upstream-account.js";
+import { tokenFileProvider } from "./token-file.js";
 
 export interface ConnectorDeps {
   readonly clock: Clock;
@@ -114,6 +115,12 @@ function oauthSettings(
     return ok({ rest, accessToken, fetch });
   }
   const { accessTokenFile, ...rest } = config.connector.settings;
+  if (accessTokenFile === undefined) {
+    // "accesTokenFile": name the slip rather than only the missing setting.
+    const slip = Object.keys(rest).find((k) => nearestName(k, ["accessTokenFile"]) !== undefined);
+    if (slip !== undefined)
+      return invalid(at, `/${slip}`, "unknown setting; did you mean `accessTokenFile`?");
+  }
   if (typeof accessTokenFile !== "string" || accessTokenFile.length === 0) {
     return invalid(
       at,
@@ -121,8 +128,8 @@ function oauthSettings(
       'a file holding a current OAuth access token (kept fresh by your token broker), or use credentials: "vault"',
     );
   }
-  const path = isAbsolute(accessTokenFile) ? accessTokenFile : resolve(deps.dataDir ?? ".", accessTokenFile);
-  return ok({ rest, accessToken: async () => (await readFile(path, "utf8")).trim() });
+  const field = settingsField(at, "/accessTokenFile");
+  return ok({ rest, accessToken: tokenFileProvider(accessTokenFile, field, resolve(deps.dataDir ?? ".")) });
 }
 
 /** The vault's retrying fetch when the host has one, else the runtime's. */

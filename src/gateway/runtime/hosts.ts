@@ -159,8 +159,8 @@ function logHealth(logger: Logger, change: HealthTransition): void {
   }
   if (change.to === "needs_reconnection") {
     logger.error(
-      `HOST NEEDS RECONNECTION: ${change.hostId}'s booking system refused the gateway's credentials; ` +
-        "its time is refused until the business reconnects it",
+      `HOST NEEDS RECONNECTION: ${change.hostId}'s credentials were refused by its booking system or could not be read (see error); ` +
+        "its time is refused until they are fixed or the business reconnects it",
       fields,
     );
     return;

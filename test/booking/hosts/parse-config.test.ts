@@ -153,7 +153,13 @@ describe("parseHostsConfig: errors name the bad field (never throw)", () => {
       "a misspelt setting",
       { policies: { holds: { max_tll: "PT5M" } } },
       "/hosts/1/policies/holds/max_tll",
-      "not a setting",
+      "unknown setting; did you mean `max_ttl`?",
+    ],
+    [
+      "a setting in the wrong case",
+      { timeZone: "America/Toronto" },
+      "/hosts/1/timeZone",
+      "/hosts/1/timeZone: unknown setting; did you mean `timezone`?",
     ],
     [
       "an unknown confirmation",
@@ -276,7 +282,7 @@ describe("parseHostsConfig: errors name the bad field (never throw)", () => {
   it("not an object, or no hosts", () => {
     expectError(42, "", undefined);
     expectError({}, "/hosts", "required");
-    expectError({ hosts: [], extra: 1 }, "/extra", "not a setting");
+    expectError({ hosts: [], extra: 1 }, "/extra", "unknown setting (the settings here: hosts)");
   });
 });
 

@@ -1,10 +1,13 @@
 /**
  * The config file format (README "Config files"): every example under examples/config loads
- * with the real reader and parser, its connector settings are accepted by the real connector
- * factory (no network: building a connector sends nothing), and a calendar host's section by
- * the calendar parser. `.jsonc` takes comments and trailing commas; `.json` stays strict.
+ * with the real reader and parser once its placeholders are filled in (as they are, each
+ * `"<…>"` is refused, naming its setting), its connector settings are accepted by the real
+ * connector factory (no network: building a connector sends nothing), and a calendar host's
+ * section by the calendar parser. `.jsonc` takes comments and trailing commas; `.json` stays
+ * strict, and one with a comment is told to take the `.jsonc` extension. A misspelt setting,
+ * made in the real examples, is answered with the setting it was meant to be.
  */
-import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -25,6 +28,27 @@ const CONNECTORS = [
   "synthetic",
 ];
 
+/** Where each example still reads "<…>": the settings a user fills in. */
+const PLACEHOLDERS: Readonly<Record<string, readonly string[]>> = {
+  square: ["/hosts/0/connector/settings/accessToken", "/hosts/0/connector/settings/webhookSignatureKey"],
+  caldav: ["/hosts/0/connector/settings/password"],
+  servicialo: ["/hosts/0/connector/settings/apiKey"],
+};
+
+/** An example's text with its placeholders filled in, written to the temp dir; its path. */
+async function filled(name: string, edit: (text: string) => string = (t) => t): Promise<string> {
+  const text = await readFile(join(EXAMPLES, `${name}.jsonc`), "utf8");
+  const path = join(dir, `${name}.jsonc`);
+  await writeFile(path, edit(text.replace(/"<[^"<>]+>"/g, '"stand-in-value"')));
+  return path;
+}
+
+const deps = () => ({
+  clock: { now: () => Date.now() },
+  syntheticBackend: new MemorySyntheticBackend(),
+  dataDir: dir,
+});
+
 let dir: string;
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "gw-config-"));
@@ -39,19 +63,37 @@ describe("examples/config", () => {
     expect(files).toEqual(CONNECTORS.map((c) => `${c}.jsonc`).sort());
   });
 
-  it.each(CONNECTORS)(
-    "%s.jsonc loads, and its connector and calendar settings are accepted",
-    async (name) => {
+  it.each(Object.entries(PLACEHOLDERS))(
+    "%s.jsonc as it is: refused, naming each placeholder's setting",
+    async (name, fields) => {
       const loaded = await loadHostsConfigFile(join(EXAMPLES, `${name}.jsonc`));
+      expect(loaded.ok).toBe(false);
+      if (loaded.ok) return;
+      expect(loaded.error).toMatch(
+        new RegExp(
+          `${name}\\.jsonc: ${fields[0]}: "<[^"]+>" is a placeholder: the examples in examples/config/ write "<…>" where your own value goes`,
+        ),
+      );
+      for (const field of fields) expect(loaded.error).toContain(field);
+    },
+  );
+
+  it("has no placeholder in the other examples", async () => {
+    for (const name of CONNECTORS.filter((c) => PLACEHOLDERS[c] === undefined)) {
+      const text = await readFile(join(EXAMPLES, `${name}.jsonc`), "utf8");
+      expect(text.replace(/\/\/.*$/gm, "")).not.toMatch(/"<[^"<>]+>"/);
+    }
+  });
+
+  it.each(CONNECTORS)(
+    "%s.jsonc, filled in, loads, and its connector and calendar settings are accepted",
+    async (name) => {
+      const loaded = await loadHostsConfigFile(await filled(name));
       if (!loaded.ok) throw new Error(loaded.error);
       expect(loaded.value.length).toBeGreaterThan(0);
       loaded.value.forEach((host, i) => {
         expect(host.connector.type).toBe(name);
-        const made = connectorFor(host, `/hosts/${i}`, {
-          clock: { now: () => Date.now() },
-          syntheticBackend: new MemorySyntheticBackend(),
-          dataDir: dir,
-        });
+        const made = connectorFor(host, `/hosts/${i}`, deps());
         if (!made.ok) throw new Error(`${name}: ${made.error.message}`);
         const section = (host as unknown as { calendar?: unknown }).calendar;
         if (["google", "microsoft", "caldav", "ics-dir"].includes(name)) {
@@ -62,6 +104,68 @@ describe("examples/config", () => {
       });
     },
   );
+});
+
+describe("a misspelt setting in an example names the one it was meant to be", () => {
+  it("a host's setting: timeZone", async () => {
+    const path = await filled("synthetic", (t) => t.replace('"timezone"', '"timeZone"'));
+    const loaded = await loadHostsConfigFile(path);
+    expect(loaded.ok).toBe(false);
+    if (!loaded.ok)
+      expect(loaded.error).toBe(`${path}: /hosts/0/timeZone: unknown setting; did you mean \`timezone\`?`);
+  });
+
+  it("a policy: retension", async () => {
+    const path = await filled("square", (t) => t.replace('"retention"', '"retension"'));
+    const loaded = await loadHostsConfigFile(path);
+    expect(!loaded.ok && loaded.error).toMatch(
+      /\/hosts\/0\/policies\/retension: unknown setting; did you mean `retention`\?$/,
+    );
+  });
+
+  it.each([
+    [
+      "square",
+      '"locationId"',
+      '"locationID"',
+      /Square settings have no "locationID"; did you mean `locationId`\?/,
+    ],
+    [
+      "google",
+      '"pageSize"',
+      '"page_size"',
+      /unknown Google Calendar setting "page_size"; did you mean `pageSize`\?/,
+    ],
+    [
+      "google",
+      '"accessTokenFile"',
+      '"accesTokenFile"',
+      /settings\/accesTokenFile: unknown setting; did you mean `accessTokenFile`\?/,
+    ],
+    [
+      "caldav",
+      '"calendarPath"',
+      '"calendar_path"',
+      /unknown CalDAV setting "calendar_path"; did you mean `calendarPath`\?/,
+    ],
+  ])("a connector setting: %s %s written %s", async (name, right, wrong, message) => {
+    const loaded = await loadHostsConfigFile(await filled(name, (t) => t.replace(right, wrong)));
+    if (!loaded.ok) throw new Error(loaded.error);
+    const made = connectorFor(loaded.value[0]!, "/hosts/0", deps());
+    expect(!made.ok && made.error.message).toMatch(message);
+  });
+
+  it("a calendar setting: syncEvery", async () => {
+    const loaded = await loadHostsConfigFile(
+      await filled("google", (t) => t.replace('"sync_every"', '"syncEvery"')),
+    );
+    if (!loaded.ok) throw new Error(loaded.error);
+    const section = (loaded.value[0] as unknown as { calendar?: unknown }).calendar;
+    const cal = parseCalendarSection(section, "/hosts/0/calendar");
+    expect(!cal.ok && cal.error.message).toBe(
+      "/hosts/0/calendar/syncEvery: is not a calendar setting; did you mean `sync_every`?",
+    );
+  });
 });
 
 describe("config file format", () => {
@@ -79,11 +183,37 @@ describe("config file format", () => {
     expect(loaded.ok && loaded.value.map((h) => h.id)).toEqual(["a"]);
   });
 
-  it(".json stays strict: the same text is refused", async () => {
+  it(".json stays strict: the same text is refused, and told to take the .jsonc extension", async () => {
     await writeFile(join(dir, "strict.json"), body);
     const loaded = await loadHostsConfigFile(join(dir, "strict.json"));
     expect(loaded.ok).toBe(false);
-    if (!loaded.ok) expect(loaded.error).toMatch(/strict\.json: not valid JSON/);
+    if (!loaded.ok)
+      expect(loaded.error).toBe(
+        `${join(dir, "strict.json")}:2:3: a comment, which a .json file cannot carry (it is strict JSON): rename the file to strict.jsonc, JSON with comments, as the examples in examples/config/ are`,
+      );
+  });
+
+  it("an example copied to a .json file is told to take the .jsonc extension", async () => {
+    const text = await readFile(join(EXAMPLES, "synthetic.jsonc"), "utf8");
+    await writeFile(join(dir, "hosts.json"), text);
+    const loaded = await loadHostsConfigFile(join(dir, "hosts.json"));
+    expect(!loaded.ok && loaded.error).toMatch(
+      /hosts\.json:1:1: a comment, .*rename the file to hosts\.jsonc/,
+    );
+  });
+
+  it("a .json file whose only JSONC is a trailing comma is told so", async () => {
+    await writeFile(join(dir, "comma.json"), '{\n  "hosts": [],\n}\n');
+    const loaded = await loadHostsConfigFile(join(dir, "comma.json"));
+    expect(!loaded.ok && loaded.error).toMatch(
+      /comma\.json:3:1: a trailing comma, .*rename the file to comma\.jsonc/,
+    );
+  });
+
+  it("a .json file that is not JSON with comments either keeps the JSON error", async () => {
+    await writeFile(join(dir, "broken.json"), "{ hosts: [] }");
+    const loaded = await loadHostsConfigFile(join(dir, "broken.json"));
+    expect(!loaded.ok && loaded.error).toMatch(/broken\.json: not valid JSON/);
   });
 
   it("a .jsonc syntax error names the line and column", async () => {

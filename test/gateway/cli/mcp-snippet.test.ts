@@ -11,6 +11,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { gatewayBuilt } from "../../support/gateway-cli.js";
+import { chooseEntry } from "../../../bin/build-stamp.js";
 
 const REPO = resolve(import.meta.dirname, "../../..");
 let dir: string;
@@ -48,6 +49,8 @@ it(
   "the README's mcpServers snippet starts over stdio and lists the OSBP tools",
   { timeout: 60_000 },
   async () => {
+    // npm run build stamped dist/ with the sources it was built from: bin runs dist/.
+    expect(chooseEntry(REPO, { tsx: false })).toEqual({ run: "dist" });
     const entry = await readmeSnippet();
     expect(entry.command).toBe("node");
     // The client starts it without a working directory of ours: cwd is the temp dir.

@@ -5,7 +5,7 @@ import tseslint from "typescript-eslint";
 import { boundaryBlocks } from "./boundaries.config.js";
 
 export default tseslint.config(
-  { ignores: ["dist/", "node_modules/", "coverage/", ".osbp/", "*.config.js", "bin/"] },
+  { ignores: ["dist/", "packages/*/dist/", "node_modules/", "coverage/", ".osbp/", "*.config.js", "bin/"] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

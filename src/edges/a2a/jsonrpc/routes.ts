@@ -166,7 +166,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         message: `Method not found: ${method} (only ${SEND_METHOD["v0.3"]} and ${SEND_METHOD["v1.0"]} are supported)`,
       });
     // SendMessage is A2A 1.0's: a request that says it speaks another version is not understood.
-    if (dialect === "v1.0" && asked !== "v1.0" && c.req.header(VERSION_HEADER) !== undefined)
+    if (dialect === "v1.0" && asked !== "v1.0" && (c.req.header(VERSION_HEADER)?.trim() ?? "") !== "")
       return rpcError(id, {
         code: JSONRPC.VERSION_NOT_SUPPORTED,
         message: `Version not supported: ${c.req.header(VERSION_HEADER)} (${SEND_METHOD["v1.0"]} is A2A 1.0)`,

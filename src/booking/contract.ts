@@ -54,6 +54,26 @@ export interface Consent {
 }
 
 /**
+ * The grant a booking made without a mandate of its own names (direct/book.ts): the caller's
+ * edge-scoped principal, which already says its edge ("a2a:…"), or the grant's kind before a
+ * principal that does not ("osbp:osbp-mandate:…", "direct:<agent key>").
+ */
+export const grantOf = (kind: string, principal: string): string =>
+  principal.startsWith(`${kind}:`) ? principal : `${kind}:${principal}`;
+
+/** The one kind whose principals began with the kind itself (the A2A edge's "a2a:<hash>"). */
+const DOUBLED = "a2a:a2a:";
+
+/**
+ * A consent as stored. Direct bookings once named their grant `${kind}:${principal}` even where
+ * the principal already began with the kind, so an A2A booking's reads "a2a:a2a:…": read as the
+ * one grant it names, "a2a:…", the way such bookings are now written (grantOf). Only that
+ * prefix: another edge's mandate id is whatever its grant says and is never rewritten.
+ */
+export const storedConsent = (c: Consent): Consent =>
+  c.mandate.startsWith(DOUBLED) ? { ...c, mandate: c.mandate.slice("a2a:".length) } : c;
+
+/**
  * Per-edge records kept with a hold, a proposal or a booking, keyed by edge name ("schcp").
  * The core copies them along (hold → booking, change hold → proposal → booking) and never
  * looks inside.

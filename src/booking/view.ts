@@ -5,6 +5,7 @@
  */
 import type { BookingState, StoredProposal } from "./bookings/state.js";
 import { edgesOf } from "./contract.js";
+import { guestOnRecord } from "./bookings/guest.js";
 
 type ProposalView = Omit<StoredProposal, "attachments" | "holdId">;
 
@@ -17,7 +18,8 @@ export type BookingView = Omit<
   readonly edges: readonly string[];
 };
 
-export function bookingView(state: BookingState): BookingView {
+/** The view at `now`: the guest only while the contract's retention keeps it (bookings/guest.ts). */
+export function bookingView(state: BookingState, now: number): BookingView {
   const {
     v: _v,
     attachments,
@@ -26,12 +28,19 @@ export function bookingView(state: BookingState): BookingView {
     callbackUrl: _c,
     upstreamId: _u,
     holdId: _h,
+    guest: _g,
     ...rest
   } = state;
+  const guest = guestOnRecord(state, now);
   let p: ProposalView | undefined;
   if (proposal !== undefined) {
     const { attachments: _pa, holdId: _ph, ...shown } = proposal;
     p = shown;
   }
-  return { ...rest, ...(p !== undefined && { proposal: p }), edges: edgesOf(attachments) };
+  return {
+    ...rest,
+    ...(guest !== undefined && { guest }),
+    ...(p !== undefined && { proposal: p }),
+    edges: edgesOf(attachments),
+  };
 }

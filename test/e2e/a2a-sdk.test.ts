@@ -6,10 +6,12 @@
  * SDK's own `fetchImpl` option; the operator API shows each step. Then the bad inputs an
  * A2A edge must refuse, against the same gateway, one table, and nothing booked or cancelled by them.
  *
- * The SDK (1.x, A2A v1.0) reads the spec's v0.3.0 card only with `legacyCompat` on; see
- * test/edges/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.
+ * The SDK (1.x, A2A v1.0) reads the spec's v0.3.0 card only with `legacyCompat` on; its default
+ * client, with no option at all, is answered the gateway's A2A 1.0 card and books through
+ * SendMessage. See test/edges/a2a/jsonrpc/sdk-client.test.ts for where the SDK and the spec meet.
  */
 import { Role } from "@a2a-js/sdk";
+import { ClientFactory } from "@a2a-js/sdk/client";
 import type { Message } from "@a2a-js/sdk";
 import { a2aClientFactory, dataPart, userMessage } from "../support/a2a-sdk.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -269,5 +271,47 @@ describe("bad input against the real gateway", () => {
     expect(Date.parse(live[0]!.start as string)).toBe(Date.parse("2026-04-03T12:00:00.000Z"));
     expect(clinic.platform.live().map((s) => s.start)).toEqual([Date.parse("2026-04-03T12:00:00.000Z")]);
     expect(await clinic.operatorBookings(OTHER_HOST)).toEqual([]);
+  });
+});
+
+describe("the SDK's default client against the real gateway", () => {
+  it("discovers the A2A 1.0 card from the organization's base URL and books an appointment", async () => {
+    const client = await new ClientFactory().createFromUrl(`${clinic.gw.origin}/api/servicialo/${CLINIC}/`);
+    const card = await client.getAgentCard();
+    expect(card.supportedInterfaces[0]).toMatchObject({
+      url: `${clinic.gw.origin}/api/servicialo/${CLINIC}/a2a`,
+      protocolBinding: "JSONRPC",
+      protocolVersion: "1.0",
+    });
+    const THURSDAY_10 = "2026-04-02T10:00:00-03:00";
+    const booked = outcomeOf(
+      await client.sendMessage({
+        tenant: "",
+        message: userMessage([
+          dataPart({
+            intent: "book_session",
+            params: { serviceId: MSK_ID, scheduledAt: THURSDAY_10 },
+            client: { name: "Ana", lastName: "Ruiz", email: "ana.ruiz@mail.com", phone: "+56911112222" },
+          }),
+        ]),
+        configuration: undefined,
+        metadata: undefined,
+      }),
+    );
+    expect(booked, JSON.stringify(booked)).toMatchObject({
+      intent: "book_session",
+      status: "completed",
+      http_status: 201,
+    });
+    expect(checkBookResponse(booked.result)).toEqual([]);
+    const sessionId = booked.result.session.id as string;
+    const recorded = await bookingById(sessionId);
+    expect(recorded).toMatchObject({ status: "confirmed" });
+    expect(Date.parse(recorded!.start as string)).toBe(Date.parse(THURSDAY_10));
+    expect(clinic.platform.live().map((s) => s.start)).toContain(Date.parse(THURSDAY_10));
+    // The grant it was booked under, named once (an edge-scoped principal, not "a2a:a2a:…").
+    const mandate = (recorded!.consent as { mandate: string }).mandate;
+    expect(mandate).toMatch(/^a2a:[A-Za-z0-9_-]+$/);
+    expect(mandate).toBe(recorded!.principal);
   });
 });

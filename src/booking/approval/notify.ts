@@ -14,6 +14,8 @@ import type { RedisClient } from "../../redis/client.js";
 import { redisKeys, type RedisKeyspace } from "../../redis/keys.js";
 import { evalScript, redisScript } from "../../redis/script.js";
 import { issueApprovalToken } from "./links.js";
+import { describeGuest, type Guest } from "../bookings/guest.js";
+import { readableSpan, readableTime } from "../../protocol/time/index.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
 export interface ApprovalNotice {
@@ -23,12 +25,16 @@ export interface ApprovalNotice {
   /** What the link names: the booking's upstream id (its calendar event), see lookup.ts. */
   readonly bookingId: string;
   readonly serviceName: string;
-  /** The booking's time in the host's zone, ready to read ("Mon 7 Dec 2026, 10:00–10:45"). */
-  readonly when: string;
+  /** The booking's time, epoch ms (no end: open-ended). */
+  readonly start: number;
+  readonly end?: number;
+  /** The host's IANA zone: every time in the message is on its clock, and named. */
+  readonly timeZone: string;
+  /** Who the booking is for, as the guest gave it (bookings/guest.ts); absent when not given. */
+  readonly guest?: Guest;
+  readonly partySize?: number;
   /** The approval deadline (epoch ms); the link expires with it. */
   readonly answerBy: number;
-  /** The same deadline in the host's words. */
-  readonly answerByText: string;
 }
 
 /** A message to a host, as the core hands it to the host-message outbox (src/jobs/outbox). */
@@ -118,6 +124,28 @@ function approvalLink(deps: Pick<ApprovalNotifierDeps, "secret" | "origin">, n: 
 export type NoticeOutcome = "sent" | "digest" | "folded";
 
 /**
+ * The link's message: who booked what and when, and until when the link works, every time on
+ * the host's clock with its zone named (a message is read wherever the approver is).
+ */
+export function approvalMessage(n: ApprovalNotice, link: string): OutgoingMessage {
+  const when = readableSpan(n.start, n.end, n.timeZone);
+  const who = n.guest === undefined ? undefined : describeGuest(n.guest);
+  return {
+    to: n.approver,
+    subject: `Booking request${n.guest?.name !== undefined ? ` from ${n.guest.name}` : ""}: ${n.serviceName}, ${when}`,
+    text:
+      `${n.hostName}: a booking is waiting for your answer.\n` +
+      `${n.serviceName}, ${when}.\n` +
+      `Guest: ${who ?? "no name or contact was given"}.\n` +
+      (n.partySize !== undefined && n.partySize > 1 ? `Party of ${n.partySize}.\n` : "") +
+      `Approve or decline: ${link}\n` +
+      `Answer by ${readableTime(n.answerBy, n.timeZone)}; after that the booking lapses and the time is freed.`,
+    key: `approval:${n.hostId}:${n.bookingId}`,
+    hostId: n.hostId,
+  };
+}
+
+/**
  * Sends the link, or the window's digest, or nothing (see the top of this file); answers the
  * link and what was sent (tests, logs).
  */
@@ -136,17 +164,7 @@ export async function notifyApprover(
       ? 1
       : await deps.budget.count(n.hostId, windowStart, limit.windowMs).catch(() => 1);
   if (count <= limit.max) {
-    deps.send({
-      to: n.approver,
-      subject: `Booking request: ${n.serviceName}, ${n.when}`,
-      text:
-        `${n.hostName}: a booking is waiting for your answer.\n` +
-        `${n.serviceName}, ${n.when}.\n` +
-        `Approve or decline: ${link}\n` +
-        `Answer by ${n.answerByText}; after that the booking lapses and the time is freed.`,
-      key: `approval:${n.hostId}:${n.bookingId}`,
-      hostId: n.hostId,
-    });
+    deps.send(approvalMessage(n, link));
     return { link, outcome: "sent" };
   }
   if (count > limit.max + 1) return { link, outcome: "folded" };

@@ -15,7 +15,9 @@ import { parseSchcpMoney, type Money } from "../../protocol/money/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
+import { storedConsent } from "../contract.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
+import type { Guest } from "./guest.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
 export const BOOKING_STATUSES = [
@@ -138,6 +140,13 @@ export interface BookingState {
    * (attention `upstream_total_differs`), never hidden.
    */
   readonly upstreamTotal?: Money;
+  /**
+   * Who the booking is for, as the guest gave it at confirm (guest.ts): the host's record of
+   * its guest, shown to the host only within the contract's retention, never on a guest-facing
+   * wire. Absent when none was given, or the booking was recorded without the confirm's request
+   * (reconciliation after a crash).
+   */
+  readonly guest?: Guest;
   /** Who ended a cancelled booking: the guest (or its agent), the host, or the gateway itself. */
   readonly cancelledBy?: CancelledBy;
 }
@@ -193,10 +202,14 @@ export function decodeBookingState(payload: string): Result<BookingState, string
   return err("unknown booking payload version");
 }
 
+const isConsent = (c: unknown): c is Consent =>
+  typeof c === "object" && c !== null && typeof (c as Record<string, unknown>)["mandate"] === "string";
+
 /**
  * Records written before the core kept its own outcome shapes stored the SchCP wire forms
  * (answer.at and declined_change times as RFC 3339 strings, refusals as {code: "DECLINED", ...}):
- * read them into the core's (BookingAnswer, BookingEnding, DeclinedChange).
+ * read them into the core's (BookingAnswer, BookingEnding, DeclinedChange). A consent's doubled
+ * grant name is read as the one grant it names (contract.ts storedConsent).
  */
 function withNeutralOutcome(s: Record<string, unknown>): Record<string, unknown> {
   const out = { ...s };
@@ -220,6 +233,10 @@ function withNeutralOutcome(s: Record<string, unknown>): Record<string, unknown>
   }
   const refusal = ending(s["refusal"]);
   if (refusal !== undefined) out["refusal"] = refusal;
+  if (isConsent(s["consent"])) out["consent"] = storedConsent(s["consent"]);
+  const proposal = s["proposal"] as Record<string, unknown> | undefined;
+  if (proposal !== undefined && isConsent(proposal["consent"]))
+    out["proposal"] = { ...proposal, consent: storedConsent(proposal["consent"]) };
   const dc = s["declinedChange"] as Record<string, unknown> | undefined;
   if (dc !== undefined && !("ending" in dc)) {
     const start = ms(dc["start"]);

@@ -4,6 +4,8 @@
  * on its own (an SMS carries it); the runtime addresses it to the host's approver.
  */
 import type { OutgoingMessage } from "../approval/notify.js";
+import { describeGuest, type Guest } from "../bookings/guest.js";
+import { readableSpan } from "../../protocol/time/index.js";
 
 /** A message to the host before the runtime addresses it (to the host's approver). */
 export type UnaddressedMessage = Omit<OutgoingMessage, "to">;
@@ -26,8 +28,11 @@ export function unresolvedNotice(n: {
   readonly end?: number;
   readonly resourceId: string;
   readonly reason: string;
+  /** Who the booking is for, while its record keeps them (bookings/guest.ts). */
+  readonly guest?: Guest;
 }): UnaddressedMessage {
-  const when = describe(n.start, n.end, n.zone);
+  // On the host's clock, the zone named: the message is read wherever the approver is.
+  const when = readableSpan(n.start, n.end, n.zone);
   const why = REASONS[n.reason] ?? n.reason;
   return {
     hostId: n.hostId,
@@ -36,22 +41,9 @@ export function unresolvedNotice(n: {
     text:
       `${n.hostName}: your calendar is now busy over a booking made through the gateway ` +
       `(${n.resourceId}), and it could not be resolved: ${why}.\n` +
-      `${n.serviceName}, ${when}. Booking ${n.bookingId}.\n` +
+      `${n.serviceName}, ${when}. Booking ${n.bookingId}` +
+      (n.guest !== undefined ? `, for ${describeGuest(n.guest)}` : "") +
+      `.\n` +
       "Free the time in your calendar, or move or cancel the booking from the operator API.",
   };
-}
-
-function describe(start: number, end: number | undefined, zone: string): string {
-  const day = new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  }).format(start);
-  if (end === undefined) return day;
-  const until = new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" });
-  return `${day}–${until.format(end)}`;
 }

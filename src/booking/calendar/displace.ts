@@ -21,6 +21,7 @@
  * A pending booking (waiting for the host's approval) is moved when a unit is free, else left
  * to the host's answer and reported: a counter-offer is the host's to make (§5.11).
  */
+import { guestOnRecord } from "../bookings/guest.js";
 import type { HostRuntime, OperatorApi } from "../api.js";
 import type { BookingRecord, HoldStore } from "../../holds/port.js";
 import { ensureBookingIndex } from "../bookings/index-entry.js";
@@ -191,6 +192,7 @@ async function displaceOne(
 function tell(deps: DisplaceDeps, c: SyncConflict, state: BookingState, reason: string): void {
   if (deps.tellHost === undefined) return;
   const host = deps.host;
+  const guest = guestOnRecord(state, deps.clock.now());
   deps.tellHost(
     unresolvedNotice({
       hostId: host.config.id,
@@ -202,6 +204,7 @@ function tell(deps: DisplaceDeps, c: SyncConflict, state: BookingState, reason: 
       ...(state.end !== undefined && { end: state.end }),
       resourceId: c.resourceId,
       reason,
+      ...(guest !== undefined && { guest }),
     }),
   );
 }

@@ -10,6 +10,7 @@
  * Nothing is offered past what the calendar was read up to (the least `readUntil` of its
  * calendars), and an unread calendar offers nothing (§10).
  */
+import { guestOf, type Guest } from "../bookings/guest.js";
 import { slotStarts, subtractIntervals, workingIntervals, type WeeklyHours } from "../../calendar/index.js";
 import type {
   BookingPort,
@@ -52,7 +53,13 @@ export interface CalendarHostDeps {
   readonly state: CalendarStateStore;
   readonly clock: Clock;
   /** A TENTATIVE event landed: the host must be asked (the approval link, src/booking/approval). */
-  readonly onTentative?: (event: OwnEvent) => void;
+  readonly onTentative?: (event: OwnEvent, request: TentativeRequest) => void;
+}
+
+/** Who a tentative event is for, as the create asked: what the approver's message shows of them. */
+export interface TentativeRequest {
+  readonly guest?: Guest;
+  readonly partySize?: number;
 }
 
 const DEFAULT_GRANULARITY_MS = 15 * 60_000;
@@ -263,7 +270,13 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
       if (!out.ok) return { ...err(asPortError(out.error.cause)), ...meta };
-      if (out.value.status === "tentative") deps.onTentative?.(out.value);
+      if (out.value.status === "tentative") {
+        const guest = guestOf(req.customer);
+        deps.onTentative?.(out.value, {
+          ...(guest !== undefined && { guest }),
+          ...(req.partySize !== undefined && { partySize: req.partySize }),
+        });
+      }
       return { ...ok(view(out.value)), ...meta };
     },
     async get(id) {

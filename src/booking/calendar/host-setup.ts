@@ -10,7 +10,7 @@ import type { HoldStore } from "../../holds/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import type { HostConfig } from "../api.js";
 import { parseCalendarSection, type CalendarSection } from "./config.js";
-import { calendarHostConnector, type CalendarHostSetup } from "./host-connector.js";
+import { calendarHostConnector, type CalendarHostSetup, type TentativeRequest } from "./host-connector.js";
 import type { OwnEventDeps } from "./own-events.js";
 import type { CalendarStateStore, OwnEvent } from "./state.js";
 import type { CalendarHostPlan } from "./sync.js";
@@ -89,7 +89,7 @@ export async function calendarHostFrom(
     readonly store: HoldStore;
     readonly state: CalendarStateStore;
     readonly clock: Clock;
-    readonly onTentative?: (hostId: string, event: OwnEvent) => void;
+    readonly onTentative?: (hostId: string, event: OwnEvent, request: TentativeRequest) => void;
   },
 ): Promise<Result<{ connector: Connector; handle: CalendarHostHandle }, FieldError>> {
   const section = parseCalendarSection(config.calendar, `${at}/calendar`);
@@ -147,7 +147,7 @@ export async function calendarHostFrom(
       state: deps.state,
       clock: deps.clock,
       ...(deps.onTentative !== undefined && {
-        onTentative: (e: OwnEvent) => deps.onTentative?.(config.id, e),
+        onTentative: (e: OwnEvent, request: TentativeRequest) => deps.onTentative?.(config.id, e, request),
       }),
     }),
     handle: { hostId: config.id, plan, section: section.value, calendar: connector, own },

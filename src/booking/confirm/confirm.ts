@@ -27,6 +27,7 @@ import { holdStateRefusal } from "./checks.js";
 import { writeConfirmIntent } from "./intent.js";
 import type { ConfirmIntent } from "./intent.js";
 import { recordBooking, upstreamKey } from "./record-booking.js";
+import { guestOf, type Guest } from "../bookings/guest.js";
 
 /** How long a confirm may spend upstream before a reconciler may take the hold over. */
 export const CONFIRM_LEASE_MS = 30_000;
@@ -83,14 +84,24 @@ export async function settleUpstream(
     // A connector that throws has a bug, and may or may not have booked: settle the hold as
     // for any ambiguous failure (ask by key; give it back if nothing was made), then let the
     // bug surface to the edge, loudly.
-    await upstreamFailed(deps, host, fenced, fence, payload, intent, attempt, {
-      code: "unavailable",
-      message: "the connector threw",
-    });
+    await upstreamFailed(
+      deps,
+      host,
+      fenced,
+      fence,
+      payload,
+      intent,
+      attempt,
+      { code: "unavailable", message: "the connector threw" },
+      guestOf(extras.customer),
+    );
     throw bug;
   }
-  if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent);
-  return upstreamFailed(deps, host, fenced, fence, payload, intent, attempt, created.error);
+  // The guest's name and contact go to the booking record too, not through the confirm intent:
+  // they are the host's record of its guest, kept no longer than the contract says (guest.ts).
+  const guest = guestOf(extras.customer);
+  if (created.ok) return finish(deps, host, fenced, fence, payload, created.value, intent, guest);
+  return upstreamFailed(deps, host, fenced, fence, payload, intent, attempt, created.error, guest);
 }
 
 /**
@@ -128,9 +139,10 @@ async function finish(
   payload: HoldPayload,
   upstream: UpstreamBooking,
   intent: ConfirmIntent,
+  guest: Guest | undefined,
 ): UseCase<BookingState> {
   const now = deps.clock.now();
-  const recorded = await recordBooking(deps, host, hold, fence, payload, upstream, intent, now);
+  const recorded = await recordBooking(deps, host, hold, fence, payload, upstream, intent, now, guest);
   if (recorded.ok) return ok(recorded.value);
   const after = await deps.store.getHold(host.config.id, hold.holdId, now);
   if (after?.state === "booked" && after.bookingId !== undefined) {
@@ -166,6 +178,7 @@ async function upstreamFailed(
   intent: ConfirmIntent,
   attempt: UpstreamCreate,
   e: ConnectorError,
+  guest: Guest | undefined,
 ): UseCase<BookingState> {
   const hostId = host.config.id;
   if (e.code === "slot_taken") {
@@ -175,7 +188,7 @@ async function upstreamFailed(
   if (e.code === "timeout" || e.code === "unavailable") {
     const found = await host.connector.bookings.findByIdempotencyKey(attempt.idempotencyKey, attempt);
     if (!found.ok) return err(upstreamRefusal(e));
-    if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent);
+    if (found.value !== null) return finish(deps, host, hold, fence, payload, found.value, intent, guest);
   }
   await deps.store.abortConfirm(hostId, hold.holdId, fence, "held", deps.clock.now());
   return err(upstreamRefusal(e));

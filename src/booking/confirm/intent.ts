@@ -12,7 +12,7 @@
  */
 import type { IdempotencyScope, IdempotencyStore } from "../../holds/port.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
-import type { Consent } from "../contract.js";
+import { storedConsent, type Consent } from "../contract.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
@@ -65,7 +65,7 @@ export async function readConfirmIntent(
   try {
     const value = JSON.parse(begun.record.response.body) as Partial<ConfirmIntent>;
     return typeof value.principal === "string" && typeof value.consent === "object" && value.consent !== null
-      ? (value as ConfirmIntent)
+      ? { ...(value as ConfirmIntent), consent: storedConsent(value.consent) }
       : undefined;
   } catch {
     return undefined;

@@ -16,6 +16,7 @@ import { bookingIndexEntry } from "../bookings/index-entry.js";
 import { encodeBookingState } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
+import type { Guest } from "../bookings/guest.js";
 
 /** The upstream idempotency key of a hold's create : reconciliation finds it by this key. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
@@ -67,6 +68,7 @@ export function newBookingState(
   upstream: UpstreamBooking,
   intent: ConfirmIntent,
   now: number,
+  guest?: Guest,
 ): BookingState {
   const policies = host.config.policies;
   const heldUpstream = upstream.status === "tentative";
@@ -98,6 +100,7 @@ export function newBookingState(
     ...(payload.callbackUrl !== undefined && { callbackUrl: payload.callbackUrl }),
     agentKey: payload.agentKey,
     principal: intent.principal,
+    ...(guest !== undefined && { guest }),
     // §7.9: instant confirmation is the business's standing yes.
     ...(instant
       ? { answer: { by: "host" as const, at: now } }
@@ -126,13 +129,14 @@ export async function recordBooking(
   upstream: UpstreamBooking,
   intent: ConfirmIntent,
   now: number,
+  guest?: Guest,
 ): Promise<Result<BookingState, TransitionRefusal>> {
   const hostId = host.config.id;
   const bookingId = deps.ids.next("b_");
   const state = await withEdgeRecords(
     deps,
     host,
-    newBookingState(host, hold, payload, bookingId, upstream, intent, now),
+    newBookingState(host, hold, payload, bookingId, upstream, intent, now, guest),
     now,
   );
   const done = await deps.store.completeConfirm(

@@ -15,6 +15,7 @@
  * (released after slot_taken, expired) made nothing upstream: the next attempt number is used.
  */
 import { principalOf } from "../authority.js";
+import { grantOf } from "../contract.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { err, ok } from "../../protocol/result.js";
 import type { BookingDeps, Caller, HostRuntime, UseCase } from "../api.js";
@@ -135,7 +136,7 @@ async function confirmHeld(
   // confirmation"): consent to the offer as shown.
   const confirmIntent: ConfirmIntent = {
     principal,
-    consent: { approved: "offer", mandate: `${caller.authority?.kind ?? "direct"}:${principal}` },
+    consent: { approved: "offer", mandate: grantOf(caller.authority?.kind ?? "direct", principal) },
   };
   const made = await settleUpstream(deps, host, begun.value.hold, begun.value.fence, payload, confirmIntent, {
     ...(intent.customer !== undefined && { customer: intent.customer }),

@@ -21,7 +21,7 @@ export async function guestCancelBooking(
   if (!found.ok) return found;
   const { host, loaded } = found.value;
   const state = loaded.state;
-  if (state.status === "cancelled") return ok(bookingView(state));
+  if (state.status === "cancelled") return ok(bookingView(state, deps.clock.now()));
   const now = deps.clock.now();
   const cancellable = canCancel(state, now);
   if (!cancellable.ok) return cancellable;
@@ -33,5 +33,5 @@ export async function guestCancelBooking(
   if (state.status !== "confirmed") {
     await deps.store.recordOutcome({ kind: "agent", id: state.agentKey }, "released", now);
   }
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }

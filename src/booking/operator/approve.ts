@@ -38,7 +38,7 @@ export async function approveBooking(
     }));
     if (!moved.ok) return moved;
     await notifyGuest(deps, host, moved.value, "change_approved", deps.clock.now());
-    return ok(bookingView(moved.value));
+    return ok(bookingView(moved.value, deps.clock.now()));
   }
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
@@ -62,5 +62,5 @@ export async function approveBooking(
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "confirmed", now);
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }

@@ -24,7 +24,7 @@ export async function markAttendance(
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  if (state.status === input.status) return ok(bookingView(state));
+  if (state.status === input.status) return ok(bookingView(state, deps.clock.now()));
   if (state.status !== "confirmed") return err(invalidState(`a ${state.status} booking cannot be marked`));
   if (now < state.start) return err(invalidState("attendance can be marked once the start has passed (§6)"));
 
@@ -70,5 +70,5 @@ export async function markAttendance(
   if (!saved.ok) return saved;
   if (input.status === "no_show") await notifyGuest(deps, host, saved.value, "no_show", now);
   if (ending) await notifyGuest(deps, host, saved.value, "ended", now);
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }

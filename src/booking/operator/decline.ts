@@ -44,7 +44,7 @@ export async function declineBooking(
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "declined", now, { refusal });
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }
 
 /** §5.7: the booking keeps its time; the move is recorded as declined_change with its refusal. */
@@ -79,5 +79,5 @@ export async function dropMove(
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "change_declined", now, { refusal });
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }

@@ -33,7 +33,7 @@ export async function hostCancelBooking(
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  if (state.status === "cancelled") return ok(bookingView(state));
+  if (state.status === "cancelled") return ok(bookingView(state, deps.clock.now()));
   if (!ACTIVE_STATUSES.has(state.status))
     return err(invalidState(`a ${state.status} booking cannot be cancelled`));
   if (now >= state.start)
@@ -48,7 +48,7 @@ export async function hostCancelBooking(
   if (!saved.ok) return saved;
   const alternatives = await nearbyStarts(host, state, now, input.timeStillGood === true);
   await notifyGuest(deps, host, saved.value, "cancelled_by_host", now, { refusal, alternatives });
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }
 
 /** The upstream's free starts nearest the booking's, within a day either side (a snapshot, §5.1). */

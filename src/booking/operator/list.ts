@@ -47,8 +47,9 @@ export async function pageBookings(
     ...(request.from !== undefined && { from: request.from }),
     ...(request.to !== undefined && { to: request.to }),
   });
+  const now = deps.clock.now();
   return ok({
-    bookings: page.bookings.map((r) => bookingView(decodeOrThrow(r.payload, r.bookingId))),
+    bookings: page.bookings.map((r) => bookingView(decodeOrThrow(r.payload, r.bookingId), now)),
     ...(page.nextCursor !== undefined && { nextCursor: page.nextCursor }),
   });
 }

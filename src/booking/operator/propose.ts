@@ -66,5 +66,5 @@ export async function proposeChange(
     return saved;
   }
   await notifyGuest(deps, host, saved.value, "change_proposed", now);
-  return ok(bookingView(saved.value));
+  return ok(bookingView(saved.value, deps.clock.now()));
 }

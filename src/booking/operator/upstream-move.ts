@@ -53,7 +53,7 @@ export async function applyUpstreamMove(
   const { host, loaded } = found.value;
   const { state, record } = loaded;
   const unchanged = (why: Extract<UpstreamMoveOutcome, { outcome: "unchanged" }>["why"]) =>
-    ok({ outcome: "unchanged" as const, booking: bookingView(state), why });
+    ok({ outcome: "unchanged" as const, booking: bookingView(state, deps.clock.now()), why });
   if (!ACTIVE_STATUSES.has(state.status)) return unchanged("not_active");
   if (state.upstreamVersion !== undefined && move.version <= state.upstreamVersion)
     return unchanged("not_newer");
@@ -106,7 +106,7 @@ export async function applyUpstreamMove(
     const written = await quietly(deps, hostId, bookingId, move.version, apply);
     return ok({
       outcome: "moved",
-      booking: bookingView(written ?? state),
+      booking: bookingView(written ?? state, deps.clock.now()),
       guestTold,
       ...(conflict !== undefined && { conflict }),
     });
@@ -129,11 +129,15 @@ export async function applyUpstreamMove(
   if (!saved.ok) return saved;
   // A newer upstream version was applied meanwhile (another process): that one told the guest.
   if (saved.value.upstreamVersion !== move.version)
-    return ok({ outcome: "unchanged", booking: bookingView(saved.value), why: "not_newer" });
+    return ok({
+      outcome: "unchanged",
+      booking: bookingView(saved.value, deps.clock.now()),
+      why: "not_newer",
+    });
   await notifyGuest(deps, host, saved.value, "change_approved", now);
   return ok({
     outcome: "moved",
-    booking: bookingView(saved.value),
+    booking: bookingView(saved.value, deps.clock.now()),
     guestTold,
     ...(conflict !== undefined && { conflict }),
   });

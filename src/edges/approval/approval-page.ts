@@ -6,30 +6,41 @@
  * Its look and headers are the operator console's (src/edges/http/layout.ts).
  */
 import { escapeHtml, page, PAGE_HEADERS } from "../http/layout.js";
+import { contactOf, type Guest } from "../../booking/bookings/guest.js";
+import { readableSpan, readableTime } from "../../protocol/time/index.js";
 
 export interface ApprovalView {
   readonly hostName: string;
+  /** The gateway's booking id, as the console and the operator API name it. */
+  readonly bookingId: string;
   readonly serviceName: string;
-  /** Local date and time lines, already formatted in the host's zone. */
-  readonly when: string;
-  readonly zone: string;
+  /** The booking's time, epoch ms (no end: open-ended). */
+  readonly start: number;
+  readonly end?: number;
+  /** The host's IANA zone: every time on the page is on its clock, and named. */
+  readonly timeZone: string;
   readonly partySize: number;
-  readonly guest?: string;
+  /** Who the booking is for, while the record keeps them (booking/bookings/guest.ts). */
+  readonly guest?: Guest;
   /** The booking's state: pending_host asks; anything else says what happened. */
   readonly status: string;
-  /** When the link stops working, formatted in the host's zone. */
-  readonly answerBy?: string;
+  /** When the link stops working, epoch ms. */
+  readonly answerBy?: number;
 }
 
 /** The shared page headers (strict CSP: no script, the one stylesheet by its hash). */
 export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = PAGE_HEADERS;
 
+/** Who booked first: the approver decides on a person, not on a party size. */
 function details(v: ApprovalView): string {
+  const contact = v.guest === undefined ? undefined : contactOf(v.guest);
   const rows: Array<[string, string]> = [
+    ["Guest", v.guest?.name ?? "No name was given"],
+    ["Contact", contact ?? "No contact was given"],
     ["Service", v.serviceName],
-    ["When", `${v.when} (${v.zone})`],
-    ["Party", String(v.partySize)],
-    ...(v.guest !== undefined ? ([["Guest", v.guest]] as Array<[string, string]>) : []),
+    ["When", readableSpan(v.start, v.end, v.timeZone)],
+    ["Party", v.partySize === 1 ? "1 person" : `${v.partySize} people`],
+    ["Booking", v.bookingId],
   ];
   return `<dl>${rows.map(([k, x]) => `<dt>${escapeHtml(k)}</dt><dd>${escapeHtml(x)}</dd>`).join("")}</dl>`;
 }
@@ -38,13 +49,14 @@ function details(v: ApprovalView): string {
 export function approvalQuestionPage(v: ApprovalView): string {
   return page(
     `Approve a booking at ${v.hostName}`,
-    `<h1>A booking is waiting for you</h1><p>${escapeHtml(v.hostName)}</p>${details(v)}` +
+    `<h1>${escapeHtml(v.guest?.name === undefined ? "A booking is waiting for you" : `${v.guest.name} asks for a booking`)}</h1>` +
+      `<p>${escapeHtml(v.hostName)}</p>${details(v)}` +
       `<form method="post"><input type="hidden" name="action" value="approve">` +
       `<button class="approve" type="submit">Approve</button></form>` +
       `<form method="post"><input type="hidden" name="action" value="decline">` +
       `<button type="submit">Decline</button></form>` +
       (v.answerBy !== undefined
-        ? `<p class="note">If you do not answer by ${escapeHtml(v.answerBy)}, the booking lapses and the time is freed.</p>`
+        ? `<p class="note">If you do not answer by ${escapeHtml(readableTime(v.answerBy, v.timeZone))}, the booking lapses and the time is freed.</p>`
         : ""),
   );
 }

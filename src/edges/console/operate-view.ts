@@ -2,8 +2,9 @@
  * What the console's Operate page shows, gathered from the same sources as the operator API
  * (operator-hosts.ts, operator-upstreams.ts, operator-routes.ts): every host's health, calendar
  * hosts' last sync, upstream Deprecation/Sunset notices, bookings waiting for the host's answer
- * and the next bookings. Plain data with times already written in each host's zone; the page
- * (pages.ts) only lays it out. A business owner's view holds only the hosts they own
+ * and the next bookings, each with who it is for (the guest's name and contact, while the
+ * booking's record keeps them: booking/bookings/guest.ts). Plain data with times already
+ * written in each host's zone, the zone named; the page (pages.ts) only lays it out. A business owner's view holds only the hosts they own
  * (accounts-access.ts): nothing of another owner's host is gathered at all.
  */
 import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
@@ -13,6 +14,8 @@ import type { ConsoleAppDeps } from "./app-deps.js";
 import type { ConsoleViewer, ManagedHostRecord } from "./managed-hosts.js";
 import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../gateway/credentials/record.js";
+import { describeGuest } from "../../booking/bookings/guest.js";
+import { readableSpan, readableTime } from "../../protocol/time/index.js";
 
 /** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
 interface ConnectRow {
@@ -68,7 +71,10 @@ export interface BookingRow {
   readonly hostId: string;
   readonly hostName: string;
   readonly bookingId: string;
+  /** Who it is for: "Ana Ruiz (ana@mail.com, +56 9 1111 2222)"; absent when not given or no longer kept. */
+  readonly guest?: string;
   readonly service: string;
+  /** Its time on the host's clock, the zone named. */
   readonly when: string;
   readonly start: number;
   readonly status: string;
@@ -124,19 +130,8 @@ async function walkBookings(
   return { bookings, more: true };
 }
 
-/** A local date and time in the host's zone, with the zone's short name ("Fri, Oct 16, 2026, 9:00 AM EDT"). */
-export function localTime(ms: number, timeZone: string): string {
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    weekday: "short",
-    year: "numeric",
-    month: "short",
-    day: "numeric",
-    hour: "numeric",
-    minute: "2-digit",
-    timeZoneName: "short",
-  }).format(ms);
-}
+/** A date and time on the zone's clock, the zone named: "Sat, 5 Dec 2026, 07:52 (Europe/Madrid)". */
+export const localTime = (ms: number, timeZone: string): string => readableTime(ms, timeZone);
 
 const DISCONNECTABLE: ReadonlySet<string> = new Set(["square", "google", "microsoft", "caldav"]);
 
@@ -194,8 +189,9 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
     hostId: host.config.id,
     hostName: host.config.name,
     bookingId: v.bookingId,
+    ...(v.guest !== undefined && { guest: describeGuest(v.guest) }),
     service: v.contract.service.name,
-    when: localTime(v.start, tz),
+    when: readableSpan(v.start, v.end, tz),
     start: v.start,
     status: v.status,
     ...(v.partySize !== undefined && { partySize: v.partySize }),

@@ -135,11 +135,11 @@ function pendingSection(v: OperateView, csrf: string): string {
       ? `<p>No booking is waiting for an answer.</p>`
       : table(
           "Bookings the host has yet to approve or decline",
-          ["Booking", "Host", "Service", "When", "Party", "Answer by", "Answer"],
+          ["Booking", "Host", "Guest", "Service", "When", "Party", "Answer by", "Answer"],
           v.pending.map((b) => {
             const label = `${b.service}, ${b.when}`;
             return (
-              `<tr><th scope="row"><code>${e(b.bookingId)}</code></th>${td(b.hostName)}${td(b.service)}${td(b.when)}` +
+              `<tr><th scope="row"><code>${e(b.bookingId)}</code></th>${td(b.hostName)}${td(b.guest)}${td(b.service)}${td(b.when)}` +
               `${td(b.partySize === undefined ? undefined : String(b.partySize))}${td(b.answerBy)}<td>` +
               `<form method="post" action="${e(actionPath(b, "approve"))}">${csrfField(csrf)}` +
               `<button class="approve" type="submit" aria-label="${e(`Approve ${label}`)}">Approve</button></form>` +
@@ -193,10 +193,10 @@ function upcomingSection(v: OperateView, owner: boolean): string {
       ? `<p>No upcoming booking.</p>`
       : table(
           `The next ${v.upcoming.length} booking(s) across ${owner ? "your hosts" : "every host"}`,
-          ["When", "Host", "Service", "With", "Status", "Booking"],
+          ["When", "Host", "Guest", "Service", "With", "Status", "Booking"],
           v.upcoming.map(
             (b) =>
-              `<tr><th scope="row">${e(b.when)}</th>${td(b.hostName)}${td(b.service)}${td(b.resource)}` +
+              `<tr><th scope="row">${e(b.when)}</th>${td(b.hostName)}${td(b.guest)}${td(b.service)}${td(b.resource)}` +
               `${td(b.status.replace("_", " "))}<td><code>${e(b.bookingId)}</code></td></tr>`,
           ),
         )) +

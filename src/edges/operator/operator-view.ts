@@ -2,7 +2,10 @@
  * The operator API's JSON for a booking (the core's neutral BookingView, booking/view.ts),
  * whichever edge made it: instants in RFC 3339 at the host's offset, money as exact decimal
  * strings. The shape is documented in the README's operator bullet; it is the host's view, not
- * any protocol's (a SchCP Booking carries the signed offer and receipt; this does not).
+ * any protocol's (a SchCP Booking carries the signed offer and receipt; this does not). It
+ * carries no personal data: the principal is a pseudonym, and the guest's name and contact
+ * (view.guest) are shown only where a person decides on the booking (the approval page, the
+ * console, the approver's messages), not to the tools that read this API.
  */
 import type { HostRuntime } from "../../booking/api.js";
 import type { BookingView } from "../../booking/view.js";

@@ -15,6 +15,8 @@ import { join } from "node:path";
 import type { BookingDeps, HostDirectory, OperatorApi } from "../../booking/api.js";
 import { notifyApprover, type NoticeBudget } from "../../booking/approval/notify.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
+import { guestOnRecord } from "../../booking/bookings/guest.js";
+import type { TentativeRequest } from "../../booking/calendar/host-connector.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
 import { displaceConflicts, type UnaddressedMessage } from "../../booking/calendar/displace.js";
@@ -80,24 +82,6 @@ export function hostMessenger(
   return redis === undefined
     ? createHostMessenger({ transports, logger })
     : createBullmqHostMessenger({ redisUrl: redis.url, prefix: redis.prefix, transports, logger, clock });
-}
-
-const whenFormat = (zone: string) =>
-  new Intl.DateTimeFormat("en-GB", {
-    timeZone: zone,
-    weekday: "short",
-    day: "numeric",
-    month: "short",
-    year: "numeric",
-    hour: "2-digit",
-    minute: "2-digit",
-  });
-const timeFormat = (zone: string) =>
-  new Intl.DateTimeFormat("en-GB", { timeZone: zone, hour: "2-digit", minute: "2-digit" });
-
-function describeWhen(start: number, end: number | undefined, zone: string): string {
-  const from = whenFormat(zone).format(start);
-  return end === undefined ? from : `${from}–${timeFormat(zone).format(end)}`;
 }
 
 export interface CalendarHostsDeps {
@@ -292,8 +276,8 @@ export function approvalSender(opts: {
   readonly clock: Clock;
   /** Caps the links per host and window (booking/approval/notify.ts); none: every one is sent. */
   readonly budget?: NoticeBudget;
-}): (hostId: string, event: OwnEvent) => void {
-  return (hostId, event) => {
+}): (hostId: string, event: OwnEvent, request: TentativeRequest) => void {
+  return (hostId, event, request) => {
     const handle = opts.handles().find((h) => h.hostId === hostId);
     const host = opts.hosts()?.get(hostId);
     const zone = host?.config.timezone ?? handle?.plan.timezone ?? "UTC";
@@ -314,9 +298,12 @@ export function approvalSender(opts: {
         approver: handle?.section.approver ?? {},
         bookingId: event.eventId,
         serviceName: service?.name ?? event.serviceId,
-        when: describeWhen(event.start, event.end, zone),
+        start: event.start,
+        end: event.end,
+        timeZone: zone,
+        ...(request.guest !== undefined && { guest: request.guest }),
+        ...(request.partySize !== undefined && { partySize: request.partySize }),
         answerBy,
-        answerByText: describeWhen(answerBy, undefined, zone),
       },
     );
   };
@@ -338,15 +325,18 @@ export function approvalRoutes(opts: {
     const loaded = host === undefined ? undefined : await bookingForUpstreamId(deps.store, hostId, eventId);
     if (host === undefined || loaded === undefined) return undefined;
     const s = loaded.state;
-    const zone = host.config.timezone;
+    const guest = guestOnRecord(s, deps.clock.now());
     return {
       hostName: host.config.name,
+      bookingId: s.bookingId,
       serviceName: host.catalog.services.find((x) => x.id === s.serviceId)?.name ?? s.serviceId,
-      when: describeWhen(s.start, s.end, zone),
-      zone,
+      start: s.start,
+      ...(s.end !== undefined && { end: s.end }),
+      timeZone: host.config.timezone,
       partySize: s.partySize ?? 1,
+      ...(guest !== undefined && { guest }),
       status: s.status,
-      ...(s.approvalBy !== undefined && { answerBy: describeWhen(s.approvalBy, undefined, zone) }),
+      ...(s.approvalBy !== undefined && { answerBy: s.approvalBy }),
     };
   };
   return {

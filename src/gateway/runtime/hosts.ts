@@ -20,6 +20,7 @@ import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calenda
 import { knownUntil } from "../../booking/calendar/host-connector.js";
 import type { CalendarHostPlan } from "../../booking/calendar/sync.js";
 import type { CalendarStateStore, OwnEvent } from "../../booking/calendar/state.js";
+import type { TentativeRequest } from "../../booking/calendar/host-connector.js";
 import type { NoticeSighting } from "../../booking/hosts/notices.js";
 import type { HoldStore } from "../../holds/port.js";
 import { hasCapabilities } from "../../connectors/port.js";
@@ -40,7 +41,7 @@ export interface BuildHostsDeps {
   readonly calendarState: CalendarStateStore;
   readonly onNotice?: (hostId: string, notice: NoticeSighting) => void;
   /** A calendar host's booking waits for the host: send the approval link. */
-  readonly onTentative?: (hostId: string, event: OwnEvent) => void;
+  readonly onTentative?: (hostId: string, event: OwnEvent, request: TentativeRequest) => void;
   /** The HTTP client connectors use (tests). */
   readonly fetch?: typeof fetch;
   /** The token vault for `credentials: "vault"` hosts (src/gateway/credentials). */

@@ -19,3 +19,4 @@ export {
 } from "./zone.js";
 export { addDays, isValidDate, isoWeekday, type IsoWeekday, type LocalDate } from "./calendar.js";
 export { formatOsbpDuration, formatSchcpDuration, parseRetention, parseSchcpDuration } from "./duration.js";
+export { readableSpan, readableTime } from "./readable.js";

@@ -36,9 +36,10 @@ const notice = (hostId: string, i: number) => ({
   approver: { email: "ada@example.com" },
   bookingId: `evt_${i}`,
   serviceName: "Lesson",
-  when: "Mon 7 Dec 2026, 10:00–11:00",
+  start: Date.parse("2026-12-07T10:00:00Z"),
+  end: Date.parse("2026-12-07T11:00:00Z"),
+  timeZone: "Europe/London",
   answerBy: T0 + 2 * HOUR,
-  answerByText: "Mon 7 Dec 2026, 12:05",
 });
 
 const budgets: Array<[string, () => [NoticeBudget, NoticeBudget]]> = [

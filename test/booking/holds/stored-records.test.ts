@@ -151,4 +151,35 @@ describe("the stored booking state (bookings/state.ts)", () => {
     if (!read.ok) throw new Error(read.error);
     expect(encodeBookingState(read.value)).toBe(text);
   });
+
+  it("reads an A2A booking's doubled grant name (a2a:a2a:…) as the one grant it names, and leaves others alone", () => {
+    const stored = (mandate: string) =>
+      JSON.stringify({
+        ...base,
+        v: 2,
+        contract,
+        consent: { approved: "offer", mandate },
+        principal: "a2a:hash22",
+        proposal: {
+          proposalId: "p_1",
+          by: "guest",
+          holdId: "h_2",
+          contract,
+          start: START,
+          expiresAt: START,
+          resourceIds: ["bay-1"],
+          consent: { approved: "offer", mandate },
+        },
+      });
+    const read = decodeBookingState(stored("a2a:a2a:hash22"));
+    if (!read.ok) throw new Error(read.error);
+    expect(read.value.consent).toEqual({ approved: "offer", mandate: "a2a:hash22" });
+    expect(read.value.proposal?.consent).toEqual({ approved: "offer", mandate: "a2a:hash22" });
+    // Written back, it is written the way new bookings are.
+    expect(encodeBookingState(read.value)).toBe(stored("a2a:hash22"));
+    for (const mandate of ["a2a:hash22", "osbp:osbp-mandate:m1", "m-01J9Z", "x:x:y"]) {
+      const other = decodeBookingState(stored(mandate));
+      expect(other.ok && other.value.consent.mandate).toBe(mandate);
+    }
+  });
 });

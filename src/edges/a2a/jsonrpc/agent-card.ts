@@ -1,5 +1,7 @@
 /**
- * A host's agent card (A2A §Agent Card Shape), an A2A v0.3.0 AgentCard.
+ * A host's agent card (A2A §Agent Card Shape), an A2A v0.3.0 AgentCard: the card the Servicialo
+ * spec requires at `/.well-known/agent.json`. An A2A 1.0 client is served its own card
+ * (agent-card-v1.ts); routes.ts says which request gets which.
  *
  * Beyond the spec's minimal example it carries `version` (the agent's own version), which the
  * v0.3.0 AgentCard schema requires and the example omits, and `preferredTransport`
@@ -12,80 +14,45 @@
  * reference implementation extends the card with `metadata`, and "Consumers MUST ignore fields
  * they don't understand", A2A §Agent Card Shape). Its bookings answer pendiente_confirmacion.
  */
-import type { A2aHostFacts, A2aIntent } from "../port.js";
+import type { A2aHostFacts } from "../port.js";
+import {
+  AGENT_VERSION,
+  API_KEY_DESCRIPTION,
+  API_KEY_HEADER,
+  API_KEY_SCHEME,
+  a2aEndpoint,
+  hostSkills,
+} from "./card-skills.js";
 
 const A2A_PROTOCOL_VERSION = "0.3.0";
-/** The Servicialo A2A payload version this edge implements. */
-const AGENT_VERSION = "1.2.0";
-const API_KEY_SCHEME = "orgApiKey";
-
-const SKILLS: Record<A2aIntent, { id: string; name: string; description: string; tags: string[] }> = {
-  list_services: {
-    id: "list-services",
-    name: "List services",
-    description: "View the catalog of available professional services",
-    tags: ["catalog", "discovery"],
-  },
-  check_availability: {
-    id: "check-availability",
-    name: "Check availability",
-    description: "Query available time slots for scheduling",
-    tags: ["scheduling", "availability"],
-  },
-  book_session: {
-    id: "book-session",
-    name: "Book session",
-    description: "Reserve an appointment with a professional",
-    tags: ["booking", "appointment"],
-  },
-  cancel_session: {
-    id: "cancel-session",
-    name: "Cancel session",
-    description: "Cancel an existing session (needs the organization API key in X-Org-Api-Key)",
-    tags: ["booking", "cancellation"],
-  },
-  reschedule_session: {
-    id: "reschedule-session",
-    name: "Reschedule session",
-    description: "Move an existing session to a new time (needs the organization API key in X-Org-Api-Key)",
-    tags: ["booking", "reschedule"],
-  },
-};
-
-const NEEDS_KEY: ReadonlySet<A2aIntent> = new Set(["cancel_session", "reschedule_session"]);
 
 /** The card for `host`, served at `${origin}/api/servicialo/${hostId}/.well-known/agent.json`. */
 export function agentCard(host: A2aHostFacts, origin: string): Record<string, unknown> {
-  const order = Object.keys(SKILLS) as A2aIntent[];
-  const intents = order.filter((i) => host.intents.includes(i));
-  const keyed = intents.some((i) => NEEDS_KEY.has(i));
+  const skills = hostSkills(host);
   return {
     name: host.name,
     description: host.description ?? `Reservas con ${host.name}`,
-    url: `${origin}/api/servicialo/${encodeURIComponent(host.hostId)}/a2a`,
+    url: a2aEndpoint(origin, host.hostId),
     preferredTransport: "JSONRPC",
     protocolVersion: A2A_PROTOCOL_VERSION,
     version: AGENT_VERSION,
     capabilities: { streaming: false, pushNotifications: false },
     defaultInputModes: ["text", "application/json"],
     defaultOutputModes: ["text", "application/json"],
-    skills: intents.map((i) => ({
-      ...SKILLS[i],
-      ...(i === "book_session" &&
-        host.confirmation === "host_approval" && {
-          description: `${SKILLS[i].description}; the business confirms each request itself, so a new session is pendiente_confirmacion until it does`,
-        }),
-      ...(NEEDS_KEY.has(i) && { security: [{ [API_KEY_SCHEME]: [] }] }),
+    skills: skills.map(({ keyed, ...s }) => ({
+      ...s,
+      tags: [...s.tags],
+      ...(keyed && { security: [{ [API_KEY_SCHEME]: [] }] }),
     })),
     metadata: { confirmation: host.confirmation },
     authentication: { schemes: [] },
-    ...(keyed && {
+    ...(skills.some((s) => s.keyed) && {
       securitySchemes: {
         [API_KEY_SCHEME]: {
           type: "apiKey",
           in: "header",
-          name: "X-Org-Api-Key",
-          description: "The organization's API key; required by cancel-session and reschedule-session only",
+          name: API_KEY_HEADER,
+          description: API_KEY_DESCRIPTION,
         },
       },
     }),

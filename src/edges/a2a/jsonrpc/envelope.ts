@@ -6,11 +6,19 @@
  *                           lists only the codes past parsing)
  *   -32600 invalid request  not an object, jsonrpc != "2.0", no method, id not string/number,
  *                           a batch (A2A never batches), or a body over the size bound
- *   -32601 method not found anything but message/send
+ *   -32601 method not found anything but message/send (and A2A 1.0's SendMessage)
  *   -32602 invalid params   no message/parts, unsupported DataPart intent, oversized text
  *   -32603 internal error
  *   -32001 organization not found or not discoverable
  *   -32002 rate limited (the one answer that is not HTTP 200: 429 + Retry-After)
+ *
+ * The same request also arrives in A2A 1.0's dialect (method `SendMessage`, agent-card-v1.ts):
+ * its message has the same members but parts name their content by member (`{text}`,
+ * `{data}`) where v0.3 tags them with `kind`, and roles are `ROLE_USER`/`ROLE_AGENT`. 1.0
+ * gives -32001 and -32002 other meanings (task not found, not cancelable), so in that dialect
+ * the two conditions of the Servicialo table are JSON-RPC's implementation-defined server
+ * error, -32000, with a `data.reason` (JSON-RPC 2.0 §5.1), and an A2A-Version this edge does
+ * not speak is 1.0's -32009.
  */
 import { A2A_INTENTS } from "../port.js";
 import type { A2aClientContact, A2aIntent } from "../port.js";
@@ -24,7 +32,41 @@ export const JSONRPC = {
   INTERNAL_ERROR: -32603,
   ORG_NOT_FOUND: -32001,
   RATE_LIMITED: -32002,
+  /** JSON-RPC 2.0 §5.1 implementation-defined server error: A2A 1.0's dialect of the two above. */
+  SERVER_ERROR: -32000,
+  /** A2A 1.0 VersionNotSupportedError. */
+  VERSION_NOT_SUPPORTED: -32009,
 } as const;
+
+/** Which wire a request speaks: the Servicialo v0.3.0 one or A2A 1.0's. */
+export type Dialect = "v0.3" | "v1.0";
+
+/** The JSON-RPC method of `message/send` in each dialect. */
+export const SEND_METHOD: Readonly<Record<Dialect, string>> = {
+  "v0.3": "message/send",
+  "v1.0": "SendMessage",
+};
+
+export const dialectOfMethod = (method: string): Dialect | undefined =>
+  method === SEND_METHOD["v0.3"] ? "v0.3" : method === SEND_METHOD["v1.0"] ? "v1.0" : undefined;
+
+/** The two Servicialo-specific failures, in the dialect's codes. */
+export function orgNotFound(dialect: Dialect): JsonRpcError {
+  const message = "Organization not found or not discoverable";
+  return dialect === "v0.3"
+    ? { code: JSONRPC.ORG_NOT_FOUND, message }
+    : { code: JSONRPC.SERVER_ERROR, message, data: { reason: "organization_not_found" } };
+}
+
+export function rateLimited(dialect: Dialect, retryAfterSec: number): JsonRpcError {
+  return dialect === "v0.3"
+    ? { code: JSONRPC.RATE_LIMITED, message: "Rate limited", data: { retry_after: retryAfterSec } }
+    : {
+        code: JSONRPC.SERVER_ERROR,
+        message: "Rate limited",
+        data: { reason: "rate_limited", retry_after: retryAfterSec },
+      };
+}
 
 export type JsonRpcId = string | number | null;
 
@@ -102,8 +144,26 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 const CONTACT_FIELDS = ["name", "lastName", "phone", "email"] as const;
 
+/** A part's content: `{kind: "text", text}` in v0.3, `{text}` in 1.0 (likewise data); else none. */
+function contentOf(
+  part: Record<string, unknown>,
+  dialect: Dialect,
+): { text: unknown } | { data: unknown } | undefined {
+  if (dialect === "v0.3") {
+    if (part.kind === "text") return { text: part.text };
+    return part.kind === "data" ? { data: part.data } : undefined;
+  }
+  if ("text" in part) return { text: part.text };
+  return "data" in part ? { data: part.data } : undefined;
+}
+
 /** `message/send` params: the message, its text and its structured DataPart, if any. */
-export function readSendParams(id: JsonRpcId, params: unknown, maxTextChars: number): Parsed<SendParams> {
+export function readSendParams(
+  id: JsonRpcId,
+  params: unknown,
+  maxTextChars: number,
+  dialect: Dialect = "v0.3",
+): Parsed<SendParams> {
   const invalid = (message: string) => fail(id, JSONRPC.INVALID_PARAMS, `Invalid params: ${message}`);
   if (!isObject(params) || !isObject(params.message)) return invalid("params.message must be an object");
   const message = params.message;
@@ -113,11 +173,17 @@ export function readSendParams(id: JsonRpcId, params: unknown, maxTextChars: num
   let data: DataRequest | undefined;
   for (const part of message.parts as unknown[]) {
     if (!isObject(part)) return invalid("every part must be an object");
-    if (part.kind === "text") {
-      if (typeof part.text !== "string") return invalid("a text part's text must be a string");
-      texts.push(part.text);
-    } else if (part.kind === "data" && data === undefined && isObject(part.data) && "intent" in part.data) {
-      const d = part.data;
+    const content = contentOf(part, dialect);
+    if (content !== undefined && "text" in content) {
+      if (typeof content.text !== "string") return invalid("a text part's text must be a string");
+      texts.push(content.text);
+    } else if (
+      content !== undefined &&
+      data === undefined &&
+      isObject(content.data) &&
+      "intent" in content.data
+    ) {
+      const d = content.data;
       if (typeof d.intent !== "string" || !(A2A_INTENTS as readonly string[]).includes(d.intent))
         return invalid(`unsupported intent ${JSON.stringify(d.intent)}; one of ${A2A_INTENTS.join(", ")}`);
       if (d.params !== undefined && !isObject(d.params)) return invalid("data.params must be an object");
@@ -154,4 +220,57 @@ export function readSendParams(id: JsonRpcId, params: unknown, maxTextChars: num
       ...(typeof message.taskId === "string" && { taskId: message.taskId }),
     },
   };
+}
+
+/** A part of the agent's answer, before it takes a dialect's shape. */
+export type AgentPart = { readonly text: string } | { readonly data: Readonly<Record<string, unknown>> };
+
+/**
+ * The JSON-RPC `result` of a send: the agent's Message (A2A §Response). v0.3 answers the
+ * Message itself (`kind: "message"`); 1.0 answers a SendMessageResponse, the Message under
+ * `message` (a Task would be under `task`; every intent completes within the request).
+ */
+export function agentMessage(
+  dialect: Dialect,
+  messageId: string,
+  parts: readonly AgentPart[],
+  send: Pick<SendParams, "contextId" | "taskId">,
+): Record<string, unknown> {
+  const ids = {
+    ...(send.contextId !== undefined && { contextId: send.contextId }),
+    ...(send.taskId !== undefined && { taskId: send.taskId }),
+  };
+  if (dialect === "v0.3")
+    return {
+      kind: "message",
+      role: "agent",
+      messageId,
+      parts: parts.map((p) =>
+        "text" in p ? { kind: "text", text: p.text } : { kind: "data", data: p.data },
+      ),
+      ...ids,
+    };
+  return {
+    message: {
+      messageId,
+      ...ids,
+      role: "ROLE_AGENT",
+      parts: parts.map((p) =>
+        "text" in p ? { text: p.text } : { data: p.data, mediaType: "application/json" },
+      ),
+    },
+  };
+}
+
+/**
+ * The dialect an `A2A-Version` header asks for (A2A 1.0 clients send it on every request,
+ * the card's included; v0.3 has no such header, so none means v0.3); undefined for a version
+ * this edge does not speak.
+ */
+export function dialectOfVersion(header: string | undefined): Dialect | undefined {
+  const v = header?.trim() ?? "";
+  if (v === "") return "v0.3";
+  const major = /^(\d+)(?:\.\d+)*$/.exec(v)?.[1];
+  if (major === "0") return "v0.3";
+  return major === "1" ? "v1.0" : undefined;
 }

@@ -1,8 +1,29 @@
 /**
  * The A2A protocol edge (A2A §Transport, §Agent Discovery):
  *
- *   GET  /api/servicialo/{orgSlug}/.well-known/agent.json   the host's agent card
- *   POST /api/servicialo/{orgSlug}/a2a                      JSON-RPC 2.0 message/send
+ *   GET  /api/servicialo/{orgSlug}/.well-known/agent.json        the host's agent card
+ *   GET  /api/servicialo/{orgSlug}/.well-known/agent-card.json   its A2A 1.0 card
+ *   POST /api/servicialo/{orgSlug}/a2a                           JSON-RPC 2.0 message/send
+ *                                                                (and A2A 1.0's SendMessage)
+ *
+ * Two cards, one agent. The Servicialo spec requires a v0.3.0 card at agent.json (A2A §Fetch
+ * Agent Card, §Agent Card Shape; agent-card.ts). A2A 1.0 clients (the A2A JS SDK's default
+ * client among them) read only a 1.0 card: its endpoint in `supportedInterfaces`, which a
+ * v0.3.0 card lacks, so they find "no compatible transport" in it. Each is served the card it
+ * reads, by content negotiation on the `A2A-Version` header, which 1.0 clients send with every
+ * request, the card's included, and v0.3 clients never send: agent.json answers the v0.3.0
+ * card to a request without it (or with 0.x), byte for byte what the spec's clients always
+ * got, and the 1.0 card (agent-card-v1.ts) to a request asking 1.x, with `Vary: A2A-Version`
+ * so no cache hands one the other's. agent-card.json, the name A2A 1.0 gives the well-known
+ * card, always answers the 1.0 card, so a 1.0 client given the organization's base URL
+ * (`…/api/servicialo/{orgSlug}/`) finds it by default. One card carrying both sets of fields
+ * would not do: the SDK reads a card with `supportedInterfaces` as 1.0 whatever else it holds,
+ * and a 1.0 reader sees the v0.3.0 security schemes in a shape 1.0 does not define. This is
+ * also how the A2A JS SDK's own server answers both versions.
+ *
+ * The endpoint speaks both wires at one URL, told apart by method: `message/send` is the
+ * Servicialo wire (A2A §Protocol), `SendMessage` A2A 1.0's, whose message and answer differ
+ * only in shape (envelope.ts). Both route to the same intents.
  *
  * A DataPart with `intent` routes straight to A2aIntents.run; free text goes through
  * intent-detect.ts, which either resolves a call or yields a text-only question. The result is
@@ -18,12 +39,12 @@
  * bodies on any status understands it.
  *
  * Why not the @a2a-js/sdk server (DefaultRequestHandler and its transports), though its client
- * is what the tests talk to: that server speaks A2A v1.0 (v0.3.0 only through its compat layer),
- * mounts on Express or gRPC while this app is Hono, and runs an executor that publishes Task and
- * Message events on a bus; the Servicialo wire is one synchronous Message per request whose data
- * part carries the REST answer, and it gives -32001/-32002 its own meanings (organization not
- * found, rate limited) where A2A has TaskNotFound/TaskNotCancelable. So the envelope is written
- * here (envelope.ts), checked against the SDK client in test/e2e/a2a-sdk.test.ts.
+ * is what the tests talk to: it mounts on Express or gRPC while this app is Hono, and runs an
+ * executor that publishes Task and Message events on a bus; the Servicialo wire is one
+ * synchronous Message per request whose data part carries the REST answer, and it gives
+ * -32001/-32002 its own meanings (organization not found, rate limited) where A2A has
+ * TaskNotFound/TaskNotCancelable. So the envelope is written here (envelope.ts), checked
+ * against the SDK client in test/e2e/a2a-sdk.test.ts.
  */
 import type { Context, Hono } from "hono";
 import { randomUUID } from "node:crypto";
@@ -35,8 +56,21 @@ import type { TokenBucketPolicy } from "../../http/rate-limit.js";
 import type { RateLimiter } from "../../http/types.js";
 import type { Logger } from "../../../protocol/logger.js";
 import { agentCard } from "./agent-card.js";
-import { errorBody, JSONRPC, parseRequest, readSendParams, resultBody } from "./envelope.js";
-import type { JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";
+import { agentCardV1 } from "./agent-card-v1.js";
+import {
+  agentMessage,
+  dialectOfMethod,
+  dialectOfVersion,
+  errorBody,
+  JSONRPC,
+  orgNotFound,
+  parseRequest,
+  rateLimited,
+  readSendParams,
+  resultBody,
+  SEND_METHOD,
+} from "./envelope.js";
+import type { AgentPart, Dialect, JsonRpcError, JsonRpcId, SendParams } from "./envelope.js";
 import { detectIntent, detectLanguage } from "./intent-detect.js";
 import type { Language } from "./intent-detect.js";
 import { askFor, summarize } from "./reply-text.js";
@@ -69,8 +103,15 @@ export interface A2aJsonRpcOptions {
 
 const NOT_FOUND = { error: "Organization not found or not public" };
 
-function json(status: number, body: unknown, retryAfterSec?: number): Response {
-  const headers = new Headers({ "content-type": "application/json" });
+const VERSION_HEADER = "A2A-Version";
+
+function json(
+  status: number,
+  body: unknown,
+  retryAfterSec?: number,
+  extra?: Record<string, string>,
+): Response {
+  const headers = new Headers({ "content-type": "application/json", ...extra });
   if (retryAfterSec !== undefined) headers.set("retry-after", String(retryAfterSec));
   return new Response(JSON.stringify(body), { status, headers });
 }
@@ -85,22 +126,28 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
   const wallClock = options.wallClock ?? systemClock;
   const taskLimiter = options.taskLimiter ?? new MemoryRateLimiter(A2A_TASK_RATE);
 
+  // The Servicialo path: the card the request's A2A-Version reads (see the top of this file).
   app.get(`${A2A_PREFIX}/:orgSlug/.well-known/agent.json`, (c) => {
+    const vary = { vary: VERSION_HEADER };
     const host = intents.host(c.req.param("orgSlug"));
-    return host === undefined ? json(404, NOT_FOUND) : json(200, agentCard(host, options.publicOrigin));
+    if (host === undefined) return json(404, NOT_FOUND, undefined, vary);
+    const v1 = dialectOfVersion(c.req.header(VERSION_HEADER)) !== "v0.3";
+    return json(200, (v1 ? agentCardV1 : agentCard)(host, options.publicOrigin), undefined, vary);
+  });
+  // A2A 1.0's well-known name: always the 1.0 card.
+  app.get(`${A2A_PREFIX}/:orgSlug/.well-known/agent-card.json`, (c) => {
+    const host = intents.host(c.req.param("orgSlug"));
+    return host === undefined ? json(404, NOT_FOUND) : json(200, agentCardV1(host, options.publicOrigin));
   });
 
   app.post(`${A2A_PREFIX}/:orgSlug/a2a`, async (c) => {
     const origin = originKey(c.req.raw.headers, c.env, options.trustForwardedFor === true);
+    const asked = dialectOfVersion(c.req.header(VERSION_HEADER));
     const taken = await taskLimiter.take(`${origin}|${c.req.param("orgSlug")}`, wallClock.now());
     if (!taken.ok) {
       const retryAfterSec = Math.max(1, Math.ceil(taken.error.retryAfterMs / 1000));
-      return rpcError(
-        null,
-        { code: JSONRPC.RATE_LIMITED, message: "Rate limited", data: { retry_after: retryAfterSec } },
-        429,
-        retryAfterSec,
-      );
+      // Before the body is read only the header tells the dialect.
+      return rpcError(null, rateLimited(asked ?? "v0.3", retryAfterSec), 429, retryAfterSec);
     }
     const body = await readBoundedBody(c.req.raw, maxBody, c.env);
     if (!body.ok)
@@ -112,21 +159,24 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     const request = parseRequest(body.value);
     if (!request.ok) return rpcError(request.error.id, request.error.rpcError);
     const { id, method, params } = request.value;
-    if (method !== "message/send")
+    const dialect = dialectOfMethod(method);
+    if (dialect === undefined)
       return rpcError(id, {
         code: JSONRPC.METHOD_NOT_FOUND,
-        message: `Method not found: ${method} (only message/send is supported)`,
+        message: `Method not found: ${method} (only ${SEND_METHOD["v0.3"]} and ${SEND_METHOD["v1.0"]} are supported)`,
+      });
+    // SendMessage is A2A 1.0's: a request that says it speaks another version is not understood.
+    if (dialect === "v1.0" && asked !== "v1.0" && (c.req.header(VERSION_HEADER)?.trim() ?? "") !== "")
+      return rpcError(id, {
+        code: JSONRPC.VERSION_NOT_SUPPORTED,
+        message: `Version not supported: ${c.req.header(VERSION_HEADER)} (${SEND_METHOD["v1.0"]} is A2A 1.0)`,
       });
     const host = intents.host(c.req.param("orgSlug"));
-    if (host === undefined)
-      return rpcError(id, {
-        code: JSONRPC.ORG_NOT_FOUND,
-        message: "Organization not found or not discoverable",
-      });
-    const send = readSendParams(id, params, maxText);
+    if (host === undefined) return rpcError(id, orgNotFound(dialect));
+    const send = readSendParams(id, params, maxText, dialect);
     if (!send.ok) return rpcError(send.error.id, send.error.rpcError);
     try {
-      return await answer(c, id, host, send.value, origin);
+      return await answer(c, id, host, send.value, origin, dialect);
     } catch (e) {
       options.logger.error("a2a message/send failed", {
         hostId: host.hostId,
@@ -142,21 +192,12 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
     host: A2aHostFacts,
     send: SendParams,
     origin: string,
+    dialect: Dialect,
   ): Promise<Response> {
     const apiKey = c.req.header("x-org-api-key");
     const lang: Language = send.text.trim() === "" ? "es" : detectLanguage(send.text);
-    const reply = (parts: unknown[]) =>
-      json(
-        200,
-        resultBody(id, {
-          kind: "message",
-          role: "agent",
-          messageId: randomUUID(),
-          parts,
-          ...(send.contextId !== undefined && { contextId: send.contextId }),
-          ...(send.taskId !== undefined && { taskId: send.taskId }),
-        }),
-      );
+    const reply = (parts: readonly AgentPart[]) =>
+      json(200, resultBody(id, agentMessage(dialect, randomUUID(), parts, send)));
 
     let call: Omit<IntentCall, "hostId" | "origin" | "apiKey">;
     if (send.data !== undefined) {
@@ -176,11 +217,10 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
         hasApiKey: apiKey !== undefined && apiKey !== "",
       });
       if (detected.kind === "ask")
-        return reply([{ kind: "text", text: askFor(detected.missing, detected.candidates, detected.lang) }]);
+        return reply([{ text: askFor(detected.missing, detected.candidates, detected.lang) }]);
       if (!host.intents.includes(detected.intent))
         return reply([
           {
-            kind: "text",
             text:
               detected.lang === "es"
                 ? "Esta organización no ofrece eso por este canal."
@@ -201,16 +241,7 @@ export function mountA2aJsonRpc(app: Hono, intents: A2aIntents, options: A2aJson
       ...(apiKey !== undefined && { apiKey }),
     });
     if (outcome.httpStatus === 429)
-      return rpcError(
-        id,
-        {
-          code: JSONRPC.RATE_LIMITED,
-          message: "Rate limited",
-          data: { retry_after: outcome.retryAfterSec ?? 1 },
-        },
-        429,
-        outcome.retryAfterSec ?? 1,
-      );
+      return rpcError(id, rateLimited(dialect, outcome.retryAfterSec ?? 1), 429, outcome.retryAfterSec ?? 1);
     return reply(outcomeParts(call.intent, outcome, lang, host.timezone));
   }
 }
@@ -221,11 +252,10 @@ function outcomeParts(
   outcome: IntentOutcome,
   lang: Language,
   timeZone: string,
-): unknown[] {
+): AgentPart[] {
   return [
-    { kind: "text", text: summarize(intent, outcome, lang, timeZone) },
+    { text: summarize(intent, outcome, lang, timeZone) },
     {
-      kind: "data",
       data: {
         intent,
         status: outcome.httpStatus < 400 ? "completed" : "failed",

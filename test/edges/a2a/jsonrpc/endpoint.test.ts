@@ -373,3 +373,111 @@ describe("message/send", () => {
     expect(intents.calls).toHaveLength(1);
   });
 });
+
+describe("A2A 1.0 alongside the Servicialo card and wire", () => {
+  const cardAt = async (path: string, headers: Record<string, string> = {}) => {
+    const r = await app.request(`/api/servicialo/clinica-demo/.well-known/${path}`, { headers });
+    return { r, card: (await r.json()) as Record<string, unknown> };
+  };
+
+  it("agent.json answers the v0.3.0 card without A2A-Version (or with 0.3), and the 1.0 card to 1.x", async () => {
+    const plain = await cardAt("agent.json");
+    expect(plain.r.headers.get("vary")).toMatch(/A2A-Version/i);
+    expect(plain.card).toMatchObject({
+      url: `${ORIGIN}/api/servicialo/clinica-demo/a2a`,
+      protocolVersion: "0.3.0",
+    });
+    expect(plain.card).not.toHaveProperty("supportedInterfaces");
+    expect((await cardAt("agent.json", { "A2A-Version": "0.3" })).card).toEqual(plain.card);
+
+    const v1 = await cardAt("agent.json", { "A2A-Version": "1.0" });
+    expect(v1.r.headers.get("vary")).toMatch(/A2A-Version/i);
+    expect((await cardAt("agent-card.json")).card).toEqual(v1.card);
+    expect(v1.card).not.toHaveProperty("url");
+    expect(v1.card).not.toHaveProperty("protocolVersion");
+    expect(v1.card).toMatchObject({
+      name: "Clinica Demo",
+      version: "1.2.0",
+      supportedInterfaces: [
+        {
+          url: `${ORIGIN}/api/servicialo/clinica-demo/a2a`,
+          protocolBinding: "JSONRPC",
+          protocolVersion: "1.0",
+        },
+        {
+          url: `${ORIGIN}/api/servicialo/clinica-demo/a2a`,
+          protocolBinding: "JSONRPC",
+          protocolVersion: "0.3.0",
+        },
+      ],
+      securitySchemes: { orgApiKey: { apiKeySecurityScheme: { location: "header", name: "X-Org-Api-Key" } } },
+    });
+    const skills = v1.card.skills as Array<{ id: string; securityRequirements?: unknown }>;
+    expect(skills.map((s) => s.id)).toEqual((plain.card.skills as Array<{ id: string }>).map((s) => s.id));
+    expect(skills.find((s) => s.id === "cancel-session")?.securityRequirements).toEqual([
+      { schemes: { orgApiKey: { list: [] } } },
+    ]);
+    expect(skills.find((s) => s.id === "book-session")?.securityRequirements).toBeUndefined();
+    expect((await app.request("/api/servicialo/nobody/.well-known/agent-card.json")).status).toBe(404);
+  });
+
+  const sendV1 = (parts: unknown[], extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "SendMessage",
+      params: { message: { role: "ROLE_USER", messageId: "m1", parts, ...extra } },
+    });
+
+  it("SendMessage reads 1.0 parts and answers a SendMessageResponse holding the agent's Message", async () => {
+    const params = { serviceId: "svc-msk", scheduledAt: "2026-04-01T10:00:00-03:00" };
+    const r = await post(
+      "clinica-demo",
+      sendV1([{ data: { intent: "book_session", params, client: { email: "ana@mail.com" } } }], {
+        contextId: "c-1",
+      }),
+      { "A2A-Version": "1.0" },
+    );
+    expect(r.status).toBe(200);
+    const out = await rpc(r);
+    expect(out).toMatchObject({ jsonrpc: "2.0", id: 9 });
+    const msg = (out.result as { message: Record<string, unknown> }).message;
+    expect(msg).toMatchObject({ role: "ROLE_AGENT", contextId: "c-1" });
+    expect(msg).not.toHaveProperty("kind");
+    const [t, d] = msg.parts as [{ text: string }, { data: Record<string, unknown>; mediaType: string }];
+    expect(t.text).toMatch(/^Reserva confirmada/);
+    expect(d).toMatchObject({
+      mediaType: "application/json",
+      data: { intent: "book_session", http_status: 201 },
+    });
+    expect(intents.calls[0]).toMatchObject({
+      intent: "book_session",
+      params,
+      client: { email: "ana@mail.com" },
+    });
+  });
+
+  it("SendMessage: 1.0's codes for what the Servicialo table numbers otherwise, and for another version", async () => {
+    const body = sendV1([{ data: { intent: "list_services" } }]);
+    expect(await rpc(await post("nobody", body))).toMatchObject({
+      id: 9,
+      error: { code: -32000, data: { reason: "organization_not_found" } },
+    });
+    intents.failNext({ httpStatus: 429, body: { error: "Too many requests" }, retryAfterSec: 30 });
+    const limited = await post("clinica-demo", body, { "A2A-Version": "1.0" });
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get("retry-after")).toBe("30");
+    expect(await rpc(limited)).toMatchObject({
+      error: { code: -32000, data: { reason: "rate_limited", retry_after: 30 } },
+    });
+    expect(await rpc(await post("clinica-demo", body, { "A2A-Version": "2.0" }))).toMatchObject({
+      id: 9,
+      error: { code: -32009 },
+    });
+    // A part with neither text nor an intent's data leaves nothing to route.
+    expect(
+      await rpc(await post("clinica-demo", sendV1([{ url: "https://example.com/a.pdf" }]))),
+    ).toMatchObject({ error: { code: -32602 } });
+    expect(intents.calls).toHaveLength(1);
+  });
+});

@@ -36,7 +36,7 @@ import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
-import { operatePage, refusedPage, signInPage } from "./pages.js";
+import { consoleHeader, operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { Authorized, ConsoleDeps, ConsoleKit } from "./kit.js";
@@ -263,7 +263,14 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
     const approve = c.req.param("action") === "approve";
     // Another owner's host is refused as an unknown one: nothing is changed, nothing confirmed.
     if (!(await requireHostAccess(deps.managedHosts, a.value.viewer, hostId)))
-      return htmlResponse(404, refusedPage("Not found", `No host "${hostId}" is served here.`));
+      return htmlResponse(
+        404,
+        refusedPage(
+          "Not found",
+          `No host "${hostId}" is served here.`,
+          consoleHeader(a.value.session.csrf, a.value.viewer),
+        ),
+      );
     const host = deps.hosts.get(hostId);
     let flash: Session["flash"];
     if (host === undefined) flash = { text: `No host "${hostId}" is served here.`, error: true };

@@ -235,3 +235,46 @@ describe("without a token vault, and deleting a draft", () => {
     expect((await bareManaged.store.get("live-one"))?.state).toBe("active");
   });
 });
+
+describe("a host's own page: its week", () => {
+  it("served to who may manage the host, with its own stylesheet allowed; a draft goes on to setup", async () => {
+    const { cookie } = await signIn();
+    const res = await app.request(url("/console/hosts/maple-street-auto"), { headers: { cookie } });
+    expect(res.status).toBe(200);
+    const html = await res.text();
+    expect(html).toMatch(/<h1>Maple Street Auto: week of \d{1,2} \w{3} \d{4}<\/h1>/);
+    expect(res.headers.get("content-security-policy")).toMatch(/style-src 'sha256-[^']+' 'sha256-[^']+';/);
+    await managed.store.put({
+      id: "half-done",
+      owner: OPERATOR_OWNER,
+      source: "caldav",
+      state: "draft",
+      config: { id: "half-done", name: "Half Done", timezone: "UTC" },
+      createdAt: 1,
+      updatedAt: 1,
+    });
+    const draft = await app.request(url("/console/hosts/half-done"), { headers: { cookie } });
+    expect(draft.status).toBe(303);
+    expect(draft.headers.get("location")).toBe("/console/hosts/half-done/setup");
+    expect((await app.request(url("/console/hosts/nobody"), { headers: { cookie } })).status).toBe(404);
+    // Not signed in: the sign-in page.
+    expect((await app.request(url("/console/hosts/maple-street-auto"))).status).toBe(303);
+  });
+
+  it("another owner's host is not found, as one that does not exist", async () => {
+    const invited = await gw.runtime.console!.accounts.invite("week@example.com");
+    if (!invited.ok) throw new Error("invite failed");
+    await gw.runtime.console!.accounts.accept(invited.value.token, "a long enough password");
+    const { id } = await gw.runtime.console!.sessions.create({
+      kind: "owner",
+      ownerId: invited.value.account.ownerId,
+      email: invited.value.account.email,
+    });
+    const cookie = `gw_session=${id}`;
+    // A config-file host is the operator's; another owner's record is theirs.
+    expect((await app.request(url("/console/hosts/maple-street-auto"), { headers: { cookie } })).status).toBe(
+      404,
+    );
+    expect((await app.request(url("/console/hosts/someone-else"), { headers: { cookie } })).status).toBe(404);
+  });
+});

@@ -117,7 +117,9 @@ export function readSetupForm(form: URLSearchParams): SetupValues {
       price: get(`svc${i}_price`),
       currency: get(`svc${i}_currency`).toUpperCase(),
     };
-    services.push(row);
+    // A row left blank is no service (its currency may be prefilled): the form shows fresh
+    // blank rows after the filled ones again, numbered as they will be read.
+    if (row.name !== "" || row.duration !== "" || row.buffer !== "" || row.price !== "") services.push(row);
   }
   return {
     read: form.getAll("read").filter((s) => s !== ""),

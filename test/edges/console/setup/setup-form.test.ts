@@ -250,3 +250,20 @@ describe("setup form defaults", () => {
     expect(price.errors.svc0_currency).toBe("Give the currency's three-letter code, such as CAD.");
   });
 });
+
+describe("a refused setup form comes back as the owner left it", () => {
+  it("blank service rows are not kept as services: the form shows the filled ones, then fresh blanks", () => {
+    const v = readSetupForm(
+      setupForm({
+        svc0_name: "",
+        svc0_duration: "",
+        svc0_buffer: "",
+        svc0_price: "",
+        svc1_name: "Massage",
+        svc1_duration: "30",
+      }),
+    );
+    expect(v.services.map((s) => s.name)).toEqual(["Massage"]);
+    expect(serviceRows(v, "EUR").map((s) => s.name)).toEqual(["Massage", "", ""]);
+  });
+});

@@ -178,6 +178,11 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   );
   say(`host signing keys in ${settings.value.dataDir}`);
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
+  else
+    say(
+      `token vault: off — ${TOKEN_KEYS_VARIABLE} is not set, so owners cannot connect a CalDAV calendar or an OAuth account ` +
+        `from the console (set ${TOKEN_KEYS_VARIABLE}=k1:<the output of openssl rand -base64 32>)`,
+    );
   if (keyFile !== undefined)
     say(
       `token vault key: ${keyFile.created ? "generated now, " : ""}kept in ${keyFile.path} (TOKEN_KEYS is not set, so the embedded default keeps its own: ` +

@@ -55,6 +55,10 @@ describe("serve and Connect", () => {
     const { server, out } = await serve(GOOGLE, ["--config", file]);
     try {
       expect(out).not.toContain("token vault key");
+      // What is missing, named, with what to set.
+      expect(out).toContain(
+        "booking-gateway: token vault: off — TOKEN_KEYS is not set, so owners cannot connect a CalDAV calendar or an OAuth account from the console (set TOKEN_KEYS=k1:<the output of openssl rand -base64 32>)",
+      );
       expect(server.runtime.console?.setupChoices).toBeUndefined();
       expect(out).toContain(
         "booking-gateway: Connect: off — TOKEN_KEYS is not set, and grants are sealed in the token vault (google configured)",

@@ -8,7 +8,7 @@ import type { ConsoleViewer } from "./managed-hosts.js";
 import type { OwnerAccount } from "./accounts.js";
 import { MIN_PASSWORD_LENGTH } from "./accounts-password.js";
 import { escapeHtml as e, page } from "../http/layout.js";
-import { CONSOLE_TITLE, consoleHeader, csrfField, flashHtml } from "./pages.js";
+import { CONSOLE_TITLE, consoleHeader, csrfField, flashHtml, publicHeader } from "./pages.js";
 
 interface InvitedLink {
   readonly email: string;
@@ -32,8 +32,8 @@ function ownerRow(a: OwnerAccount, csrf: string): string {
   const action = a.disabled === true ? "enable" : "disable";
   const label = `${action === "enable" ? "Enable" : "Disable"} ${a.email}`;
   return (
-    `<tr><th scope="row">${e(a.email)}</th><td><code>${e(a.ownerId)}</code></td><td>${e(stateOf(a))}</td>` +
-    `<td><form method="post" action="/console/owners/${encodeURIComponent(a.ownerId)}/${action}">${csrfField(csrf)}` +
+    `<tr><th scope="row">${e(a.email)}</th><td data-label="Owner id"><code>${e(a.ownerId)}</code></td>` +
+    `<td data-label="State">${e(stateOf(a))}</td><td data-label="Action"><form method="post" action="/console/owners/${encodeURIComponent(a.ownerId)}/${action}">${csrfField(csrf)}` +
     `<button type="submit" aria-label="${e(label)}">${action === "enable" ? "Enable" : "Disable"}</button></form></td></tr>`
   );
 }
@@ -65,11 +65,11 @@ export function ownersPage(
       `<section aria-labelledby="owners-h"><h2 id="owners-h">Accounts</h2>` +
       (sorted.length === 0
         ? `<p>No owner has been invited yet.</p>`
-        : `<table><caption class="note">Business owners who may sign in to this console</caption><thead><tr>` +
+        : `<table class="stack"><caption class="note">Business owners who may sign in to this console</caption><thead><tr>` +
           `<th scope="col">Email</th><th scope="col">Owner id</th><th scope="col">State</th><th scope="col">Action</th>` +
           `</tr></thead><tbody>${sorted.map((a) => ownerRow(a, csrf)).join("")}</tbody></table>`) +
       `</section>`,
-    { wide: true, header: consoleHeader(csrf, OPERATOR) },
+    { wide: true, header: consoleHeader(csrf, OPERATOR, "owners") },
   );
 }
 
@@ -87,5 +87,6 @@ export function invitationPage(token: string, email: string, error?: string): st
       `<label for="confirm">Confirm the password</label>` +
       `<input id="confirm" name="confirm" type="password" autocomplete="new-password" minlength="${MIN_PASSWORD_LENGTH}" required>` +
       `<button class="approve" type="submit">Set password and sign in</button></form>`,
+    { header: publicHeader() },
   );
 }

@@ -13,6 +13,17 @@ import type { SignInLimiter } from "./sign-in-limit.js";
 import type { SetupChoices } from "./setup/choices.js";
 import type { Result } from "../../protocol/result.js";
 
+/**
+ * A calendar host's busy time in [from, to), as its last syncs left it (the events the gateway
+ * wrote itself left out); undefined when the host has no calendar. The root builds it over the
+ * calendar sync's state (src/gateway/runtime/features/calendar.ts) and hands it in.
+ */
+export type CalendarBusy = (
+  hostId: string,
+  from: number,
+  to: number,
+) => Promise<ReadonlyArray<{ readonly start: number; readonly end: number }> | undefined>;
+
 export interface ConsoleDeps {
   readonly sessions: Sessions;
   readonly signInLimiter: SignInLimiter;
@@ -23,6 +34,8 @@ export interface ConsoleDeps {
   readonly ownerCaps?: OwnerCaps;
   /** What an upstream offers a host being set up (src/edges/console/setup/choices.ts); absent: ids are typed. */
   readonly setupChoices?: SetupChoices;
+  /** Busy time from calendar hosts' calendars, for a host's week (week-view.ts); absent: bookings only. */
+  readonly calendarBusy?: CalendarBusy;
 }
 
 /** What the account and A2A key routes (accounts-routes.ts, a2a-key-routes.ts) share with the console's own. */

@@ -4,6 +4,8 @@
  * changes state by GET.
  * Tables have header cells with scope, each section a heading, the page a banner and a main
  * landmark, every input a label, and every action button names its booking for screen readers.
+ * Every page has the console's banner: its name, and once signed in the navigation
+ * (consoleHeader), so no page is a dead end.
  */
 import type { ConsoleViewer } from "./managed-hosts.js";
 import { escapeHtml as e, page } from "../http/layout.js";
@@ -14,6 +16,9 @@ export const CONSOLE_TITLE = "Booking Gateway console";
 export interface SignInOptions {
   readonly error?: string;
 }
+
+/** The banner of a page seen before signing in: the console's name, no navigation. */
+export const publicHeader = (): string => `<p class="brand">${e(CONSOLE_TITLE)}</p>`;
 
 export function signInPage(opts: SignInOptions = {}): string {
   return page(
@@ -34,6 +39,7 @@ export function signInPage(opts: SignInOptions = {}): string {
       `<label for="password">Password</label>` +
       `<input id="password" name="password" type="password" autocomplete="current-password" required>` +
       `<button type="submit">Sign in as owner</button></form></section>`,
+    { header: publicHeader() },
   );
 }
 
@@ -45,40 +51,60 @@ const HEALTH_TEXT: Readonly<Record<string, string>> = {
   needs_reconnection: "needs reconnection",
 };
 
+/** A table that stacks into one card per row on a narrow screen (layout.ts `stack`). */
 function table(caption: string, head: readonly string[], rows: readonly string[]): string {
   return (
-    `<table><caption class="note">${e(caption)}</caption><thead><tr>` +
+    `<table class="stack"><caption class="note">${e(caption)}</caption><thead><tr>` +
     head.map((h) => `<th scope="col">${e(h)}</th>`).join("") +
     `</tr></thead><tbody>${rows.join("")}</tbody></table>`
   );
 }
 
-const td = (s: string | undefined) => `<td>${s === undefined ? "—" : e(s)}</td>`;
+/** A cell with its column's name, which a stacked row shows before the value. */
+const td = (label: string, s: string | undefined, cls?: string) =>
+  `<td data-label="${e(label)}"${cls !== undefined ? ` class="${e(cls)}"` : ""}>${s === undefined ? "—" : e(s)}</td>`;
+
+/** A host's own page: its week (host-routes.ts). */
+export const hostPath = (hostId: string) => `/console/hosts/${encodeURIComponent(hostId)}`;
 
 /** GET links only: Disconnect asks first (its page holds the POST form). */
 function manageCell(h: OperateView["hosts"][number]): string {
   const links = [
+    `<a href="${e(hostPath(h.hostId))}" aria-label="${e(`Week of ${h.name}`)}">Week</a>`,
     h.settingsHref !== undefined &&
       `<a href="${e(h.settingsHref)}" aria-label="${e(`Settings of ${h.name}`)}">Settings</a>`,
     h.a2aKeyHref !== undefined &&
-      `<a href="${e(h.a2aKeyHref)}" aria-label="${e(`A2A API key of ${h.name}`)}">A2A key</a>`,
+      `<a href="${e(h.a2aKeyHref)}" aria-label="${e(`A2A key of ${h.name}`)}">A2A key</a>`,
     h.disconnectHref !== undefined &&
       `<a href="${e(h.disconnectHref)}" aria-label="${e(`Disconnect ${h.name}`)}">Disconnect</a>`,
   ].filter((l): l is string => typeof l === "string");
-  return links.length === 0 ? "<td>—</td>" : `<td>${links.join(" ")}</td>`;
+  return `<td data-label="Manage" class="links">${links.join(" ")}</td>`;
 }
 
-function hostsSection(v: OperateView): string {
+function hostsSection(v: OperateView, owner: boolean, drafts: number): string {
+  const head = `<section aria-labelledby="hosts-h"><h2 id="hosts-h">${owner ? "Your businesses" : "Hosts"}</h2>`;
+  if (v.hosts.length === 0)
+    return (
+      head +
+      `<p>${
+        drafts > 0
+          ? "None is taking bookings yet: finish setting one up (Not set up yet, above)."
+          : owner
+            ? "You have no business here yet."
+            : "This gateway serves no host."
+      }</p></section>`
+    );
   return (
-    `<section aria-labelledby="hosts-h"><h2 id="hosts-h">Hosts</h2>` +
+    head +
     table(
       "Each host's upstream health, as this gateway process sees it",
       ["Host", "Health", "Since", "Last error", "Manage"],
       v.hosts.map(
         (h) =>
-          `<tr><th scope="row">${e(h.name)} <span class="note">(${e(h.hostId)})</span></th>` +
-          `<td class="${e(h.health)}">${e(HEALTH_TEXT[h.health] ?? h.health)}</td>${td(h.since)}` +
+          `<tr><th scope="row"><a href="${e(hostPath(h.hostId))}">${e(h.name)}</a> <span class="note">(${e(h.hostId)})</span></th>` +
+          `<td data-label="Health" class="${e(h.health)}">${e(HEALTH_TEXT[h.health] ?? h.health)}</td>${td("Since", h.since)}` +
           td(
+            "Last error",
             h.lastError &&
               `${h.lastError.reason ?? h.lastError.code}: ${h.lastError.message} (${h.lastError.at})`,
           ) +
@@ -99,15 +125,17 @@ function syncSection(v: OperateView): string {
       ["Host", "Calendar", "Last sync", "Outcome", "Error"],
       v.syncs.map(
         (s) =>
-          `<tr><th scope="row">${e(s.hostName)}</th>${td(s.calendarId)}` +
-          `${td(s.at === undefined ? "not synced yet" : `${s.at} (${s.kind ?? ""})`)}${td(s.outcome)}${td(s.error)}</tr>`,
+          `<tr><th scope="row">${e(s.hostName)}</th>${td("Calendar", s.calendarId)}` +
+          `${td("Last sync", s.at === undefined ? "not synced yet" : `${s.at} (${s.kind ?? ""})`)}${td("Outcome", s.outcome)}${td("Error", s.error)}</tr>`,
       ),
     ) +
     `</section>`
   );
 }
 
-function noticesSection(v: OperateView): string {
+function noticesSection(v: OperateView, owner: boolean): string {
+  // An owner has nothing to do about an API's retirement unless one is announced.
+  if (owner && v.notices.length === 0) return "";
   return (
     `<section aria-labelledby="notices-h"><h2 id="notices-h">Upstream notices</h2>` +
     (v.notices.length === 0
@@ -117,8 +145,8 @@ function noticesSection(v: OperateView): string {
           ["Host", "Platform", "Call", "Deprecation", "Sunset", "Last seen"],
           v.notices.map(
             (n) =>
-              `<tr><th scope="row">${e(n.hostName)}</th>${td(n.vendor)}${td(n.call)}` +
-              `${td(n.deprecation)}${td(n.sunset)}${td(n.lastSeen)}</tr>`,
+              `<tr><th scope="row">${e(n.hostName)}</th>${td("Platform", n.vendor)}${td("Call", n.call)}` +
+              `${td("Deprecation", n.deprecation)}${td("Sunset", n.sunset)}${td("Last seen", n.lastSeen)}</tr>`,
           ),
         )) +
     `</section>`
@@ -139,8 +167,8 @@ function pendingSection(v: OperateView, csrf: string): string {
           v.pending.map((b) => {
             const label = `${b.service}, ${b.when}`;
             return (
-              `<tr><th scope="row"><code>${e(b.bookingId)}</code></th>${td(b.hostName)}${td(b.guest)}${td(b.service)}${td(b.when)}` +
-              `${td(b.partySize === undefined ? undefined : String(b.partySize))}${td(b.answerBy)}<td>` +
+              `<tr><th scope="row"><code>${e(b.bookingId)}</code></th>${td("Host", b.hostName)}${td("Guest", b.guest)}${td("Service", b.service)}${td("When", b.when)}` +
+              `${td("Party", b.partySize === undefined ? undefined : String(b.partySize))}${td("Answer by", b.answerBy)}<td data-label="Answer">` +
               `<form method="post" action="${e(actionPath(b, "approve"))}">${csrfField(csrf)}` +
               `<button class="approve" type="submit" aria-label="${e(`Approve ${label}`)}">Approve</button></form>` +
               `<form method="post" action="${e(actionPath(b, "decline"))}">${csrfField(csrf)}` +
@@ -173,12 +201,13 @@ function connectSection(v: OperateView): string {
           r.grant === "present" ? "connected" : r.grant === "absent" ? "not connected" : "unreadable";
         const action =
           r.href === undefined
-            ? `<td class="note">no OAuth client configured for ${e(platform)}</td>`
-            : `<td><a href="${e(r.href)}" aria-label="${e(`${r.grant === "present" ? "Reconnect" : "Connect"} ${r.name} with ${platform}`)}">` +
+            ? `<td data-label="Action" class="note">no OAuth client configured for ${e(platform)}</td>`
+            : `<td data-label="Action"><a href="${e(r.href)}" aria-label="${e(`${r.grant === "present" ? "Reconnect" : "Connect"} ${r.name} with ${platform}`)}">` +
               `${r.grant === "present" ? "Reconnect" : "Connect"}</a></td>`;
         return (
-          `<tr><th scope="row">${e(r.name)} <span class="note">(${e(r.hostId)})</span></th>${td(platform)}` +
-          `<td class="${r.grant === "present" ? "ok" : "degraded"}">${e(grant)}</td>${action}</tr>`
+          `<tr><th scope="row">${e(r.name)} <span class="note">(${e(r.hostId)})</span></th>${td("Platform", platform)}` +
+          td("Grant", grant, r.grant === "present" ? "ok" : "degraded") +
+          `${action}</tr>`
         );
       }),
     ) +
@@ -196,8 +225,8 @@ function upcomingSection(v: OperateView, owner: boolean): string {
           ["When", "Host", "Guest", "Service", "With", "Status", "Booking"],
           v.upcoming.map(
             (b) =>
-              `<tr><th scope="row">${e(b.when)}</th>${td(b.hostName)}${td(b.guest)}${td(b.service)}${td(b.resource)}` +
-              `${td(b.status.replace("_", " "))}<td><code>${e(b.bookingId)}</code></td></tr>`,
+              `<tr><th scope="row">${e(b.when)}</th>${td("Host", b.hostName)}${td("Guest", b.guest)}${td("Service", b.service)}${td("With", b.resource)}` +
+              `${td("Status", b.status.replace("_", " "))}<td data-label="Booking"><code>${e(b.bookingId)}</code></td></tr>`,
           ),
         )) +
     (v.unlisted.length > 0
@@ -212,19 +241,28 @@ function upcomingSection(v: OperateView, owner: boolean): string {
   );
 }
 
+/** Which entry of the navigation a page is (marked aria-current). */
+export type ConsolePlace = "home" | "owners" | "new";
+
 /**
- * The banner of every signed-in page: who is signed in, the operator's link to Owners, and
- * sign-out (the one button in the nav).
+ * The banner of every signed-in page: the console's name (a link home), the navigation (the
+ * operator's Owners, Add a business), who is signed in, and sign-out (the one button in the nav).
  */
-export function consoleHeader(csrf: string, viewer: ConsoleViewer = { kind: "operator" }): string {
-  const who =
-    viewer.kind === "owner"
-      ? `<span class="note">Signed in as ${e(viewer.email)}</span> `
-      : `<a href="/">Operate</a> <a href="/console/owners">Owners</a> `;
-  const add = `<a href="/console/hosts/new">Add a business</a> `;
+export function consoleHeader(
+  csrf: string,
+  viewer: ConsoleViewer = { kind: "operator" },
+  current?: ConsolePlace,
+): string {
+  const link = (href: string, text: string, place: ConsolePlace) =>
+    `<li><a href="${href}"${current === place ? ' aria-current="page"' : ""}>${e(text)}</a></li>`;
   return (
-    `<p>${e(CONSOLE_TITLE)}</p><nav aria-label="Account">${who}${add}<form method="post" action="/console/sign-out">` +
-    `${csrfField(csrf)}<button type="submit">Sign out</button></form></nav>`
+    `<a class="brand" href="/">${e(CONSOLE_TITLE)}</a><nav aria-label="Account"><ul>` +
+    link("/", "Operate", "home") +
+    (viewer.kind === "operator" ? link("/console/owners", "Owners", "owners") : "") +
+    link("/console/hosts/new", "Add a business", "new") +
+    (viewer.kind === "owner" ? `<li class="who">Signed in as ${e(viewer.email)}</li>` : "") +
+    `<li><form method="post" action="/console/sign-out">${csrfField(csrf)}` +
+    `<button type="submit">Sign out</button></form></li></ul></nav>`
   );
 }
 
@@ -233,38 +271,75 @@ export const flashHtml = (flash?: { readonly text: string; readonly error?: bool
     ? `<p class="flash${flash.error === true ? " error" : ""}" role="status">${e(flash.text)}</p>`
     : "";
 
+/** A business added but not set up yet: where to carry on, and its delete confirmation. */
+export interface DraftRow {
+  readonly id: string;
+  readonly name: string;
+  /** The next step: the CalDAV account, the provider's consent, or the setup form. */
+  readonly next: string;
+}
+
+function draftsSection(drafts: readonly DraftRow[]): string {
+  if (drafts.length === 0) return "";
+  return (
+    `<section aria-labelledby="drafts-h"><h2 id="drafts-h">Not set up yet</h2>` +
+    table(
+      "Businesses added here that take no bookings yet",
+      ["Business", "Next step", "Remove"],
+      drafts.map(
+        (d) =>
+          `<tr><th scope="row">${e(d.name)} <span class="note">(${e(d.id)})</span></th>` +
+          `<td data-label="Next step"><a href="${e(d.next)}" aria-label="${e(`Continue setup of ${d.name}`)}">Continue setup</a></td>` +
+          `<td data-label="Remove"><a href="${e(`${hostPath(d.id)}/delete`)}" aria-label="${e(`Delete ${d.name}`)}">Delete</a></td></tr>`,
+      ),
+    ) +
+    `</section>`
+  );
+}
+
+/** The way forward on a home page with nothing on it yet. */
+function startSection(owner: boolean): string {
+  return (
+    `<section aria-labelledby="start-h" class="flash info"><h2 id="start-h">Get started</h2>` +
+    `<p>${
+      owner
+        ? "Add your business: connect the calendar or booking system its time lives in, say what you offer and when, and agents can book it."
+        : "Add a business from here, or serve hosts from a config file (booking-gateway serve --config)."
+    }</p>` +
+    `<p><a class="button approve" href="/console/hosts/new">Add your first business</a></p></section>`
+  );
+}
+
 export function operatePage(
   v: OperateView,
   csrf: string,
   flash?: { readonly text: string; readonly error?: boolean },
   viewer?: ConsoleViewer,
-  drafts: ReadonlyArray<{ readonly id: string; readonly name: string }> = [],
+  drafts: readonly DraftRow[] = [],
 ): string {
-  const header = consoleHeader(csrf, viewer);
+  const header = consoleHeader(csrf, viewer, "home");
+  const owner = viewer?.kind === "owner";
+  const empty = v.hosts.length === 0 && drafts.length === 0;
   return page(
     `Operate · ${CONSOLE_TITLE}`,
     `<h1>Operate</h1>` +
       flashHtml(flash) +
-      pendingSection(v, csrf) +
-      (drafts.length > 0
-        ? `<section aria-labelledby="drafts-h"><h2 id="drafts-h">Not set up yet</h2><ul>` +
-          drafts
-            .map(
-              (d) =>
-                `<li>${e(d.name)} <a href="/console/hosts/${e(encodeURIComponent(d.id))}/setup" aria-label="${e(`Continue setup of ${d.name}`)}">Continue setup</a></li>`,
-            )
-            .join("") +
-          `</ul></section>`
-        : "") +
-      hostsSection(v) +
+      (empty ? startSection(owner) : "") +
+      // No host, no booking: those sections would only say so.
+      (v.hosts.length > 0 ? pendingSection(v, csrf) : "") +
+      draftsSection(drafts) +
+      hostsSection(v, owner, drafts.length) +
       connectSection(v) +
       syncSection(v) +
-      noticesSection(v) +
-      upcomingSection(v, viewer?.kind === "owner"),
+      noticesSection(v, owner) +
+      (v.hosts.length > 0 ? upcomingSection(v, owner) : ""),
     { wide: true, header },
   );
 }
 
-export function refusedPage(title: string, text: string): string {
-  return page(title, `<h1>${e(title)}</h1><p>${e(text)}</p><p><a href="/">Back to the console</a></p>`);
+/** A refusal or "not found": with the console's banner when the viewer is signed in. */
+export function refusedPage(title: string, text: string, header: string = publicHeader()): string {
+  return page(title, `<h1>${e(title)}</h1><p>${e(text)}</p><p><a href="/">Back to the console</a></p>`, {
+    header,
+  });
 }

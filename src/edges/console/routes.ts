@@ -7,6 +7,7 @@
  *   POST /console/hosts/{hostId}/bookings/{id}/approve      through the OperatorApi, then back to /
  *   POST /console/hosts/{hostId}/bookings/{id}/decline
  *   GET|POST /console/owners, /console/invite/{token}, ...  owner accounts (accounts-routes.ts)
+ *   GET  /console/hosts/{hostId}                            the host's week (host-routes.ts)
  *
  * Sign-in takes the same credential as the operator API (compared in constant time), or a
  * business owner's email and password (accounts.ts), and starts a server-side session
@@ -35,8 +36,9 @@ import type { ConsoleViewer } from "./managed-hosts.js";
 import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
+import { mountHostRoutes } from "./host-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
-import { operatePage, refusedPage, signInPage } from "./pages.js";
+import { consoleHeader, operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
 import { draftsFor, mountSetup } from "./setup-routes.js";
 import type { Authorized, ConsoleDeps, ConsoleKit } from "./kit.js";
@@ -263,7 +265,14 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
     const approve = c.req.param("action") === "approve";
     // Another owner's host is refused as an unknown one: nothing is changed, nothing confirmed.
     if (!(await requireHostAccess(deps.managedHosts, a.value.viewer, hostId)))
-      return htmlResponse(404, refusedPage("Not found", `No host "${hostId}" is served here.`));
+      return htmlResponse(
+        404,
+        refusedPage(
+          "Not found",
+          `No host "${hostId}" is served here.`,
+          consoleHeader(a.value.session.csrf, a.value.viewer),
+        ),
+      );
     const host = deps.hosts.get(hostId);
     let flash: Session["flash"];
     if (host === undefined) flash = { text: `No host "${hostId}" is served here.`, error: true };
@@ -303,5 +312,6 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
     startSession,
   };
   mountAccountRoutes(app, deps, con, kit);
+  mountHostRoutes(app, deps, con, kit);
   if (deps.a2aKeys !== undefined) mountA2aKeyRoutes(app, deps, deps.a2aKeys, kit);
 }

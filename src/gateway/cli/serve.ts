@@ -27,6 +27,8 @@ import {
 } from "./serve-env.js";
 import { openVaultFromEnv } from "./credentials.js";
 import { mcpBannerLines, mcpCommandFor, type McpCommand } from "./mcp-command.js";
+import { TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
+import { loadOrCreateTokenKeys } from "../runtime/token-key-file.js";
 import type { ServeSettings } from "./serve-env.js";
 import type { Result } from "../../protocol/result.js";
 
@@ -64,8 +66,22 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     return 2;
   }
   const hosts = loaded.value;
+  // The embedded default without TOKEN_KEYS keeps a key of its own in the data dir, so an owner
+  // can connect a CalDAV calendar on a plain `npm start` (token-key-file.ts says what it is not).
+  let keyFile: { readonly path: string; readonly created: boolean } | undefined;
+  let vaultEnv = env;
+  if (configPath === undefined && (env[TOKEN_KEYS_VARIABLE] ?? "") === "") {
+    try {
+      const key = await loadOrCreateTokenKeys(settings.value.dataDir);
+      keyFile = key;
+      vaultEnv = { ...env, [TOKEN_KEYS_VARIABLE]: key.value };
+    } catch (e) {
+      fail(e instanceof Error ? e.message : String(e));
+      return 2;
+    }
+  }
   // The token vault (TOKEN_KEYS): checked before the socket is bound, so a bad key is a start error.
-  const vault = openVaultFromEnv(env, settings.value);
+  const vault = openVaultFromEnv(vaultEnv, settings.value);
   if (!vault.ok) {
     fail(vault.error);
     return 2;
@@ -163,6 +179,16 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   );
   say(`host signing keys in ${settings.value.dataDir}`);
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
+  else
+    say(
+      `token vault: off — ${TOKEN_KEYS_VARIABLE} is not set, so owners cannot connect a CalDAV calendar or an OAuth account ` +
+        `from the console (set ${TOKEN_KEYS_VARIABLE}=k1:<the output of openssl rand -base64 32>)`,
+    );
+  if (keyFile !== undefined)
+    say(
+      `token vault key: ${keyFile.created ? "generated now, " : ""}kept in ${keyFile.path} (TOKEN_KEYS is not set, so the embedded default keeps its own: ` +
+        `owners can connect CalDAV calendars; a deployment sets TOKEN_KEYS and keeps it apart from its backups)`,
+    );
   say(connectBannerLine(settings.value.connect, openVault !== undefined, publicOrigin));
   for (const c of runtime.calendarHosts) {
     say(

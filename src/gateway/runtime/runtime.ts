@@ -187,7 +187,7 @@ export async function buildGatewayRuntime(
       ...(opts.maxBodyBytes !== undefined && { maxBodyBytes: opts.maxBodyBytes }),
       validateResponses: opts.validateResponses ?? true,
       approval: approvalRoutes({ deps, service, secret: hosts.value.approvalSecret, uses: infra.linkUses }),
-      console: operatorConsole.deps,
+      console: { ...operatorConsole.deps, calendarBusy: views.busy },
       ...(connect !== undefined && { connect: connect.deps }),
       upstreams: views.upstreams,
       ...(squareWebhooks !== undefined && { squareWebhooks: squareWebhooks.receiver }),

@@ -8,12 +8,17 @@
  *  - "Add a business" stops an owner at their caps (here 3 drafts, 5 hosts), with a message on
  *    the page, even for parallel submissions; another owner and the operator are unaffected.
  */
+import { randomBytes } from "node:crypto";
 import type { Hono } from "hono";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ownerViewer } from "../../../src/edges/console/accounts.js";
 import type { ManagedHostRecord } from "../../../src/edges/console/managed-hosts.js";
 import { createHttpApp } from "../../../src/gateway/app/app.js";
 import { MemoryManagedHostStore } from "../../../src/gateway/managed-hosts/memory-store.js";
+import { BasicCredentialVault } from "../../../src/edges/console/connect/basic-vault.js";
+import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
+import { MemorySealedStore } from "../../../src/gateway/credentials/store.js";
+import { TokenVault } from "../../../src/gateway/credentials/vault.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
 import { managedHostsDouble } from "../../support/managed-hosts-double.js";
 
@@ -42,7 +47,21 @@ let app: Hono;
 const store = new CountingStore();
 
 beforeAll(async () => {
-  gw = await startGateway({ runtime: { workers: false, trustForwardedFor: true } });
+  // A token vault, as the embedded default keeps one: without it, CalDAV is not offered at all.
+  const ring = parseKeyRing(`k1:${randomBytes(32).toString("base64")}`);
+  if (!ring.ok) throw new Error(ring.error);
+  const sealed = new MemorySealedStore();
+  gw = await startGateway({
+    runtime: {
+      workers: false,
+      trustForwardedFor: true,
+      credentials: {
+        vault: new TokenVault(ring.value, sealed),
+        basic: new BasicCredentialVault(ring.value, sealed),
+        env: {},
+      },
+    },
+  });
   app = createHttpApp({
     ...gw.runtime,
     managedHosts: managedHostsDouble(store),

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { PAGE_CSP, STYLE } from "../../../src/edges/http/layout.js";
 import type { OperateView } from "../../../src/edges/console/operate-view.js";
-import { operatePage } from "../../../src/edges/console/pages.js";
+import { consoleHeader, operatePage } from "../../../src/edges/console/pages.js";
 import { approvalRefusedPage } from "../../../src/edges/approval/approval-page.js";
 
 const view: OperateView = {
@@ -69,16 +69,24 @@ const view: OperateView = {
 };
 
 describe("Operate page", () => {
-  it("styles an email input like a password input (the owner sign-in and invite forms)", () => {
-    expect(STYLE).toMatch(/input\[type=password\],input\[type=email\]\{font:inherit;padding/);
+  it("styles every kind of input alike, not only passwords and e-mail, and radios beside their labels", () => {
+    // One rule for every input but radios, checkboxes and hidden ones, and for select and textarea.
+    expect(STYLE).toContain(
+      "input:not([type=radio]):not([type=checkbox]):not([type=hidden]),select,textarea{font:inherit;",
+    );
+    expect(STYLE).toContain(".choice label{display:inline;");
+    // Tables become one card per row on a phone, each cell named.
+    expect(STYLE).toMatch(
+      /@media \(max-width:40rem\)\{.*table\.stack td\[data-label\]::before\{content:attr\(data-label\)/,
+    );
   });
 
   it("lists vault hosts under Connect: a link when the provider is configured, the grant's presence only", () => {
     const html = operatePage(view, "t");
     expect(html).toContain('<h2 id="connect-h">Connect</h2>');
     expect(html).toContain('href="/connect/square/start?host=sq"');
-    expect(html).toContain('<td class="ok">connected</td>');
-    expect(html).toContain('<td class="degraded">not connected</td>');
+    expect(html).toContain('<td data-label="Grant" class="ok">connected</td>');
+    expect(html).toContain('<td data-label="Grant" class="degraded">not connected</td>');
     expect(html).toContain("no OAuth client configured for Microsoft 365");
     expect(html).not.toContain("/connect/microsoft/start");
     expect(operatePage({ ...view, connect: [] }, "t")).not.toContain("connect-h");
@@ -86,13 +94,13 @@ describe("Operate page", () => {
 
   it("shows health, sync outcome and notices, escaped", () => {
     const html = operatePage(view, 'tok"en');
-    expect(html).toContain('<td class="needs_reconnection">needs reconnection</td>');
+    expect(html).toContain('<td data-label="Health" class="needs_reconnection">needs reconnection</td>');
     expect(html).toContain("auth: invalid_grant (Thu 9:00)");
     // A degraded host says why: the reason, not only the code.
     expect(html).toContain(
       "expansion_bound: calendar local: 1 series have more occurrences than the sync expands (Thu 7:00)",
     );
-    expect(html).toContain('<td class="degraded">degraded</td>');
+    expect(html).toContain('<td data-label="Health" class="degraded">degraded</td>');
     expect(html).toContain("rate_limited: slow down");
     expect(html).toContain("incomplete");
     expect(html).toContain("not synced yet");
@@ -101,6 +109,8 @@ describe("Operate page", () => {
     expect(html).not.toContain("<Shop>");
     expect(html).toContain('value="tok&quot;en"');
     expect(html).toMatch(/<header>.*<nav aria-label="Account">/);
+    // Each host's name leads to its own page (its week).
+    expect(html).toContain('<a href="/console/hosts/sq">Square &lt;Shop&gt;</a>');
     expect(html).toContain("<main>");
     expect(html).toContain('<th scope="col">Health</th>');
   });
@@ -110,6 +120,36 @@ describe("Operate page", () => {
     const html = operatePage({ ...view, more: ["cal<1>"] }, "t");
     expect(html).toContain("More bookings than this page reads for: cal&lt;1&gt;.");
     expect(html).toContain("?cursor=");
+  });
+
+  it("an owner's empty home page shows the way forward; drafts can be continued or deleted", () => {
+    const owner = { kind: "owner" as const, ownerId: "o1", email: "ana@example.com" };
+    const empty: OperateView = { ...view, hosts: [], syncs: [], notices: [], connect: [] };
+    const html = operatePage(empty, "t", undefined, owner);
+    expect(html).toContain('<h2 id="start-h">Get started</h2>');
+    expect(html).toContain('<a class="button approve" href="/console/hosts/new">Add your first business</a>');
+    expect(html).toContain("You have no business here yet.");
+    expect(html).not.toContain("<table");
+    // An owner is not shown the operator's notices section when nothing was announced.
+    expect(html).not.toContain("notices-h");
+
+    const withDraft = operatePage(empty, "t", undefined, owner, [
+      { id: "cleo", name: "Cleo <Studio>", next: "/console/hosts/cleo/caldav" },
+    ]);
+    expect(withDraft).not.toContain("start-h");
+    expect(withDraft).toContain(
+      'href="/console/hosts/cleo/caldav" aria-label="Continue setup of Cleo &lt;Studio&gt;"',
+    );
+    expect(withDraft).toContain('href="/console/hosts/cleo/delete" aria-label="Delete Cleo &lt;Studio&gt;"');
+  });
+
+  it("the banner names who is signed in and marks the page it is on", () => {
+    const owner = { kind: "owner" as const, ownerId: "o1", email: "ana@example.com" };
+    const header = consoleHeader("t", owner, "new");
+    expect(header).toContain('<a href="/console/hosts/new" aria-current="page">Add a business</a>');
+    expect(header).toContain("Signed in as ana@example.com");
+    expect(header).not.toContain("/console/owners");
+    expect(consoleHeader("t")).toContain('href="/console/owners"');
   });
 
   it("the CSP allows exactly the stylesheet the pages carry (the approval page too)", () => {

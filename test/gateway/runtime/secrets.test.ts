@@ -1,4 +1,7 @@
-/** Host signing keys and the operator credential persisted in the data directory (SchCP §2.1 keys). */
+/**
+ * Host signing keys, the operator credential and the embedded default's token vault key,
+ * persisted in the data directory (SchCP §2.1 keys).
+ */
 import { mkdtemp, readFile, rm, stat, writeFile, chmod } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,6 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ed25519PublicKeyFromJwk } from "../../../src/protocol/jose/index.js";
 import { hostKeyPath, keyId, loadOrCreateHostKey } from "../../../src/gateway/runtime/host-keys.js";
 import { loadOrCreateOperatorToken, operatorTokenPath } from "../../../src/gateway/runtime/operator-token.js";
+import { loadOrCreateTokenKeys, tokenKeyPath } from "../../../src/gateway/runtime/token-key-file.js";
+import { parseKeyRing } from "../../../src/gateway/credentials/key-ring.js";
 
 const OCT_2026 = Date.UTC(2026, 9, 13, 21, 0, 0);
 let dir: string;
@@ -102,5 +107,26 @@ describe("operator credential", () => {
   it("refuses an unusable stored token", async () => {
     await writeFile(operatorTokenPath(dir), "short\n", { mode: 0o600 });
     await expect(loadOrCreateOperatorToken(dir)).rejects.toThrow(/usable/);
+  });
+});
+
+describe("the embedded default's token vault key", () => {
+  it("is generated once in TOKEN_KEYS's own form, 0600, and kept across restarts", async () => {
+    const first = await loadOrCreateTokenKeys(dir);
+    expect(first.created).toBe(true);
+    expect(first.path).toBe(tokenKeyPath(dir));
+    expect(first.value).toMatch(/^local:[A-Za-z0-9+/]{43}=$/);
+    expect((await stat(first.path)).mode & 0o777).toBe(0o600);
+    // A key ring the vault takes as it is (TOKEN_KEYS_FILE may name this file).
+    expect(parseKeyRing(first.value).ok).toBe(true);
+    const again = await loadOrCreateTokenKeys(dir);
+    expect(again).toEqual({ ...first, created: false });
+  });
+
+  it("refuses a damaged key file, naming it, rather than sealing under a new key", async () => {
+    await writeFile(tokenKeyPath(dir), "not a key ring\n", { mode: 0o600 });
+    await expect(loadOrCreateTokenKeys(dir)).rejects.toThrow(
+      `token key file ${tokenKeyPath(dir)} does not hold a usable TOKEN_KEYS value`,
+    );
   });
 });

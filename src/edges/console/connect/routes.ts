@@ -19,11 +19,12 @@
  * browser session that started it. With `access` (wiring.ts hostAccess), a viewer starts or
  * disconnects only a host they may manage; another's is answered as an unknown one. A failed
  * callback answers 400 with the owner-facing message (it names no token, code or secret).
- * Every page is in the console's layout (src/edges/http/layout.ts).
+ * Every page is in the console's layout (src/edges/http/layout.ts), with its banner and navigation.
  */
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { escapeHtml, htmlResponse, page as layoutPage } from "../../http/layout.js";
-import { secretsMatch, type Sessions } from "../sessions.js";
+import { secretsMatch, viewerOf, type Sessions } from "../sessions.js";
+import { consoleHeader, publicHeader } from "../pages.js";
 import type { ConsoleViewer } from "../managed-hosts.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../../gateway/credentials/record.js";
 import { readBoundedBody } from "../../http/body.js";
@@ -63,11 +64,19 @@ interface DisconnectRoutesOptions {
 
 const isProvider = (v: string): v is OAuthProvider => (OAUTH_PROVIDERS as readonly string[]).includes(v);
 
-function failurePage(f: ConnectFailure): string {
+function failurePage(f: ConnectFailure, header: string): string {
   return layoutPage(
     "Connection not completed",
     `<h1>Connection not completed</h1><p class="flash error" role="alert">${escapeHtml(f.message)}</p><p><a href="/">Back to the console</a></p>`,
+    { header },
   );
+}
+
+/** The console's banner for the request's session (the guard has let it through), else its name only. */
+async function bannerOf(opts: ConnectRoutesOptions, request: Request): Promise<string> {
+  const sessions = opts.access?.sessions ?? opts.disconnect?.sessions;
+  const session = sessions === undefined ? undefined : await sessions.use(await opts.sessionOf(request));
+  return session === undefined ? publicHeader() : consoleHeader(session.csrf, viewerOf(session));
 }
 
 const INVALID_HOST: ConnectFailure = {
@@ -107,10 +116,14 @@ function mountConnect(app: Hono, opts: ConnectRoutesOptions, connect: Connect): 
     if (access !== undefined) {
       const viewer = await access.viewerOf(c.req.raw);
       if (viewer === undefined || !(await access.hosts.mayConnect(viewer, provider, hostId)))
-        return htmlResponse(STATUS.invalid_host, failurePage(INVALID_HOST));
+        return htmlResponse(STATUS.invalid_host, failurePage(INVALID_HOST, await bannerOf(opts, c.req.raw)));
     }
     const started = await connect.startConnect({ provider, hostId, sessionId });
-    if (!started.ok) return htmlResponse(STATUS[started.error.kind], failurePage(started.error));
+    if (!started.ok)
+      return htmlResponse(
+        STATUS[started.error.kind],
+        failurePage(started.error, await bannerOf(opts, c.req.raw)),
+      );
     c.header("cache-control", "no-store");
     return c.redirect(started.value.href, 302);
   });
@@ -123,7 +136,8 @@ function mountConnect(app: Hono, opts: ConnectRoutesOptions, connect: Connect): 
     c.header("cache-control", "no-store");
     c.header("referrer-policy", "no-referrer");
     const done = await connect.finishConnect(provider, c.req.url, sessionId);
-    if (!done.ok) return htmlResponse(STATUS[done.error.kind], failurePage(done.error));
+    if (!done.ok)
+      return htmlResponse(STATUS[done.error.kind], failurePage(done.error, await bannerOf(opts, c.req.raw)));
     if (access === undefined) return c.redirect("/", 303);
     const next = await access.hosts.connected(done.value);
     if (next.flash !== undefined) {
@@ -146,9 +160,9 @@ const SOURCE_NAMES: Record<DisconnectSource, string> = {
 /** A disconnect form is a CSRF token: a few hundred bytes. */
 const MAX_FORM_BYTES = 4096;
 
-const page = (title: string, body: string): string => layoutPage(title, body);
+const page = (title: string, body: string, header: string): string => layoutPage(title, body, { header });
 
-function confirmPage(t: DisconnectTarget, csrf: string, action: string): string {
+function confirmPage(t: DisconnectTarget, csrf: string, action: string, header: string): string {
   const name = escapeHtml(t.name);
   const what =
     t.source === "caldav"
@@ -161,8 +175,8 @@ function confirmPage(t: DisconnectTarget, csrf: string, action: string): string 
     `<h1>Disconnect ${name}?</h1>
 <p>${what}, and ${name} stops offering time until it is connected again.</p>
 <form method="post" action="${escapeHtml(action)}"><input type="hidden" name="csrf" value="${escapeHtml(csrf)}">
-<button type="submit">Disconnect ${name}</button></form>
-<p><a href="/">Cancel</a></p>`,
+<div class="actions"><button class="danger" type="submit">Disconnect ${name}</button><a href="/">Cancel</a></div></form>`,
+    header,
   );
 }
 
@@ -173,6 +187,7 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
       page(
         "Request refused",
         `<h1>Request refused</h1><p role="alert">${escapeHtml(text)}</p><p><a href="/">Back to the console</a></p>`,
+        publicHeader(),
       ),
     );
 
@@ -188,12 +203,13 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
     const t = await d.disconnect.target(hostId);
     return t?.source === source ? t : undefined;
   };
-  const notFound = (_c: Context) =>
+  const notFound = async (c: Context) =>
     htmlResponse(
       404,
       page(
         "Nothing to disconnect",
         `<h1>Nothing to disconnect</h1><p role="alert">No host here keeps those credentials in the gateway, or it is not yours to manage.</p><p><a href="/">Back to the console</a></p>`,
+        await bannerOf(opts, c.req.raw),
       ),
     );
 
@@ -215,9 +231,18 @@ function mountDisconnect(app: Hono, opts: ConnectRoutesOptions, d: DisconnectRou
     c.header("cache-control", "no-store");
     const url = new URL(c.req.url);
     // Its form posts here: under no-referrer a browser sends `Origin: null`, which sameOrigin refuses.
-    return htmlResponse(200, confirmPage(t, session.csrf, `${url.pathname}${url.search}`), {
-      "referrer-policy": "same-origin",
-    });
+    return htmlResponse(
+      200,
+      confirmPage(
+        t,
+        session.csrf,
+        `${url.pathname}${url.search}`,
+        consoleHeader(session.csrf, viewerOf(session)),
+      ),
+      {
+        "referrer-policy": "same-origin",
+      },
+    );
   });
 
   app.post("/connect/:source/disconnect", async (c) => {

@@ -12,10 +12,11 @@ import { parseHostsConfig } from "../../../booking/hosts/index.js";
 import type { ManagedHostRecord } from "../managed-hosts.js";
 import { SQUARE_DEFAULT_VERSION, type HostChoices } from "./choices.js";
 import type { FormErrors } from "./new-host.js";
+import { zoneLocale } from "./zone-locale.js";
 
 export const WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
-/** Blank service rows offered below the filled ones (no script adds rows). */
-const BLANK_SERVICE_ROWS = 3;
+/** Blank service rows offered below the filled ones (no script adds rows; saving adds room for more). */
+const BLANK_SERVICE_ROWS = 2;
 export const RETENTION_DAYS = ["30", "90", "365", "730"] as const;
 export const PAYMENT_REQUIREMENTS = ["none", "deposit", "full_prepay"] as const;
 
@@ -76,11 +77,33 @@ export const DEFAULT_VALUES: SetupValues = {
   holdsPerAgent: "3",
 };
 
-/** The services the form shows: the filled rows, then BLANK_SERVICE_ROWS blank ones. */
-export function serviceRows(v: SetupValues): ServiceRow[] {
-  const blank = { id: "", name: "", duration: "", buffer: "", price: "", currency: "" };
+/**
+ * The services the form shows: the filled rows, then BLANK_SERVICE_ROWS blank ones, their
+ * currency the business's own (zone-locale.ts) so a price typed there needs nothing more. A
+ * row with only a currency is no service (buildHostEntry skips it).
+ */
+export function serviceRows(v: SetupValues, currency = ""): ServiceRow[] {
+  const blank = { id: "", name: "", duration: "", buffer: "", price: "", currency };
   return [...v.services, ...Array.from({ length: BLANK_SERVICE_ROWS }, () => blank)];
 }
+
+/**
+ * The defaults a first setup starts from once the account's calendars are known: the main (or
+ * the only) calendar read and written, so a first save works without ticking anything. Values
+ * the owner already chose are kept.
+ */
+export function withChoiceDefaults(v: SetupValues, choices: HostChoices | undefined): SetupValues {
+  if (choices?.kind !== "calendar" || v.read.length > 0 || v.write !== "") return v;
+  const calendars = choices.calendars;
+  const main = calendars.length === 1 ? calendars[0] : calendars.find((c) => c.primary);
+  const writable = calendars.filter((c) => c.writable);
+  const write = main?.writable === true ? main : writable.length === 1 ? writable[0] : undefined;
+  const read = [...new Set([main?.id, write?.id].filter((id): id is string => id !== undefined))];
+  return { ...v, read, write: write?.id ?? "" };
+}
+
+/** A phone number as typed ("+1 (416) 555-0142") in the form the config takes ("+14165550142"). */
+const phoneDigits = (s: string) => s.replace(/[\s().-]/g, "");
 
 export function readSetupForm(form: URLSearchParams): SetupValues {
   const get = (k: string) => (form.get(k) ?? "").trim();
@@ -94,7 +117,9 @@ export function readSetupForm(form: URLSearchParams): SetupValues {
       price: get(`svc${i}_price`),
       currency: get(`svc${i}_currency`).toUpperCase(),
     };
-    services.push(row);
+    // A row left blank is no service (its currency may be prefilled): the form shows fresh
+    // blank rows after the filled ones again, numbered as they will be read.
+    if (row.name !== "" || row.duration !== "" || row.buffer !== "" || row.price !== "") services.push(row);
   }
   return {
     read: form.getAll("read").filter((s) => s !== ""),
@@ -105,7 +130,7 @@ export function readSetupForm(form: URLSearchParams): SetupValues {
     services,
     hours: WEEKDAYS.map((_, i) => ({ open: get(`d${i + 1}_open`), close: get(`d${i + 1}_close`) })),
     approverEmail: get("approver_email"),
-    approverPhone: get("approver_phone"),
+    approverPhone: phoneDigits(get("approver_phone")),
     location: get("location"),
     offer: form.getAll("offer").filter((s) => s !== ""),
     payment: get("payment"),
@@ -174,6 +199,7 @@ export function buildHostEntry(
 ): { entry: BuiltEntry; errors: FormErrors } {
   const errors: FormErrors = {};
   const inputs: Array<readonly [string, string]> = [...POLICY_INPUTS];
+  const local = zoneLocale(typeof record.config.timezone === "string" ? record.config.timezone : undefined);
   const policies = readPolicies(v, errors);
   const draft = record.config;
   const connector = isObject(draft.connector) ? draft.connector : {};
@@ -286,7 +312,8 @@ export function buildHostEntry(
     if (s.price !== "" && !AMOUNT.test(s.price))
       errors[`${f}_price`] = "Give the price as a number, such as 25.00.";
     if (s.price !== "" && !/^[A-Z]{3}$/.test(s.currency))
-      errors[`${f}_currency`] = "Give the currency code, such as EUR or USD.";
+      errors[`${f}_currency`] =
+        `Give the currency's three-letter code, such as ${local?.currency ?? "EUR or USD"}.`;
     let id = SERVICE_ID.test(s.id) ? s.id : slug(s.name);
     for (let n = 2; ids.has(id); n++) id = `${slug(s.name)}-${n}`;
     ids.add(id);
@@ -314,7 +341,10 @@ export function buildHostEntry(
     if (v.approverEmail !== "" && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v.approverEmail))
       errors.approver_email = "Give an e-mail address such as ana@example.com.";
     if (v.approverPhone !== "" && !/^\+[1-9][0-9]{6,14}$/.test(v.approverPhone))
-      errors.approver_phone = "Give the number with its country code, such as +34600000000.";
+      errors.approver_phone =
+        local === undefined
+          ? "Give the number starting with + and its country code."
+          : `Give the number with its country code, such as ${local.phoneExample}.`;
   }
 
   const settings: Json = { ...draftSettings };
@@ -355,7 +385,8 @@ function readPolicies(v: SetupValues, errors: FormErrors): Json {
     .map((s) => s.trim())
     .filter((s) => s !== "");
   if (v.access === "contacts" && contacts.length === 0)
-    errors.contacts = "List at least one agent principal (one urn per line) or let anyone book.";
+    errors.contacts =
+      "List at least one person allowed to book (their booking ID, one a line), or let anyone book.";
   const ttl = Number(v.holdTtl);
   if (!WHOLE.test(v.holdTtl) || ttl < 1 || ttl > 60) errors.hold_ttl = "Give 1 to 60 minutes.";
   const per = Number(v.holdsPerAgent);

@@ -6,6 +6,8 @@
  */
 import type { HostDirectory } from "../../../booking/api.js";
 import type { CalendarHostHandle } from "../../../booking/calendar/host-setup.js";
+import { localDays } from "../../../booking/calendar/local-days.js";
+import type { CalendarBusy } from "../../../edges/console/kit.js";
 import type { BookingService } from "../../booking-service.js";
 import type { CalendarSyncQueue } from "../../../jobs/calendar-sync/queue.js";
 import type { HostMessenger } from "../../../jobs/outbox/index.js";
@@ -172,6 +174,30 @@ export async function mountCalendarPush(
   });
 }
 
+/**
+ * A calendar host's busy time in [from, to), for the console's week: each of its calendars'
+ * occurrences as the last sync indexed them by local day (the gateway's own events are not
+ * among them), once each however many days or calendars it is in.
+ */
+function calendarBusy(calendar: CalendarHosts, infra: Infra): CalendarBusy {
+  return async (hostId, from, to) => {
+    const handle = calendar.handles.find((h) => h.hostId === hostId);
+    if (handle === undefined) return undefined;
+    const seen = new Map<string, { start: number; end: number }>();
+    for (const { calendarId } of handle.plan.calendars) {
+      // The days are the zone's the sync indexed them in (the host's, unless it changed since).
+      const meta = await infra.calendarState.getMeta(hostId, calendarId);
+      const { dayOf } = localDays(meta?.zone ?? handle.plan.timezone);
+      const days: number[] = [];
+      for (let d = dayOf(from); d <= dayOf(to - 1); d++) days.push(d);
+      for (const record of (await infra.calendarState.getDays(hostId, calendarId, days)).values())
+        for (const [start, end] of record)
+          if (end > from && start < to) seen.set(`${start} ${end}`, { start, end });
+    }
+    return [...seen.values()].sort((a, b) => a.start - b.start || a.end - b.end);
+  };
+}
+
 /** What the operator API shows of upstreams and calendar hosts, and a sync now (tests, the CLI). */
 export function calendarViews(
   calendar: CalendarHosts,
@@ -180,6 +206,8 @@ export function calendarViews(
 ): {
   readonly upstreams: UpstreamsView;
   readonly syncCalendarNow: (hostId: string) => Promise<boolean>;
+  /** The console's week: a calendar host's busy time. */
+  readonly busy: CalendarBusy;
 } {
   const isCalendarHost = (hostId: string) => calendar.handles.some((h) => h.hostId === hostId);
   return {
@@ -199,6 +227,7 @@ export function calendarViews(
         return true;
       },
     },
+    busy: calendarBusy(calendar, infra),
     syncCalendarNow: async (hostId) => {
       if (!isCalendarHost(hostId)) return false;
       await runCalendarHost(sync.deps, hostId, "request");

@@ -1,7 +1,8 @@
 /**
  * Connect through `booking-gateway serve`: the providers come from fixed variables
  * (GOOGLE_CLIENT_ID/GOOGLE_CLIENT_SECRET, ...), Connect is on only with the token vault
- * (TOKEN_KEYS), and the start banner says which providers can be connected or why it is off.
+ * (TOKEN_KEYS, or the embedded default's own key in its data dir), and the start banner says
+ * which providers can be connected or why it is off.
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
@@ -48,9 +49,17 @@ async function serve(
 const GOOGLE = { GOOGLE_CLIENT_ID: "google-client", GOOGLE_CLIENT_SECRET: "GOOGLE-SECRET-never-shown" };
 
 describe("serve and Connect", () => {
-  it("without TOKEN_KEYS, Connect is off and the banner says why; /connect is not served", async () => {
-    const { server, out } = await serve(GOOGLE);
+  it("a config file without TOKEN_KEYS: Connect is off and the banner says why; /connect is not served", async () => {
+    const file = join(dir, "embedded.json");
+    await writeFile(file, JSON.stringify(EMBEDDED_DEFAULT_CONFIG));
+    const { server, out } = await serve(GOOGLE, ["--config", file]);
     try {
+      expect(out).not.toContain("token vault key");
+      // What is missing, named, with what to set.
+      expect(out).toContain(
+        "booking-gateway: token vault: off — TOKEN_KEYS is not set, so owners cannot connect a CalDAV calendar or an OAuth account from the console (set TOKEN_KEYS=k1:<the output of openssl rand -base64 32>)",
+      );
+      expect(server.runtime.console?.setupChoices).toBeUndefined();
       expect(out).toContain(
         "booking-gateway: Connect: off — TOKEN_KEYS is not set, and grants are sealed in the token vault (google configured)",
       );
@@ -59,6 +68,29 @@ describe("serve and Connect", () => {
       expect(res.status).toBe(404);
     } finally {
       await server.close();
+    }
+  });
+
+  it("the embedded default without TOKEN_KEYS keeps a key in its data dir: Connect and CalDAV are on", async () => {
+    const data = join(dir, "embedded-data");
+    const { server, out } = await serve({ ...GOOGLE, GATEWAY_DATA_DIR: data });
+    try {
+      expect(out).toContain(
+        `booking-gateway: token vault key: generated now, kept in ${join(data, "token-keys")} (TOKEN_KEYS is not set`,
+      );
+      expect(out).toMatch(/booking-gateway: Connect: google from the console's Operate page/);
+      expect(server.runtime.connect?.providers).toEqual(["google"]);
+      // Owners can keep a CalDAV password: the setup page's account check is there.
+      expect(server.runtime.console?.setupChoices).toBeDefined();
+    } finally {
+      await server.close();
+    }
+    // The next start uses the same key.
+    const again = await serve({ GATEWAY_DATA_DIR: data });
+    try {
+      expect(again.out).toContain(`booking-gateway: token vault key: kept in ${join(data, "token-keys")}`);
+    } finally {
+      await again.server.close();
     }
   });
 

@@ -107,7 +107,7 @@ describe("Connect mounted behind the console", () => {
     expect(before).toContain('<h2 id="connect-h">Connect</h2>');
     expect(before).toContain('href="/connect/google/start?host=ana-google"');
     expect(before).toContain("Ana &lt;Tutor&gt;");
-    expect(before).toContain('<td class="degraded">not connected</td>');
+    expect(before).toContain('<td data-label="Grant" class="degraded">not connected</td>');
 
     const started = await app.request(url("/connect/google/start?host=ana-google"), { headers: { cookie } });
     expect(started.status).toBe(302);
@@ -142,7 +142,7 @@ describe("Connect mounted behind the console", () => {
     });
 
     const after = await operate(cookie);
-    expect(after).toContain('<td class="ok">connected</td>');
+    expect(after).toContain('<td data-label="Grant" class="ok">connected</td>');
     expect(after).not.toContain("TEST-CODE-google");
   });
 

@@ -6,10 +6,14 @@ import { draftConfig, parseNewHost, suggestHostId } from "../../../../src/edges/
 import {
   buildHostEntry,
   checkHostEntry,
+  DEFAULT_VALUES,
   inputForField,
   readSetupForm,
+  serviceRows,
   valuesFromEntry,
+  withChoiceDefaults,
 } from "../../../../src/edges/console/setup/setup-form.js";
+import type { HostChoices } from "../../../../src/edges/console/setup/choices.js";
 
 const newHost = (source: string) =>
   parseNewHost(new URLSearchParams({ name: "Salón Lumen", timezone: "Europe/Madrid", source }), [
@@ -176,5 +180,90 @@ describe("the setup form builds a config file entry", () => {
       services: [{ service_id: "V2", selectable: false }],
     });
     expect(parseHostsConfig({ hosts: [entry.config] }).ok).toBe(true);
+  });
+});
+
+/** A Google draft, as "Add a business" makes it. */
+const draftRecord = () => ({
+  id: "salon-lumen",
+  source: "google" as const,
+  config: draftConfig(newHost("google").values),
+});
+
+describe("setup form defaults", () => {
+  const calendars = (...c: Array<{ id: string; primary?: boolean; writable?: boolean }>): HostChoices => ({
+    kind: "calendar",
+    calendars: c.map((x) => ({
+      id: x.id,
+      name: x.id,
+      primary: x.primary ?? false,
+      writable: x.writable ?? true,
+    })),
+  });
+
+  it("the account's only calendar is ticked to read and to write, so the first save works", () => {
+    const v = withChoiceDefaults(DEFAULT_VALUES, calendars({ id: "/user/calendars/calendar/" }));
+    expect(v.read).toEqual(["/user/calendars/calendar/"]);
+    expect(v.write).toBe("/user/calendars/calendar/");
+  });
+
+  it("among several, the main calendar; one that cannot be written is read, and the writable one written", () => {
+    expect(
+      withChoiceDefaults(DEFAULT_VALUES, calendars({ id: "a" }, { id: "main", primary: true }, { id: "b" })),
+    ).toMatchObject({ read: ["main"], write: "main" });
+    expect(
+      withChoiceDefaults(
+        DEFAULT_VALUES,
+        calendars({ id: "holidays", primary: true, writable: false }, { id: "work" }),
+      ),
+    ).toMatchObject({ read: ["holidays", "work"], write: "work" });
+    // No main one and several: nothing is guessed.
+    expect(withChoiceDefaults(DEFAULT_VALUES, calendars({ id: "a" }, { id: "b" }))).toMatchObject({
+      read: [],
+      write: "",
+    });
+  });
+
+  it("what the owner chose is kept, and Square's choices are left alone", () => {
+    const chosen = { ...DEFAULT_VALUES, read: ["b"], write: "b" };
+    expect(withChoiceDefaults(chosen, calendars({ id: "a", primary: true }))).toBe(chosen);
+    const square: HostChoices = { kind: "square", locations: [], team: [], services: [] };
+    expect(withChoiceDefaults(DEFAULT_VALUES, square)).toBe(DEFAULT_VALUES);
+  });
+
+  it("blank service rows carry the business's currency, and a row with only that is no service", () => {
+    const rows = serviceRows(DEFAULT_VALUES, "CAD");
+    expect(rows.map((r) => r.currency)).toEqual(["CAD", "CAD"]);
+    const form = setupForm({ svc1_name: "", svc1_currency: "CAD" });
+    const built = buildHostEntry(draftRecord(), readSetupForm(form));
+    expect(built.errors).toEqual({});
+    expect((built.entry.config.calendar as { services: unknown[] }).services).toHaveLength(1);
+  });
+
+  it("a phone typed with spaces and brackets is kept as the config takes it; a wrong one names the zone's example", () => {
+    const v = readSetupForm(setupForm({ approver_phone: "+1 (416) 555-0142" }));
+    expect(v.approverPhone).toBe("+14165550142");
+    const toronto = { ...draftRecord(), config: { ...draftRecord().config, timezone: "America/Toronto" } };
+    const bad = buildHostEntry(toronto, readSetupForm(setupForm({ approver_phone: "416 555" })));
+    expect(bad.errors.approver_phone).toBe("Give the number with its country code, such as +1 416 555 0142.");
+    const price = buildHostEntry(toronto, readSetupForm(setupForm({ svc0_currency: "" })));
+    expect(price.errors.svc0_currency).toBe("Give the currency's three-letter code, such as CAD.");
+  });
+});
+
+describe("a refused setup form comes back as the owner left it", () => {
+  it("blank service rows are not kept as services: the form shows the filled ones, then fresh blanks", () => {
+    const v = readSetupForm(
+      setupForm({
+        svc0_name: "",
+        svc0_duration: "",
+        svc0_buffer: "",
+        svc0_price: "",
+        svc1_name: "Massage",
+        svc1_duration: "30",
+      }),
+    );
+    expect(v.services.map((s) => s.name)).toEqual(["Massage"]);
+    expect(serviceRows(v, "EUR").map((s) => s.name)).toEqual(["Massage", "", ""]);
   });
 });

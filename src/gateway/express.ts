@@ -21,6 +21,12 @@ import { createHttpApp } from "./app/app.js";
 import type { ReadinessProbe } from "./app/app.js";
 import type { HttpAppDeps } from "./app/types.js";
 
+// What an app embedding the gateway builds it from: the package exports this module alone
+// (`booking-gateway/express`), so the runtime and the config-file reader are published here too.
+export { createGatewayRuntime } from "./runtime/runtime.js";
+export type { GatewayRuntime, GatewayRuntimeOptions } from "./runtime/runtime.js";
+export { loadHostsConfigFile } from "./cli/config-file.js";
+
 /** Set on the notFound answer below: the listener then writes nothing and Express goes on. */
 const ALREADY_SENT = "x-hono-already-sent";
 

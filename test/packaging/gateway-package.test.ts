@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { gatewayBuilt } from "../support/gateway-cli.js";
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
@@ -27,15 +28,17 @@ async function unusedPort(): Promise<number> {
 
 let dir = "";
 beforeAll(async () => {
+  // The lane's build of dist/ (test/support/gateway-build.ts) runs beside the first tests.
+  await gatewayBuilt();
   dir = await mkdtemp(join(tmpdir(), "gw-package-"));
-});
+}, 300_000);
 afterAll(async () => {
   if (dir !== "") await rm(dir, { recursive: true, force: true });
 });
 
 describe("booking-gateway, packed and installed without dev dependencies", () => {
   it("`npx booking-gateway serve` serves the embedded default", { timeout: 240_000 }, async () => {
-    // The lane's build (test/support/gateway-build.ts) has just compiled dist/ from this source;
+    // The lane's build has compiled dist/ from this source (beforeAll waits for it);
     // --ignore-scripts skips `prepack`, which would compile it again.
     const packs = join(dir, "packs");
     await mkdir(packs);
@@ -71,6 +74,18 @@ describe("booking-gateway, packed and installed without dev dependencies", () =>
     // No dev dependency came along: what serve runs is the built code and its runtime dependencies.
     for (const dev of ["tsx", "typescript", "vitest", "eslint"])
       expect(existsSync(join(project, "node_modules", dev)), dev).toBe(false);
+
+    // The embedding entry (docs/express.md) resolves from the installed package by its name.
+    const { stdout: exported } = await run(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        'const m = await import("booking-gateway/express"); console.log(Object.keys(m).sort().join(","))',
+      ],
+      { cwd: project },
+    );
+    expect(exported.trim()).toBe("createGatewayRuntime,gatewayRouter,loadHostsConfigFile");
 
     const port = await unusedPort();
     const dataDir = join(dir, "data");

@@ -1,5 +1,5 @@
 /**
- * README "Production", followed step by step: `npm run build` (run once for the lane by
+ * docs/production.md, followed step by step: `npm run build` (run once for the lane by
  * test/support/gateway-build.ts, its exit checked here), then two
  * `node bin/booking-gateway.js serve` processes from the built dist/ on one Redis (their own
  * REDIS_KEY_PREFIX), one shared data directory, the same OPERATOR_TOKEN (from a secret file),
@@ -46,7 +46,7 @@ let dir: string;
 const operatorToken = `op-${createAgentKey().thumbprint}`;
 const replicas = new Map<string, Replica>();
 
-/** One replica as README "Production" starts it: the built CLI, every shared setting the same. */
+/** One replica as docs/production.md starts it: the built CLI, every shared setting the same. */
 async function startReplica(name: string): Promise<Replica> {
   const child = spawn(
     process.execPath,
@@ -160,7 +160,7 @@ async function operatorBookings(replica: Replica): Promise<string[]> {
   return body.bookings.map((b) => b.booking.booking_id);
 }
 
-describe("README Production: two replicas from dist/ on one Redis", { timeout: 60_000 }, () => {
+describe("docs/production.md: two replicas from dist/ on one Redis", { timeout: 60_000 }, () => {
   it("both run the build, log JSON, and are ready", async () => {
     for (const r of replicas.values()) {
       const ready = await fetch(`${r.url}/readyz`);

@@ -1,6 +1,6 @@
 /**
  * vitest globalSetup of the lanes that start the gateway's CLI as a child process (`processes`,
- * `cluster`; vitest.config.ts): `npm run build` (README "Production", step 1) once per run, in
+ * `cluster`; vitest.config.ts): `npm run build` (docs/production.md, step 1) once per run, in
  * vitest's own process. The children then run `node dist/gateway/cli/main.js`, the file
  * bin/booking-gateway.js runs once built, instead of loading every module of src/ through
  * tsx's loader, which cost each child more CPU than its whole start from dist/ does.

@@ -2,7 +2,7 @@
  * How a test starts the gateway's CLI (`booking-gateway serve`, `mcp`…) as a child process:
  * `node dist/gateway/cli/main.js`, built once for the run by `npm run build`
  * (test/support/gateway-build.ts, the globalSetup of the lanes that start processes). That is
- * the file bin/booking-gateway.js runs in a built checkout (README "Production", "MCP client").
+ * the file bin/booking-gateway.js runs in a built checkout (docs/production.md, "MCP client").
  * `npm start` and an unbuilt checkout run the TypeScript through tsx instead: TSX_CLI is that
  * command, for the tests that check that path.
  */

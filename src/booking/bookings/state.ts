@@ -130,7 +130,7 @@ export interface BookingState {
    * The upstream itself answered the create as pending (Servicialo `pendiente_confirmacion`, a
    * tentative event): the business decides there, not through the gateway. The booking is
    * pending_host without a gateway deadline until the business's answer is known (the operator
-   * records it when the upstream cannot report it: README "Pending at the business").
+   * records it when the upstream cannot report it: docs/connectors.md "Pending at the business").
    */
   readonly awaitingUpstream?: true;
   /**

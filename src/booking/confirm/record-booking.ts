@@ -29,7 +29,7 @@ export const upstreamKey = (hostId: string, holdId: string): string => `${hostId
  * (a pending booking is never reported confirmed). Such a
  * booking awaits the business there: no gateway deadline lapses it (the gateway cannot know
  * whether the business said yes upstream), and the operator records the answer when the
- * upstream cannot report it (README "Pending at the business").
+ * upstream cannot report it (docs/connectors.md "Pending at the business").
  */
 const shown = (m: Money): string => {
   const s = toSchcpMoney(m);

@@ -8,7 +8,7 @@
  * A booking the upstream itself holds for the business (awaitingUpstream) is answered at the
  * upstream by the business; when the platform cannot be told or asked (Servicialo v1.2.0 has
  * no status write or session read), the operator's approve records the business's yes that
- * was given there (README "Pending at the business").
+ * was given there (docs/connectors.md "Pending at the business").
  */
 import type { BookingDeps, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";

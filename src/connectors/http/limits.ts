@@ -1,7 +1,7 @@
 /**
  * How much of an upstream answer the gateway reads (read-body.ts), per kind of upstream. The
  * defaults fit every platform's documented page sizes with room to spare; an operator may
- * change them at the edge (UPSTREAM_MAX_* in the environment, README "Upstream answer limits"),
+ * change them at the edge (UPSTREAM_MAX_* in the environment, docs/connectors.md "Upstream answer limits"),
  * and a connector's deps may set its own.
  */
 import type { Result } from "../../protocol/result.js";

@@ -41,7 +41,7 @@ export interface ManagedHostRecord {
 export const OPERATOR_OWNER = "operator";
 
 /**
- * How many records one owner may have (README "Operator console"): what they have bounds what
+ * How many records one owner may have (docs/console.md): what they have bounds what
  * their console pages read, and one owner cannot fill the store for everyone. Every record
  * counts toward `hosts` (a disconnected host is still kept); `drafts` bounds those not set up.
  */

@@ -86,7 +86,7 @@ const CLIENT_VARIABLES: Readonly<Record<Exclude<ManagedHostSource, "caldav">, st
   microsoft: "MICROSOFT_CLIENT_ID and MICROSOFT_CLIENT_SECRET",
 };
 
-/** What the operator sets for the vault (README "OAuth tokens in the gateway's vault"). */
+/** What the operator sets for the vault (docs/connectors.md "OAuth tokens in the gateway's vault"). */
 const VAULT_FIX =
   'TOKEN_KEYS (a key id and a 32-byte key, "k1:" followed by the output of openssl rand -base64 32)';
 

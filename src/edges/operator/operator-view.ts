@@ -46,7 +46,7 @@ export function operatorBookingJson(view: BookingView, host: HostRuntime): Json 
     consent: view.consent,
     ...(view.status === "pending_host" &&
       view.approvalBy !== undefined && { approval_by: at(view.approvalBy) }),
-    // Pending at the business's own system, not at a gateway link (README "Pending at the business").
+    // Pending at the business's own system, not at a gateway link (docs/connectors.md "Pending at the business").
     ...(view.status === "pending_host" && view.awaitingUpstream === true && { awaiting: "upstream" }),
     ...(view.cancelledBy !== undefined && { cancelled_by: view.cancelledBy }),
     ...(view.answer !== undefined && {

@@ -89,7 +89,7 @@ export function shellWord(word: string): string {
   return /^[A-Za-z0-9_/.,:@%+=-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
-/** The banner's lines for an MCP client (README "MCP client"). */
+/** The banner's lines for an MCP client (docs/mcp.md "MCP client"). */
 export function mcpBannerLines(c: McpCommand, shared: { readonly redis: boolean }): string[] {
   const entry = { "booking-gateway": { command: c.command, args: c.args, env: c.env } };
   const shell = [
@@ -97,7 +97,7 @@ export function mcpBannerLines(c: McpCommand, shared: { readonly redis: boolean 
     ...[c.command, ...c.args].map(shellWord),
   ].join(" ");
   return [
-    `  3. an MCP client (README "MCP client"): add this server to its mcpServers; it runs on this serve's data dir${shared.redis ? " and Redis" : ""} from any working directory:`,
+    `  3. an MCP client (docs/mcp.md "MCP client"): add this server to its mcpServers; it runs on this serve's data dir${shared.redis ? " and Redis" : ""} from any working directory:`,
     `     ${JSON.stringify(entry)}`,
     `     in a shell: ${shell}`,
     ...c.secrets.map(

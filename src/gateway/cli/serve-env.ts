@@ -202,7 +202,7 @@ function readCap(
     : err(`${name} must be a whole number from 1 to 10000, got "${raw}"`);
 }
 
-/** The fixed variable names of each Connect provider's OAuth client (README "Connect"). */
+/** The fixed variable names of each Connect provider's OAuth client (docs/settings.md "Connect (OAuth clients)"). */
 const CONNECT_ENV = {
   square: { clientIdEnv: "SQUARE_CLIENT_ID", clientSecretEnv: "SQUARE_CLIENT_SECRET" },
   google: { clientIdEnv: "GOOGLE_CLIENT_ID", clientSecretEnv: "GOOGLE_CLIENT_SECRET" },

@@ -242,7 +242,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
 /** The CLI's entry, the same path from src/ (tsx) and from dist/. */
 const BIN = fileURLToPath(new URL("../../../bin/booking-gateway.js", import.meta.url));
 
-/** What to try next, printed last so it is what a new user reads first (README "What to try first"). */
+/** What to try next, printed last so it is what a new user reads first (README "Quick start"). */
 function nextSteps(
   publicOrigin: string,
   hostId: string | undefined,

@@ -36,7 +36,7 @@ export const CONFORMANCE_HOST_CONFIG = {
     settings: { scenario: CONFORMANCE_HOST_ID, default_service_id: "haircut" },
   },
   // OSBP books immediately once the mandate, the approval and the platform agree.
-  // The kit books a fixed far date (2030-05-02, see README "OSBP conformance kit"): the
+  // The kit books a fixed far date (2030-05-02, see docs/mcp.md "OSBP conformance kit"): the
   // conformance host offers time that far ahead; no real host needs to.
   policies: {
     confirmation: "instant",

@@ -8,7 +8,7 @@
  * holding the owner's pid; a lock whose process is gone is stale and replaced) for the
  * process's whole life, waiting a bounded time for the previous process to finish. Two
  * processes each with a private copy would each grant the same time, so a second one is
- * refused after the wait, with a message that says to use Redis (README "OSBP server").
+ * refused after the wait, with a message that says to use Redis (docs/mcp.md).
  *
  * The file is written whole through a temporary file, fsync and rename (0600 in a 0700
  * directory), after every call and on close, so it is always one complete state. It is

@@ -2,7 +2,7 @@
  * The embedded default's token vault key, when TOKEN_KEYS is not set: one AES-256 key generated
  * once and kept in <dataDir>/token-keys (0600, in the 0700 data directory, created as the
  * operator credential is: secret-files.ts), so `npm start` alone lets an owner connect a CalDAV
- * calendar, whose password is sealed under it (README "OAuth tokens in the gateway's vault").
+ * calendar, whose password is sealed under it (docs/connectors.md "OAuth tokens in the gateway's vault").
  *
  * The file holds the key in TOKEN_KEYS's own form ("local:<base64>"), so the same key can be
  * handed to other commands with TOKEN_KEYS_FILE=<dataDir>/token-keys, or moved into TOKEN_KEYS.

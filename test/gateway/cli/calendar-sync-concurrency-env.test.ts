@@ -1,4 +1,4 @@
-/** CALENDAR_SYNC_CONCURRENCY (README "Run it"): read, checked, left to the default when unset. */
+/** CALENDAR_SYNC_CONCURRENCY (docs/settings.md "Calendar hosts"): read, checked, left to the default when unset. */
 import { expect, it } from "vitest";
 import { readServeEnv } from "../../../src/gateway/cli/serve-env.js";
 

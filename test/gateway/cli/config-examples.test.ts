@@ -1,5 +1,5 @@
 /**
- * The config file format (README "Config files"): every example under examples/config loads
+ * The config file format (docs/settings.md "Config file"): every example under examples/config loads
  * with the real reader and parser once its placeholders are filled in (as they are, each
  * `"<…>"` is refused, naming its setting), its connector settings are accepted by the real
  * connector factory (no network: building a connector sends nothing), and a calendar host's

@@ -1,7 +1,7 @@
 /**
  * The real process: `booking-gateway serve` started as Node would run it, stopped by a signal.
- * SIGTERM goes to the process `npm start` runs (the TypeScript through tsx, README "Running
- * it"), SIGINT to the built CLI that bin/booking-gateway.js runs (test/support/gateway-cli.ts).
+ * SIGTERM goes to the process `npm start` runs (the TypeScript through tsx, docs/cli.md "npm
+ * scripts"), SIGINT to the built CLI that bin/booking-gateway.js runs (test/support/gateway-cli.ts).
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";

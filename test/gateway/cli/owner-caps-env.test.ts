@@ -1,4 +1,4 @@
-/** OWNER_MAX_DRAFTS and OWNER_MAX_HOSTS (README "Operator console"): read, checked, defaulted. */
+/** OWNER_MAX_DRAFTS and OWNER_MAX_HOSTS (docs/console.md): read, checked, defaulted. */
 import { expect, it } from "vitest";
 import { readServeEnv } from "../../../src/gateway/cli/serve-env.js";
 import { DEFAULT_OWNER_CAPS } from "../../../src/edges/console/managed-hosts.js";

@@ -87,7 +87,7 @@ describe("serve for production", { timeout: 60_000 }, () => {
       expect(text).toMatch(/try next:/);
       expect(text).toMatch(new RegExp(`open ${o}/ in a browser`));
       expect(text).toMatch(new RegExp(`GATEWAY_URL=${o} HOST_ID=maple-street-auto npm run demo:schcp`));
-      expect(text).toMatch(/an MCP client \(README "MCP client"\): add this server to its mcpServers/);
+      expect(text).toMatch(/an MCP client \(docs\/mcp.md "MCP client"\): add this server to its mcpServers/);
       expect(text).toContain(
         `"args":["${join(import.meta.dirname, "../../../bin/booking-gateway.js")}","mcp","--host","maple-street-auto"]`,
       );

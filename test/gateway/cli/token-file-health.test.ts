@@ -1,5 +1,5 @@
 /**
- * examples/config/google.jsonc served without its token file (README "Connect a business"):
+ * examples/config/google.jsonc served without its token file (docs/connectors.md):
  * the host's health is needs_reconnection, and its last error names the file's absolute path
  * (its `accessTokenFile`, read relative to the data dir) instead of "the credential provider
  * failed" alone. `serve` in process over loopback HTTP; no request leaves the machine (the

@@ -1,5 +1,5 @@
 /**
- * The upstream answer caps an operator sets in the environment (README "Upstream answer
+ * The upstream answer caps an operator sets in the environment (docs/connectors.md "Upstream answer
  * limits"; connectors/http/limits.ts) reach every connector: `serve` sets them before any host
  * runs, and a value that is not a size is a start error naming the variable.
  */

@@ -1,5 +1,5 @@
 /**
- * The gateway mounted in a real Express 5 app on loopback (README "Inside an Express app"):
+ * The gateway mounted in a real Express 5 app on loopback (docs/express.md):
  * the host app's own routes keep working, discovery and a signed SchCP availability request
  * go through the router, a path the gateway has no route for reaches the app's next handler
  * with its body unread, and a body parser mounted first is named as the mistake.

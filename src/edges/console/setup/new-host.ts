@@ -2,7 +2,7 @@
  * "Add a business": the form's values, checked with messages per input, and the
  * draft host entry they make — id, name, timezone, kind and the connector's type with the
  * settings Connect needs (`credentials: "vault"` and the environment variables the gateway's
- * OAuth client is read from, README "OAuth tokens in the gateway's vault"). The rest of the
+ * OAuth client is read from, docs/connectors.md "OAuth tokens in the gateway's vault"). The rest of the
  * entry (calendars, hours, services, location) is filled in on the setup page.
  */
 import { HOST_ID_PATTERN } from "../../../booking/hosts/index.js";

@@ -1,7 +1,7 @@
 /**
  * The setup form: its values (kept as typed, so a refused form
  * comes back as the owner left it), the host entry they make — exactly a config file's entry
- * (README "Connect a business"; parse-config.ts and calendar/config.ts are the truth) — and the
+ * (docs/connectors.md; parse-config.ts and calendar/config.ts are the truth) — and the
  * way back from a config error's JSON pointer to the input it is about.
  *
  * The entry is checked here with the same parsers the gateway starts with (parseHostsConfig,

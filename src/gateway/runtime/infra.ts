@@ -33,6 +33,7 @@ import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../bookin
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
 import { MemoryPacingGate, type PacingGate } from "../../connectors/http/pacing.js";
 import { RedisPacingGate } from "./redis-pacing.js";
+import { warnOfLegacyQueues } from "./legacy-keys.js";
 import { MemoryNoticeBudget, RedisNoticeBudget, type NoticeBudget } from "../../booking/approval/notify.js";
 import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
 
@@ -150,6 +151,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
         () => client.disconnect(),
       ),
     );
+    if (opts.logger !== undefined) await warnOfLegacyQueues(client, prefix, opts.logger);
     return {
       store,
       syntheticBackend: backend,

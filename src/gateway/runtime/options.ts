@@ -124,6 +124,9 @@ export interface RuntimeBasics {
 export const keyPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
   opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
 
-/** BullMQ's prefix under the key prefix, `{<prefix>bullmq}` (one hash slot on a Cluster). */
+/**
+ * BullMQ's prefix under the key prefix, `<prefix>{<prefix>bullmq}`: one hash slot on a Cluster,
+ * and every queue key under `<prefix>*` like the rest (src/redis/keys.ts `group`).
+ */
 export const bullmqPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
   redisKeys(keyPrefix(opts)).group("bullmq");

@@ -39,7 +39,7 @@ export interface BullmqMessengerOptions {
   readonly redisUrl: string;
   /** Passed to ioredis last (TLS, username, …). */
   readonly redisOptions?: RedisOptions;
-  /** BullMQ key prefix; braces keep a queue's keys in one Redis Cluster slot, e.g. "{schcp:bullmq}". */
+  /** BullMQ key prefix; braces keep a queue's keys in one Redis Cluster slot, e.g. "schcp:{schcp:bullmq}". */
   readonly prefix: string;
   readonly transports: readonly MessageTransport[];
   readonly logger: Logger;

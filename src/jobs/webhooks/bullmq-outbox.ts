@@ -8,6 +8,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Job } from "bullmq";
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
+import { redisKeys } from "../../redis/keys.js";
 import type { OutboundEvent } from "../../booking/api.js";
 import { consoleJobLogger, describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
@@ -19,8 +20,11 @@ import type { RetryPolicy } from "./retry-policy.js";
 import type { WebhookOutbox } from "./types.js";
 
 const WEBHOOK_QUEUE = "webhooks";
-/** Braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires. */
-const DEFAULT_BULLMQ_PREFIX = "{booking-gateway}";
+/**
+ * The gateway's BullMQ prefix under the default REDIS_KEY_PREFIX (the runtime passes its own):
+ * the braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires.
+ */
+const DEFAULT_BULLMQ_PREFIX = redisKeys().group("bullmq");
 
 export interface BullmqOutboxOptions {
   readonly redisUrl: string;

@@ -32,6 +32,7 @@ import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import { createHostMessenger, type HostMessenger } from "./deliver.js";
 import type { HostMessage, MessageTransport } from "./message.js";
+import { bullmqJobCounts } from "../job-counts.js";
 
 export const HOST_MESSAGE_QUEUE = "host-messages";
 
@@ -199,6 +200,7 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
 
   return {
     queue,
+    jobCounts: () => bullmqJobCounts(queue),
     send(m) {
       if (closed) {
         logger.error("host message sent after the messenger closed; dropped", {

@@ -18,8 +18,9 @@ import { checkOutboundEvent, jobIdFor } from "./event-check.js";
 import { DEFAULT_WEBHOOK_RETRY } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { WebhookOutbox } from "./types.js";
+import { bullmqJobCounts, type JobCounts } from "../job-counts.js";
 
-const WEBHOOK_QUEUE = "webhooks";
+export const WEBHOOK_QUEUE = "webhooks";
 /**
  * The gateway's BullMQ prefix under the default REDIS_KEY_PREFIX (the runtime passes its own):
  * the braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires.
@@ -111,6 +112,10 @@ export class BullmqOutbox implements WebhookOutbox {
         error: describeError(error),
       });
     }
+  }
+
+  jobCounts(): Promise<JobCounts> {
+    return bullmqJobCounts(this.queue);
   }
 
   /** The queue itself, for tests and operator tooling (counts, failed jobs). */

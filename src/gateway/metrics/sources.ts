@@ -36,8 +36,8 @@ export function scrapeSources(d: {
     queues: async () => {
       const depths: QueueDepth[] = [];
       for (const { name, queue } of d.queues) {
-        const counts = queue()?.jobCounts;
-        if (counts !== undefined) depths.push({ queue: name, jobs: await counts() });
+        const q = queue();
+        if (q?.jobCounts !== undefined) depths.push({ queue: name, jobs: await q.jobCounts() });
       }
       return depths;
     },

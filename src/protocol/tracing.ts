@@ -6,8 +6,9 @@
  * TracerProvider and a context manager (the OpenTelemetry Node SDK, started before the gateway)
  * gets them exported.
  *
- * Attributes never carry personal data or secrets: ids the gateway made (a hold id), fixed
- * names (an operation, a vendor), statuses, and an upstream's own request id.
+ * Attributes never carry customer data or secrets: ids (a host's, a hold id the gateway
+ * made), fixed names (an operation, a vendor), statuses, call lines with their contact segments
+ * redacted, and an upstream's own request id.
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
 

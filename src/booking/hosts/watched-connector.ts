@@ -102,7 +102,7 @@ function vendorOf(connector: object): string {
 /**
  * One port call, counted and in its span (also for a port reached without the watched
  * connector: the calendar sync's reads). A method that answers synchronously (none of the
- * ports' today) is passed through as it is.
+ * ports' today) is passed through as it is, and not counted.
  */
 export function observedCall(
   observer: CallObserver,
@@ -129,12 +129,14 @@ export function observedCall(
         describe(span, result, outcome);
         return result;
       } finally {
-        observer.metrics.upstreamCall({
-          vendor: observer.vendor,
-          endpoint: operation,
-          outcome,
-          seconds: (performance.now() - started) / 1000,
-        });
+        // A synchronous answer made no upstream call: nothing to count.
+        if (sync === undefined)
+          observer.metrics.upstreamCall({
+            vendor: observer.vendor,
+            endpoint: operation,
+            outcome,
+            seconds: (performance.now() - started) / 1000,
+          });
       }
     },
   );

@@ -30,7 +30,7 @@ export function layerOf(rel) {
   if (p.startsWith("protocol/")) return "protocol";
   if (p.startsWith("calendar/")) return "calendar";
   if (p.startsWith("redis/")) return "redis";
-  // gateway/ (the composition root: cli, runtime, app, credentials, managed-hosts), holds/,
+  // gateway/ (the composition root: cli, runtime, app, credentials, managed-hosts, metrics), holds/,
   // jobs/ and agent/ compose or implement the layers above; only the rules that name them apply.
   return "other";
 }

@@ -20,6 +20,7 @@ import type { KeyObject } from "node:crypto";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
 import type { Clock } from "../protocol/clock.js";
 import type { Result } from "../protocol/result.js";
+import type { Metrics } from "../protocol/metrics.js";
 import type { Caller } from "./authority.js";
 import type { BookingAttention, BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
 import type { Attachments, BookingContract } from "./contract.js";
@@ -355,4 +356,6 @@ export interface BookingDeps {
    * createBookingCore makes an in-memory one when absent.
    */
   readonly publicPool?: PublicPoolStore;
+  /** Counts holds and bookings (src/protocol/metrics.ts); nothing is counted when absent. */
+  readonly metrics?: Metrics;
 }

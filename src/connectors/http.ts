@@ -21,6 +21,10 @@
  *   account that answered 429 (or 503 with Retry-After) before the time it named: the call is
  *   answered rate_limited with the remaining wait (http/pacing.ts);
  * - captures the response's UpstreamMeta and announces Deprecation/Sunset (http/notices.ts);
+ * - runs each request in a client span of its own (src/protocol/tracing.ts), the child of the
+ *   port call's, carrying the call line, the status and the upstream's request id (the first
+ *   response header naming "request-id": Square's and the platforms', Graph's `request-id`;
+ *   Google Calendar sends none);
  * - maps transport outcomes: network error → unavailable, abort → timeout, 429 → rate_limited
  *   (retryAfterMs from Retry-After), 401/403 → unauthorized (configurable), 5xx → unavailable
  *   (with retryAfterMs when a 503 or other 5xx says when to come back), unreadable JSON →
@@ -54,6 +58,7 @@ import type {
   UpstreamResponse,
 } from "./http/types.js";
 import { userAgentFor } from "./http/user-agent.js";
+import { failSpan, inSpan, type Span } from "../protocol/tracing.js";
 
 export { callLine, retryAfterMs } from "./http/meta.js";
 export { resetNoticeLog } from "./http/notices.js";
@@ -203,7 +208,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return { url, call: lineOf(req.method, path) };
   }
 
-  async function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+  /** One request in its span: what it sent and what came back (request id included). */
+  function request(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
+    const method = req.method.toUpperCase();
+    return inSpan(`${options.vendor} ${method}`, spanOptions(method), async (span) => {
+      const result = await send(req);
+      describeCall(span, result.upstream, result.ok ? undefined : result.error.code);
+      return result;
+    });
+  }
+
+  async function send(req: UpstreamRequest): Promise<ConnectorResult<UpstreamResponse>> {
     const aimed = target(req);
     if ("code" in aimed) return { ok: false, error: aimed };
     const { url, call } = aimed;
@@ -278,7 +293,44 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return { ok: true, value: { status: response.status, headers: response.headers, body }, upstream: meta };
   }
 
-  const capturingFetch: typeof fetch = async (input, init) => {
+  const capturingFetch: typeof fetch = (input, init) => {
+    const incoming = input instanceof Request ? input : undefined;
+    const method = (init?.method ?? incoming?.method ?? "GET").toUpperCase();
+    return inSpan(`${options.vendor} ${method}`, spanOptions(method), async (span) => {
+      let last: CapturedCall | undefined;
+      try {
+        return await fetchCaptured(input, init, (entry) => (last = entry));
+      } finally {
+        describeCall(span, last?.meta, last?.failure);
+      }
+    });
+  };
+
+  const spanOptions = (method: string) => ({
+    kind: "client" as const,
+    attributes: { "upstream.vendor": options.vendor, "http.request.method": method },
+  });
+
+  /** The span of one request: the call line (contacts redacted), status, request id, failure. */
+  function describeCall(span: Span, meta: UpstreamMeta | undefined, failure: string | undefined): void {
+    if (meta !== undefined) {
+      span.setAttribute("upstream.call", meta.call);
+      if (meta.status > 0) span.setAttribute("http.response.status_code", meta.status);
+      if (meta.request_id !== undefined) span.setAttribute("upstream.request_id", meta.request_id);
+    }
+    // A failure the client decided (timeout, too large…), else an error status the SDK reads.
+    const failed = failure ?? (meta !== undefined && meta.status >= 400 ? `http_${meta.status}` : undefined);
+    if (failed !== undefined) {
+      span.setAttribute("upstream.outcome", failed);
+      failSpan(span, failed);
+    }
+  }
+
+  async function fetchCaptured(
+    input: Parameters<typeof fetch>[0],
+    init: Parameters<typeof fetch>[1],
+    seen: (entry: CapturedCall) => void,
+  ): Promise<Response> {
     const limit = maxBytes();
     const incoming = input instanceof Request ? input : undefined;
     const url = new URL(incoming ? incoming.url : input instanceof URL ? input.href : input);
@@ -286,6 +338,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const call = lineOf(method, url.pathname);
     const scope = captures.getStore();
     const record = (entry: CapturedCall): void => {
+      seen(entry);
       scope?.calls.push(entry);
     };
     if (!within(url)) {
@@ -342,7 +395,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       else entry.failure ??= failure;
       throw error;
     }
-  };
+  }
 
   return {
     vendor: options.vendor,

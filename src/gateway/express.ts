@@ -32,7 +32,7 @@ const ALREADY_SENT = "x-hono-already-sent";
 
 /** Paths the gateway answers under; used only to name a consumed body as a mount-order mistake. */
 const GATEWAY_PATHS =
-  /^\/(?:$|\.well-known\/scheduling\.json|hosts\/|schcp\/|operator\/|console|connect\/|approve\/|webhooks\/|push\/|healthz|readyz)/;
+  /^\/(?:$|\.well-known\/scheduling\.json|hosts\/|schcp\/|operator\/|console|connect\/|approve\/|webhooks\/|push\/|healthz|readyz|metrics)/;
 
 export function gatewayRouter(deps: HttpAppDeps & ReadinessProbe): RequestHandler {
   const app = createHttpApp(deps);

@@ -14,8 +14,8 @@
  *    `{…}`); per-host keys carry `{<hostId>}` (keys.ts), so a host's script runs
  *    on the shard that owns it, and keys of different hosts spread over the shards;
  *  - SCAN and KEYS walk one node: use `eachMaster` to walk the whole keyspace;
- *  - BullMQ keeps a queue's keys in one slot only when its prefix is a hash tag: the
- *    gateway's queue prefixes are `{<REDIS_KEY_PREFIX>bullmq}` and the like.
+ *  - BullMQ keeps a queue's keys in one slot only when its prefix holds a hash tag: the
+ *    gateway's queue prefix is `<REDIS_KEY_PREFIX>{<REDIS_KEY_PREFIX>bullmq}` (keys.ts `group`).
  *
  * Fail-fast, as the single-server client (connection.ts): no offline queue and no
  * resend of a command that was in flight when a connection died (it may have run). A

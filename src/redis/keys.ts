@@ -11,7 +11,10 @@
  *  - keys one script or MULTI touches together share a tag: a host's keys carry `{<hostId>}`
  *    (`hostKey`), which also spreads the hosts over the shards;
  *  - a group of keys that must stay together and is not a host's (a BullMQ queue, the periodic
- *    jobs' locks) is tagged with the whole `<prefix><name>` (`group`);
+ *    jobs' locks) is tagged with the whole `<prefix><name>`, after the prefix (`group`:
+ *    `<prefix>{<prefix><name>}`): the tag keeps the group in the slot of that name (so
+ *    deployments sharing a Cluster under different prefixes do not share one slot), and the
+ *    prefix in front keeps the key under `<prefix>*` with every other, for a SCAN or a clean-up;
  *  - a key touched alone needs no tag (`key`).
  * Only the first `{…}` of a key counts: a key has at most one tag, and a part put inside a tag
  * should not hold `{` or `}` itself.
@@ -34,7 +37,10 @@ export interface RedisKeyspace {
   hostBase(hostId: string): string;
   /** `<prefix>{<hostId>}:<part>:<part>…`: one of the host's keys, in the host's slot. */
   hostKey(hostId: string, ...parts: readonly string[]): string;
-  /** `{<prefix><name>}`: the tag of a group of keys kept in one slot (a BullMQ prefix…). */
+  /**
+   * `<prefix>{<prefix><name>}`: the start of a group of keys kept in one slot (a BullMQ
+   * prefix…), under the prefix like every key, tagged with the group's whole name.
+   */
   group(name: string): string;
   /** The keyspace under `<prefix><name>:` (a store's own corner: `synthetic:`, `basic:`). */
   under(name: string): RedisKeyspace;
@@ -47,7 +53,7 @@ export function redisKeys(prefix: string = DEFAULT_REDIS_KEY_PREFIX): RedisKeysp
     key: (...parts) => `${prefix}${parts.join(":")}`,
     hostBase,
     hostKey: (hostId, ...parts) => `${hostBase(hostId)}${parts.join(":")}`,
-    group: (name) => hashTag(`${prefix}${name}`),
+    group: (name) => `${prefix}${hashTag(`${prefix}${name}`)}`,
     under: (name) => redisKeys(`${prefix}${name}:`),
   };
 }

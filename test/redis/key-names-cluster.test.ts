@@ -18,7 +18,8 @@ beforeAll(async () => {
   raw = openRedis(cluster.url);
 }, 60_000);
 afterAll(async () => {
-  // Keys outside the prefix (hash tags around it) one by one: one slot per command.
+  // Every name starts with the prefix; one outside it would be a pin's failure, and is
+  // deleted all the same (one by one: one slot per command).
   for (const key of recorded) if (!key.startsWith(P)) await raw.del(key);
   await dropPrefix(raw, P);
   await raw.quit();
@@ -32,6 +33,8 @@ describe("Redis key names (cluster)", () => {
       await pin.run(recording(raw, seen), P, raw);
       for (const key of seen) recorded.add(key);
       expect([...seen].sort()).toEqual([...pin.keys(P, true)].sort());
+      // Every name starts with REDIS_KEY_PREFIX, so `<prefix>*` finds all a deployment wrote.
+      expect([...seen].filter((key) => !key.startsWith(P))).toEqual([]);
     });
   }
 });

@@ -14,14 +14,12 @@ import { PIN_CASES, recording } from "./key-pins.js";
 let server: TestRedis;
 let raw: RedisClient;
 const P = uniquePrefix("keys");
-const outside: string[] = [];
 
 beforeAll(async () => {
   server = await startTestRedis();
   raw = openRedis(server.url);
 });
 afterAll(async () => {
-  for (const key of outside) await raw.del(key);
   await dropPrefix(raw, P);
   await raw.quit();
   await server.stop();
@@ -33,26 +31,31 @@ describe("Redis key names (one server)", () => {
       const seen = new Set<string>();
       await pin.run(recording(raw, seen), P, raw);
       expect([...seen].sort()).toEqual([...pin.keys(P, false)].sort());
+      // Every name starts with REDIS_KEY_PREFIX, so `<prefix>*` finds all a deployment wrote.
+      expect([...seen].filter((key) => !key.startsWith(P))).toEqual([]);
     });
   }
 
   it("periodic jobs' lock (jobs/maintenance/redis-lock.ts, with the prefix gateway/runtime/workers.ts gives it)", async () => {
     const prefix = taskLockPrefix(P);
-    expect(prefix).toBe(`{${P}jobs}:lock:`);
-    expect(taskLockPrefix()).toBe("{schcp:jobs}:lock:");
+    // Moved under the prefix (it was `{<p>jobs}:lock:`): a lease lives 5 minutes at most, so
+    // nothing is left behind by the move.
+    expect(prefix).toBe(`${P}{${P}jobs}:lock:`);
+    expect(taskLockPrefix()).toBe("schcp:{schcp:jobs}:lock:");
     const lock = new RedisTaskLock({ redisUrl: server.url, prefix });
-    outside.push(`{${P}jobs}:lock:sweeper`);
     try {
       expect(await lock.acquire("sweeper", 5_000)).not.toBeNull();
-      expect(await raw.pttl(`{${P}jobs}:lock:sweeper`)).toBeGreaterThan(0);
+      expect(await raw.pttl(`${P}{${P}jobs}:lock:sweeper`)).toBeGreaterThan(0);
     } finally {
       await lock.close();
     }
   });
 
   it("BullMQ's prefix (gateway/runtime/options.ts)", () => {
-    expect(bullmqPrefix({ redisKeyPrefix: "p:" })).toBe("{p:bullmq}");
-    expect(bullmqPrefix({})).toBe("{schcp:bullmq}");
+    // Moved under the prefix (it was `{<p>bullmq}`); README, Redis key prefix, says what becomes
+    // of jobs queued under the earlier one.
+    expect(bullmqPrefix({ redisKeyPrefix: "p:" })).toBe("p:{p:bullmq}");
+    expect(bullmqPrefix({})).toBe("schcp:{schcp:bullmq}");
   });
 
   it("the hold store's layout (holds/redis/keys.ts)", () => {

@@ -309,14 +309,17 @@ export const PIN_CASES: readonly PinCase[] = [
       await hosts.version();
       await hosts.delete(HOST);
     },
-    // On a cluster the counter and the owner index share the hash's slot (its hash tag).
+    // On a cluster the counter and the owner index share the hash's slot (its hash tag), under
+    // the prefix (they were `{<p>managed-hosts}:…`; the index is rebuilt from the hash once, as
+    // for a store written before it existed, and the counter starts again, which replicas read
+    // as one change).
     keys: (p, cluster) =>
       cluster
         ? [
             `${p}managed-hosts`,
-            `{${p}managed-hosts}:version`,
-            `{${p}managed-hosts}:owner:own_a`,
-            `{${p}managed-hosts}:indexed`,
+            `${p}{${p}managed-hosts}:version`,
+            `${p}{${p}managed-hosts}:owner:own_a`,
+            `${p}{${p}managed-hosts}:indexed`,
           ]
         : [
             `${p}managed-hosts`,

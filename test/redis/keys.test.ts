@@ -21,12 +21,13 @@ describe("redisKeys", () => {
     expect(hashTag("h1")).toBe("{h1}");
   });
 
-  it("tags a group with its whole name, and nests a store's own corner", () => {
+  it("tags a group with its whole name under the prefix, and nests a store's own corner", () => {
     const keys = redisKeys("p:");
-    expect(keys.group("bullmq")).toBe("{p:bullmq}");
+    // Under the prefix like every key (a `p:*` SCAN finds it); the tag is the group's whole name.
+    expect(keys.group("bullmq")).toBe("p:{p:bullmq}");
     const synthetic = keys.under("synthetic");
     expect(synthetic.prefix).toBe("p:synthetic:");
     expect(synthetic.hostKey("h1", "ver")).toBe("p:synthetic:{h1}:ver");
-    expect(redisKeys(`${keys.group("managed-hosts")}:`).key("version")).toBe("{p:managed-hosts}:version");
+    expect(redisKeys(`${keys.group("managed-hosts")}:`).key("version")).toBe("p:{p:managed-hosts}:version");
   });
 });

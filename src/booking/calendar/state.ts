@@ -93,6 +93,12 @@ export interface SyncReport {
   readonly at: number;
   readonly kind: "full" | "incremental";
   readonly outcome: SyncOutcome;
+  /**
+   * When the calendar was last read through (the start of its last complete sync): `at` when
+   * this one completed, else carried over from the report before it; absent until one has. The
+   * operator's metrics read the host's sync lag from it.
+   */
+  readonly lastCompleteAt?: number;
   readonly pages: number;
   /** Events known after the sync (series counted once). */
   readonly events: number;

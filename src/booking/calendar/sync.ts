@@ -565,8 +565,24 @@ async function displace(deps: CalendarSyncDeps, found: SyncConflict[]): Promise<
 }
 
 async function finish(deps: CalendarSyncDeps, reports: SyncReport[]): Promise<SyncReport[]> {
-  for (const r of reports) await deps.state.putReport(r);
-  return reports;
+  const hostId = reports[0]?.hostId;
+  // An incomplete sync keeps the time of the last complete one (a report written before
+  // lastCompleteAt existed says it by its own outcome).
+  const earlier =
+    hostId !== undefined && reports.some((r) => r.outcome !== "complete")
+      ? await deps.state.reports(hostId)
+      : [];
+  const lastComplete = (r: SyncReport): number | undefined => {
+    if (r.outcome === "complete") return r.at;
+    const before = earlier.find((e) => e.calendarId === r.calendarId);
+    return before?.lastCompleteAt ?? (before?.outcome === "complete" ? before.at : undefined);
+  };
+  const out = reports.map((r) => {
+    const at = lastComplete(r);
+    return at === undefined ? r : { ...r, lastCompleteAt: at };
+  });
+  for (const r of out) await deps.state.putReport(r);
+  return out;
 }
 
 /** Reads one calendar's changes (nothing is stored here). */

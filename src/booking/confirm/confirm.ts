@@ -21,6 +21,8 @@ import type {
 import type { BookingState } from "../bookings/state.js";
 import type { HoldRecord } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
+import { noMetrics } from "../../protocol/metrics.js";
+import { inSpan } from "../../protocol/tracing.js";
 import { loadBooking } from "../bookings/store.js";
 import { invalidState, notFound, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import { holdStateRefusal } from "./checks.js";
@@ -62,9 +64,41 @@ export interface UpstreamExtras {
 /**
  * Steps 3 and 4 of the two-phase confirm, for a hold fenced by beginConfirm: the intent is
  * written, the upstream create runs under the hold's idempotency key, and the booking is
- * recorded (or the hold given back). Every edge's confirm ends here.
+ * recorded (or the hold given back). Every edge's confirm ends here, naming itself (`edge`:
+ * "schcp", "osbp", "a2a"), so its bookings are counted under its name with the status they
+ * were made in, or "refused".
  */
-export async function settleUpstream(
+export function settleUpstream(
+  deps: BookingDeps,
+  host: HostRuntime,
+  fenced: HoldRecord,
+  fence: number,
+  payload: HoldPayload,
+  intent: ConfirmIntent,
+  extras: UpstreamExtras,
+  edge: string,
+): UseCase<BookingState> {
+  const attributes = {
+    "booking.host_id": host.config.id,
+    "booking.hold_id": fenced.holdId,
+    "booking.edge": edge,
+  };
+  return inSpan("booking.confirm", { attributes }, async (span) => {
+    const made = await settle(deps, host, fenced, fence, payload, intent, extras);
+    const status = made.ok ? made.value.status : "refused";
+    (deps.metrics ?? noMetrics).booking(edge, status);
+    span.setAttribute("booking.status", status);
+    if (made.ok) span.setAttribute("booking.booking_id", made.value.bookingId);
+    else
+      span.setAttributes({
+        "booking.refusal.code": made.error.code,
+        "booking.refusal.reason": made.error.reason,
+      });
+    return made;
+  });
+}
+
+async function settle(
   deps: BookingDeps,
   host: HostRuntime,
   fenced: HoldRecord,

@@ -18,6 +18,7 @@ import { principalOf } from "../authority.js";
 import { grantOf } from "../contract.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { err, ok } from "../../protocol/result.js";
+import { inSpan } from "../../protocol/tracing.js";
 import type { BookingDeps, Caller, HostRuntime, UseCase } from "../api.js";
 import type { UpstreamCustomer } from "../upstream.js";
 import type { BookingState } from "../bookings/state.js";
@@ -61,7 +62,17 @@ const MAX_ATTEMPTS = 16;
 export const attemptHoldId = (hostId: string, attemptKey: string, n: number): string =>
   `h_${sha256Base64Url(`direct\n${hostId}\n${attemptKey}\n${n}`).slice(0, 22)}`;
 
-export async function bookNow(
+export function bookNow(
+  deps: BookingDeps,
+  hostId: string,
+  caller: Caller,
+  intent: DirectBookingIntent,
+): UseCase<DirectBooking> {
+  const attributes = { "booking.host_id": hostId, "booking.edge": caller.authority?.kind ?? "direct" };
+  return inSpan("booking.book_now", { attributes }, () => book(deps, hostId, caller, intent));
+}
+
+async function book(
   deps: BookingDeps,
   hostId: string,
   caller: Caller,
@@ -138,11 +149,20 @@ async function confirmHeld(
     principal,
     consent: { approved: "offer", mandate: grantOf(caller.authority?.kind ?? "direct", principal) },
   };
-  const made = await settleUpstream(deps, host, begun.value.hold, begun.value.fence, payload, confirmIntent, {
-    ...(intent.customer !== undefined && { customer: intent.customer }),
-    ...(intent.notes !== undefined && { notes: intent.notes }),
-    ...(intent.verificationCode !== undefined && { verificationCode: intent.verificationCode }),
-  });
+  const made = await settleUpstream(
+    deps,
+    host,
+    begun.value.hold,
+    begun.value.fence,
+    payload,
+    confirmIntent,
+    {
+      ...(intent.customer !== undefined && { customer: intent.customer }),
+      ...(intent.notes !== undefined && { notes: intent.notes }),
+      ...(intent.verificationCode !== undefined && { verificationCode: intent.verificationCode }),
+    },
+    caller.authority?.kind ?? "direct",
+  );
   if (!made.ok) {
     // A direct booking's hold is nobody's to keep: when the platform definitely made nothing
     // (it refused, asked for verification, or rate-limited us), give the time back now. After

@@ -12,6 +12,8 @@
  */
 import type { HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
+import { noMetrics } from "../../protocol/metrics.js";
+import { inSpan } from "../../protocol/tracing.js";
 import type { BookingDeps, HoldPayload, HostRuntime, UseCase } from "../api.js";
 import { holdAttachments } from "../bookings/edges.js";
 import { edgesOf } from "../contract.js";
@@ -36,13 +38,27 @@ export interface CreatedHold {
   readonly payload: HoldPayload;
 }
 
-export async function createHold(
+export function createHold(
   deps: BookingDeps,
   runtime: HostRuntime,
   params: CreateHoldParams,
 ): UseCase<CreatedHold> {
-  const result = await create(deps, runtime, params);
-  return result.ok ? result : err(withContactRemedy(result.error, runtime.config));
+  const attributes = { "booking.host_id": runtime.config.id, "booking.hold_kind": params.kind };
+  return inSpan("booking.hold", { attributes }, async (span) => {
+    const result = await create(deps, runtime, params);
+    const metrics = deps.metrics ?? noMetrics;
+    if (result.ok) {
+      metrics.holdGranted();
+      span.setAttribute("booking.hold_id", result.value.record.holdId);
+      return result;
+    }
+    metrics.holdRefused(result.error.code, result.error.reason);
+    span.setAttributes({
+      "booking.refusal.code": result.error.code,
+      "booking.refusal.reason": result.error.reason,
+    });
+    return err(withContactRemedy(result.error, runtime.config));
+  });
 }
 
 async function create(

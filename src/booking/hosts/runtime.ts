@@ -19,6 +19,7 @@
 import type { Catalog, Connector } from "../../connectors/port.js";
 import { err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
+import { noMetrics, type Metrics } from "../../protocol/metrics.js";
 import type { HostConfig, HostKey, HostRuntime } from "../api.js";
 import { DEFAULT_HEALTH_POLICY, HostHealth } from "./health.js";
 import type { HealthListener, HostHealthPolicy } from "./health.js";
@@ -35,6 +36,8 @@ export interface HostRuntimeOptions {
   readonly onHealth?: HealthListener;
   /** A calendar host's read horizon (HostRuntime.availabilityKnownUntil). */
   readonly availabilityKnownUntil?: () => Promise<number | undefined>;
+  /** Counts the host's upstream calls (watched-connector.ts); nothing is counted when absent. */
+  readonly metrics?: Metrics;
 }
 
 const problem = (code: string, field: string, hostId: string, why: string): Result<never, FieldError> =>
@@ -59,7 +62,10 @@ export async function buildHostRuntime(
     options.healthPolicy ?? DEFAULT_HEALTH_POLICY,
   );
   if (options.onHealth !== undefined) health.onTransition(options.onHealth);
-  const watched = watchConnector(capable.value, health);
+  const watched = watchConnector(capable.value, health, {
+    metrics: options.metrics ?? noMetrics,
+    vendor: capable.value.platform.vendor,
+  });
   const read = await watched.catalog.read();
   if (read.ok) {
     // At start a catalog that does not fit is the configuration's fault: refuse to start.

@@ -92,7 +92,9 @@ const isRateLimitHeader = (name: string): boolean =>
  * Builds the meta from a response's status and headers. `versionEchoes` are the header names
  * the platform echoes its version in (its pin header first); the first present wins.
  * request_id: the first header, in the Headers iteration order (sorted by name: fetch keeps no
- * wire order), whose name contains "request-id".
+ * wire order), whose name contains "request-id", the platform's own before an echo of the
+ * client's: Graph answers both `client-request-id` (the id the caller sent, or one made for it)
+ * and `request-id` (its own, the one its support asks for), and the first sorts first.
  */
 export function captureUpstreamMeta(
   call: string,
@@ -102,12 +104,17 @@ export function captureUpstreamMeta(
 ): UpstreamMeta {
   if (headers === undefined) return { call, status };
   let requestId: string | undefined;
+  let clientRequestId: string | undefined;
   const ratelimit: Record<string, string> = {};
   for (const [name, value] of headers) {
     const lower = name.toLowerCase();
-    if (requestId === undefined && lower.includes("request-id")) requestId = value;
+    if (lower.includes("request-id")) {
+      if (lower.startsWith("client-")) clientRequestId ??= value;
+      else requestId ??= value;
+    }
     if (isRateLimitHeader(lower)) ratelimit[lower] = value;
   }
+  requestId ??= clientRequestId;
   let apiVersion: string | undefined;
   for (const name of [...versionEchoes.map((n) => n.toLowerCase()), ...DEFAULT_VERSION_ECHOES]) {
     const value = headers.get(name);

@@ -76,10 +76,19 @@ export async function confirmHold(
     consent: receiptConsent(chain, signed.offerSha256),
   };
   const contact = body.contact ?? chain.root.claims.contact;
-  const made = await settleUpstream(deps, host, fenced, fence, payload, intent, {
-    ...(contact !== undefined && { customer: contact }),
-    ...(body.notes !== undefined && { notes: body.notes }),
-  });
+  const made = await settleUpstream(
+    deps,
+    host,
+    fenced,
+    fence,
+    payload,
+    intent,
+    {
+      ...(contact !== undefined && { customer: contact }),
+      ...(body.notes !== undefined && { notes: body.notes }),
+    },
+    "schcp",
+  );
   if (!made.ok) return made;
   const status = made.value.status === "pending_host" ? 202 : 201;
   return ok({ status, body: bookingResponse(made.value, host) });

@@ -13,6 +13,7 @@
  *   GET  /connect/{provider}/start|callback      Connect, behind console sessions (src/edges/console/connect)
  *   GET, POST /connect/{source}/disconnect       disconnect a host (revoke, delete, stop offering time)
  *   *    /api/servicialo/{hostId}/...             Servicialo A2A, REST and JSON-RPC (src/edges/a2a)
+ *   GET  /metrics                                the Prometheus scrape (src/gateway/metrics)
  *
  * This file is also the composition of every HTTP edge into that one app: A2A, the console
  * and Connect are mounted here, over HttpAppDeps (types.ts), which carries their dependencies
@@ -48,6 +49,8 @@ import { crossSiteCallbackBounce, hostAccess } from "../../edges/console/connect
 import { normalizeOrigin } from "../../edges/schcp/http/target-uri.js";
 import type { HttpAppDeps } from "./types.js";
 import { mountA2aJsonRpc } from "../../edges/a2a/jsonrpc/routes.js";
+import { answerScrape } from "../metrics/endpoint.js";
+import { requestSpan } from "./request-span.js";
 
 export const SCHCP_VERSION = "0.4";
 
@@ -64,6 +67,8 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   if (origin === undefined) throw new Error(`createHttpApp: "${deps.publicOrigin}" is not an http(s) origin`);
   const app = new Hono();
 
+  // A span per edge request, around everything the request does (request-span.ts).
+  app.use("*", requestSpan());
   // §3.1: every host-endpoint response, and every response serving a discovery or operator
   // document, carries SchCP-Version; the operator API and errors carry it too.
   app.use("*", async (c, next) => {
@@ -94,6 +99,11 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   // Liveness: the process answers. Readiness: the store answers too, so a load balancer only
   // sends traffic to a replica that can take a hold (a Redis round trip when REDIS_URL is set).
   app.get("/healthz", () => toHttp(jsonResponse(200, { ok: true })));
+  // Beside the probes: the operator's scrape, behind the operator credential unless opened
+  // (src/gateway/metrics/endpoint.ts); absent with METRICS=off.
+  const metrics = deps.metrics;
+  if (metrics !== undefined)
+    app.get("/metrics", (c) => answerScrape(metrics, c.req.header("authorization"), deps.operatorToken));
   app.get("/readyz", async () => {
     const store = deps.store;
     if (store === undefined) return toHttp(jsonResponse(503, { ready: false, reason: "no store" }));

@@ -10,6 +10,7 @@ import type { SquareWebhookReceiver } from "../../edges/inbound/square-webhooks.
 import type { OperatorHttpDeps } from "../../edges/operator/types.js";
 import type { SchcpHostApi } from "../../edges/schcp/api.js";
 import type { SchcpHttpDeps } from "../../edges/schcp/http/types.js";
+import type { MetricsEndpoint } from "../metrics/endpoint.js";
 
 export type { EdgeResponse } from "../../edges/http/respond.js";
 export type {
@@ -44,4 +45,6 @@ export interface HttpAppDeps extends SchcpHttpDeps, Omit<OperatorHttpDeps, "book
   readonly a2a?: A2aIntents;
   /** Issues a host's A2A API key from the console (GET|POST /console/hosts/{id}/a2a-key). */
   readonly a2aKeys?: A2aApiKeys;
+  /** The Prometheus scrape (GET /metrics, src/gateway/metrics); absent: no such route. */
+  readonly metrics?: MetricsEndpoint;
 }

@@ -19,6 +19,7 @@ import { isUsableOperatorToken } from "../runtime/operator-token.js";
 import type { ConnectProviders } from "../../edges/console/connect/wiring.js";
 import type { OAuthProvider } from "../credentials/record.js";
 import { DEFAULT_OWNER_CAPS, type OwnerCaps } from "../../edges/console/managed-hosts.js";
+import type { MetricsAccess } from "../metrics/endpoint.js";
 
 export interface ServeSettings {
   readonly port: number;
@@ -54,6 +55,11 @@ export interface ServeSettings {
   readonly upstreamLimits: Partial<UpstreamLimits>;
   /** CALENDAR_SYNC_CONCURRENCY: calendar syncs run at once without Redis (1-256; default 4). */
   readonly calendarSyncConcurrency?: number;
+  /**
+   * METRICS: who may read GET /metrics. "token" (default): the operator credential as a bearer;
+   * "on": anyone who reaches the port; "off": no such route (src/gateway/metrics/endpoint.ts).
+   */
+  readonly metrics: MetricsAccess;
 }
 
 const set = (v: string | undefined): v is string => v !== undefined && v !== "";
@@ -162,8 +168,14 @@ export function readServeEnv(
     return err(`CALENDAR_SYNC_CONCURRENCY must be a whole number from 1 to 256, got "${syncs}"`);
   }
 
+  const metrics = env["METRICS"];
+  if (set(metrics) && metrics !== "token" && metrics !== "on" && metrics !== "off") {
+    return err(`METRICS must be token, on or off, got "${metrics}"`);
+  }
+
   return ok({
     port,
+    metrics: set(metrics) ? metrics : "token",
     ...(messages.value !== undefined && { hostMessages: messages.value }),
     trustForwardedFor: trust === "1" || trust === "true",
     upstreamAllowPrivate: allowPrivate === "1" || allowPrivate === "true",

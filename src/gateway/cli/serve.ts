@@ -121,6 +121,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       dataDir: settings.value.dataDir,
       logger: jsonLinesLogger((line) => io.err(line)),
       validateResponses: settings.value.validateResponses,
+      metrics: settings.value.metrics,
       ...(settings.value.hostMessages !== undefined && { hostMessages: settings.value.hostMessages }),
       operatorName: configPath === undefined ? "Booking Gateway (embedded default)" : "Booking Gateway",
       ...(settings.value.redisUrl !== undefined && { redisUrl: settings.value.redisUrl }),
@@ -203,6 +204,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
   say(
     `operator API at ${publicOrigin}/operator/v0/<host id>/bookings with "Authorization: Bearer <credential>"`,
   );
+  if (settings.value.metrics !== "off")
+    say(
+      settings.value.metrics === "on"
+        ? `Prometheus metrics at ${publicOrigin}/metrics, open to anyone who reaches this port (METRICS=on)`
+        : `Prometheus metrics at ${publicOrigin}/metrics with "Authorization: Bearer <credential>"`,
+    );
   say(
     runtime.operatorTokenSource === "env"
       ? "operator credential: from OPERATOR_TOKEN"

@@ -6,12 +6,13 @@
  * cannot both win.
  *
  * On a Redis Cluster the script's two keys must share a slot: there the counter is
- * `{<prefix>managed-hosts}:version`, whose hash tag is the hash's whole name (a key without
- * braces hashes whole), so both land in one slot. On one server the counter keeps its old
- * name, so a running deployment's replicas (old and new code) go on watching the same key.
+ * `<prefix>{<prefix>managed-hosts}:version`, whose hash tag is the hash's whole name (a key
+ * without braces hashes whole), so both land in one slot, and it stays under the prefix like
+ * every key (src/redis/keys.ts `group`). On one server the counter keeps its old name, so a
+ * running deployment's replicas (old and new code) go on watching the same key.
  *
  * Each owner's hosts are indexed in a hash `<prefix>managed-hosts:owner:<owner>` (id -> state;
- * `{<prefix>managed-hosts}:owner:<owner>` on a cluster, the same slot again), written in the
+ * `<prefix>{<prefix>managed-hosts}:owner:<owner>` on a cluster, the same slot again), written in the
  * same script as the record, so an owner's page reads that owner's records only and a create
  * counts the owner's caps from the index, atomically with the write. A store written before the
  * index existed gets it built once (marker `…managed-hosts:indexed`), with HSETNX so it never
@@ -100,7 +101,7 @@ export class RedisManagedHostStore implements ManagedHostStore {
   private readonly versionKey: string;
   /**
    * The counter, owner keys and the index marker: under `<prefix>managed-hosts:`, and on a
-   * cluster under the hash's whole name as a hash tag (`{<prefix>managed-hosts}:`).
+   * cluster under the hash's whole name as a hash tag (`<prefix>{<prefix>managed-hosts}:`).
    */
   private readonly near: RedisKeyspace;
   private indexed: Promise<void> | undefined;

@@ -7,6 +7,9 @@ import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
 import type { BookingService } from "../booking-service.js";
 import { MemoryRateLimiter } from "../../edges/http/rate-limit.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Metrics } from "../../protocol/metrics.js";
+import type { RateLimiter } from "../../edges/http/types.js";
+import { countedLimiter } from "../metrics/counted-limiter.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
 import { connectClient, createClient } from "../../redis/connection.js";
 import {
@@ -28,15 +31,19 @@ export async function a2aWiring(opts: {
   readonly core: BookingService;
   readonly booking: BookingDeps;
   readonly logger: Logger;
+  /** Counts the abuse limits' refusals ("a2a-origin", "a2a-contact"). */
+  readonly metrics?: Metrics;
   readonly dataDir: string;
   readonly redisUrl?: string;
   readonly redisKeyPrefix?: string;
 }): Promise<A2aWiring> {
+  const counted = (limiter: RateLimiter, limit: string): RateLimiter =>
+    opts.metrics === undefined ? limiter : countedLimiter(limiter, limit, opts.metrics);
   if (opts.redisUrl === undefined) {
     const keys = createA2aApiKeys(fileKeyHashStore(opts.dataDir));
     const limits = {
-      origin: new MemoryRateLimiter(A2A_ORIGIN_RATE),
-      contact: new MemoryRateLimiter(A2A_CONTACT_RATE),
+      origin: counted(new MemoryRateLimiter(A2A_ORIGIN_RATE), "a2a-origin"),
+      contact: counted(new MemoryRateLimiter(A2A_CONTACT_RATE), "a2a-contact"),
     };
     const intents = createA2aIntents({
       core: opts.core,
@@ -52,8 +59,8 @@ export async function a2aWiring(opts: {
   await connectClient(client, opts.redisUrl);
   const keys = createA2aApiKeys(redisKeyHashStore(client, prefix));
   const limits = {
-    origin: new RedisRateLimiter(client, A2A_ORIGIN_RATE, prefix, "a2a-origin"),
-    contact: new RedisRateLimiter(client, A2A_CONTACT_RATE, prefix, "a2a-contact"),
+    origin: counted(new RedisRateLimiter(client, A2A_ORIGIN_RATE, prefix, "a2a-origin"), "a2a-origin"),
+    contact: counted(new RedisRateLimiter(client, A2A_CONTACT_RATE, prefix, "a2a-contact"), "a2a-contact"),
   };
   const intents = createA2aIntents({
     core: opts.core,

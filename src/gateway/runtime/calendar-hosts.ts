@@ -32,6 +32,10 @@ import {
 } from "../../jobs/calendar-sync/queue.js";
 import { describeError } from "../../jobs/logger.js";
 import type { Logger } from "../../protocol/logger.js";
+import { noMetrics, type Metrics } from "../../protocol/metrics.js";
+import { failSpan, inSpan, type Span } from "../../protocol/tracing.js";
+import type { CalendarSync } from "../../connectors/port.js";
+import { observedCall } from "../../booking/hosts/watched-connector.js";
 import {
   createBullmqHostMessenger,
   createHostMessenger,
@@ -103,6 +107,8 @@ export interface CalendarHostsDeps {
     readonly propose: OperatorApi["propose"];
     readonly messenger?: HostMessenger;
   };
+  /** Counts each sync's outcome and its calendar reads (src/protocol/metrics.ts). */
+  readonly metrics?: Metrics;
 }
 
 /** One run for one host: sync its calendars, then rewrite lagging own events. */
@@ -113,17 +119,63 @@ export async function runCalendarHost(
 ): Promise<void> {
   const handle = deps.handles.find((h) => h.hostId === hostId);
   if (handle === undefined) return;
-  const reports = await syncCalendarHost(
-    {
-      sync: handle.calendar.calendar,
-      state: deps.state,
-      store: deps.store,
-      clock: deps.clock,
-      logger: deps.logger,
-      ...displacementOf(deps, handle),
-    },
-    handle.plan,
+  await inSpan(
+    "calendar.sync",
+    { attributes: { "booking.host_id": hostId, "calendar.reason": reason } },
+    (span) => runHost(deps, handle, reason, span),
   );
+}
+
+/** "complete", or what kept the sync from it: the first error code, "incomplete", "degraded". */
+function syncOutcome(reports: readonly SyncReport[]): string {
+  const failed = reports.find((r) => r.error !== undefined)?.error;
+  if (failed !== undefined) return failed.code;
+  if (reports.some((r) => r.outcome !== "complete")) return "incomplete";
+  return reports.some((r) => r.degraded !== undefined) ? "degraded" : "complete";
+}
+
+/** The calendar's reads, counted as the port calls they are (calendar.sync) when there are metrics. */
+function countedSync(handle: CalendarHostHandle, metrics: Metrics | undefined): CalendarSync {
+  const calendar = handle.calendar.calendar;
+  if (metrics === undefined) return calendar;
+  const observer = { metrics, vendor: handle.calendar.platform.vendor };
+  return {
+    sync: (request) =>
+      observedCall(observer, "calendar.sync", () => calendar.sync(request)) as ReturnType<
+        CalendarSync["sync"]
+      >,
+  };
+}
+
+async function runHost(
+  deps: CalendarHostsDeps,
+  handle: CalendarHostHandle,
+  reason: string,
+  span: Span,
+): Promise<void> {
+  const hostId = handle.hostId;
+  const metrics = deps.metrics ?? noMetrics;
+  let reports: SyncReport[];
+  try {
+    reports = await syncCalendarHost(
+      {
+        sync: countedSync(handle, deps.metrics),
+        state: deps.state,
+        store: deps.store,
+        clock: deps.clock,
+        logger: deps.logger,
+        ...displacementOf(deps, handle),
+      },
+      handle.plan,
+    );
+  } catch (e) {
+    metrics.calendarSync(hostId, "error");
+    throw e;
+  }
+  const outcome = syncOutcome(reports);
+  metrics.calendarSync(hostId, outcome);
+  span.setAttribute("calendar.outcome", outcome);
+  if (outcome !== "complete") failSpan(span, outcome);
   // The horizon availability remembers (read-horizon.ts) may have moved.
   forgetReadHorizon(deps.state, hostId);
   for (const r of reports) logSync(deps.logger, r, reason);

@@ -14,6 +14,7 @@ import type { FaultPlan, SyntheticBackend, SyntheticMessageSink } from "../../co
 import { childPointer, err, fieldError, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Metrics } from "../../protocol/metrics.js";
 import { connectorFor } from "./connectors.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
 import { calendarHostFrom, type CalendarHostHandle } from "../../booking/calendar/host-setup.js";
@@ -50,6 +51,8 @@ export interface BuildHostsDeps {
   readonly pacing?: PacingGate;
   /** A CalDAV request's timeout (GatewayRuntimeOptions.caldavTimeoutMs). */
   readonly caldavTimeoutMs?: number;
+  /** Counts each host's upstream calls (the runtime's metrics). */
+  readonly metrics?: Metrics;
 }
 
 /** One host made live (not yet served: the caller puts it in a directory). */
@@ -127,6 +130,7 @@ export async function buildHost(
   const runtime = await buildHostRuntime(config, connector.value, [key], {
     clock,
     onHealth: (change) => logHealth(deps.logger, change),
+    ...(deps.metrics !== undefined && { metrics: deps.metrics }),
     ...(deps.healthPolicy !== undefined && { healthPolicy: deps.healthPolicy }),
     ...(calendarPlan !== undefined && {
       availabilityKnownUntil: () => knownUntil(calendarPlan, deps.calendarState),

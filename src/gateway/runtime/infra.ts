@@ -7,6 +7,8 @@
  *   hold, booking, nonce or idempotency record.
  */
 import type { Logger } from "../../protocol/logger.js";
+import type { Metrics } from "../../protocol/metrics.js";
+import { countedLimiter } from "../metrics/counted-limiter.js";
 import { DEFAULT_REDIS_KEY_PREFIX, redisKeys } from "../../redis/keys.js";
 import type { Clock } from "../../protocol/clock.js";
 import type { BookingIndex } from "../../booking/api.js";
@@ -33,6 +35,7 @@ import { MemoryNoticeBook, RedisNoticeBook, type NoticeBook } from "../../bookin
 import { MemoryLinkUseStore, RedisLinkUseStore, type LinkUseStore } from "../../booking/approval/links.js";
 import { MemoryPacingGate, type PacingGate } from "../../connectors/http/pacing.js";
 import { RedisPacingGate } from "./redis-pacing.js";
+import { warnOfLegacyQueues } from "./legacy-keys.js";
 import { MemoryNoticeBudget, RedisNoticeBudget, type NoticeBudget } from "../../booking/approval/notify.js";
 import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
 
@@ -75,6 +78,8 @@ export interface InfraOptions {
   readonly slotMoveWaitMs?: number;
   /** Where a booking answered before its replicas had it is reported. */
   readonly logger?: Logger;
+  /** Counts the rate limits' refusals ("availability", "origin"). */
+  readonly metrics?: Metrics;
   /**
    * Without Redis: keep the memory stores in this directory between processes (one process
    * at a time, memory-state-file.ts), for commands run once per client session (`mcp`).
@@ -85,6 +90,8 @@ export interface InfraOptions {
 export async function createInfra(opts: InfraOptions): Promise<Infra> {
   const rate = opts.availabilityRate ?? DEFAULT_AVAILABILITY_RATE;
   const originRate = opts.originRate === undefined ? DEFAULT_ORIGIN_RATE : opts.originRate;
+  const counted = (limiter: RateLimiter, limit: string): RateLimiter =>
+    opts.metrics === undefined ? limiter : countedLimiter(limiter, limit, opts.metrics);
   if (opts.redisUrl === undefined) {
     const store = new MemoryHoldStore({ clock: opts.clock });
     const syntheticBackend = new MemorySyntheticBackend();
@@ -102,8 +109,8 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
     return {
       store,
       syntheticBackend,
-      rateLimiter: new MemoryRateLimiter(rate),
-      ...(originRate !== false && { originLimiter: new MemoryRateLimiter(originRate) }),
+      rateLimiter: counted(new MemoryRateLimiter(rate), "availability"),
+      ...(originRate !== false && { originLimiter: counted(new MemoryRateLimiter(originRate), "origin") }),
       bookingIndex: storeBookingIndex(store),
       calendarState,
       notices: new MemoryNoticeBook(),
@@ -150,13 +157,17 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
         () => client.disconnect(),
       ),
     );
+    if (opts.logger !== undefined) await warnOfLegacyQueues(client, prefix, opts.logger);
     return {
       store,
       syntheticBackend: backend,
       // Leased a few tokens at a time: most requests make no Redis call (leased-rate-limit.ts).
-      rateLimiter: new LeasedRateLimiter(new RedisRateLimiter(client, rate, prefix)),
+      rateLimiter: counted(new LeasedRateLimiter(new RedisRateLimiter(client, rate, prefix)), "availability"),
       ...(originRate !== false && {
-        originLimiter: new LeasedRateLimiter(new RedisRateLimiter(client, originRate, prefix, "origin")),
+        originLimiter: counted(
+          new LeasedRateLimiter(new RedisRateLimiter(client, originRate, prefix, "origin")),
+          "origin",
+        ),
       }),
       bookingIndex: storeBookingIndex(store),
       calendarState: new RedisCalendarStateStore(client, prefix),

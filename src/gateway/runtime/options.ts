@@ -13,6 +13,8 @@ import type { Resolver } from "../../protocol/net/guarded-lookup.js";
 import type { AddressPolicy } from "../../protocol/net/policy.js";
 import type { TokenBucketPolicy } from "../../edges/http/rate-limit.js";
 import type { Logger } from "../../protocol/logger.js";
+import type { Metrics } from "../../protocol/metrics.js";
+import type { MetricsAccess } from "../metrics/endpoint.js";
 import type { HostMessageSettings } from "./calendar-hosts.js";
 import type { WorkerIntervals } from "./workers.js";
 import type { VaultCredentials } from "../credentials/host-tokens.js";
@@ -107,6 +109,12 @@ export interface GatewayRuntimeOptions {
    * (default 2 s; false: only when managedHosts.reconcile() is called, as tests do).
    */
   readonly managedHostsReconcileMs?: number | false;
+  /**
+   * Who may read GET /metrics (METRICS): "token" (the default) only with the operator's bearer
+   * credential, as the operator API; "on" anyone who reaches the port (a scrape over a private
+   * network); "off" no route. The counts are recorded either way.
+   */
+  readonly metrics?: MetricsAccess;
 }
 
 /** Settled at the start of buildGatewayRuntime and read by several feature wirings. */
@@ -118,12 +126,17 @@ export interface RuntimeBasics {
   readonly ids: IdGenerator;
   /** The connectors' HTTP client: opts.connectorFetch, else the upstream address policy's. */
   readonly connectorFetch: typeof fetch;
+  /** What every feature counts through (this runtime's registry, features/metrics.ts). */
+  readonly metrics: Metrics;
 }
 
 /** The Redis key prefix (default "schcp:"). */
 export const keyPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
   opts.redisKeyPrefix ?? DEFAULT_REDIS_KEY_PREFIX;
 
-/** BullMQ's prefix under the key prefix, `{<prefix>bullmq}` (one hash slot on a Cluster). */
+/**
+ * BullMQ's prefix under the key prefix, `<prefix>{<prefix>bullmq}`: one hash slot on a Cluster,
+ * and every queue key under `<prefix>*` like the rest (src/redis/keys.ts `group`).
+ */
 export const bullmqPrefix = (opts: Pick<GatewayRuntimeOptions, "redisKeyPrefix">): string =>
   redisKeys(keyPrefix(opts)).group("bullmq");

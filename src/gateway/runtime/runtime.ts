@@ -46,6 +46,11 @@ import { mountConsole } from "./features/console.js";
 import { discoveryDocuments } from "./features/discovery.js";
 import { mountHosts } from "./features/hosts.js";
 import { mountInfra } from "./features/infra.js";
+import { mountMetrics } from "./features/metrics.js";
+import { scrapeSources } from "../metrics/sources.js";
+import { WEBHOOK_QUEUE } from "../../jobs/webhooks/bullmq-outbox.js";
+import { HOST_MESSAGE_QUEUE } from "../../jobs/outbox/bullmq-messenger.js";
+import { CALENDAR_SYNC_QUEUE } from "../../jobs/calendar-sync/queue.js";
 import { mountManagedHosts, reconcileManagedHosts } from "./features/managed-hosts.js";
 import { mountSquareWebhooks } from "./features/square-webhooks.js";
 import { mountWorkers } from "./features/workers.js";
@@ -113,10 +118,13 @@ export async function buildGatewayRuntime(
     );
   }
   if (opts.hosts.length === 0) return err(fieldError("no_hosts", "/hosts", "/hosts: no host to serve"));
+  const logger = opts.logger ?? jsonLinesLogger();
+  const metrics = mountMetrics(opts, logger);
   const basics: RuntimeBasics = {
     publicOrigin,
     clock: opts.clock ?? systemClock,
-    logger: opts.logger ?? jsonLinesLogger(),
+    logger,
+    metrics: metrics.prometheus.metrics,
     ids: opts.ids ?? randomIds,
     // Every upstream a person or operator named is reached through the one address policy.
     connectorFetch:
@@ -126,7 +134,7 @@ export async function buildGatewayRuntime(
         ...(opts.upstreamResolver !== undefined && { resolver: opts.upstreamResolver }),
       }),
   };
-  const { clock, logger, ids } = basics;
+  const { clock, ids } = basics;
   const closeFailed = (e: unknown) => logger.error("closing after a failed start", { error: String(e) });
 
   return startInOrder(async (started) => {
@@ -160,6 +168,20 @@ export async function buildGatewayRuntime(
     const connect = started.add(await mountConnect(opts, basics));
     started.add(reconcileManagedHosts(opts, basics, managed));
     const views = calendarViews(calendar, sync, infra);
+    metrics.prometheus.collectFrom(
+      scrapeSources({
+        queues: [
+          { name: WEBHOOK_QUEUE, queue: () => booking.outbox },
+          { name: HOST_MESSAGE_QUEUE, queue: () => messenger },
+          { name: CALENDAR_SYNC_QUEUE, queue: () => calendar.queue() },
+        ],
+        hosts: directory,
+        bookingIndex: infra.bookingIndex,
+        calendarHosts: () => calendar.handles,
+        calendarState: infra.calendarState,
+        clock,
+      }),
+    );
 
     return ok<GatewayRuntime>({
       publicOrigin,
@@ -197,6 +219,7 @@ export async function buildGatewayRuntime(
       messenger,
       persist: () => infra.persist(),
       syncCalendarNow: views.syncCalendarNow,
+      ...(metrics.endpoint !== undefined && { metrics: metrics.endpoint }),
       close: () => started.close(),
     });
   }, closeFailed);

@@ -18,6 +18,7 @@ import { Queue, Worker } from "bullmq";
 import { openRedis } from "../../redis/client.js";
 import { describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
+import { bullmqJobCounts, type JobCounts } from "../job-counts.js";
 
 export interface CalendarSyncSchedule {
   readonly hostId: string;
@@ -32,6 +33,8 @@ export interface CalendarSyncQueue {
   /** Stop syncing this host (a host no longer served); a run under way finishes. */
   remove(hostId: string): Promise<void>;
   close(): Promise<void>;
+  /** The sync jobs it holds, by state (metrics; the BullMQ queue only). */
+  jobCounts?(): Promise<JobCounts>;
 }
 
 export type RunSync = (hostId: string, reason: string) => Promise<void>;
@@ -192,6 +195,7 @@ export function bullmqCalendarSyncQueue(
     logger.error("calendar sync schedules not set", { error: describeError(e) }),
   );
   return {
+    jobCounts: () => bullmqJobCounts(queue),
     async add(s) {
       await ready;
       await upsert(s);

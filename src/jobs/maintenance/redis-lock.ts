@@ -10,8 +10,9 @@ import { acquireLock } from "../../redis/lock.js";
 import type { TaskLease, TaskLock } from "./periodic.js";
 
 /**
- * Where the gateway keeps its periodic jobs' leases: `{<REDIS_KEY_PREFIX>jobs}:lock:<task>`,
- * every task's lease under one hash tag (one Cluster slot), beside nothing of a host.
+ * Where the gateway keeps its periodic jobs' leases: `<p>{<p>jobs}:lock:<task>` (`<p>` the
+ * REDIS_KEY_PREFIX), every task's lease under one hash tag (one Cluster slot), beside nothing of
+ * a host, and under the prefix like every key the gateway writes.
  */
 export function taskLockPrefix(keyPrefix?: string): string {
   return `${redisKeys(keyPrefix).group("jobs")}:lock:`;
@@ -20,7 +21,7 @@ export function taskLockPrefix(keyPrefix?: string): string {
 export interface RedisTaskLockOptions {
   readonly redisUrl: string;
   readonly redisOptions?: RedisOptions;
-  /** Key prefix (default "{booking-gateway}:lock:"). */
+  /** Key prefix (default: taskLockPrefix() of the default REDIS_KEY_PREFIX). */
   readonly prefix?: string;
 }
 
@@ -29,7 +30,7 @@ export class RedisTaskLock implements TaskLock {
   private readonly prefix: string;
 
   constructor(options: RedisTaskLockOptions) {
-    this.prefix = options.prefix ?? "{booking-gateway}:lock:";
+    this.prefix = options.prefix ?? taskLockPrefix();
     // Fail fast: a lock that cannot be taken means "skip this tick", never a hang.
     this.redis = openRedis(options.redisUrl, {
       redisOptions: { maxRetriesPerRequest: 1, commandTimeout: 5_000, ...options.redisOptions },

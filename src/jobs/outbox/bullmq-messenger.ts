@@ -32,6 +32,7 @@ import { systemClock, type Clock } from "../../protocol/clock.js";
 import type { Logger } from "../../protocol/logger.js";
 import { createHostMessenger, type HostMessenger } from "./deliver.js";
 import type { HostMessage, MessageTransport } from "./message.js";
+import { bullmqJobCounts } from "../job-counts.js";
 
 export const HOST_MESSAGE_QUEUE = "host-messages";
 
@@ -39,7 +40,7 @@ export interface BullmqMessengerOptions {
   readonly redisUrl: string;
   /** Passed to ioredis last (TLS, username, …). */
   readonly redisOptions?: RedisOptions;
-  /** BullMQ key prefix; braces keep a queue's keys in one Redis Cluster slot, e.g. "{schcp:bullmq}". */
+  /** BullMQ key prefix; braces keep a queue's keys in one Redis Cluster slot, e.g. "schcp:{schcp:bullmq}". */
   readonly prefix: string;
   readonly transports: readonly MessageTransport[];
   readonly logger: Logger;
@@ -199,6 +200,7 @@ export function createBullmqHostMessenger(options: BullmqMessengerOptions): Dura
 
   return {
     queue,
+    jobCounts: () => bullmqJobCounts(queue),
     send(m) {
       if (closed) {
         logger.error("host message sent after the messenger closed; dropped", {

@@ -9,6 +9,7 @@
 import { describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
 import type { HostMessage, MessageTransport } from "./message.js";
+import type { JobCounts } from "../job-counts.js";
 
 export interface MessengerOptions {
   readonly transports: readonly MessageTransport[];
@@ -25,6 +26,8 @@ export interface HostMessenger {
   idle(): Promise<void>;
   /** Releases what the messenger holds (connections): at shutdown, after the last send. */
   close(): Promise<void>;
+  /** The messages it holds, by state (metrics); absent when it keeps no queue to count. */
+  jobCounts?(): Promise<JobCounts>;
 }
 
 export function createHostMessenger(options: MessengerOptions): HostMessenger {

@@ -8,6 +8,7 @@ import { Queue, UnrecoverableError, Worker } from "bullmq";
 import type { Job } from "bullmq";
 import type { RedisOptions } from "ioredis";
 import { openRedis, type RedisClient } from "../../redis/client.js";
+import { redisKeys } from "../../redis/keys.js";
 import type { OutboundEvent } from "../../booking/api.js";
 import { consoleJobLogger, describeError } from "../logger.js";
 import type { Logger } from "../../protocol/logger.js";
@@ -17,10 +18,14 @@ import { checkOutboundEvent, jobIdFor } from "./event-check.js";
 import { DEFAULT_WEBHOOK_RETRY } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { WebhookOutbox } from "./types.js";
+import { bullmqJobCounts, type JobCounts } from "../job-counts.js";
 
-const WEBHOOK_QUEUE = "webhooks";
-/** Braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires. */
-const DEFAULT_BULLMQ_PREFIX = "{booking-gateway}";
+export const WEBHOOK_QUEUE = "webhooks";
+/**
+ * The gateway's BullMQ prefix under the default REDIS_KEY_PREFIX (the runtime passes its own):
+ * the braces make every key of the queue hash to one Redis Cluster slot, as BullMQ requires.
+ */
+const DEFAULT_BULLMQ_PREFIX = redisKeys().group("bullmq");
 
 export interface BullmqOutboxOptions {
   readonly redisUrl: string;
@@ -107,6 +112,10 @@ export class BullmqOutbox implements WebhookOutbox {
         error: describeError(error),
       });
     }
+  }
+
+  jobCounts(): Promise<JobCounts> {
+    return bullmqJobCounts(this.queue);
   }
 
   /** The queue itself, for tests and operator tooling (counts, failed jobs). */

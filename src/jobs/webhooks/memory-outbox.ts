@@ -17,6 +17,7 @@ import { checkOutboundEvent } from "./event-check.js";
 import { DEFAULT_WEBHOOK_RETRY } from "./retry-policy.js";
 import type { RetryPolicy } from "./retry-policy.js";
 import type { WebhookOutbox } from "./types.js";
+import type { JobCounts } from "../job-counts.js";
 
 export interface MemoryOutboxOptions {
   readonly deliver: Deliver;
@@ -78,6 +79,17 @@ export class MemoryOutbox implements WebhookOutbox {
   /** Events not yet delivered or abandoned. */
   get size(): number {
     return this.pending.size;
+  }
+
+  /** Being delivered (active), waiting for a retry (delayed) or for a first attempt (waiting). */
+  jobCounts(): Promise<JobCounts> {
+    const counts = { waiting: 0, active: 0, delayed: 0 };
+    for (const entry of this.pending.values()) {
+      if (entry.running !== undefined) counts.active++;
+      else if (entry.attempts > 0) counts.delayed++;
+      else counts.waiting++;
+    }
+    return Promise.resolve(counts);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Outbox } from "../../booking/api.js";
+import type { JobCounts } from "../job-counts.js";
 
 /**
  * The Outbox port (src/booking/api.ts) plus a lifecycle. enqueue never rejects: an event
@@ -8,4 +9,6 @@ import type { Outbox } from "../../booking/api.js";
 export interface WebhookOutbox extends Outbox {
   /** Stops taking events, finishes (or drains) what is in flight, releases connections. */
   close(): Promise<void>;
+  /** The deliveries it holds, by state (metrics). */
+  jobCounts?(): Promise<JobCounts>;
 }

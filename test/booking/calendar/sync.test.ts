@@ -277,3 +277,26 @@ describe("calendar sync: host-local days, skipped events", () => {
     expect(fixed?.skipped).toBeUndefined();
   });
 });
+
+describe("calendar sync reports: when the calendar was last read through", () => {
+  it("a complete sync says its own start; a failed one after it carries that time on (the metrics' lag)", async () => {
+    const { cal, state, deps } = setup();
+    let at = now;
+    const clocked = { ...deps, clock: { now: () => at } };
+    const [first] = await syncCalendarHost(clocked, plan);
+    expect(first).toMatchObject({ outcome: "complete", at: now, lastCompleteAt: now });
+    at = now + H;
+    cal.syncFaults.push("unavailable");
+    const [failed] = await syncCalendarHost(clocked, plan);
+    expect(failed).toMatchObject({ outcome: "incomplete", at: now + H, lastCompleteAt: now });
+    expect((await state.reports("cal"))[0]?.lastCompleteAt).toBe(now);
+  });
+
+  it("a calendar that never completed has none", async () => {
+    const { cal, deps } = setup();
+    cal.syncFaults.push("unavailable");
+    const [failed] = await syncCalendarHost(deps, plan);
+    expect(failed?.outcome).toBe("incomplete");
+    expect(failed?.lastCompleteAt).toBeUndefined();
+  });
+});

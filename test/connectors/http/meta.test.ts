@@ -67,6 +67,13 @@ describe("captureUpstreamMeta", () => {
     });
   });
 
+  it("takes the platform's request id before the echo of the client's (Graph sends both)", () => {
+    const both = new Headers({ "client-request-id": "c-1", "request-id": "graph-1" });
+    expect(captureUpstreamMeta("GET /x", 200, both).request_id).toBe("graph-1");
+    const echo = new Headers({ "client-request-id": "c-1" });
+    expect(captureUpstreamMeta("GET /x", 200, echo).request_id).toBe("c-1");
+  });
+
   it("prefers the platform's own echo header", () => {
     const headers = new Headers({ "square-version": "2026-05-21", "api-version": "other" });
     expect(captureUpstreamMeta("GET /x", 200, headers, ["Square-Version"]).api_version).toBe("2026-05-21");

@@ -328,8 +328,6 @@ describe("two replicas on one Redis", () => {
       const redis = new Redis(REDIS_URL);
       const keys = await redis.keys(`${prefix}*`);
       if (keys.length > 0) await redis.del(...keys);
-      const bull = await redis.keys(`{${prefix}bullmq}*`);
-      if (bull.length > 0) await redis.del(...bull);
       redis.disconnect();
     }
   });

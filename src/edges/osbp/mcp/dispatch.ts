@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import type { AuditLog } from "../audit/port.js";
 import type { Logger } from "../../../protocol/logger.js";
+import { inSpan } from "../../../protocol/tracing.js";
 import {
   problem,
   toolInputProblem,
@@ -94,36 +95,50 @@ export function createToolDispatcher(opts: ToolDispatcherOptions): ToolDispatche
   }
 
   return {
-    async call(name, rawInput) {
-      const validated = validateToolInput(name, rawInput);
-      const before = adapter.upstreamMeta;
-      let result: Unrecorded;
-      let upstream: UpstreamMeta | undefined;
-      if (!validated.ok) {
-        // OSBP "Audit" only requires schema-valid calls to be audited. Auditing the invalid
-        // ones too keeps "every envelope has an audit_event_id" true without a special case,
-        // and is harmless: redaction works on whatever arrived, structured or not.
-        result = { ok: false, problem: toolInputProblem(validated.error) };
-      } else if (name === "handoff.request") {
-        // OSBP "handoff.request": no side effect, nothing is sent to the merchant.
-        result = { ok: true, value: handoffResult(validated.value as HandoffRequestInput) };
-      } else {
-        const ran = await runAdapter(name, validated.value);
-        result = ran.shaped;
-        if (adapter.upstreamOf !== undefined) {
-          // The core adapter knows which upstream call each result came from (absent when it
-          // answered locally: an idempotency replay, a refused mandate).
-          upstream = ran.upstream;
-        } else {
-          // Any other adapter: a new meta object means an upstream call happened while this
-          // call ran (concurrent calls may see each other's).
-          const after = adapter.upstreamMeta;
-          if (after !== undefined && after !== before) upstream = after;
-        }
-      }
-      return record(name, rawInput, result, upstream);
-    },
+    // One span per tool call, the OSBP edge's request (docs/ARCHITECTURE.md, Tracing): the
+    // core's booking operation and its upstream calls are its children.
+    call: (name, rawInput) =>
+      inSpan(
+        `osbp ${name}`,
+        { kind: "server", attributes: { "gateway.edge": "osbp", "osbp.tool": name } },
+        async (span) => {
+          const envelope = await dispatch(name, rawInput);
+          span.setAttribute("osbp.ok", envelope.ok);
+          if (!envelope.ok) span.setAttribute("osbp.problem", envelope.problem.code);
+          return envelope;
+        },
+      ),
   };
+
+  async function dispatch(name: ToolName, rawInput: unknown): Promise<ToolResult<unknown>> {
+    const validated = validateToolInput(name, rawInput);
+    const before = adapter.upstreamMeta;
+    let result: Unrecorded;
+    let upstream: UpstreamMeta | undefined;
+    if (!validated.ok) {
+      // OSBP "Audit" only requires schema-valid calls to be audited. Auditing the invalid
+      // ones too keeps "every envelope has an audit_event_id" true without a special case,
+      // and is harmless: redaction works on whatever arrived, structured or not.
+      result = { ok: false, problem: toolInputProblem(validated.error) };
+    } else if (name === "handoff.request") {
+      // OSBP "handoff.request": no side effect, nothing is sent to the merchant.
+      result = { ok: true, value: handoffResult(validated.value as HandoffRequestInput) };
+    } else {
+      const ran = await runAdapter(name, validated.value);
+      result = ran.shaped;
+      if (adapter.upstreamOf !== undefined) {
+        // The core adapter knows which upstream call each result came from (absent when it
+        // answered locally: an idempotency replay, a refused mandate).
+        upstream = ran.upstream;
+      } else {
+        // Any other adapter: a new meta object means an upstream call happened while this
+        // call ran (concurrent calls may see each other's).
+        const after = adapter.upstreamMeta;
+        if (after !== undefined && after !== before) upstream = after;
+      }
+    }
+    return record(name, rawInput, result, upstream);
+  }
 
   async function record(
     name: ToolName,

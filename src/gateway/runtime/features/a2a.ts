@@ -8,13 +8,14 @@ export type A2aFeatureOptions = Pick<GatewayRuntimeOptions, "dataDir" | "redisUr
 
 export function mountA2a(
   opts: A2aFeatureOptions,
-  { logger }: Pick<RuntimeBasics, "logger">,
+  { logger, metrics }: Pick<RuntimeBasics, "logger" | "metrics">,
   { service, deps }: { readonly service: BookingService; readonly deps: BookingDeps },
 ): Promise<A2aWiring> {
   return a2aWiring({
     core: service,
     booking: deps,
     logger,
+    metrics,
     dataDir: opts.dataDir,
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),
     ...(opts.redisKeyPrefix !== undefined && { redisKeyPrefix: opts.redisKeyPrefix }),

@@ -21,7 +21,7 @@ export interface BookingFeature extends Closable {
 /** close() drains and closes the outbox. */
 export function mountBooking(
   opts: BookingFeatureOptions,
-  { clock, logger, ids }: Pick<RuntimeBasics, "clock" | "logger" | "ids">,
+  { clock, logger, ids, metrics }: Pick<RuntimeBasics, "clock" | "logger" | "ids" | "metrics">,
   { directory, infra }: { readonly directory: MutableHostDirectory; readonly infra: Infra },
 ): BookingFeature {
   const fetch = opts.webhookFetch !== undefined && { fetch: opts.webhookFetch };
@@ -46,6 +46,7 @@ export function mountBooking(
     outbox,
     bookingIndex: infra.bookingIndex,
     publicPool: infra.publicPool,
+    metrics,
   };
   return { outbox, deps, service: createBookingService(deps), close: () => outbox.close() };
 }

@@ -114,7 +114,7 @@ export interface CalendarSyncFeature {
  */
 export function mountCalendarSync(
   opts: CalendarSyncFeatureOptions,
-  { clock, logger }: Pick<RuntimeBasics, "clock" | "logger">,
+  { clock, logger, metrics }: Pick<RuntimeBasics, "clock" | "logger" | "metrics">,
   d: {
     readonly calendar: CalendarHosts;
     readonly directory: HostDirectory;
@@ -136,6 +136,7 @@ export function mountCalendarSync(
     clock,
     logger,
     displacement,
+    metrics,
   };
   if (opts.workers !== false) {
     d.calendar.startSync(() =>

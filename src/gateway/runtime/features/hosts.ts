@@ -41,7 +41,7 @@ export interface HostsFeature {
 /** Nothing to close: hosts hold no connection of their own beyond infra's. */
 export async function mountHosts(
   opts: HostsFeatureOptions,
-  { publicOrigin, clock, logger, connectorFetch }: RuntimeBasics,
+  { publicOrigin, clock, logger, connectorFetch, metrics }: RuntimeBasics,
   { infra, messenger }: { readonly infra: Infra; readonly messenger: HostMessenger },
 ): Promise<Result<HostsFeature, FieldError>> {
   const secret = await loadApprovalSecret(opts.dataDir);
@@ -71,6 +71,7 @@ export async function mountHosts(
       budget: infra.noticeBudget,
     }),
     fetch: connectorFetch,
+    metrics,
     ...(opts.credentials !== undefined && { credentials: opts.credentials }),
     syntheticBackend: infra.syntheticBackend,
     pacing: infra.pacing,

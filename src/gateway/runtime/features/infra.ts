@@ -15,11 +15,12 @@ export type InfraFeatureOptions = Pick<
 
 export function mountInfra(
   opts: InfraFeatureOptions,
-  { clock, logger }: Pick<RuntimeBasics, "clock" | "logger">,
+  { clock, logger, metrics }: Pick<RuntimeBasics, "clock" | "logger" | "metrics">,
 ): Promise<Infra> {
   return createInfra({
     clock,
     logger,
+    metrics,
     ...(opts.redisReplicaWait !== undefined && { replicaWait: opts.redisReplicaWait }),
     ...(opts.redisSlotMoveWaitMs !== undefined && { slotMoveWaitMs: opts.redisSlotMoveWaitMs }),
     ...(opts.redisUrl !== undefined && { redisUrl: opts.redisUrl }),

@@ -130,7 +130,9 @@ describe("the approver sees who booked, in the host's zone", () => {
       html.indexOf('id="pending-h"'),
       html.indexOf("</section>", html.indexOf('id="pending-h"')),
     );
-    expect(pending).toContain('<td data-label="Guest">Sam Rivera (sam.rivera@mail.com, +34 600 111 222)</td>');
+    expect(pending).toContain(
+      '<td data-label="Guest">Sam Rivera (sam.rivera@mail.com, +34 600 111 222)</td>',
+    );
     expect(pending).toContain(`<td data-label="When">Mon, 7 Dec 2026, 10:00–10:30 ${ZONE}</td>`);
     expect(pending).toMatch(/<td data-label="Answer by">Mon, 7 Dec 2026, \d\d:\d\d \(Europe\/Madrid\)<\/td>/);
   });

@@ -3,7 +3,7 @@
  * REDIS_KEY_PREFIX (docs/ARCHITECTURE.md, Redis layout and scale): BullMQ's queues were under
  * `{<p>bullmq}:…` and are now under `<p>{<p>bullmq}:…`. Nothing is moved: a job queued there
  * before the upgrade is not run by this gateway. This only tells the operator, once at start,
- * that such jobs remain, so they are drained or deleted knowingly (README, Redis key prefix).
+ * that such jobs remain, so they are drained or deleted knowingly (docs/production.md, Redis key prefix).
  */
 import type { Logger } from "../../protocol/logger.js";
 import type { RedisClient } from "../../redis/client.js";
@@ -39,7 +39,7 @@ export async function warnOfLegacyQueues(
     if (queues.length === 0) return;
     logger.warn(
       "BullMQ keys of the earlier Redis layout remain: jobs queued there before the upgrade are not run " +
-        "(README, Redis key prefix: drain them with the earlier version, or delete them)",
+        "(docs/production.md, Redis key prefix: drain them with the earlier version, or delete them)",
       { legacy_prefix: legacyBullmqPrefix(prefix), queues },
     );
   } catch (e) {

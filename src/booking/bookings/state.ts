@@ -17,7 +17,7 @@ import type { Result } from "../../protocol/result.js";
 import { parseInstant } from "../../protocol/time/index.js";
 import { storedConsent } from "../contract.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
-import type { Guest } from "./guest.js";
+import type { UpstreamCustomer } from "../upstream.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
 export const BOOKING_STATUSES = [
@@ -144,9 +144,10 @@ export interface BookingState {
    * Who the booking is for, as the guest gave it at confirm (guest.ts): the host's record of
    * its guest, shown to the host only within the contract's retention, never on a guest-facing
    * wire. Absent when none was given, or the booking was recorded without the confirm's request
-   * (reconciliation after a crash).
+   * (reconciliation after a crash). Typed by its shape, which is guest.ts's `Guest`, so that
+   * guest.ts imports this file and not the other way round.
    */
-  readonly guest?: Guest;
+  readonly guest?: UpstreamCustomer;
   /** Who ended a cancelled booking: the guest (or its agent), the host, or the gateway itself. */
   readonly cancelledBy?: CancelledBy;
 }

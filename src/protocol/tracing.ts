@@ -12,10 +12,10 @@
  */
 import { SpanKind, SpanStatusCode, trace, type Attributes, type Span } from "@opentelemetry/api";
 
-export type { Attributes, Span } from "@opentelemetry/api";
+export type { Span } from "@opentelemetry/api";
 
 /** The instrumentation scope's name. */
-export const TRACER_NAME = "booking-gateway";
+const TRACER_NAME = "booking-gateway";
 
 export interface SpanOptions {
   readonly attributes?: Attributes;

@@ -40,7 +40,7 @@ export interface WeekItem {
   readonly bookingId?: string;
 }
 
-export interface WeekDay {
+interface WeekDay {
   /** "2026-10-12". */
   readonly date: string;
   /** "Mon 12 Oct". */

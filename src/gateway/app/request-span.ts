@@ -9,7 +9,7 @@ import { routePath } from "hono/route";
 import { failSpan, inSpan } from "../../protocol/tracing.js";
 
 /** The edge a path is served by (docs/ARCHITECTURE.md, Edges); undefined: no span. */
-export function edgeOfPath(path: string): string | undefined {
+function edgeOfPath(path: string): string | undefined {
   if (path === "/healthz" || path === "/readyz" || path === "/metrics") return undefined;
   const first = path.split("/")[1] ?? "";
   if (first === "schcp") return "schcp";

@@ -9,7 +9,7 @@ import type { Logger } from "../../protocol/logger.js";
 import type { Metrics } from "../../protocol/metrics.js";
 
 /** Every metric's name starts with this. */
-export const METRIC_PREFIX = "booking_gateway_";
+const METRIC_PREFIX = "booking_gateway_";
 
 /** One queue's jobs by state ("waiting", "active", "delayed", "failed"…), now. */
 export interface QueueDepth {

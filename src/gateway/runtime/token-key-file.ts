@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { parseKeyRing, TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { readOrCreateSecret } from "./secret-files.js";
 
-export const TOKEN_KEY_FILE = "token-keys";
+const TOKEN_KEY_FILE = "token-keys";
 /** The key id of a generated key. */
 const KID = "local";
 

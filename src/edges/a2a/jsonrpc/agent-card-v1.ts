@@ -22,7 +22,7 @@ import {
 } from "./card-skills.js";
 
 /** The version this card and the `SendMessage` binding speak (the A2A-Version header's value). */
-export const A2A_V1_VERSION = "1.0";
+const A2A_V1_VERSION = "1.0";
 
 export function agentCardV1(host: A2aHostFacts, origin: string): Record<string, unknown> {
   const skills = hostSkills(host);

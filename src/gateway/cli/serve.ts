@@ -113,13 +113,14 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     await closeVault();
   };
 
+  const logger = jsonLinesLogger((line) => io.err(line));
   let runtime: GatewayRuntime;
   try {
     const built = await buildGatewayRuntime({
       hosts,
       publicOrigin,
       dataDir: settings.value.dataDir,
-      logger: jsonLinesLogger((line) => io.err(line)),
+      logger,
       validateResponses: settings.value.validateResponses,
       metrics: settings.value.metrics,
       ...(settings.value.hostMessages !== undefined && { hostMessages: settings.value.hostMessages }),
@@ -240,7 +241,12 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       (closing ??= (async () => {
         // The vault last: the runtime's workers may refresh a token until they stop.
         await closeHttpServer(server);
-        await runtime.close();
+        await closeWithin(runtime.close(), RUNTIME_CLOSE_MS, () =>
+          logger.error(
+            `the runtime did not finish closing within ${RUNTIME_CLOSE_MS / 1000} s (a job worker or a store ` +
+              "waiting on Redis); stopping without it",
+          ),
+        );
         await closeVault();
       })()),
   };
@@ -287,6 +293,27 @@ function listen(server: Server, s: ServeSettings): Promise<Result<number, string
       done({ ok: true, value: (server.address() as AddressInfo).port });
     });
   });
+}
+
+/**
+ * How long a stop waits for the runtime's own close (job workers, stores, timers). A stop must
+ * end: an orchestrator's SIGTERM is followed by SIGKILL anyway, and a close seen to wait on a
+ * Redis connection that was lost and came back empty would otherwise hold the process forever.
+ */
+const RUNTIME_CLOSE_MS = 10_000;
+
+/** Waits for `work` up to `ms`, then calls `late` and goes on (what was late is left to exit). */
+async function closeWithin(work: Promise<void>, ms: number, late: () => void): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const gaveUp = new Promise<"late">((done) => {
+    timer = setTimeout(() => done("late"), ms);
+    timer.unref();
+  });
+  try {
+    if ((await Promise.race([work, gaveUp])) === "late") late();
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Stops accepting, lets in-flight requests finish for up to 10 s, then drops what is left. */

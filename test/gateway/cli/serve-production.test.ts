@@ -34,12 +34,33 @@ async function serve(env: Record<string, string> = {}, args: string[] = []) {
   return { result, out, err };
 }
 
+/**
+ * A step that must end within 20 s, or fail naming it: a start or a close that never ends would
+ * otherwise surface only as the test's own timeout, with nothing said about where it stood.
+ */
+async function within<T>(step: string, work: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    return await Promise.race([
+      work,
+      new Promise<never>((_, fail) => {
+        timer = setTimeout(() => fail(new Error(`${step} did not end within 20 s`)), 20_000);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 describe("serve for production", { timeout: 60_000 }, () => {
   it("answers /readyz 200 when the store answers, and 503 once Redis stops; /healthz stays 200", async () => {
     const redis = await startOwnRedis();
     let server: RunningServer | undefined;
     try {
-      const started = await serve({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix("readyz") });
+      const started = await within(
+        "serve's start on Redis",
+        serve({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: uniquePrefix("readyz") }),
+      );
       server = started.result as RunningServer;
       const ready = await fetch(`${server.url}/readyz`);
       expect(ready.status).toBe(200);
@@ -56,7 +77,7 @@ describe("serve for production", { timeout: 60_000 }, () => {
         .poll(async () => (await fetch(`${server!.url}/readyz`)).status, { timeout: 15_000, interval: 200 })
         .toBe(200);
     } finally {
-      await server?.close();
+      await within("serve's close after Redis came back", server?.close() ?? Promise.resolve());
       await redis.stop();
     }
   });

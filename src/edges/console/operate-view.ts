@@ -108,15 +108,19 @@ const DAY_MS = 86_400_000;
 /** Statuses of a booking that still takes its time. */
 const LIVE = new Set(["pending_host", "tentative", "confirmed"]);
 
-/** The host's bookings the query selects, newest first, up to WALK_PAGES pages; undefined if refused. */
-async function walkBookings(
-  deps: ConsoleAppDeps,
+/**
+ * The host's bookings the query selects, newest first, up to `pages` pages of the operator list;
+ * undefined if refused. Operate and the week view both read through it.
+ */
+export async function walkBookings(
+  deps: Pick<ConsoleAppDeps, "api">,
   hostId: string,
   query: BookingListRequest,
+  pages: number = WALK_PAGES,
 ): Promise<{ bookings: BookingView[]; more: boolean } | undefined> {
   const bookings: BookingView[] = [];
   let cursor: string | undefined;
-  for (let page = 0; page < WALK_PAGES; page++) {
+  for (let page = 0; page < pages; page++) {
     const listed = await deps.api.pageBookings(hostId, {
       ...query,
       limit: MAX_BOOKING_PAGE,

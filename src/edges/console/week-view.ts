@@ -7,9 +7,7 @@
  * week; busy time from the calendar sync's stored days (ConsoleDeps.calendarBusy), which leaves
  * out the events the gateway wrote itself, so a booking is not shown twice.
  */
-import type { BookingListRequest, HostRuntime } from "../../booking/api.js";
-import { MAX_BOOKING_PAGE } from "../../booking/operator/list.js";
-import type { BookingView } from "../../booking/view.js";
+import type { HostRuntime } from "../../booking/api.js";
 import {
   addDays,
   instantToWallClock,
@@ -19,6 +17,7 @@ import {
   type LocalDate,
 } from "../../protocol/time/index.js";
 import type { ConsoleAppDeps } from "./app-deps.js";
+import { walkBookings } from "./operate-view.js";
 import type { CalendarBusy } from "./kit.js";
 
 const DAY_MS = 86_400_000;
@@ -140,27 +139,6 @@ function openingHours(host: HostRuntime): Map<number, Array<readonly [number, nu
   return out;
 }
 
-async function weekBookings(
-  deps: Pick<ConsoleAppDeps, "api">,
-  hostId: string,
-  query: BookingListRequest,
-): Promise<{ bookings: BookingView[]; more: boolean } | undefined> {
-  const bookings: BookingView[] = [];
-  let cursor: string | undefined;
-  for (let page = 0; page < WALK_PAGES; page++) {
-    const listed = await deps.api.pageBookings(hostId, {
-      ...query,
-      limit: MAX_BOOKING_PAGE,
-      ...(cursor !== undefined && { cursor }),
-    });
-    if (!listed.ok) return undefined;
-    bookings.push(...listed.value.bookings);
-    cursor = listed.value.nextCursor;
-    if (cursor === undefined) return { bookings, more: false };
-  }
-  return { bookings, more: true };
-}
-
 const KIND_OF: Readonly<Record<string, WeekItemKind>> = {
   confirmed: "booking",
   completed: "booking",
@@ -184,7 +162,7 @@ export async function weekView(
   const to = starts[7] ?? from + 7 * DAY_MS;
 
   // Bookings that start in the week, or the day before (one running past midnight into it).
-  const listed = await weekBookings(deps, hostId, { from: from - DAY_MS, to });
+  const listed = await walkBookings(deps, hostId, { from: from - DAY_MS, to }, WALK_PAGES);
   const busy = calendarBusy === undefined ? undefined : await calendarBusy(hostId, from, to);
   const spans: Array<{ kind: WeekItemKind; start: number; end: number; title: string; bookingId?: string }> =
     [];

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { cancelBooking } from "../../../src/edges/schcp/cancel.js";
 import { getBooking } from "../../../src/edges/schcp/get.js";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
@@ -86,6 +86,19 @@ describe("POST /bookings/{id}/cancel (SchCP §5.6)", () => {
     const again = unwrap(await cancelBooking(world.deps, INSTANT, mgmt, bookingId, { idempotency_key: "y" }));
     expect(again.booking.sequence).toBe(1);
     expect(again.receipt).toBe(r.receipt);
+  });
+
+  it("§5.6 the guest's reason goes to the host with the cancellation", async () => {
+    const { world, host, caller, bookingId } = await booked();
+    const cancel = vi.spyOn(host.connector.bookings, "cancel");
+    unwrap(
+      await cancelBooking(world.deps, INSTANT, caller, bookingId, {
+        idempotency_key: "x",
+        reason: "the car will not start",
+      }),
+    );
+    expect(cancel).toHaveBeenCalledTimes(1);
+    expect(cancel.mock.calls[0]?.[1]).toBe("the car will not start");
   });
 
   it("a pending_host booking can be cancelled too", async () => {

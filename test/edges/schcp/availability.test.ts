@@ -25,6 +25,7 @@ import {
   thumb,
   THU_1300,
   countingStore,
+  mapleCatalog,
 } from "../../booking/holds/support.js";
 
 const HOST = "maple-street-auto";
@@ -258,6 +259,36 @@ describe("POST /availability (SchCP §5.1)", () => {
       const before = store.occupancyReads;
       expect(slotsOf(await ask(request()))).not.toContain("13:00");
       expect(store.occupancyReads - before).toBe(1);
+    });
+
+    it("§5.1 party_size: slots are those with room for the party on a shared resource", async () => {
+      // One technician who takes three people at once (§4.1 capacity), the only one there is.
+      const base = mapleCatalog();
+      const catalog = mapleCatalog({
+        resources: base.resources
+          .filter((r) => r.type !== "technician" || r.id === "tech-alex")
+          .map((r) => (r.id === "tech-alex" ? { ...r, capacity: 3 } : r)),
+      });
+      const host = runtime(
+        hostConfig({}, {}, [{ service_id: "mobile-tire-swap", party_size: { min: 1, max: 3 } }]),
+        catalog,
+      );
+      const { ask, d } = setup(host);
+      const swap = (party_size: number) => request({ service_id: "mobile-tire-swap", party_size });
+      const placed = await placeHold(d, HOST, await caller(), {
+        service_id: "mobile-tire-swap",
+        start: THU("13:00"),
+        idempotency_key: "k",
+        party_size: 2,
+      });
+      expect(placed.ok, JSON.stringify(placed)).toBe(true);
+      // Two of the three places are held 13:00–14:00: one more person fits, two do not.
+      expect(slotsOf(await ask(swap(1)))).toContain("13:00");
+      const forTwo = slotsOf(await ask(swap(2)));
+      expect(forTwo).not.toContain("13:00");
+      expect(forTwo).not.toContain("12:15");
+      expect(forTwo).toContain("12:00");
+      expect(forTwo).toContain("14:00");
     });
   });
 

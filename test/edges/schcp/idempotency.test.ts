@@ -71,6 +71,18 @@ describe("withIdempotency (SchCP §9.1)", () => {
     expect(runs).toBe(1);
   });
 
+  it("keeps a response for at least 24 h: a retry a day and half an hour later still replays it", async () => {
+    const world = makeWorld();
+    const caller = await callerFor(world, newParty());
+    let runs = 0;
+    const run = () => Promise.resolve(ok200({ n: ++runs }, 201));
+    unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
+    world.clock.t += 24.5 * 3_600_000;
+    const later = unwrap(await withIdempotency(world, ctx(world, caller, "k", "{}"), run, always));
+    expect(later).toEqual({ response: { status: 201, body: '{"n":1}' }, replayed: true });
+    expect(runs).toBe(1);
+  });
+
   it("another body under the same key is 409 IDEMPOTENCY_CONFLICT; another principal too", async () => {
     const world = makeWorld();
     const party = newParty();

@@ -92,6 +92,8 @@ export interface HostPolicies {
   readonly horizonMs: number;
   /** The public booking pool's caps (public-pool/port.ts); its defaults when absent. */
   readonly publicBooking?: { readonly perHost: number; readonly perOrigin: number };
+  /** §5.3 free text: "refuse" refuses a booking carrying notes; intakeUrl is the host's own form. */
+  readonly data?: { readonly freeTextNotes: "accept" | "refuse"; readonly intakeUrl?: string };
 }
 
 export interface HostConfig {

@@ -4,7 +4,7 @@
  * changes, operator side and reconciliation, over one MemoryHoldStore.
  */
 import { describe, expect, it } from "vitest";
-import type { Caller, OutboundEvent } from "../../src/booking/api.js";
+import type { Caller, HostConfig, OutboundEvent } from "../../src/booking/api.js";
 import type { SchcpCaller } from "../../src/edges/schcp/caller.js";
 import {
   buildHostRuntime,
@@ -26,12 +26,12 @@ import { validateSchcp } from "../../src/protocol/schcp/validate.js";
 /** Monday 2030-01-07, 09:00 in Toronto. */
 const NOW = Date.UTC(2030, 0, 7, 14, 0);
 
-async function gateway() {
+async function gateway(adjust: (config: HostConfig) => HostConfig = (c) => c) {
   let t = NOW;
   const clock = { now: () => t };
   const connectors = new Map<string, SyntheticConnector>();
   const runtimes = [];
-  for (const config of embeddedDefaultHosts()) {
+  for (const config of embeddedDefaultHosts().map(adjust)) {
     const scenario = SYNTHETIC_SCENARIOS[config.id];
     if (scenario === undefined) throw new Error(`no scenario ${config.id}`);
     const connector = createSyntheticConnector({ scenario, clock, timeoutMs: 5 });
@@ -358,5 +358,49 @@ describe("createBookingService (SchcpHostApi & OperatorApi) on the embedded defa
     expect(asSchcp.ok).toBe(false);
     // No edge keeps a record of it, so no webhook was built for it either.
     expect(g.events).toEqual([]);
+  });
+
+  it("§5.3 free text: a host that refuses notes refuses a direct booking carrying them before anything is held", async () => {
+    const g = await gateway((c) =>
+      c.id === "maple-street-auto"
+        ? {
+            ...c,
+            policies: {
+              ...c.policies,
+              data: { freeTextNotes: "refuse", intakeUrl: "https://maplestreetauto.example/intake" },
+            },
+          }
+        : c,
+    );
+    const host = "maple-street-auto";
+    const slots = ok(
+      await g.service.availability(host, await guest(host, g.now()), {
+        service_id: "oil-change",
+        window: { start: "2030-01-08T10:00:00-05:00", end: "2030-01-08T16:00:00-05:00" },
+        limit: 1,
+      }),
+    ).slots;
+    const start = Date.parse(slots[0]?.start ?? "");
+    const direct: Caller = {
+      agentKey: "a2a-edge",
+      authority: { principal: "a2a:client-1", kind: "a2a", permits: () => ({ ok: true, value: undefined }) },
+    };
+    const intent = { serviceId: "oil-change", start, partySize: 1, attemptKey: "a2a:client-1:notes-1" };
+    const refused = await g.service.bookNow(host, direct, { ...intent, notes: "I take warfarin" });
+    expect(refused.ok).toBe(false);
+    if (refused.ok) return;
+    expect(refused.error).toMatchObject({
+      code: "data_not_accepted",
+      reason: "free_text_notes",
+      basis: { policy: "data.free_text_notes" },
+    });
+    // The contact remedy points to the host's own form, beside its phone (§5.3, §9.2).
+    expect(refused.error.remedies).toContainEqual(
+      expect.objectContaining({ type: "contact", url: "https://maplestreetauto.example/intake" }),
+    );
+    // Nothing was held or stored: the same time books at once without notes.
+    expect(ok(await g.service.listBookings(host))).toEqual([]);
+    const booked = await g.service.bookNow(host, direct, { ...intent, attemptKey: "a2a:client-1:notes-2" });
+    expect(booked.ok).toBe(true);
   });
 });

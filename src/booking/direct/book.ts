@@ -30,7 +30,7 @@ import type { ConfirmIntent } from "../confirm/intent.js";
 import { holdStateRefusal } from "../confirm/checks.js";
 import { createHold } from "../holds/create-hold.js";
 import type { HoldRecord } from "../../holds/port.js";
-import { withContactRemedy } from "../rules/index.js";
+import { checkFreeTextNotes, withContactRemedy } from "../rules/index.js";
 
 export interface DirectBookingIntent {
   readonly serviceId: string;
@@ -80,6 +80,9 @@ async function book(
 ): UseCase<DirectBooking> {
   const host = deps.hosts.get(hostId);
   if (host === undefined) return err(notFound("host"));
+  // §5.3 free text: refused before anything is held or stored, on every edge.
+  const notes = checkFreeTextNotes(host.config.policies, intent.notes);
+  if (notes !== undefined) return err(withContactRemedy(notes, host.config));
   for (let n = 0; n < MAX_ATTEMPTS; n++) {
     const holdId = attemptHoldId(hostId, intent.attemptKey, n);
     const hold = await deps.store.getHold(hostId, holdId, deps.clock.now());

@@ -65,6 +65,10 @@ const policies = closed({
   public_booking: closed({ max_per_host: count, max_per_origin: count }),
   allow_wildcard_audience: bool,
   horizon: duration,
+  data: closed({
+    free_text_notes: { enum: ["accept", "refuse"] },
+    intake_url: { type: "string", pattern: "^https://" },
+  }),
 });
 
 const service = closed(

@@ -104,6 +104,7 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
   const area = p.service_area as { country: string; postal_prefixes?: string[] } | undefined;
   const reserve = p.walk_in_reserve as
     Array<{ resource_type: string; keep: number; days?: number[] }> | undefined;
+  const data = p.data as { free_text_notes?: "accept" | "refuse"; intake_url?: string } | undefined;
   const num = (v: unknown, fallback: number) => (v as number | undefined) ?? fallback;
   return {
     holds: {
@@ -121,6 +122,12 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
     retention: retention as string,
     access: (p.access as HostPolicies["access"] | undefined) ?? d.access,
     ...(contacts !== undefined && { contacts }),
+    ...(data !== undefined && {
+      data: {
+        freeTextNotes: data.free_text_notes ?? "accept",
+        ...(data.intake_url !== undefined && { intakeUrl: data.intake_url }),
+      },
+    }),
     ...(area !== undefined && {
       serviceArea: { country: area.country, postalPrefixes: area.postal_prefixes ?? [] },
     }),

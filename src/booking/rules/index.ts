@@ -11,5 +11,6 @@ export {
   releaseInstant,
 } from "./booking-window.js";
 export { checkPlace } from "./place.js";
+export { checkFreeTextNotes } from "./free-text.js";
 export { checkPartySize, partyCapacity } from "./party-size.js";
 export { spanZoneView, weekdayOf, zoneView, type ZoneView } from "./zone-view.js";

@@ -35,6 +35,7 @@ import { decodeHoldOrThrow } from "../../booking/holds/payload.js";
 import { authorizeOnBooking, bookingAction, mandateCounter } from "./access.js";
 import { schcpBooking, schcpOffer, type SchcpOffer } from "./attachment.js";
 import { bookingResponse } from "./receipt.js";
+import { checkFreeTextNotes, withContactRemedy } from "../../booking/rules/index.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -65,6 +66,9 @@ export async function confirmHold(
 
   const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body);
   if (!checked.ok) return checked;
+  // §5.3 free text: refused before anything is stored (the hold is not even fenced).
+  const notes = checkFreeTextNotes(host.config.policies, body.notes);
+  if (notes !== undefined) return err(withContactRemedy(notes, host.config));
   const chain = checked.value;
 
   const begun = await fenceHold(deps, hostId, holdId, now);

@@ -104,6 +104,8 @@ export interface DiscoveryPolicies {
   closed_mandate?: "never" | "always";
   retention: Retention;
   access?: "public" | "contacts";
+  /** §5.3 free text: whether confirms may carry notes, and the host's own intake form. */
+  data?: { free_text_notes?: "accept" | "refuse"; intake_url?: string; [extra: string]: unknown };
   [extra: string]: unknown;
 }
 

@@ -61,6 +61,12 @@ function publishedPolicies(
     retention: p.retention,
     // §7.8: "discovery says only that access is by contacts".
     access: p.access,
+    ...(p.data !== undefined && {
+      data: {
+        free_text_notes: p.data.freeTextNotes,
+        ...(p.data.intakeUrl !== undefined && { intake_url: p.data.intakeUrl }),
+      },
+    }),
     ...(p.serviceArea !== undefined && {
       service_area: { country: p.serviceArea.country, postal_prefixes: [...p.serviceArea.postalPrefixes] },
     }),

@@ -72,6 +72,10 @@ const policies: Schema = open(
     reconfirm: open({ before: ref("Duration"), default: enumOf("release", "keep") }, ["before"]),
     waitlist: open({ offer_ttl: ref("Duration"), max_entries_per_agent: nonNegativeInt }),
     service_area: open({ country: str, postal_prefixes: { type: "array", items: str } }, ["country"]),
+    data: open({
+      free_text_notes: enumOf("accept", "refuse"),
+      intake_url: { type: "string", format: "uri" },
+    }),
   },
   // "policies.retention (required)" (§2.1).
   ["retention"],

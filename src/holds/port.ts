@@ -373,10 +373,16 @@ export interface HoldStore {
     ifPayload?: string,
     index?: BookingIndexEntry,
   ): Promise<Transition<BookingRecord>>;
+  /**
+   * Attendance on an active booking. `end` (completed only) ends an open-ended booking: its
+   * time beyond the end is freed in the same step (SchCP §4.2); an end not before the stored
+   * one changes nothing.
+   */
   markAttendance(
     hostId: string,
     bookingId: string,
     attendance: "completed" | "no_show",
+    end?: number,
   ): Promise<Transition<BookingRecord>>;
   /** §7.2: kept an appointment here: a booking not released, not a no-show, whose end has passed. */
   isPrincipalProven(hostId: string, principal: string, now: number): Promise<boolean>;

@@ -41,10 +41,21 @@ export async function markAttendance(
         ),
       );
     }
+    // §4.2: the host ends it "when it has ended, with an end time that is after the start and
+    // not in the future".
+    if (parsed.value.epochMs > now) {
+      return err(
+        refuse(
+          "invalid_request",
+          "invalid_request",
+          "the end of an open-ended booking cannot be in the future (§4.2)",
+        ),
+      );
+    }
     end = parsed.value.epochMs;
   }
 
-  const marked = await deps.store.markAttendance(hostId, bookingId, input.status);
+  const marked = await deps.store.markAttendance(hostId, bookingId, input.status, end);
   if (!marked.ok && marked.error.reason !== "not_found")
     return err(invalidState(`the booking cannot be marked (${marked.error.reason})`));
   // The host's own system of record learns it too; a failure there does not undo the host's word.

@@ -81,11 +81,17 @@ export function markAttendance(
   host: HostState,
   bookingId: string,
   attendance: "completed" | "no_show",
+  end?: number,
 ): Transition<BookingRecord> {
   const b = host.bookings.get(bookingId)?.record;
   if (b === undefined) return refused("not_found");
   if (b.state !== "active") return refused("released");
-  return done(update(host, { ...b, attendance }));
+  // §4.2: the end frees whatever was set aside beyond it.
+  const interval =
+    end !== undefined && end > b.interval.start && end < b.interval.end
+      ? { start: b.interval.start, end }
+      : b.interval;
+  return done(update(host, { ...b, attendance, interval }));
 }
 
 /** §6/§7.2: a booking not released, not a no-show, whose end (with its buffer) has passed. */

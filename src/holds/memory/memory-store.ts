@@ -265,8 +265,8 @@ export class MemoryHoldStore implements GatewayStore {
     });
   }
 
-  markAttendance(hostId: string, bookingId: string, attendance: "completed" | "no_show") {
-    return this.onHost(hostId, (h) => bookings.markAttendance(h, bookingId, attendance));
+  markAttendance(hostId: string, bookingId: string, attendance: "completed" | "no_show", end?: number) {
+    return this.onHost(hostId, (h) => bookings.markAttendance(h, bookingId, attendance, end));
   }
 
   isPrincipalProven(hostId: string, principal: string, now: number): Promise<boolean> {

@@ -85,12 +85,23 @@ export async function updateBooking(
   value: string,
   ifPayload?: string,
   index?: BookingIndexEntry,
+  end?: number,
 ): Promise<Transition<BookingRecord>> {
   const k = ctx.keys;
+  if (end !== undefined && !Number.isSafeInteger(end))
+    throw new RangeError(`an end must be integer epoch ms, got ${end}`);
   const reply = await ctx.list(
     "update-booking",
     [k.booking(hostId, bookingId), k.bookingIndexPart(hostId, "meta")],
-    [k.host(hostId), field, value, ifPayload === undefined ? "" : "1", ifPayload ?? "", entryJson(index)],
+    [
+      k.host(hostId),
+      field,
+      value,
+      ifPayload === undefined ? "" : "1",
+      ifPayload ?? "",
+      entryJson(index),
+      end === undefined ? "" : String(end),
+    ],
   );
   return bookingTransition(hostId, bookingId, reply);
 }

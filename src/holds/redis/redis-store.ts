@@ -291,8 +291,9 @@ export class RedisHoldStore implements GatewayStore {
     hostId: string,
     bookingId: string,
     attendance: "completed" | "no_show",
+    end?: number,
   ): Promise<Transition<BookingRecord>> {
-    return bookings.updateBooking(this.ctx, hostId, bookingId, "att", attendance);
+    return bookings.updateBooking(this.ctx, hostId, bookingId, "att", attendance, undefined, undefined, end);
   }
   isPrincipalProven(hostId: string, principal: string, now: number): Promise<boolean> {
     return bookings.isPrincipalProven(this.ctx, hostId, principal, now);

@@ -50,7 +50,7 @@ async function openEndedBooking() {
 }
 
 describe("§4.2/§6 ending an open-ended booking", () => {
-  it("§6 refuses to mark an open-ended booking completed without an end, or with one not after its start", async () => {
+  it("§6 refuses to mark an open-ended booking completed without an end, with one not after its start, or with one in the future", async () => {
     const { d, bookingId } = await openEndedBooking();
     d.clock.set(at(THU("10:00")));
     refusalOf(
@@ -60,6 +60,12 @@ describe("§4.2/§6 ending an open-ended booking", () => {
     );
     refusalOf(
       await markAttendance(d, HOST, bookingId, { status: "completed", end: THU("09:00") }),
+      "INVALID_REQUEST",
+      "invalid_request",
+    );
+    // §4.2: "an end time that is after the start and not in the future".
+    refusalOf(
+      await markAttendance(d, HOST, bookingId, { status: "completed", end: THU("10:30") }),
       "INVALID_REQUEST",
       "invalid_request",
     );

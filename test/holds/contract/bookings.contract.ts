@@ -137,6 +137,34 @@ export function bookingsContract(store: () => GatewayStore): void {
       expectTransitionRefused(await s.markAttendance(hostId, "b-none", "no_show"), "not_found");
     });
 
+    it("§4.2 ending an open-ended booking frees the time set aside beyond its end, in the same step", async () => {
+      const hostId = newHost();
+      const s = store();
+      // Set aside three hours; the host ends it after 45 minutes.
+      const bookingId = await book(s, holdRequest(hostId, { interval: at(0, 180) }));
+      expectRefused(await s.placeHold(holdRequest(hostId, { interval: at(60, 120) })), "slot_taken");
+      const ended = expectOk(await s.markAttendance(hostId, bookingId, "completed", T0 + 45 * MINUTE));
+      expect(ended).toMatchObject({ attendance: "completed", interval: at(0, 45) });
+      expect(await s.getBooking(hostId, bookingId)).toMatchObject({ interval: at(0, 45) });
+      expect((await s.listOccupancy(hostId, ["bay-1"], at(0, 180), NOW)).get("bay-1")).toEqual([
+        expect.objectContaining({ start: T0, end: T0 + 45 * MINUTE }),
+      ]);
+      expectHeld(await s.placeHold(holdRequest(hostId, { interval: at(45, 120) })));
+      expectRefused(await s.placeHold(holdRequest(hostId, { interval: at(30, 60) })), "slot_taken");
+    });
+
+    it("§4.2 an end outside the booking's time changes nothing", async () => {
+      const hostId = newHost();
+      const s = store();
+      const bookingId = await book(s, holdRequest(hostId, { interval: at(0, 60) }));
+      expect(
+        expectOk(await s.markAttendance(hostId, bookingId, "completed", T0 + 90 * MINUTE)),
+      ).toMatchObject({
+        interval: at(0, 60),
+      });
+      expectRefused(await s.placeHold(holdRequest(hostId, { interval: at(30, 60) })), "slot_taken");
+    });
+
     it("proves a principal by a kept appointment: ended, not released, not a no-show (§7.2)", async () => {
       const hostId = newHost();
       const s = store();

@@ -5,7 +5,9 @@
 -- A payload may come with its index entry (booking-index.lua), written in the same step; a
 -- booking older than the indexes is indexed whole then.
 -- KEYS[1] booking, KEYS[2] bx:meta. ARGV: base, field ("pl" or "att"), value, "1" when the
--- next is the expected payload (else ""), expected payload, index entry JSON or "".
+-- next is the expected payload (else ""), expected payload, index entry JSON or "", and for
+-- "att" an end ("" for none): an open-ended booking's end frees its time beyond it (SchCP
+-- §4.2), every allocation (occ:, agt:) and the principal's booking set rescored to it.
 -- Reply: {"ok", "", booking} | {"no", "not_found" | "released" | "stale"}.
 local base, field, value = ARGV[1], ARGV[2], ARGV[3]
 local expected = ARGV[4] == "1" and ARGV[5] or nil
@@ -23,6 +25,18 @@ end
 local id = string.sub(KEYS[1], #base + 4)
 local al = ix ~= nil and b.ox == nil and decode_list(b.al) or nil
 hset(KEYS[1], b, { [field] = value })
+local new_end = tonumber(ARGV[7] or "")
+if field == "att" and new_end ~= nil and new_end > tonumber(b.st) and new_end < tonumber(b.en) then
+  for _, a in ipairs(decode_list(b.al)) do
+    redis.call("ZADD", base .. "occ:" .. a.resourceId, "XX", new_end, alloc_member(b.st, fmt(a.units), b.hx, b.hd))
+    redis.call("ZADD", base .. "agt:" .. a.type, "XX", new_end, agt_member(b.st, b.hx, a.resourceId, b.hd))
+  end
+  local owner = cjson.decode(b.own)
+  if type(owner.principal) == "string" then
+    redis.call("ZADD", base .. "pbk:" .. owner.principal, "XX", new_end, id)
+  end
+  hset(KEYS[1], b, { en = fmt(new_end) })
+end
 if ix ~= nil then
   if al ~= nil then
     bx_order(base, id, b)

@@ -10,8 +10,10 @@
  * A repeated or unreferenced disclosure is skipped, a disclosure in the wrong position is
  * skipped or used as if it were right, a disclosed name silently overwrites a plain claim,
  * and header, payload and disclosures are read with JSON.parse, which keeps the last of two
- * duplicate members where §3.1 requires refusing them. So this module enforces every check
- * itself, over the strict JSON parser.
+ * duplicate members where §3.1 requires refusing them. Its verify also checks a KB-JWT only
+ * when told the nonce to expect (here the agent chooses it) and never its aud or iat. So this
+ * module enforces every check itself, over the strict JSON parser, and @sd-jwt/core serves
+ * only as the independent implementation the interop test checks this one against.
  *
  * §3.4 "Only allowlist entries are disclosable, never limits": the caller says where digests
  * may stand (`policy`); a digest anywhere else is refused even when nothing discloses it,

@@ -4,8 +4,10 @@
  * so their length does not count the hosts. The host never calls this.
  *
  * The mechanics are RFC 9901 §4.2 (disclosures, digests over their base64url form, decoys per
- * §4.2.5) and small enough to write against the verifier's own rules here; see disclosures.ts
- * for why the verifier does not use @sd-jwt/core, and the SDK keeps one implementation.
+ * §4.2.5), small enough to write against the verifier's own rules. @sd-jwt/core's issuer would
+ * fit, but the agent package would then depend on it (and its async hasher and signer plumbing)
+ * for a few lines; the interop test checks this output against it instead (disclosures.ts says
+ * why the verifier does not use it).
  */
 import { jwkThumbprint, principalUrn } from "../../../jose/jwk.js";
 import type { Ed25519PublicJwk } from "../../../jose/jwk.js";

@@ -229,6 +229,23 @@ describe.each(stores)("§3.4 SD-JWT VC mandates end to end (%s store)", (_label,
     expect(((await again.json()) as { error: { code: string } }).error.code).toBe("BAD_SIGNATURE");
   });
 
+  it("§3.4 / §3.2: the request signature covers the presentation byte for byte: one swapped under it is BAD_SIGNATURE", async () => {
+    const maple = host(MAPLE);
+    const signedFor = must(atMaple.present(), "present");
+    const swapped = must(atMaple.present(), "present another");
+    const res = must(
+      await client.signedFetch({
+        method: "GET",
+        url: `${maple.endpoint}/holds/h_unknown`,
+        mandate: signedFor,
+        headers: { "schcp-mandate": swapped },
+      }),
+      "send",
+    );
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("BAD_SIGNATURE");
+  });
+
   it("§3.4: the presentation sent by another agent key is refused (cnf.jwk must sign the request)", async () => {
     const presented = must(atMaple.present(), "present");
     const thief = new SchcpClient({ agentKey: createAgentKey(), clock: gw.clock });

@@ -8,7 +8,7 @@ import { generateKeyPairSync } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { jwkThumbprint, principalUrn } from "../../../../src/protocol/jose/jwk.js";
 import { encodeBase64Url, sha256Base64Url } from "../../../../src/protocol/json/base64.js";
-import { verifyMandate } from "../../../../src/protocol/schcp/mandate/index.js";
+import { checkMandateAction, verifyMandate } from "../../../../src/protocol/schcp/mandate/index.js";
 import type { VerifyMandateContext } from "../../../../src/protocol/schcp/mandate/index.js";
 import {
   issueSdJwtMandate,
@@ -292,6 +292,50 @@ describe("§3.4 SD-JWT VC mandates: accepted presentations", () => {
       }),
     );
     expect(chain.root.claims.constraints?.services).toEqual(["oil-change"]);
+  });
+});
+
+describe("§3.4: every check of §3.3 steps 5–6 applies unchanged to the evaluated mandate", () => {
+  const counter = { active: () => Promise.resolve(0) };
+  const start = Date.parse("2026-10-15T13:00:00-04:00");
+  const action = (over: Record<string, unknown> = {}) => ({
+    kind: "hold" as const,
+    serviceId: "oil-change",
+    start,
+    end: start + 3_600_000,
+    total: { minor: 8_927, currency: "CAD" },
+    ...over,
+  });
+
+  it("§3.3 check 5: an action outside the scope is MANDATE_SCOPE", async () => {
+    const chain = await accepted(present(issued({ scope: ["hold"] })));
+    const r = await checkMandateAction(chain, action({ kind: "cancel", bookingId: "b_1" }), { counter });
+    expect(!r.ok && r.error.code).toBe("MANDATE_SCOPE");
+  });
+
+  it("§3.3 check 6: this host's member max_price binds; another host's higher one does not help", async () => {
+    const sdJwt = issued();
+    const here = await accepted(present(sdJwt));
+    const over = await checkMandateAction(here, action({ total: { minor: 10_001, currency: "CAD" } }), {
+      counter,
+    });
+    expect(!over.ok && over.error.reason).toBe("over_max_price");
+    expect((await checkMandateAction(here, action(), { counter })).ok).toBe(true);
+  });
+
+  it("§3.3 check 6: the shared services constraint binds at every host", async () => {
+    const chain = await accepted(present(issued(), { hostId: THIRD }), ctx({ hostId: THIRD }));
+    const r = await checkMandateAction(chain, action({ serviceId: "brake-inspection" }), { counter });
+    expect(!r.ok && r.error.code).toBe("MANDATE_SCOPE");
+  });
+
+  it("§3.3 check 6: max_bookings is counted under (root iss, jti)", async () => {
+    const chain = await accepted(present(issued()));
+    const seen: string[][] = [];
+    const full = { active: (iss: string, jti: string) => (seen.push([iss, jti]), Promise.resolve(1)) };
+    const r = await checkMandateAction(chain, action(), { counter: full });
+    expect(!r.ok && r.error.code).toBe("MANDATE_LIMIT");
+    expect(seen).toEqual([[principalUrn(jwkThumbprint(edPrincipal.publicJwk)), "m-sd-1"]]);
   });
 });
 
@@ -611,7 +655,7 @@ describe("§3.4 Selective disclosure and the evaluated mandate", () => {
       forgeWith({ aud: [ref(audD)], hc: { _sd: [memberD.digest] }, disclosures: [audD, memberD] }),
     );
   });
-  it("§3.4: the evaluated mandate is validated against MandateClaims: an unknown claim is invalid", async () => {
+  it("§3.4 / §8: no AP2 payment mandate is carried or accepted: an unknown claim fails MandateClaims", async () => {
     await refusedFor(
       /payment_mandate is not a member/,
       forge({ payload: { payment_mandate: { amount: "5" } } }),

@@ -4,7 +4,7 @@
  * "dc+sd-jwt"). Presentations are built by the SDK's issuer and holder (issueSdJwtMandate,
  * presentSdJwtMandate) or, for what must be refused, forged part by part below.
  */
-import { generateKeyPairSync } from "node:crypto";
+import { generateKeyPairSync, sign } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { jwkThumbprint, principalUrn } from "../../../../src/protocol/jose/jwk.js";
 import { encodeBase64Url, sha256Base64Url } from "../../../../src/protocol/json/base64.js";
@@ -371,6 +371,16 @@ describe("§3.4 Issuer-signed JWT", () => {
     const none = `${b64u(JSON.stringify({ ...header, alg: "none" }))}.${p}.AA`;
     await refusedFor(/alg must be EdDSA/, [none, ...rest].join("~"));
   });
+  it("§3.4 Keys: an ES256 signature must be raw r||s; a DER-encoded one is refused", async () => {
+    const valid = forge({ key: p256Principal });
+    const [jwt, ...rest] = valid.split("~");
+    const [h, p] = jwt!.split(".");
+    const der = sign("sha256", Buffer.from(`${h}.${p}`), {
+      key: p256Principal.privateKey,
+      dsaEncoding: "der",
+    });
+    await refusedFor(/signature does not verify/, [`${h}.${p}.${encodeBase64Url(der)}`, ...rest].join("~"));
+  });
   it("§3.4: a jwk header is required", async () => {
     await refusedFor(/jwk/, forge({ header: { jwk: undefined } }));
   });
@@ -393,7 +403,6 @@ describe("§3.4 Issuer-signed JWT", () => {
     const text = Buffer.from(p!, "base64url").toString();
     const dup = text.replace('"sub":', '"sub":"x","sub":');
     const input = `${h}.${b64u(dup)}`;
-    const { sign } = await import("node:crypto");
     const sig = encodeBase64Url(sign(null, Buffer.from(input), edPrincipal.privateKey));
     await refusedFor(/duplicate member/, [`${input}.${sig}`, ...rest].join("~"));
   });

@@ -33,6 +33,7 @@ import { checkUrl, readSchcpAnswer, send } from "./http.js";
 import type { FetchLike, HttpPolicy, Reply } from "./http.js";
 import type { AgentKey } from "./keys.js";
 import { randomToken } from "../protocol/random.js";
+import type { MandatePresenter } from "./sd-jwt.js";
 
 export interface SchcpClientOptions {
   readonly agentKey: AgentKey;
@@ -50,8 +51,12 @@ export interface HostTarget {
 }
 
 export interface CallOptions {
-  /** The SchCP-Mandate header: a compact mandate JWS (or chain leaf) (§3.3). */
-  readonly mandate?: string;
+  /**
+   * The SchCP-Mandate header: a compact mandate JWS (or chain leaf) (§3.3), or a presenter
+   * asked once per request, such as an SD-JWT VC mandate's (sdJwtPresenter, §3.4), whose
+   * every request needs a fresh Key Binding JWT. The request signature covers the value sent.
+   */
+  readonly mandate?: string | MandatePresenter;
 }
 
 /** A request body whose idempotency_key the client fills in when absent (§9.1). */
@@ -222,11 +227,17 @@ export class SchcpClient {
     schema: N,
     opts: CallOptions,
   ): Call<SchcpTypeOf<N>> {
+    let mandate = opts.mandate;
+    if (mandate !== undefined && typeof mandate !== "string") {
+      const presented = mandate.present();
+      if (!presented.ok) return presented;
+      mandate = presented.value;
+    }
     const res = await this.signedFetch({
       method,
       url: `${host.endpoint.replace(/\/+$/, "")}${path}`,
       body,
-      ...(opts.mandate !== undefined && { mandate: opts.mandate }),
+      ...(mandate !== undefined && { mandate }),
     });
     if (!res.ok) return res;
     return readSchcpAnswer(res.value, schema);

@@ -22,7 +22,9 @@ export type AgentErrorCode =
   /** The receipt fails verification, or does not match the booking or the agent's own records (§5.3). */
   | "receipt_invalid"
   /** A URL the SDK will not send a request to (plain http off loopback, unparseable). */
-  | "invalid_url";
+  | "invalid_url"
+  /** A mandate the agent cannot present here: an SD-JWT VC mandate that does not name the host (§3.4). */
+  | "mandate_unusable";
 
 export interface AgentError {
   readonly code: AgentErrorCode;

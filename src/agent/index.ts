@@ -22,12 +22,16 @@ export type {
   AgentRef,
   ClosedMandate,
   IssuedMandate,
+  IssuedSdJwt,
+  SdJwtMandateRequest,
   KeyAppOptions,
   MandateRequest,
   OfferConsent,
   OfferSource,
 } from "./key-app.js";
 export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
+export { createP256PrincipalKey, sdJwtPresenter } from "./sd-jwt.js";
+export type { MandatePresenter, P256PrincipalKey, SdJwtPresenterOptions } from "./sd-jwt.js";
 export type { AgentKey } from "./keys.js";
 export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "./verify.js";
 export type {

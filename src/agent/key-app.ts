@@ -15,8 +15,11 @@ import { encodeBase64Url } from "../protocol/json/index.js";
 import { ok } from "../protocol/result.js";
 import type { Result } from "../protocol/result.js";
 import { renderConsentText } from "../protocol/schcp/consent/index.js";
-import { issueMandate } from "../protocol/schcp/mandate/index.js";
-import type { SigningKey } from "../protocol/schcp/mandate/index.js";
+import { issueMandate } from "../protocol/schcp/mandate/issue.js";
+import type { SigningKey } from "../protocol/schcp/mandate/issue.js";
+import { issueSdJwtMandate } from "../protocol/schcp/mandate/sd-jwt/issue.js";
+import type { IssuedSdJwtMandate } from "../protocol/schcp/mandate/sd-jwt/issue.js";
+import type { SdJwtSigningKey } from "../protocol/schcp/mandate/sd-jwt/keys.js";
 import type { VerifiedOffer } from "../protocol/schcp/offer/index.js";
 import { verifyOffer } from "../protocol/schcp/offer/index.js";
 import type {
@@ -37,7 +40,11 @@ import type { HostKeys, VerifiedBooking } from "./verify.js";
 export type AgentRef = string | Ed25519PublicJwk | Pick<AgentKey, "thumbprint">;
 
 export interface KeyAppOptions {
-  readonly principalKey: SigningKey;
+  /**
+   * Ed25519 (createAgentKey) signs every kind of mandate. A P-256 key (createP256PrincipalKey)
+   * is allowed by SD-JWT VC mandates only (§3.4 "Keys"): the compact ones throw with it.
+   */
+  readonly principalKey: SigningKey | SdJwtSigningKey;
   /** Epoch milliseconds (iat, exp). */
   readonly clock?: Clock;
   /** The principal's pseudonym at hosts (sub, §3.3); derived from the key when absent. */
@@ -67,6 +74,33 @@ export interface MandateRequest {
   readonly jti?: string;
 }
 
+/** An SD-JWT VC mandate (§3.4) for one or more hosts, each with its own host_constraints. */
+export interface SdJwtMandateRequest {
+  /** The agent's Ed25519 key, bound as cnf.jwk (the full public key, not its thumbprint). */
+  readonly agent: Ed25519PublicJwk | Pick<AgentKey, "publicJwk">;
+  /**
+   * One member per host, possibly {}: what only that host applies (a price ceiling there, its
+   * own services). The host ids are the aud list; each host sees only its own (§3.4).
+   */
+  readonly hosts: Readonly<Record<string, MandateConstraints>>;
+  readonly scope: readonly MandateScope[];
+  /** Constraints every host applies; a name may not also be in a host's member. */
+  readonly constraints?: MandateConstraints;
+  readonly ttlSec?: number;
+  readonly exp?: number;
+  readonly consent?: { readonly mode: ConsentMode; readonly statement?: string };
+  readonly contact?: Contact;
+  /** Revocation URL, schcp_status in the credential (§3.4; status in §3.3). */
+  readonly status?: string;
+  readonly jti?: string;
+  /** Pad aud and host_constraints to this many digests with decoys (default 8, §3.4 SHOULD). */
+  readonly padTo?: number;
+}
+
+export interface IssuedSdJwt extends IssuedSdJwtMandate {
+  readonly jti: string;
+}
+
 /** The words the person reads, and the verified offer they are about. */
 export interface OfferConsent {
   readonly text: string;
@@ -89,7 +123,7 @@ const MANAGEMENT_GRACE_SEC = 3600;
 export class KeyApp {
   /** The self-certifying principal id: iss of every mandate (§3.3 check 1). */
   readonly principal: string;
-  private readonly key: SigningKey;
+  private readonly key: SigningKey | SdJwtSigningKey;
   private readonly clock: Clock;
   private readonly sub: string;
   private readonly contact: Contact | undefined;
@@ -121,7 +155,48 @@ export class KeyApp {
       ...(contact !== undefined && { contact }),
       ...(req.status !== undefined && { status: req.status }),
     };
-    return { compact: await issueMandate(claims, this.key), jti, claims };
+    return { compact: await issueMandate(claims, this.ed25519Key()), jti, claims };
+  }
+
+  /**
+   * An SD-JWT VC mandate (§3.4) naming every host in req.hosts, each with its own
+   * host_constraints member, aud and host_constraints padded with decoys. The agent presents it
+   * to one host at a time with sdJwtPresenter. Throws for what §3.4 forbids the issuer: a
+   * wildcard, a constraint both shared and in a member, a closed mandate for several hosts.
+   */
+  issueSdJwtMandate(req: SdJwtMandateRequest): IssuedSdJwt {
+    const iat = Math.floor(this.clock.now() / 1000);
+    const jti = req.jti ?? `m-${encodeBase64Url(randomBytes(12))}`;
+    const contact = req.contact ?? this.contact;
+    const issued = issueSdJwtMandate(
+      {
+        sub: this.sub,
+        iat,
+        exp: req.exp ?? iat + (req.ttlSec ?? DEFAULT_TTL_SEC),
+        jti,
+        cnfJwk: "publicJwk" in req.agent ? req.agent.publicJwk : req.agent,
+        scope: [...req.scope],
+        ...(req.constraints !== undefined && { constraints: req.constraints }),
+        hosts: req.hosts,
+        ...(req.consent !== undefined && { consent: { ...req.consent } }),
+        ...(contact !== undefined && { contact }),
+        ...(req.status !== undefined && { schcp_status: req.status }),
+      },
+      this.key,
+      req.padTo === undefined ? {} : { padTo: req.padTo },
+    );
+    return { ...issued, jti };
+  }
+
+  /** Compact mandates (§3.3) are Ed25519 only (§3.4 "Keys"). */
+  private ed25519Key(): SigningKey {
+    const key = this.key;
+    if (key.publicJwk.kty !== "OKP") {
+      throw new TypeError(
+        "a P-256 principal key signs SD-JWT VC mandates only (§3.4); use issueSdJwtMandate",
+      );
+    }
+    return { privateKey: key.privateKey, publicJwk: key.publicJwk };
   }
 
   /**

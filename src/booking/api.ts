@@ -88,6 +88,11 @@ export interface HostPolicies {
   /** host_approval: how long the host has to answer (default two hours, §5.7). */
   readonly approvalTimeoutMs: number;
   readonly allowWildcardAudience: boolean;
+  /**
+   * SchCP §3.4: also accept mandates as SD-JWT VCs ("dc+sd-jwt" in discovery's auth.mandates).
+   * Absent means false: compact mandates only.
+   */
+  readonly sdJwtMandates?: boolean;
   /** Nothing is offered past this horizon (§10; 31 days by default). */
   readonly horizonMs: number;
   /** The public booking pool's caps (public-pool/port.ts); its defaults when absent. */

@@ -64,6 +64,7 @@ const policies = closed({
   approval_timeout: duration,
   public_booking: closed({ max_per_host: count, max_per_origin: count }),
   allow_wildcard_audience: bool,
+  sd_jwt_mandates: bool,
   horizon: duration,
   data: closed({
     free_text_notes: { enum: ["accept", "refuse"] },

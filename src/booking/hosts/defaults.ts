@@ -25,6 +25,8 @@ export const DEFAULT_POLICIES: HostPolicies = {
   approvalTimeoutMs: 120 * MINUTE,
   // §3.3 check 2: "the reference endpoint refuses them unless configured otherwise".
   allowWildcardAudience: false,
+  // §3.4 is optional: a host lists "dc+sd-jwt" only when its config says so.
+  sdJwtMandates: false,
   // §10: "31 days in the reference adapter".
   horizonMs: 31 * DAY,
   // The public booking pool (public-pool/port.ts).

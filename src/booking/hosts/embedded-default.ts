@@ -37,7 +37,8 @@ export const EMBEDDED_DEFAULT_CONFIG = {
       // §9.2: published so every refusal carries a non-agent way in.
       contact: { phone: "+1-416-555-0177" },
       connector: synthetic("maple-street-auto"),
-      policies: { confirmation: "instant", retention: "P365D" },
+      // §3.4: also accepts SD-JWT VC mandates (auth.mandates lists "dc+sd-jwt").
+      policies: { confirmation: "instant", retention: "P365D", sd_jwt_mandates: true },
       services: [],
     },
     {

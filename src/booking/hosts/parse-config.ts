@@ -143,6 +143,7 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
         ? d.approvalTimeoutMs
         : positiveMs(p.approval_timeout, `${at}/approval_timeout`),
     allowWildcardAudience: (p.allow_wildcard_audience as boolean | undefined) ?? d.allowWildcardAudience,
+    sdJwtMandates: (p.sd_jwt_mandates as boolean | undefined) ?? d.sdJwtMandates ?? false,
     horizonMs: p.horizon === undefined ? d.horizonMs : positiveMs(p.horizon, `${at}/horizon`),
     publicBooking: {
       perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),

@@ -194,8 +194,11 @@ export function validateSchcp<N extends SchemaName>(
   name: N,
   value: unknown,
 ): Result<SchcpTypeOf<N>, SchemaError> {
-  const fn = validator(name);
-  if (fn(value)) return ok(value as SchcpTypeOf<N>);
+  return run(validator(name), name, value) as Result<SchcpTypeOf<N>, SchemaError>;
+}
+
+function run(fn: ValidateFunction, name: string, value: unknown): Result<unknown, SchemaError> {
+  if (fn(value)) return ok(value);
   const issues = (fn.errors ?? []).map(toIssue);
   const first = primary(issues);
   return err({
@@ -205,4 +208,29 @@ export function validateSchcp<N extends SchemaName>(
       first === undefined ? `not a valid ${name}` : `${name}: ${first.field || "value"} ${first.message}`,
     errors: issues.map(({ field, keyword, message }) => ({ field, keyword, message })),
   });
+}
+
+let sdJwtMandate: ValidateFunction | undefined;
+
+/**
+ * MandateClaims as §3.4 evaluates an SD-JWT VC mandate: the same closed members, formats and
+ * constraints, except that the principal key is the issuer JWT's jwk header, never a claim,
+ * and there is no chain. So principal_jwk, issuer_jwk and parent are refused outright instead
+ * of one of them being required (the only part of MandateClaims that depends on the envelope).
+ */
+export function validateSdJwtMandateClaims(value: unknown): Result<T.MandateClaims, SchemaError> {
+  if (sdJwtMandate === undefined) {
+    const defs = (SCHCP_SCHEMA_DOCUMENT.$defs ?? {}) as Record<string, Record<string, unknown>>;
+    const { if: _if, then: _then, else: _else, ...members } = defs.MandateClaims ?? {};
+    const props = members.properties as Record<string, unknown>;
+    // Refs inside MandateClaims are document-relative ("#/$defs/Id"); make them absolute.
+    const schema = JSON.parse(
+      JSON.stringify({
+        ...members,
+        properties: { ...props, principal_jwk: false, issuer_jwk: false, parent: false },
+      }).replaceAll('"#/$defs/', `"${SCHCP_SCHEMA_ID}#/$defs/`),
+    ) as Record<string, unknown>;
+    sdJwtMandate = instance().compile(schema);
+  }
+  return run(sdJwtMandate, "MandateClaims", value) as Result<T.MandateClaims, SchemaError>;
 }

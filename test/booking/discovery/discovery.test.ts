@@ -44,7 +44,12 @@ describe("hostDiscoveryDocument (SchCP §2.1)", () => {
       expect(doc.keys).toEqual([
         { ...host.keys[0]?.publicJwk, kid: `${host.config.id}-2026-10`, use: "sig" },
       ]);
-      expect(doc.auth).toEqual({ request_signing: "rfc9421-ed25519", mandates: ["schcp-mandate+jwt"] });
+      // §3.4: only a host configured with sd_jwt_mandates lists dc+sd-jwt (maple-street-auto).
+      expect(doc.auth).toEqual({
+        request_signing: "rfc9421-ed25519",
+        mandates:
+          host.config.id === "maple-street-auto" ? ["schcp-mandate+jwt", "dc+sd-jwt"] : ["schcp-mandate+jwt"],
+      });
       expect(doc.policies.retention).toBe("P365D");
       expect(doc.policies.holds).toEqual({
         max_ttl: "PT10M",

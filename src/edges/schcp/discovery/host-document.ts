@@ -110,7 +110,11 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     // The host's policy, or its upstream's own approval (confirmation.ts).
     policies: publishedPolicies(config.policies, confirmationOf(runtime)),
     capabilities: [...BASE_CAPABILITIES, ...(openEnded ? ["open_end"] : [])],
-    auth: { request_signing: "rfc9421-ed25519", mandates: ["schcp-mandate+jwt"] },
+    // §3.4: "dc+sd-jwt" only where the host accepts SD-JWT VC mandates (auth.ts).
+    auth: {
+      request_signing: "rfc9421-ed25519",
+      mandates: ["schcp-mandate+jwt", ...(config.policies.sdJwtMandates === true ? ["dc+sd-jwt"] : [])],
+    },
     ...(catalog.taxes.length > 0 && {
       taxes: catalog.taxes.map((t) => ({ label: t.label, percent: Number(t.percent) })),
     }),

@@ -77,6 +77,8 @@ export async function resolveCaller(
     nowSec: Math.floor(nowMs / 1000),
     requestKeyThumbprint: verified.keyid,
     allowWildcardAudience: host.config.policies.allowWildcardAudience,
+    // §3.4: only a host that lists "dc+sd-jwt" in auth.mandates (host-document.ts).
+    acceptSdJwt: host.config.policies.sdJwtMandates === true,
   });
   if (!chain.ok) return err(fromMandateRefusal(chain.error, host.config));
   return ok({ agentKey: verified.keyid, mandate: chain.value });

@@ -45,10 +45,12 @@ export function decodeMandateLink(compact: string, field: string): Result<Decode
 
 function decodeLink(compact: string, field: string): Result<DecodedLink, MandateRefusal> {
   // §3.4: an SD-JWT VC presentation is told apart by "~", which a compact JWS never contains.
+  // verifyMandate takes presentations before they get here; what arrives is a chain's parent,
+  // and an SD-JWT VC mandate is never one (§3.4 "Not in this profile": no delegate chain).
   if (compact.includes("~")) {
     return err(
       mandateInvalid(
-        "SD-JWT VC mandates (dc+sd-jwt, §3.4) are not supported by this host; send a compact JWS mandate",
+        "a compact mandate never contains ~; an SD-JWT VC mandate (§3.4) cannot be a chain's parent",
         field,
       ),
     );

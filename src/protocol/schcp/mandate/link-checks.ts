@@ -14,6 +14,9 @@ const IAT_SKEW_SEC = 60;
 /** §3.3: "attestations (root mandates only, at most four)". */
 const MAX_ATTESTATIONS = 4;
 
+/** What these checks read of a link: its claims, and where it is in the header. */
+export type LinkView = Pick<DecodedLink, "claims" | "field">;
+
 export interface AudienceOptions {
   readonly hostId: string;
   readonly allowWildcardAudience: boolean;
@@ -24,7 +27,7 @@ export interface AudienceOptions {
  * reference endpoint refuses unless configured otherwise, even when the list also
  * names this host: the principal asked for "any host", not for us.
  */
-export function checkAudience(link: DecodedLink, opts: AudienceOptions): Result<void, MandateRefusal> {
+export function checkAudience(link: LinkView, opts: AudienceOptions): Result<void, MandateRefusal> {
   const aud = link.claims.aud;
   const list: readonly string[] = typeof aud === "string" ? [aud] : aud;
   const field = claimField(link.field, "aud");
@@ -41,7 +44,7 @@ export function checkAudience(link: DecodedLink, opts: AudienceOptions): Result<
 }
 
 /** §3.3 check 3: iat ≤ now + 60 s and now < exp, exp without skew. */
-export function checkTime(link: DecodedLink, nowSec: number): Result<void, MandateRefusal> {
+export function checkTime(link: LinkView, nowSec: number): Result<void, MandateRefusal> {
   const { iat, exp } = link.claims;
   if (iat > nowSec + IAT_SKEW_SEC) {
     return err(mandateInvalid("mandate iat is in the future", claimField(link.field, "iat")));
@@ -55,7 +58,7 @@ export function checkTime(link: DecodedLink, nowSec: number): Result<void, Manda
 }
 
 /** attestations describe the principal key, so only the root may carry them (§3.3, §7.5). */
-export function checkAttestations(link: DecodedLink, depth: 0 | 1): Result<void, MandateRefusal> {
+export function checkAttestations(link: LinkView, depth: 0 | 1): Result<void, MandateRefusal> {
   const list = link.claims.attestations;
   if (list === undefined) return ok(undefined);
   const field = claimField(link.field, "attestations");

@@ -2,7 +2,7 @@
  * The shapes of SchCP mandate verification (§3.3): a verified chain of links, the
  * action a host is asked to take under it, and the refusals it can end in.
  */
-import type { Ed25519PublicJwk } from "../../jose/jwk.js";
+import type { PrincipalPublicJwk } from "./sd-jwt/keys.js";
 import type { MandateClaims } from "../types.js";
 
 /** The §9.2 codes a mandate check can end in (see refusal.ts for the reasons). */
@@ -25,8 +25,13 @@ export interface MandateRefusal {
 export interface MandateLink {
   readonly compact: string;
   readonly claims: MandateClaims;
-  /** principal_jwk for the root, issuer_jwk for a child. */
-  readonly signerJwk: Ed25519PublicJwk;
+  /**
+   * principal_jwk for the root, issuer_jwk for a child; for an SD-JWT VC mandate (§3.4), the
+   * issuer JWT's jwk header, which may be a P-256 key.
+   */
+  readonly signerJwk: PrincipalPublicJwk;
+  /** The envelope: a compact JWS (§3.3) or an SD-JWT VC presentation (§3.4). */
+  readonly format: "schcp-mandate+jwt" | "dc+sd-jwt";
   readonly depth: 0 | 1;
 }
 

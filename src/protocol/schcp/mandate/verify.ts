@@ -7,6 +7,9 @@ import type { Result } from "../../result.js";
 import { verifyChild, verifyRoot } from "./chain.js";
 import type { LinkCheckOptions } from "./chain.js";
 import { decodeMandateLink } from "./decode-link.js";
+import { parseLinkConstraints } from "./constraints.js";
+import { checkAudience, checkTime } from "./link-checks.js";
+import { SD_JWT_ISSUER_FIELD, verifySdJwtPresentation } from "./sd-jwt/verify.js";
 import { claimField, MANDATE_HEADER, PARENT_FIELD } from "./fields.js";
 import type { DecodedLink } from "./decode-link.js";
 import { mandateInvalid } from "./refusal.js";
@@ -28,6 +31,11 @@ export interface VerifyMandateContext {
   readonly allowWildcardAudience?: boolean;
   /** Check 7; without one, revocation is not consulted ("The host MAY consult status"). */
   readonly status?: MandateStatusPort;
+  /**
+   * §3.4: accept SD-JWT VC presentations (the host lists "dc+sd-jwt" in auth.mandates).
+   * Without it a presentation is refused as before, 401 MANDATE_INVALID.
+   */
+  readonly acceptSdJwt?: boolean;
 }
 
 export async function verifyMandate(
@@ -36,6 +44,18 @@ export async function verifyMandate(
 ): Promise<Result<MandateChain, MandateRefusal>> {
   if (typeof value !== "string" || value === "") {
     return err(mandateInvalid("the mandate must be a compact JWS", MANDATE_HEADER));
+  }
+  // §3.4: a verifier tells the formats apart by "~", which a compact JWS never contains.
+  if (value.includes("~")) {
+    if (ctx.acceptSdJwt !== true) {
+      return err(
+        mandateInvalid(
+          'SD-JWT VC mandates (dc+sd-jwt, §3.4) are not accepted by this host (its auth.mandates does not list "dc+sd-jwt"); send a compact JWS mandate',
+          MANDATE_HEADER,
+        ),
+      );
+    }
+    return verifySdJwtMandate(value, ctx);
   }
   const decoded = decodeChain(value);
   if (!decoded.ok) return decoded;
@@ -85,6 +105,55 @@ export async function verifyMandate(
   });
 }
 
+/**
+ * An SD-JWT VC mandate (§3.4): one credential, the root and leaf of a one-link chain. Its
+ * envelope checks are verifySdJwtPresentation's; then the evaluated mandate goes through the
+ * same §3.3 checks 2–4 and 7 as a compact root (the audience again, for one code path).
+ */
+async function verifySdJwtMandate(
+  value: string,
+  ctx: VerifyMandateContext,
+): Promise<Result<MandateChain, MandateRefusal>> {
+  const nowSec = ctx.nowSec;
+  const verified = await verifySdJwtPresentation(value, { hostId: ctx.hostId, nowSec });
+  if (!verified.ok) return verified;
+  // Refusals point into the issuer JWT's claims, where the evaluated mandate came from.
+  const view = { claims: verified.value.claims, field: SD_JWT_ISSUER_FIELD };
+  const constraints = parseLinkConstraints(view.claims, view.field);
+  if (!constraints.ok) return constraints;
+  // The wildcard was refused already: §3.4 "aud holds no wildcard", whatever the host allows.
+  const aud = checkAudience(view, { hostId: ctx.hostId, allowWildcardAudience: false });
+  if (!aud.ok) return aud;
+  const time = checkTime(view, nowSec);
+  if (!time.ok) return time;
+  if (view.claims.cnf.jkt !== ctx.requestKeyThumbprint) {
+    return err(
+      mandateInvalid(
+        "cnf.jwk is not the key that signed this request (§3.4, §3.3 check 4)",
+        claimField(view.field, "cnf", "jwk"),
+      ),
+    );
+  }
+  if (ctx.status !== undefined && (await linkStatus(ctx.status, view)) === "revoked") {
+    return err(mandateInvalid("mandate has been revoked", MANDATE_HEADER));
+  }
+  const link: MandateLink = {
+    compact: value,
+    claims: view.claims,
+    signerJwk: verified.value.principalJwk,
+    depth: 0,
+    format: "dc+sd-jwt",
+  };
+  return ok({
+    links: [link],
+    root: link,
+    leaf: link,
+    rootIss: link.claims.iss,
+    principal: link.claims.iss,
+    subject: link.claims.sub,
+  });
+}
+
 /** Leaf first: the header's mandate, then the parent it carries. Returns [root, child?]. */
 function decodeChain(value: string): Result<[DecodedLink, DecodedLink?], MandateRefusal> {
   const leaf = decodeMandateLink(value, MANDATE_HEADER);
@@ -106,7 +175,10 @@ function decodeChain(value: string): Result<[DecodedLink, DecodedLink?], Mandate
 }
 
 /** Revocation is best effort (§3.3 check 7): a status port that fails counts as "unknown". */
-async function linkStatus(port: MandateStatusPort, link: DecodedLink): Promise<MandateStatusValue> {
+async function linkStatus(
+  port: MandateStatusPort,
+  link: Pick<DecodedLink, "claims">,
+): Promise<MandateStatusValue> {
   const { iss, jti, status } = link.claims;
   try {
     return await port.status({ iss, jti, ...(status !== undefined && { statusUrl: status }) });
@@ -116,5 +188,5 @@ async function linkStatus(port: MandateStatusPort, link: DecodedLink): Promise<M
 }
 
 function toLink(link: DecodedLink, signerJwk: MandateLink["signerJwk"], depth: 0 | 1): MandateLink {
-  return { compact: link.jws.compact, claims: link.claims, signerJwk, depth };
+  return { compact: link.jws.compact, claims: link.claims, signerJwk, depth, format: "schcp-mandate+jwt" };
 }

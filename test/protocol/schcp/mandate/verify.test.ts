@@ -335,10 +335,10 @@ describe("verifyMandate: envelope and schema (§3.1, §3.3 'Claims are validated
   ];
   it.each(rows)("$name", check);
 
-  it("the SD-JWT refusal says the format is not supported", async () => {
+  it("§3.4: at a host that does not list dc+sd-jwt, the SD-JWT refusal says the format is not accepted", async () => {
     const result = await verifyMandate(`${await issueRoot()}~`, context());
     expect(expectRefusal(result, "MANDATE_INVALID", "mandate_invalid").message).toMatch(
-      /SD-JWT.*not supported/,
+      /SD-JWT.*not accepted by this host/,
     );
   });
 

@@ -1,0 +1,12 @@
+/**
+ * SchCP §3.4: SD-JWT VC mandates (the AP2 credential profile), the key app's and the agent's
+ * side. Hosts verify through mandate/verify.ts (verifyMandate with acceptSdJwt), whose
+ * signature checks use jose; nothing here does, so the agent SDK needs no JOSE dependency.
+ */
+export { issueSdJwtMandate } from "./issue.js";
+export type { IssuedSdJwtMandate, SdJwtIssueOptions, SdJwtMandateClaims } from "./issue.js";
+export { algOf, parsePrincipalJwk, signJws } from "./keys.js";
+export type { P256PublicJwk, PrincipalPublicJwk, SdJwtAlg, SdJwtSigningKey } from "./keys.js";
+export { presentSdJwtMandate } from "./present.js";
+export type { PresentOptions } from "./present.js";
+export { KB_JWT_TYP, SD_JWT_TYP, sdHash } from "./profile.js";

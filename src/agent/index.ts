@@ -29,11 +29,12 @@ export type {
 } from "./key-app.js";
 export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export type { AgentKey } from "./keys.js";
-export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "./verify.js";
+export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer, verifyHostProposal } from "./verify.js";
 export type {
   BookingExpectations,
   HostKeys,
   VerifiedBooking,
   VerifiedChangeOffer,
   VerifiedHold,
+  VerifiedHostProposal,
 } from "./verify.js";

@@ -12,7 +12,11 @@
 import type { Clock } from "../protocol/clock.js";
 import { signSchcpRequest } from "../protocol/http-signatures/index.js";
 import type { Result } from "../protocol/result.js";
+import { err } from "../protocol/result.js";
+import { offerSha256 } from "../protocol/schcp/offer/index.js";
+import { agentError } from "./errors.js";
 import type {
+  Booking,
   AvailabilityRequest,
   AvailabilityResponse,
   BookingResponse,
@@ -185,6 +189,54 @@ export class SchcpClient {
   ): Call<BookingResponse> {
     const path = `/bookings/${seg(bookingId)}/proposal-response`;
     return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /**
+   * Accepts the host's open proposal on `booking` (§5.8), or its counter to a pending booking
+   * (§5.11), naming the proposal's exact offer bytes by hash at the booking's current sequence.
+   * Verify it first (verifyHostProposal). Under closed_mandate "always" the mandate must be the
+   * principal's own over that hash (KeyApp, §5.3).
+   */
+  acceptProposal(
+    host: HostTarget,
+    booking: Pick<Booking, "booking_id" | "sequence" | "proposal">,
+    opts: CallOptions & { readonly idempotencyKey?: string } = {},
+  ): Call<BookingResponse> {
+    return this.answerProposal(host, booking, true, opts);
+  }
+
+  /** Declines the host's open proposal or counter: it is cleared and its held time freed (§5.8, §5.11). */
+  declineProposal(
+    host: HostTarget,
+    booking: Pick<Booking, "booking_id" | "sequence" | "proposal">,
+    opts: CallOptions & { readonly idempotencyKey?: string } = {},
+  ): Call<BookingResponse> {
+    return this.answerProposal(host, booking, false, opts);
+  }
+
+  private async answerProposal(
+    host: HostTarget,
+    booking: Pick<Booking, "booking_id" | "sequence" | "proposal">,
+    accept: boolean,
+    opts: CallOptions & { readonly idempotencyKey?: string },
+  ): Call<BookingResponse> {
+    const p = booking.proposal;
+    if (p === undefined || p.by !== "host")
+      return err(
+        agentError("offer_invalid", "the booking carries no proposal by the host", { field: "/proposal" }),
+      );
+    return this.proposalResponse(
+      host,
+      booking.booking_id,
+      {
+        proposal_id: p.proposal_id,
+        accept,
+        sequence: booking.sequence,
+        ...(accept && { offer_sha256: offerSha256(p.offer) }),
+        ...(opts.idempotencyKey !== undefined && { idempotency_key: opts.idempotencyKey }),
+      },
+      opts.mandate !== undefined ? { mandate: opts.mandate } : {},
+    );
   }
 
   /**

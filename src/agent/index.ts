@@ -33,11 +33,12 @@ export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export { createP256PrincipalKey, sdJwtPresenter } from "./sd-jwt.js";
 export type { MandatePresenter, P256PrincipalKey, SdJwtPresenterOptions } from "./sd-jwt.js";
 export type { AgentKey } from "./keys.js";
-export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "./verify.js";
+export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer, verifyHostProposal } from "./verify.js";
 export type {
   BookingExpectations,
   HostKeys,
   VerifiedBooking,
   VerifiedChangeOffer,
   VerifiedHold,
+  VerifiedHostProposal,
 } from "./verify.js";

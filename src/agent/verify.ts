@@ -174,6 +174,44 @@ export async function verifyChangeOffer(
   return ok({ proposal, offer: offer.value });
 }
 
+export interface VerifiedHostProposal {
+  readonly proposal: Proposal;
+  readonly offer: VerifiedOffer;
+  /** What accepting names (offer_sha256, §5.3): the hash of the proposal's exact offer bytes. */
+  readonly sha256: string;
+  /**
+   * A counter (§5.11): the host answered a pending_host booking with these terms instead of yes
+   * or no. Accepting confirms the booking at them; declining leaves it waiting for the host.
+   */
+  readonly counter: boolean;
+}
+
+/**
+ * The host's open proposal on a booking the agent has read and verified (verifyBookingReceipt):
+ * a host change offer (§5.8) or a counter to a pending booking (§5.11), checked as any change
+ * offer is (verifyChangeOffer: the host's signature, a change of this booking extending its
+ * current contract, the proposal's start, end and place the offer's). Undefined when the
+ * booking carries no proposal by the host.
+ */
+export async function verifyHostProposal(
+  booking: VerifiedBooking,
+  discovery: HostKeys,
+): Promise<Result<VerifiedHostProposal | undefined, AgentError>> {
+  const p = booking.booking.proposal;
+  if (p === undefined || p.by !== "host") return ok(undefined);
+  const checked = await verifyChangeOffer({ proposal: p }, discovery, {
+    bookingId: booking.booking.booking_id,
+    currentOfferSha256: booking.booking.offer_sha256 ?? null,
+  });
+  if (!checked.ok) return checked;
+  return ok({
+    proposal: p,
+    offer: checked.value.offer,
+    sha256: offerSha256(p.offer),
+    counter: booking.booking.status === "pending_host",
+  });
+}
+
 function offerInvalid(field: string, message: string): Result<never, AgentError> {
   return err(agentError("offer_invalid", message, { field }));
 }

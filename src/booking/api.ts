@@ -23,7 +23,7 @@ import type { Result } from "../protocol/result.js";
 import type { Metrics } from "../protocol/metrics.js";
 import type { Caller } from "./authority.js";
 import type { BookingAttention, BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
-import type { Attachments, BookingContract } from "./contract.js";
+import type { Attachments, BookingContract, Place } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingRefusal } from "./errors.js";
 
@@ -285,7 +285,17 @@ export interface OperatorApi {
     bookingId: string,
     input: { status: "completed" | "no_show"; end?: string },
   ): UseCase<BookingView>;
-  propose(hostId: string, bookingId: string, input: { start: string }): UseCase<BookingView>;
+  /** A host change offer for a confirmed (or pending) booking (SchCP §5.8). */
+  propose(hostId: string, bookingId: string, input: { start: string; place?: Place }): UseCase<BookingView>;
+  /**
+   * The host's counter to a pending_host booking (SchCP §5.11): another start, another place,
+   * or both (at least one); ttlMs shortens its life below the approval deadline.
+   */
+  counter(
+    hostId: string,
+    bookingId: string,
+    input: { start?: string; place?: Place; ttlMs?: number },
+  ): UseCase<BookingView>;
 }
 
 /** The booking as the upstream now has it. */

@@ -19,6 +19,7 @@ import type { DeadlineReport } from "./operator/deadlines.js";
 import { hostCancelBooking } from "./operator/host-cancel.js";
 import { listBookings, pageBookings } from "./operator/list.js";
 import { proposeChange } from "./operator/propose.js";
+import { counterBooking } from "./operator/counter.js";
 import { applyUpstreamMove } from "./operator/upstream-move.js";
 import { reconcileStuckConfirms } from "./reconcile/reconcile.js";
 import {
@@ -68,6 +69,7 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),
     propose: (hostId, bookingId, input) => proposeChange(d, engine, hostId, bookingId, input),
+    counter: (hostId, bookingId, input) => counterBooking(d, engine, hostId, bookingId, input),
     applyUpstreamMove: (hostId, bookingId, move) => applyUpstreamMove(d, hostId, bookingId, move),
 
     openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),

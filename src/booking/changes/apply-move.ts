@@ -70,6 +70,13 @@ export async function applyMove(
     state.bookingId,
     (s) => {
       const { proposal: _p, declinedChange: _d, end: _e, ...rest } = s;
+      const more = extras(s);
+      // A pending booking the move answers (a counter accepted, §5.11) has no deadline left.
+      const settled = s.status === "pending_host" && more.status !== undefined && more.status !== s.status;
+      if (settled) {
+        delete (rest as { approvalBy?: number }).approvalBy;
+        delete (rest as { awaitingUpstream?: true }).awaitingUpstream;
+      }
       return ok({
         ...rest,
         start: proposal.start,
@@ -84,7 +91,7 @@ export async function applyMove(
         }),
         consent,
         sequence: s.sequence + 1,
-        ...extras(s),
+        ...more,
       });
     },
     deps.clock.now(),

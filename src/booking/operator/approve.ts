@@ -16,7 +16,8 @@ import { bookingView, type BookingView } from "../view.js";
 import { invalidState, upstreamRefusal } from "../bookings/refuse.js";
 import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/edges.js";
-import { applyMove } from "../changes/apply-move.js";
+import { applyMove, withoutProposal } from "../changes/apply-move.js";
+import type { StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 
 export async function approveBooking(
@@ -47,6 +48,10 @@ export async function approveBooking(
   const recordedOnly =
     state.awaitingUpstream === true && !upstream.ok && upstream.error.code === "unsupported";
   if (!upstream.ok && !recordedOnly) return err(upstreamRefusal(upstream.error));
+  // §5.11: a counter is the host's answer "instead of yes or no"; saying yes to the original
+  // terms withdraws it, so an open counter (a proposal by the host) is cleared with the approval
+  // and its held time released once the booking no longer names it.
+  let counter: StoredProposal | undefined;
   const saved = await saveBooking(
     deps,
     host,
@@ -56,11 +61,15 @@ export async function approveBooking(
       if (s.status !== "pending_host")
         return err(invalidState(`a ${s.status} booking has nothing to approve`));
       const { approvalBy: _a, awaitingUpstream: _u, ...rest } = s;
-      return ok({ ...rest, status: "confirmed", answer });
+      counter = s.proposal?.by === "host" ? s.proposal : undefined;
+      const next = { ...rest, status: "confirmed" as const, answer };
+      return ok(counter === undefined ? next : withoutProposal(next, counter.proposalId));
     },
     now,
   );
   if (!saved.ok) return saved;
+  const withdrawn: StoredProposal | undefined = counter;
+  if (withdrawn !== undefined) await deps.store.releaseHold(host.config.id, withdrawn.holdId, now);
   await notifyGuest(deps, host, saved.value, "confirmed", now);
   return ok(bookingView(saved.value, deps.clock.now()));
 }

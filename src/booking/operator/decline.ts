@@ -36,6 +36,7 @@ export async function declineBooking(
     return err(invalidState(`a ${state.status} booking cannot be declined`));
 
   const now = deps.clock.now();
+  // §5.11: an open counter ends with the booking it answered (endBooking releases its time).
   const saved = await endBooking(deps, host, state, refusal.message, "host", now, (s) =>
     s.status === "declined"
       ? undefined

@@ -16,6 +16,13 @@ import { viewerRecords } from "./accounts-access.js";
 import { OAUTH_PROVIDERS, type OAuthProvider } from "../../gateway/credentials/record.js";
 import { describeGuest } from "../../booking/bookings/guest.js";
 import { readableSpan, readableTime } from "../../protocol/time/index.js";
+import type { Place } from "../../protocol/place.js";
+
+/** One line for a place: "Stanley Park, 1 Main St, Vancouver, V6G 1Z4, CA". */
+export const placeLine = (p: Place): string =>
+  [p.name, p.street, p.locality, p.region, p.postal_code, p.country]
+    .filter((x) => x !== undefined)
+    .join(", ");
 
 /** A host whose connector keeps its grant in the gateway's vault: Connect can (re)connect it. */
 interface ConnectRow {
@@ -81,6 +88,8 @@ export interface BookingRow {
   readonly partySize?: number;
   readonly resource?: string;
   readonly answerBy?: string;
+  /** The host's counter still open (§5.11), in words: its time, and its place when it names one. */
+  readonly counter?: string;
 }
 
 export interface OperateView {
@@ -202,6 +211,12 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
     ...(resource !== undefined && { resource }),
     ...(v.status === "pending_host" &&
       v.approvalBy !== undefined && { answerBy: localTime(v.approvalBy, tz) }),
+    ...(v.status === "pending_host" &&
+      v.proposal?.by === "host" && {
+        counter:
+          readableSpan(v.proposal.start, v.proposal.end, tz) +
+          (v.proposal.place !== undefined ? ` at ${placeLine(v.proposal.place)}` : ""),
+      }),
   };
 }
 

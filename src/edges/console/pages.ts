@@ -10,6 +10,7 @@
 import type { ConsoleViewer } from "./managed-hosts.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import type { BookingRow, OperateView } from "./operate-view.js";
+import { counterPath } from "./counter-page.js";
 
 export const CONSOLE_TITLE = "Booking Gateway console";
 
@@ -173,6 +174,11 @@ function pendingSection(v: OperateView, csrf: string): string {
               `<button class="approve" type="submit" aria-label="${e(`Approve ${label}`)}">Approve</button></form>` +
               `<form method="post" action="${e(actionPath(b, "decline"))}">${csrfField(csrf)}` +
               `<button type="submit" aria-label="${e(`Decline ${label}`)}">Decline</button></form>` +
+              // §5.11: other terms instead of yes or no (counter-page.ts).
+              `<a href="${e(counterPath(b.hostId, b.bookingId))}" aria-label="${e(`Suggest another time or place for ${label}`)}">Suggest another time or place</a>` +
+              (b.counter !== undefined
+                ? `<p class="note">You suggested ${e(b.counter)}; waiting for the guest.</p>`
+                : "") +
               `</td></tr>`
             );
           }),

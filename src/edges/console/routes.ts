@@ -6,6 +6,7 @@
  *   POST /console/sign-out                                  ends the session
  *   POST /console/hosts/{hostId}/bookings/{id}/approve      through the OperatorApi, then back to /
  *   POST /console/hosts/{hostId}/bookings/{id}/decline
+ *   GET|POST /console/hosts/{hostId}/bookings/{id}/counter  other terms instead (counter-routes.ts, §5.11)
  *   GET|POST /console/owners, /console/invite/{token}, ...  owner accounts (accounts-routes.ts)
  *   GET  /console/hosts/{hostId}                            the host's week (host-routes.ts)
  *
@@ -37,6 +38,7 @@ import { requireHostAccess } from "./accounts-access.js";
 import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { mountHostRoutes } from "./host-routes.js";
+import { mountCounterRoutes } from "./counter-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { consoleHeader, operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
@@ -313,5 +315,6 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
   };
   mountAccountRoutes(app, deps, con, kit);
   mountHostRoutes(app, deps, con, kit);
+  mountCounterRoutes(app, deps, con, kit);
   if (deps.a2aKeys !== undefined) mountA2aKeyRoutes(app, deps, deps.a2aKeys, kit);
 }

@@ -3,11 +3,12 @@
  * a typo ("timeStillGood") is an error naming the member rather than a silently ignored
  * option. Parsed with the same strict JSON and payment rule as the host endpoint.
  */
-import { parseInstant } from "../../protocol/time/index.js";
+import { parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
+import { validateSchcp } from "../../protocol/schcp/validate.js";
 import { childPointer, err, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
-type Kind = "string" | "boolean" | "instant" | "attendance";
+type Kind = "string" | "boolean" | "instant" | "attendance" | "place" | "duration";
 type Shape = Readonly<Record<string, { readonly kind: Kind; readonly required?: boolean }>>;
 
 const OPERATOR_BODIES = {
@@ -15,7 +16,10 @@ const OPERATOR_BODIES = {
   decline: { reason: { kind: "string" }, message: { kind: "string" } },
   cancel: { message: { kind: "string" }, time_still_good: { kind: "boolean" } },
   attendance: { status: { kind: "attendance", required: true }, end: { kind: "instant" } },
-  propose: { start: { kind: "instant", required: true } },
+  propose: { start: { kind: "instant", required: true }, place: { kind: "place" } },
+  // SchCP §5.11: another start, another place, or both (the core refuses neither); ttl shortens
+  // how long the guest has to answer, which is at most the booking's approval deadline.
+  counter: { start: { kind: "instant" }, place: { kind: "place" }, ttl: { kind: "duration" } },
 } as const satisfies Record<string, Shape>;
 
 export type OperatorAction = keyof typeof OPERATOR_BODIES;
@@ -39,6 +43,16 @@ function checkMember(kind: Kind, value: unknown, field: string): Result<void, Fi
       return parseInstant(value, field).ok
         ? ok(undefined)
         : bad(field, "must be an RFC 3339 date-time with an offset");
+    case "place": {
+      // SchCP §5.2's place: name, street, locality, region, postal_code, country (ISO 3166-1
+      // alpha-2), at least one.
+      const place = validateSchcp("Place", value);
+      return place.ok ? ok(undefined) : bad(`${field}${place.error.field}`, place.error.message);
+    }
+    case "duration":
+      return parseSchcpDuration(value, field).ok
+        ? ok(undefined)
+        : bad(field, 'must be an ISO 8601 duration such as "PT30M"');
   }
 }
 

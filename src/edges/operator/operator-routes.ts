@@ -1,6 +1,6 @@
 /**
  * The operator API: the host's side of a booking (approve, decline, host cancel, attendance,
- * host proposals, §5.7–§5.8, §6), at {origin}/operator/v0/{hostId}/bookings[...]. Reached only
+ * host proposals and counters, §5.7–§5.8, §5.11, §6), at {origin}/operator/v0/{hostId}/bookings[...]. Reached only
  * with the operator credential. A booking is answered as the core's neutral view
  * (operator-view.ts), whichever edge made it; failures use the SchCP refusal shape so one
  * client can read both APIs (operator-refusals.ts).
@@ -16,7 +16,8 @@ import type {
 import { BOOKING_STATUSES, type BookingStatus } from "../../booking/bookings/state.js";
 import { isBookingCursor, MAX_BOOKING_PAGE } from "../../booking/operator/list.js";
 import { err, ok, type Result } from "../../protocol/result.js";
-import { parseInstant } from "../../protocol/time/index.js";
+import { parseInstant, parseSchcpDuration } from "../../protocol/time/index.js";
+import type { Place } from "../../protocol/place.js";
 import type { BookingView } from "../../booking/view.js";
 import { readBoundedBody } from "../http/body.js";
 import { parseJsonBody } from "../http/json-body.js";
@@ -61,8 +62,20 @@ const ACTIONS: Record<
     if (str(b["end"]) !== undefined) input.end = str(b["end"]);
     return api.markAttendance(h, id, input);
   },
-  propose: (api, h, id, b) => api.propose(h, id, { start: str(b["start"]) ?? "" }),
+  propose: (api, h, id, b) =>
+    api.propose(h, id, { start: str(b["start"]) ?? "", ...(isPlace(b["place"]) && { place: b["place"] }) }),
+  counter: (api, h, id, b) => {
+    const ttl = parseSchcpDuration(b["ttl"], "/ttl");
+    return api.counter(h, id, {
+      ...(str(b["start"]) !== undefined && { start: str(b["start"]) }),
+      ...(isPlace(b["place"]) && { place: b["place"] }),
+      ...(ttl.ok && { ttlMs: ttl.value }),
+    });
+  },
 };
+
+/** The body check (operator-bodies.ts) has already held `place` to SchCP's Place schema. */
+const isPlace = (v: unknown): v is Place => typeof v === "object" && v !== null;
 
 export function mountOperatorRoutes(app: Hono, deps: OperatorHttpDeps): void {
   app.get(`${OPERATOR_BASE}/bookings`, async (c) =>

@@ -2,8 +2,10 @@
  * POST /bookings/{booking_id}/proposal-response (SchCP §5.8, §5.11): the guest's answer to a
  * host proposal (iTIP COUNTER/REPLY). Accepting names the proposal's hash like any acceptance
  * and makes the move atomically; a counter to a pending_host booking was the host's yes, so
- * the booking becomes confirmed with answer by the host. Declining clears the proposal and
- * changes nothing the guest agreed to (no sequence bump).
+ * the booking becomes confirmed with the host's own answer (booking/operator/counter.ts).
+ * Declining clears the proposal and releases its held time, changing nothing the guest agreed
+ * to (no sequence bump); a declined counter leaves the booking waiting for the host's answer to
+ * the original terms.
  */
 import type { SchcpCaller } from "./caller.js";
 import type { BookingDeps, UseCase } from "../../booking/api.js";
@@ -14,12 +16,8 @@ import { authorizeOnBooking, bookingAction } from "./access.js";
 import { schcpOffer } from "./attachment.js";
 import { schcpHostBooking } from "./booking.js";
 import { bookingResponse } from "./receipt.js";
-import {
-  contractMismatch,
-  invalidState,
-  staleSequence,
-  upstreamRefusal,
-} from "../../booking/bookings/refuse.js";
+import { contractMismatch, invalidState, staleSequence } from "../../booking/bookings/refuse.js";
+import { acceptCounter } from "../../booking/operator/counter.js";
 import { saveBooking } from "../../booking/bookings/store.js";
 import { applyMove, withoutProposal } from "../../booking/changes/apply-move.js";
 import { acceptAction, authorizeAcceptance } from "./reschedule.js";
@@ -64,13 +62,11 @@ export async function proposalResponse(
     return err(contractMismatch(proposed, "offer_sha256 does not name the host's proposal"));
   }
 
-  const counter = state.status === "pending_host";
-  if (counter) {
-    const confirmed = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
-    if (!confirmed.ok) return err(upstreamRefusal(confirmed.error));
-  }
-  const moved = await applyMove(deps, host, state, p, receiptConsent(allowed.value, proposed), (s) =>
-    s.status === "pending_host" ? { status: "confirmed", answer: { by: "host", at: deps.clock.now() } } : {},
-  );
+  const consent = receiptConsent(allowed.value, proposed);
+  // §5.11: a counter to a pending_host booking was the host's yes; the core confirms and moves it.
+  const moved =
+    state.status === "pending_host"
+      ? await acceptCounter(deps, host, state, p, consent)
+      : await applyMove(deps, host, state, p, consent);
   return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
 }

@@ -162,6 +162,18 @@ describe("operator API actions", () => {
       "propose",
       ["b_1", { start: "2026-10-16T09:00:00-04:00" }],
     ],
+    [
+      "counter",
+      { start: "2026-10-16T09:00:00-04:00" },
+      "counter",
+      ["b_1", { start: "2026-10-16T09:00:00-04:00" }],
+    ],
+    [
+      "counter",
+      { place: { name: "Stanley Park", country: "CA" }, ttl: "PT30M" },
+      "counter",
+      ["b_1", { place: { name: "Stanley Park", country: "CA" }, ttlMs: 30 * 60_000 }],
+    ],
   ])("POST .../%s reaches its use case", async (action, body, use, args) => {
     const { f, res, json } = await post(`${BASE}/bookings/b_1/${action}`, body);
     expect(res.status).toBe(200);
@@ -175,6 +187,20 @@ describe("operator API actions", () => {
     ["a bad status", "attendance", { status: "late" }, "/status"],
     ["a start without offset", "propose", { start: "2026-10-16T09:00:00" }, "/start"],
     ["a non-object", "decline", [], ""],
+    ["a counter's place with an unknown member", "counter", { place: { city: "Vancouver" } }, "/place/city"],
+    ["a counter's empty place", "counter", { place: {} }, "/place"],
+    [
+      "a counter's lower-case country",
+      "counter",
+      { place: { name: "Park", country: "ca" } },
+      "/place/country",
+    ],
+    [
+      "a counter's ttl that is not a duration",
+      "counter",
+      { start: "2026-10-16T09:00:00-04:00", ttl: "30m" },
+      "/ttl",
+    ],
   ])("refuses %s with 400 naming the field", async (_what, action, body, field) => {
     const { f, res, json } = await post(`${BASE}/bookings/b_1/${action}`, body);
     expect(res.status).toBe(400);

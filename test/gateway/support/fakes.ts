@@ -189,6 +189,9 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   propose(h: string, id: string, input: unknown) {
     return this.answer("propose", h, undefined, [id, input], sampleView() as never);
   }
+  counter(h: string, id: string, input: unknown) {
+    return this.answer("counter", h, undefined, [id, input], sampleView() as never);
+  }
 }
 
 export class RecordingLogger implements Logger {

@@ -134,7 +134,7 @@ export const EMBEDDED_BRANCH_CONFIG = {
   hosts: [
     {
       id: "maple-street-auto-east",
-      name: "Maple Street Auto East",
+      name: "Maple St. Auto Danforth",
       kind: "business",
       timezone: "America/Toronto",
       domain: null,

@@ -156,7 +156,7 @@ export const mapleStreetAutoEast: SyntheticScenario = {
   organization: {
     ...mapleStreetAuto.organization,
     id: "maple-street-auto-east",
-    name: "Maple Street Auto East",
+    name: "Maple St. Auto Danforth",
   },
 };
 

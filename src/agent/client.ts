@@ -30,6 +30,8 @@ import type {
   RescheduleRequest,
 } from "../protocol/schcp/types.js";
 import type { SchemaName, SchcpTypeOf } from "../protocol/schcp/validate.js";
+import { verifyBrand } from "./brand.js";
+import type { VerifiedBrand, VerifyBrandOptions } from "./brand.js";
 import { discoverHost, discoverOperator } from "./discovery.js";
 import type { DiscoveredHost, DiscoveredOperator, DiscoverHostOptions } from "./discovery.js";
 import type { AgentError } from "./errors.js";
@@ -102,6 +104,14 @@ export class SchcpClient {
 
   discoverHost(url: string, opts?: DiscoverHostOptions): Promise<Result<DiscoveredHost, AgentError>> {
     return discoverHost(this.io(), url, opts);
+  }
+
+  /** §2.4: a location's brand siblings, each verified only if it names the brand and lists this location back. */
+  verifyBrand(
+    location: string | Pick<DiscoveredHost, "url" | "document">,
+    opts?: VerifyBrandOptions,
+  ): Promise<Result<VerifiedBrand, AgentError>> {
+    return verifyBrand(this.io(), location, opts);
   }
 
   /** POST /availability (§5.1). A mandate is optional except at a contacts-only host. */

@@ -1,9 +1,14 @@
 /**
  * The agent SDK: what someone building a SchCP agent needs, over HTTP and src/protocol only
  * (no gateway internals). Discover and authorize a host (§2), sign every request (§3.2),
- * issue mandates as a key app would (§3.3, §5.3), and refuse any hold, offer, booking or
- * receipt that fails the agent-side MUSTs of §5.2–§5.3.
+ * issue mandates as a key app would (§3.3, §5.3) with attestations an attester signed (§7.5),
+ * verify a location's brand siblings (§2.4), and refuse any hold, offer, booking or receipt
+ * that fails the agent-side MUSTs of §5.2–§5.3.
  */
+export { Attester } from "./attester.js";
+export type { AttesterOptions, AttestRequest, TrustEntry } from "./attester.js";
+export { verifyBrand } from "./brand.js";
+export type { BrandRefusalReason, BrandSibling, VerifiedBrand, VerifyBrandOptions } from "./brand.js";
 export { SchcpClient, newIdempotencyKey } from "./client.js";
 export type { Call, CallOptions, HostTarget, Keyed, SchcpClientOptions, SignedRequest } from "./client.js";
 export { OPERATOR_DOCUMENT_PATH } from "./discovery.js";

@@ -50,6 +50,11 @@ export interface KeyAppOptions {
   /** The principal's pseudonym at hosts (sub, §3.3); derived from the key when absent. */
   readonly sub?: string;
   readonly contact?: Contact;
+  /**
+   * Attestations about the principal key (§7.5, an Attester's attest()), carried in every
+   * root mandate this key app issues unless a request names its own; at most four (§3.3).
+   */
+  readonly attestations?: readonly string[];
 }
 
 export interface IssuedMandate {
@@ -72,6 +77,8 @@ export interface MandateRequest {
   readonly contact?: Contact;
   readonly status?: string;
   readonly jti?: string;
+  /** Attestations for this mandate (§7.5), instead of the key app's own; [] for none. */
+  readonly attestations?: readonly string[];
 }
 
 /** An SD-JWT VC mandate (§3.4) for one or more hosts, each with its own host_constraints. */
@@ -127,8 +134,10 @@ export class KeyApp {
   private readonly clock: Clock;
   private readonly sub: string;
   private readonly contact: Contact | undefined;
+  private readonly attestations: readonly string[];
 
   constructor(opts: KeyAppOptions) {
+    this.attestations = checkedAttestations(opts.attestations ?? []);
     this.key = opts.principalKey;
     const thumbprint = jwkThumbprint(opts.principalKey.publicJwk);
     this.principal = principalUrn(thumbprint);
@@ -142,6 +151,8 @@ export class KeyApp {
     const iat = Math.floor(this.clock.now() / 1000);
     const jti = req.jti ?? `m-${encodeBase64Url(randomBytes(12))}`;
     const contact = req.contact ?? this.contact;
+    const attestations =
+      req.attestations === undefined ? this.attestations : checkedAttestations(req.attestations);
     const claims: Omit<MandateClaims, "iss" | "principal_jwk"> = {
       sub: this.sub,
       aud: typeof req.audience === "string" ? req.audience : [...req.audience],
@@ -154,6 +165,8 @@ export class KeyApp {
       ...(req.consent !== undefined && { consent: { ...req.consent } }),
       ...(contact !== undefined && { contact }),
       ...(req.status !== undefined && { status: req.status }),
+      // §3.3: on the root only, which is every mandate a key app signs.
+      ...(attestations.length > 0 && { attestations: [...attestations] }),
     };
     return { compact: await issueMandate(claims, this.ed25519Key()), jti, claims };
   }
@@ -272,6 +285,17 @@ export class KeyApp {
       exp: untilSec + MANAGEMENT_GRACE_SEC,
     });
   }
+}
+
+/** §3.3 "attestations (root mandates only, at most four)": more is a programming error. */
+const MAX_ATTESTATIONS = 4;
+function checkedAttestations(list: readonly string[]): readonly string[] {
+  if (list.length > MAX_ATTESTATIONS) {
+    throw new RangeError(
+      `a mandate carries at most ${MAX_ATTESTATIONS} attestations (§3.3), not ${list.length}`,
+    );
+  }
+  return list;
 }
 
 function agentThumbprint(agent: AgentRef): string {

@@ -117,11 +117,36 @@ export interface HostConfig {
   readonly connector: { readonly type: string; readonly settings: Readonly<Record<string, unknown>> };
   readonly policies: HostPolicies;
   readonly services: readonly ServiceRules[];
+  /** The attesters whose attestations the host honours (SchCP §2.1 trust.attesters, §7.5). */
+  readonly trust?: { readonly attesters: readonly TrustedAttesterConfig[] };
+  /** The brand this location belongs to and its sibling locations (SchCP §2.4). */
+  readonly brand?: HostBrand;
   /**
    * A calendar host's section as written (capacity, hours, services, approver); read by
    * src/booking/calendar/config.ts when the host is built, so its errors name its fields.
    */
   readonly calendar?: unknown;
+}
+
+/** SchCP §7.5: an attester the host trusts, with the Ed25519 keys its attestations verify against. */
+export interface TrustedAttesterConfig {
+  readonly id: string;
+  readonly name?: string;
+  readonly keys: readonly Ed25519PublicJwk[];
+}
+
+/**
+ * SchCP §2.4: a chain's brand and its locations. A location without a discovery URL is one
+ * this gateway serves: its document is published at the gateway's own discovery URL for it.
+ */
+export interface HostBrand {
+  readonly id: string;
+  readonly name: string;
+  readonly locations: ReadonlyArray<{
+    readonly hostId: string;
+    readonly name?: string;
+    readonly discovery?: string;
+  }>;
 }
 
 /**

@@ -8,7 +8,8 @@
  * each edge's record of it (SchCP signs its offer ONCE, schcp/edge.ts); then one
  * store.placeHold that checks the caps, the walk-in reserve and the allocation atomically and
  * keeps the contract and the records with the hold. Every refusal carries the host's contact
- * remedy when it publishes one (§9.2).
+ * remedy when it publishes one (§9.2), and a full new-guest pool the attesters it trusts
+ * (§9.2 attest, §7.5).
  */
 import type { HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import { err, ok } from "../../protocol/result.js";
@@ -22,7 +23,7 @@ import type { BookingContract } from "../contract.js";
 import type { Money } from "../../protocol/money/index.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
 import { priceOffer } from "../pricing/index.js";
-import { bookingRefusal, withContactRemedy } from "../rules/index.js";
+import { bookingRefusal, withAttestRemedy, withContactRemedy } from "../rules/index.js";
 import { drawsOnPublicPool, takePublicPlace } from "../public-pool/index.js";
 import { alternativeAt } from "./alternatives.js";
 import { checkHold, type CheckedHold } from "./checks.js";
@@ -57,7 +58,7 @@ export function createHold(
       "booking.refusal.code": result.error.code,
       "booking.refusal.reason": result.error.reason,
     });
-    return err(withContactRemedy(result.error, runtime.config));
+    return err(withContactRemedy(withAttestRemedy(result.error, runtime.config), runtime.config));
   });
 }
 
@@ -223,7 +224,11 @@ async function create(
   const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located.value, now);
   if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
     return placed;
-  if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
+  // The attester the grant kept: one whose own reputation suspended it vouches for no one, so
+  // its vouchee is an ordinary newcomer here too (§7.5, ttl.ts).
+  const { attester: _asked, ...unvouched } = params.caller;
+  const drawing = grant.attester === undefined ? unvouched : params.caller;
+  if (!drawsOnPublicPool(drawing, c.proven)) return placed;
   // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
   // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
   // time. Taken after the allocation, so an attempt that loses the slot never uses one up

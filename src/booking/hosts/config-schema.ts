@@ -101,6 +101,44 @@ const service = closed(
   ["service_id"],
 );
 
+/** Where a sibling's discovery document is (§2.4): https, or plain http on loopback (§3.1). */
+const discoveryUrl: Schema = {
+  type: "string",
+  format: "uri",
+  pattern:
+    "^(https://|http://(127\\.[0-9]{1,3}\\.[0-9]{1,3}\\.[0-9]{1,3}|localhost|\\[::1\\])(:[0-9]{1,5})?(/|$))",
+};
+
+// SchCP §2.1 trust.attesters (§7.5): each key is checked as an Ed25519 JWK in parse-config.ts.
+const trust = closed(
+  {
+    attesters: {
+      type: "array",
+      items: closed({ id: str, name: str, keys: { type: "array", items: { type: "object" }, minItems: 1 } }, [
+        "id",
+        "keys",
+      ]),
+    },
+  },
+  ["attesters"],
+);
+
+// SchCP §2.4: a location without discovery is one this gateway serves (its own URL is published).
+const brand = closed(
+  {
+    id: str,
+    name: str,
+    locations: {
+      type: "array",
+      items: closed(
+        { host_id: { type: "string", pattern: HOST_ID_PATTERN }, name: str, discovery: discoveryUrl },
+        ["host_id"],
+      ),
+    },
+  },
+  ["id", "name"],
+);
+
 const host = closed(
   {
     id: { type: "string", pattern: HOST_ID_PATTERN },
@@ -128,6 +166,8 @@ const host = closed(
     calendar: { type: "object" },
     policies,
     services: { type: "array", items: service },
+    trust,
+    brand,
   },
   ["id", "name", "timezone", "connector"],
 );

@@ -7,6 +7,8 @@
  * 1. maple-street-auto: instant confirmation, bays and technicians, HST on every line.
  * 2. harbourview-dental: host_approval, hygienists, a tax-exempt cleaning.
  * 3. fades-on-queen: instant, selectable barbers, an unpriced consultation.
+ * And, apart (EMBEDDED_BRANCH_CONFIG), maple-street-auto-east: maple-street-auto's second
+ *    location; the two name one brand and list each other (SchCP §2.4).
  * And, apart (EMBEDDED_CALENDAR_CONFIG), nora-okafor-tutoring: a person's own calendar (SchCP §10 calendar fallback): a local
  *    calendar directory in the data dir, seeded with a weekly class and a one-off the first time
  *    (seedEmbeddedCalendar); every booking waits for Nora, who gets an approval link (printed to
@@ -25,6 +27,19 @@ export const EMBEDDED_CALENDAR_HOST = "nora-okafor-tutoring";
 /** Relative to the data dir (GATEWAY_DATA_DIR). */
 export const EMBEDDED_CALENDAR_DIR = "calendars/nora-okafor-tutoring";
 
+/**
+ * SchCP §2.4: Maple Street Auto's two locations, each listing the other. No discovery URLs:
+ * both are served here, so each is published at this gateway's URL for it (its public origin).
+ */
+const EMBEDDED_BRAND = {
+  id: "maple-street-group",
+  name: "Maple Street Auto",
+  locations: [
+    { host_id: "maple-street-auto", name: "Queen St" },
+    { host_id: "maple-street-auto-east", name: "Danforth Ave" },
+  ],
+};
+
 export const EMBEDDED_DEFAULT_CONFIG = {
   hosts: [
     {
@@ -40,6 +55,7 @@ export const EMBEDDED_DEFAULT_CONFIG = {
       // §3.4: also accepts SD-JWT VC mandates (auth.mandates lists "dc+sd-jwt").
       policies: { confirmation: "instant", retention: "P365D", sd_jwt_mandates: true },
       services: [],
+      brand: EMBEDDED_BRAND,
     },
     {
       id: "harbourview-dental",
@@ -113,6 +129,33 @@ export const EMBEDDED_CALENDAR_CONFIG = {
     },
   ],
 } as const;
+
+/** Maple Street Auto's second location (§2.4), served by `npm start` beside the others. */
+export const EMBEDDED_BRANCH_CONFIG = {
+  hosts: [
+    {
+      id: "maple-street-auto-east",
+      name: "Maple St. Auto Danforth",
+      kind: "business",
+      timezone: "America/Toronto",
+      domain: null,
+      address: { locality: "Toronto", region: "ON", country: "CA" },
+      contact: { phone: "+1-416-555-0178" },
+      connector: synthetic("maple-street-auto-east"),
+      policies: { confirmation: "instant", retention: "P365D" },
+      services: [],
+      brand: EMBEDDED_BRAND,
+    },
+  ],
+};
+
+export function embeddedBranchHost(): HostConfig {
+  const parsed = parseHostsConfig(EMBEDDED_BRANCH_CONFIG);
+  if (!parsed.ok || parsed.value[0] === undefined) {
+    throw new Error(`embedded branch host config: ${parsed.ok ? "empty" : parsed.error.message}`);
+  }
+  return parsed.value[0];
+}
 
 export function embeddedCalendarHost(): HostConfig {
   const parsed = parseHostsConfig(EMBEDDED_CALENDAR_CONFIG);

@@ -3,8 +3,10 @@ export { parseHostsConfig } from "./parse-config.js";
 export { HOST_ID_PATTERN } from "./config-schema.js";
 export { DEFAULT_POLICIES } from "./defaults.js";
 export {
+  EMBEDDED_BRANCH_CONFIG,
   EMBEDDED_CALENDAR_CONFIG,
   EMBEDDED_DEFAULT_CONFIG,
+  embeddedBranchHost,
   embeddedCalendarHost,
   embeddedDefaultHosts,
   seedEmbeddedCalendar,

@@ -7,7 +7,15 @@ import { parseSchcpMoney, parsePercent, type Money } from "../../protocol/money/
 import { childPointer, err, fieldError, ok, type FieldError, type Result } from "../../protocol/result.js";
 import { isValidTimeZone, parseRetention, parseSchcpDuration } from "../../protocol/time/index.js";
 import type { PlaceLocation } from "../../connectors/port.js";
-import type { HostConfig, HostPolicies, ServiceRules, Surcharge } from "../api.js";
+import { parseEd25519PublicJwk } from "../../protocol/jose/index.js";
+import type {
+  HostBrand,
+  HostConfig,
+  HostPolicies,
+  ServiceRules,
+  Surcharge,
+  TrustedAttesterConfig,
+} from "../api.js";
 import { checkConfigShape } from "./config-schema.js";
 import { DEFAULT_POLICIES } from "./defaults.js";
 import { DEFAULT_POOL_CAPS } from "../public-pool/port.js";
@@ -87,7 +95,44 @@ function readHost(h: Json, at: string): HostConfig {
     ),
     services,
     ...(h.calendar !== undefined && { calendar: h.calendar }),
+    ...(h.trust !== undefined && { trust: readTrust(h.trust as Json, `${at}/trust`) }),
+    ...(h.brand !== undefined && { brand: readBrand(h.brand as Json, `${at}/brand`) }),
   };
+}
+
+/** §2.1 trust.attesters (§7.5): ids unique, every key an Ed25519 public JWK. */
+function readTrust(t: Json, at: string): { attesters: TrustedAttesterConfig[] } {
+  const attesters = (t.attesters as Json[]).map((a, i): TrustedAttesterConfig => {
+    const field = `${at}/attesters/${i}`;
+    const keys = (a.keys as unknown[]).map((k, j) =>
+      unwrap(
+        parseEd25519PublicJwk(k, `${field}/keys/${j}`, { allowKid: true, allowUse: true }),
+        `${field}/keys/${j}`,
+      ),
+    );
+    return { id: a.id as string, ...(a.name !== undefined && { name: a.name as string }), keys };
+  });
+  attesters.forEach((a, i) => {
+    if (attesters.findIndex((o) => o.id === a.id) !== i) {
+      fail("duplicate_id", `${at}/attesters/${i}/id`, `attester "${a.id}" is listed twice`);
+    }
+  });
+  return { attesters };
+}
+
+/** §2.4 brand: its locations, each host id once. */
+function readBrand(b: Json, at: string): HostBrand {
+  const locations = ((b.locations as Json[] | undefined) ?? []).map((l) => ({
+    hostId: l.host_id as string,
+    ...(l.name !== undefined && { name: l.name as string }),
+    ...(l.discovery !== undefined && { discovery: l.discovery as string }),
+  }));
+  locations.forEach((l, i) => {
+    if (locations.findIndex((o) => o.hostId === l.hostId) !== i) {
+      fail("duplicate_id", `${at}/locations/${i}/host_id`, `location "${l.hostId}" is listed twice`);
+    }
+  });
+  return { id: b.id as string, name: b.name as string, locations };
 }
 
 /** A calendar host approves each booking unless its policies say otherwise (SchCP §10). */

@@ -1,5 +1,5 @@
 /** The pure §5.2 "who, when and where" rules; each refusal names its policy in basis (§9.2). */
-export { bookingRefusal, notFound, withContactRemedy } from "./refusal.js";
+export { bookingRefusal, notFound, withAttestRemedy, withContactRemedy } from "./refusal.js";
 export { checkAccess } from "./access.js";
 export { checkEligibility } from "./eligibility.js";
 export {

@@ -54,6 +54,18 @@ export function withContactRemedy(r: BookingRefusal, host: Pick<HostConfig, "con
   return { ...r, remedies: [...others, remedy] };
 }
 
+/**
+ * §9.2 attest remedy ("attesters the host trusts") on a full new-guest pool: an attestation from
+ * one of them moves the person's holds to that attester's pool (§7.2, §7.5). A host that trusts
+ * none offers none.
+ */
+export function withAttestRemedy(r: BookingRefusal, host: Pick<HostConfig, "trust">): BookingRefusal {
+  const attesters = (host.trust?.attesters ?? []).map((a) => a.id);
+  if (r.reason !== "new_guest_pool_full" || attesters.length === 0) return r;
+  const others = (r.remedies ?? []).filter((m) => m.type !== "attest");
+  return { ...r, remedies: [...others, { type: "attest", attesters }] };
+}
+
 export const notFound = (what: string): BookingRefusal =>
   bookingRefusal("not_found", { message: `${what} not found` });
 

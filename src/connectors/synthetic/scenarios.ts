@@ -150,6 +150,16 @@ export const fadesOnQueen: SyntheticScenario = {
   stepMs: 15 * MIN,
 };
 
+/** Maple Street Auto's second location (SchCP §2.4 brand): the same shop, its own bays and bookings. */
+export const mapleStreetAutoEast: SyntheticScenario = {
+  ...mapleStreetAuto,
+  organization: {
+    ...mapleStreetAuto.organization,
+    id: "maple-street-auto-east",
+    name: "Maple St. Auto Danforth",
+  },
+};
+
 /**
  * The synthetic platforms by host id (HostConfig.connector.settings.scenario): the three of
  * the embedded default, and the OSBP conformance host (bayview.ts), which is not in the
@@ -157,6 +167,7 @@ export const fadesOnQueen: SyntheticScenario = {
  */
 export const SYNTHETIC_SCENARIOS: Readonly<Record<string, SyntheticScenario>> = {
   [mapleStreetAuto.organization.id]: mapleStreetAuto,
+  [mapleStreetAutoEast.organization.id]: mapleStreetAutoEast,
   [harbourviewDental.organization.id]: harbourviewDental,
   [fadesOnQueen.organization.id]: fadesOnQueen,
   [bayviewReferenceStudio.organization.id]: bayviewReferenceStudio,

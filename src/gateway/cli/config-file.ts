@@ -12,12 +12,14 @@ import { readFile } from "node:fs/promises";
 import { basename, resolve } from "node:path";
 import type { HostConfig } from "../../booking/api.js";
 import {
+  embeddedBranchHost,
   embeddedCalendarHost,
   embeddedDefaultHosts,
   parseHostsConfig,
   seedEmbeddedCalendar,
 } from "../../booking/hosts/index.js";
 import { systemClock } from "../../protocol/clock.js";
+import { loadOrCreateTryItAttester, trustingAttester } from "../runtime/attester-key-file.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
 import { jsoncOnly, parseJsonc } from "./jsonc.js";
 import { childPointer, err, ok } from "../../protocol/result.js";
@@ -85,7 +87,8 @@ function placeholdersIn(value: unknown, field: string): Array<{ field: string; v
 
 /**
  * The hosts a command serves: the config file's, or without one the embedded default (three
- * synthetic hosts and a person's own calendar, whose local calendar is seeded in the data dir).
+ * synthetic hosts, maple-street-auto's second location, and a person's own calendar, whose
+ * local calendar is seeded in the data dir), each trusting the data dir's try-it attester.
  */
 export async function hostsFor(
   configPath: string | undefined,
@@ -94,5 +97,9 @@ export async function hostsFor(
 ): Promise<Result<HostConfig[], string>> {
   if (configPath !== undefined) return loadHostsConfigFile(resolve(cwd, configPath));
   await seedEmbeddedCalendar(dataDir, systemClock.now());
-  return ok([...embeddedDefaultHosts(), embeddedCalendarHost()]);
+  // §7.5: the embedded hosts trust a try-it attester whose key the data dir holds.
+  const { attester } = await loadOrCreateTryItAttester(dataDir);
+  return ok(
+    trustingAttester([...embeddedDefaultHosts(), embeddedBranchHost(), embeddedCalendarHost()], attester),
+  );
 }

@@ -29,6 +29,7 @@ import { openVaultFromEnv } from "./credentials.js";
 import { mcpBannerLines, mcpCommandFor, type McpCommand } from "./mcp-command.js";
 import { TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { loadOrCreateTokenKeys } from "../runtime/token-key-file.js";
+import { attesterKeyPath, TRY_IT_ATTESTER_ID } from "../runtime/attester-key-file.js";
 import type { ServeSettings } from "./serve-env.js";
 import type { Result } from "../../protocol/result.js";
 
@@ -180,6 +181,10 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     `console-created hosts: ${runtime.managedHosts.liveIds().length} served, kept in ${settings.value.redisUrl === undefined ? `${settings.value.dataDir}/hosts` : "Redis"}`,
   );
   say(`host signing keys in ${settings.value.dataDir}`);
+  if (configPath === undefined)
+    say(
+      `try-it attester "${TRY_IT_ATTESTER_ID}": trusted by the embedded hosts (SchCP §7.5), its signing key in ${attesterKeyPath(settings.value.dataDir)} (docs/schcp.md, Attestations)`,
+    );
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
   else
     say(

@@ -14,12 +14,13 @@ import {
 import { MIN, testClock, value } from "./support.js";
 
 describe("the three hosts of the embedded default", () => {
-  it("are registered by host id, beside the OSBP conformance host", () => {
+  it("are registered by host id, beside maple-street-auto's second location (§2.4) and the OSBP conformance host", () => {
     expect(Object.keys(SYNTHETIC_SCENARIOS).sort()).toEqual([
       "bayview-reference-studio",
       "fades-on-queen",
       "harbourview-dental",
       "maple-street-auto",
+      "maple-street-auto-east",
     ]);
     for (const [id, s] of Object.entries(SYNTHETIC_SCENARIOS)) {
       expect(s.organization.id).toBe(id);

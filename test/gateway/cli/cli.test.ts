@@ -62,6 +62,7 @@ describe("booking-gateway serve", () => {
         "maple-street-auto",
         "harbourview-dental",
         "fades-on-queen",
+        "maple-street-auto-east",
         "nora-okafor-tutoring",
       ]);
       // The default public origin names the port actually bound.

@@ -9,11 +9,15 @@
  * - keys: every signing key with its kid and use "sig"; the first one signs;
  * - policies: as the offers will state them, with the contact list never published (§7.8);
  * - taxes: the tax rules the lines are computed with (§5.2 "tax rules in discovery"; the
- *   schema names no member for them, and discovery is open, so they go in "taxes").
+ *   schema names no member for them, and discovery is open, so they go in "taxes");
+ * - trust.attesters (§2.1, §7.5) with their keys, and "attestations" in capabilities, when the
+ *   host trusts any: a host that trusts none publishes neither and behaves as in v0.1;
+ * - brand (§2.4) with its locations; a location the config gives no discovery URL is one this
+ *   gateway serves, published at this gateway's URL for it (hostDiscoveryUrl).
  */
 import type { DiscoveryDocument, DiscoveryPolicies, Jwk } from "../../../protocol/schcp/types.js";
 import { formatSchcpDuration } from "../../../protocol/time/index.js";
-import type { HostPolicies, HostRuntime } from "../../../booking/api.js";
+import type { HostBrand, HostPolicies, HostRuntime } from "../../../booking/api.js";
 import { confirmationOf } from "../../../booking/discovery/confirmation.js";
 import { discoveryService } from "./services.js";
 
@@ -87,6 +91,7 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
   const openEnded = catalog.services.some((s) => s.duration === "open");
   const phone = config.contact?.phone;
   const url = config.url ?? config.contact?.url;
+  const attesters = config.trust?.attesters ?? [];
   return {
     schcp: "0.4",
     host: {
@@ -109,14 +114,41 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     services: catalog.services.map((s) => discoveryService(s, rulesFor(s.id), catalog.resources)),
     // The host's policy, or its upstream's own approval (confirmation.ts).
     policies: publishedPolicies(config.policies, confirmationOf(runtime)),
-    capabilities: [...BASE_CAPABILITIES, ...(openEnded ? ["open_end"] : [])],
+    capabilities: [
+      ...BASE_CAPABILITIES,
+      ...(attesters.length > 0 ? ["attestations"] : []),
+      ...(openEnded ? ["open_end"] : []),
+    ],
     // §3.4: "dc+sd-jwt" only where the host accepts SD-JWT VC mandates (auth.ts).
     auth: {
       request_signing: "rfc9421-ed25519",
       mandates: ["schcp-mandate+jwt", ...(config.policies.sdJwtMandates === true ? ["dc+sd-jwt"] : [])],
     },
+    ...(attesters.length > 0 && {
+      trust: {
+        attesters: attesters.map((a) => ({
+          id: a.id,
+          ...(a.name !== undefined && { name: a.name }),
+          keys: a.keys.map((k): Jwk => ({ ...k })),
+        })),
+      },
+    }),
+    ...(config.brand !== undefined && { brand: publishedBrand(config.brand, options.publicOrigin) }),
     ...(catalog.taxes.length > 0 && {
       taxes: catalog.taxes.map((t) => ({ label: t.label, percent: Number(t.percent) })),
     }),
+  };
+}
+
+/** §2.4: the brand as published, every location with an absolute discovery URL. */
+function publishedBrand(brand: HostBrand, publicOrigin: string): NonNullable<DiscoveryDocument["brand"]> {
+  return {
+    id: brand.id,
+    name: brand.name,
+    locations: brand.locations.map((l) => ({
+      host_id: l.hostId,
+      ...(l.name !== undefined && { name: l.name }),
+      discovery: l.discovery ?? hostDiscoveryUrl(publicOrigin, l.hostId),
+    })),
   };
 }

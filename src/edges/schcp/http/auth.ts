@@ -1,6 +1,6 @@
 /**
  * Authentication of a host-endpoint request: the request signature (SchCP §3.2), then the
- * mandate (§3.3 checks 1–4 for the host in the path). Scope and constraints (checks 5–6)
+ * mandate (§3.3 checks 1–4 for the host in the path) and the attester it honours (§7.5). Scope and constraints (checks 5–6)
  * depend on the action and are the core's business.
  */
 import type { HostRuntime } from "../../../booking/api.js";
@@ -10,6 +10,7 @@ import { verifySchcpRequest } from "../../../protocol/http-signatures/index.js";
 import type { VerifiedRequest } from "../../../protocol/http-signatures/index.js";
 import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
+import { honouredAttester } from "../../../protocol/schcp/attestation/index.js";
 import { verifyMandate } from "../../../protocol/schcp/mandate/index.js";
 import { edgeRefusal, fromMandateRefusal, fromSignatureRefusal } from "./refusal-map.js";
 import type { SchcpEdgeRefusal } from "./types.js";
@@ -81,5 +82,16 @@ export async function resolveCaller(
     acceptSdJwt: host.config.policies.sdJwtMandates === true,
   });
   if (!chain.ok) return err(fromMandateRefusal(chain.error, host.config));
-  return ok({ agentKey: verified.keyid, mandate: chain.value });
+  // §7.5: the first of the root's attestations the host honours; the others, and any that fail
+  // a check, are ignored, never a refusal. Its pool and reputation then apply (§7.2, §7.3).
+  const attester = await honouredAttester(chain.value.root.claims.attestations, {
+    principal: chain.value.principal,
+    trusted: host.config.trust?.attesters ?? [],
+    nowSec: Math.floor(nowMs / 1000),
+  });
+  return ok({
+    agentKey: verified.keyid,
+    mandate: chain.value,
+    ...(attester !== undefined && { attester }),
+  });
 }

@@ -43,7 +43,7 @@ export async function verifyRoot(
       mandateInvalid("mandate iss is not the thumbprint of principal_jwk", claimField(field, "iss")),
     );
   }
-  const rest = checkCommon(root, 0, opts);
+  const rest = checkCommon(root, opts);
   return rest.ok ? ok(jwk.value) : rest;
 }
 
@@ -111,7 +111,7 @@ export async function verifyChild(
   if (claims.jti === p.jti) {
     return err(mandateInvalid("two links of the chain share a jti", claimField(field, "jti")));
   }
-  const rest = checkCommon(child, 1, opts);
+  const rest = checkCommon(child, opts);
   return rest.ok ? ok(jwk.value) : rest;
 }
 
@@ -123,10 +123,10 @@ function signerKey(value: unknown, field: string): Result<Ed25519PublicJwk, Mand
   return jwk;
 }
 
-function checkCommon(link: DecodedLink, depth: 0 | 1, opts: LinkCheckOptions): Result<void, MandateRefusal> {
+function checkCommon(link: DecodedLink, opts: LinkCheckOptions): Result<void, MandateRefusal> {
   const aud = checkAudience(link, opts);
   if (!aud.ok) return aud;
   const time = checkTime(link, opts.nowSec);
   if (!time.ok) return time;
-  return checkAttestations(link, depth);
+  return checkAttestations(link);
 }

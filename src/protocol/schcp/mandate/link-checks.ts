@@ -57,12 +57,16 @@ export function checkTime(link: LinkView, nowSec: number): Result<void, MandateR
   return ok(undefined);
 }
 
-/** attestations describe the principal key, so only the root may carry them (§3.3, §7.5). */
-export function checkAttestations(link: LinkView, depth: 0 | 1): Result<void, MandateRefusal> {
+/**
+ * "attestations (root mandates only, at most four)" (§3.3). They describe the principal key, so
+ * "a host reads them from the root only": a child's are ignored, never a reason to refuse the
+ * chain (§7.5 "Anything else is ignored, never rejected: an attestation can only add trust").
+ * The count is checked on every link (the MandateClaims schema's maxItems says the same).
+ */
+export function checkAttestations(link: LinkView): Result<void, MandateRefusal> {
   const list = link.claims.attestations;
   if (list === undefined) return ok(undefined);
   const field = claimField(link.field, "attestations");
-  if (depth > 0) return err(mandateInvalid("attestations belong on the root mandate only", field));
   if (list.length > MAX_ATTESTATIONS) {
     return err(mandateInvalid(`a mandate carries at most ${MAX_ATTESTATIONS} attestations`, field));
   }

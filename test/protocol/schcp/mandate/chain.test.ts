@@ -167,17 +167,6 @@ const refused: Row[] = [
     mandate: () => issueChild({ iat: NOW + 61 }),
   },
   {
-    name: "a child carrying attestations is refused (root mandates only)",
-    mandate: async () => {
-      const att = await forge({ iss: "phonecheck.example" }, stranger, {
-        alg: "EdDSA",
-        typ: "schcp-attestation+jwt",
-      });
-      return issueChild({ attestations: [att] });
-    },
-    field: "SchCP-Mandate/payload/attestations",
-  },
-  {
     name: "a child failing the schema (unknown constraint) is refused",
     mandate: () => issueChild({ constraints: { max_price_ever: 1 } as never }),
   },
@@ -227,6 +216,15 @@ describe("verifyMandate: delegation chains (§3.3 Attenuation)", () => {
     expect(chain.rootIss).toBe(issOf(principal));
     expect(chain.principal).toBe(issOf(principal));
     expect(chain.subject).toBe("principal-pseudonym-7f3a");
+  });
+
+  it("§3.3/§7.5: a child carrying attestations is accepted; a host reads them from the root only, so they are ignored, never rejected", async () => {
+    const att = await forge({ iss: "phonecheck.example" }, stranger, {
+      alg: "EdDSA",
+      typ: "schcp-attestation+jwt",
+    });
+    const result = await verifyMandate(await issueChild({ attestations: [att] }), childContext());
+    expect(result.ok, result.ok ? "" : JSON.stringify(result.error)).toBe(true);
   });
 
   it("a child may name the same agent key as its parent", async () => {

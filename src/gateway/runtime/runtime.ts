@@ -201,6 +201,7 @@ export async function buildGatewayRuntime(
         originRateLimit: { limiter: infra.originLimiter, trustForwardedFor: opts.trustForwardedFor === true },
       }),
       ...(opts.allowPrivateCallbacksForTests === true && { allowPrivateCallbacksForTests: true }),
+      mandateStatus: booking.mandateStatus,
       clock,
       logger,
       operatorToken: token.token,

@@ -46,6 +46,12 @@ export interface PublicFetchOptions {
    * an agent. Never set in a running gateway.
    */
   readonly allowPrivateForTests?: boolean;
+  /**
+   * The operator's explicit widening (STATUS_ALLOW_PRIVATE, for status URLs, SchCP §3.3): the
+   * same as allowPrivateForTests, loopback and private networks over http too. Link-local,
+   * multicast and reserved addresses stay refused at connect time (src/protocol/net/policy.ts).
+   */
+  readonly allowPrivate?: boolean;
 }
 
 export type PublicFetch = (request: OutboundRequest) => Promise<Result<OutboundResponse, FetchRefusal>>;
@@ -57,7 +63,7 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const resolver = options.resolver ?? systemResolver;
-  const allowPrivate = options.allowPrivateForTests === true;
+  const allowPrivate = options.allowPrivateForTests === true || options.allowPrivate === true;
 
   // The one outbound address policy (src/protocol/net/policy.ts); the tests' loopback agents
   // are reached only when allowPrivateForTests widens it.

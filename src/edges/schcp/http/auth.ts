@@ -1,6 +1,6 @@
 /**
  * Authentication of a host-endpoint request: the request signature (SchCP §3.2), then the
- * mandate (§3.3 checks 1–4 for the host in the path). Scope and constraints (checks 5–6)
+ * mandate (§3.3 checks 1–4 and 7 for the host in the path). Scope and constraints (checks 5–6)
  * depend on the action and are the core's business.
  */
 import type { HostRuntime } from "../../../booking/api.js";
@@ -11,6 +11,7 @@ import type { VerifiedRequest } from "../../../protocol/http-signatures/index.js
 import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
 import { verifyMandate } from "../../../protocol/schcp/mandate/index.js";
+import type { MandateStatusPort } from "../../../protocol/schcp/mandate/index.js";
 import { edgeRefusal, fromMandateRefusal, fromSignatureRefusal } from "./refusal-map.js";
 import type { SchcpEdgeRefusal } from "./types.js";
 
@@ -58,6 +59,7 @@ export async function resolveCaller(
   host: HostRuntime,
   nowMs: number,
   required: boolean,
+  status?: MandateStatusPort,
 ): Promise<Result<SchcpCaller, SchcpEdgeRefusal>> {
   if (verified.mandate === undefined) {
     if (!required) return ok({ agentKey: verified.keyid });
@@ -77,6 +79,8 @@ export async function resolveCaller(
     nowSec: Math.floor(nowMs / 1000),
     requestKeyThumbprint: verified.keyid,
     allowWildcardAudience: host.config.policies.allowWildcardAudience,
+    // §3.3 check 7, per link and root first (verifyMandate); "unknown" does not refuse.
+    ...(status !== undefined && { status }),
   });
   if (!chain.ok) return err(fromMandateRefusal(chain.error, host.config));
   return ok({ agentKey: verified.keyid, mandate: chain.value });

@@ -26,7 +26,14 @@ export type {
   MandateRequest,
   OfferConsent,
   OfferSource,
+  SharedLimitMandateRequest,
 } from "./key-app.js";
+export { KeyAppStatusService } from "./key-app-status.js";
+export type {
+  KeyAppStatusServiceOptions,
+  MandateStatusRecord,
+  RunningKeyAppStatus,
+} from "./key-app-status.js";
 export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export type { AgentKey } from "./keys.js";
 export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "./verify.js";

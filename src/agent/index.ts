@@ -30,6 +30,7 @@ export type {
 } from "./key-app.js";
 export { KeyAppStatusService } from "./key-app-status.js";
 export type {
+  KeyAppListenOptions,
   KeyAppStatusServiceOptions,
   MandateStatusRecord,
   RunningKeyAppStatus,

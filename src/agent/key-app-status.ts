@@ -11,7 +11,8 @@
  * inside any node:http server; `listen()` starts one.
  */
 import { createServer } from "node:http";
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
 
 export interface KeyAppStatusServiceOptions {
@@ -24,6 +25,16 @@ export interface MandateStatusRecord {
   /** constraints.max_bookings of a shared booking limit; null without one. */
   readonly maxBookings: number | null;
   readonly claims: readonly string[];
+}
+
+export interface KeyAppListenOptions {
+  readonly port?: number;
+  /** The address to listen on (default 127.0.0.1). */
+  readonly host?: string;
+  /** Serve https with this key and certificate (PEM). */
+  readonly tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
+  /** The host name status URLs carry when serving https (default "localhost"). */
+  readonly name?: string;
 }
 
 export interface RunningKeyAppStatus {
@@ -87,18 +98,27 @@ export class KeyAppStatusService {
     };
   }
 
-  /** Serves the handler on its own server (default 127.0.0.1, a free port). */
-  async listen(
-    options: { readonly port?: number; readonly host?: string } = {},
-  ): Promise<RunningKeyAppStatus> {
-    const server = createServer(this.handler());
+  /**
+   * Serves the handler on its own server (default 127.0.0.1, a free port). Status URLs are https
+   * only (the MandateClaims schema, §3.3): give `tls` (a key and certificate, e.g. made by
+   * mkcert or openssl for "localhost") and the URLs name https://{name}:{port}, `name` being
+   * "localhost" unless told otherwise; without it they are http, for tests of the service alone.
+   */
+  async listen(options: KeyAppListenOptions = {}): Promise<RunningKeyAppStatus> {
+    const handler = this.handler();
+    const server: Server =
+      options.tls === undefined
+        ? createServer(handler)
+        : createHttpsServer({ key: options.tls.key, cert: options.tls.cert }, handler);
     const host = options.host ?? "127.0.0.1";
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(options.port ?? 0, host, () => resolve());
     });
     const { port } = server.address() as AddressInfo;
-    const origin = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+    const name = options.tls === undefined ? host : (options.name ?? "localhost");
+    const scheme = options.tls === undefined ? "http" : "https";
+    const origin = `${scheme}://${name.includes(":") ? `[${name}]` : name}:${port}`;
     return {
       origin,
       statusUrl: (jti) => `${origin}${this.statusPath(jti)}`,

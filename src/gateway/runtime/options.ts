@@ -82,6 +82,11 @@ export interface GatewayRuntimeOptions {
    * it on for the embedded default only; off (the §5.8 policy) otherwise.
    */
   readonly statusAllowPrivate?: boolean;
+  /**
+   * Certificates (PEM) trusted beside Node's roots for status URLs: status URLs are https only
+   * (the MandateClaims schema), so a local key app serves its own certificate (docs/schcp.md).
+   */
+  readonly statusCa?: readonly string[];
   readonly maxBodyBytes?: number;
   readonly validateResponses?: boolean;
   /** Where the synthetic platform "sends" verification codes (the customer's phone). */

@@ -19,7 +19,7 @@ import type { SchcpKeyApps } from "../../../edges/schcp/key-app.js";
 
 export type BookingFeatureOptions = Pick<
   GatewayRuntimeOptions,
-  "redisUrl" | "redisKeyPrefix" | "webhookFetch" | "statusFetch" | "statusAllowPrivate"
+  "redisUrl" | "redisKeyPrefix" | "webhookFetch" | "statusFetch" | "statusAllowPrivate" | "statusCa"
 >;
 
 export interface BookingFeature extends Closable {
@@ -95,6 +95,7 @@ function mountKeyApps(
       timeoutMs: 3_000,
       maxResponseBytes: 16 * 1024,
       ...(opts.statusAllowPrivate === true && { allowPrivate: true }),
+      ...(opts.statusCa !== undefined && { extraCa: opts.statusCa }),
     });
   const client = createKeyAppClient({ fetch, userAgent: "booking-gateway-key-apps" });
   const attempt = (job: GiveBackJob) => client.giveBack(job.statusUrl, job.claimId);

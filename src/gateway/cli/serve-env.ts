@@ -212,6 +212,16 @@ export function readServeEnv(
 export const upstreamPolicyOf = (s: Pick<ServeSettings, "upstreamAllowPrivate">) =>
   s.upstreamAllowPrivate ? { allowPrivate: true } : {};
 
+/**
+ * Whether status URLs (SchCP §3.3) may be on loopback and private networks: STATUS_ALLOW_PRIVATE
+ * when set; otherwise on for the embedded default (no --config), so the agent SDK's key app on
+ * a developer's machine is reachable, and off with a config file (docs/schcp.md).
+ */
+export const statusAllowPrivateOf = (
+  s: Pick<ServeSettings, "statusAllowPrivate">,
+  configPath: string | undefined,
+): boolean => s.statusAllowPrivate ?? configPath === undefined;
+
 /** A per-owner cap: a whole number from 1 to 10000 (undefined: not set). */
 function readCap(
   env: Readonly<Record<string, string | undefined>>,

@@ -106,6 +106,8 @@ function mountKeyApps(
   const status = new CachingMandateStatus({
     clock,
     ttlMs: STATUS_TTL_MS,
+    // A key app that does not answer is asked again after a few seconds, not on every request.
+    unknownTtlMs: 5_000,
     fetcher: {
       status: async (link) =>
         link.statusUrl === undefined ? "unknown" : (await client.status(link.statusUrl)).status,

@@ -202,8 +202,7 @@ describe("§3.3 a booking that will not happen gives its unit back", () => {
     const { world, caller, claimId, confirm, calls } = await setup("claimed");
     const bookingId = unwrap(await confirm()).body.booking.booking_id;
     calls.length = 0;
-    const cancel = () =>
-      cancelBooking(world.deps, INSTANT, caller, bookingId, { idempotency_key: "c1" });
+    const cancel = () => cancelBooking(world.deps, INSTANT, caller, bookingId, { idempotency_key: "c1" });
     unwrap(await cancel());
     // Awaited inside the cancel: the DELETE is recorded by the time the cancel has answered.
     expect(calls).toEqual([`DELETE ${STATUS}/claims/${claimId}`]);
@@ -215,9 +214,7 @@ describe("§3.3 a booking that will not happen gives its unit back", () => {
     const { world, caller, claimId, confirm, calls } = await setup("claimed", INSTANT, false);
     const bookingId = unwrap(await confirm()).body.booking.booking_id;
     calls.length = 0;
-    const r = unwrap(
-      await cancelBooking(world.deps, INSTANT, caller, bookingId, { idempotency_key: "c" }),
-    );
+    const r = unwrap(await cancelBooking(world.deps, INSTANT, caller, bookingId, { idempotency_key: "c" }));
     expect(r.booking.status).toBe("cancelled");
     expect(calls).toEqual([`DELETE ${STATUS}/claims/${claimId}`, `LATER ${STATUS} ${claimId}`]);
   });

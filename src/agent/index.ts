@@ -33,7 +33,15 @@ export type {
   MandateRequest,
   OfferConsent,
   OfferSource,
+  SharedLimitMandateRequest,
 } from "./key-app.js";
+export { KeyAppStatusService } from "./key-app-status.js";
+export type {
+  KeyAppListenOptions,
+  KeyAppStatusServiceOptions,
+  MandateStatusRecord,
+  RunningKeyAppStatus,
+} from "./key-app-status.js";
 export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export { createP256PrincipalKey, sdJwtPresenter } from "./sd-jwt.js";
 export type { MandatePresenter, P256PrincipalKey, SdJwtPresenterOptions } from "./sd-jwt.js";

@@ -108,6 +108,15 @@ export interface IssuedSdJwt extends IssuedSdJwtMandate {
   readonly jti: string;
 }
 
+/** A mandate whose max_bookings is one limit across every host it names (§3.3). */
+export interface SharedLimitMandateRequest extends MandateRequest {
+  readonly audience: readonly string[];
+  /** constraints.max_bookings, shared across the hosts. */
+  readonly maxBookings: number;
+  /** The status URL hosts claim bookings at (required: a link without one is refused, §3.3). */
+  readonly status: string;
+}
+
 /** The words the person reads, and the verified offer they are about. */
 export interface OfferConsent {
   readonly text: string;
@@ -210,6 +219,19 @@ export class KeyApp {
       );
     }
     return { privateKey: key.privateKey, publicJwk: key.publicJwk };
+  }
+
+  /**
+   * One consent for several hosts with one booking limit across them (§3.3 "One consent, several
+   * hosts"): aud lists the hosts, constraints.max_bookings is shared (shared_limit: true), and
+   * status names the key app's status URL, where hosts claim each booking before confirming
+   * and give it back when it will not happen (KeyAppStatusService serves it).
+   */
+  async issueSharedLimitMandate(req: SharedLimitMandateRequest): Promise<IssuedMandate> {
+    return this.issueMandate({
+      ...req,
+      constraints: { ...req.constraints, max_bookings: req.maxBookings, shared_limit: true },
+    });
   }
 
   /**

@@ -21,7 +21,7 @@ import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
 import type { Clock } from "../protocol/clock.js";
 import type { Result } from "../protocol/result.js";
 import type { Metrics } from "../protocol/metrics.js";
-import type { Caller } from "./authority.js";
+import type { Caller, LimitClaim } from "./authority.js";
 import type { BookingAttention, BookingEnding, BookingState, BookingStatus } from "./bookings/state.js";
 import type { Attachments, BookingContract, Place } from "./contract.js";
 import type { BookingView } from "./view.js";
@@ -257,6 +257,18 @@ export interface BookingEdge {
     attachment: unknown,
     now: number,
   ): Promise<unknown>;
+  /**
+   * Gives back the units of outside limits this edge claimed for the booking (authority.ts
+   * LimitClaim), once, when the booking will not happen: cancelled (by the guest or the host),
+   * declined or expired (SchCP §3.3). Awaited before the ending is answered; it never fails the
+   * ending (an answer it cannot get now is retried in the background by the edge's own means).
+   */
+  giveBack?(
+    host: HostRuntime,
+    state: BookingState,
+    claims: readonly LimitClaim[],
+    now: number,
+  ): Promise<void>;
   /** Tells the booking's guest (state.callbackUrl is set). */
   notify(
     deps: Pick<BookingDeps, "ids" | "outbox">,

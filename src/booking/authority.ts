@@ -73,5 +73,21 @@ export interface Authority {
   covers?(start: number, end?: number): boolean;
 }
 
+/**
+ * One unit of a limit that someone outside the gateway keeps, held by a booking (SchCP §3.3
+ * "One consent, several hosts": a shared booking limit the principal's key app keeps). The
+ * core only keeps it with the booking and hands it back to the edge that took it when the
+ * booking will not happen (cancelled, declined, expired); what `keeper` and `id` mean, and
+ * how the unit is given back, is that edge's business (api.ts BookingEdge.giveBack).
+ */
+export interface LimitClaim {
+  /** The edge that took the unit (its attachment name), which gives it back. */
+  readonly edge: string;
+  /** Where the unit is kept, in that edge's terms (SchCP: the mandate link's status URL). */
+  readonly keeper: string;
+  /** The claim's id there (SchCP: "{host id}/{hold id}"). */
+  readonly id: string;
+}
+
 /** Whose request it is: the Authority's principal; null when anonymous. */
 export const principalOf = (caller: Caller): string | null => caller.authority?.principal ?? null;

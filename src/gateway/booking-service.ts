@@ -7,14 +7,16 @@
 import type { BookingDeps } from "../booking/api.js";
 import { createBookingCore, type BookingCoreApi, type BookingMaintenance } from "../booking/core.js";
 import { SCHCP } from "../edges/schcp/attachment.js";
-import { schcpEdge } from "../edges/schcp/edge.js";
+import { schcpEdgeWith } from "../edges/schcp/edge.js";
+import type { SchcpEdgeOptions } from "../edges/schcp/key-app.js";
 import { schcpHostApi, type SchcpHostApi } from "../edges/schcp/host-api.js";
 
 export type { BookingMaintenance };
 
 export type BookingService = SchcpHostApi & BookingCoreApi;
 
-export function createBookingService(deps: BookingDeps): BookingService {
-  const core = createBookingCore({ ...deps, edges: { [SCHCP]: schcpEdge, ...deps.edges } });
-  return { ...schcpHostApi(core.deps, core.engine), ...core.api };
+/** `schcp`: what the SchCP edge needs beside the core (its key apps for shared booking limits, §3.3). */
+export function createBookingService(deps: BookingDeps, schcp: SchcpEdgeOptions = {}): BookingService {
+  const core = createBookingCore({ ...deps, edges: { [SCHCP]: schcpEdgeWith(schcp), ...deps.edges } });
+  return { ...schcpHostApi(core.deps, core.engine, schcp), ...core.api };
 }

@@ -9,6 +9,7 @@ import { invalidState, refuse, upstreamRefusal } from "./refuse.js";
 import { ACTIVE_STATUSES } from "./state.js";
 import type { BookingState, CancelledBy } from "./state.js";
 import { saveBooking } from "./store.js";
+import type { LimitClaim } from "../authority.js";
 
 /** §5.6: a confirmed, pending_host or tentative booking whose start has not passed. */
 export function canCancel(state: BookingState, now: number): Result<void, BookingRefusal> {
@@ -41,18 +42,52 @@ export async function endBooking(
   const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason, by);
   if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamRefusal(upstream.error));
   await freeTime(deps, host, state, now);
-  return saveBooking(
+  // Whether this call wrote the ending (the last attempt of the compare-and-set decides): only
+  // that call gives the booking's claimed units back, so they go back once.
+  let endedHere = false;
+  const saved = await saveBooking(
     deps,
     host,
     state.bookingId,
     (stored) => {
       const ended = end(stored);
+      endedHere = ended !== undefined;
       if (ended === undefined) return ok(stored);
       const { proposal: _dropped, ...rest } = ended;
       return ok(rest.status === "cancelled" ? { ...rest, cancelledBy: by } : rest);
     },
     now,
   );
+  if (saved.ok && endedHere && WILL_NOT_HAPPEN.has(saved.value.status)) {
+    await giveBackClaims(deps, host, saved.value, now);
+  }
+  return saved;
+}
+
+/** Endings after which the booking will not happen: its claimed units go back (SchCP §3.3). */
+const WILL_NOT_HAPPEN: ReadonlySet<string> = new Set(["cancelled", "declined", "expired"]);
+
+/**
+ * Hands each edge the outside-limit units it claimed for the booking (authority.ts LimitClaim),
+ * before the ending is answered: a guest who cancels may book again at once (SchCP §3.3). An
+ * edge's failure never undoes the ending.
+ */
+async function giveBackClaims(
+  deps: Pick<BookingDeps, "edges">,
+  host: HostRuntime,
+  state: BookingState,
+  now: number,
+): Promise<void> {
+  const claims = state.limitClaims ?? [];
+  const byEdge = new Map<string, LimitClaim[]>();
+  for (const claim of claims) byEdge.set(claim.edge, [...(byEdge.get(claim.edge) ?? []), claim]);
+  for (const [name, own] of byEdge) {
+    try {
+      await deps.edges?.[name]?.giveBack?.(host, state, own, now);
+    } catch {
+      // The edge retries by its own means; the ending stands (§3.3 "never stops the cancel").
+    }
+  }
 }
 
 /** Frees the booking's time and any change offer's held time (§6 "frees its time"). */

@@ -18,6 +18,7 @@ import { parseInstant } from "../../protocol/time/index.js";
 import { storedConsent } from "../contract.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 import type { UpstreamCustomer } from "../upstream.js";
+import type { LimitClaim } from "../authority.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
 export const BOOKING_STATUSES = [
@@ -119,6 +120,12 @@ export interface BookingState {
   readonly updatedAt: number;
   /** Each edge's own record of the booking (SchCP: offer and receipt); opaque here. */
   readonly attachments?: Attachments;
+  /**
+   * Units of outside limits the booking holds (authority.ts LimitClaim; SchCP §3.3 shared
+   * booking limits), given back through their edge when it is cancelled, declined or expires
+   * (cancel.ts endBooking). A booking that went ahead keeps them.
+   */
+  readonly limitClaims?: readonly LimitClaim[];
   /**
    * The upstream's version of the booking last applied from the host's own tools (Square's
    * booking version, operator/upstream-move.ts): the same or an older one changes nothing.

@@ -13,11 +13,18 @@
 import type { IdempotencyScope, IdempotencyStore } from "../../holds/port.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { storedConsent, type Consent } from "../contract.js";
+import type { LimitClaim } from "../authority.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
   readonly principal: string;
   readonly consent: Consent;
+  /**
+   * Units of outside limits the edge claimed before the confirm (SchCP §3.3 shared booking
+   * limits): the booking keeps them, so they are given back if it will not happen. Written
+   * here so a booking that reconciliation records keeps them too.
+   */
+  readonly limitClaims?: readonly LimitClaim[];
 }
 
 const NAMESPACE = "schcp-gateway:confirm-intent";

@@ -110,6 +110,8 @@ export function newBookingState(
     ...upstreamTotalOf(upstream, c.total, now),
     createdAt: now,
     updatedAt: now,
+    ...(intent.limitClaims !== undefined &&
+      intent.limitClaims.length > 0 && { limitClaims: intent.limitClaims }),
     // Each edge's record of the hold becomes its record of the booking (edges.ts).
     ...(payload.attachments !== undefined && { attachments: payload.attachments }),
   };

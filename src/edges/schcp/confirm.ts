@@ -4,7 +4,8 @@
  *
  * The checks before anything is written: the hold's owner and state, the offer hash, access,
  * the mandate (book scope and constraints, max_bookings with this hold already counted), the
- * closed-mandate policy and shared limits.
+ * closed-mandate policy. Then the shared booking limits are claimed at the principals' key apps
+ * (§3.3), and given back if the confirm fails.
  */
 import type { SchcpCaller } from "./caller.js";
 import type { BookingDeps, BookingRefusal, HoldPayload, HostRuntime, UseCase } from "../../booking/api.js";
@@ -36,6 +37,9 @@ import { authorizeOnBooking, bookingAction, mandateCounter } from "./access.js";
 import { schcpBooking, schcpOffer, type SchcpOffer } from "./attachment.js";
 import { bookingResponse } from "./receipt.js";
 import { checkFreeTextNotes, withContactRemedy } from "../../booking/rules/index.js";
+import { SCHCP } from "./attachment.js";
+import type { SchcpEdgeOptions, SchcpKeyApps } from "./key-app.js";
+import type { LimitClaim } from "../../booking/authority.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -45,6 +49,7 @@ export async function confirmHold(
   caller: SchcpCaller,
   holdId: string,
   body: ConfirmRequest,
+  options: SchcpEdgeOptions = {},
 ): UseCase<ConfirmResult> {
   const host = deps.hosts.get(hostId);
   if (host === undefined) return err(notFound("host"));
@@ -71,29 +76,46 @@ export async function confirmHold(
   if (notes !== undefined) return err(withContactRemedy(notes, host.config));
   const chain = checked.value;
 
+  const shared = await claimSharedLimits(options.keyApps, hostId, holdId, chain);
+  if (!shared.ok) return shared;
+  const { claims, madeHere } = shared.value;
+
   const begun = await fenceHold(deps, hostId, holdId, now);
-  if (!begun.ok) return begun;
+  if (!begun.ok) {
+    if (!(await mayStillBook(deps, hostId, holdId))) await giveBackMine(options.keyApps, hostId, madeHere);
+    return begun;
+  }
   const { hold: fenced, fence } = begun.value;
 
   const intent: ConfirmIntent = {
     principal: chain.principal,
     consent: receiptConsent(chain, signed.offerSha256),
+    ...(claims.length > 0 && { limitClaims: claims }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
-  const made = await settleUpstream(
-    deps,
-    host,
-    fenced,
-    fence,
-    payload,
-    intent,
-    {
-      ...(contact !== undefined && { customer: contact }),
-      ...(body.notes !== undefined && { notes: body.notes }),
-    },
-    "schcp",
-  );
-  if (!made.ok) return made;
+  let made: Awaited<ReturnType<typeof settleUpstream>>;
+  try {
+    made = await settleUpstream(
+      deps,
+      host,
+      fenced,
+      fence,
+      payload,
+      intent,
+      {
+        ...(contact !== undefined && { customer: contact }),
+        ...(body.notes !== undefined && { notes: body.notes }),
+      },
+      "schcp",
+    );
+  } catch (bug) {
+    if (!(await mayStillBook(deps, hostId, holdId))) await giveBackMine(options.keyApps, hostId, madeHere);
+    throw bug;
+  }
+  if (!made.ok) {
+    if (!(await mayStillBook(deps, hostId, holdId))) await giveBackMine(options.keyApps, hostId, madeHere);
+    return made;
+  }
   const status = made.value.status === "pending_host" ? 202 : 201;
   return ok({ status, body: bookingResponse(made.value, host) });
 }
@@ -186,14 +208,82 @@ async function checkConfirm(
   const closed = checkClosedMandatePolicy(chain, signed.offerSha256, policies.closedMandate);
   if (!closed.ok) return err(fromMandateRefusal(closed.error));
 
-  // §3.3 shared limits: the key app must vouch for the unit before the confirm. This gateway
-  // has no claims client yet, and "a booking the key app cannot vouch for is not made".
-  if (sharedLimitLinks(chain).length > 0) {
-    return err(
-      refuse("authority_limit", "shared_limit_reached", "this host cannot claim a shared booking limit", {
-        basis: { constraint: "shared_limit" },
-      }),
-    );
-  }
   return ok(chain);
+}
+
+/** The units a confirm holds at key apps, and those it claimed itself (201) in this call. */
+interface SharedClaims {
+  readonly claims: readonly LimitClaim[];
+  readonly madeHere: readonly LimitClaim[];
+}
+
+const sharedLimitReached = (message: string): BookingRefusal =>
+  refuse("authority_limit", "shared_limit_reached", message, { basis: { constraint: "shared_limit" } });
+
+/**
+ * §3.3 "One consent, several hosts": before confirming, one booking is claimed for each link
+ * with a shared booking limit, root first: POST {status}/claims with claim_id "{host id}/{hold
+ * id}". 201 is claimed here, 200 was claimed by an earlier call (a confirm retried under another
+ * idempotency key), 409 none left. A refusal, a link without a status URL or a key app that
+ * does not answer is 403 MANDATE_LIMIT shared_limit_reached: "a booking the key app cannot
+ * vouch for is not made", and what this call claimed is given back.
+ */
+async function claimSharedLimits(
+  keyApps: SchcpKeyApps | undefined,
+  hostId: string,
+  holdId: string,
+  chain: MandateChain,
+): Promise<Result<SharedClaims, BookingRefusal>> {
+  const links = sharedLimitLinks(chain);
+  if (links.length === 0) return ok({ claims: [], madeHere: [] });
+  const id = `${hostId}/${holdId}`;
+  const claims: LimitClaim[] = [];
+  const madeHere: LimitClaim[] = [];
+  const fail = async (message: string): Promise<Result<SharedClaims, BookingRefusal>> => {
+    await giveBackMine(keyApps, hostId, madeHere);
+    return err(sharedLimitReached(message));
+  };
+  for (const { statusUrl } of links) {
+    if (statusUrl === undefined) return fail("a mandate with a shared booking limit names no status URL");
+    if (keyApps === undefined) return fail("this host cannot claim a shared booking limit");
+    // Two links kept by one key app under one URL hold one claim.
+    if (claims.some((c) => c.keeper === statusUrl)) continue;
+    const claim: LimitClaim = { edge: SCHCP, keeper: statusUrl, id };
+    const answer = await keyApps.claim(statusUrl, id);
+    if (answer === "claimed") madeHere.push(claim);
+    else if (answer !== "already_held")
+      return fail(
+        answer === "none_left"
+          ? "the principal's key app says no bookings are left under this mandate"
+          : "the principal's key app did not vouch for this booking",
+      );
+    claims.push(claim);
+  }
+  return ok({ claims, madeHere });
+}
+
+/**
+ * §3.3: "If the confirm then fails, the endpoint gives back only a claim it made in this call";
+ * a 200 claim belongs to whichever call made it. A key app that does not answer is tried again
+ * in the background.
+ */
+async function giveBackMine(
+  keyApps: SchcpKeyApps | undefined,
+  hostId: string,
+  made: readonly LimitClaim[],
+): Promise<void> {
+  if (keyApps === undefined) return;
+  for (const claim of made) {
+    const back = await keyApps.giveBack(claim.keeper, claim.id).catch(() => false);
+    if (!back) await keyApps.giveBackLater({ hostId, statusUrl: claim.keeper, claimId: claim.id });
+  }
+}
+
+/**
+ * Whether a failed confirm may still become a booking: a hold left confirming (an ambiguous
+ * upstream answer reconciliation settles) or already booked keeps its claims.
+ */
+async function mayStillBook(deps: BookingDeps, hostId: string, holdId: string): Promise<boolean> {
+  const after = await deps.store.getHold(hostId, holdId, deps.clock.now());
+  return after !== undefined && (after.state === "confirming" || after.state === "booked");
 }

@@ -16,6 +16,7 @@ import {
 import { offerClaims, signOfferOnce, wireHold } from "./offer.js";
 import { issueReceipt } from "./receipt.js";
 import { notifySchcpGuest } from "./webhook.js";
+import type { SchcpEdgeOptions } from "./key-app.js";
 
 export const schcpEdge: BookingEdge = {
   async holdAttachment(host, held): Promise<SchcpHoldAttachment> {
@@ -48,3 +49,24 @@ export const schcpEdge: BookingEdge = {
 
   notify: notifySchcpGuest,
 };
+
+/**
+ * The hooks with shared booking limits (§3.3): a booking that will not happen gives each unit
+ * it holds back to its key app, DELETE {status}/claims/{claim_id}, before the ending is
+ * answered; a key app that does not answer is tried again in the background, never stopping
+ * the cancel.
+ */
+export function schcpEdgeWith(options: SchcpEdgeOptions): BookingEdge {
+  const keyApps = options.keyApps;
+  if (keyApps === undefined) return schcpEdge;
+  return {
+    ...schcpEdge,
+    async giveBack(host, _state, claims) {
+      for (const claim of claims) {
+        const back = await keyApps.giveBack(claim.keeper, claim.id).catch(() => false);
+        if (!back)
+          await keyApps.giveBackLater({ hostId: host.config.id, statusUrl: claim.keeper, claimId: claim.id });
+      }
+    },
+  };
+}

@@ -8,6 +8,7 @@
 import type { BookingDeps } from "../../booking/api.js";
 import type { CreateHold } from "../../booking/changes/hold-engine.js";
 import type { SchcpHostApi } from "./api.js";
+import type { SchcpEdgeOptions } from "./key-app.js";
 
 export type { SchcpHostApi };
 import { availability } from "./availability.js";
@@ -20,13 +21,17 @@ import { placeHold } from "./place-hold.js";
 import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
 
-export function schcpHostApi(d: BookingDeps, engine: CreateHold): SchcpHostApi {
+export function schcpHostApi(
+  d: BookingDeps,
+  engine: CreateHold,
+  options: SchcpEdgeOptions = {},
+): SchcpHostApi {
   return {
     availability: (hostId, caller, body) => availability(d, hostId, caller, body),
     placeHold: (hostId, caller, body) => placeHold(d, hostId, caller, body),
     getHold: (hostId, caller, holdId) => getHold(d, hostId, caller, holdId),
     releaseHold: (hostId, caller, holdId) => releaseHold(d, hostId, caller, holdId),
-    confirm: (hostId, caller, holdId, body) => confirmHold(d, hostId, caller, holdId, body),
+    confirm: (hostId, caller, holdId, body) => confirmHold(d, hostId, caller, holdId, body, options),
     getBooking: (hostId, caller, bookingId) => getBooking(d, hostId, caller, bookingId),
     cancel: (hostId, caller, bookingId, body) => cancelBooking(d, hostId, caller, bookingId, body),
     changeOffer: (hostId, caller, bookingId, body) => changeOffer(d, engine, hostId, caller, bookingId, body),

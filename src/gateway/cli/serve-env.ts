@@ -47,6 +47,11 @@ export interface ServeSettings {
    * gateway connects only to public addresses over https, as it delivers webhooks.
    */
   readonly upstreamAllowPrivate: boolean;
+  /**
+   * STATUS_ALLOW_PRIVATE=1/0: whether status URLs (SchCP §3.3, key apps) may be on loopback and
+   * private networks; undefined when unset (on for the embedded default, off with --config).
+   */
+  readonly statusAllowPrivate?: boolean;
   /** LOG_FORMAT: "text" prints the start banner for people; "json" as log records, like the logs. */
   readonly logFormat: "text" | "json";
   /** OWNER_MAX_DRAFTS, OWNER_MAX_HOSTS: what one owner may add in the console (20 and 50). */
@@ -140,6 +145,11 @@ export function readServeEnv(
     return err(`UPSTREAM_ALLOW_PRIVATE must be 1 or 0, got "${allowPrivate}"`);
   }
 
+  const statusPrivate = env["STATUS_ALLOW_PRIVATE"];
+  if (set(statusPrivate) && !["0", "1", "true", "false"].includes(statusPrivate)) {
+    return err(`STATUS_ALLOW_PRIVATE must be 1 or 0, got "${statusPrivate}"`);
+  }
+
   const logFormat = env["LOG_FORMAT"];
   if (set(logFormat) && logFormat !== "text" && logFormat !== "json") {
     return err(`LOG_FORMAT must be text or json, got "${logFormat}"`);
@@ -179,6 +189,7 @@ export function readServeEnv(
     ...(messages.value !== undefined && { hostMessages: messages.value }),
     trustForwardedFor: trust === "1" || trust === "true",
     upstreamAllowPrivate: allowPrivate === "1" || allowPrivate === "true",
+    ...(set(statusPrivate) && { statusAllowPrivate: statusPrivate === "1" || statusPrivate === "true" }),
     ...(originRate.value !== undefined && { originRate: originRate.value }),
     bindHost: set(env["HOST"]) ? env["HOST"] : "127.0.0.1",
     ...(publicOrigin !== undefined && { publicOrigin }),
@@ -200,6 +211,16 @@ export function readServeEnv(
 /** The runtime's upstream address policy from UPSTREAM_ALLOW_PRIVATE (src/protocol/net/policy.ts). */
 export const upstreamPolicyOf = (s: Pick<ServeSettings, "upstreamAllowPrivate">) =>
   s.upstreamAllowPrivate ? { allowPrivate: true } : {};
+
+/**
+ * Whether status URLs (SchCP §3.3) may be on loopback and private networks: STATUS_ALLOW_PRIVATE
+ * when set; otherwise on for the embedded default (no --config), so the agent SDK's key app on
+ * a developer's machine is reachable, and off with a config file (docs/schcp.md).
+ */
+export const statusAllowPrivateOf = (
+  s: Pick<ServeSettings, "statusAllowPrivate">,
+  configPath: string | undefined,
+): boolean => s.statusAllowPrivate ?? configPath === undefined;
 
 /** A per-owner cap: a whole number from 1 to 10000 (undefined: not set). */
 function readCap(

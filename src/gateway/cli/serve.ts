@@ -22,6 +22,7 @@ import {
   connectProviderNames,
   readServeEnv,
   redactUrl,
+  statusAllowPrivateOf,
   upstreamPolicyOf,
   withSecretFiles,
 } from "./serve-env.js";
@@ -138,6 +139,9 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
       ...(settings.value.originRate !== undefined && { originRate: settings.value.originRate }),
       trustForwardedFor: settings.value.trustForwardedFor,
       upstreamPolicy: upstreamPolicyOf(settings.value),
+      // Key apps' status URLs (SchCP §3.3): the embedded default reaches the agent SDK's key-app
+      // server on loopback; a configured gateway keeps the §5.8 policy unless told otherwise.
+      statusAllowPrivate: statusAllowPrivateOf(settings.value, configPath),
       ...(settings.value.ownerCaps !== undefined && { ownerCaps: settings.value.ownerCaps }),
       ...(settings.value.calendarSyncConcurrency !== undefined && {
         calendarSyncConcurrency: settings.value.calendarSyncConcurrency,

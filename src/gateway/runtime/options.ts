@@ -70,6 +70,23 @@ export interface GatewayRuntimeOptions {
   readonly syntheticFaults?: (hostId: string) => FaultPlan | undefined;
   /** The webhook transport (tests); the public-only one by default (SchCP §5.8). */
   readonly webhookFetch?: PublicFetch;
+  /**
+   * The transport to principals' key apps (SchCP §3.3 status URLs: revocation and shared
+   * booking limits; tests). By default the webhooks' outbound policy (§5.8), widened to loopback
+   * and private networks only by `statusAllowPrivate`.
+   */
+  readonly statusFetch?: PublicFetch;
+  /**
+   * STATUS_ALLOW_PRIVATE: status URLs (§3.3) may be on loopback and private networks, over plain
+   * http too, e.g. the agent SDK's key-app status server on a developer's machine. The CLI turns
+   * it on for the embedded default only; off (the §5.8 policy) otherwise.
+   */
+  readonly statusAllowPrivate?: boolean;
+  /**
+   * Certificates (PEM) trusted beside Node's roots for status URLs: status URLs are https only
+   * (the MandateClaims schema), so a local key app serves its own certificate (docs/schcp.md).
+   */
+  readonly statusCa?: readonly string[];
   readonly maxBodyBytes?: number;
   readonly validateResponses?: boolean;
   /** Where the synthetic platform "sends" verification codes (the customer's phone). */

@@ -50,6 +50,7 @@ import { mountMetrics } from "./features/metrics.js";
 import { scrapeSources } from "../metrics/sources.js";
 import { WEBHOOK_QUEUE } from "../../jobs/webhooks/bullmq-outbox.js";
 import { HOST_MESSAGE_QUEUE } from "../../jobs/outbox/bullmq-messenger.js";
+import { GIVE_BACK_QUEUE } from "../../jobs/key-app/give-back-queue.js";
 import { CALENDAR_SYNC_QUEUE } from "../../jobs/calendar-sync/queue.js";
 import { mountManagedHosts, reconcileManagedHosts } from "./features/managed-hosts.js";
 import { mountSquareWebhooks } from "./features/square-webhooks.js";
@@ -172,6 +173,7 @@ export async function buildGatewayRuntime(
       scrapeSources({
         queues: [
           { name: WEBHOOK_QUEUE, queue: () => booking.outbox },
+          { name: GIVE_BACK_QUEUE, queue: () => booking.giveBacks },
           { name: HOST_MESSAGE_QUEUE, queue: () => messenger },
           { name: CALENDAR_SYNC_QUEUE, queue: () => calendar.queue() },
         ],
@@ -201,6 +203,7 @@ export async function buildGatewayRuntime(
         originRateLimit: { limiter: infra.originLimiter, trustForwardedFor: opts.trustForwardedFor === true },
       }),
       ...(opts.allowPrivateCallbacksForTests === true && { allowPrivateCallbacksForTests: true }),
+      mandateStatus: booking.mandateStatus,
       clock,
       logger,
       operatorToken: token.token,

@@ -19,6 +19,8 @@ export interface ExchangeLimits {
   readonly maxBytes: number;
   readonly lookup: GuardedLookup;
   readonly checkConnected: (address: string) => FetchRefusal | undefined;
+  /** Trust roots for https (Node's own when absent). */
+  readonly ca?: readonly string[];
 }
 
 export function exchange(
@@ -46,6 +48,7 @@ export function exchange(
       headers: { ...req.headers, "content-length": String(body.length) },
       lookup: limits.lookup,
       agent: false, // a fresh, checked connection every time; nothing pooled
+      ...(limits.ca !== undefined && url.protocol === "https:" && { ca: [...limits.ca] }),
     });
     let remoteAddress = "";
 

@@ -16,6 +16,7 @@
  * Hand-written over node:https because the one library that offers a connect-time lookup
  * hook with fetch ergonomics (undici's Agent) is not a dependency of this project.
  */
+import { rootCertificates } from "node:tls";
 import type { Result } from "../../protocol/result.js";
 import {
   AddressRefusedError,
@@ -46,6 +47,17 @@ export interface PublicFetchOptions {
    * an agent. Never set in a running gateway.
    */
   readonly allowPrivateForTests?: boolean;
+  /**
+   * The operator's explicit widening (STATUS_ALLOW_PRIVATE, for status URLs, SchCP §3.3): the
+   * same as allowPrivateForTests, loopback and private networks over http too. Link-local,
+   * multicast and reserved addresses stay refused at connect time (src/protocol/net/policy.ts).
+   */
+  readonly allowPrivate?: boolean;
+  /**
+   * Certificates (PEM) trusted for https beside Node's own roots: a developer's local key app
+   * (the agent SDK's KeyAppStatusService with its own certificate, docs/schcp.md).
+   */
+  readonly extraCa?: readonly string[];
 }
 
 export type PublicFetch = (request: OutboundRequest) => Promise<Result<OutboundResponse, FetchRefusal>>;
@@ -57,7 +69,11 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const resolver = options.resolver ?? systemResolver;
-  const allowPrivate = options.allowPrivateForTests === true;
+  const allowPrivate = options.allowPrivateForTests === true || options.allowPrivate === true;
+  const ca =
+    options.extraCa === undefined || options.extraCa.length === 0
+      ? undefined
+      : [...rootCertificates, ...options.extraCa];
 
   // The one outbound address policy (src/protocol/net/policy.ts); the tests' loopback agents
   // are reached only when allowPrivateForTests widens it.
@@ -99,6 +115,7 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
       maxBytes,
       lookup: guardedLookup,
       checkConnected: refuseAddress,
+      ...(ca !== undefined && { ca }),
     });
   };
 }

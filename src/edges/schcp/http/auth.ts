@@ -1,6 +1,7 @@
 /**
  * Authentication of a host-endpoint request: the request signature (SchCP §3.2), then the
- * mandate (§3.3 checks 1–4 for the host in the path) and the attester it honours (§7.5). Scope and constraints (checks 5–6)
+ * mandate (§3.3 checks 1–4 and 7 for the host in the path) and the attester it honours (§7.5).
+ * Scope and constraints (checks 5–6)
  * depend on the action and are the core's business.
  */
 import type { HostRuntime } from "../../../booking/api.js";
@@ -12,6 +13,7 @@ import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
 import { honouredAttester } from "../../../protocol/schcp/attestation/index.js";
 import { verifyMandate } from "../../../protocol/schcp/mandate/index.js";
+import type { MandateStatusPort } from "../../../protocol/schcp/mandate/index.js";
 import { edgeRefusal, fromMandateRefusal, fromSignatureRefusal } from "./refusal-map.js";
 import type { SchcpEdgeRefusal } from "./types.js";
 
@@ -59,6 +61,7 @@ export async function resolveCaller(
   host: HostRuntime,
   nowMs: number,
   required: boolean,
+  status?: MandateStatusPort,
 ): Promise<Result<SchcpCaller, SchcpEdgeRefusal>> {
   if (verified.mandate === undefined) {
     if (!required) return ok({ agentKey: verified.keyid });
@@ -80,6 +83,8 @@ export async function resolveCaller(
     allowWildcardAudience: host.config.policies.allowWildcardAudience,
     // §3.4: only a host that lists "dc+sd-jwt" in auth.mandates (host-document.ts).
     acceptSdJwt: host.config.policies.sdJwtMandates === true,
+    // §3.3 check 7, per link and root first (verifyMandate); "unknown" does not refuse.
+    ...(status !== undefined && { status }),
   });
   if (!chain.ok) return err(fromMandateRefusal(chain.error, host.config));
   // §7.5: the first of the root's attestations the host honours; the others, and any that fail

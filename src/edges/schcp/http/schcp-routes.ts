@@ -101,7 +101,13 @@ async function handle(
   const callback = refuseCallbackUrl(parsed.value, host.config, deps.allowPrivateCallbacksForTests === true);
   if (callback !== undefined) return fail(callback);
 
-  const caller = await resolveCaller(verified.value, host, nowMs, route.mandateRequired(host));
+  const caller = await resolveCaller(
+    verified.value,
+    host,
+    nowMs,
+    route.mandateRequired(host),
+    deps.mandateStatus,
+  );
   if (!caller.ok) return fail(caller.error);
 
   const params = { holdId: c.req.param("holdId"), bookingId: c.req.param("bookingId") };

@@ -8,6 +8,7 @@ import type { RateLimiter } from "../../http/types.js";
 import type { SchcpHostApi } from "../api.js";
 import type { EdgeRefusal, EdgeResponse } from "../../http/respond.js";
 import type { SchcpCaller } from "../caller.js";
+import type { MandateStatusPort } from "../../../protocol/schcp/mandate/index.js";
 
 /** A SchCP refusal decided at the edge, before it is serialized (SchCP §9.2). */
 export type SchcpEdgeRefusal = EdgeRefusal<RefusalBody>;
@@ -67,6 +68,11 @@ export interface SchcpHttpDeps {
    * line (on in development and tests; the CLI turns it off when NODE_ENV=production).
    */
   readonly validateResponses?: boolean;
+  /**
+   * §3.3 check 7: a link's revocation status, asked of its status URL under the outbound policy
+   * of §5.8 and cached per link (CachingMandateStatus); not consulted when absent.
+   */
+  readonly mandateStatus?: MandateStatusPort;
   /**
    * Tests only: accept http: and literal non-public callback_url addresses (a loopback server
    * standing in for an agent), as the transport's allowPrivateForTests does. Never in a

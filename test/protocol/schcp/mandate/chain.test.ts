@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { delegateMandate, verifyMandate } from "../../../../src/protocol/schcp/mandate/index.js";
+import {
+  CachingMandateStatus,
+  delegateMandate,
+  verifyMandate,
+} from "../../../../src/protocol/schcp/mandate/index.js";
 import type {
   MandateStatusPort,
   VerifyMandateContext,
@@ -274,6 +278,41 @@ describe("verifyMandate: delegation chains (§3.3 Attenuation)", () => {
       const { status } = recording({ "m-root": "revoked", "m-child": "active" });
       expectRefusal(
         await verifyMandate(await issueChild(), childContext({ status })),
+        "MANDATE_INVALID",
+        "mandate_invalid",
+      );
+    });
+
+    it("§3.3 Ids are per link: through the per-link cache, a child's status URL answering active for its parent's jti does not stand in for the revoked root", async () => {
+      const rootUrl = "https://keyapp.example/status/m-root";
+      const delegateUrl = "https://delegate.example/status/m-root";
+      const fetched: string[] = [];
+      const cache = new CachingMandateStatus({
+        ttlMs: 60_000,
+        clock: { now: () => 0 },
+        fetcher: {
+          status(link) {
+            fetched.push(link.statusUrl ?? "-");
+            return Promise.resolve(link.statusUrl === rootUrl ? "revoked" : "active");
+          },
+        },
+      });
+      // The delegate's URL is asked (and cached) first, for the root's iss and jti.
+      expect(await cache.status({ iss: issOf(principal), jti: "m-root", statusUrl: delegateUrl })).toBe(
+        "active",
+      );
+      const root = await issueRoot({ status: rootUrl });
+      const child = await issueChild({ status: delegateUrl }, root);
+      expectRefusal(
+        await verifyMandate(child, childContext({ status: cache })),
+        "MANDATE_INVALID",
+        "mandate_invalid",
+      );
+      expect(fetched).toEqual([delegateUrl, rootUrl]);
+      // And a child that gives itself its parent's jti is invalid whatever its status says.
+      const sameJti = await issueChild({ jti: "m-root", status: delegateUrl }, root);
+      expectRefusal(
+        await verifyMandate(sameJti, childContext({ status: cache })),
         "MANDATE_INVALID",
         "mandate_invalid",
       );

@@ -158,7 +158,7 @@ async function create(
     policies.confirmation === "host_approval" && !c.hostInitiated
       ? Math.min(expiresAt + policies.approvalTimeoutMs, params.start)
       : undefined;
-  const contract: BookingContract = {
+  const contract: { -readonly [K in keyof BookingContract]: BookingContract[K] } = {
     kind: params.kind,
     service: { id: service.id, name: service.name },
     start: params.start,
@@ -173,6 +173,10 @@ async function create(
     ...(approvalBy !== undefined && { approvalBy }),
   };
   const edges = params.booking !== undefined ? edgesOf(params.booking.attachments) : (params.edges ?? []);
+  // §5.10: the reconfirmation policy as it stands now binds this offer, and only later ones. It
+  // is a term only where an edge states the terms to the person (SchCP's signed offer); a
+  // booking made through an edge without one (OSBP, A2A) has no reconfirmation to miss.
+  if (policies.reconfirm !== undefined && edges.length > 0) contract.reconfirm = { ...policies.reconfirm };
   const attachments = await holdAttachments(deps, runtime, edges, {
     holdId,
     now,

@@ -65,6 +65,9 @@ const policies = closed({
   public_booking: closed({ max_per_host: count, max_per_origin: count }),
   allow_wildcard_audience: bool,
   horizon: duration,
+  // SchCP §5.10 participants and reconfirmation.
+  tentative: closed({ max_confirm_within: duration }, ["max_confirm_within"]),
+  reconfirm: closed({ before: duration, default: { enum: ["release", "keep"] } }, ["before"]),
 });
 
 const service = closed(

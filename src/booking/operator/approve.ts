@@ -18,6 +18,8 @@ import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/edges.js";
 import { applyMove } from "../changes/apply-move.js";
 import { hostBooking } from "../bookings/store.js";
+import { bookerReconfirm, finalityStatus } from "../participants/rules.js";
+import { recordBookerOutcome } from "../participants/respond.js";
 
 export async function approveBooking(
   deps: BookingDeps,
@@ -55,12 +57,29 @@ export async function approveBooking(
       if (s.status === "confirmed") return ok(s);
       if (s.status !== "pending_host")
         return err(invalidState(`a ${s.status} booking has nothing to approve`));
-      const { approvalBy: _a, awaitingUpstream: _u, ...rest } = s;
-      return ok({ ...rest, status: "confirmed", answer });
+      const { approvalBy: _a, awaitingUpstream: _u, creditPending: _c, ...rest } = s;
+      // §5.10: confirmed if every required participant has accepted, tentative otherwise;
+      // the booker's reconfirmation runs "from the moment it approves".
+      const reconfirm = bookerReconfirm(s.contract, s.principal, s.start, now);
+      const participants = [...(s.participants ?? []), ...(reconfirm === undefined ? [] : [reconfirm])];
+      const status = finalityStatus(participants);
+      return ok({
+        ...rest,
+        status,
+        answer,
+        ...(participants.length > 0 && { participants }),
+        ...(status === "tentative" && { creditPending: true as const }),
+      });
     },
     now,
   );
   if (!saved.ok) return saved;
-  await notifyGuest(deps, host, saved.value, "confirmed", now);
+  // §5.10 Locks: a booking that waited on its participants earns its credit once final; a
+  // tentative one keeps waiting (participants/respond.ts).
+  if (saved.value.status === "confirmed") {
+    if (state.creditPending === true)
+      await recordBookerOutcome(deps, loaded.record.owner, state.principal, "confirmed", now);
+    await notifyGuest(deps, host, saved.value, "confirmed", now);
+  }
   return ok(bookingView(saved.value, deps.clock.now()));
 }

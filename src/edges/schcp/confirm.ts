@@ -35,6 +35,8 @@ import { decodeHoldOrThrow } from "../../booking/holds/payload.js";
 import { authorizeOnBooking, bookingAction, mandateCounter } from "./access.js";
 import { schcpBooking, schcpOffer, type SchcpOffer } from "./attachment.js";
 import { bookingResponse } from "./receipt.js";
+import { parseSchcpDuration } from "../../protocol/time/index.js";
+import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -66,6 +68,8 @@ export async function confirmHold(
   const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body);
   if (!checked.ok) return checked;
   const chain = checked.value;
+  const participants = participantsOf(body);
+  if (!participants.ok) return participants;
 
   const begun = await fenceHold(deps, hostId, holdId, now);
   if (!begun.ok) return begun;
@@ -74,6 +78,7 @@ export async function confirmHold(
   const intent: ConfirmIntent = {
     principal: chain.principal,
     consent: receiptConsent(chain, signed.offerSha256),
+    ...(participants.value.length > 0 && { participants: participants.value }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
   const made = await settleUpstream(
@@ -90,8 +95,39 @@ export async function confirmHold(
     "schcp",
   );
   if (!made.ok) return made;
-  const status = made.value.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(made.value, host) });
+  return ok({ status: confirmStatus(made.value.status), body: bookingResponse(made.value, host) });
+}
+
+/** §5.3, §5.10: 201 for a booking that is final, 202 while the host or participants must answer. */
+const confirmStatus = (status: string): 201 | 202 =>
+  status === "pending_host" || status === "tentative" ? 202 : 201;
+
+/** §5.10 participants in the core's terms; confirm_within read as a length. */
+function participantsOf(body: ConfirmRequest): Result<ParticipantRequest[], BookingRefusal> {
+  const out: ParticipantRequest[] = [];
+  for (const [i, p] of (body.participants ?? []).entries()) {
+    let confirmWithinMs: number | undefined;
+    if (p.confirm_within !== undefined) {
+      const field = `/participants/${i}/confirm_within`;
+      const parsed = parseSchcpDuration(p.confirm_within, field);
+      if (!parsed.ok || parsed.value <= 0)
+        return err(
+          refuse("invalid_request", "invalid_request", "confirm_within must be a length longer than zero", {
+            details: { field },
+          }),
+        );
+      confirmWithinMs = parsed.value;
+    }
+    out.push({
+      ...(p.who !== undefined && { who: p.who }),
+      ...(p.name !== undefined && { name: p.name }),
+      role: p.role,
+      ...(p.relationship !== undefined && { relationship: p.relationship }),
+      ...(confirmWithinMs !== undefined && { confirmWithinMs }),
+      ...(p.default !== undefined && { default: p.default }),
+    });
+  }
+  return ok(out);
 }
 
 async function answerRecorded(
@@ -114,8 +150,7 @@ async function answerRecorded(
     bookingAction("read", loaded.state),
   );
   if (!allowed.ok) return allowed;
-  const status = loaded.state.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(loaded.state, host) });
+  return ok({ status: confirmStatus(loaded.state.status), body: bookingResponse(loaded.state, host) });
 }
 
 async function checkConfirm(
@@ -142,9 +177,15 @@ async function checkConfirm(
   if (state !== undefined) return err(state);
   if (payload.contract.kind !== "booking")
     return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
-  if (body.meeting !== undefined || body.participants !== undefined) {
+  if (body.meeting !== undefined) {
+    return err(refuse("unsupported", "unsupported", "meetings are not supported by this host"));
+  }
+  // §5.10: "A host without policies.tentative refuses required participants (501 UNSUPPORTED)."
+  if (hasRequired(body.participants) && host.config.policies.tentative === undefined) {
     return err(
-      refuse("unsupported", "unsupported", "meetings and participants are not supported by this host"),
+      refuse("unsupported", "unsupported", "this host does not take bookings that participants must accept", {
+        basis: { policy: "tentative" },
+      }),
     );
   }
 

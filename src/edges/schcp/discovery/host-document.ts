@@ -72,6 +72,12 @@ function publishedPolicies(
           ...(r.days !== undefined && { days: r.days.map((d) => WEEKDAYS[d - 1]) }),
         })),
       }),
+    // §5.10: how long a required participant may be given to answer, and the reconfirmation
+    // every offer states.
+    ...(p.tentative !== undefined && { tentative: { max_confirm_within: p.tentative.maxConfirmWithin } }),
+    ...(p.reconfirm !== undefined && {
+      reconfirm: { before: p.reconfirm.before, default: p.reconfirm.default },
+    }),
   };
 }
 
@@ -103,7 +109,12 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     services: catalog.services.map((s) => discoveryService(s, rulesFor(s.id), catalog.resources)),
     // The host's policy, or its upstream's own approval (confirmation.ts).
     policies: publishedPolicies(config.policies, confirmationOf(runtime)),
-    capabilities: [...BASE_CAPABILITIES, ...(openEnded ? ["open_end"] : [])],
+    capabilities: [
+      ...BASE_CAPABILITIES,
+      ...(openEnded ? ["open_end"] : []),
+      // §2.1, §5.10: a host with policies.tentative takes required participants.
+      ...(config.policies.tentative !== undefined ? ["participants"] : []),
+    ],
     auth: { request_signing: "rfc9421-ed25519", mandates: ["schcp-mandate+jwt"] },
     ...(catalog.taxes.length > 0 && {
       taxes: catalog.taxes.map((t) => ({ label: t.label, percent: Number(t.percent) })),

@@ -29,11 +29,17 @@ export type {
 } from "./key-app.js";
 export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export type { AgentKey } from "./keys.js";
-export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer } from "./verify.js";
+export {
+  verifyBookingReceipt,
+  verifyChangeOffer,
+  verifyHoldOffer,
+  verifyParticipantBooking,
+} from "./verify.js";
 export type {
   BookingExpectations,
   HostKeys,
   VerifiedBooking,
   VerifiedChangeOffer,
   VerifiedHold,
+  VerifiedParticipantBooking,
 } from "./verify.js";

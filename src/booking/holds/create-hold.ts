@@ -32,6 +32,7 @@ import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
 import { reservesAt } from "./reserve.js";
 import { grantTtl, type TtlGrant } from "./ttl.js";
+import { capsLessTentative, tentativeLoad } from "../participants/locks.js";
 
 export interface CreatedHold {
   readonly record: HoldRecord;
@@ -213,13 +214,27 @@ async function create(
     },
     caps: c.hostInitiated
       ? { principalProven: true }
-      : {
-          maxActivePerAgent: policies.holds.maxActivePerAgent,
-          maxActiveUnproven: policies.holds.maxActiveUnproven,
-          maxActivePerAttester: policies.holds.maxActivePerAttester,
-          principalProven: c.proven,
-          walkInReserves: reservesAt(runtime, params.start),
-        },
+      : capsLessTentative(
+          {
+            maxActivePerAgent: policies.holds.maxActivePerAgent,
+            maxActiveUnproven: policies.holds.maxActiveUnproven,
+            maxActivePerAttester: policies.holds.maxActivePerAttester,
+            principalProven: c.proven,
+            walkInReserves: reservesAt(runtime, params.start),
+          },
+          // §5.10 Locks: tentative bookings count against these caps like holds.
+          await tentativeLoad(
+            deps.store,
+            hostId,
+            {
+              agentKey: params.caller.agentKey,
+              ...(grant.attester !== undefined && { attester: grant.attester }),
+              proven: c.proven,
+            },
+            now,
+          ),
+          grant.attester !== undefined,
+        ),
     ...(params.overlapBookingId !== undefined && { overlapBookingId: params.overlapBookingId }),
     alternatives,
     payload: encodeHoldPayload(payload),

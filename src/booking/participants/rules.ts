@@ -140,9 +140,9 @@ export function reask(
   maxConfirmWithinMs: number | undefined,
   now: number,
 ): StoredParticipant[] | undefined {
-  if (state.participants === undefined) return undefined;
   const out: StoredParticipant[] = [];
-  for (const p of state.participants) {
+  const hadBooker = (state.participants ?? []).some((p) => p.role === "booker");
+  for (const p of state.participants ?? []) {
     if (p.status === "not_required") out.push(p);
     else if (p.role === "booker") {
       const again = bookerReconfirm(contract, p.who ?? state.principal, newStart, now);
@@ -155,7 +155,12 @@ export function reask(
       });
     }
   }
-  return out;
+  // A booking made too close to its start to be reconfirmed, moved further out, is due again.
+  if (!hadBooker && state.status === "confirmed") {
+    const due = bookerReconfirm(contract, state.principal, newStart, now);
+    if (due !== undefined) out.push(due);
+  }
+  return out.length === 0 && state.participants === undefined ? undefined : out;
 }
 
 /** The participant `who` may answer as: a required participant, or the booker reconfirming. */

@@ -9,7 +9,8 @@ import { respond } from "../../../src/edges/schcp/respond.js";
 import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
 import { reschedule } from "../../../src/edges/schcp/reschedule.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
-import { loadBooking } from "../../../src/booking/bookings/store.js";
+import { loadBooking, saveBooking } from "../../../src/booking/bookings/store.js";
+import { ok } from "../../../src/protocol/result.js";
 import { bookingIndexEntry } from "../../../src/booking/bookings/index-entry.js";
 import { capsLessTentative } from "../../../src/booking/participants/locks.js";
 import { confirmByOf, reask } from "../../../src/booking/participants/rules.js";
@@ -267,6 +268,64 @@ describe("§5.10 changes re-ask", () => {
     // reask re-asks each required participant from the new start.
     const again = reask(s, s.contract, SLOT, 24 * HOUR, w.clock.now());
     expect(again?.[0]).toMatchObject({ status: "pending", confirmBy: w.clock.now() + 24 * HOUR });
+  });
+});
+
+describe("§5.10 reconfirmation", () => {
+  const reconfirm = { before: "PT24H", beforeMs: 24 * HOUR, default: "release" as const };
+
+  it("a change recomputes the booker's deadline from the new start, and adds one a move makes due", () => {
+    const booker = {
+      who: "urn:b",
+      role: "booker" as const,
+      confirmBy: 5 * HOUR,
+      default: "release" as const,
+      status: "pending" as const,
+    };
+    const s = { status: "confirmed", principal: "urn:b", participants: [booker] } as unknown as BookingState;
+    expect(reask(s, { reconfirm } as never, 100 * HOUR, undefined, 0)).toEqual([
+      { ...booker, confirmBy: 76 * HOUR },
+    ]);
+    const none = { status: "confirmed", principal: "urn:b" } as unknown as BookingState;
+    expect(reask(none, { reconfirm } as never, 100 * HOUR, undefined, 0)).toEqual([
+      { ...booker, confirmBy: 76 * HOUR },
+    ]);
+    // Due already: nothing to reconfirm.
+    expect(reask(none, { reconfirm } as never, 10 * HOUR, undefined, 0)).toBeUndefined();
+  });
+
+  it("a booking whose start has passed is never released for a missed reconfirmation", async () => {
+    const w = world();
+    const { r } = await book(w, undefined);
+    const id = unwrap(r).body.booking.booking_id;
+    const host = w.host(TENTATIVE).runtime;
+    const s = await state(w, id);
+    unwrap(
+      await saveBooking(
+        w.deps,
+        host,
+        id,
+        (x) =>
+          ok({
+            ...x,
+            participants: [
+              {
+                who: x.principal,
+                role: "booker",
+                confirmBy: x.start - HOUR,
+                default: "release",
+                status: "pending",
+              },
+            ],
+          }),
+        w.clock.now(),
+      ),
+    );
+    w.clock.advance(s.start - w.clock.now() + MINUTE);
+    expect((await expireOverdue(w.deps, TENTATIVE)).participantsLapsed).toEqual([id]);
+    const after = await state(w, id);
+    expect(after.status).toBe("confirmed");
+    expect(after.participants?.[0]?.confirmBy).toBeUndefined();
   });
 });
 

@@ -28,6 +28,7 @@ import type {
   HoldRequest,
   ProposalResponseRequest,
   RescheduleRequest,
+  RespondRequest,
 } from "../protocol/schcp/types.js";
 import type { SchemaName, SchcpTypeOf } from "../protocol/schcp/validate.js";
 import { verifyBrand } from "./brand.js";
@@ -247,6 +248,28 @@ export class SchcpClient {
       },
       opts.mandate !== undefined ? { mandate: opts.mandate } : {},
     );
+  }
+
+  /**
+   * POST /bookings/{id}/respond (§5.10): a required participant's answer, or the booker's
+   * reconfirmation (accept: true), under the answerer's own mandate (any scope). offerSha256
+   * must be the booking's current contract: read it first (getBooking, then
+   * verifyParticipantBooking) and hash the offer the response carries.
+   */
+  respond(
+    host: HostTarget,
+    bookingId: string,
+    accept: boolean,
+    offerSha256: string,
+    opts: CallOptions & { readonly idempotencyKey?: string } = {},
+  ): Call<BookingResponse> {
+    const body: Keyed<RespondRequest> = {
+      accept,
+      offer_sha256: offerSha256,
+      ...(opts.idempotencyKey !== undefined && { idempotency_key: opts.idempotencyKey }),
+    };
+    const path = `/bookings/${seg(bookingId)}/respond`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
   }
 
   /**

@@ -46,7 +46,13 @@ export { agentKeyFromJwk, createAgentKey, exportAgentKeyJwk } from "./keys.js";
 export { createP256PrincipalKey, sdJwtPresenter } from "./sd-jwt.js";
 export type { MandatePresenter, P256PrincipalKey, SdJwtPresenterOptions } from "./sd-jwt.js";
 export type { AgentKey } from "./keys.js";
-export { verifyBookingReceipt, verifyChangeOffer, verifyHoldOffer, verifyHostProposal } from "./verify.js";
+export {
+  verifyBookingReceipt,
+  verifyChangeOffer,
+  verifyHoldOffer,
+  verifyHostProposal,
+  verifyParticipantBooking,
+} from "./verify.js";
 export type {
   BookingExpectations,
   HostKeys,
@@ -54,4 +60,5 @@ export type {
   VerifiedChangeOffer,
   VerifiedHold,
   VerifiedHostProposal,
+  VerifiedParticipantBooking,
 } from "./verify.js";

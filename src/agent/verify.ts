@@ -239,3 +239,38 @@ function sameMoney(a: unknown, b: unknown): boolean {
   const y = parseSchcpMoney(b, "");
   return x.ok && y.ok && equalMoney(x.value, y.value);
 }
+
+export interface VerifiedParticipantBooking extends VerifiedBooking {
+  /** The contract the participant is asked to accept: verified, and its hash (§5.10). */
+  readonly offer: VerifiedOffer;
+  /** This participant's entry on the booking (status, role, confirm_by). */
+  readonly participant: NonNullable<Booking["participants"]>[number];
+}
+
+/**
+ * A booking as a required participant reads it (GET /bookings/{id} under their own mandate,
+ * §5.5, §5.10): the receipt and booking as verifyBookingReceipt checks them (the participant
+ * did not make the booking, so no mandate or offer is expected of it), and the contract the
+ * response carries as offer, verified against the host's keys and named by the booking's
+ * offer_sha256. The participant answers with that hash (SchcpClient.respond).
+ */
+export async function verifyParticipantBooking(
+  resp: unknown,
+  discovery: HostKeys,
+  who: string,
+): Promise<Result<VerifiedParticipantBooking, AgentError>> {
+  const verified = await verifyBookingReceipt(resp, discovery);
+  if (!verified.ok) return verified;
+  const compact = verified.value.response.offer;
+  if (compact === undefined)
+    return receiptInvalid("/offer", "a participant's read carries the contract as offer");
+  const offer = await verifyOffer(compact, discovery.keys, { expectedIss: discovery.hostId });
+  if (!offer.ok) return receiptInvalid(`/offer${offer.error.field}`, offer.error.message);
+  const participant = verified.value.booking.participants?.find((p) => p.who === who && p.role !== "booker");
+  if (participant === undefined)
+    return receiptInvalid(
+      "/booking/participants",
+      "the booking does not name this principal as a participant",
+    );
+  return ok({ ...verified.value, offer: offer.value, participant });
+}

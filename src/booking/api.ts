@@ -99,6 +99,17 @@ export interface HostPolicies {
   readonly publicBooking?: { readonly perHost: number; readonly perOrigin: number };
   /** §5.3 free text: "refuse" refuses a booking carrying notes; intakeUrl is the host's own form. */
   readonly data?: { readonly freeTextNotes: "accept" | "refuse"; readonly intakeUrl?: string };
+  /**
+   * SchCP §5.10 policies.tentative: the longest a required participant is given to answer.
+   * Absent: the host refuses required participants (501 UNSUPPORTED).
+   */
+  readonly tentative?: { readonly maxConfirmWithin: string; readonly maxConfirmWithinMs: number };
+  /** SchCP §5.10 policies.reconfirm, stated in every offer made while it is set. */
+  readonly reconfirm?: {
+    readonly before: string;
+    readonly beforeMs: number;
+    readonly default: "release" | "keep";
+  };
 }
 
 export interface HostConfig {
@@ -231,7 +242,9 @@ export type BookingNotice =
   | "change_approved"
   | "change_declined"
   | "no_show"
-  | "ended";
+  | "ended"
+  /** SchCP §5.10: a participant answered (booking.response). */
+  | "response";
 
 export interface NoticeExtras {
   readonly refusal?: BookingEnding;

@@ -43,6 +43,18 @@ export interface BookingContract {
   readonly retention: string;
   /** host_approval: the latest time the host answers, epoch ms. */
   readonly approvalBy?: number;
+  /**
+   * SchCP §5.10 reconfirmation, as the host's policy stood when the terms were made: "a policy
+   * added later binds only later offers". `before` as published; `beforeMs` read from it.
+   */
+  readonly reconfirm?: ContractReconfirm;
+}
+
+/** §5.10 reconfirm: due `beforeMs` before the start; `default` is what silence does. */
+export interface ContractReconfirm {
+  readonly before: string;
+  readonly beforeMs: number;
+  readonly default: "release" | "keep";
 }
 
 /** How the person agreed to the contract: to the terms as shown, or within standing limits. */

@@ -38,7 +38,7 @@ import { MemoryPublicPool } from "./public-pool/index.js";
 export interface BookingMaintenance {
   /** Confirms stuck past their lease, settled by asking the upstream (never creating). */
   reconcile(hostId: string): Promise<ReconcileReport>;
-  /** Approval deadlines and lapsed change offers (SchCP §5.7, §6). */
+  /** Approval deadlines, lapsed change offers and participant deadlines (SchCP §5.7, §5.10, §6). */
   expireOverdue(hostId: string): Promise<DeadlineReport>;
 }
 

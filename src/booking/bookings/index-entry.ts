@@ -5,18 +5,22 @@
  */
 import type { BookingIndexEntry, HoldStore } from "../../holds/port.js";
 import { decodeBookingState, type BookingState } from "./state.js";
+import { participantDeadline } from "../participants/rules.js";
 
 /** The lookup key of a booking's upstream id (an approval link names the upstream event). */
 export const upstreamLookupKey = (upstreamId: string): string => `upstream:${upstreamId}`;
 
 /**
  * The deadline is the earliest time the approval-deadline runner (operator/deadlines.ts) has
- * something to do: a pending booking's approval_by (§5.7), an open offer's expiry.
+ * something to do: a pending booking's approval_by (§5.7), an open offer's expiry, a
+ * participant's or the booker's reconfirmation confirm_by (§5.10).
  */
 export function bookingIndexEntry(state: BookingState): BookingIndexEntry {
   const deadlines: number[] = [];
   if (state.status === "pending_host" && state.approvalBy !== undefined) deadlines.push(state.approvalBy);
   if (state.proposal !== undefined) deadlines.push(state.proposal.expiresAt);
+  const answerBy = participantDeadline(state);
+  if (answerBy !== undefined) deadlines.push(answerBy);
   return {
     status: state.status,
     ...(deadlines.length > 0 && { deadline: Math.min(...deadlines) }),

@@ -157,6 +157,31 @@ export interface BookingState {
   readonly guest?: UpstreamCustomer;
   /** Who ended a cancelled booking: the guest (or its agent), the host, or the gateway itself. */
   readonly cancelledBy?: CancelledBy;
+  /** §5.10: required and named-only participants, and the booker's reconfirmation. */
+  readonly participants?: readonly StoredParticipant[];
+  /**
+   * §5.10 Locks: the booking was made tentative and has not been final yet, so its booker has
+   * earned no "confirmed" outcome for it (§7.3); it is recorded when the booking becomes final.
+   */
+  readonly creditPending?: true;
+}
+
+/**
+ * A person named on a booking (SchCP §5.10). A required one (`who`, a principal id) answers
+ * with their own mandate; a named-only one (`name`) has nothing to answer (not_required). The
+ * booker's own reconfirmation is a required participant with role "booker".
+ */
+export interface StoredParticipant {
+  readonly who?: string;
+  readonly name?: string;
+  readonly role: "attendee" | "invitee" | "booker";
+  readonly relationship?: string;
+  /** As asked at confirm; the deadline is computed again from it when a change re-asks. */
+  readonly confirmWithinMs?: number;
+  /** Epoch ms: when `default` applies to a pending answer. */
+  readonly confirmBy?: number;
+  readonly default: "release" | "keep";
+  readonly status: "pending" | "accepted" | "declined" | "not_required";
 }
 
 /** Who cancelled (ports/bookings.ts carries the same words to the upstream). */

@@ -12,6 +12,24 @@ import { invalidState, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import type { Consent } from "../contract.js";
 import { saveBooking } from "../bookings/store.js";
+import { hasRequiredParticipants, reask } from "../participants/rules.js";
+
+/**
+ * §5.10 "Changes re-ask": a change to a start that has already passed would leave the
+ * participants no time to answer, so asking for it or accepting it is refused.
+ */
+export function tooSoonForParticipants(
+  state: BookingState,
+  newStart: number,
+  now: number,
+): BookingRefusal | undefined {
+  if (!hasRequiredParticipants(state) || newStart > now) return undefined;
+  return refuse(
+    "outside_booking_window",
+    "too_soon",
+    "the new start has passed: the booking's participants would have no time to answer",
+  );
+}
 
 /** Anything else the accepting use case changes with the move (a counter's status and answer). */
 export type MoveExtras = (s: BookingState) => Partial<BookingState>;
@@ -26,6 +44,8 @@ export async function applyMove(
 ): Promise<Result<BookingState, BookingRefusal>> {
   const hostId = host.config.id;
   const now = deps.clock.now();
+  const tooSoon = tooSoonForParticipants(state, proposal.start, now);
+  if (tooSoon !== undefined) return err(tooSoon);
   const hold = await deps.store.getHold(hostId, proposal.holdId, now);
   if (hold?.state !== "held")
     return err(invalidState("the change offer is no longer held; ask for a new one"));
@@ -70,13 +90,25 @@ export async function applyMove(
     state.bookingId,
     (s) => {
       const { proposal: _p, declinedChange: _d, end: _e, ...rest } = s;
-      const more = extras(s);
+      // §5.10: each required participant is asked again, with a fresh deadline from the new
+      // start, and the booking is tentative until they have; the booker's reconfirmation is
+      // recomputed from the new start.
+      const participants = reask(
+        s,
+        proposal.contract,
+        proposal.start,
+        host.config.policies.tentative?.maxConfirmWithinMs,
+        deps.clock.now(),
+      );
+      const extra = extras(s);
       // A pending booking the move answers (a counter accepted, §5.11) has no deadline left.
-      const settled = s.status === "pending_host" && more.status !== undefined && more.status !== s.status;
+      const settled = s.status === "pending_host" && extra.status !== undefined && extra.status !== s.status;
       if (settled) {
         delete (rest as { approvalBy?: number }).approvalBy;
         delete (rest as { awaitingUpstream?: true }).awaitingUpstream;
       }
+      const after = extra.status ?? s.status;
+      const reasked = hasRequiredParticipants(s) && (after === "confirmed" || after === "tentative");
       return ok({
         ...rest,
         start: proposal.start,
@@ -91,7 +123,9 @@ export async function applyMove(
         }),
         consent,
         sequence: s.sequence + 1,
-        ...more,
+        ...extra,
+        ...(participants !== undefined && { participants }),
+        ...(reasked && { status: "tentative" as const }),
       });
     },
     deps.clock.now(),

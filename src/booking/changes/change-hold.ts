@@ -6,10 +6,10 @@
  * (SchCP: a signed change offer whose prev is the current contract's hash).
  */
 import type { BookingDeps, HostRuntime } from "../api.js";
-import { ok } from "../../protocol/result.js";
+import { err, ok } from "../../protocol/result.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import { saveBooking } from "../bookings/store.js";
-import { withoutProposal } from "./apply-move.js";
+import { tooSoonForParticipants, withoutProposal } from "./apply-move.js";
 import type { ChangeHoldParams, CreateHold } from "./hold-engine.js";
 
 /** Shared by a guest's change offer (schcp/change-offer.ts) and a host proposal (operator/propose.ts). */
@@ -23,6 +23,9 @@ export async function placeChangeHold(
   },
 ) {
   const now = deps.clock.now();
+  // §5.10: asking for a start that has passed is refused when participants must answer again.
+  const tooSoon = tooSoonForParticipants(state, opts.start, now);
+  if (tooSoon !== undefined) return err(tooSoon);
   if (state.proposal !== undefined) {
     const previous = state.proposal;
     await deps.store.releaseHold(host.config.id, previous.holdId, now);

@@ -14,6 +14,7 @@ import type { IdempotencyScope, IdempotencyStore } from "../../holds/port.js";
 import { sha256Base64Url } from "../../protocol/json/index.js";
 import { storedConsent, type Consent } from "../contract.js";
 import type { LimitClaim } from "../authority.js";
+import type { ParticipantRequest } from "../participants/rules.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
@@ -25,6 +26,11 @@ export interface ConfirmIntent {
    * here so a booking that reconciliation records keeps them too.
    */
   readonly limitClaims?: readonly LimitClaim[];
+  /**
+   * §5.10 participants the confirm named, so a booking recovered after a crash waits on the
+   * same people as the confirm would have made it.
+   */
+  readonly participants?: readonly ParticipantRequest[];
 }
 
 const NAMESPACE = "schcp-gateway:confirm-intent";

@@ -17,6 +17,7 @@ import { encodeBookingState } from "../bookings/state.js";
 import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
 import type { Guest } from "../bookings/guest.js";
+import { bookerReconfirm, finalityStatus, initialParticipants } from "../participants/rules.js";
 
 /** The upstream idempotency key of a hold's create : reconciliation finds it by this key. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
@@ -81,12 +82,25 @@ export function newBookingState(
     c.approvalBy === undefined ? undefined : parseInstant(formatInstant(c.approvalBy), "/approval_by");
   const approvalBy =
     stated?.ok === true ? stated.value.epochMs : Math.min(now + policies.approvalTimeoutMs, c.start);
+  // §5.10: required participants make an instantly confirmed booking tentative until they have
+  // all accepted; at a host that approves, they may answer while it is pending_host. The
+  // booker's reconfirmation is added once the host has said yes (here, or at approval).
+  const named = initialParticipants(
+    intent.participants ?? [],
+    policies.tentative?.maxConfirmWithinMs ?? 0,
+    c.start,
+    now,
+  );
+  const reconfirm = instant ? bookerReconfirm(c, intent.principal, c.start, now) : undefined;
+  const participants = reconfirm === undefined ? named : [...named, reconfirm];
+  const status = instant ? finalityStatus(participants) : "pending_host";
+  const waitsOnOthers = finalityStatus(named) === "tentative";
   return {
     v: 2,
     bookingId,
     hostId: host.config.id,
     holdId: hold.holdId,
-    status: instant ? "confirmed" : "pending_host",
+    status,
     sequence: 0,
     serviceId: c.service.id,
     start: c.start,
@@ -108,6 +122,9 @@ export function newBookingState(
         ? { awaitingUpstream: true as const }
         : { approvalBy }),
     ...upstreamTotalOf(upstream, c.total, now),
+    ...(participants.length > 0 && { participants }),
+    // §5.10 Locks: no reputation credit until the booking is final.
+    ...(waitsOnOthers && { creditPending: true as const }),
     createdAt: now,
     updatedAt: now,
     ...(intent.limitClaims !== undefined &&
@@ -149,6 +166,8 @@ export async function recordBooking(
     now,
   );
   if (!done.ok) return err(done.error.reason);
+  // §5.10 Locks: a booking waiting on its participants earns nothing until it is final.
+  if (state.creditPending === true) return ok(state);
   const owner = hold.owner;
   await deps.store.recordOutcome({ kind: "agent", id: owner.agentKey }, "confirmed", now);
   await deps.store.recordOutcome({ kind: "principal", id: intent.principal }, "confirmed", now);

@@ -33,6 +33,7 @@ import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
 import { reservesAt } from "./reserve.js";
 import { grantTtl, type TtlGrant } from "./ttl.js";
+import { capsLessTentative, tentativeLoad } from "../participants/locks.js";
 
 export interface CreatedHold {
   readonly record: HoldRecord;
@@ -159,7 +160,7 @@ async function create(
     policies.confirmation === "host_approval" && !c.hostInitiated
       ? Math.min(expiresAt + policies.approvalTimeoutMs, params.start)
       : undefined;
-  const contract: BookingContract = {
+  const contract: { -readonly [K in keyof BookingContract]: BookingContract[K] } = {
     kind: params.kind,
     service: { id: service.id, name: service.name },
     start: params.start,
@@ -174,6 +175,10 @@ async function create(
     ...(approvalBy !== undefined && { approvalBy }),
   };
   const edges = params.booking !== undefined ? edgesOf(params.booking.attachments) : (params.edges ?? []);
+  // §5.10: the reconfirmation policy as it stands now binds this offer, and only later ones. It
+  // is a term only where an edge states the terms to the person (SchCP's signed offer); a
+  // booking made through an edge without one (OSBP, A2A) has no reconfirmation to miss.
+  if (policies.reconfirm !== undefined && edges.length > 0) contract.reconfirm = { ...policies.reconfirm };
   const attachments = await holdAttachments(deps, runtime, edges, {
     holdId,
     now,
@@ -210,13 +215,27 @@ async function create(
     },
     caps: c.hostInitiated
       ? { principalProven: true }
-      : {
-          maxActivePerAgent: policies.holds.maxActivePerAgent,
-          maxActiveUnproven: policies.holds.maxActiveUnproven,
-          maxActivePerAttester: policies.holds.maxActivePerAttester,
-          principalProven: c.proven,
-          walkInReserves: reservesAt(runtime, params.start),
-        },
+      : capsLessTentative(
+          {
+            maxActivePerAgent: policies.holds.maxActivePerAgent,
+            maxActiveUnproven: policies.holds.maxActiveUnproven,
+            maxActivePerAttester: policies.holds.maxActivePerAttester,
+            principalProven: c.proven,
+            walkInReserves: reservesAt(runtime, params.start),
+          },
+          // §5.10 Locks: tentative bookings count against these caps like holds.
+          await tentativeLoad(
+            deps.store,
+            hostId,
+            {
+              agentKey: params.caller.agentKey,
+              ...(grant.attester !== undefined && { attester: grant.attester }),
+              proven: c.proven,
+            },
+            now,
+          ),
+          grant.attester !== undefined,
+        ),
     ...(params.overlapBookingId !== undefined && { overlapBookingId: params.overlapBookingId }),
     alternatives,
     payload: encodeHoldPayload(payload),

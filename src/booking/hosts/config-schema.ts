@@ -70,6 +70,9 @@ const policies = closed({
     free_text_notes: { enum: ["accept", "refuse"] },
     intake_url: { type: "string", pattern: "^https://" },
   }),
+  // SchCP §5.10 participants and reconfirmation.
+  tentative: closed({ max_confirm_within: duration }, ["max_confirm_within"]),
+  reconfirm: closed({ before: duration, default: { enum: ["release", "keep"] } }, ["before"]),
 });
 
 const service = closed(

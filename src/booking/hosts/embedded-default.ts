@@ -6,7 +6,8 @@
  *
  * 1. maple-street-auto: instant confirmation, bays and technicians, HST on every line.
  * 2. harbourview-dental: host_approval, hygienists, a tax-exempt cleaning.
- * 3. fades-on-queen: instant, selectable barbers, an unpriced consultation.
+ * 3. fades-on-queen: instant, selectable barbers, an unpriced consultation; participants and
+ *    reconfirmation (SchCP §5.10).
  * And, apart (EMBEDDED_BRANCH_CONFIG), maple-street-auto-east: maple-street-auto's second
  *    location; the two name one brand and list each other (SchCP §2.4).
  * And, apart (EMBEDDED_CALENDAR_CONFIG), nora-okafor-tutoring: a person's own calendar (SchCP §10 calendar fallback): a local
@@ -76,7 +77,14 @@ export const EMBEDDED_DEFAULT_CONFIG = {
       domain: null,
       address: { locality: "Toronto", region: "ON", country: "CA" },
       connector: synthetic("fades-on-queen"),
-      policies: { confirmation: "instant", retention: "P365D" },
+      policies: {
+        confirmation: "instant",
+        retention: "P365D",
+        // SchCP §5.10: participants get up to a day to answer; every booking is reconfirmed a
+        // day before, or released.
+        tentative: { max_confirm_within: "PT24H" },
+        reconfirm: { before: "PT24H", default: "release" },
+      },
       // §5.2 selectable: the guest may pick a barber.
       services: [
         { service_id: "haircut", selectable: true },

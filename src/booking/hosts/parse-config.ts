@@ -151,6 +151,8 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
     Array<{ resource_type: string; keep: number; days?: number[] }> | undefined;
   const data = p.data as { free_text_notes?: "accept" | "refuse"; intake_url?: string } | undefined;
   const num = (v: unknown, fallback: number) => (v as number | undefined) ?? fallback;
+  const tentative = p.tentative as { max_confirm_within: string } | undefined;
+  const reconfirm = p.reconfirm as { before: string; default?: "release" | "keep" } | undefined;
   return {
     holds: {
       maxTtlMs:
@@ -194,6 +196,19 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
       perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),
       perOrigin: num(pub.max_per_origin, DEFAULT_POOL_CAPS.perOrigin),
     },
+    ...(tentative !== undefined && {
+      tentative: {
+        maxConfirmWithin: tentative.max_confirm_within,
+        maxConfirmWithinMs: positiveMs(tentative.max_confirm_within, `${at}/tentative/max_confirm_within`),
+      },
+    }),
+    ...(reconfirm !== undefined && {
+      reconfirm: {
+        before: reconfirm.before,
+        beforeMs: positiveMs(reconfirm.before, `${at}/reconfirm/before`),
+        default: reconfirm.default ?? "release",
+      },
+    }),
   };
 }
 

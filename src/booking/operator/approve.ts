@@ -19,6 +19,8 @@ import { notifyGuest } from "../bookings/edges.js";
 import { applyMove, withoutProposal } from "../changes/apply-move.js";
 import type { StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
+import { bookerReconfirm, finalityStatus } from "../participants/rules.js";
+import { recordBookerOutcome } from "../participants/respond.js";
 
 export async function approveBooking(
   deps: BookingDeps,
@@ -60,9 +62,20 @@ export async function approveBooking(
       if (s.status === "confirmed") return ok(s);
       if (s.status !== "pending_host")
         return err(invalidState(`a ${s.status} booking has nothing to approve`));
-      const { approvalBy: _a, awaitingUpstream: _u, ...rest } = s;
+      const { approvalBy: _a, awaitingUpstream: _u, creditPending: _c, ...rest } = s;
       counter = s.proposal?.by === "host" ? s.proposal : undefined;
-      const next = { ...rest, status: "confirmed" as const, answer };
+      // §5.10: confirmed if every required participant has accepted, tentative otherwise;
+      // the booker's reconfirmation runs "from the moment it approves".
+      const reconfirm = bookerReconfirm(s.contract, s.principal, s.start, now);
+      const participants = [...(s.participants ?? []), ...(reconfirm === undefined ? [] : [reconfirm])];
+      const status = finalityStatus(participants);
+      const next = {
+        ...rest,
+        status,
+        answer,
+        ...(participants.length > 0 && { participants }),
+        ...(status === "tentative" && { creditPending: true as const }),
+      };
       return ok(counter === undefined ? next : withoutProposal(next, counter.proposalId));
     },
     now,
@@ -70,6 +83,12 @@ export async function approveBooking(
   if (!saved.ok) return saved;
   const withdrawn: StoredProposal | undefined = counter;
   if (withdrawn !== undefined) await deps.store.releaseHold(host.config.id, withdrawn.holdId, now);
-  await notifyGuest(deps, host, saved.value, "confirmed", now);
+  // §5.10 Locks: a booking that waited on its participants earns its credit once final; a
+  // tentative one keeps waiting (participants/respond.ts).
+  if (saved.value.status === "confirmed") {
+    if (state.creditPending === true)
+      await recordBookerOutcome(deps, loaded.record.owner, state.principal, "confirmed", now);
+    await notifyGuest(deps, host, saved.value, "confirmed", now);
+  }
   return ok(bookingView(saved.value, deps.clock.now()));
 }

@@ -4,7 +4,8 @@
  * its time freed and the upstream booking cancelled (booking.expired); a guest's move awaiting
  * the host past its hold's expiry is recorded as declined_change with the same refusal
  * (booking.change_declined; it does not count against the guest, §5.7); an open change offer
- * whose hold lapsed is dropped from the booking.
+ * whose hold lapsed is dropped from the booking; a participant's or the booker's
+ * reconfirmation deadline applies its default (§5.10, participants/lapse.ts).
  */
 import type { BookingDeps, HostRuntime } from "../api.js";
 import { ok } from "../../protocol/result.js";
@@ -16,9 +17,13 @@ import { notifyGuest } from "../bookings/edges.js";
 import { withoutProposal } from "../changes/apply-move.js";
 import { dropMove } from "./decline.js";
 import { expiredRefusal } from "./refusals.js";
+import { lapseParticipant } from "../participants/lapse.js";
+import { dueParticipant } from "../participants/rules.js";
 
 export interface DeadlineReport {
   readonly expired: readonly string[];
+  /** §5.10: bookings whose participant (or reconfirmation) deadline was settled by its default. */
+  readonly participantsLapsed: readonly string[];
   readonly movesLapsed: readonly string[];
   readonly offersDropped: readonly string[];
 }
@@ -32,11 +37,20 @@ export interface DeadlineReport {
  * MAX_PAGES pages a run.
  */
 export async function expireOverdue(deps: BookingDeps, hostId: string, limit = 500): Promise<DeadlineReport> {
-  const report = { expired: [] as string[], movesLapsed: [] as string[], offersDropped: [] as string[] };
+  const report = {
+    expired: [] as string[],
+    participantsLapsed: [] as string[],
+    movesLapsed: [] as string[],
+    offersDropped: [] as string[],
+  };
   const host = deps.hosts.get(hostId);
   if (host === undefined) return report;
   await ensureBookingIndex(deps.store, hostId);
-  const settled = () => report.expired.length + report.movesLapsed.length + report.offersDropped.length;
+  const settled = () =>
+    report.expired.length +
+    report.participantsLapsed.length +
+    report.movesLapsed.length +
+    report.offersDropped.length;
   let offset = 0;
   for (let page = 0; page < MAX_PAGES; page++) {
     const ids = await deps.store.bookingsDue(hostId, deps.clock.now(), limit, offset);
@@ -56,14 +70,17 @@ async function settleDue(
   deps: BookingDeps,
   host: HostRuntime,
   id: string,
-  report: { expired: string[]; movesLapsed: string[]; offersDropped: string[] },
+  report: { expired: string[]; participantsLapsed: string[]; movesLapsed: string[]; offersDropped: string[] },
 ): Promise<void> {
   const hostId = host.config.id;
   const loaded = await loadBooking(deps.store, hostId, id);
   if (loaded === undefined) return;
   const s = loaded.state;
   const now = deps.clock.now();
-  if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
+  if (dueParticipant(s, now) !== undefined) {
+    // §5.10: at confirm_by the participant's default applies.
+    if (await lapseParticipant(deps, host, s, loaded.record.owner, now)) report.participantsLapsed.push(id);
+  } else if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
     if (await expirePending(deps, host, s, now)) report.expired.push(id);
   } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {
     const p = s.proposal;

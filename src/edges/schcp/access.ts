@@ -1,6 +1,6 @@
 /**
  * Who may act on a booking (SchCP §3.3, §5.5): the mandate of the principal that owns it,
- * whose every link covers the action. Constraints bind reads too, so a GET is checked with
+ * whose every link covers the action; a read also by a required participant (§5.10). Constraints bind reads too, so a GET is checked with
  * the booking's service, time, total and contract like any other action.
  */
 import type { SchcpCaller } from "./caller.js";
@@ -10,6 +10,7 @@ import { fromMandateRefusal } from "./mandate-refusal.js";
 import type { BookingState } from "../../booking/bookings/state.js";
 import { schcpOffer } from "./attachment.js";
 import type { HoldStore } from "../../holds/port.js";
+import { readsAsParticipant } from "../../booking/participants/respond.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
 import { checkMandateAction } from "../../protocol/schcp/mandate/index.js";
@@ -53,7 +54,11 @@ export async function authorizeOnBooking(
 ): Promise<Result<MandateChain, BookingRefusal>> {
   const chain = caller.mandate;
   if (chain === undefined) return err(mandateRequired());
-  if (chain.principal !== state.principal) return err(notFound("booking"));
+  // §5.5: "A required participant (§5.10) may read the booking too", until they decline.
+  const reader =
+    chain.principal === state.principal ||
+    (action.kind === "read" && readsAsParticipant(state, chain.principal));
+  if (!reader) return err(notFound("booking"));
   const checked = await checkMandateAction(chain, action, { counter: mandateCounter(store, state.hostId) });
   return checked.ok ? ok(chain) : err(fromMandateRefusal(checked.error));
 }

@@ -17,6 +17,7 @@ import type {
   HoldRequest,
   ProposalResponseRequest,
   RescheduleRequest,
+  RespondRequest,
 } from "../../protocol/schcp/types.js";
 
 export interface SchcpHostApi {
@@ -54,5 +55,12 @@ export interface SchcpHostApi {
     caller: SchcpCaller,
     bookingId: string,
     body: ProposalResponseRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.10: a participant's (or the booker's reconfirming) answer. */
+  respond(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: RespondRequest,
   ): UseCase<BookingResponse>;
 }

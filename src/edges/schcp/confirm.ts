@@ -40,6 +40,8 @@ import { checkFreeTextNotes, withContactRemedy } from "../../booking/rules/index
 import { SCHCP } from "./attachment.js";
 import type { SchcpEdgeOptions, SchcpKeyApps } from "./key-app.js";
 import type { LimitClaim } from "../../booking/authority.js";
+import { parseSchcpDuration } from "../../protocol/time/index.js";
+import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -75,6 +77,8 @@ export async function confirmHold(
   const notes = checkFreeTextNotes(host.config.policies, body.notes);
   if (notes !== undefined) return err(withContactRemedy(notes, host.config));
   const chain = checked.value;
+  const participants = participantsOf(body);
+  if (!participants.ok) return participants;
 
   const shared = await claimSharedLimits(options.keyApps, hostId, holdId, chain);
   if (!shared.ok) return shared;
@@ -91,6 +95,7 @@ export async function confirmHold(
     principal: chain.principal,
     consent: receiptConsent(chain, signed.offerSha256),
     ...(claims.length > 0 && { limitClaims: claims }),
+    ...(participants.value.length > 0 && { participants: participants.value }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
   let made: Awaited<ReturnType<typeof settleUpstream>>;
@@ -116,8 +121,39 @@ export async function confirmHold(
     if (!(await mayStillBook(deps, hostId, holdId))) await giveBackMine(options.keyApps, hostId, madeHere);
     return made;
   }
-  const status = made.value.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(made.value, host) });
+  return ok({ status: confirmStatus(made.value.status), body: bookingResponse(made.value, host) });
+}
+
+/** §5.3, §5.10: 201 for a booking that is final, 202 while the host or participants must answer. */
+const confirmStatus = (status: string): 201 | 202 =>
+  status === "pending_host" || status === "tentative" ? 202 : 201;
+
+/** §5.10 participants in the core's terms; confirm_within read as a length. */
+function participantsOf(body: ConfirmRequest): Result<ParticipantRequest[], BookingRefusal> {
+  const out: ParticipantRequest[] = [];
+  for (const [i, p] of (body.participants ?? []).entries()) {
+    let confirmWithinMs: number | undefined;
+    if (p.confirm_within !== undefined) {
+      const field = `/participants/${i}/confirm_within`;
+      const parsed = parseSchcpDuration(p.confirm_within, field);
+      if (!parsed.ok || parsed.value <= 0)
+        return err(
+          refuse("invalid_request", "invalid_request", "confirm_within must be a length longer than zero", {
+            details: { field },
+          }),
+        );
+      confirmWithinMs = parsed.value;
+    }
+    out.push({
+      ...(p.who !== undefined && { who: p.who }),
+      ...(p.name !== undefined && { name: p.name }),
+      role: p.role,
+      ...(p.relationship !== undefined && { relationship: p.relationship }),
+      ...(confirmWithinMs !== undefined && { confirmWithinMs }),
+      ...(p.default !== undefined && { default: p.default }),
+    });
+  }
+  return ok(out);
 }
 
 async function answerRecorded(
@@ -140,8 +176,7 @@ async function answerRecorded(
     bookingAction("read", loaded.state),
   );
   if (!allowed.ok) return allowed;
-  const status = loaded.state.status === "pending_host" ? 202 : 201;
-  return ok({ status, body: bookingResponse(loaded.state, host) });
+  return ok({ status: confirmStatus(loaded.state.status), body: bookingResponse(loaded.state, host) });
 }
 
 async function checkConfirm(
@@ -168,9 +203,15 @@ async function checkConfirm(
   if (state !== undefined) return err(state);
   if (payload.contract.kind !== "booking")
     return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
-  if (body.meeting !== undefined || body.participants !== undefined) {
+  if (body.meeting !== undefined) {
+    return err(refuse("unsupported", "unsupported", "meetings are not supported by this host"));
+  }
+  // §5.10: "A host without policies.tentative refuses required participants (501 UNSUPPORTED)."
+  if (hasRequired(body.participants) && host.config.policies.tentative === undefined) {
     return err(
-      refuse("unsupported", "unsupported", "meetings and participants are not supported by this host"),
+      refuse("unsupported", "unsupported", "this host does not take bookings that participants must accept", {
+        basis: { policy: "tentative" },
+      }),
     );
   }
 

@@ -20,6 +20,7 @@ import { getHold, releaseHold } from "./holds.js";
 import { placeHold } from "./place-hold.js";
 import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
+import { respond } from "./respond.js";
 
 export function schcpHostApi(
   d: BookingDeps,
@@ -38,5 +39,6 @@ export function schcpHostApi(
     reschedule: (hostId, caller, bookingId, body) => reschedule(d, hostId, caller, bookingId, body),
     proposalResponse: (hostId, caller, bookingId, body) =>
       proposalResponse(d, hostId, caller, bookingId, body),
+    respond: (hostId, caller, bookingId, body) => respond(d, hostId, caller, bookingId, body),
   };
 }

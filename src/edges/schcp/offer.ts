@@ -67,6 +67,10 @@ export function offerClaims(runtime: HostRuntime, held: HeldTerms, prev?: string
       lines: t.lines.map((l) => ({ kind: l.kind, label: l.label, amount: toSchcpMoney(l.amount) })),
     }),
     retention: t.retention,
+    // §5.10: "states it in every offer (reconfirm), so it is part of the contract".
+    ...(t.reconfirm !== undefined && {
+      reconfirm: { before: t.reconfirm.before, default: t.reconfirm.default },
+    }),
     ...(t.resource !== undefined && { resource: t.resource.id, resource_name: t.resource.name }),
     ...(t.place !== undefined && { place: { ...t.place } }),
     party_size: t.partySize,

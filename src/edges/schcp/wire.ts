@@ -19,12 +19,15 @@ import type {
   Proposal,
   RefusalError,
 } from "../../protocol/schcp/types.js";
+
+type WireParticipant = NonNullable<Booking["participants"]>[number];
 import type {
   BookingAnswer,
   BookingEnding,
   BookingState,
   BookingStatus,
   DeclinedChange,
+  StoredParticipant,
   StoredProposal,
 } from "../../booking/bookings/state.js";
 import { schcpOffer, type SchcpOffer } from "./attachment.js";
@@ -105,13 +108,15 @@ export function buildBooking(state: BookingState, host: HostRuntime, signed: Sch
     ...(c.lines !== undefined && { lines: c.lines }),
     offer_sha256: signed.offerSha256,
     retention: state.contract.retention,
-    ...(c.reconfirm !== undefined && { reconfirm: c.reconfirm }),
+    ...(c.reconfirm !== undefined && { reconfirm: wireReconfirm(c.reconfirm, state) }),
     ...(state.partySize !== undefined && { party_size: state.partySize }),
     ...(state.place !== undefined && { place: state.place }),
     ...(c.resource !== undefined && { resource: c.resource }),
     ...(c.resource_name !== undefined && { resource_name: c.resource_name }),
     ...(state.status === "pending_host" &&
       state.approvalBy !== undefined && { approval_by: formatInstant(state.approvalBy) }),
+    ...(state.participants !== undefined &&
+      state.participants.length > 0 && { participants: state.participants.map(wireParticipant) }),
     event: buildEvent(state, host),
     ...(state.refusal !== undefined && { refusal: wireRefusal(state.refusal) }),
     ...(proposal !== undefined && { proposal }),
@@ -119,6 +124,35 @@ export function buildBooking(state: BookingState, host: HostRuntime, signed: Sch
       declined_change: wireDeclinedChange(state.declinedChange, tz),
     }),
     ...(state.answer !== undefined && { answer: wireAnswer(state.answer) }),
+  };
+}
+
+/**
+ * §5.10: each participant as the booking names them; a named-only one "separately from the
+ * signer (status: "not_required")", the booker's reconfirmation with role "booker".
+ */
+function wireParticipant(p: StoredParticipant): WireParticipant {
+  return {
+    ...(p.who !== undefined && { who: p.who }),
+    ...(p.name !== undefined && { name: p.name }),
+    role: p.role,
+    ...(p.relationship !== undefined && { relationship: p.relationship }),
+    ...(p.confirmBy !== undefined && { confirm_by: formatInstant(p.confirmBy) }),
+    ...(p.status !== "not_required" && { default: p.default }),
+    status: p.status,
+  };
+}
+
+/** The offer's reconfirm, with the booker's confirm_by once computed (§5.10). */
+function wireReconfirm(
+  r: NonNullable<Booking["reconfirm"]>,
+  state: BookingState,
+): NonNullable<Booking["reconfirm"]> {
+  const booker = state.participants?.find((p) => p.role === "booker" && p.confirmBy !== undefined);
+  return {
+    before: r.before,
+    default: r.default,
+    ...(booker?.confirmBy !== undefined && { confirm_by: formatInstant(booker.confirmBy) }),
   };
 }
 

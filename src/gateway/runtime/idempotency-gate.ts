@@ -22,6 +22,7 @@ const ACTION: Record<IdempotentRoute, MandateActionKind> = {
   changeOffer: "change_offer",
   reschedule: "reschedule",
   proposalResponse: "proposal_response",
+  respond: "respond",
 };
 
 export function createIdempotencyGate(deps: {

@@ -168,6 +168,9 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   proposalResponse(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("proposalResponse", h, c, [id, b], ex.bookingResponse() as never);
   }
+  respond(h: string, c: SchcpCaller, id: string, b: unknown) {
+    return this.answer("respond", h, c, [id, b], ex.bookingResponse() as never);
+  }
   listBookings(h: string) {
     return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }

@@ -82,6 +82,12 @@ function publishedPolicies(
           ...(r.days !== undefined && { days: r.days.map((d) => WEEKDAYS[d - 1]) }),
         })),
       }),
+    // §5.10: how long a required participant may be given to answer, and the reconfirmation
+    // every offer states.
+    ...(p.tentative !== undefined && { tentative: { max_confirm_within: p.tentative.maxConfirmWithin } }),
+    ...(p.reconfirm !== undefined && {
+      reconfirm: { before: p.reconfirm.before, default: p.reconfirm.default },
+    }),
   };
 }
 
@@ -118,6 +124,8 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
       ...BASE_CAPABILITIES,
       ...(attesters.length > 0 ? ["attestations"] : []),
       ...(openEnded ? ["open_end"] : []),
+      // §2.1, §5.10: a host with policies.tentative takes required participants.
+      ...(config.policies.tentative !== undefined ? ["participants"] : []),
     ],
     // §3.4: "dc+sd-jwt" only where the host accepts SD-JWT VC mandates (auth.ts).
     auth: {

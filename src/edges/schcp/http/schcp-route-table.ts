@@ -192,4 +192,16 @@ export const SCHCP_ROUTES: readonly SchcpRoute[] = [
       answer(200, api.proposalResponse(h, c, id(p.bookingId), b)),
     ),
   },
+  {
+    // §5.10: a participant's answer, under their own mandate (any scope).
+    name: "respond",
+    method: "POST",
+    path: "/bookings/:bookingId/respond",
+    request: "RespondRequest",
+    response: "BookingResponse",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "respond",
+    call: withBody("RespondRequest", (api, h, c, p, b) => answer(200, api.respond(h, c, id(p.bookingId), b))),
+  },
 ];

@@ -41,8 +41,11 @@ export const REQUIRED_SCOPE: Readonly<Record<MandateActionKind, MandateScopeName
 const COUNTED = new Set<MandateActionKind>(["hold", "book", "waitlist_join"]);
 /** Actions that create something new, which a management mandate can never do (§3.3). */
 const CREATING = new Set<MandateActionKind>(["hold", "book", "waitlist_join"]);
-/** Actions that accept an offer, the only ones a closed mandate authorises besides a read (§5.3). */
-const ACCEPTING = new Set<MandateActionKind>(["book", "reschedule", "proposal_response"]);
+/**
+ * Actions that accept an offer, the only ones a closed mandate authorises besides a read (§5.3);
+ * a participant's answer accepts the booking's contract (§5.10).
+ */
+const ACCEPTING = new Set<MandateActionKind>(["book", "reschedule", "proposal_response", "respond"]);
 
 export async function checkMandateAction(
   chain: MandateChain,

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Hono } from "hono";
 import { createHttpApp } from "../../../src/gateway/app/app.js";
+import { counterPage } from "../../../src/edges/console/counter-page.js";
 import { instantToWallClock, parseInstant } from "../../../src/protocol/time/index.js";
 import { discover, freeSlots, holdAndBook, must, newAgent } from "../../e2e/support/agents.js";
 import { startGateway, type E2eGateway } from "../../e2e/support/gateway.js";
@@ -164,5 +165,40 @@ describe("§5.11 the console's counter form", () => {
     const gone = await get(counterUrl(id), cookie);
     expect(gone.status).toBe(404);
     expect(gone.html).toContain("is not waiting for an answer");
+  });
+});
+
+describe("§5.11 the counter page for a service held elsewhere", () => {
+  it("§5.11 console: a service at the guest's or elsewhere gets an 'Another place' fieldset, every input labelled, what was typed kept", () => {
+    const html = counterPage(
+      {
+        hostId: "fades-on-queen",
+        hostName: "Fades on Queen",
+        bookingId: "b_1",
+        service: "Consultation",
+        when: "Tue, 8 Jan 2030, 10:00–10:30 (America/Toronto)",
+        place: "Café Pamenar, Toronto, CA",
+        timeZone: "America/Toronto",
+        location: "elsewhere",
+      },
+      "csrf-token",
+      "",
+      { place: { name: "Trinity Bellwoods Park" } },
+      "That time is not free at Fades on Queen. Pick another time.",
+    );
+    expect(html).toContain("<h1>Suggest another time or place</h1>");
+    expect(html).toContain("<legend>Another place</legend>");
+    for (const id of [
+      "place-name",
+      "place-street",
+      "place-locality",
+      "place-region",
+      "place-postal-code",
+      "place-country",
+    ])
+      expect(html).toContain(`<label for="${id}">`);
+    expect(html).toContain('value="Trinity Bellwoods Park"');
+    expect(html).toContain('role="alert">That time is not free at Fades on Queen. Pick another time.');
+    expect(html).not.toContain(" required");
   });
 });

@@ -22,6 +22,8 @@ import type { E2eGateway } from "./support/gateway.js";
 let gw: E2eGateway;
 let junk: Server;
 let junkOrigin: string;
+/** A valid discovery document on another origin, naming the brand, that no rule of §2.2 authorizes. */
+let rogue: Record<string, unknown> | undefined;
 const client = new SchcpClient({ agentKey: createAgentKey() });
 const url = (hostId: string) => `${gw.origin}/hosts/${hostId}/scheduling.json`;
 
@@ -29,6 +31,11 @@ beforeAll(async () => {
   // Answers every GET with 2 MiB, or never (/hang): for the byte cap and the timeout.
   junk = createServer((req, res) => {
     if (req.url === "/hang") return;
+    if (req.url === "/rogue.json" && rogue !== undefined) {
+      res.writeHead(200, { "content-type": "application/json", "schcp-version": "0.4" });
+      res.end(JSON.stringify(rogue));
+      return;
+    }
     res.writeHead(200, { "content-type": "application/json", "schcp-version": "0.4" });
     res.end(`{"schcp":"0.4","pad":"${"x".repeat(2 << 20)}"}`);
   });
@@ -53,6 +60,7 @@ beforeAll(async () => {
       },
       { host_id: "big-garage", name: "Big", discovery: `${junkOrigin}/big.json` },
       { host_id: "slow-garage", name: "Slow", discovery: `${junkOrigin}/hang` },
+      { host_id: "rogue-garage", name: "Rogue", discovery: `${junkOrigin}/rogue.json` },
     ],
   };
   const harbour = config.hosts.find((h) => h.id === "harbourview-dental")!;
@@ -68,6 +76,18 @@ beforeAll(async () => {
     locations: [{ host_id: "fades-on-queen" }, { host_id: "maple-street-auto" }],
   };
   gw = await startGateway({ config });
+  // maple-street-auto's own document, re-served elsewhere as another host that lists maple back:
+  // it names the gateway as its operator, whose document does not list it (§2.2 rule 2 fails).
+  const mapleDoc = (await (await fetch(url("maple-street-auto"))).json()) as Record<string, unknown>;
+  rogue = {
+    ...mapleDoc,
+    host: { ...(mapleDoc["host"] as object), id: "rogue-garage" },
+    brand: {
+      id: "maple-street-group",
+      name: "Maple Street Auto",
+      locations: [{ host_id: "maple-street-auto", discovery: url("maple-street-auto") }],
+    },
+  };
 }, 60_000);
 afterAll(async () => {
   await gw?.close();
@@ -117,6 +137,14 @@ describe("verifyBrand against a real gateway (§2.4)", () => {
     expect(r.ok && byId(r.value.siblings)["harbourview-dental"]).toMatchObject({
       verified: false,
       reason: "different_brand",
+    });
+  });
+
+  it("§2.2: a sibling whose endpoint no rule authorizes is not verified (not_authorized), even naming the brand and listing this location back", async () => {
+    const r = await client.verifyBrand(url("maple-street-auto"), { timeoutMs: 1_000 });
+    expect(r.ok && byId(r.value.siblings)["rogue-garage"]).toMatchObject({
+      verified: false,
+      reason: "not_authorized",
     });
   });
 

@@ -147,6 +147,9 @@ export async function recordBooking(
     now,
   );
   if (!done.ok) return err(done.error.reason);
+  // §5.9: confirming a waitlist offer's hold makes its entry booked.
+  if (payload.waitlist !== undefined)
+    await deps.store.setWaitlistStatus(hostId, payload.waitlist.entryId, ["offered"], "booked");
   const owner = hold.owner;
   await deps.store.recordOutcome({ kind: "agent", id: owner.agentKey }, "confirmed", now);
   await deps.store.recordOutcome({ kind: "principal", id: intent.principal }, "confirmed", now);

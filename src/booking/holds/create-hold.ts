@@ -61,12 +61,56 @@ export function createHold(
   });
 }
 
+/** A hold priced, checked and signed, not yet placed: one store.placeHold away. */
+export interface PreparedHold {
+  readonly checked: CheckedHold;
+  readonly request: PlaceHoldRequest;
+  readonly payload: HoldPayload;
+  readonly located: LocatedSlot;
+}
+
 async function create(
   deps: BookingDeps,
   runtime: HostRuntime,
   params: CreateHoldParams,
 ): UseCase<CreatedHold> {
   const now = deps.clock.now();
+  const prepared = await prepareHold(deps, runtime, params, now);
+  if (!prepared.ok) return prepared;
+  const { checked: c, request, payload, located } = prepared.value;
+  const hostId = runtime.config.id;
+  const holdId = request.holdId;
+  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located, now);
+  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
+    return placed;
+  if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
+  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
+  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
+  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
+  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
+  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
+    holdId,
+    caller: params.caller,
+    until: placed.value.record.interval.end,
+    now,
+  });
+  if (place.ok) return placed;
+  await deps.store.releaseHold(hostId, holdId, now);
+  return place;
+}
+
+/**
+ * Everything of a hold before the store is asked: the rules, the price, the caller's grant,
+ * the TTL, where it can go, the contract and each edge's record of it (SchCP signs its offer).
+ * createHold places it; a waitlist offer (waitlist/offer.ts) places it in the step that frees
+ * the time (§5.9).
+ */
+export async function prepareHold(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  params: CreateHoldParams,
+  now: number,
+): UseCase<PreparedHold> {
   const hostId = runtime.config.id;
   const policies = runtime.config.policies;
   const unhealthy = hostTimeRefusal(runtime, now);
@@ -128,7 +172,9 @@ async function create(
       principal: c.principal,
       ...(params.caller.attester !== undefined && { attester: params.caller.attester }),
     };
-    const granted = await grantTtl(deps.store, subjects, params.ttlMs, policies.holds.maxTtlMs, now);
+    // §5.9: a waitlist offer lasts offer_ttl scaled down by reputation, whatever holds.max_ttl.
+    const maxMs = params.waitlist !== undefined ? params.ttlMs : policies.holds.maxTtlMs;
+    const granted = await grantTtl(deps.store, subjects, params.ttlMs, maxMs, now);
     if (!granted.ok) return granted;
     grant = granted.value;
   }
@@ -190,6 +236,7 @@ async function create(
     principal: c.principal,
     ...(params.callbackUrl !== undefined && { callbackUrl: params.callbackUrl }),
     ...(attachments !== undefined && { attachments }),
+    ...(params.waitlist !== undefined && { waitlist: params.waitlist }),
   };
 
   const request: PlaceHoldRequest = {
@@ -220,23 +267,7 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
-  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located.value, now);
-  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
-    return placed;
-  if (!drawsOnPublicPool(params.caller, c.proven)) return placed;
-  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
-  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
-  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
-  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
-  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
-    holdId,
-    caller: params.caller,
-    until: placed.value.record.interval.end,
-    now,
-  });
-  if (place.ok) return placed;
-  await deps.store.releaseHold(hostId, holdId, now);
-  return place;
+  return ok({ checked: c, request, payload, located: located.value });
 }
 
 async function placeWithAlternatives(

@@ -65,6 +65,7 @@ const policies = closed({
   public_booking: closed({ max_per_host: count, max_per_origin: count }),
   allow_wildcard_audience: bool,
   horizon: duration,
+  waitlist: closed({ offer_ttl: duration, max_entries_per_agent: positive }, ["offer_ttl"]),
 });
 
 const service = closed(

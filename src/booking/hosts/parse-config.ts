@@ -105,6 +105,7 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
   const reserve = p.walk_in_reserve as
     Array<{ resource_type: string; keep: number; days?: number[] }> | undefined;
   const num = (v: unknown, fallback: number) => (v as number | undefined) ?? fallback;
+  const waitlist = p.waitlist as { offer_ttl: unknown; max_entries_per_agent?: number } | undefined;
   return {
     holds: {
       maxTtlMs:
@@ -137,6 +138,13 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
         : positiveMs(p.approval_timeout, `${at}/approval_timeout`),
     allowWildcardAudience: (p.allow_wildcard_audience as boolean | undefined) ?? d.allowWildcardAudience,
     horizonMs: p.horizon === undefined ? d.horizonMs : positiveMs(p.horizon, `${at}/horizon`),
+    ...(waitlist !== undefined && {
+      waitlist: {
+        offerTtlMs: positiveMs(waitlist.offer_ttl, `${at}/waitlist/offer_ttl`),
+        // §5.9's example publishes 2.
+        maxEntriesPerAgent: waitlist.max_entries_per_agent ?? 2,
+      },
+    }),
     publicBooking: {
       perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),
       perOrigin: num(pub.max_per_origin, DEFAULT_POOL_CAPS.perOrigin),

@@ -145,7 +145,12 @@ export class MemoryHoldStore implements GatewayStore {
   // ---- the waitlist (§5.9): waitlist.ts
 
   joinWaitlist(join: WaitlistJoin): Promise<Result<WaitlistRecord, WaitlistJoinRefusal>> {
-    return settle(() => waitlist.joinWaitlist(this.host(join.hostId), join));
+    return settle(() => {
+      const joined = waitlist.joinWaitlist(this.host(join.hostId), join);
+      // The sweeper walks these hosts: a waiting entry expires there (§5.9).
+      if (joined.ok) this.hostsWithHolds.add(join.hostId);
+      return joined;
+    });
   }
 
   getWaitlistEntry(hostId: string, entryId: string): Promise<WaitlistRecord | undefined> {

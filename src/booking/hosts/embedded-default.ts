@@ -59,7 +59,8 @@ export const EMBEDDED_DEFAULT_CONFIG = {
       domain: null,
       address: { locality: "Toronto", region: "ON", country: "CA" },
       connector: synthetic("fades-on-queen"),
-      policies: { confirmation: "instant", retention: "P365D" },
+      // §5.9: a waitlist whose offers last two minutes (npm run demo:waitlist).
+      policies: { confirmation: "instant", retention: "P365D", waitlist: { offer_ttl: "PT2M" } },
       // §5.2 selectable: the guest may pick a barber.
       services: [
         { service_id: "haircut", selectable: true },

@@ -16,6 +16,7 @@ import {
 import { offerClaims, signOfferOnce, wireHold } from "./offer.js";
 import { issueReceipt } from "./receipt.js";
 import { notifySchcpGuest } from "./webhook.js";
+import { waitlistOffered } from "./waitlist.js";
 
 export const schcpEdge: BookingEdge = {
   async holdAttachment(host, held): Promise<SchcpHoldAttachment> {
@@ -47,4 +48,7 @@ export const schcpEdge: BookingEdge = {
   },
 
   notify: notifySchcpGuest,
+
+  // §5.9: the offer a freed time became, told to the entry's agent.
+  waitlistOffered,
 };

@@ -19,10 +19,14 @@ import { getHold, releaseHold } from "./holds.js";
 import { placeHold } from "./place-hold.js";
 import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
+import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "./waitlist.js";
 
 export function schcpHostApi(d: BookingDeps, engine: CreateHold): SchcpHostApi {
   return {
     availability: (hostId, caller, body) => availability(d, hostId, caller, body),
+    joinWaitlist: (hostId, caller, body) => joinWaitlist(d, hostId, caller, body),
+    getWaitlistEntry: (hostId, caller, entryId) => getWaitlistEntry(d, hostId, caller, entryId),
+    leaveWaitlist: (hostId, caller, entryId) => leaveWaitlist(d, hostId, caller, entryId),
     placeHold: (hostId, caller, body) => placeHold(d, hostId, caller, body),
     getHold: (hostId, caller, holdId) => getHold(d, hostId, caller, holdId),
     releaseHold: (hostId, caller, holdId) => releaseHold(d, hostId, caller, holdId),

@@ -22,6 +22,8 @@ const ACTION: Record<IdempotentRoute, MandateActionKind> = {
   changeOffer: "change_offer",
   reschedule: "reschedule",
   proposalResponse: "proposal_response",
+  // §5.9: joining needs a mandate that could hold a slot in the window.
+  joinWaitlist: "hold",
 };
 
 export function createIdempotencyGate(deps: {

@@ -72,6 +72,13 @@ function publishedPolicies(
           ...(r.days !== undefined && { days: r.days.map((d) => WEEKDAYS[d - 1]) }),
         })),
       }),
+    // §5.9 policies.waitlist, with the waitlist capability below.
+    ...(p.waitlist !== undefined && {
+      waitlist: {
+        offer_ttl: formatSchcpDuration(p.waitlist.offerTtlMs),
+        max_entries_per_agent: p.waitlist.maxEntriesPerAgent,
+      },
+    }),
   };
 }
 
@@ -103,7 +110,11 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     services: catalog.services.map((s) => discoveryService(s, rulesFor(s.id), catalog.resources)),
     // The host's policy, or its upstream's own approval (confirmation.ts).
     policies: publishedPolicies(config.policies, confirmationOf(runtime)),
-    capabilities: [...BASE_CAPABILITIES, ...(openEnded ? ["open_end"] : [])],
+    capabilities: [
+      ...BASE_CAPABILITIES,
+      ...(config.policies.waitlist !== undefined ? ["waitlist"] : []),
+      ...(openEnded ? ["open_end"] : []),
+    ],
     auth: { request_signing: "rfc9421-ed25519", mandates: ["schcp-mandate+jwt"] },
     ...(catalog.taxes.length > 0 && {
       taxes: catalog.taxes.map((t) => ({ label: t.label, percent: Number(t.percent) })),

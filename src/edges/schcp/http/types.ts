@@ -14,7 +14,7 @@ export type SchcpEdgeRefusal = EdgeRefusal<RefusalBody>;
 
 /** The mutating SchCP routes that carry idempotency_key (SchCP §9.1). */
 export type IdempotentRoute =
-  "placeHold" | "confirm" | "cancel" | "changeOffer" | "reschedule" | "proposalResponse";
+  "placeHold" | "confirm" | "cancel" | "changeOffer" | "reschedule" | "proposalResponse" | "joinWaitlist";
 
 export interface IdempotentRequest {
   readonly route: IdempotentRoute;

@@ -22,6 +22,9 @@ import { startGateway, type E2eGateway } from "./support/gateway.js";
 import { CALLBACK_ORIGIN, startWebhookSink, verifyDelivery, type WebhookSink } from "./support/webhooks.js";
 import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
 import { openRedis } from "../../src/redis/client.js";
+import { extractApprovalToken } from "../../src/protocol/osbp/index.js";
+import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
+import { osbpSession } from "./support/osbp-in-process.js";
 
 const HOST = "fades-on-queen";
 const OFFER_TTL_MS = 2 * 60_000; // the embedded default's offer_ttl, PT2M
@@ -239,5 +242,83 @@ describe("§5.9 waitlist over HTTP on Redis", () => {
       "leave",
     );
     expect(left.body.status).toBe("booked");
+  }, 60_000);
+
+  it("§5.9 cross-edge: while a waitlist offer holds the freed time, an OSBP and an A2A booking of it are refused", async () => {
+    const TZ = "America/Toronto";
+    const MARCUS = "barber-marcus";
+    const booker = newAgent(gw);
+    const host = await discover(booker, gw, HOST);
+    const [slot] = await freeSlots(booker, gw, host, "haircut", { fromDays: 8 });
+    const start = formatInstant(Date.parse(slot!.start), TZ);
+    const m = await openMandate(booker, HOST);
+    const hold = must(
+      await booker.client.hold(
+        host,
+        { service_id: "haircut", start, resource: MARCUS },
+        { mandate: m.compact },
+      ),
+      "hold marcus",
+    );
+    const held = must(await verifyHoldOffer(hold.body, host), "offer");
+    const confirmed = must(
+      await booker.client.confirm(
+        host,
+        hold.body.hold_id,
+        { offer_sha256: held.offer.sha256 },
+        { mandate: m.compact },
+      ),
+      "confirm",
+    );
+    const entry = await joinLine(host, slot!.start, slot!.end!);
+    must(
+      await booker.client.cancel(host, confirmed.body.booking.booking_id, {}, { mandate: m.compact }),
+      "cancel",
+    );
+    const { event } = await sink.waitFor(offeredTo(entry));
+    expect(event.hold?.start).toBe(slot!.start);
+
+    // A2A books barber-marcus by default: the offered hold has his freed time.
+    const a2a = await fetch(`${gw.origin}/api/servicialo/${HOST}/book`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ clientEmail: "walkin@mail.example", serviceId: "haircut", scheduledAt: start }),
+    });
+    expect(a2a.status).toBe(409);
+
+    // OSBP booking.create for barber-marcus at that time: slot taken.
+    const osbp = await osbpSession(gw, HOST);
+    try {
+      const w = instantToWallClock(Date.parse(slot!.start), TZ);
+      const pad = (n: number) => String(n).padStart(2, "0");
+      const date = `${w.year}-${pad(w.month)}-${pad(w.day)}`;
+      const input = {
+        idempotency_key: `wl-xedge-${entry.waitlistId}`,
+        service_id: "haircut",
+        schedule_id: HOST,
+        provider_id: MARCUS,
+        date,
+        time: `${pad(w.hour)}:${pad(w.minute)}`,
+        customer: { display_name: "Ada Lovelace", email: "ada@mail.example", phone: "+14165550100" },
+        mandate: {
+          id: `mnd_${entry.waitlistId}`,
+          expires_at: new Date(gw.clock.now() + 20 * 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z"),
+          allowed_actions: ["booking.create"],
+          organization_id: HOST,
+          earliest_start: `${date}T00:00:00`,
+          latest_end: `${date}T23:59:00`,
+          max_price: { amount_minor: 1_000_000, currency: "CAD" },
+        },
+      };
+      let answer = await osbp.call("booking.create", input);
+      if (!answer.ok && answer.problem.code === "requires_user_confirmation") {
+        const token = extractApprovalToken(answer.problem.message);
+        answer = await osbp.call("booking.create", { ...input, approval: { confirmed: true, token } });
+      }
+      expect(answer.ok).toBe(false);
+      if (!answer.ok) expect(answer.problem.code).toBe("slot_taken");
+    } finally {
+      await osbp.close();
+    }
   }, 60_000);
 });

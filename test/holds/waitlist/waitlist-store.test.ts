@@ -231,3 +231,56 @@ suite("RedisHoldStore", async () => {
     },
   };
 });
+
+describe("§5.9 two processes on one Redis prefix", () => {
+  it("cannot both offer (or hold) the same freed time: one offerFreed wins, the other frees nothing", async () => {
+    if (redis === undefined) throw new Error("no test Redis");
+    const keyPrefix = uniquePrefix("waitlist-2p");
+    const one = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    const two = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    try {
+      const hostId = newHost();
+      const bookingId = await book(one, hostId);
+      const a = await one.joinWaitlist(join(hostId, { agentKey: "a1" }));
+      const b = await two.joinWaitlist(join(hostId, { agentKey: "a2" }));
+      if (!a.ok || !b.ok) throw new Error("join");
+      const offer = (store: GatewayStore, entryId: string, agentKey: string) =>
+        store.offerFreed({
+          hostId,
+          now: NOW + 1,
+          release: { kind: "booking", bookingId },
+          candidates: [
+            {
+              entryId,
+              hold: holdRequest(hostId, {
+                now: NOW + 1,
+                owner: { agentKey, principal: "principal-B", mandates: [] },
+              }),
+            },
+          ],
+        });
+      // Each process offers to "its" entry, and a third caller tries a public hold, all at once.
+      const [r1, r2, pub] = await Promise.all([
+        offer(one, a.value.entryId, "a1"),
+        offer(two, b.value.entryId, "a2"),
+        two.placeHold(
+          holdRequest(hostId, { now: NOW + 1, owner: { agentKey: "pub", principal: "p", mandates: [] } }),
+        ),
+      ]);
+      const offered = [r1.offered, r2.offered].filter((o) => o !== undefined);
+      expect(offered).toHaveLength(1);
+      expect(pub.ok).toBe(false);
+      // The loser saw the booking already released: nothing was freed for it to offer.
+      expect([r1.freed.length, r2.freed.length].sort()).toEqual([0, 1]);
+      const statuses = [
+        (await one.getWaitlistEntry(hostId, a.value.entryId))?.status,
+        (await one.getWaitlistEntry(hostId, b.value.entryId))?.status,
+      ].sort();
+      expect(statuses).toEqual(["offered", "waiting"]);
+    } finally {
+      await dropPrefix(one.redis, keyPrefix);
+      await one.close();
+      await two.close();
+    }
+  });
+});

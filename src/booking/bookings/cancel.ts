@@ -71,7 +71,7 @@ async function freeTime(
   toWaitlist: boolean,
 ): Promise<void> {
   const hostId = host.config.id;
-  if (toWaitlist && state.status !== "tentative")
+  if (toWaitlist)
     await offerFreedTime(
       deps,
       host,

@@ -29,6 +29,8 @@ import type {
   ProposalResponseRequest,
   RescheduleRequest,
   RespondRequest,
+  WaitlistEntry,
+  WaitlistRequest,
 } from "../protocol/schcp/types.js";
 import type { SchemaName, SchcpTypeOf } from "../protocol/schcp/validate.js";
 import { verifyBrand } from "./brand.js";
@@ -136,6 +138,26 @@ export class SchcpClient {
   /** DELETE /holds/{id} (§5.4): idempotent by nature, so it carries no key (§9.1). */
   releaseHold(host: HostTarget, holdId: string, opts: CallOptions = {}): Call<Hold> {
     return this.call(host, "DELETE", `/holds/${seg(holdId)}`, undefined, "Hold", opts);
+  }
+
+  /**
+   * POST /waitlist (§5.9): 201 with the closed WaitlistEntry. A freed time that suits the entry
+   * comes as a waitlist.offered webhook carrying the hold and the entry (verify the hold's offer
+   * with verifyHoldOffer), or by polling getWaitlistEntry until it names a hold_id (then
+   * getHold); confirm that hold as any other, naming its offer's hash.
+   */
+  joinWaitlist(host: HostTarget, body: Keyed<WaitlistRequest>, opts: CallOptions = {}): Call<WaitlistEntry> {
+    return this.call(host, "POST", "/waitlist", keyed(body), "WaitlistEntry", opts);
+  }
+
+  /** GET /waitlist/{id} (§5.9). */
+  getWaitlistEntry(host: HostTarget, waitlistId: string, opts: CallOptions = {}): Call<WaitlistEntry> {
+    return this.call(host, "GET", `/waitlist/${seg(waitlistId)}`, undefined, "WaitlistEntry", opts);
+  }
+
+  /** DELETE /waitlist/{id} (§5.9): leaves the line; an offer held goes to the next entry. */
+  leaveWaitlist(host: HostTarget, waitlistId: string, opts: CallOptions = {}): Call<WaitlistEntry> {
+    return this.call(host, "DELETE", `/waitlist/${seg(waitlistId)}`, undefined, "WaitlistEntry", opts);
   }
 
   /** POST /holds/{id}/confirm (§5.3): 201 confirmed or 202 pending_host. */

@@ -14,7 +14,8 @@ import type { PublicPoolStore } from "./public-pool/port.js";
 import type { PlatformConnector } from "../connectors/port.js";
 import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
-import type { BookingListQuery, BookingPage, GatewayStore } from "../holds/port.js";
+import type { BookingListQuery, BookingPage, GatewayStore, HoldRecord } from "../holds/port.js";
+import type { WaitlistEntryView } from "./waitlist/entry.js";
 import type { Money } from "../protocol/money/index.js";
 import type { KeyObject } from "node:crypto";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";
@@ -95,6 +96,11 @@ export interface HostPolicies {
   readonly sdJwtMandates?: boolean;
   /** Nothing is offered past this horizon (§10; 31 days by default). */
   readonly horizonMs: number;
+  /**
+   * §5.9 policies.waitlist: the host keeps a waitlist per service; an offer's hold lasts
+   * offerTtlMs scaled down by reputation (§7.3). Absent: no waitlist.
+   */
+  readonly waitlist?: { readonly offerTtlMs: number; readonly maxEntriesPerAgent: number };
   /** The public booking pool's caps (public-pool/port.ts); its defaults when absent. */
   readonly publicBooking?: { readonly perHost: number; readonly perOrigin: number };
   /** §5.3 free text: "refuse" refuses a booking carrying notes; intakeUrl is the host's own form. */
@@ -220,6 +226,15 @@ export interface HoldPayload {
   readonly principal: string | null;
   readonly callbackUrl?: string;
   readonly attachments?: Attachments;
+  /** A waitlist offer's hold (§5.9): its entry, and which offer of the freed time it is (1–3). */
+  readonly waitlist?: { readonly entryId: string; readonly round: number };
+}
+
+/** A waitlist offer just placed (§5.9): the entry (status offered) and its hold. */
+export interface WaitlistOffered {
+  readonly entry: WaitlistEntryView;
+  readonly hold: HoldRecord;
+  readonly payload: HoldPayload;
 }
 
 /** A hold just priced, before it is placed: what an edge attaches its own record to. */
@@ -282,6 +297,16 @@ export interface BookingEdge {
     claims: readonly LimitClaim[],
     now: number,
   ): Promise<void>;
+  /**
+   * A waitlist offer was placed for an entry this edge keeps (SchCP §5.9): tell its agent
+   * (SchCP: waitlist.offered to the entry's callback_url, with the hold and the entry).
+   */
+  waitlistOffered?(
+    deps: Pick<BookingDeps, "ids" | "outbox">,
+    host: HostRuntime,
+    offered: WaitlistOffered,
+    now: number,
+  ): Promise<void>;
   /** Tells the booking's guest (state.callbackUrl is set). */
   notify(
     deps: Pick<BookingDeps, "ids" | "outbox">,
@@ -323,7 +348,7 @@ export interface OperatorApi {
   decline(
     hostId: string,
     bookingId: string,
-    input: { reason?: string; message?: string },
+    input: { reason?: string; message?: string; timeStillGood?: boolean },
   ): UseCase<BookingView>;
   hostCancel(
     hostId: string,

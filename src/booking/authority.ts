@@ -49,6 +49,22 @@ export interface ActionTerms {
   readonly bookingId?: string;
 }
 
+/**
+ * A grant's limits as data, kept with a waitlist entry (§5.9) so an offer made later, when no
+ * request carries the grant, is checked against it: "the mandate still valid and covering it".
+ * Absent members set no limit.
+ */
+export interface KeptGrant {
+  /** Epoch ms after which the grant is no longer valid. */
+  readonly expiresAt?: number;
+  /** The window an action's time must lie in, epoch ms (the start alone for an open end). */
+  readonly notBefore?: number;
+  readonly notAfter?: number;
+  /** The largest all-in total; a total in another currency does not fit. */
+  readonly maxTotal?: Money;
+  readonly services?: readonly string[];
+}
+
 export interface Authority {
   /** Who the booking belongs to: a stable, non-personal id (never a phone or an email). */
   readonly principal: string;
@@ -71,6 +87,8 @@ export interface Authority {
   readonly holdLimits?: readonly MandateCount[];
   /** Whether a time lies inside the grant's windows: alternatives outside it are not offered. */
   covers?(start: number, end?: number): boolean;
+  /** The grant's limits as data, for a waitlist entry (§5.9); absent: the edge keeps none. */
+  keep?(): KeptGrant;
 }
 
 /**

@@ -33,6 +33,7 @@ import {
 } from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
 import { MemoryPublicPool } from "./public-pool/index.js";
+import { sweepWaitlist, type WaitlistSweep } from "./waitlist/index.js";
 
 /** The periodic work the jobs layer runs per host (src/jobs/maintenance). */
 export interface BookingMaintenance {
@@ -40,6 +41,8 @@ export interface BookingMaintenance {
   reconcile(hostId: string): Promise<ReconcileReport>;
   /** Approval deadlines, lapsed change offers and participant deadlines (SchCP §5.7, §5.10, §6). */
   expireOverdue(hostId: string): Promise<DeadlineReport>;
+  /** Waitlist offers that lapsed go down the line; entries whose window passed expire (§5.9). */
+  sweepWaitlist(hostId: string): Promise<WaitlistSweep | undefined>;
 }
 
 export type BookingCoreApi = OperatorApi & UpstreamChangeApi & BookingMaintenance & DirectBookingApi;
@@ -82,6 +85,10 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
 
     reconcile: (hostId) => reconcileStuckConfirms(d, hostId),
     expireOverdue: (hostId) => expireOverdue(d, hostId),
+    sweepWaitlist: async (hostId) => {
+      const host = d.hosts.get(hostId);
+      return host === undefined ? undefined : sweepWaitlist(d, host, d.clock.now());
+    },
   };
   return { api, deps: d, engine };
 }

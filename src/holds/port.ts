@@ -20,6 +20,7 @@
 import type { Interval } from "../calendar/interval.js";
 import type { NonceMemory } from "../protocol/http-signatures/nonce-memory.js";
 import type { Result } from "../protocol/result.js";
+import type { WaitlistStore } from "./waitlist-port.js";
 
 /** Kept here for the store's callers; the type is src/calendar's. */
 export type { Interval };
@@ -145,7 +146,9 @@ export type HoldRefusalReason =
   | "new_guest_pool_full"
   | "attester_pool_full"
   | "mandate_limit"
-  | "hold_id_in_use";
+  | "hold_id_in_use"
+  /** A waitlist offer (§5.9) whose allocation took none of the resources that came free. */
+  | "not_freed";
 
 /** Why the store refused a hold. */
 export interface HoldRefusal {
@@ -488,6 +491,7 @@ export class HoldStoreUnavailableError extends Error {
 }
 
 /** The hold store and its side stores; NonceMemory is the RFC 9421 replay memory (SchCP §3.2). */
-export interface GatewayStore extends HoldStore, ReputationStore, NonceMemory, IdempotencyStore {
+export interface GatewayStore
+  extends HoldStore, ReputationStore, NonceMemory, IdempotencyStore, WaitlistStore {
   close(): Promise<void>;
 }

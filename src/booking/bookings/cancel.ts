@@ -10,6 +10,7 @@ import { ACTIVE_STATUSES } from "./state.js";
 import type { BookingState, CancelledBy } from "./state.js";
 import { saveBooking } from "./store.js";
 import type { LimitClaim } from "../authority.js";
+import { offerFreedTime } from "../waitlist/offer.js";
 
 /** §5.6: a confirmed, pending_host or tentative booking whose start has not passed. */
 export function canCancel(state: BookingState, now: number): Result<void, BookingRefusal> {
@@ -29,6 +30,11 @@ export function canCancel(state: BookingState, now: number): Result<void, Bookin
  * `end` returns is written without its pending proposal (a cancelled one says who cancelled,
  * `by`). `end` answers undefined to write nothing: the booking already ended, or is no longer
  * in the state this ending was for.
+ *
+ * `toWaitlist`: the freed time goes to the waitlist first (SchCP §5.9, waitlist/offer.ts), in
+ * the step that frees it. By default when the guest or the system ends the booking (a cancel, a
+ * lapsed approval, a participant's decline); a host's cancel or decline only when the host says
+ * the time is still good.
  */
 export async function endBooking(
   deps: BookingDeps,
@@ -38,10 +44,11 @@ export async function endBooking(
   by: CancelledBy,
   now: number,
   end: (stored: BookingState) => BookingState | undefined,
+  toWaitlist: boolean = by !== "host",
 ): Promise<Result<BookingState, BookingRefusal>> {
   const upstream = await host.connector.bookings.cancel(state.upstreamId, upstreamReason, by);
   if (!upstream.ok && upstream.error.code !== "not_found") return err(upstreamRefusal(upstream.error));
-  await freeTime(deps, host, state, now);
+  await freeTime(deps, host, state, now, toWaitlist);
   // Whether this call wrote the ending (the last attempt of the compare-and-set decides): only
   // that call gives the booking's claimed units back, so they go back once.
   let endedHere = false;
@@ -96,8 +103,17 @@ async function freeTime(
   host: HostRuntime,
   state: BookingState,
   now: number,
+  toWaitlist: boolean,
 ): Promise<void> {
   const hostId = host.config.id;
-  await deps.store.releaseBooking(hostId, state.bookingId, now);
+  if (toWaitlist)
+    await offerFreedTime(
+      deps,
+      host,
+      { kind: "booking", bookingId: state.bookingId },
+      { start: state.start },
+      now,
+    );
+  else await deps.store.releaseBooking(hostId, state.bookingId, now);
   if (state.proposal !== undefined) await deps.store.releaseHold(hostId, state.proposal.holdId, now);
 }

@@ -5,6 +5,7 @@
  * first (slot_taken there refuses with nothing changed here); the local swap is then one
  * store transaction (moveBookingToHold), and should it fail, the upstream is moved back.
  */
+import { offerFreedTime } from "../waitlist/offer.js";
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import type { Result } from "../../protocol/result.js";
@@ -65,10 +66,12 @@ export async function applyMove(
     );
   }
 
-  const swapped = await deps.store.moveBookingToHold(
-    hostId,
-    state.bookingId,
-    proposal.holdId,
+  // §5.9: the time the booking moves away from goes to the waitlist first, in the same step.
+  const swapped = await offerFreedTime(
+    deps,
+    host,
+    { kind: "move", bookingId: state.bookingId, holdId: proposal.holdId },
+    { start: state.start },
     deps.clock.now(),
   );
   if (!swapped.ok) {

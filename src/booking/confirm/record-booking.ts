@@ -166,6 +166,9 @@ export async function recordBooking(
     now,
   );
   if (!done.ok) return err(done.error.reason);
+  // §5.9: confirming a waitlist offer's hold makes its entry booked.
+  if (payload.waitlist !== undefined)
+    await deps.store.setWaitlistStatus(hostId, payload.waitlist.entryId, ["offered"], "booked");
   // §5.10 Locks: a booking waiting on its participants earns nothing until it is final.
   if (state.creditPending === true) return ok(state);
   const owner = hold.owner;

@@ -63,12 +63,62 @@ export function createHold(
   });
 }
 
+/** A hold priced, checked and signed, not yet placed: one store.placeHold away. */
+export interface PreparedHold {
+  readonly checked: CheckedHold;
+  readonly request: PlaceHoldRequest;
+  readonly payload: HoldPayload;
+  readonly located: LocatedSlot;
+  /** The attester the TTL grant kept (§7.5): a suspended one vouches for no one (ttl.ts). */
+  readonly keptAttester?: string;
+}
+
 async function create(
   deps: BookingDeps,
   runtime: HostRuntime,
   params: CreateHoldParams,
 ): UseCase<CreatedHold> {
   const now = deps.clock.now();
+  const prepared = await prepareHold(deps, runtime, params, now);
+  if (!prepared.ok) return prepared;
+  const { checked: c, request, payload, located } = prepared.value;
+  const hostId = runtime.config.id;
+  const holdId = request.holdId;
+  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located, now);
+  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
+    return placed;
+  // The attester the grant kept: one whose own reputation suspended it vouches for no one, so
+  // its vouchee is an ordinary newcomer here too (§7.5, ttl.ts).
+  const { attester: _asked, ...unvouched } = params.caller;
+  const drawing = prepared.value.keptAttester === undefined ? unvouched : params.caller;
+  if (!drawsOnPublicPool(drawing, c.proven)) return placed;
+  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
+  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
+  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
+  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
+  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
+    holdId,
+    caller: params.caller,
+    until: placed.value.record.interval.end,
+    now,
+  });
+  if (place.ok) return placed;
+  await deps.store.releaseHold(hostId, holdId, now);
+  return place;
+}
+
+/**
+ * Everything of a hold before the store is asked: the rules, the price, the caller's grant,
+ * the TTL, where it can go, the contract and each edge's record of it (SchCP signs its offer).
+ * createHold places it; a waitlist offer (waitlist/offer.ts) places it in the step that frees
+ * the time (§5.9).
+ */
+export async function prepareHold(
+  deps: BookingDeps,
+  runtime: HostRuntime,
+  params: CreateHoldParams,
+  now: number,
+): UseCase<PreparedHold> {
   const hostId = runtime.config.id;
   const policies = runtime.config.policies;
   const unhealthy = hostTimeRefusal(runtime, now);
@@ -130,7 +180,9 @@ async function create(
       principal: c.principal,
       ...(params.caller.attester !== undefined && { attester: params.caller.attester }),
     };
-    const granted = await grantTtl(deps.store, subjects, params.ttlMs, policies.holds.maxTtlMs, now);
+    // §5.9: a waitlist offer lasts offer_ttl scaled down by reputation, whatever holds.max_ttl.
+    const maxMs = params.waitlist !== undefined ? params.ttlMs : policies.holds.maxTtlMs;
+    const granted = await grantTtl(deps.store, subjects, params.ttlMs, maxMs, now);
     if (!granted.ok) return granted;
     grant = granted.value;
   }
@@ -196,6 +248,7 @@ async function create(
     principal: c.principal,
     ...(params.callbackUrl !== undefined && { callbackUrl: params.callbackUrl }),
     ...(attachments !== undefined && { attachments }),
+    ...(params.waitlist !== undefined && { waitlist: params.waitlist }),
   };
 
   const request: PlaceHoldRequest = {
@@ -240,27 +293,13 @@ async function create(
     alternatives,
     payload: encodeHoldPayload(payload),
   };
-  const placed = await placeWithAlternatives(deps, runtime, c, params, request, payload, located.value, now);
-  if (!placed.ok || params.kind !== "booking" || c.hostInitiated || deps.publicPool === undefined)
-    return placed;
-  // The attester the grant kept: one whose own reputation suspended it vouches for no one, so
-  // its vouchee is an ordinary newcomer here too (§7.5, ttl.ts).
-  const { attester: _asked, ...unvouched } = params.caller;
-  const drawing = grant.attester === undefined ? unvouched : params.caller;
-  if (!drawsOnPublicPool(drawing, c.proven)) return placed;
-  // The public booking pool (public-pool/): a newcomer's booking that got its time takes a
-  // place in one atomic count-and-add, and keeps it while its hold and then its booking hold
-  // time. Taken after the allocation, so an attempt that loses the slot never uses one up
-  // (it is told SLOT_UNAVAILABLE); refused, the hold gives its time straight back.
-  const place = await takePublicPlace(deps.publicPool, deps.store, runtime, {
-    holdId,
-    caller: params.caller,
-    until: placed.value.record.interval.end,
-    now,
+  return ok({
+    checked: c,
+    request,
+    payload,
+    located: located.value,
+    ...(grant.attester !== undefined && { keptAttester: grant.attester }),
   });
-  if (place.ok) return placed;
-  await deps.store.releaseHold(hostId, holdId, now);
-  return place;
 }
 
 async function placeWithAlternatives(

@@ -50,6 +50,12 @@ export function holdRefusal(
         message: "the mandate's bookings are all in use by holds and bookings",
         ...(basis !== undefined && { basis }),
       });
+    case "not_freed":
+      // Only a waitlist offer asks for it (waitlist/offer.ts), and passes the entry over.
+      return bookingRefusal("slot_unavailable", {
+        reason: "slot_taken",
+        message: "that time cannot be held",
+      });
     case "hold_id_in_use":
       // Ids are random (IdGenerator); a collision is a wiring bug, not a guest's problem.
       throw new Error("hold id collision");

@@ -47,4 +47,6 @@ export interface CreateHoldParams {
    * booking record (bookingId).
    */
   readonly principal?: string | null;
+  /** A waitlist offer's hold (§5.9): the entry it is for and which offer of the freed time it is (1–3). */
+  readonly waitlist?: { readonly entryId: string; readonly round: number };
 }

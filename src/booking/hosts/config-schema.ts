@@ -73,6 +73,7 @@ const policies = closed({
   // SchCP §5.10 participants and reconfirmation.
   tentative: closed({ max_confirm_within: duration }, ["max_confirm_within"]),
   reconfirm: closed({ before: duration, default: { enum: ["release", "keep"] } }, ["before"]),
+  waitlist: closed({ offer_ttl: duration, max_entries_per_agent: positive }, ["offer_ttl"]),
 });
 
 const service = closed(

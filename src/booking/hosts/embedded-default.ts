@@ -84,6 +84,8 @@ export const EMBEDDED_DEFAULT_CONFIG = {
         // day before, or released.
         tentative: { max_confirm_within: "PT24H" },
         reconfirm: { before: "PT24H", default: "release" },
+        // §5.9: a waitlist whose offers last two minutes (npm run demo:waitlist).
+        waitlist: { offer_ttl: "PT2M" },
       },
       // §5.2 selectable: the guest may pick a barber.
       services: [

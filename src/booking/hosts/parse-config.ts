@@ -153,6 +153,7 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
   const num = (v: unknown, fallback: number) => (v as number | undefined) ?? fallback;
   const tentative = p.tentative as { max_confirm_within: string } | undefined;
   const reconfirm = p.reconfirm as { before: string; default?: "release" | "keep" } | undefined;
+  const waitlist = p.waitlist as { offer_ttl: unknown; max_entries_per_agent?: number } | undefined;
   return {
     holds: {
       maxTtlMs:
@@ -192,6 +193,13 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
     allowWildcardAudience: (p.allow_wildcard_audience as boolean | undefined) ?? d.allowWildcardAudience,
     sdJwtMandates: (p.sd_jwt_mandates as boolean | undefined) ?? d.sdJwtMandates ?? false,
     horizonMs: p.horizon === undefined ? d.horizonMs : positiveMs(p.horizon, `${at}/horizon`),
+    ...(waitlist !== undefined && {
+      waitlist: {
+        offerTtlMs: positiveMs(waitlist.offer_ttl, `${at}/waitlist/offer_ttl`),
+        // §5.9's example publishes 2.
+        maxEntriesPerAgent: waitlist.max_entries_per_agent ?? 2,
+      },
+    }),
     publicBooking: {
       perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),
       perOrigin: num(pub.max_per_origin, DEFAULT_POOL_CAPS.perOrigin),

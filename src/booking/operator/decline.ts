@@ -21,7 +21,7 @@ export async function declineBooking(
   deps: BookingDeps,
   hostId: string,
   bookingId: string,
-  input: { reason?: string; message?: string },
+  input: { reason?: string; message?: string; timeStillGood?: boolean },
 ): UseCase<BookingView> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
@@ -37,11 +37,20 @@ export async function declineBooking(
 
   const now = deps.clock.now();
   // §5.11: an open counter ends with the booking it answered (endBooking releases its time).
-  const saved = await endBooking(deps, host, state, refusal.message, "host", now, (s) =>
-    s.status === "declined"
-      ? undefined
-      : // §7.9: a no is the host's own answer.
-        { ...s, status: "declined", refusal, answer: { by: "host", at: now } },
+  const saved = await endBooking(
+    deps,
+    host,
+    state,
+    refusal.message,
+    "host",
+    now,
+    (s) =>
+      s.status === "declined"
+        ? undefined
+        : // §7.9: a no is the host's own answer.
+          { ...s, status: "declined", refusal, answer: { by: "host", at: now } },
+    // §5.9: only when the host says the time is still good.
+    input.timeStillGood === true,
   );
   if (!saved.ok) return saved;
   await notifyGuest(deps, host, saved.value, "declined", now, { refusal });

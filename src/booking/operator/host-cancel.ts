@@ -42,8 +42,18 @@ export async function hostCancelBooking(
     );
 
   const refusal = cancelledRefusal(input.message);
-  const saved = await endBooking(deps, host, state, refusal.message, input.by ?? "host", now, (s) =>
-    s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1, refusal },
+  const saved = await endBooking(
+    deps,
+    host,
+    state,
+    refusal.message,
+    input.by ?? "host",
+    now,
+    (s) =>
+      s.status === "cancelled" ? undefined : { ...s, status: "cancelled", sequence: s.sequence + 1, refusal },
+    // §5.9: a host's cancellation releases the time to the waitlist only when the host says the
+    // time is still good (the bay that broke is not offered to the next guest).
+    input.timeStillGood === true,
   );
   if (!saved.ok) return saved;
   const alternatives = await nearbyStarts(host, state, now, input.timeStillGood === true);

@@ -18,9 +18,15 @@ import type {
   ProposalResponseRequest,
   RescheduleRequest,
   RespondRequest,
+  WaitlistEntry,
+  WaitlistRequest,
 } from "../../protocol/schcp/types.js";
 
 export interface SchcpHostApi {
+  /** §5.9 POST /waitlist, GET and DELETE /waitlist/{id}. */
+  joinWaitlist(hostId: string, caller: SchcpCaller, body: WaitlistRequest): UseCase<WaitlistEntry>;
+  getWaitlistEntry(hostId: string, caller: SchcpCaller, entryId: string): UseCase<WaitlistEntry>;
+  leaveWaitlist(hostId: string, caller: SchcpCaller, entryId: string): UseCase<WaitlistEntry>;
   availability(hostId: string, caller: SchcpCaller, body: AvailabilityRequest): UseCase<AvailabilityResponse>;
   placeHold(hostId: string, caller: SchcpCaller, body: HoldRequest): UseCase<Hold>;
   getHold(hostId: string, caller: SchcpCaller, holdId: string): UseCase<Hold>;

@@ -17,6 +17,7 @@ import { offerClaims, signOfferOnce, wireHold } from "./offer.js";
 import { issueReceipt } from "./receipt.js";
 import { notifySchcpGuest } from "./webhook.js";
 import type { SchcpEdgeOptions } from "./key-app.js";
+import { waitlistOffered } from "./waitlist.js";
 
 export const schcpEdge: BookingEdge = {
   async holdAttachment(host, held): Promise<SchcpHoldAttachment> {
@@ -48,6 +49,9 @@ export const schcpEdge: BookingEdge = {
   },
 
   notify: notifySchcpGuest,
+
+  // §5.9: the offer a freed time became, told to the entry's agent.
+  waitlistOffered,
 };
 
 /**

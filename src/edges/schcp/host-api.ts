@@ -21,6 +21,7 @@ import { placeHold } from "./place-hold.js";
 import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
 import { respond } from "./respond.js";
+import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "./waitlist.js";
 
 export function schcpHostApi(
   d: BookingDeps,
@@ -29,6 +30,9 @@ export function schcpHostApi(
 ): SchcpHostApi {
   return {
     availability: (hostId, caller, body) => availability(d, hostId, caller, body),
+    joinWaitlist: (hostId, caller, body) => joinWaitlist(d, hostId, caller, body),
+    getWaitlistEntry: (hostId, caller, entryId) => getWaitlistEntry(d, hostId, caller, entryId),
+    leaveWaitlist: (hostId, caller, entryId) => leaveWaitlist(d, hostId, caller, entryId),
     placeHold: (hostId, caller, body) => placeHold(d, hostId, caller, body),
     getHold: (hostId, caller, holdId) => getHold(d, hostId, caller, holdId),
     releaseHold: (hostId, caller, holdId) => releaseHold(d, hostId, caller, holdId),

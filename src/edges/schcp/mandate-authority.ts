@@ -14,7 +14,8 @@ import {
   type MandateChain,
 } from "../../protocol/schcp/mandate/index.js";
 import type { BookingRefusal } from "../../booking/api.js";
-import type { ActionTerms, Authority } from "../../booking/authority.js";
+import type { ActionTerms, Authority, KeptGrant } from "../../booking/authority.js";
+import type { Money } from "../../protocol/money/index.js";
 import { fromMandateRefusal } from "./mandate-refusal.js";
 
 const SCHCP_AUTHORITY = "schcp";
@@ -38,6 +39,48 @@ export function mandateAuthority(
     holdLimits: mandateCounts(chain),
     covers: (start, end) => insideMandateWindows(chain, start, end),
     permits: (terms) => checkTerms(store, hostId, chain, terms),
+    keep: () => keptGrant(chain),
+  };
+}
+
+/**
+ * §5.9: what a waitlist offer must still fit, every link's limits at once (§3.3: an action fits
+ * the root's constraints and every child's): the earliest exp, the narrowest window, the
+ * smallest max_price and the services every link allows.
+ */
+function keptGrant(chain: MandateChain): KeptGrant {
+  let expiresAt: number | undefined;
+  let notBefore: number | undefined;
+  let notAfter: number | undefined;
+  let maxTotal: Money | undefined;
+  let services: readonly string[] | undefined;
+  for (const link of chain.links) {
+    const exp = link.claims.exp * 1000;
+    expiresAt = expiresAt === undefined ? exp : Math.min(expiresAt, exp);
+    const c = parseLinkConstraints(link.claims, "");
+    if (!c.ok) continue;
+    const v = c.value;
+    if (v.notBefore !== undefined) notBefore = Math.max(notBefore ?? -Infinity, v.notBefore.epochMs);
+    if (v.notAfter !== undefined) notAfter = Math.min(notAfter ?? Infinity, v.notAfter.epochMs);
+    if (v.maxPrice !== undefined) {
+      // Two currencies cannot both be met: the first stands, and a total in the other fails it.
+      if (
+        maxTotal === undefined ||
+        (maxTotal.currency === v.maxPrice.currency && v.maxPrice.minor < maxTotal.minor)
+      )
+        maxTotal = v.maxPrice;
+    }
+    if (v.services !== undefined) {
+      const allowed = v.services;
+      services = services === undefined ? allowed : services.filter((id) => allowed.includes(id));
+    }
+  }
+  return {
+    ...(expiresAt !== undefined && { expiresAt }),
+    ...(notBefore !== undefined && { notBefore }),
+    ...(notAfter !== undefined && { notAfter }),
+    ...(maxTotal !== undefined && { maxTotal }),
+    ...(services !== undefined && { services }),
   };
 }
 

@@ -44,6 +44,7 @@ export function startWorkers(opts: {
     expiryNotice: holdExpiredWebhook,
     reconcile: (hostId) => opts.maintenance.reconcile(hostId),
     approvals: (hostId) => opts.maintenance.expireOverdue(hostId),
+    waitlist: (hostId) => opts.maintenance.sweepWaitlist(hostId),
     catalogs: () => refreshDueCatalogs(opts.deps.hosts, opts.deps.clock.now()),
     ...(opts.intervals !== undefined && { intervals: opts.intervals }),
     ...(lock !== undefined && { lock }),

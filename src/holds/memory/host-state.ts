@@ -6,6 +6,7 @@
 import type { AgentOccupancy, Occupancy } from "../allocation.js";
 import type { Interval } from "../../calendar/index.js";
 import type { BookingIndexEntry, BookingRecord, ExpiryEvent, HoldRecord } from "../port.js";
+import type { WaitlistRecord } from "../waitlist-port.js";
 import { BookingIndexes, SortedIds } from "./booking-indexes.js";
 
 const DAY_MS = 86_400_000;
@@ -49,6 +50,8 @@ export interface HostStateData {
   readonly bookings: ReadonlyMap<string, StoredBooking>;
   readonly busy: ReadonlyMap<string, ReadonlyMap<string, readonly Interval[]>>;
   readonly events: readonly ExpiryEvent[];
+  /** §5.9 entries (absent in snapshots written before the waitlist). */
+  readonly waitlist?: ReadonlyMap<string, WaitlistRecord>;
 }
 
 export class HostState {
@@ -60,6 +63,8 @@ export class HostState {
   /** resourceId → source → busy intervals (§10 imported busy time). */
   readonly busy = new Map<string, Map<string, readonly Interval[]>>();
   readonly events: ExpiryEvent[] = [];
+  /** §5.9 waitlist entries by id; the line is their seq order. */
+  readonly waitlist = new Map<string, WaitlistRecord>();
   /** Order, status, deadline, key and time indexes of the bookings (booking-indexes.ts). */
   readonly index = new BookingIndexes();
   /** Bookings restored from a snapshot older than the indexes (backfillBookingIndex). */
@@ -97,6 +102,7 @@ export class HostState {
       bookings: this.bookings,
       busy: this.busy,
       events: this.events,
+      waitlist: this.waitlist,
     };
   }
 
@@ -113,6 +119,7 @@ export class HostState {
     }
     for (const [resource, sources] of data.busy) h.busy.set(resource, new Map(sources));
     h.events.push(...data.events);
+    for (const [id, entry] of data.waitlist ?? []) h.waitlist.set(id, entry);
     return h;
   }
 
@@ -321,6 +328,12 @@ export class HostState {
       if (!this.live.has(id) || id === excludeHoldId) continue;
       if (now !== undefined && h.record.state === "held" && h.record.expiresAt <= now) continue;
       n++;
+    }
+    // §5.9: a waiting entry counts against its mandate's max_bookings (its offer's hold does
+    // once it is offered).
+    for (const e of this.waitlist.values()) {
+      if (e.status !== "waiting" || (now !== undefined && e.until <= now)) continue;
+      if (e.mandates.some((m) => m.rootIss === rootIss && m.jti === jti)) n++;
     }
     return n;
   }

@@ -33,6 +33,16 @@ import * as bookings from "./bookings.js";
 import { HostState, type HostStateData } from "./host-state.js";
 import * as lifecycle from "./lifecycle.js";
 import { placeHold } from "./place-hold.js";
+import * as waitlist from "./waitlist.js";
+import type {
+  FreedOffer,
+  FreedOutcome,
+  WaitlistJoin,
+  WaitlistJoinRefusal,
+  WaitlistRecord,
+  WaitlistStatus,
+} from "../waitlist-port.js";
+import type { Result } from "../../protocol/result.js";
 import { IdempotencyMemory, ReputationMemory, SeenNonces } from "./side-stores.js";
 import { type Clock, systemClock } from "../../protocol/clock.js";
 
@@ -128,6 +138,55 @@ export class MemoryHoldStore implements GatewayStore {
     return settle(() => {
       const outcome = placeHold(this.host(request.hostId), request);
       if (outcome.ok) this.hostsWithHolds.add(request.hostId);
+      return outcome;
+    });
+  }
+
+  // ---- the waitlist (§5.9): waitlist.ts
+
+  joinWaitlist(join: WaitlistJoin): Promise<Result<WaitlistRecord, WaitlistJoinRefusal>> {
+    return settle(() => {
+      const joined = waitlist.joinWaitlist(this.host(join.hostId), join);
+      // The sweeper walks these hosts: a waiting entry expires there (§5.9).
+      if (joined.ok) this.hostsWithHolds.add(join.hostId);
+      return joined;
+    });
+  }
+
+  getWaitlistEntry(hostId: string, entryId: string): Promise<WaitlistRecord | undefined> {
+    return settle(() => this.hosts.get(hostId)?.waitlist.get(entryId));
+  }
+
+  waitingEntries(hostId: string, limit: number): Promise<readonly WaitlistRecord[]> {
+    return settle(() => {
+      const h = this.hosts.get(hostId);
+      return h === undefined ? [] : waitlist.waitingEntries(h, limit);
+    });
+  }
+
+  offeredEntries(hostId: string, limit: number): Promise<readonly WaitlistRecord[]> {
+    return settle(() => {
+      const h = this.hosts.get(hostId);
+      return h === undefined ? [] : waitlist.offeredEntries(h, limit);
+    });
+  }
+
+  setWaitlistStatus(
+    hostId: string,
+    entryId: string,
+    from: readonly WaitlistStatus[],
+    to: WaitlistStatus,
+  ): Promise<WaitlistRecord | undefined> {
+    return settle(() => {
+      const h = this.hosts.get(hostId);
+      return h === undefined ? undefined : waitlist.setWaitlistStatus(h, entryId, from, to);
+    });
+  }
+
+  offerFreed(offer: FreedOffer): Promise<FreedOutcome> {
+    return settle(() => {
+      const outcome = waitlist.offerFreed(this.host(offer.hostId), offer);
+      if (outcome.offered !== undefined) this.hostsWithHolds.add(offer.hostId);
       return outcome;
     });
   }

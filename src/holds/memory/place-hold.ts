@@ -70,7 +70,15 @@ function refusal(
   };
 }
 
-export function placeHold(host: HostState, request: PlaceHoldRequest): HoldOutcome {
+/**
+ * `mustUse`: a waitlist offer (§5.9) must sit on at least one of the resources that came free;
+ * an allocation that takes none of them is refused ("not_freed") before anything is written.
+ */
+export function placeHold(
+  host: HostState,
+  request: PlaceHoldRequest,
+  mustUse?: ReadonlySet<string>,
+): HoldOutcome {
   const { now } = request;
   // Programmer errors, not domain outcomes: the booking core computes these.
   if (!(request.ttlMs > 0) || !(request.interval.end > request.interval.start)) {
@@ -108,6 +116,10 @@ export function placeHold(host: HostState, request: PlaceHoldRequest): HoldOutco
       { policy: "walk_in_reserve", resource_type: resourceType, keep },
       alternatives,
     );
+  }
+
+  if (mustUse !== undefined && !decision.value.some((a) => mustUse.has(a.resourceId))) {
+    return refusal("not_freed");
   }
 
   const record: HoldRecord = {

@@ -42,6 +42,7 @@ const REFUSALS: ReadonlySet<string> = new Set<HoldRefusalReason>([
   "attester_pool_full",
   "mandate_limit",
   "hold_id_in_use",
+  "not_freed",
 ]);
 
 /** The hot path: one EVALSHA, no other round trip. */

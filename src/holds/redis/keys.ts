@@ -24,6 +24,10 @@
  *   <p>{h}:bx:…               the booking indexes (lua/booking-index.lua lists them): order,
  *                                    status, due deadlines, lookup keys, time per resource
  *   <p>{h}:events             LIST   expiry events, JSON, taken with LPOP
+ *   <p>{h}:wl:<entryId>       HASH   a waitlist entry (§5.9; lua/waitlist.lua lists its fields)
+ *   <p>{h}:wlq, wlo           ZSET   waiting / offered entries by line order
+ *   <p>{h}:wla:<agentKey>     ZSET   an agent's waiting or offered entries (max_entries_per_agent)
+ *   <p>{h}:wlseq              STRING the line's counter
  *   <p>hosts                  SET    hosts that have had holds (not host-tagged: global)
  *   <p>nonce:<n>:<keyid><nonce>  STRING  RFC 9421 replay memory (SET NX EXAT)
  *   <p>idem:<n>:<agent><key>  HASH   idempotency record or lock
@@ -87,6 +91,16 @@ export class RedisKeys {
   }
   principalBookings(hostId: string, principal: string): string {
     return this.#keys.hostKey(hostId, "pbk", principal);
+  }
+  waitlistEntry(hostId: string, entryId: string): string {
+    return this.#keys.hostKey(hostId, "wl", entryId);
+  }
+  /** "wlq" (waiting), "wlo" (offered) or "wlseq" (the line's counter). */
+  waitlistPart(hostId: string, part: "wlq" | "wlo" | "wlseq"): string {
+    return this.#keys.hostKey(hostId, part);
+  }
+  waitlistAgent(hostId: string, agentKey: string): string {
+    return this.#keys.hostKey(hostId, "wla", agentKey);
   }
   events(hostId: string): string {
     return this.#keys.hostKey(hostId, "events");

@@ -11,6 +11,16 @@
  * This class is the thin public face: holds.ts, bookings.ts, occupancy.ts and side-stores.ts
  * do the work.
  */
+import * as waitlist from "./waitlist.js";
+import type {
+  FreedOffer,
+  FreedOutcome,
+  WaitlistJoin,
+  WaitlistJoinRefusal,
+  WaitlistRecord,
+  WaitlistStatus,
+} from "../waitlist-port.js";
+import type { Result } from "../../protocol/result.js";
 import { randomUUID } from "node:crypto";
 import { isCluster, type RedisClient } from "../../redis/client.js";
 import { DEFAULT_REDIS_KEY_PREFIX } from "../../redis/keys.js";
@@ -167,6 +177,34 @@ export class RedisHoldStore implements GatewayStore {
   private async registerHost(hostId: string): Promise<void> {
     await this.ctx.call("placeHold", () => this.redis.sadd(this.keys.hosts(), hostId));
     this.knownHosts.add(hostId);
+  }
+
+  // ---- the waitlist (§5.9): waitlist.ts
+
+  async joinWaitlist(join: WaitlistJoin): Promise<Result<WaitlistRecord, WaitlistJoinRefusal>> {
+    if (!this.knownHosts.has(join.hostId)) await this.registerHost(join.hostId);
+    return waitlist.joinWaitlist(this.ctx, join);
+  }
+  getWaitlistEntry(hostId: string, entryId: string): Promise<WaitlistRecord | undefined> {
+    return waitlist.getWaitlistEntry(this.ctx, hostId, entryId);
+  }
+  waitingEntries(hostId: string, limit: number): Promise<readonly WaitlistRecord[]> {
+    return waitlist.lineEntries(this.ctx, hostId, "wlq", limit);
+  }
+  offeredEntries(hostId: string, limit: number): Promise<readonly WaitlistRecord[]> {
+    return waitlist.lineEntries(this.ctx, hostId, "wlo", limit);
+  }
+  setWaitlistStatus(
+    hostId: string,
+    entryId: string,
+    from: readonly WaitlistStatus[],
+    to: WaitlistStatus,
+  ): Promise<WaitlistRecord | undefined> {
+    return waitlist.setWaitlistStatus(this.ctx, hostId, entryId, from, to);
+  }
+  async offerFreed(offer: FreedOffer): Promise<FreedOutcome> {
+    if (!this.knownHosts.has(offer.hostId)) await this.registerHost(offer.hostId);
+    return waitlist.offerFreed(this.ctx, offer);
   }
 
   getHold(hostId: string, holdId: string, now: number): Promise<HoldRecord | undefined> {

@@ -41,6 +41,9 @@ export const SCRIPT_NAMES = [
   "idem-begin",
   "idem-complete",
   "idem-abandon",
+  "wl-join",
+  "wl-status",
+  "offer-freed",
 ] as const;
 export type ScriptName = (typeof SCRIPT_NAMES)[number];
 
@@ -53,7 +56,9 @@ const READ_ONLY: ReadonlySet<ScriptName> = new Set<ScriptName>([
 ]);
 /** Files placed between lib.lua and a script's own body. */
 const INCLUDES: Partial<Record<ScriptName, readonly string[]>> = {
-  "place-hold": ["allocation"],
+  "place-hold": ["allocation", "place"],
+  "wl-status": ["waitlist"],
+  "offer-freed": ["allocation", "booking-index", "place", "waitlist"],
   "complete-confirm": ["booking-index"],
   "update-booking": ["booking-index"],
   "move-booking": ["booking-index"],

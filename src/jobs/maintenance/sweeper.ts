@@ -34,6 +34,11 @@ export interface SweeperDeps {
   readonly outbox: Outbox;
   readonly logger: Logger;
   readonly expiryNotice: ExpiryNotice;
+  /**
+   * Before the host's lapsed holds are swept: its lapsed waitlist offers go down the line in the
+   * step that expires them (SchCP §5.9; the core's sweepWaitlist).
+   */
+  readonly waitlist?: (hostId: string) => Promise<unknown>;
 }
 
 export interface SweepOptions {
@@ -76,6 +81,7 @@ export async function sweepExpiredHolds(deps: SweeperDeps, options: SweepOptions
 async function sweepHost(deps: SweeperDeps, hostId: string, options: SweepOptions, report: SweepReport) {
   const batch = options.batch ?? 200;
   const maxBatches = options.maxBatches ?? 10;
+  if (deps.waitlist !== undefined) await deps.waitlist(hostId);
   for (let i = 0; i < maxBatches; i++) {
     const expired = await deps.store.sweepExpired(hostId, deps.clock.now(), batch);
     report.expired += expired;

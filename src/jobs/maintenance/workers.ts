@@ -45,6 +45,8 @@ export interface MaintenanceOptions {
   readonly expiryNotice: ExpiryNotice;
   /** Settles one host's stuck confirms (the core's (hostId) => reconcileStuckConfirms(deps, hostId)). */
   readonly reconcile?: (hostId: string) => Promise<unknown>;
+  /** A host's lapsed waitlist offers and passed entries (the core's sweepWaitlist), run by the sweeper. */
+  readonly waitlist?: (hostId: string) => Promise<unknown>;
   /** Expires one host's unanswered approvals. */
   readonly approvals?: (hostId: string) => Promise<unknown>;
   /** Reads the catalogs that are due (refreshDueCatalogs(hosts, now)). */

@@ -144,6 +144,15 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   placeHold(h: string, c: SchcpCaller, b: unknown) {
     return this.answer("placeHold", h, c, [b], ex.hold() as never);
   }
+  joinWaitlist(h: string, c: SchcpCaller, b: unknown) {
+    return this.answer("joinWaitlist", h, c, [b], {} as never);
+  }
+  getWaitlistEntry(h: string, c: SchcpCaller, id: string) {
+    return this.answer("getWaitlistEntry", h, c, [id], {} as never);
+  }
+  leaveWaitlist(h: string, c: SchcpCaller, id: string) {
+    return this.answer("leaveWaitlist", h, c, [id], {} as never);
+  }
   getHold(h: string, c: SchcpCaller, id: string) {
     return this.answer("getHold", h, c, [id], ex.hold() as never);
   }

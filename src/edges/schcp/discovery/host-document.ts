@@ -88,6 +88,13 @@ function publishedPolicies(
     ...(p.reconfirm !== undefined && {
       reconfirm: { before: p.reconfirm.before, default: p.reconfirm.default },
     }),
+    // §5.9 policies.waitlist, with the waitlist capability below.
+    ...(p.waitlist !== undefined && {
+      waitlist: {
+        offer_ttl: formatSchcpDuration(p.waitlist.offerTtlMs),
+        max_entries_per_agent: p.waitlist.maxEntriesPerAgent,
+      },
+    }),
   };
 }
 
@@ -123,6 +130,7 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
     capabilities: [
       ...BASE_CAPABILITIES,
       ...(attesters.length > 0 ? ["attestations"] : []),
+      ...(config.policies.waitlist !== undefined ? ["waitlist"] : []),
       ...(openEnded ? ["open_end"] : []),
       // §2.1, §5.10: a host with policies.tentative takes required participants.
       ...(config.policies.tentative !== undefined ? ["participants"] : []),

@@ -15,6 +15,7 @@ type RouteAnswer = UseCase<{ readonly status: number; readonly body: unknown }>;
 
 interface RouteParams {
   readonly holdId?: string;
+  readonly waitlistId?: string;
   readonly bookingId?: string;
 }
 
@@ -203,5 +204,38 @@ export const SCHCP_ROUTES: readonly SchcpRoute[] = [
     rateLimited: false,
     idempotent: "respond",
     call: withBody("RespondRequest", (api, h, c, p, b) => answer(200, api.respond(h, c, id(p.bookingId), b))),
+  },
+  {
+    name: "joinWaitlist",
+    method: "POST",
+    path: "/waitlist",
+    request: "WaitlistRequest",
+    response: "WaitlistEntry",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "joinWaitlist",
+    // §5.9 "→ 201".
+    call: withBody("WaitlistRequest", (api, h, c, _p, b) => answer(201, api.joinWaitlist(h, c, b))),
+  },
+  {
+    name: "getWaitlistEntry",
+    method: "GET",
+    path: "/waitlist/:waitlistId",
+    request: null,
+    response: "WaitlistEntry",
+    mandateRequired: always,
+    rateLimited: false,
+    call: (api, h, c, p) => answer(200, api.getWaitlistEntry(h, c, id(p.waitlistId))),
+  },
+  {
+    name: "leaveWaitlist",
+    method: "DELETE",
+    path: "/waitlist/:waitlistId",
+    request: null,
+    response: "WaitlistEntry",
+    mandateRequired: always,
+    rateLimited: false,
+    // Like DELETE /holds/{id}: bodiless, idempotent by nature (leaving again returns the entry).
+    call: (api, h, c, p) => answer(200, api.leaveWaitlist(h, c, id(p.waitlistId))),
   },
 ];

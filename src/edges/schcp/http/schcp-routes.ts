@@ -110,7 +110,11 @@ async function handle(
   );
   if (!caller.ok) return fail(caller.error);
 
-  const params = { holdId: c.req.param("holdId"), bookingId: c.req.param("bookingId") };
+  const params = {
+    holdId: c.req.param("holdId"),
+    bookingId: c.req.param("bookingId"),
+    waitlistId: c.req.param("waitlistId"),
+  };
   const execute = async (): Promise<EdgeResponse> => {
     const answer = await route.call(deps.api, host.config.id, caller.value, params, parsed.value);
     const response = answer.ok

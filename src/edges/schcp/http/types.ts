@@ -15,7 +15,14 @@ export type SchcpEdgeRefusal = EdgeRefusal<RefusalBody>;
 
 /** The mutating SchCP routes that carry idempotency_key (SchCP §9.1). */
 export type IdempotentRoute =
-  "placeHold" | "confirm" | "cancel" | "changeOffer" | "reschedule" | "proposalResponse" | "respond";
+  | "placeHold"
+  | "confirm"
+  | "cancel"
+  | "changeOffer"
+  | "reschedule"
+  | "proposalResponse"
+  | "respond"
+  | "joinWaitlist";
 
 export interface IdempotentRequest {
   readonly route: IdempotentRoute;

@@ -15,7 +15,7 @@ import type { PlatformConnector } from "../connectors/port.js";
 import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
 import type { BookingListQuery, BookingPage, GatewayStore, HoldRecord } from "../holds/port.js";
-import type { WaitlistEntryView } from "./waitlist/entry.js";
+import type { WaitlistEntryView } from "./waitlist/view.js";
 import type { Money } from "../protocol/money/index.js";
 import type { KeyObject } from "node:crypto";
 import type { Ed25519PublicJwk } from "../protocol/jose/index.js";

@@ -13,9 +13,6 @@ import type { BookingRecord, HoldRecord, HoldRefusalReason, MandateCount, PlaceH
 
 export type WaitlistStatus = "waiting" | "offered" | "booked" | "left" | "lapsed" | "expired";
 
-/** Statuses an entry leaves no more (§5.9): it neither waits nor counts. */
-export const WAITLIST_FINAL: ReadonlySet<WaitlistStatus> = new Set(["booked", "left", "lapsed", "expired"]);
-
 export interface WaitlistRecord {
   readonly hostId: string;
   readonly entryId: string;

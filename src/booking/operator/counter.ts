@@ -119,12 +119,12 @@ function counterTerms(
  * again and a fresh deadline from the new start (§5.10 "Changes re-ask"). Bookings carry no
  * participants yet, so every accepted counter confirms.
  */
-export function statusAfterAcceptedCounter(_state: BookingState): BookingStatus {
+function statusAfterAcceptedCounter(_state: BookingState): BookingStatus {
   return "confirmed";
 }
 
 /** The host's own answer (§7.9): by "host" at a business, by "person" at a person's calendar. */
-export function hostAnswer(host: HostRuntime, at: number): BookingAnswer {
+function hostAnswer(host: HostRuntime, at: number): BookingAnswer {
   return { by: host.config.kind === "person" ? "person" : "host", at };
 }
 

@@ -26,7 +26,7 @@ import { ACTIVE_STATUSES } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { awaitedAnswers, participantFor, replaceParticipant } from "./rules.js";
 
-export const participantDeclined = (): BookingEnding => ({
+const participantDeclined = (): BookingEnding => ({
   kind: "declined",
   reason: "participant_declined",
   message: "a participant declined the booking",

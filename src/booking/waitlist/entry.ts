@@ -4,10 +4,11 @@
  * that keep records of its holds, and the grant's limits as data (authority.ts KeptGrant), so an
  * offer made later is checked against the mandate without a request carrying it.
  */
-import type { WaitlistRecord, WaitlistStatus } from "../../holds/waitlist-port.js";
+import type { WaitlistRecord } from "../../holds/waitlist-port.js";
 import type { Money } from "../../protocol/money/index.js";
 import type { ActionTerms, Authority, KeptGrant } from "../authority.js";
 import type { Place } from "../contract.js";
+import type { WaitlistEntryView } from "./view.js";
 import type { BookingRefusal } from "../errors.js";
 import { bookingRefusal } from "../rules/index.js";
 import { err, ok, type Result } from "../../protocol/result.js";
@@ -33,25 +34,6 @@ export function decodeEntryPayload(text: string): EntryPayload {
   return p as EntryPayload;
 }
 
-/** An entry as every edge reads it (the SchCP edge writes the WaitlistEntry wire shape from it). */
-export interface WaitlistEntryView {
-  readonly entryId: string;
-  readonly hostId: string;
-  readonly status: WaitlistStatus;
-  readonly serviceId: string;
-  /** Epoch ms, half-open. */
-  readonly window: { readonly start: number; readonly end: number };
-  readonly createdAt: number;
-  /** 1-based place in the line while waiting. */
-  readonly position?: number;
-  readonly holdId?: string;
-  readonly principal: string;
-  readonly agentKey: string;
-  readonly callbackUrl?: string;
-  readonly place?: Place;
-  readonly partySize: number;
-}
-
 export function entryView(record: WaitlistRecord, position?: number): WaitlistEntryView {
   const p = decodeEntryPayload(record.payload);
   return {
@@ -75,7 +57,7 @@ const limit = (reason: string, message: string): Result<void, BookingRefusal> =>
   err(bookingRefusal("authority_limit", { reason: reason as "outside_window", message }));
 
 /** Whether an offer's terms fit the kept grant (§5.9 "the mandate still valid and covering it"). */
-export function fitsGrant(grant: KeptGrant, terms: ActionTerms, now: number): Result<void, BookingRefusal> {
+function fitsGrant(grant: KeptGrant, terms: ActionTerms, now: number): Result<void, BookingRefusal> {
   if (grant.expiresAt !== undefined && grant.expiresAt <= now)
     return err(
       bookingRefusal("authority_invalid", { reason: "mandate_expired", message: "the mandate has expired" }),
@@ -116,3 +98,5 @@ export function keptAuthority(record: WaitlistRecord, grant: KeptGrant, now: num
     permits: (terms) => fitsGrant(grant, terms, now),
   };
 }
+
+export type { WaitlistEntryView } from "./view.js";

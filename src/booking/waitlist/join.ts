@@ -18,7 +18,7 @@ import { bookingRefusal, checkAccess, checkPlace, withContactRemedy } from "../r
 import { encodeEntryPayload, entryView, type WaitlistEntryView } from "./entry.js";
 
 /** §5.9: "The window is at most 31 days". */
-export const MAX_WAITLIST_WINDOW_MS = 31 * 86_400_000;
+const MAX_WAITLIST_WINDOW_MS = 31 * 86_400_000;
 
 export interface JoinWaitlistParams {
   readonly caller: Caller;

@@ -24,7 +24,7 @@ import { findService } from "../holds/lookup.js";
 import { decodeEntryPayload, entryView, keptAuthority, type WaitlistEntryView } from "./entry.js";
 
 /** §5.9 "A freed time is offered at most three times". */
-export const MAX_OFFERS_PER_FREED_TIME = 3;
+const MAX_OFFERS_PER_FREED_TIME = 3;
 /** Entries whose offer is prepared for one freed time: the first few the time suits. */
 const MAX_CANDIDATES = 5;
 /** Waiting entries read to find them. */

@@ -151,7 +151,7 @@ export const fadesOnQueen: SyntheticScenario = {
 };
 
 /** Maple Street Auto's second location (SchCP §2.4 brand): the same shop, its own bays and bookings. */
-export const mapleStreetAutoEast: SyntheticScenario = {
+const mapleStreetAutoEast: SyntheticScenario = {
   ...mapleStreetAuto,
   organization: {
     ...mapleStreetAuto.organization,

@@ -9,6 +9,7 @@
 import { escapeHtml as e, page } from "../http/layout.js";
 import type { Place } from "../../protocol/place.js";
 import { CONSOLE_TITLE, csrfField } from "./pages.js";
+import { counterPath } from "./counter-path.js";
 
 export interface CounterPageView {
   readonly hostId: string;
@@ -34,9 +35,6 @@ export interface CounterForm {
   readonly start?: string;
   readonly place?: Place;
 }
-
-export const counterPath = (hostId: string, bookingId: string) =>
-  `/console/hosts/${encodeURIComponent(hostId)}/bookings/${encodeURIComponent(bookingId)}/counter`;
 
 const PLACE_FIELDS: ReadonlyArray<{ key: keyof Place; label: string; hint?: string; short?: boolean }> = [
   { key: "name", label: "Name of the place", hint: "A park, a café, a meeting room" },

@@ -10,7 +10,7 @@
 import type { ConsoleViewer } from "./managed-hosts.js";
 import { escapeHtml as e, page } from "../http/layout.js";
 import type { BookingRow, OperateView } from "./operate-view.js";
-import { counterPath } from "./counter-page.js";
+import { counterPath } from "./counter-path.js";
 
 export const CONSOLE_TITLE = "Booking Gateway console";
 

@@ -26,7 +26,7 @@ import { coreCaller, type SchcpCaller } from "./caller.js";
 import { checkAction } from "./mandate-authority.js";
 
 /** The closed WaitlistEntry (§5.9), times at the host's offset. */
-export function wireEntry(entry: WaitlistEntryView, timeZone: string): WaitlistEntry {
+function wireEntry(entry: WaitlistEntryView, timeZone: string): WaitlistEntry {
   return {
     waitlist_id: entry.entryId,
     status: entry.status,

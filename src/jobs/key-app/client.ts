@@ -38,7 +38,7 @@ export interface KeyAppClientOptions {
 }
 
 /** {status}/claims, the status URL taken as given (one trailing slash dropped). */
-export function claimsUrl(statusUrl: string): string {
+function claimsUrl(statusUrl: string): string {
   return `${statusUrl.replace(/\/$/, "")}/claims`;
 }
 

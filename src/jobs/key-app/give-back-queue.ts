@@ -41,7 +41,7 @@ export interface GiveBackQueue {
 }
 
 /** The job id: the same claim at the same key app is one job, whoever queues it. */
-export function giveBackJobId(job: GiveBackJob): string {
+function giveBackJobId(job: GiveBackJob): string {
   return `gb-${createHash("sha256").update(`${job.statusUrl}\n${job.claimId}`).digest("hex").slice(0, 40)}`;
 }
 

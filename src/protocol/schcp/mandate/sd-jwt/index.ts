@@ -5,8 +5,8 @@
  */
 export { issueSdJwtMandate } from "./issue.js";
 export type { IssuedSdJwtMandate, SdJwtIssueOptions, SdJwtMandateClaims } from "./issue.js";
-export { algOf, parsePrincipalJwk, signJws } from "./keys.js";
+export { signJws } from "./keys.js";
 export type { P256PublicJwk, PrincipalPublicJwk, SdJwtAlg, SdJwtSigningKey } from "./keys.js";
 export { presentSdJwtMandate } from "./present.js";
 export type { PresentOptions } from "./present.js";
-export { KB_JWT_TYP, SD_JWT_TYP, sdHash } from "./profile.js";
+export { sdHash } from "./profile.js";

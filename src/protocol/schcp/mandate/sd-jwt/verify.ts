@@ -41,7 +41,7 @@ const ENVELOPE_CLAIMS = new Set(["aud", "cnf", "host_constraints", "schcp_status
  * narrow what the mandate allows. Nowhere else: a hidden window or max_price would widen it.
  */
 const ALLOWLISTS = new Set(["aud", "scope", "constraints/services", "constraints/bookings"]);
-export const MANDATE_DISCLOSURE_POLICY: DisclosurePolicy = {
+const MANDATE_DISCLOSURE_POLICY: DisclosurePolicy = {
   elements: (path) => {
     if (path.length === 3 && path[0] === "host_constraints")
       return ["services", "bookings"].includes(path[2]!);

@@ -201,20 +201,52 @@ describe("§5.9 joining", () => {
 });
 
 describe("§5.9 offers", () => {
-  it("§5.9 §7.3 an entry whose agent was suspended after joining is passed over at offer time; the next entry is offered", async () => {
+  it.each(["agent", "principal"] as const)(
+    "§5.9 §7.3 an entry whose %s was suspended after joining is passed over at offer time; the next entry is offered",
+    async (kind) => {
+      const w = world();
+      const first = newParty();
+      const second = newParty();
+      const { caller, bookingId } = await booked(w);
+      const a = unwrap(await join(w, first));
+      const b = unwrap(await join(w, second));
+      await suspend(w, {
+        kind,
+        id: kind === "agent" ? jwkThumbprint(first.agent.publicJwk) : principalOf(first),
+      });
+      unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+      expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("waiting");
+      expect(await entryStatus(w, GARAGE, b.waitlist_id)).toBe("offered");
+      expect(offeredEvents(w).map((e) => e.event["waitlist"])).toMatchObject([
+        { waitlist_id: b.waitlist_id, status: "offered" },
+      ]);
+    },
+  );
+
+  it("§5.9 an entry whose mandate expired is passed over at offer time, before the sweeper marks it expired", async () => {
     const w = world();
-    const first = newParty();
-    const second = newParty();
-    const { caller, bookingId } = await booked(w);
-    const a = unwrap(await join(w, first));
-    const b = unwrap(await join(w, second));
-    await suspend(w, { kind: "agent", id: jwkThumbprint(first.agent.publicJwk) });
-    unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+    // callerFor's mandates expire 30 days after they are issued: the first entry's at NOW + 30 d,
+    // the second's (issued a day later) at NOW + 31 d. The freed time is after the first's.
+    const window = { start: NOW + 29 * DAY, end: NOW + 31 * DAY };
+    const start = NOW + 30 * DAY + 2 * HOUR;
+    w.host(GARAGE).connector.openStarts = [start];
+    const caller = await callerFor(w, newParty(), { hostId: GARAGE });
+    const hold = await placeTestHold(w, w.host(GARAGE), caller, { start, resource: "bay-1" });
+    const bookingId = unwrap(
+      await confirmHold(w.deps, GARAGE, caller, hold.record.holdId, {
+        idempotency_key: "c",
+        offer_sha256: hold.offerSha256,
+      }),
+    ).body.booking.booking_id;
+    const a = unwrap(await join(w, newParty(), { window }));
+    w.clock.advance(DAY);
+    const b = unwrap(await join(w, newParty(), { window }));
+    w.clock.advance(29 * DAY + MINUTE);
+    unwrap(await hostCancelBooking(w.deps, GARAGE, bookingId, { timeStillGood: true }));
     expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("waiting");
     expect(await entryStatus(w, GARAGE, b.waitlist_id)).toBe("offered");
-    expect(offeredEvents(w).map((e) => e.event["waitlist"])).toMatchObject([
-      { waitlist_id: b.waitlist_id, status: "offered" },
-    ]);
+    await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now());
+    expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("expired");
   });
 });
 

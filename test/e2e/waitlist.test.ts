@@ -321,4 +321,37 @@ describe("§5.9 waitlist over HTTP on Redis", () => {
       await osbp.close();
     }
   }, 60_000);
+  it("§5.9 §9.1 a replay of POST /waitlist with the same idempotency_key returns the same entry; DELETE /waitlist/{id} makes it left", async () => {
+    const agent = newAgent(gw);
+    const host = await discover(agent, gw, HOST);
+    const [slot] = await freeSlots(agent, gw, host, "haircut", { fromDays: 10 });
+    const mandate = await openMandate(agent, HOST);
+    const opts = { mandate: mandate.compact };
+    const body = {
+      idempotency_key: `wl-replay-${agent.key.thumbprint.slice(0, 12)}`,
+      service_id: "haircut",
+      window: { start: slot!.start, end: slot!.end! },
+    };
+    const first = must(await agent.client.joinWaitlist(host, body, opts), "join");
+    expect(first.status).toBe(201);
+    const replay = must(await agent.client.joinWaitlist(host, body, opts), "replay");
+    expect(replay.status).toBe(201);
+    expect(replay.body).toEqual(first.body);
+    // The replay took no place in the line: under max_entries_per_agent 2 another key still joins.
+    const other = must(
+      await agent.client.joinWaitlist(host, { ...body, idempotency_key: `${body.idempotency_key}-2` }, opts),
+      "second entry",
+    );
+    expect(other.body.waitlist_id).not.toBe(first.body.waitlist_id);
+
+    const left = must(await agent.client.leaveWaitlist(host, first.body.waitlist_id, opts), "leave");
+    expect(left.status).toBe(200);
+    expect(left.body).toMatchObject({ waitlist_id: first.body.waitlist_id, status: "left" });
+    expect(left.body.position).toBeUndefined();
+    const read = must(await agent.client.getWaitlistEntry(host, first.body.waitlist_id, opts), "get left");
+    expect(read.body.status).toBe("left");
+    // Leaving one entry leaves the agent's other entry waiting.
+    const still = must(await agent.client.getWaitlistEntry(host, other.body.waitlist_id, opts), "get other");
+    expect(still.body.status).toBe("waiting");
+  }, 60_000);
 });

@@ -114,10 +114,9 @@ function counterTerms(
  * The status a pending_host booking takes when its guest accepts the host's counter (§5.11):
  * confirmed, "or tentative if required participants must answer again (§5.10)".
  *
- * PARTICIPANTS HOOK: required participants accepted the original contract; a counter is a new
- * one, so a booking with any required participant goes to tentative with each of them pending
- * again and a fresh deadline from the new start (§5.10 "Changes re-ask"). Bookings carry no
- * participants yet, so every accepted counter confirms.
+ * Required participants accepted the original contract; a counter is a new one, so applyMove
+ * (changes/apply-move.ts, reask) turns a booking with any required participant to tentative,
+ * each of them pending again with a fresh deadline from the new start (§5.10 "Changes re-ask").
  */
 function statusAfterAcceptedCounter(_state: BookingState): BookingStatus {
   return "confirmed";

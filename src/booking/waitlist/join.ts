@@ -79,7 +79,8 @@ async function join(
   const authority = params.caller.authority;
   if (authority === undefined || principal === null)
     return err(
-      bookingRefusal("authority_invalid", {
+      // No grant at all (SchCP words it 401 MANDATE_INVALID mandate_invalid, §3.3).
+      bookingRefusal("authority_required", {
         message: "joining a waitlist needs a mandate that could hold a slot in the window",
         basis: { policy: "holds.requires_mandate" },
       }),

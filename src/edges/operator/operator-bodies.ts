@@ -13,7 +13,8 @@ type Shape = Readonly<Record<string, { readonly kind: Kind; readonly required?: 
 
 const OPERATOR_BODIES = {
   approve: {},
-  decline: { reason: { kind: "string" }, message: { kind: "string" } },
+  // SchCP §5.9: time_still_good releases the declined booking's time to the waitlist first.
+  decline: { reason: { kind: "string" }, message: { kind: "string" }, time_still_good: { kind: "boolean" } },
   cancel: { message: { kind: "string" }, time_still_good: { kind: "boolean" } },
   attendance: { status: { kind: "attendance", required: true }, end: { kind: "instant" } },
   propose: { start: { kind: "instant", required: true }, place: { kind: "place" } },

@@ -44,9 +44,10 @@ const ACTIONS: Record<
 > = {
   approve: (api, h, id) => api.approve(h, id),
   decline: (api, h, id, b) => {
-    const input: { reason?: string; message?: string } = {};
+    const input: { reason?: string; message?: string; timeStillGood?: boolean } = {};
     if (str(b["reason"]) !== undefined) input.reason = str(b["reason"]);
     if (str(b["message"]) !== undefined) input.message = str(b["message"]);
+    if (typeof b["time_still_good"] === "boolean") input.timeStillGood = b["time_still_good"];
     return api.decline(h, id, input);
   },
   cancel: (api, h, id, b) => {

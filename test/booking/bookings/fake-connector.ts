@@ -59,7 +59,26 @@ export class FakeConnector implements Connector {
   }
 
   readonly catalog: CatalogSource = { read: () => Promise.resolve(ok(this.catalogValue)) };
-  readonly slots: SlotSource = { find: () => Promise.resolve(ok([])) };
+  /** Starts the platform lists as free, on every resource of the catalog (none by default). */
+  openStarts: number[] = [];
+  readonly slots: SlotSource = {
+    find: (q) => {
+      const service = this.catalogValue.services.find((x) => x.id === q.serviceId);
+      const duration = typeof service?.duration === "number" ? service.duration : undefined;
+      return Promise.resolve(
+        ok(
+          this.openStarts
+            .filter((start) => start >= q.range.start && start < q.range.end)
+            .map((start) => ({
+              serviceId: q.serviceId,
+              start,
+              ...(duration !== undefined && { end: start + duration }),
+              resourceIds: q.resourceIds ?? this.catalogValue.resources.map((r) => r.id),
+            })),
+        ),
+      );
+    },
+  };
   readonly bookings: BookingPort = {
     create: (r) => this.createBooking(r),
     get: (id) => this.getBooking(id),

@@ -9,6 +9,9 @@ import { respond } from "../../../src/edges/schcp/respond.js";
 import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
 import { reschedule } from "../../../src/edges/schcp/reschedule.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
+import { approveBooking } from "../../../src/booking/operator/approve.js";
+import { counterBooking } from "../../../src/booking/operator/counter.js";
+import { proposalResponse } from "../../../src/edges/schcp/proposal-response.js";
 import { loadBooking, saveBooking } from "../../../src/booking/bookings/store.js";
 import { ok } from "../../../src/protocol/result.js";
 import { bookingIndexEntry } from "../../../src/booking/bookings/index-entry.js";
@@ -379,5 +382,86 @@ describe("§5.10 Locks: tentative bookings count against the caps like holds", (
       start: formatInstant(SLOT + 2 * HOUR, "America/Toronto"),
     });
     refusalOf(next, "HOLD_LIMIT", "agent_limit");
+  });
+});
+
+describe("§5.10 at a host that approves bookings (host_approval with policies.tentative)", () => {
+  const APPROVING = "approving-tentative-garage";
+  function approvingWorld(): World {
+    return makeWorld([
+      makeHost(APPROVING, "Approving Tentative Garage", {
+        confirmation: "host_approval",
+        tentative: { maxConfirmWithin: "PT24H", maxConfirmWithinMs: 24 * HOUR },
+      }),
+    ]);
+  }
+  const answerAt = async (w: World, who: Party, id: string, hash: string) =>
+    respond(w.deps, APPROVING, await callerFor(w, who, { hostId: APPROVING, scope: ["cancel"] }), id, {
+      idempotency_key: "r",
+      accept: true,
+      offer_sha256: hash,
+    });
+  const stateAt = async (w: World, id: string) => (await loadBooking(w.store, APPROVING, id))!.state;
+
+  it("§5.10 the host's approval makes a booking whose required participant has not accepted tentative; their acceptance confirms it", async () => {
+    const w = approvingWorld();
+    const a = newParty();
+    const { r, hold } = await book(w, [{ who: principalOf(a), role: "invitee" }], APPROVING);
+    const made = unwrap(r);
+    expect(made.status).toBe(202);
+    expect(made.body.booking.status).toBe("pending_host");
+    const id = made.body.booking.booking_id;
+    const approved = unwrap(await approveBooking(w.deps, APPROVING, id));
+    expect(approved.status).toBe("tentative");
+    expect((await stateAt(w, id)).participants?.[0]?.status).toBe("pending");
+    const accepted = unwrap(await answerAt(w, a, id, hold.offerSha256));
+    expect(accepted.booking).toMatchObject({ status: "confirmed", answer: { by: "host" } });
+  });
+
+  it("§5.10 the host's approval confirms at once when every required participant accepted while it was pending", async () => {
+    const w = approvingWorld();
+    const a = newParty();
+    const { r, hold } = await book(w, [{ who: principalOf(a), role: "invitee" }], APPROVING);
+    const id = unwrap(r).body.booking.booking_id;
+    const early = unwrap(await answerAt(w, a, id, hold.offerSha256));
+    expect(early.booking.status).toBe("pending_host");
+    expect(unwrap(await approveBooking(w.deps, APPROVING, id)).status).toBe("confirmed");
+  });
+
+  it("§5.11 §5.10 accepting the host's counter on a pending booking whose participant already accepted returns it to tentative, the participant pending again", async () => {
+    const w = approvingWorld();
+    const a = newParty();
+    const { r, hold, caller } = await book(w, [{ who: principalOf(a), role: "invitee" }], APPROVING);
+    const id = unwrap(r).body.booking.booking_id;
+    unwrap(await answerAt(w, a, id, hold.offerSha256));
+    expect((await stateAt(w, id)).participants?.[0]?.status).toBe("accepted");
+
+    w.clock.advance(10 * MINUTE);
+    const newStart = "2030-01-08T12:00:00-05:00";
+    unwrap(await counterBooking(w.deps, testCreateHold(w), APPROVING, id, { start: newStart }));
+    const proposal = unwrap(await getBooking(w.deps, APPROVING, caller, id)).booking.proposal;
+    if (proposal === undefined) throw new Error("no counter");
+    const accepted = unwrap(
+      await proposalResponse(w.deps, APPROVING, caller, id, {
+        idempotency_key: "p",
+        proposal_id: proposal.proposal_id,
+        accept: true,
+        sequence: 0,
+        offer_sha256: offerSha256(proposal.offer),
+      }),
+    );
+    expect(accepted.booking).toMatchObject({
+      status: "tentative",
+      start: newStart,
+      sequence: 1,
+      answer: { by: "host" },
+    });
+    const s = await stateAt(w, id);
+    // A fresh deadline from now: the shorter of max_confirm_within (24 h) and the new start.
+    expect(s.participants?.[0]).toMatchObject({
+      status: "pending",
+      confirmBy: Math.min(w.clock.now() + 24 * HOUR, s.start),
+    });
+    expect(s.approvalBy).toBeUndefined();
   });
 });

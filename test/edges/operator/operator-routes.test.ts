@@ -143,6 +143,14 @@ describe("operator API actions", () => {
       "decline",
       ["b_1", { reason: "host_declined:fully_booked", message: "Sorry" }],
     ],
+    // §5.9: a decline with time_still_good offers the time to the waitlist.
+    [
+      "decline",
+      { message: "Sorry", time_still_good: true },
+      "decline",
+      ["b_1", { message: "Sorry", timeStillGood: true }],
+    ],
+    ["decline", { time_still_good: false }, "decline", ["b_1", { timeStillGood: false }]],
     [
       "cancel",
       { message: "The lift is broken", time_still_good: false },
@@ -183,6 +191,7 @@ describe("operator API actions", () => {
 
   it.each([
     ["an unknown member", "cancel", { timeStillGood: true }, "/timeStillGood"],
+    ["a decline's non-boolean time_still_good", "decline", { time_still_good: "yes" }, "/time_still_good"],
     ["a missing status", "attendance", {}, "/status"],
     ["a bad status", "attendance", { status: "late" }, "/status"],
     ["a start without offset", "propose", { start: "2026-10-16T09:00:00" }, "/start"],

@@ -1,0 +1,354 @@
+/**
+ * SchCP §5.9 waitlist rules, one by one, through the SchCP use cases and the core with the
+ * memory store (test/booking/bookings/world.ts): who may join (a mandate, contacts-only hosts,
+ * the window, the mandate's window and max_price, suspension), how entries expire, and each
+ * path that frees time to the waitlist (a lapsed approval, a reschedule away, a host's decline
+ * or cancel when the time is still good). The end to end on Redis is test/e2e/waitlist.test.ts.
+ */
+import { describe, expect, it } from "vitest";
+import { cancelBooking } from "../../../src/edges/schcp/cancel.js";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
+import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
+import { reschedule } from "../../../src/edges/schcp/reschedule.js";
+import { joinWaitlist } from "../../../src/edges/schcp/waitlist.js";
+import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
+import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
+import { declineBooking } from "../../../src/booking/operator/decline.js";
+import { hostCancelBooking } from "../../../src/booking/operator/host-cancel.js";
+import { sweepWaitlist } from "../../../src/booking/waitlist/index.js";
+import type { HostPolicies } from "../../../src/booking/api.js";
+import { REFUSALS } from "../../../src/protocol/schcp/refusals.js";
+import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
+import { jwkThumbprint, principalUrn } from "../../../src/protocol/jose/index.js";
+import type { MandateConstraints } from "../../../src/protocol/schcp/types.js";
+import { formatInstant } from "../../../src/protocol/time/index.js";
+import {
+  DAY,
+  HOUR,
+  MINUTE,
+  NOW,
+  SLOT,
+  callerFor,
+  makeHost,
+  makeWorld,
+  newParty,
+  placeTestHold,
+  refusalOf,
+  testCreateHold,
+  unwrap,
+  type Party,
+  type World,
+} from "../bookings/world.js";
+
+const GARAGE = "waitlist-garage";
+const DENTAL = "waitlist-dental";
+const CONTACTS = "waitlist-contacts";
+const TZ = "America/Toronto";
+const HOOK = "https://agent.example/hooks/schcp";
+const WAITLIST: HostPolicies["waitlist"] = { offerTtlMs: 5 * MINUTE, maxEntriesPerAgent: 2 };
+const principalOf = (p: Party) => principalUrn(jwkThumbprint(p.principal.publicJwk));
+const at = (ms: number) => formatInstant(ms, TZ);
+
+/** Every day 07:00–20:00, so the hold engine finds the bays working at SLOT. */
+const OPEN_DAILY = [0, 1, 2, 3, 4, 5, 6].map((day) => ({ day, open: "07:00", close: "20:00" }));
+
+/** The platform lists SLOT (the booked time) free, so the hold engine can place an offer there. */
+function world(contacts: readonly string[] = []): World {
+  const w = makeWorld([
+    makeHost(GARAGE, "Waitlist Garage", { waitlist: WAITLIST }),
+    makeHost(DENTAL, "Waitlist Dental", { waitlist: WAITLIST, confirmation: "host_approval" }),
+    makeHost(CONTACTS, "Waitlist Contacts", { waitlist: WAITLIST, access: "contacts", contacts }),
+  ]);
+  for (const id of [GARAGE, DENTAL, CONTACTS]) {
+    const host = w.host(id);
+    host.connector.openStarts = [SLOT];
+    for (const r of host.runtime.catalog.resources) (r as { hours: unknown }).hours = OPEN_DAILY;
+  }
+  return w;
+}
+
+/** The SchCP status the wire refusal travels with (§9.2). */
+const statusOf = (code: string) => REFUSALS[code as keyof typeof REFUSALS].status;
+
+interface JoinOptions {
+  readonly hostId?: string;
+  readonly constraints?: MandateConstraints;
+  readonly window?: { readonly start: number; readonly end: number };
+  readonly caller?: SchcpCaller;
+}
+
+async function join(w: World, party: Party, opts: JoinOptions = {}) {
+  const hostId = opts.hostId ?? GARAGE;
+  const caller =
+    opts.caller ??
+    (await callerFor(w, party, {
+      hostId,
+      ...(opts.constraints !== undefined && { constraints: opts.constraints }),
+    }));
+  const window = opts.window ?? { start: SLOT, end: SLOT + HOUR };
+  return joinWaitlist(w.deps, hostId, caller, {
+    idempotency_key: "j",
+    service_id: "oil-change",
+    window: { start: at(window.start), end: at(window.end) },
+    callback_url: HOOK,
+  });
+}
+
+/** A booking of bay-1 at SLOT (pending_host at the dental host). */
+async function booked(w: World, hostId = GARAGE) {
+  const caller = await callerFor(w, newParty(), { hostId });
+  const hold = await placeTestHold(w, w.host(hostId), caller, { callbackUrl: HOOK, resource: "bay-1" });
+  const r = unwrap(
+    await confirmHold(w.deps, hostId, caller, hold.record.holdId, {
+      idempotency_key: "c",
+      offer_sha256: hold.offerSha256,
+    }),
+  );
+  return { caller, hold, bookingId: r.body.booking.booking_id };
+}
+
+const entryStatus = async (w: World, hostId: string, entryId: string) =>
+  (await w.store.getWaitlistEntry(hostId, entryId))?.status;
+
+const offeredEvents = (w: World) =>
+  w.outbox.events.filter((e) => (e.event as { type: string }).type === "waitlist.offered");
+
+/** Five lapsed holds suspend a subject's holds (§7.3: ratio 1 over the minimum sample). */
+async function suspend(w: World, subject: { kind: "agent" | "principal"; id: string }) {
+  for (let i = 0; i < 5; i++) await w.store.recordOutcome(subject, "expired", w.clock.now());
+}
+
+describe("§5.9 joining", () => {
+  it("§5.9 joining without a mandate is refused: the core's authority_required, 401 MANDATE_INVALID mandate_invalid on SchCP", async () => {
+    const w = world();
+    const party = newParty();
+    const r = await join(w, party, { caller: { agentKey: jwkThumbprint(party.agent.publicJwk) } });
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.error.code).toBe("authority_required");
+    const wire = refusalOf(r, "MANDATE_INVALID", "mandate_invalid");
+    expect(statusOf(wire.code)).toBe(401);
+    expect(await w.store.waitingEntries(GARAGE, 10)).toEqual([]);
+  });
+
+  it("§5.9 §7.8 at a contacts-only host a non-contact's join is 403 NOT_PERMITTED not_a_contact; a contact joins", async () => {
+    const contact = newParty();
+    const w = world([principalOf(contact)]);
+    const wire = refusalOf(await join(w, newParty(), { hostId: CONTACTS }), "NOT_PERMITTED", "not_a_contact");
+    expect(statusOf(wire.code)).toBe(403);
+    const joined = unwrap(await join(w, contact, { hostId: CONTACTS }));
+    expect(joined).toMatchObject({ status: "waiting", position: 1 });
+  });
+
+  it("§5.9 a window longer than 31 days is 400 INVALID_REQUEST; 31 days exactly joins", async () => {
+    const w = world();
+    const party = newParty();
+    const wire = refusalOf(
+      await join(w, party, { window: { start: SLOT, end: SLOT + 31 * DAY + MINUTE } }),
+      "INVALID_REQUEST",
+      "invalid_request",
+    );
+    expect(statusOf(wire.code)).toBe(400);
+    expect(wire.details).toMatchObject({ field: "window" });
+    unwrap(await join(w, party, { window: { start: SLOT, end: SLOT + 31 * DAY } }));
+  });
+
+  it("§5.9 a mandate whose window does not contain the entry's window is 403 MANDATE_LIMIT outside_window", async () => {
+    const w = world();
+    const wire = refusalOf(
+      await join(w, newParty(), {
+        constraints: { window: { not_before: at(SLOT), not_after: at(SLOT + 30 * MINUTE) } },
+      }),
+      "MANDATE_LIMIT",
+      "outside_window",
+    );
+    expect(statusOf(wire.code)).toBe(403);
+    // A mandate window around the entry's admits it.
+    unwrap(
+      await join(w, newParty(), {
+        constraints: { window: { not_before: at(SLOT - HOUR), not_after: at(SLOT + 2 * HOUR) } },
+      }),
+    );
+  });
+
+  it("§5.9 a mandate whose max_price is below the service's all-in total is 403 MANDATE_LIMIT over_max_price", async () => {
+    const w = world();
+    // The oil change is 79.00 + 13% HST = 89.27 all in.
+    const wire = refusalOf(
+      await join(w, newParty(), { constraints: { max_price: { amount: "89.26", currency: "CAD" } } }),
+      "MANDATE_LIMIT",
+      "over_max_price",
+    );
+    expect(statusOf(wire.code)).toBe(403);
+    unwrap(await join(w, newParty(), { constraints: { max_price: { amount: "89.27", currency: "CAD" } } }));
+  });
+
+  it("§5.9 §7.3 a suspended agent cannot join: 429 HOLD_LIMIT holds_suspended", async () => {
+    const w = world();
+    const party = newParty();
+    await suspend(w, { kind: "agent", id: jwkThumbprint(party.agent.publicJwk) });
+    const wire = refusalOf(await join(w, party), "HOLD_LIMIT", "holds_suspended");
+    expect(statusOf(wire.code)).toBe(429);
+    expect(wire.basis).toMatchObject({ subject: "agent" });
+  });
+
+  it("§5.9 §7.3 a suspended principal cannot join: 429 HOLD_LIMIT holds_suspended", async () => {
+    const w = world();
+    const party = newParty();
+    await suspend(w, { kind: "principal", id: principalOf(party) });
+    const wire = refusalOf(await join(w, party), "HOLD_LIMIT", "holds_suspended");
+    expect(wire.basis).toMatchObject({ subject: "principal" });
+  });
+});
+
+describe("§5.9 offers", () => {
+  it.each(["agent", "principal"] as const)(
+    "§5.9 §7.3 an entry whose %s was suspended after joining is passed over at offer time; the next entry is offered",
+    async (kind) => {
+      const w = world();
+      const first = newParty();
+      const second = newParty();
+      const { caller, bookingId } = await booked(w);
+      const a = unwrap(await join(w, first));
+      const b = unwrap(await join(w, second));
+      await suspend(w, {
+        kind,
+        id: kind === "agent" ? jwkThumbprint(first.agent.publicJwk) : principalOf(first),
+      });
+      unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+      expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("waiting");
+      expect(await entryStatus(w, GARAGE, b.waitlist_id)).toBe("offered");
+      expect(offeredEvents(w).map((e) => e.event["waitlist"])).toMatchObject([
+        { waitlist_id: b.waitlist_id, status: "offered" },
+      ]);
+    },
+  );
+
+  it("§5.9 an entry whose mandate expired is passed over at offer time, before the sweeper marks it expired", async () => {
+    const w = world();
+    // callerFor's mandates expire 30 days after they are issued: the first entry's at NOW + 30 d,
+    // the second's (issued a day later) at NOW + 31 d. The freed time is after the first's.
+    const window = { start: NOW + 29 * DAY, end: NOW + 31 * DAY };
+    const start = NOW + 30 * DAY + 2 * HOUR;
+    w.host(GARAGE).connector.openStarts = [start];
+    const caller = await callerFor(w, newParty(), { hostId: GARAGE });
+    const hold = await placeTestHold(w, w.host(GARAGE), caller, { start, resource: "bay-1" });
+    const bookingId = unwrap(
+      await confirmHold(w.deps, GARAGE, caller, hold.record.holdId, {
+        idempotency_key: "c",
+        offer_sha256: hold.offerSha256,
+      }),
+    ).body.booking.booking_id;
+    const a = unwrap(await join(w, newParty(), { window }));
+    w.clock.advance(DAY);
+    const b = unwrap(await join(w, newParty(), { window }));
+    w.clock.advance(29 * DAY + MINUTE);
+    unwrap(await hostCancelBooking(w.deps, GARAGE, bookingId, { timeStillGood: true }));
+    expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("waiting");
+    expect(await entryStatus(w, GARAGE, b.waitlist_id)).toBe("offered");
+    await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now());
+    expect(await entryStatus(w, GARAGE, a.waitlist_id)).toBe("expired");
+  });
+});
+
+describe("§5.9 expiry (sweepWaitlist)", () => {
+  it("§5.9 an entry whose window passed is expired", async () => {
+    const w = world();
+    const e = unwrap(await join(w, newParty()));
+    expect(await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now())).toMatchObject({ expired: 0 });
+    w.clock.advance(SLOT + HOUR - NOW);
+    expect(await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now())).toMatchObject({ expired: 1 });
+    expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("expired");
+  });
+
+  it("§5.9 an entry whose mandate expired before an offer is expired, though its window has not passed", async () => {
+    const w = world();
+    // callerFor's mandates expire 30 days from now; this window runs past that.
+    const window = { start: NOW + 29 * DAY, end: NOW + 31 * DAY };
+    const e = unwrap(await join(w, newParty(), { window }));
+    w.clock.advance(30 * DAY + MINUTE);
+    expect(w.clock.now()).toBeLessThan(window.end);
+    expect(await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now())).toMatchObject({ expired: 1 });
+    expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("expired");
+  });
+});
+
+describe("§5.9 freed time goes to the waitlist first", () => {
+  it("§5.9 a lapsed approval (approval_by passed at a host_approval host) offers the time to the waitlist", async () => {
+    const w = world();
+    const { bookingId } = await booked(w, DENTAL);
+    const e = unwrap(await join(w, newParty(), { hostId: DENTAL }));
+    w.clock.advance(2 * HOUR);
+    expect((await expireOverdue(w.deps, DENTAL)).expired).toEqual([bookingId]);
+    expect(await entryStatus(w, DENTAL, e.waitlist_id)).toBe("offered");
+    const [offered] = offeredEvents(w);
+    expect(offered?.event["hold"]).toMatchObject({ start: at(SLOT), status: "held" });
+  });
+
+  it("§5.9 a reschedule away (the guest accepts a change offer) offers the old time to the waitlist", async () => {
+    const w = world();
+    const { caller, bookingId } = await booked(w);
+    const e = unwrap(await join(w, newParty()));
+    const o = unwrap(
+      await changeOffer(w.deps, testCreateHold(w), GARAGE, caller, bookingId, {
+        idempotency_key: "o",
+        sequence: 0,
+        start: at(SLOT + 3 * HOUR),
+      }),
+    );
+    expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("waiting");
+    unwrap(
+      await reschedule(w.deps, GARAGE, caller, bookingId, {
+        idempotency_key: "m",
+        sequence: 0,
+        offer_sha256: offerSha256(o.proposal.offer),
+      }),
+    );
+    expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("offered");
+    expect(offeredEvents(w)[0]?.event["hold"]).toMatchObject({ start: at(SLOT) });
+  });
+
+  it.each([
+    [true, "offered"],
+    [false, "waiting"],
+    [undefined, "waiting"],
+  ] as const)(
+    "§5.9 a host decline with timeStillGood %s leaves the entry %s",
+    async (timeStillGood, expected) => {
+      const w = world();
+      const { bookingId } = await booked(w, DENTAL);
+      const e = unwrap(await join(w, newParty(), { hostId: DENTAL }));
+      unwrap(
+        await declineBooking(w.deps, DENTAL, bookingId, {
+          message: "no",
+          ...(timeStillGood !== undefined && { timeStillGood }),
+        }),
+      );
+      expect(await entryStatus(w, DENTAL, e.waitlist_id)).toBe(expected);
+      expect(offeredEvents(w)).toHaveLength(expected === "offered" ? 1 : 0);
+      // Either way the booking's time is freed.
+      expect((await w.store.getBooking(DENTAL, bookingId))?.state).toBe("released");
+    },
+  );
+
+  it.each([
+    [true, "offered"],
+    [false, "waiting"],
+    [undefined, "waiting"],
+  ] as const)(
+    "§5.9 a host cancel with timeStillGood %s leaves the entry %s",
+    async (timeStillGood, expected) => {
+      const w = world();
+      const { bookingId } = await booked(w);
+      const e = unwrap(await join(w, newParty()));
+      unwrap(
+        await hostCancelBooking(w.deps, GARAGE, bookingId, {
+          message: "sorry",
+          ...(timeStillGood !== undefined && { timeStillGood }),
+        }),
+      );
+      expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe(expected);
+      expect(offeredEvents(w)).toHaveLength(expected === "offered" ? 1 : 0);
+      expect((await w.store.getBooking(GARAGE, bookingId))?.state).toBe("released");
+    },
+  );
+});

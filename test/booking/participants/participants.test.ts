@@ -5,6 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { getBooking } from "../../../src/edges/schcp/get.js";
+import { cancelBooking } from "../../../src/edges/schcp/cancel.js";
 import { respond } from "../../../src/edges/schcp/respond.js";
 import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
 import { reschedule } from "../../../src/edges/schcp/reschedule.js";
@@ -198,6 +199,19 @@ describe("§5.10 answering", () => {
     const reader = await callerFor(w, a, { hostId: TENTATIVE, scope: ["cancel"] });
     refusalOf(await getBooking(w.deps, TENTATIVE, reader, id), "NOT_FOUND");
   });
+
+  it("§5.6 §5.10 a tentative booking is cancelled by the guest like any booking, frees the time, and counts like a released hold", async () => {
+    const w = world();
+    const { r, caller } = await book(w, [{ who: principalOf(newParty()), role: "invitee" }]);
+    const id = unwrap(r).body.booking.booking_id;
+    expect(unwrap(r).body.booking.status).toBe("tentative");
+    const out = unwrap(await cancelBooking(w.deps, TENTATIVE, caller, id, { idempotency_key: "x" }));
+    expect(out.booking).toMatchObject({ status: "cancelled", sequence: 1 });
+    expect((await w.store.getBooking(TENTATIVE, id))?.state).toBe("released");
+    const rep = await w.store.reputation({ kind: "agent", id: caller.agentKey }, w.clock.now());
+    expect(rep.released).toBeGreaterThan(0);
+    expect(rep.confirmed).toBe(0);
+  });
 });
 
 describe("§5.10 deadlines", () => {
@@ -276,6 +290,39 @@ describe("§5.10 changes re-ask", () => {
 
 describe("§5.10 reconfirmation", () => {
   const reconfirm = { before: "PT24H", beforeMs: 24 * HOUR, default: "release" as const };
+
+  /** Every day 07:00–20:00 with SLOT listed free, so the hold engine can place a hold there. */
+  function openAtSlot(host: ReturnType<World["host"]>) {
+    host.connector.openStarts = [SLOT];
+    for (const r of host.runtime.catalog.resources)
+      (r as { hours: unknown }).hours = [0, 1, 2, 3, 4, 5, 6].map((day) => ({
+        day,
+        open: "07:00",
+        close: "20:00",
+      }));
+  }
+  const offerPayload = (jws: string) =>
+    JSON.parse(Buffer.from(jws.split(".")[1] ?? "", "base64url").toString("utf8")) as Record<string, unknown>;
+
+  it("§5.2 §5.10 the signed offer of a hold at a host with policies.reconfirm states reconfirm {before, default}; absent without it", async () => {
+    const RECONFIRMING = "reconfirming-garage";
+    const w = makeWorld([makeHost(RECONFIRMING, "Reconfirming Garage", { reconfirm })]);
+    for (const id of [RECONFIRMING, INSTANT]) openAtSlot(w.host(id));
+    const hold = async (hostId: string) => {
+      const caller = await callerFor(w, newParty(), { hostId });
+      return unwrap(
+        await placeHold(w.deps, hostId, caller, {
+          idempotency_key: "h",
+          service_id: "oil-change",
+          start: formatInstant(SLOT, "America/Toronto"),
+        }),
+      );
+    };
+    const stated = offerPayload((await hold(RECONFIRMING)).offer);
+    expect(stated["reconfirm"]).toEqual({ before: "PT24H", default: "release" });
+    const plain = offerPayload((await hold(INSTANT)).offer);
+    expect(plain).not.toHaveProperty("reconfirm");
+  });
 
   it("a change recomputes the booker's deadline from the new start, and adds one a move makes due", () => {
     const booker = {

@@ -10,7 +10,8 @@ import { cancelBooking } from "../../../src/edges/schcp/cancel.js";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
 import { reschedule } from "../../../src/edges/schcp/reschedule.js";
-import { joinWaitlist } from "../../../src/edges/schcp/waitlist.js";
+import { respond } from "../../../src/edges/schcp/respond.js";
+import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "../../../src/edges/schcp/waitlist.js";
 import type { SchcpCaller } from "../../../src/edges/schcp/caller.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
 import { declineBooking } from "../../../src/booking/operator/decline.js";
@@ -250,6 +251,106 @@ describe("§5.9 offers", () => {
   });
 });
 
+/** A world of the hosts given, each open every day with SLOT listed free (as world()). */
+function worldOf(...hosts: ReturnType<typeof makeHost>[]): World {
+  const w = makeWorld(hosts);
+  for (const h of hosts) {
+    h.connector.openStarts = [SLOT];
+    for (const r of h.runtime.catalog.resources) (r as { hours: unknown }).hours = OPEN_DAILY;
+  }
+  return w;
+}
+
+describe("§5.9 what an offer carries", () => {
+  it.each([
+    ["guest", { postal_code: "M5V 2T6", country: "CA" }],
+    ["elsewhere", { name: "Rink 2, Leaside Arena" }],
+  ] as const)(
+    "§5.9 an entry for a service at the %s place carries its place, and the offered hold carries the same place",
+    async (location, place) => {
+      const id = `waitlist-${location}`;
+      const host = makeHost(id, "Waitlist Mobile", { waitlist: WAITLIST });
+      (host.runtime.config as { services: unknown }).services = [{ serviceId: "oil-change", location }];
+      const w = worldOf(host);
+      const { caller, bookingId } = await booked(w, id);
+      const party = newParty();
+      const e = unwrap(
+        await joinWaitlist(w.deps, id, await callerFor(w, party, { hostId: id }), {
+          idempotency_key: "j",
+          service_id: "oil-change",
+          window: { start: at(SLOT), end: at(SLOT + HOUR) },
+          callback_url: HOOK,
+          place,
+        }),
+      );
+      expect(e.place).toEqual(place);
+      unwrap(await cancelBooking(w.deps, id, caller, bookingId, { idempotency_key: "x" }));
+      expect(await entryStatus(w, id, e.waitlist_id)).toBe("offered");
+      const [offered] = offeredEvents(w);
+      expect(offered?.event["waitlist"]).toMatchObject({ waitlist_id: e.waitlist_id, place });
+      expect(offered?.event["hold"]).toMatchObject({ start: at(SLOT), place });
+    },
+  );
+
+  it.each([
+    // §7.3 ratio = expired / max(outcomes, min_sample 5): 3 of 5 → 0.6 (120 s), 4 of 5 → 0.8 (60 s).
+    [3, 120_000],
+    [4, 60_000],
+    [0, 5 * MINUTE],
+  ] as const)(
+    "§5.9 §7.3 the offered hold's TTL is offer_ttl scaled down by reputation: an agent with %s of 5 holds lapsed gets %s ms",
+    async (expired, ttlMs) => {
+      const w = world();
+      const { caller, bookingId } = await booked(w);
+      const party = newParty();
+      const agent = { kind: "agent" as const, id: jwkThumbprint(party.agent.publicJwk) };
+      for (let i = 0; i < 5; i++)
+        await w.store.recordOutcome(agent, i < expired ? "expired" : "released", w.clock.now());
+      const e = unwrap(await join(w, party));
+      unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+      expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("offered");
+      const hold = offeredEvents(w)[0]?.event["hold"] as { expires_at: string };
+      expect(Date.parse(hold.expires_at) - w.clock.now()).toBe(ttlMs);
+    },
+  );
+});
+
+describe("§5.9 reading and leaving an entry", () => {
+  it("§5.9 reading an entry is checked against the mandate's constraints: a mandate whose services leave out the entry's cannot read it (403 MANDATE_SCOPE service_not_allowed)", async () => {
+    const w = world();
+    const party = newParty();
+    const e = unwrap(await join(w, party));
+    const reader = await callerFor(w, party, { hostId: GARAGE, constraints: { services: ["oil-change"] } });
+    expect(unwrap(await getWaitlistEntry(w.deps, GARAGE, reader, e.waitlist_id))).toMatchObject({
+      waitlist_id: e.waitlist_id,
+      status: "waiting",
+    });
+    const other = await callerFor(w, party, { hostId: GARAGE, constraints: { services: ["tire-swap"] } });
+    const wire = refusalOf(
+      await getWaitlistEntry(w.deps, GARAGE, other, e.waitlist_id),
+      "MANDATE_SCOPE",
+      "service_not_allowed",
+    );
+    expect(statusOf(wire.code)).toBe(403);
+  });
+
+  it("§5.9 leaving an entry needs scope hold: a mandate without it is 403 MANDATE_SCOPE not_in_scope and the entry stays; with it the entry is left", async () => {
+    const w = world();
+    const party = newParty();
+    const e = unwrap(await join(w, party));
+    const noHold = await callerFor(w, party, { hostId: GARAGE, scope: ["cancel"] });
+    const wire = refusalOf(
+      await leaveWaitlist(w.deps, GARAGE, noHold, e.waitlist_id),
+      "MANDATE_SCOPE",
+      "not_in_scope",
+    );
+    expect(statusOf(wire.code)).toBe(403);
+    expect(await entryStatus(w, GARAGE, e.waitlist_id)).toBe("waiting");
+    const holder = await callerFor(w, party, { hostId: GARAGE, scope: ["hold"] });
+    expect(unwrap(await leaveWaitlist(w.deps, GARAGE, holder, e.waitlist_id)).status).toBe("left");
+  });
+});
+
 describe("§5.9 expiry (sweepWaitlist)", () => {
   it("§5.9 an entry whose window passed is expired", async () => {
     const w = world();
@@ -282,6 +383,39 @@ describe("§5.9 freed time goes to the waitlist first", () => {
     expect(await entryStatus(w, DENTAL, e.waitlist_id)).toBe("offered");
     const [offered] = offeredEvents(w);
     expect(offered?.event["hold"]).toMatchObject({ start: at(SLOT), status: "held" });
+  });
+
+  it("§5.10 §5.9 a required participant's decline frees the time to the waitlist first: the waiting entry is offered", async () => {
+    const id = "waitlist-tentative";
+    const w = worldOf(
+      makeHost(id, "Waitlist Tentative", {
+        waitlist: WAITLIST,
+        tentative: { maxConfirmWithin: "PT24H", maxConfirmWithinMs: 24 * HOUR },
+      }),
+    );
+    const invitee = newParty();
+    const caller = await callerFor(w, newParty(), { hostId: id });
+    const hold = await placeTestHold(w, w.host(id), caller, { callbackUrl: HOOK, resource: "bay-1" });
+    const made = unwrap(
+      await confirmHold(w.deps, id, caller, hold.record.holdId, {
+        idempotency_key: "c",
+        offer_sha256: hold.offerSha256,
+        participants: [{ who: principalOf(invitee), role: "invitee" }],
+      }),
+    );
+    expect(made.body.booking.status).toBe("tentative");
+    const e = unwrap(await join(w, newParty(), { hostId: id }));
+    const answering = await callerFor(w, invitee, { hostId: id, scope: ["cancel"] });
+    const out = unwrap(
+      await respond(w.deps, id, answering, made.body.booking.booking_id, {
+        idempotency_key: "r",
+        accept: false,
+        offer_sha256: hold.offerSha256,
+      }),
+    );
+    expect(out.booking.status).toBe("declined");
+    expect(await entryStatus(w, id, e.waitlist_id)).toBe("offered");
+    expect(offeredEvents(w)[0]?.event["hold"]).toMatchObject({ start: at(SLOT), status: "held" });
   });
 
   it("§5.9 a reschedule away (the guest accepts a change offer) offers the old time to the waitlist", async () => {

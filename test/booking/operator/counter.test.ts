@@ -459,3 +459,26 @@ describe("§5.11 declining, lapse, and the host's own answer while a counter is 
     expect(await canHold(g, DENTAL, AT("13:00"))).toBe(true);
   });
 });
+
+describe("§5.8 §5.11 a host proposal on a confirmed booking", () => {
+  it("§5.11 §5.8 a confirmed booking's place changes by a host proposal naming a place: accepted, the booking adopts the place (start kept)", async () => {
+    const g = await gateway();
+    const { caller, bookingId } = await pending(g, MOBILE, AT("09:00"), HOME);
+    expect(must(await g.service.approve(MOBILE, bookingId)).status).toBe("confirmed");
+    must(await g.service.propose(MOBILE, bookingId, { start: AT("09:00"), place: PARK }));
+    const p = proposalOf(await read(g, MOBILE, caller, bookingId));
+    expect(p).toMatchObject({ by: "host", start: AT("09:00"), place: PARK });
+    const before = await read(g, MOBILE, caller, bookingId);
+    expect(before.booking).toMatchObject({ status: "confirmed", place: HOME });
+    const accepted = must(
+      await answer(g, MOBILE, caller, bookingId, p, true, { sequence: before.booking.sequence }),
+    );
+    expect(accepted.booking).toMatchObject({
+      status: "confirmed",
+      start: AT("09:00"),
+      place: PARK,
+      sequence: before.booking.sequence + 1,
+      offer_sha256: offerSha256(p.offer),
+    });
+  });
+});

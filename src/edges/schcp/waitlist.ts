@@ -96,13 +96,9 @@ export async function getWaitlistEntry(
   caller: SchcpCaller,
   entryId: string,
 ): UseCase<WaitlistEntry> {
-  const runtime = deps.hosts.get(hostId);
-  if (runtime === undefined) return err(notFound(`host ${hostId}`));
-  const read = await coreRead(deps, runtime, coreCaller(deps.store, hostId, caller), entryId);
-  if (!read.ok) return err(withContactRemedy(read.error, runtime.config));
-  const allowed = await mandateAllows(deps, runtime, caller, read.value, "read");
-  if (!allowed.ok) return err(withContactRemedy(allowed.error, runtime.config));
-  return ok(wireEntry(read.value, runtime.config.timezone));
+  const found = await entryFor(deps, hostId, caller, entryId, "read");
+  if (!found.ok) return found;
+  return ok(wireEntry(found.value.entry, found.value.runtime.config.timezone));
 }
 
 export async function leaveWaitlist(
@@ -111,18 +107,32 @@ export async function leaveWaitlist(
   caller: SchcpCaller,
   entryId: string,
 ): UseCase<WaitlistEntry> {
+  // §5.9 "leaving one needs scope hold, as releasing a hold does".
+  const found = await entryFor(deps, hostId, caller, entryId, "release");
+  if (!found.ok) return found;
+  const { runtime, core } = found.value;
+  const left = await coreLeave(deps, runtime, core, entryId);
+  return left.ok
+    ? ok(wireEntry(left.value, runtime.config.timezone))
+    : err(withContactRemedy(left.error, runtime.config));
+}
+
+/** The entry as the core reads it for this caller, once the mandate allows `action` on it (§5.9). */
+async function entryFor(
+  deps: BookingDeps,
+  hostId: string,
+  caller: SchcpCaller,
+  entryId: string,
+  action: "read" | "release",
+) {
   const runtime = deps.hosts.get(hostId);
   if (runtime === undefined) return err(notFound(`host ${hostId}`));
   const core = coreCaller(deps.store, hostId, caller);
   const read = await coreRead(deps, runtime, core, entryId);
   if (!read.ok) return err(withContactRemedy(read.error, runtime.config));
-  // §5.9 "leaving one needs scope hold, as releasing a hold does".
-  const allowed = await mandateAllows(deps, runtime, caller, read.value, "release");
+  const allowed = await mandateAllows(deps, runtime, caller, read.value, action);
   if (!allowed.ok) return err(withContactRemedy(allowed.error, runtime.config));
-  const left = await coreLeave(deps, runtime, core, entryId);
-  return left.ok
-    ? ok(wireEntry(left.value, runtime.config.timezone))
-    : err(withContactRemedy(left.error, runtime.config));
+  return ok({ runtime, core, entry: read.value });
 }
 
 /** One id per offer (host, entry, hold), so queuing it twice is still one delivery. */

@@ -247,7 +247,7 @@ describe("BullMQ and the task lock on a Redis Cluster", () => {
       clock: { now: () => Date.now() },
       logger: recordingLogger(),
       policy: exponentialBackoff({ maxAttempts: 2, baseMs: 20, factor: 2 }),
-      fetch: createPublicFetch({ allowPrivateForTests: true }),
+      fetch: createPublicFetch({ allowPrivate: true }),
     });
     closers.push(() => outbox.close());
     await outbox.enqueue(outbound("e_cluster_1", agent.url()));

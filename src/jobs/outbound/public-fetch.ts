@@ -43,14 +43,10 @@ export interface PublicFetchOptions {
   readonly maxResponseBytes?: number;
   readonly resolver?: Resolver;
   /**
-   * Tests only: allow http: and non-public addresses, so a loopback server can stand in for
-   * an agent. Never set in a running gateway.
-   */
-  readonly allowPrivateForTests?: boolean;
-  /**
-   * The operator's explicit widening (STATUS_ALLOW_PRIVATE, for status URLs, SchCP §3.3): the
-   * same as allowPrivateForTests, loopback and private networks over http too. Link-local,
-   * multicast and reserved addresses stay refused at connect time (src/protocol/net/policy.ts).
+   * Allow http: and loopback or private-network addresses: a test's loopback server standing in
+   * for an agent, or the operator's explicit widening for status URLs (STATUS_ALLOW_PRIVATE,
+   * SchCP §3.3). Never set for webhooks in a running gateway. Link-local, multicast and reserved
+   * addresses stay refused at connect time (src/protocol/net/policy.ts).
    */
   readonly allowPrivate?: boolean;
   /**
@@ -69,14 +65,14 @@ export function createPublicFetch(options: PublicFetchOptions = {}): PublicFetch
   const timeoutMs = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const maxBytes = options.maxResponseBytes ?? DEFAULTS.maxResponseBytes;
   const resolver = options.resolver ?? systemResolver;
-  const allowPrivate = options.allowPrivateForTests === true || options.allowPrivate === true;
+  const allowPrivate = options.allowPrivate === true;
   const ca =
     options.extraCa === undefined || options.extraCa.length === 0
       ? undefined
       : [...rootCertificates, ...options.extraCa];
 
   // The one outbound address policy (src/protocol/net/policy.ts); the tests' loopback agents
-  // are reached only when allowPrivateForTests widens it.
+  // are reached only when allowPrivate widens it.
   const policy: AddressPolicy = allowPrivate ? { allowPrivate: true } : {};
   const refuseAddress = (address: string): FetchRefusal | undefined => {
     const refused = policyRefusal(policy, address);

@@ -54,7 +54,7 @@ export async function startWebhookSink(): Promise<WebhookSink> {
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const inner = createPublicFetch({ allowPrivateForTests: true });
+  const inner = createPublicFetch({ allowPrivate: true });
   const transport: PublicFetch = (request) =>
     inner({ ...request, url: request.url.replace(CALLBACK_ORIGIN, `http://127.0.0.1:${port}`) });
 

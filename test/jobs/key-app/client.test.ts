@@ -37,7 +37,7 @@ async function keyApp(): Promise<{ service: KeyAppStatusService; running: Runnin
 }
 
 const loopbackClient = (opts: { timeoutMs?: number; maxResponseBytes?: number } = {}) =>
-  createKeyAppClient({ fetch: createPublicFetch({ allowPrivateForTests: true, ...opts }) });
+  createKeyAppClient({ fetch: createPublicFetch({ allowPrivate: true, ...opts }) });
 
 describe("GET {status} (§3.3 check 7)", () => {
   it("§3.3 reads the revocation status with remaining beside it", async () => {

@@ -181,7 +181,7 @@ describe("sweeper: hold.expired and reputation (SchCP §5.8, §7.3)", () => {
         hosts: fakeHosts({ [HOST]: [key] }),
         clock: { now: () => Date.now() },
         logger,
-        fetch: createPublicFetch({ allowPrivateForTests: true }),
+        fetch: createPublicFetch({ allowPrivate: true }),
       });
       const d = { store, clock: { now: () => AFTER }, outbox, logger, expiryNotice: holdExpiredWebhook };
       await sweepExpiredHolds(d);

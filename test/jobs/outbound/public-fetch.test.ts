@@ -11,7 +11,7 @@ let tcp: NetServer;
 let tcpPort = 0;
 let tcpConnections = 0;
 
-/** A loopback HTTP server standing in for an agent (allowPrivateForTests). */
+/** A loopback HTTP server standing in for an agent (allowPrivate). */
 let http: Server;
 let httpPort = 0;
 const seen: Array<{ method: string; url: string; headers: IncomingMessage["headers"]; body: string }> = [];
@@ -154,11 +154,11 @@ describe("publicOnly fetch refuses non-public destinations at connect time (SchC
   });
 });
 
-describe("publicOnly fetch with allowPrivateForTests against a loopback server", () => {
+describe("publicOnly fetch with allowPrivate against a loopback server", () => {
   it("connects to the address the injected resolver returned and sends the request", async () => {
     handler = (_req, res) => res.writeHead(204).end();
     const resolver = mapResolver({ "agent.example": loopback });
-    const fetch = createPublicFetch({ resolver, allowPrivateForTests: true });
+    const fetch = createPublicFetch({ resolver, allowPrivate: true });
     const res = await fetch({
       ...post(`http://agent.example:${httpPort}/hooks?x=1`),
       body: Buffer.from("{}"),
@@ -174,16 +174,14 @@ describe("publicOnly fetch with allowPrivateForTests against a loopback server",
   it("does not follow redirects: the 3xx comes back as it is, and only one request is made", async () => {
     handler = (_req, res) => res.writeHead(302, { location: `http://127.0.0.1:${httpPort}/elsewhere` }).end();
     const before = seen.length;
-    const res = await createPublicFetch({ allowPrivateForTests: true })(
-      post(`http://127.0.0.1:${httpPort}/r`),
-    );
+    const res = await createPublicFetch({ allowPrivate: true })(post(`http://127.0.0.1:${httpPort}/r`));
     expect(res).toMatchObject({ ok: true, value: { status: 302 } });
     expect(seen.length).toBe(before + 1);
   });
 
   it("bounds the response size", async () => {
     handler = (_req, res) => res.end(Buffer.alloc(1_000_000, 0x61));
-    const fetch = createPublicFetch({ allowPrivateForTests: true, maxResponseBytes: 1024 });
+    const fetch = createPublicFetch({ allowPrivate: true, maxResponseBytes: 1024 });
     const res = await fetch(post(`http://127.0.0.1:${httpPort}/big`));
     expect(res.ok).toBe(true);
     if (res.ok) {
@@ -195,7 +193,7 @@ describe("publicOnly fetch with allowPrivateForTests against a loopback server",
   it("gives up after timeoutMs when the peer never answers", async () => {
     handler = () => undefined; // never responds
     const started = Date.now();
-    const res = await createPublicFetch({ allowPrivateForTests: true, timeoutMs: 150 })(
+    const res = await createPublicFetch({ allowPrivate: true, timeoutMs: 150 })(
       post(`http://127.0.0.1:${httpPort}/slow`),
     );
     expect(res).toMatchObject({ ok: false, error: { code: "timeout" } });
@@ -207,7 +205,7 @@ describe("publicOnly fetch with allowPrivateForTests against a loopback server",
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
     const port = (closed.address() as AddressInfo).port;
     await new Promise((r) => closed.close(r));
-    const res = await createPublicFetch({ allowPrivateForTests: true })(post(`http://127.0.0.1:${port}/`));
+    const res = await createPublicFetch({ allowPrivate: true })(post(`http://127.0.0.1:${port}/`));
     expect(res).toMatchObject({ ok: false, error: { code: "network_error" } });
   });
 });

@@ -23,7 +23,7 @@ const key = hostKey("maple-street-auto-2026-10");
 const hosts = fakeHosts({ [HOST_ID]: [key] });
 const clock = { now: () => Date.now() };
 const policy = exponentialBackoff({ maxAttempts: 4, baseMs: 20, factor: 2 });
-const fetch = createPublicFetch({ allowPrivateForTests: true });
+const fetch = createPublicFetch({ allowPrivate: true });
 
 let redis: TestRedis;
 const closers: Array<() => Promise<void>> = [];

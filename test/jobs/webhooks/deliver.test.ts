@@ -131,7 +131,7 @@ describe("webhook delivery (SchCP §5.8)", () => {
 
       const loose = createDeliver({
         hosts,
-        fetch: createPublicFetch({ allowPrivateForTests: true }),
+        fetch: createPublicFetch({ allowPrivate: true }),
         clock: { now: () => Date.now() },
       });
       expect(await loose(outbound("e_1", agent.url()))).toEqual({ ok: true, value: 200 });

@@ -56,7 +56,7 @@ describe("in-process webhook queue (embedded default)", () => {
       logger,
       policy,
       scheduler,
-      fetch: createPublicFetch({ allowPrivateForTests: true }),
+      fetch: createPublicFetch({ allowPrivate: true }),
     });
     closers.push(() => outbox.close());
 

@@ -82,7 +82,7 @@ export interface SchcpHttpDeps {
   readonly mandateStatus?: MandateStatusPort;
   /**
    * Tests only: accept http: and literal non-public callback_url addresses (a loopback server
-   * standing in for an agent), as the transport's allowPrivateForTests does. Never in a
+   * standing in for an agent), as the transport's allowPrivate does. Never in a
    * running gateway.
    */
   readonly allowPrivateCallbacksForTests?: boolean;

@@ -4,7 +4,7 @@ import type { PlatformIdentity } from "../ports/result.js";
 
 /**
  * Servicialo has no request-side version (no header, no path segment): the pin recorded is the
- * documented spec version, servicialo-a2a v1.2.0 (/work/shared/specs, retrieved 2026-12), and
+ * documented spec version, servicialo-a2a v1.2.0 (retrieved 2026-12), and
  * the answers' `servicialo_version` body member is what drifts visibly (OSBP "Platform Metadata").
  */
 export const SERVICIALO_PLATFORM: PlatformIdentity = { vendor: "servicialo", api_version: "1.2.0" };

@@ -52,12 +52,43 @@ export class RedisConnectError extends Error {
   }
 }
 
-/** Connects, or disconnects and rejects with RedisConnectError when Redis does not answer. */
-export async function connectClient(client: RedisClient, url: string): Promise<void> {
-  try {
-    await client.connect();
-  } catch (error) {
-    client.disconnect();
-    throw new RedisConnectError(`cannot connect to Redis at ${redact(url)}`, { cause: error });
+/** How long a start keeps trying to reach Redis before it gives up (ConnectOptions.withinMs). */
+export const CONNECT_WITHIN_MS = 10_000;
+
+export interface ConnectOptions {
+  /**
+   * Keep trying this long (default 10 s): a server that is still starting (compose brings Redis
+   * up beside the gateway) or that drops one connection under load must not stop a start.
+   */
+  readonly withinMs?: number;
+}
+
+/**
+ * Connects, retrying with backoff until `withinMs` has passed; then disconnects and rejects
+ * with RedisConnectError naming the last cause. ioredis' own connect() rejects on the first
+ * closed socket ("Connection is closed") even though it would reconnect in the background.
+ */
+export async function connectClient(
+  client: RedisClient,
+  url: string,
+  options: ConnectOptions = {},
+): Promise<void> {
+  const deadline = Date.now() + (options.withinMs ?? CONNECT_WITHIN_MS);
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      await client.connect();
+      return;
+    } catch (error) {
+      client.disconnect();
+      const pause = Math.min(100 * 2 ** attempt, 1000);
+      if (Date.now() + pause >= deadline) {
+        const tries = attempt + 1;
+        throw new RedisConnectError(
+          `cannot connect to Redis at ${redact(url)} (${tries} ${tries === 1 ? "attempt" : "attempts"})`,
+          { cause: error },
+        );
+      }
+      await new Promise((resolve) => setTimeout(resolve, pause));
+    }
   }
 }

@@ -17,6 +17,8 @@ export interface RedisConnectionOptions {
   /** A reply slower than this rejects (default 5 s): never a hang. */
   readonly commandTimeoutMs?: number;
   readonly connectTimeoutMs?: number;
+  /** How long a start keeps trying to connect (connectClient's withinMs, default 10 s). */
+  readonly startWithinMs?: number;
   /** Longest pause between reconnect attempts (default 1 s). */
   readonly maxReconnectDelayMs?: number;
   /** Passed to ioredis last (tests and operators: TLS, username, …). */

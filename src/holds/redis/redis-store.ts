@@ -94,7 +94,7 @@ function runner(redis: RedisClient, options: RedisStoreOptions): ScriptRunner {
 export async function createRedisGatewayStore(options: RedisGatewayStoreOptions): Promise<RedisHoldStore> {
   const client = createClient(options);
   // A Redis that does not answer is the store's infrastructure error, as every failure here.
-  await connectClient(client, options.url).catch((error: unknown) => {
+  await connectClient(client, options.url, { withinMs: options.startWithinMs }).catch((error: unknown) => {
     throw unavailable("connect", error);
   });
   const store = new RedisHoldStore(client, options);

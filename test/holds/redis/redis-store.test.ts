@@ -278,7 +278,7 @@ describe("RedisHoldStore expiry events", () => {
 describe("createRedisGatewayStore", () => {
   it("rejects with HoldStoreUnavailableError when nothing answers", async () => {
     await expect(
-      createRedisGatewayStore({ url: "redis://127.0.0.1:1", keyPrefix: "x:" }),
+      createRedisGatewayStore({ url: "redis://127.0.0.1:1", keyPrefix: "x:", startWithinMs: 200 }),
     ).rejects.toBeInstanceOf(HoldStoreUnavailableError);
   });
 });

@@ -42,6 +42,11 @@ export interface StoredBooking {
   /** The core's description of the payload (BookingIndexEntry), when it gave one. */
   readonly index?: BookingIndexEntry;
   /**
+   * §5.10 Locks: the pool the booking's hold drew on. While the booking's index status is
+   * "tentative" it counts against its agent's cap and this pool like a hold (tentativeLocks).
+   */
+  readonly locks?: Pool;
+  /**
    * Written by a store that keeps the booking indexes. A snapshot taken before they existed
    * lacks it: backfillBookingIndex then describes the booking once.
    */
@@ -68,6 +73,11 @@ export class HostState {
    * time still occupies its resources for everyone until offerFreed moves it to the next entry.
    */
   readonly lineHeld = new Set<string>();
+  /**
+   * §5.10 Locks: ids of active bookings whose index status is "tentative" (and that know their
+   * pool): placeHold counts them against the agent cap and the pool, in its own step.
+   */
+  readonly tentativeLocks = new Set<string>();
   readonly bookings = new Map<string, StoredBooking>();
   readonly activeBookings = new Set<string>();
   /** resourceId → source → busy intervals (§10 imported busy time). */
@@ -237,6 +247,9 @@ export class HostState {
     if (stored.indexed === true) this.unindexed.delete(record.bookingId);
     if (record.state === "active") this.activeBookings.add(record.bookingId);
     else this.activeBookings.delete(record.bookingId);
+    if (record.state === "active" && stored.locks !== undefined && stored.index?.status === "tentative")
+      this.tentativeLocks.add(record.bookingId);
+    else this.tentativeLocks.delete(record.bookingId);
     this.#countForMandates(record);
     this.#fileByDay(record);
     this.#fileByPrincipal(previous?.record, record);

@@ -33,6 +33,7 @@ if hdr.k == "booking" then
       redis.call("ZREM", k, "k:" .. hdr.bid)
     end
     hset(KEYS[1], b, { s = "released", ed = fmt(now) })
+    bx_locks(hdr.bid, b)
     freed = al
   end
   rec = b

@@ -493,6 +493,24 @@ describe("§5.10 at a host that approves bookings (host_approval with policies.t
     expect(accepted.booking).toMatchObject({ status: "confirmed", answer: { by: "host" } });
   });
 
+  it("§5.8 §5.10 the host's approval that leaves the booking tentative is sent to the booker as booking.response, its booking tentative with the participant pending (never booking.confirmed)", async () => {
+    const w = approvingWorld();
+    const a = newParty();
+    const { r } = await book(w, [{ who: principalOf(a), role: "invitee" }], APPROVING);
+    const id = unwrap(r).body.booking.booking_id;
+    const before = w.outbox.events.length;
+    unwrap(await approveBooking(w.deps, APPROVING, id));
+    const sent = w.outbox.events.slice(before).map((e) => e.event as Record<string, unknown>);
+    expect(sent.map((e) => e["type"])).toEqual(["booking.response"]);
+    expect(sent[0]?.["booking"]).toMatchObject({
+      booking_id: id,
+      status: "tentative",
+      answer: { by: "host" },
+      participants: [{ who: principalOf(a), status: "pending" }],
+    });
+    expect(typeof sent[0]?.["receipt"]).toBe("string");
+  });
+
   it("§5.10 the host's approval confirms at once when every required participant accepted while it was pending", async () => {
     const w = approvingWorld();
     const a = newParty();

@@ -10,6 +10,7 @@
 --   mk  JSON list of mandate keys holding "h:<holdId>"
 --   fe  fence (increases on every beginConfirm/claim)   lu leaseUntil (confirming only)
 --   bk  bookingId (booked)   ed endedAt
+--   ln  "1": a §5.9 waitlist offer whose lapse keeps its time for the line (offer-freed.lua)
 -- An allocation is the member "h|<start>|<units>|<expiresAt>|<holdId>" of occ:<resourceId>,
 -- scored by the interval's end; a busy block is "b|<start>|0|0|<source>|<end>" (it fills
 -- the whole capacity). A hold's expiresAt never changes, so it can sit in the member: an

@@ -343,6 +343,50 @@ suite("RedisHoldStore on a Redis Cluster", async () => {
 });
 
 describe("§5.9 two processes on one Redis prefix", () => {
+  it("§5.9 a lapsed offer placed by one process keeps its time from a hold in another until the line step", async () => {
+    if (redis === undefined) throw new Error("no test Redis");
+    const keyPrefix = uniquePrefix("waitlist-2p-lapse");
+    const one = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    const two = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    try {
+      const hostId = newHost();
+      const bookingId = await book(one, hostId);
+      const a = await one.joinWaitlist(join(hostId, { agentKey: "a1" }));
+      if (!a.ok) throw new Error("join");
+      const first = await one.offerFreed({
+        hostId,
+        now: NOW + 1,
+        release: { kind: "booking", bookingId },
+        candidates: [{ entryId: a.value.entryId, hold: holdRequest(hostId, { now: NOW + 1 }), line: true }],
+      });
+      const lapsed = NOW + 1 + TTL;
+      const pub = (now: number) =>
+        two.placeHold(
+          holdRequest(hostId, { now, owner: { agentKey: "pub", principal: "pub", mandates: [] } }),
+        );
+      await two.sweepExpired(hostId, lapsed, 100);
+      const refused = await pub(lapsed + 1);
+      expect(refused.ok ? undefined : refused.error.reason).toBe("slot_taken");
+      const step = await two.offerFreed({
+        hostId,
+        now: lapsed + 2,
+        release: {
+          kind: "offer",
+          holdId: first.offered!.hold.holdId,
+          entryId: a.value.entryId,
+          entryStatus: "lapsed",
+        },
+        candidates: [],
+      });
+      expect(step.freed).toEqual(["bay-1"]);
+      expect((await pub(lapsed + 3)).ok).toBe(true);
+    } finally {
+      await dropPrefix(one.redis, keyPrefix);
+      await one.close();
+      await two.close();
+    }
+  });
+
   it("cannot both offer (or hold) the same freed time: one offerFreed wins, the other frees nothing", async () => {
     if (redis === undefined) throw new Error("no test Redis");
     const keyPrefix = uniquePrefix("waitlist-2p");

@@ -273,7 +273,11 @@ export interface NewBooking {
 }
 
 export interface HoldStore {
-  /** Caps, reserve and allocation in one atomic step; all-or-nothing (§4.1, §7.2). */
+  /**
+   * Caps, reserve and allocation in one atomic step; all-or-nothing (§4.1, §7.2). The caps count
+   * live holds and, §5.10 Locks, the host's active bookings whose index status is "tentative",
+   * each against its agent and the pool its hold drew on.
+   */
   placeHold(request: PlaceHoldRequest): Promise<HoldOutcome>;
   /** The hold as it stands at `now` (a held hold past its expiry reads as expired). */
   getHold(hostId: string, holdId: string, now: number): Promise<HoldRecord | undefined>;

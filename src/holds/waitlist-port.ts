@@ -75,6 +75,13 @@ export type FreedRelease =
 export interface OfferCandidate {
   readonly entryId: string;
   readonly hold: PlaceHoldRequest;
+  /**
+   * §5.9 "a lapse moves down the line": once this offer's hold lapses, its time stays with the
+   * line (occupied for everyone) until offerFreed with the hold as `release` moves it to the
+   * next entry; false (or absent) for the last offer a freed time gets, whose lapse makes the
+   * time public at once.
+   */
+  readonly line?: boolean;
 }
 
 export interface FreedOffer {

@@ -33,7 +33,6 @@ import type { CreateHoldParams } from "./params.js";
 import { encodeHoldPayload } from "./payload.js";
 import { reservesAt } from "./reserve.js";
 import { grantTtl, type TtlGrant } from "./ttl.js";
-import { capsLessTentative, tentativeLoad } from "../participants/locks.js";
 
 export interface CreatedHold {
   readonly record: HoldRecord;
@@ -266,29 +265,17 @@ export async function prepareHold(
       // A change offer counts against the agent's cap, not max_bookings (§5.7, §7.1).
       mandates: params.kind === "booking" ? (authority?.holdLimits ?? []) : [],
     },
+    // §5.10 Locks: the store counts the host's tentative bookings against these caps like holds,
+    // in the step that places the hold (HoldStore.placeHold).
     caps: c.hostInitiated
       ? { principalProven: true }
-      : capsLessTentative(
-          {
-            maxActivePerAgent: policies.holds.maxActivePerAgent,
-            maxActiveUnproven: policies.holds.maxActiveUnproven,
-            maxActivePerAttester: policies.holds.maxActivePerAttester,
-            principalProven: c.proven,
-            walkInReserves: reservesAt(runtime, params.start),
-          },
-          // §5.10 Locks: tentative bookings count against these caps like holds.
-          await tentativeLoad(
-            deps.store,
-            hostId,
-            {
-              agentKey: params.caller.agentKey,
-              ...(grant.attester !== undefined && { attester: grant.attester }),
-              proven: c.proven,
-            },
-            now,
-          ),
-          grant.attester !== undefined,
-        ),
+      : {
+          maxActivePerAgent: policies.holds.maxActivePerAgent,
+          maxActiveUnproven: policies.holds.maxActiveUnproven,
+          maxActivePerAttester: policies.holds.maxActivePerAttester,
+          principalProven: c.proven,
+          walkInReserves: reservesAt(runtime, params.start),
+        },
     ...(params.overlapBookingId !== undefined && { overlapBookingId: params.overlapBookingId }),
     alternatives,
     payload: encodeHoldPayload(payload),

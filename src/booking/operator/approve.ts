@@ -89,6 +89,14 @@ export async function approveBooking(
     if (state.creditPending === true)
       await recordBookerOutcome(deps, loaded.record.owner, state.principal, "confirmed", now);
     await notifyGuest(deps, host, saved.value, "confirmed", now);
+  } else if (saved.value.status === "tentative") {
+    // §5.8: "When the host changes a booking (... or approves/declines a pending_host booking),
+    // the endpoint POSTs a signed event"; §5.10: "The booker hears every answer as
+    // booking.response, and every status change as usual". The host's yes is the booking's
+    // answer (by: "host"); booking.confirmed would call final a booking §5.10 says is "not
+    // final" until its participants accept, so the booker hears booking.response, whose receipt
+    // shows the booking as it now stands: tentative, the participants pending.
+    await notifyGuest(deps, host, saved.value, "response", now);
   }
   return ok(bookingView(saved.value, deps.clock.now()));
 }

@@ -12,7 +12,9 @@
  * record: SchCP signs the offer). Then ONE store step (HoldStore.offerFreed) frees the time and
  * places the first candidate still waiting whose hold passes every hold control (§7.2) on a
  * resource that came free; nobody else sees the time in between. A freed time is offered at most
- * three times; after that it is public.
+ * three times; after that it is public. An offer that lapses keeps its time occupied for everyone
+ * (the stores' OfferCandidate.line) until the line step (sweep.ts, leave in read.ts) calls this
+ * with it as the release, so the time never looks free between the lapse and the next offer.
  */
 import type { BookingRecord, HoldRecord, PlaceHoldRequest } from "../../holds/port.js";
 import type { FreedRelease, OfferCandidate, WaitlistRecord } from "../../holds/waitlist-port.js";
@@ -119,7 +121,15 @@ async function prepareCandidates(
     if (out.length >= MAX_CANDIDATES) break;
     if (entry.until <= now || !suits(host, entry, start)) continue;
     const hold = await prepareOffer(deps, host, entry, start, round, offerTtlMs, now);
-    if (hold !== undefined) out.push({ entryId: entry.entryId, hold: preferFreed(hold, freed) });
+    // §5.9 "a lapse moves down the line ... after the third lapse it is public": a lapse of any
+    // offer but the last keeps the time occupied until the line step moves it (sweep.ts), so it
+    // is never free in between; the last one's lapse frees it at once.
+    if (hold !== undefined)
+      out.push({
+        entryId: entry.entryId,
+        hold: preferFreed(hold, freed),
+        line: round < MAX_OFFERS_PER_FREED_TIME,
+      });
   }
   return out;
 }

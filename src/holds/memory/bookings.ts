@@ -21,6 +21,7 @@ function update(host: HostState, record: BookingRecord, index?: BookingIndexEntr
   host.putBooking({
     types: stored?.types ?? [],
     ...(stored?.index !== undefined && { index: stored.index }),
+    ...(stored?.locks !== undefined && { locks: stored.locks }),
     ...((stored?.indexed === true || index !== undefined) && { indexed: true as const }),
     ...(index !== undefined && { index }),
     record,

@@ -29,6 +29,11 @@ export interface StoredHold {
   readonly types: readonly string[];
   /** The last fence handed out; fences only grow (beginConfirm, claimStuckConfirming). */
   readonly lastFence: number;
+  /**
+   * §5.9 a waitlist offer whose lapse moves its time down the line (OfferCandidate.line): once
+   * expired it keeps occupying its time (HostState.lineHeld) until the line step clears this.
+   */
+  readonly line?: true;
 }
 
 export interface StoredBooking {
@@ -36,6 +41,11 @@ export interface StoredBooking {
   readonly types: readonly string[];
   /** The core's description of the payload (BookingIndexEntry), when it gave one. */
   readonly index?: BookingIndexEntry;
+  /**
+   * §5.10 Locks: the pool the booking's hold drew on. While the booking's index status is
+   * "tentative" it counts against its agent's cap and this pool like a hold (tentativeLocks).
+   */
+  readonly locks?: Pool;
   /**
    * Written by a store that keeps the booking indexes. A snapshot taken before they existed
    * lacks it: backfillBookingIndex then describes the booking once.
@@ -58,6 +68,16 @@ export class HostState {
   readonly holds = new Map<string, StoredHold>();
   /** Ids of holds held (possibly lapsed, not yet expired) or confirming. */
   readonly live = new Set<string>();
+  /**
+   * §5.9 "a lapse moves down the line": ids of expired waitlist offers (StoredHold.line) whose
+   * time still occupies its resources for everyone until offerFreed moves it to the next entry.
+   */
+  readonly lineHeld = new Set<string>();
+  /**
+   * §5.10 Locks: ids of active bookings whose index status is "tentative" (and that know their
+   * pool): placeHold counts them against the agent cap and the pool, in its own step.
+   */
+  readonly tentativeLocks = new Set<string>();
   readonly bookings = new Map<string, StoredBooking>();
   readonly activeBookings = new Set<string>();
   /** resourceId → source → busy intervals (§10 imported busy time). */
@@ -111,6 +131,7 @@ export class HostState {
     for (const [id, stored] of data.holds) {
       h.holds.set(id, stored);
       h.indexHold(stored.record);
+      if (stored.line === true && stored.record.state === "expired") h.lineHeld.add(id);
     }
     for (const id of data.live) h.live.add(id);
     for (const stored of data.bookings.values()) {
@@ -134,6 +155,7 @@ export class HostState {
     const record: HoldRecord = { ...stored.record, state: "expired", endedAt: stored.record.expiresAt };
     this.holds.set(record.holdId, { ...stored, record });
     this.live.delete(record.holdId);
+    if (stored.line === true) this.lineHeld.add(record.holdId);
     this.events.push({
       hostId: this.hostId,
       holdId: record.holdId,
@@ -169,6 +191,37 @@ export class HostState {
     }
   }
 
+  /**
+   * Holds whose time is occupied at `now`: the live ones, and lapsed waitlist offers whose time
+   * waits for the line (§5.9, lineHeld; one lapsed but not expired yet too, so a read before the
+   * lazy expiry sees the same). They count for allocation and availability, not for any cap.
+   */
+  *occupyingHolds(now: number): Generator<StoredHold> {
+    for (const id of this.live) {
+      const h = this.holds.get(id);
+      if (h === undefined) continue;
+      if (
+        h.record.state === "confirming" ||
+        (h.record.state === "held" && (h.record.expiresAt > now || h.line === true))
+      )
+        yield h;
+    }
+    for (const id of this.lineHeld) {
+      const h = this.holds.get(id);
+      if (h !== undefined) yield h;
+    }
+  }
+
+  /** §5.9: the line step took the time of an expired waitlist offer; it no longer occupies it. */
+  releaseToLine(holdId: string): void {
+    this.lineHeld.delete(holdId);
+    const stored = this.holds.get(holdId);
+    if (stored?.line === true) {
+      const { line: _line, ...rest } = stored;
+      this.holds.set(holdId, rest);
+    }
+  }
+
   #index(key: string, id: string): void {
     const ids = this.#byOwner.get(key);
     if (ids === undefined) this.#byOwner.set(key, new Set([id]));
@@ -194,6 +247,9 @@ export class HostState {
     if (stored.indexed === true) this.unindexed.delete(record.bookingId);
     if (record.state === "active") this.activeBookings.add(record.bookingId);
     else this.activeBookings.delete(record.bookingId);
+    if (record.state === "active" && stored.locks !== undefined && stored.index?.status === "tentative")
+      this.tentativeLocks.add(record.bookingId);
+    else this.tentativeLocks.delete(record.bookingId);
     this.#countForMandates(record);
     this.#fileByDay(record);
     this.#fileByPrincipal(previous?.record, record);
@@ -297,7 +353,7 @@ export class HostState {
         });
       });
     };
-    for (const h of this.activeHolds(now)) add(h.record.interval, h.record.allocations, h.types);
+    for (const h of this.occupyingHolds(now)) add(h.record.interval, h.record.allocations, h.types);
     for (const b of this.bookingsActive(window)) {
       if (b.record.bookingId !== excludeBookingId) add(b.record.interval, b.record.allocations, b.types);
     }

@@ -132,6 +132,7 @@ export function completeConfirm(
     record,
     types: stored.types,
     indexed: true,
+    locks: stored.pool,
     ...(booking.index !== undefined && { index: booking.index }),
   });
   put(host, stored, { ...withoutConfirm(r), state: "booked", bookingId: record.bookingId, endedAt: now });

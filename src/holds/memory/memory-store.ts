@@ -370,7 +370,7 @@ export class MemoryHoldStore implements GatewayStore {
     const before = now - this.endedHoldRetentionMs;
     for (const [id, stored] of h.holds) {
       const ended = stored.record.endedAt;
-      if (!h.live.has(id) && ended !== undefined && ended < before) h.holds.delete(id);
+      if (!h.live.has(id) && !h.lineHeld.has(id) && ended !== undefined && ended < before) h.holds.delete(id);
     }
   }
 

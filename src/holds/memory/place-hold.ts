@@ -28,6 +28,13 @@ function capRefusal(host: HostState, request: PlaceHoldRequest, pool: Pool): Ref
     if (h.record.owner.agentKey === owner.agentKey) perAgent++;
     if (samePool(h.pool, pool)) inPool++;
   }
+  // §5.10 Locks: a tentative booking counts against the agent cap and its pool like a hold.
+  for (const id of host.tentativeLocks) {
+    const b = host.bookings.get(id);
+    if (b?.locks === undefined) continue;
+    if (b.record.owner.agentKey === owner.agentKey) perAgent++;
+    if (samePool(b.locks, pool)) inPool++;
+  }
   if (caps.maxActivePerAgent !== undefined && perAgent >= caps.maxActivePerAgent) {
     return refusal("agent_limit", { policy: "holds.max_active_per_agent", limit: caps.maxActivePerAgent });
   }

@@ -104,6 +104,8 @@ export function offerFreed(host: HostState, offer: FreedOffer): FreedOutcome {
   } else {
     const r = lifecycle.releaseHold(host, release.holdId, now);
     if (!r.ok) return { released: err({ reason: r.error.reason }), freed, passed: [] };
+    // A lapsed offer's time waited for this step (§5.9 "a lapse moves down the line").
+    host.releaseToLine(release.holdId);
     const entry = host.waitlist.get(release.entryId);
     if (entry?.status === "offered" && entry.holdId === release.holdId)
       host.waitlist.set(entry.entryId, { ...entry, status: release.entryStatus });
@@ -130,6 +132,9 @@ export function offerFreed(host: HostState, offer: FreedOffer): FreedOutcome {
       continue;
     }
     const hold: HoldRecord = placed.value;
+    const stored = host.holds.get(hold.holdId);
+    if (candidate.line === true && stored !== undefined)
+      host.holds.set(hold.holdId, { ...stored, line: true });
     host.waitlist.set(entry.entryId, { ...entry, status: "offered", holdId: hold.holdId });
     return { released, freed, offered: { entryId: entry.entryId, hold }, passed };
   }

@@ -10,11 +10,17 @@
  *   <p>{h}:busy:<resourceId>  HASH   source -> JSON list of that source's busy members
  *   <p>{h}:agt:<type>         ZSET   agent allocations of a resource type (walk-in reserve)
  *   <p>{h}:occlen             HASH   longest entry per occ/agt set (bounds overlap queries)
- *   <p>{h}:hexp               ZSET   held holds by expiresAt (lazy expiry, sweeper)
+ *   <p>{h}:hexp               ZSET   held holds by expiresAt (lazy expiry, sweeper); not a
+ *                                    §5.9 waitlist offer whose lapse waits for the line
+ *                                    step (its hold has ln = 1; lua/offer-freed.lua)
  *   <p>{h}:lease              ZSET   confirming holds by leaseUntil (reconciler)
- *   <p>{h}:agent:<agentKey>   ZSET   active holds per agent, score expiresAt (+inf confirming)
- *   <p>{h}:pool:unproven      ZSET   active holds of unproven principals (same scores)
- *   <p>{h}:pool:att:<id>      ZSET   active holds drawing on an attester's pool
+ *   <p>{h}:agent:<agentKey>   ZSET   active holds per agent, score expiresAt (+inf confirming),
+ *                                    and "t:<bookingId>" (+inf) per tentative booking
+ *                                    (§5.10 Locks; lua/booking-index.lua bx_locks)
+ *   <p>{h}:pool:unproven      ZSET   active holds of unproven principals (same scores and
+ *                                    tentative bookings)
+ *   <p>{h}:pool:att:<id>      ZSET   active holds (and tentative bookings) drawing on an
+ *                                    attester's pool
  *   <p>{h}:mand:<n>:<iss><jti> ZSET  "h:<holdId>" / "k:<bookingId>" counted against a mandate
  *   <p>{h}:bk:<bookingId>     HASH   the booking
  *   <p>{h}:pbk:<principal>    ZSET   a principal's bookings by end (isPrincipalProven)

@@ -164,11 +164,11 @@ export async function offerFreed(ctx: StoreContext, offer: FreedOffer): Promise<
         ? [k.booking(h, r.bookingId), k.hold(h, r.holdId)]
         : [k.booking(h, r.bookingId)];
   const args: string[] = [];
-  const segments: Array<[number, number, string]> = [];
+  const segments: Array<[number, number, string, 0 | 1]> = [];
   for (const c of offer.candidates) {
     const built = ctx.placeArgs.build(c.hold, ctx.settings.retentionMs);
     keys.push(k.waitlistEntry(h, c.entryId));
-    segments.push([keys.length, built.keys.length, c.entryId]);
+    segments.push([keys.length, built.keys.length, c.entryId, c.line === true ? 1 : 0]);
     keys.push(...built.keys);
     args.push(...built.args);
   }

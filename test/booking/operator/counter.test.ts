@@ -482,3 +482,53 @@ describe("§5.8 §5.11 a host proposal on a confirmed booking", () => {
     });
   });
 });
+
+describe("§5.7 a guest change offer naming a place on a confirmed booking", () => {
+  it("§5.7 a change offer with only a place keeps the start; accepted (and approved at this host_approval host), the booking adopts the place", async () => {
+    const g = await gateway();
+    const { caller, bookingId } = await pending(g, MOBILE, AT("09:00"), HOME);
+    expect(must(await g.service.approve(MOBILE, bookingId)).status).toBe("confirmed");
+    const before = await read(g, MOBILE, caller, bookingId);
+    const seq = before.booking.sequence;
+    // "start and place are each optional, but a request names at least one: a new place keeps the start".
+    const offer = must(
+      await g.service.changeOffer(MOBILE, caller, bookingId, {
+        idempotency_key: "co",
+        sequence: seq,
+        place: PARK,
+      }),
+    );
+    expect(validateSchcp("ChangeOfferResponse", offer).ok).toBe(true);
+    expect(offer.proposal).toMatchObject({ by: "guest", start: AT("09:00"), place: PARK });
+    const claims = must(
+      await verifyOffer(offer.proposal.offer, g.keys(MOBILE), { expectedIss: MOBILE }),
+    ).claims;
+    expect(claims).toMatchObject({
+      kind: "change",
+      booking_id: bookingId,
+      prev: before.booking.offer_sha256,
+    });
+    const hash = offerSha256(offer.proposal.offer);
+    // The booking keeps its place until the change is accepted.
+    expect((await read(g, MOBILE, caller, bookingId)).booking).toMatchObject({ place: HOME, sequence: seq });
+    const accepted = must(
+      await g.service.reschedule(MOBILE, caller, bookingId, {
+        idempotency_key: "rs",
+        sequence: seq,
+        offer_sha256: hash,
+      }),
+    );
+    // §5.7 step 3: the host approves a guest's move as it approves a booking.
+    expect(accepted.booking).toMatchObject({ place: HOME, sequence: seq, proposal: { awaiting_host: true } });
+    must(await g.service.approve(MOBILE, bookingId));
+    const moved = await read(g, MOBILE, caller, bookingId);
+    expect(moved.booking).toMatchObject({
+      status: "confirmed",
+      start: AT("09:00"),
+      place: PARK,
+      sequence: seq + 1,
+      offer_sha256: hash,
+    });
+    expect(types(g)).toContain("booking.change_approved");
+  });
+});

@@ -16,7 +16,6 @@ import { proposalResponse } from "../../../src/edges/schcp/proposal-response.js"
 import { loadBooking, saveBooking } from "../../../src/booking/bookings/store.js";
 import { ok } from "../../../src/protocol/result.js";
 import { bookingIndexEntry } from "../../../src/booking/bookings/index-entry.js";
-import { capsLessTentative } from "../../../src/booking/participants/locks.js";
 import { confirmByOf, reask } from "../../../src/booking/participants/rules.js";
 import { tooSoonForParticipants } from "../../../src/booking/changes/apply-move.js";
 import { placeHold } from "../../../src/edges/schcp/place-hold.js";
@@ -380,26 +379,6 @@ describe("§5.10 reconfirmation", () => {
 });
 
 describe("§5.10 Locks: tentative bookings count against the caps like holds", () => {
-  it("the agent cap and the booker's pool lose what tentative bookings take, never below zero", () => {
-    const caps = {
-      maxActivePerAgent: 3,
-      maxActiveUnproven: 8,
-      maxActivePerAttester: 8,
-      principalProven: false,
-    };
-    expect(capsLessTentative(caps, { agent: 2, pool: 5 }, false)).toMatchObject({
-      maxActivePerAgent: 1,
-      maxActiveUnproven: 3,
-      maxActivePerAttester: 8,
-    });
-    // §7.5: a vouchee keeps drawing on its attester's pool.
-    expect(capsLessTentative(caps, { agent: 4, pool: 9 }, true)).toMatchObject({
-      maxActivePerAgent: 0,
-      maxActiveUnproven: 8,
-      maxActivePerAttester: 0,
-    });
-  });
-
   it("an agent at its cap with a tentative booking is refused the next hold (HOLD_LIMIT agent_limit)", async () => {
     const w = makeWorld([
       makeHost(TENTATIVE, "Tentative Garage", {
@@ -429,6 +408,55 @@ describe("§5.10 Locks: tentative bookings count against the caps like holds", (
       start: formatInstant(SLOT + 2 * HOUR, "America/Toronto"),
     });
     refusalOf(next, "HOLD_LIMIT", "agent_limit");
+  });
+});
+
+describe("§5.10 Locks: two racing holds for the agent's last unit", () => {
+  it("§5.10 an agent with a tentative booking and one unit left sends two holds at once: exactly one is placed, the other is HOLD_LIMIT agent_limit", async () => {
+    const w = makeWorld([
+      makeHost(TENTATIVE, "Tentative Garage", {
+        tentative: { maxConfirmWithin: "PT24H", maxConfirmWithinMs: 24 * HOUR },
+        holds: {
+          maxTtlMs: 10 * MINUTE,
+          maxActivePerAgent: 2,
+          requiresMandate: true,
+          maxActiveUnproven: 8,
+          maxActivePerAttester: 8,
+        },
+      }),
+    ]);
+    // Both times free upstream and inside the bays' hours, so only the cap decides.
+    const host = w.host(TENTATIVE);
+    host.connector.openStarts = [SLOT + 2 * HOUR, SLOT + 3 * HOUR];
+    for (const res of host.runtime.catalog.resources)
+      (res as { hours: unknown }).hours = [0, 1, 2, 3, 4, 5, 6].map((day) => ({
+        day,
+        open: "07:00",
+        close: "20:00",
+      }));
+    const caller = await callerFor(w, newParty(), { hostId: TENTATIVE });
+    const hold = await placeTestHold(w, host, caller, { resource: "bay-1" });
+    const r = unwrap(
+      await confirmHold(w.deps, TENTATIVE, caller, hold.record.holdId, {
+        idempotency_key: "c",
+        offer_sha256: hold.offerSha256,
+        participants: [{ who: principalOf(newParty()), role: "invitee" }],
+      }),
+    );
+    expect(r.body.booking.status).toBe("tentative");
+    const attempt = (key: string, hours: number) =>
+      placeHold(w.deps, TENTATIVE, caller, {
+        idempotency_key: key,
+        service_id: "oil-change",
+        start: formatInstant(SLOT + hours * HOUR, "America/Toronto"),
+      });
+    const results = await Promise.all([attempt("h2", 2), attempt("h3", 3)]);
+    expect(results.filter((x) => x.ok)).toHaveLength(1);
+    refusalOf(
+      results.find((x) => !x.ok)!,
+      "HOLD_LIMIT",
+      "agent_limit",
+    );
   });
 });
 
@@ -463,6 +491,24 @@ describe("§5.10 at a host that approves bookings (host_approval with policies.t
     expect((await stateAt(w, id)).participants?.[0]?.status).toBe("pending");
     const accepted = unwrap(await answerAt(w, a, id, hold.offerSha256));
     expect(accepted.booking).toMatchObject({ status: "confirmed", answer: { by: "host" } });
+  });
+
+  it("§5.8 §5.10 the host's approval that leaves the booking tentative is sent to the booker as booking.response, its booking tentative with the participant pending (never booking.confirmed)", async () => {
+    const w = approvingWorld();
+    const a = newParty();
+    const { r } = await book(w, [{ who: principalOf(a), role: "invitee" }], APPROVING);
+    const id = unwrap(r).body.booking.booking_id;
+    const before = w.outbox.events.length;
+    unwrap(await approveBooking(w.deps, APPROVING, id));
+    const sent = w.outbox.events.slice(before).map((e) => e.event as Record<string, unknown>);
+    expect(sent.map((e) => e["type"])).toEqual(["booking.response"]);
+    expect(sent[0]?.["booking"]).toMatchObject({
+      booking_id: id,
+      status: "tentative",
+      answer: { by: "host" },
+      participants: [{ who: principalOf(a), status: "pending" }],
+    });
+    expect(typeof sent[0]?.["receipt"]).toBe("string");
   });
 
   it("§5.10 the host's approval confirms at once when every required participant accepted while it was pending", async () => {

@@ -30,6 +30,7 @@ import {
   NOW,
   SLOT,
   callerFor,
+  HoldRefused,
   makeHost,
   makeWorld,
   newParty,
@@ -485,4 +486,88 @@ describe("§5.9 freed time goes to the waitlist first", () => {
       expect((await w.store.getBooking(GARAGE, bookingId))?.state).toBe("released");
     },
   );
+});
+
+describe("§5.9 a lapse moves down the line", () => {
+  /** A third party's hold of bay-1 at SLOT: its refusal reason, or "held". */
+  async function thirdParty(w: World): Promise<string> {
+    const caller = await callerFor(w, newParty(), { hostId: GARAGE });
+    try {
+      await placeTestHold(w, w.host(GARAGE), caller, { resource: "bay-1", ttlMs: MINUTE });
+      return "held";
+    } catch (e) {
+      if (e instanceof HoldRefused) return e.reason;
+      throw e;
+    }
+  }
+
+  it("§5.9 right after an offer lapses, before any sweep, a third party's hold of that time is refused while entries remain; after the third offer lapses it is public at once", async () => {
+    const w = world();
+    const { caller, bookingId } = await booked(w);
+    const line = [];
+    for (let i = 0; i < 4; i++) line.push(unwrap(await join(w, newParty())));
+    unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+    const ttl = WAITLIST.offerTtlMs;
+    for (const [i, entry] of line.slice(0, 3).entries()) {
+      expect(await entryStatus(w, GARAGE, entry.waitlist_id)).toBe("offered");
+      w.clock.advance(ttl + 1);
+      // The offer has lapsed and no sweep has run yet.
+      if (i < 2) {
+        expect(await thirdParty(w)).toBe("slot_taken");
+        expect(await entryStatus(w, GARAGE, entry.waitlist_id)).toBe("offered");
+        await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now());
+        expect(await entryStatus(w, GARAGE, entry.waitlist_id)).toBe("lapsed");
+      }
+    }
+    // The third offer lapsed: the time is public before the sweep, and the fourth entry waits.
+    expect(await thirdParty(w)).toBe("held");
+    await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now());
+    expect(await entryStatus(w, GARAGE, line[2]!.waitlist_id)).toBe("lapsed");
+    expect(await entryStatus(w, GARAGE, line[3]!.waitlist_id)).toBe("waiting");
+    expect(offeredEvents(w)).toHaveLength(3);
+  });
+
+  it("§5.9 an offer lapses with nobody left in line: the sweep's line step makes the time public", async () => {
+    const w = world();
+    const { caller, bookingId } = await booked(w);
+    const only = unwrap(await join(w, newParty()));
+    unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+    w.clock.advance(WAITLIST.offerTtlMs + 1);
+    expect(await thirdParty(w)).toBe("slot_taken");
+    await sweepWaitlist(w.deps, w.host(GARAGE).runtime, w.clock.now());
+    expect(await entryStatus(w, GARAGE, only.waitlist_id)).toBe("lapsed");
+    expect(await thirdParty(w)).toBe("held");
+  });
+});
+
+describe("§5.9 max_price when the offer is made", () => {
+  it("§5.9 §3.3 check 6 an entry whose max_price fit at join but not the offer's total now is passed over; the next entry is offered", async () => {
+    const w = world();
+    const { caller, bookingId } = await booked(w);
+    // 79.00 + 13% HST = 89.27 all in when they join.
+    const capped = unwrap(
+      await join(w, newParty(), { constraints: { max_price: { amount: "89.27", currency: "CAD" } } }),
+    );
+    const open = unwrap(await join(w, newParty()));
+    // The host raises the price: 80.00 + 13% = 90.40 all in, over the first entry's max_price.
+    const service = w.host(GARAGE).runtime.catalog.services[0] as { price: unknown };
+    service.price = { minor: 8000, currency: "CAD" };
+    unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+    expect(await entryStatus(w, GARAGE, capped.waitlist_id)).toBe("waiting");
+    expect(await entryStatus(w, GARAGE, open.waitlist_id)).toBe("offered");
+    const [offered] = offeredEvents(w);
+    expect(offered?.event["hold"]).toMatchObject({ total: { amount: "90.40", currency: "CAD" } });
+  });
+
+  it("§5.9 an entry whose max_price still fits the offer's total is offered it", async () => {
+    const w = world();
+    const { caller, bookingId } = await booked(w);
+    const capped = unwrap(
+      await join(w, newParty(), { constraints: { max_price: { amount: "90.40", currency: "CAD" } } }),
+    );
+    const service = w.host(GARAGE).runtime.catalog.services[0] as { price: unknown };
+    service.price = { minor: 8000, currency: "CAD" };
+    unwrap(await cancelBooking(w.deps, GARAGE, caller, bookingId, { idempotency_key: "x" }));
+    expect(await entryStatus(w, GARAGE, capped.waitlist_id)).toBe("offered");
+  });
 });

@@ -1,5 +1,5 @@
 /**
- * The hold store's waitlist (SchCP §5.9) on both stores: joining under max_entries_per_agent
+ * The hold store's waitlist (SchCP §5.9) on both stores (Redis alone and on a Cluster): joining under max_entries_per_agent
  * and max_bookings, the line, and offerFreed, which frees a booking's time and places the first
  * waiting entry's offer in one atomic step.
  */
@@ -9,6 +9,7 @@ import type { GatewayStore, MandateCount } from "../../../src/holds/port.js";
 import { createRedisGatewayStore } from "../../../src/holds/redis/index.js";
 import type { WaitlistJoin } from "../../../src/holds/waitlist-port.js";
 import { dropPrefix, startTestRedis, type TestRedis, uniquePrefix } from "../../support/redis.js";
+import { startTestRedisCluster, type TestRedisCluster } from "../../support/redis-cluster.js";
 import { at, BAY1, HOUR, holdRequest, newHost, newId, NOW, T0, TTL } from "../contract/support.js";
 
 const join = (hostId: string, over: Partial<WaitlistJoin> = {}): WaitlistJoin => ({
@@ -205,6 +206,93 @@ function suite(name: string, make: () => Promise<{ store: GatewayStore; cleanup(
       const pub = await made.store.placeHold(holdRequest(hostId, { now: lapsedAt }));
       expect(pub.ok).toBe(true);
     });
+
+    it("§5.9 a lapse moves down the line: a lapsed offer keeps its time from everyone but the line step; the last offer's lapse makes it public at once", async () => {
+      const store = made.store;
+      const hostId = newHost();
+      const bookingId = await book(store, hostId);
+      const a = await store.joinWaitlist(join(hostId, { agentKey: "a1" }));
+      const b = await store.joinWaitlist(join(hostId, { agentKey: "a2" }));
+      if (!a.ok || !b.ok) throw new Error("join");
+      const offerTo = (agentKey: string, now: number) =>
+        holdRequest(hostId, { now, owner: { agentKey, principal: "principal-B", mandates: [] } });
+      const publicHold = (now: number) =>
+        store.placeHold(
+          holdRequest(hostId, { now, owner: { agentKey: "pub", principal: "pub", mandates: [] } }),
+        );
+      const first = await store.offerFreed({
+        hostId,
+        now: NOW + 1,
+        release: { kind: "booking", bookingId },
+        candidates: [{ entryId: a.value.entryId, hold: offerTo("a1", NOW + 1), line: true }],
+      });
+      const firstHold = first.offered!.hold.holdId;
+
+      // The first offer lapses. Before the line step, nothing frees its time: not a third
+      // party's hold, not the active sweeper, not a late release, not an availability read.
+      const lapsed = NOW + 1 + TTL;
+      expect((await store.getHold(hostId, firstHold, lapsed))?.state).toBe("expired");
+      const taken = await publicHold(lapsed);
+      expect(taken.ok ? undefined : taken.error.reason).toBe("slot_taken");
+      await store.sweepExpired(hostId, lapsed + 1, 100);
+      expect((await store.releaseHold(hostId, firstHold, lapsed + 2)).ok).toBe(true);
+      const stillTaken = await publicHold(lapsed + 3);
+      expect(stillTaken.ok ? undefined : stillTaken.error.reason).toBe("slot_taken");
+      const occupancy = await store.listOccupancy(hostId, ["bay-1"], at(0, 60), lapsed + 3);
+      expect(occupancy.get("bay-1")?.length).toBe(1);
+      // Its expiry is reported once, as any expiry (§7.3).
+      const events = await store.takeExpiryEvents(hostId, 100);
+      expect(events.filter((e) => e.holdId === firstHold)).toHaveLength(1);
+
+      // The line step: the entry lapses and the time goes to the next entry, whose offer is the
+      // last this time gets (line: false).
+      const second = await store.offerFreed({
+        hostId,
+        now: lapsed + 4,
+        release: { kind: "offer", holdId: firstHold, entryId: a.value.entryId, entryStatus: "lapsed" },
+        candidates: [{ entryId: b.value.entryId, hold: offerTo("a2", lapsed + 4), line: false }],
+      });
+      expect(second.released.ok).toBe(true);
+      expect(second.freed).toEqual(["bay-1"]);
+      expect(second.offered?.entryId).toBe(b.value.entryId);
+      expect((await store.getWaitlistEntry(hostId, a.value.entryId))?.status).toBe("lapsed");
+
+      // The last offer lapses: the time is public at once, with no line step.
+      const lastLapse = lapsed + 4 + TTL;
+      expect((await publicHold(lastLapse)).ok).toBe(true);
+    });
+
+    it("§5.9 a lapsed offer with nobody left in line: the line step frees its time to the public", async () => {
+      const store = made.store;
+      const hostId = newHost();
+      const bookingId = await book(store, hostId);
+      const a = await store.joinWaitlist(join(hostId, { agentKey: "a1" }));
+      if (!a.ok) throw new Error("join");
+      const first = await store.offerFreed({
+        hostId,
+        now: NOW + 1,
+        release: { kind: "booking", bookingId },
+        candidates: [{ entryId: a.value.entryId, hold: holdRequest(hostId, { now: NOW + 1 }), line: true }],
+      });
+      const holdId = first.offered!.hold.holdId;
+      const lapsed = NOW + 1 + TTL;
+      const pub = (now: number) =>
+        store.placeHold(
+          holdRequest(hostId, { now, owner: { agentKey: "pub", principal: "pub", mandates: [] } }),
+        );
+      const before = await pub(lapsed);
+      expect(before.ok ? undefined : before.error.reason).toBe("slot_taken");
+      const step = await store.offerFreed({
+        hostId,
+        now: lapsed + 1,
+        release: { kind: "offer", holdId, entryId: a.value.entryId, entryStatus: "lapsed" },
+        candidates: [],
+      });
+      expect(step.released.ok).toBe(true);
+      expect(step.offered).toBeUndefined();
+      expect((await store.getHold(hostId, holdId, lapsed + 1))?.state).toBe("expired");
+      expect((await pub(lapsed + 2)).ok).toBe(true);
+    });
   });
 }
 
@@ -232,7 +320,73 @@ suite("RedisHoldStore", async () => {
   };
 });
 
+// Every waitlist key and each offer's place-hold keys carry the host's hash tag, so offer-freed.lua
+// (with the lapsed offer it frees) runs whole on the shard that owns the host.
+let cluster: TestRedisCluster | undefined;
+beforeAll(async () => {
+  cluster = await startTestRedisCluster();
+}, 60_000);
+afterAll(async () => {
+  await cluster?.stop();
+});
+suite("RedisHoldStore on a Redis Cluster", async () => {
+  if (cluster === undefined) throw new Error("no test Redis Cluster");
+  const keyPrefix = uniquePrefix("waitlist-cluster");
+  const store = await createRedisGatewayStore({ url: cluster.url, keyPrefix });
+  return {
+    store,
+    cleanup: async () => {
+      await dropPrefix(store.redis, keyPrefix);
+      await store.close();
+    },
+  };
+});
+
 describe("§5.9 two processes on one Redis prefix", () => {
+  it("§5.9 a lapsed offer placed by one process keeps its time from a hold in another until the line step", async () => {
+    if (redis === undefined) throw new Error("no test Redis");
+    const keyPrefix = uniquePrefix("waitlist-2p-lapse");
+    const one = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    const two = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    try {
+      const hostId = newHost();
+      const bookingId = await book(one, hostId);
+      const a = await one.joinWaitlist(join(hostId, { agentKey: "a1" }));
+      if (!a.ok) throw new Error("join");
+      const first = await one.offerFreed({
+        hostId,
+        now: NOW + 1,
+        release: { kind: "booking", bookingId },
+        candidates: [{ entryId: a.value.entryId, hold: holdRequest(hostId, { now: NOW + 1 }), line: true }],
+      });
+      const lapsed = NOW + 1 + TTL;
+      const pub = (now: number) =>
+        two.placeHold(
+          holdRequest(hostId, { now, owner: { agentKey: "pub", principal: "pub", mandates: [] } }),
+        );
+      await two.sweepExpired(hostId, lapsed, 100);
+      const refused = await pub(lapsed + 1);
+      expect(refused.ok ? undefined : refused.error.reason).toBe("slot_taken");
+      const step = await two.offerFreed({
+        hostId,
+        now: lapsed + 2,
+        release: {
+          kind: "offer",
+          holdId: first.offered!.hold.holdId,
+          entryId: a.value.entryId,
+          entryStatus: "lapsed",
+        },
+        candidates: [],
+      });
+      expect(step.freed).toEqual(["bay-1"]);
+      expect((await pub(lapsed + 3)).ok).toBe(true);
+    } finally {
+      await dropPrefix(one.redis, keyPrefix);
+      await one.close();
+      await two.close();
+    }
+  });
+
   it("cannot both offer (or hold) the same freed time: one offerFreed wins, the other frees nothing", async () => {
     if (redis === undefined) throw new Error("no test Redis");
     const keyPrefix = uniquePrefix("waitlist-2p");

@@ -20,7 +20,10 @@ hdel(KEYS[1], h, "lu")
 if tonumber(h.ex) <= now then
   expire_hold(base, id, h, retention)
 else
-  redis.call("ZADD", KEYS[2], h.ex, id)
+  -- A waitlist offer whose lapse waits for the line step is kept out of hexp (offer-freed.lua).
+  if h.ln ~= "1" then
+    redis.call("ZADD", KEYS[2], h.ex, id)
+  end
   rescore(id, ik, mk, h.ex)
 end
 return reply_hold("ok", "", h)

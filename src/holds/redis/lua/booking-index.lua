@@ -8,7 +8,28 @@
 --   bx:res:<rid>    ZSET active bookings holding <rid>, by start
 --   bx:meta         HASH v (1: every booking of the host is indexed), last (the last order
 --                        given), dur:<rid> (the longest booking <rid> has held, ms)
--- and, in the booking's own hash: ox order, xs status, xd deadline, xk keys (JSON).
+-- and, in the booking's own hash: ox order, xs status, xd deadline, xk keys (JSON), tk the
+-- live-count keys its hold counted in (agent, pool: §5.10 Locks, bx_locks).
+
+-- §5.10 Locks: "A tentative booking counts against the booker's agent cap and the new-guest
+-- pool (§7.2) like a hold". An active booking whose core status is "tentative" is a member
+-- "t:<bookingId>" (score +inf) of the live counts its hold counted in (tk: agent:<key> and the
+-- pool's set), which place.lua counts with every live hold, in the hold's own step; any other
+-- status, or released, takes it out. Every script that writes a booking's status or state calls it.
+local function bx_locks(id, b)
+  if b.tk == nil then
+    return
+  end
+  local member = "t:" .. id
+  local locked = b.s == "active" and b.xs == "tentative"
+  for _, k in ipairs(decode_list(b.tk)) do
+    if locked then
+      redis.call("ZADD", k, INF, member)
+    else
+      redis.call("ZREM", k, member)
+    end
+  end
+end
 -- An order is unique at the host and grows with creation time, so a list page resumes after
 -- its last order with no ties to skip.
 
@@ -89,6 +110,7 @@ local function bx_describe(base, key, id, b, ix)
     end
   end
   hset(key, b, fields)
+  bx_locks(id, b)
 end
 
 -- Decodes an index entry argument ("" = none) before any write.

@@ -21,7 +21,7 @@ local ik, mk, al = decode_list(h.ik), decode_list(h.mk), decode_list(h.al)
 local principal = cjson.decode(h.own).principal
 local b = {
   hd = id, hx = h.ex, ho = id, svc = h.svc, st = h.st, en = h.en, own = h.own, al = h.al,
-  mk = h.mk or "[]", s = "active", pl = payload, ca = now,
+  mk = h.mk or "[]", s = "active", pl = payload, ca = now, tk = h.ik or "[]",
 }
 redis.call("HSET", KEYS[2], unpack(flatten(b)))
 -- The host's first booking: nothing older needs a backfill.
@@ -32,7 +32,8 @@ redis.call("ZADD", KEYS[4], "NX", now, booking_id)
 bx_order(base, booking_id, b)
 bx_place(base, booking_id, b, al)
 bx_describe(base, KEYS[2], booking_id, b, ix)
--- The hold leaves the live counts; its mandate links now count the booking (§3.3).
+-- The hold leaves the live counts (a tentative booking stays in them: bx_locks, §5.10); its
+-- mandate links now count the booking (§3.3).
 for _, k in ipairs(ik) do
   redis.call("ZREM", k, id)
 end

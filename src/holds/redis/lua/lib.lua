@@ -10,6 +10,7 @@
 --   mk  JSON list of mandate keys holding "h:<holdId>"
 --   fe  fence (increases on every beginConfirm/claim)   lu leaseUntil (confirming only)
 --   bk  bookingId (booked)   ed endedAt
+--   ln  "1": a §5.9 waitlist offer whose lapse keeps its time for the line (offer-freed.lua)
 -- An allocation is the member "h|<start>|<units>|<expiresAt>|<holdId>" of occ:<resourceId>,
 -- scored by the interval's end; a busy block is "b|<start>|0|0|<source>|<end>" (it fills
 -- the whole capacity). A hold's expiresAt never changes, so it can sit in the member: an
@@ -159,11 +160,16 @@ local function rescore(id, ik, mk, score)
   end
 end
 
--- Ends a held or confirming hold: frees its time and its counts.
+-- Ends a held or confirming hold: frees its time and its counts. A waitlist offer that lapses
+-- with ln = "1" (§5.9 "a lapse moves down the line", offer-freed.lua) keeps its time: it stays
+-- in occ:<rid> with no hexp score, so it counts as occupied for everyone, until the line step
+-- (offer-freed.lua, the hold as its release) frees it and offers it to the next entry.
 local function end_hold(base, id, h, state, ended_at, retention_ms)
   local key = hold_key(base, id)
   local al, ik, mk = decode_list(h.al), decode_list(h.ik), decode_list(h.mk)
-  free_allocations(base, id, h.st, h.ex, al)
+  if not (state == "expired" and h.ln == "1") then
+    free_allocations(base, id, h.st, h.ex, al)
+  end
   drop_indexes(base, id, ik, mk)
   hset(key, h, { s = state, ed = ended_at })
   if h.lu ~= nil then

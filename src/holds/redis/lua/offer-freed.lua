@@ -5,8 +5,13 @@
 -- control (§7.2), and must take one of the resources the release freed.
 -- KEYS: 1 the booking (booking, move) or the offered hold (offer); 2 the change hold (move)
 -- or the leaving entry (offer); then per candidate its entry key and its place-hold keys.
--- ARGV: 1 header JSON {k, bid, hid, eid, es, now, rt, c: [[first key, key count, entry id]]},
--- then per candidate: request JSON, owner JSON, payload. The base is ARGV[2].
+-- ARGV: 1 header JSON {k, bid, hid, eid, es, now, rt, c: [[first key, key count, entry id,
+-- line (0|1)]]}, then per candidate: request JSON, owner JSON, payload. The base is ARGV[2].
+-- An offer placed with line 1 (§5.9 "a lapse moves down the line") is kept out of hexp and
+-- marked ln = "1": once it lapses, neither the allocator (allocation.lua, no hexp score: live)
+-- nor availability (list-occupancy.lua) nor any expiry (lib.lua end_hold) frees its time; only
+-- this script does, with that hold as its release, in the step that offers the time to the
+-- next entry.
 -- Reply: {status, reason, released fields, freed JSON, late (0|1), offered index (0: none),
 -- allocations JSON, passed JSON}.
 local hdr, base = cjson.decode(ARGV[1]), ARGV[2]
@@ -28,6 +33,7 @@ if hdr.k == "booking" then
       redis.call("ZREM", k, "k:" .. hdr.bid)
     end
     hset(KEYS[1], b, { s = "released", ed = fmt(now) })
+    bx_locks(hdr.bid, b)
     freed = al
   end
   rec = b
@@ -65,6 +71,7 @@ else
   if h == nil then
     return { "no", "not_found" }
   end
+  local al = decode_list(h.al)
   if is_lapsed(h, now) then
     expire_hold(base, hdr.hid, h, retention)
   elseif h.s == "held" then
@@ -73,11 +80,18 @@ else
   elseif h.s ~= "released" and h.s ~= "expired" then
     return reply_hold("no", state_refusal(h), h)
   end
+  if h.ln == "1" then
+    -- The time its lapse kept for the line comes free now, in this step (lib.lua end_hold).
+    if h.s == "expired" then
+      free_allocations(base, hdr.hid, h.st, h.ex, al)
+    end
+    hdel(KEYS[1], h, "ln")
+  end
   local e = hgetall(KEYS[2])
   if e ~= nil and e.s == "offered" and e.hd == hdr.hid then
     wl_finish(base, hdr.eid, e, hdr.es)
   end
-  freed = decode_list(h.al)
+  freed = al
   rec = h
 end
 
@@ -110,6 +124,11 @@ if any then
         redis.call("ZREM", base .. "wlq", eid)
         redis.call("ZADD", base .. "wlo", e.sq, eid)
         hset(ek, e, { s = "offered", hd = q.id })
+        if seg[4] == 1 then
+          -- K[1] is the hold, K[2] hexp (place.lua's keys): out of hexp, it never lapses alone.
+          redis.call("ZREM", K[2], q.id)
+          redis.call("HSET", K[1], "ln", "1")
+        end
         return { "ok", "", flatten(rec), cjson.encode(freed), late, i, string.sub(r, 4), cjson.encode(passed) }
       end
       for _, k in ipairs(mk) do

@@ -15,5 +15,6 @@ if b.s == "active" then
     redis.call("ZREM", k, "k:" .. booking_id)
   end
   hset(KEYS[1], b, { s = "released", ed = now })
+  bx_locks(booking_id, b)
 end
 return { "ok", "", flatten(b) }

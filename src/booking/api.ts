@@ -27,6 +27,7 @@ import type { BookingAttention, BookingEnding, BookingState, BookingStatus } fro
 import type { Attachments, BookingContract, Place } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingRefusal } from "./errors.js";
+import type { VerifiedAcceptance } from "./meetings/types.js";
 
 // Declared beside the code they describe, which imports nothing of this file back.
 export type { BookingRefusal, Caller };
@@ -110,6 +111,11 @@ export interface HostPolicies {
    * Absent: the host refuses required participants (501 UNSUPPORTED).
    */
   readonly tentative?: { readonly maxConfirmWithin: string; readonly maxConfirmWithinMs: number };
+  /**
+   * SchCP §2.1, §5.12: a business takes part in meetings of several people (advertises
+   * meetings). A person's calendar always does, whatever this says.
+   */
+  readonly meetings?: true;
   /** SchCP §5.10 policies.reconfirm, stated in every offer made while it is set. */
   readonly reconfirm?: {
     readonly before: string;
@@ -259,7 +265,9 @@ export type BookingNotice =
   | "no_show"
   | "ended"
   /** SchCP §5.10: a participant answered (booking.response). */
-  | "response";
+  | "response"
+  /** SchCP §5.12: a meeting member accepted (booking.accepted). */
+  | "accepted";
 
 export interface NoticeExtras {
   readonly refusal?: BookingEnding;
@@ -307,6 +315,17 @@ export interface BookingEdge {
     offered: WaitlistOffered,
     now: number,
   ): Promise<void>;
+  /**
+   * SchCP §5.12 Acceptances: checks `acceptance` against the meeting booking's current
+   * contract, for one of the members who must accept (state.meeting.mustAccept). Only the
+   * edge that verified the contract reads inside it.
+   */
+  verifyAcceptance?(
+    host: HostRuntime,
+    state: BookingState,
+    acceptance: string,
+    now: number,
+  ): Promise<Result<VerifiedAcceptance, BookingRefusal>>;
   /** Tells the booking's guest (state.callbackUrl is set). */
   notify(
     deps: Pick<BookingDeps, "ids" | "outbox">,
@@ -371,6 +390,10 @@ export interface OperatorApi {
     bookingId: string,
     input: { start?: string; place?: Place; ttlMs?: number },
   ): UseCase<BookingView>;
+  /** SchCP §5.12: the meeting member's acceptance, given to their own calendar. */
+  acceptMeeting(hostId: string, bookingId: string, input: { acceptance: string }): UseCase<BookingView>;
+  /** SchCP §5.12: the member takes back their yes (or says no) with their own message. */
+  takeBackMeeting(hostId: string, bookingId: string, input: { message?: string }): UseCase<BookingView>;
 }
 
 /** The booking as the upstream now has it. */

@@ -19,6 +19,7 @@ import { storedConsent } from "../contract.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 import type { UpstreamCustomer } from "../upstream.js";
 import type { LimitClaim } from "../authority.js";
+import type { StoredMeeting } from "../meetings/types.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
 export const BOOKING_STATUSES = [
@@ -164,6 +165,8 @@ export interface BookingState {
    * earned no "confirmed" outcome for it (§7.3); it is recorded when the booking becomes final.
    */
   readonly creditPending?: true;
+  /** SchCP §5.12: this booking is one member's part of a meeting of several people. */
+  readonly meeting?: StoredMeeting;
 }
 
 /**

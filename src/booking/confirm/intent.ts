@@ -15,6 +15,7 @@ import { sha256Base64Url } from "../../protocol/json/index.js";
 import { storedConsent, type Consent } from "../contract.js";
 import type { LimitClaim } from "../authority.js";
 import type { ParticipantRequest } from "../participants/rules.js";
+import type { MeetingTerms } from "../meetings/types.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
@@ -31,6 +32,8 @@ export interface ConfirmIntent {
    * same people as the confirm would have made it.
    */
   readonly participants?: readonly ParticipantRequest[];
+  /** SchCP §5.12: the meeting contract the hold is confirmed with, as the edge verified it. */
+  readonly meeting?: MeetingTerms;
 }
 
 const NAMESPACE = "schcp-gateway:confirm-intent";

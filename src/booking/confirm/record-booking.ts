@@ -18,6 +18,7 @@ import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
 import type { Guest } from "../bookings/guest.js";
 import { bookerReconfirm, finalityStatus, initialParticipants } from "../participants/rules.js";
+import { meetingStart } from "../meetings/confirm.js";
 
 /** The upstream idempotency key of a hold's create : reconciliation finds it by this key. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
@@ -95,7 +96,10 @@ export function newBookingState(
   const participants = reconfirm === undefined ? named : [...named, reconfirm];
   const status = instant ? finalityStatus(participants) : "pending_host";
   const waitsOnOthers = finalityStatus(named) === "tentative";
-  return {
+  // §5.12: a meeting member's calendar answers as the meeting says, not as a lone booking.
+  const meeting =
+    intent.meeting === undefined ? undefined : meetingStart(intent.meeting, instant, approvalBy, now);
+  const base: BookingState = {
     v: 2,
     bookingId,
     hostId: host.config.id,
@@ -131,6 +135,16 @@ export function newBookingState(
       intent.limitClaims.length > 0 && { limitClaims: intent.limitClaims }),
     // Each edge's record of the hold becomes its record of the booking (edges.ts).
     ...(payload.attachments !== undefined && { attachments: payload.attachments }),
+  };
+  if (meeting === undefined) return base;
+  const { answer: _a, approvalBy: _b, awaitingUpstream: _u, participants: _p, ...rest } = base;
+  return {
+    ...rest,
+    status: meeting.status,
+    ...(meeting.answer !== undefined && { answer: meeting.answer }),
+    ...(meeting.approvalBy !== undefined && { approvalBy: meeting.approvalBy }),
+    creditPending: true,
+    meeting: meeting.meeting,
   };
 }
 

@@ -200,6 +200,8 @@ function readPolicies(p: Json, at: string, calendarHost = false): HostPolicies {
         maxEntriesPerAgent: waitlist.max_entries_per_agent ?? 2,
       },
     }),
+    // SchCP §5.12: a business opts in to meetings; a person's calendar always takes part.
+    ...(p.meetings === true && { meetings: true as const }),
     publicBooking: {
       perHost: num(pub.max_per_host, DEFAULT_POOL_CAPS.perHost),
       perOrigin: num(pub.max_per_origin, DEFAULT_POOL_CAPS.perOrigin),

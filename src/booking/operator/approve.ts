@@ -21,6 +21,7 @@ import type { StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 import { bookerReconfirm, finalityStatus } from "../participants/rules.js";
 import { recordBookerOutcome } from "../participants/respond.js";
+import { approveMeetingAsHost } from "../meetings/approve.js";
 
 export async function approveBooking(
   deps: BookingDeps,
@@ -45,6 +46,9 @@ export async function approveBooking(
   }
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
+  // §5.12: a person's calendar never treats a meeting as accepted without the member's own
+  // acceptance; a business that approves each booking says yes as the host (tentative).
+  if (state.meeting !== undefined) return approveMeetingAsHost(deps, host, state, now);
 
   const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
   const recordedOnly =

@@ -18,6 +18,7 @@ import type {
   ProposalResponseRequest,
   RescheduleRequest,
   RespondRequest,
+  CommitRequest,
   WaitlistEntry,
   WaitlistRequest,
 } from "../../protocol/schcp/types.js";
@@ -68,5 +69,12 @@ export interface SchcpHostApi {
     caller: SchcpCaller,
     bookingId: string,
     body: RespondRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.12: the organizer commits a meeting booking with every member's acceptance. */
+  commit(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: CommitRequest,
   ): UseCase<BookingResponse>;
 }

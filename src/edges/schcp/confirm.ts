@@ -42,6 +42,8 @@ import type { SchcpEdgeOptions, SchcpKeyApps } from "./key-app.js";
 import type { LimitClaim } from "../../booking/authority.js";
 import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
+import type { MeetingTerms } from "../../booking/meetings/types.js";
+import { checkMeetingContract } from "./meeting/contract.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -71,12 +73,12 @@ export async function confirmHold(
     if (recorded !== undefined) return recorded;
   }
 
-  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body);
+  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body, now);
   if (!checked.ok) return checked;
   // §5.3 free text: refused before anything is stored (the hold is not even fenced).
   const notes = checkFreeTextNotes(host.config.policies, body.notes);
   if (notes !== undefined) return err(withContactRemedy(notes, host.config));
-  const chain = checked.value;
+  const { chain, meeting } = checked.value;
   const participants = participantsOf(body);
   if (!participants.ok) return participants;
 
@@ -91,9 +93,12 @@ export async function confirmHold(
   }
   const { hold: fenced, fence } = begun.value;
 
+  const consent = receiptConsent(chain, signed.offerSha256);
   const intent: ConfirmIntent = {
     principal: chain.principal,
-    consent: receiptConsent(chain, signed.offerSha256),
+    // §5.3 approved: "contract" when the person signed a meeting contract that names the offer.
+    consent: meeting === undefined ? consent : { ...consent, approved: "contract" },
+    ...(meeting !== undefined && { meeting }),
     ...(claims.length > 0 && { limitClaims: claims }),
     ...(participants.value.length > 0 && { participants: participants.value }),
   };
@@ -179,6 +184,12 @@ async function answerRecorded(
   return ok({ status: confirmStatus(loaded.state.status), body: bookingResponse(loaded.state, host) });
 }
 
+interface CheckedConfirm {
+  readonly chain: MandateChain;
+  /** §5.12: the meeting contract, as this calendar checked it. */
+  readonly meeting?: MeetingTerms;
+}
+
 async function checkConfirm(
   store: HoldStore,
   host: HostRuntime,
@@ -187,7 +198,8 @@ async function checkConfirm(
   payload: HoldPayload,
   signed: SchcpOffer,
   body: ConfirmRequest,
-): Promise<Result<MandateChain, BookingRefusal>> {
+  now: number,
+): Promise<Result<CheckedConfirm, BookingRefusal>> {
   // §5.3 "Requires a mandate with book in scope, the same principal (iss) as the hold".
   const chain = caller.mandate;
   if (chain === undefined) return err(mandateRequired());
@@ -203,8 +215,18 @@ async function checkConfirm(
   if (state !== undefined) return err(state);
   if (payload.contract.kind !== "booking")
     return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
+  // §5.12: the meeting's own checks come first; a meeting names no required participants.
+  let meeting: MeetingTerms | undefined;
   if (body.meeting !== undefined) {
-    return err(refuse("unsupported", "unsupported", "meetings are not supported by this host"));
+    const terms = await checkMeetingContract(
+      host,
+      chain.principal,
+      { contract: payload.contract, signed },
+      body,
+      now,
+    );
+    if (!terms.ok) return terms;
+    meeting = terms.value;
   }
   // §5.10: "A host without policies.tentative refuses required participants (501 UNSUPPORTED)."
   if (hasRequired(body.participants) && host.config.policies.tentative === undefined) {
@@ -249,7 +271,7 @@ async function checkConfirm(
   const closed = checkClosedMandatePolicy(chain, signed.offerSha256, policies.closedMandate);
   if (!closed.ok) return err(fromMandateRefusal(closed.error));
 
-  return ok(chain);
+  return ok({ chain, ...(meeting !== undefined && { meeting }) });
 }
 
 /** The units a confirm holds at key apps, and those it claimed itself (201) in this call. */

@@ -206,6 +206,18 @@ export const SCHCP_ROUTES: readonly SchcpRoute[] = [
     call: withBody("RespondRequest", (api, h, c, p, b) => answer(200, api.respond(h, c, id(p.bookingId), b))),
   },
   {
+    // §5.12: the organizer makes a meeting booking final with every member's acceptance.
+    name: "commit",
+    method: "POST",
+    path: "/bookings/:bookingId/commit",
+    request: "CommitRequest",
+    response: "BookingResponse",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "commit",
+    call: withBody("CommitRequest", (api, h, c, p, b) => answer(200, api.commit(h, c, id(p.bookingId), b))),
+  },
+  {
     name: "joinWaitlist",
     method: "POST",
     path: "/waitlist",

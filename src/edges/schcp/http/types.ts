@@ -22,6 +22,7 @@ export type IdempotentRoute =
   | "reschedule"
   | "proposalResponse"
   | "respond"
+  | "commit"
   | "joinWaitlist";
 
 export interface IdempotentRequest {

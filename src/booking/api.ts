@@ -11,6 +11,8 @@
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
 import type { PublicPoolStore } from "./public-pool/port.js";
+import type { RuleCheck, RuleStore } from "./answers/port.js";
+import type { RuleView } from "./answers/rules.js";
 import type { PlatformConnector } from "../connectors/port.js";
 import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
@@ -128,6 +130,12 @@ export interface HostConfig {
   readonly id: string;
   readonly name: string;
   readonly kind: "business" | "person";
+  /**
+   * SchCP §7.7: the principal of the person whose calendar this is; present exactly when kind is
+   * "person". Their own bookings need nobody else's yes, and the rules they sign answer for them
+   * (§7.9).
+   */
+  readonly owner?: string;
   readonly timezone: string;
   /** The host's own domain, or null when the operator publishes it (§2.3 host_domain). */
   readonly domain: string | null;
@@ -359,6 +367,12 @@ export interface BookingViewPage {
 
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {
+  /** SchCP §7.9: keep a rule the calendar's owner signed (answers/rules.ts). */
+  addRule?(hostId: string, jws: unknown): UseCase<{ readonly rule: RuleView; readonly replaced: boolean }>;
+  /** The rules a person's calendar keeps, unexpired. */
+  listRules?(hostId: string): UseCase<readonly RuleView[]>;
+  /** Forget a rule by its jti. */
+  removeRule?(hostId: string, jti: string): UseCase<true>;
   /** The newest page (BOOKING_PAGE_DEFAULT bookings); pageBookings walks them all. */
   listBookings(hostId: string): UseCase<readonly BookingView[]>;
   /** A page of the host's bookings, newest first, filtered by status and start time. */
@@ -473,4 +487,11 @@ export interface BookingDeps {
   readonly publicPool?: PublicPoolStore;
   /** Counts holds and bookings (src/protocol/metrics.ts); nothing is counted when absent. */
   readonly metrics?: Metrics;
+  /**
+   * The rules people signed for their calendars (SchCP §7.9, answers/): Redis when the gateway
+   * has it; createBookingCore makes an in-memory one when absent.
+   */
+  readonly rules?: RuleStore;
+  /** The rule format's checks (answers/port.ts); without them no rule is kept or used. */
+  readonly ruleCheck?: RuleCheck;
 }

@@ -13,7 +13,5 @@ export const takesMeetings = (config: HostConfig): boolean =>
  * or a person's host whose configuration names none (it then cannot be a meeting member).
  */
 export function hostOwner(config: HostConfig): string | undefined {
-  if (config.kind !== "person") return undefined;
-  const owner = (config as { readonly owner?: unknown }).owner;
-  return typeof owner === "string" ? owner : undefined;
+  return config.kind === "person" ? config.owner : undefined;
 }

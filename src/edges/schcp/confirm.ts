@@ -44,6 +44,7 @@ import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
 import type { MeetingTerms } from "../../booking/meetings/types.js";
 import { checkMeetingContract } from "./meeting/contract.js";
+import { answerAtOnce } from "../../booking/answers/index.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -94,6 +95,20 @@ export async function confirmHold(
   const { hold: fenced, fence } = begun.value;
 
   const consent = receiptConsent(chain, signed.offerSha256);
+  // §7.9: a host_approval host says yes at once to its owner, or by a rule its person signed
+  // unless the guest asked for the person's own answer (answers: "person").
+  const personRequired = body.answers === "person";
+  const answer = await answerAtOnce(
+    host,
+    { store: deps.rules, check: deps.ruleCheck },
+    {
+      principal: chain.principal,
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      personRequired,
+      now: deps.clock.now(),
+    },
+  );
   const intent: ConfirmIntent = {
     principal: chain.principal,
     // §5.3 approved: "contract" when the person signed a meeting contract that names the offer.
@@ -101,6 +116,9 @@ export async function confirmHold(
     ...(meeting !== undefined && { meeting }),
     ...(claims.length > 0 && { limitClaims: claims }),
     ...(participants.value.length > 0 && { participants: participants.value }),
+    // §5.12: a meeting booking is answered as the meeting says (booking/meetings/confirm.ts).
+    ...(answer !== undefined && meeting === undefined && { answer }),
+    ...(personRequired && { personRequired: true as const }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
   let made: Awaited<ReturnType<typeof settleUpstream>>;

@@ -12,3 +12,4 @@ export {
 export type { CalendarRef, VerifiedContract, VerifyContractOptions } from "./contract.js";
 export { acceptanceInvalid, meetingInvalid, personRequired } from "./problem.js";
 export type { MeetingProblem, MeetingProblemReason } from "./problem.js";
+export { acceptanceStatement, organizerStatement } from "./statement.js";

@@ -13,3 +13,5 @@ export type { CalendarRef, VerifiedContract, VerifyContractOptions } from "./con
 export { acceptanceInvalid, meetingInvalid, personRequired } from "./problem.js";
 export type { MeetingProblem, MeetingProblemReason } from "./problem.js";
 export { acceptanceStatement, organizerStatement } from "./statement.js";
+export { ACCEPTANCE_TYP, acceptanceContext, verifyAcceptance } from "./acceptance.js";
+export type { AcceptanceContext, VerifiedAcceptance } from "./acceptance.js";

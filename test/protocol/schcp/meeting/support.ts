@@ -94,3 +94,21 @@ export function signContract(
 export function copy<T>(v: T): T {
   return structuredClone(v);
 }
+
+/** Signs any claims (valid or not) as an acceptance. */
+export function signAcceptanceClaims(
+  claims: object,
+  key: KeyObject,
+  header: Record<string, unknown> = { alg: "EdDSA", typ: "schcp-acceptance+jwt" },
+): Promise<string> {
+  return signCompactJws(header, claims as Record<string, unknown>, key);
+}
+
+/** Signs any claims (valid or not) as a rule (SchCP §7.9). */
+export function signRuleClaims(
+  claims: object,
+  key: KeyObject,
+  header: Record<string, unknown> = { alg: "EdDSA", typ: "schcp-rule+jwt" },
+): Promise<string> {
+  return signCompactJws(header, claims as Record<string, unknown>, key);
+}

@@ -11,7 +11,7 @@
  *   with this hold's service (meeting_invalid);
  * - that member's offer_sha256 is this hold's offer (409 CONTRACT_MISMATCH, this offer's hash
  *   in details), and the contract's start, end or open_end and place are this offer's
- *   (CONTRACT_MISMATCH; a business's offer that names no place is not compared);
+ *   (CONTRACT_MISMATCH; an offer that names no place is not compared);
  * - no required participant (§5.10) is named (meeting_invalid).
  */
 import type { BookingRefusal, HostRuntime } from "../../../booking/api.js";
@@ -106,8 +106,11 @@ export async function checkMeetingContract(
     (hold.contract.end === undefined ? c.open_end === true : end === hold.contract.end);
   if (!sameTime)
     return err(contractMismatch(hold.signed.offerSha256, "the contract's time is not this offer's"));
+  // An offer that names no place is for the host's own premises: the contract's place is the
+  // host's, and this calendar does not compare it (§5.12 Businesses; read the same way for a
+  // person's calendar whose service happens at their own place).
   const offered = hold.signed.claims.place;
-  if (offered !== undefined ? !samePlace(offered, c.place) : !business)
+  if (offered !== undefined && !samePlace(offered, c.place))
     return err(contractMismatch(hold.signed.offerSha256, "the contract's place is not this offer's"));
 
   if ((body.participants ?? []).some((p) => p.who !== undefined))

@@ -19,6 +19,7 @@ import type {
   RescheduleRequest,
   RespondRequest,
   CommitRequest,
+  MeetingRevisionRequest,
   WaitlistEntry,
   WaitlistRequest,
 } from "../../protocol/schcp/types.js";
@@ -76,5 +77,12 @@ export interface SchcpHostApi {
     caller: SchcpCaller,
     bookingId: string,
     body: CommitRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.12 Revisions: the organizer hands this calendar a revised contract. */
+  reviseMeeting(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: MeetingRevisionRequest,
   ): UseCase<BookingResponse>;
 }

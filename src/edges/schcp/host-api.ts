@@ -22,6 +22,7 @@ import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
 import { respond } from "./respond.js";
 import { commitBooking } from "./meeting/commit.js";
+import { reviseBooking } from "./meeting/revise.js";
 import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "./waitlist.js";
 
 export function schcpHostApi(
@@ -46,5 +47,6 @@ export function schcpHostApi(
       proposalResponse(d, hostId, caller, bookingId, body),
     respond: (hostId, caller, bookingId, body) => respond(d, hostId, caller, bookingId, body),
     commit: (hostId, caller, bookingId, body) => commitBooking(d, hostId, caller, bookingId, body),
+    reviseMeeting: (hostId, caller, bookingId, body) => reviseBooking(d, hostId, caller, bookingId, body),
   };
 }

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { commitBooking } from "../../../src/edges/schcp/meeting/commit.js";
+import { reviseBooking } from "../../../src/edges/schcp/meeting/revise.js";
 import { acceptMeeting, takeBackMeeting } from "../../../src/booking/meetings/answer.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
 import { approveBooking } from "../../../src/booking/operator/approve.js";
@@ -98,7 +99,7 @@ async function holdAt(c: Cast, hostId: string, start = SLOT): Promise<Held> {
 async function contract(
   c: Cast,
   held: readonly Held[],
-  over: { iat?: number; exp?: number; start?: number; answers?: "person" } = {},
+  over: { iat?: number; exp?: number; start?: number; answers?: "person"; revision?: number } = {},
 ): Promise<{ compact: string; sha256: string }> {
   const start = over.start ?? SLOT;
   const member = (h: Held) =>
@@ -110,7 +111,7 @@ async function contract(
       ...(over.iat !== undefined && { iat: over.iat }),
       exp: over.exp ?? Math.floor(c.w.clock.now() / 1000) + 6 * 3600,
       meeting_id: "mtg_1",
-      revision: 1,
+      revision: over.revision ?? 1,
       title: "Coffee",
       tz: TZ,
       start: formatInstant(start, TZ),
@@ -297,5 +298,42 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
       status: "expired",
       refusal: { reason: "meeting_incomplete" },
     });
+  });
+
+  it("a revision names the new hash, drops the acceptance and is answered again (sequence + 1); never a lower revision", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
+    const k2 = await contract(c, held, { revision: 2 });
+    const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
+    const revise = (contractJws: string, sequence: number) =>
+      reviseBooking(c.w.deps, "ellis", caller, ids[1]!, {
+        idempotency_key: "r",
+        sequence,
+        contract: contractJws,
+      });
+    const stale = await revise(k2.compact, 5);
+    expect(!stale.ok && stale.error.code).toBe("stale_sequence");
+    const r = await revise(k2.compact, 0);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.booking).toMatchObject({
+      status: "pending_host",
+      sequence: 1,
+      meeting: { revision: 2, contract_sha256: k2.sha256 },
+    });
+    expect(r.value.booking.meeting?.acceptance).toBeUndefined();
+    expect(r.value.contract).toBe(k2.compact);
+    const lower = await revise(k.compact, 1);
+    expect(!lower.ok && lower.error.reason).toBe("meeting_invalid");
+    // An acceptance of the earlier revision no longer answers it.
+    const old = await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
+    expect(!old.ok && old.error.reason).toBe("acceptance_invalid");
   });
 });

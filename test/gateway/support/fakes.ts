@@ -183,6 +183,9 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   commit(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("commit", h, c, [id, b], ex.bookingResponse() as never);
   }
+  reviseMeeting(h: string, c: SchcpCaller, id: string, b: unknown) {
+    return this.answer("reviseMeeting", h, c, [id, b], ex.bookingResponse() as never);
+  }
   listBookings(h: string) {
     return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }

@@ -23,6 +23,7 @@ export type IdempotentRoute =
   | "proposalResponse"
   | "respond"
   | "commit"
+  | "reviseMeeting"
   | "joinWaitlist";
 
 export interface IdempotentRequest {

@@ -22,10 +22,13 @@ import type {
   BookingResponse,
   CancelRequest,
   ChangeOfferRequest,
+  CommitRequest,
   ChangeOfferResponse,
   ConfirmRequest,
   Hold,
   HoldRequest,
+  MeetingRevisionRequest,
+  MeetingWithdrawRequest,
   ProposalResponseRequest,
   RescheduleRequest,
   RespondRequest,
@@ -291,6 +294,72 @@ export class SchcpClient {
       ...(opts.idempotencyKey !== undefined && { idempotency_key: opts.idempotencyKey }),
     };
     const path = `/bookings/${seg(bookingId)}/respond`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /**
+   * POST /holds/{id}/confirm with a meeting contract (§5.12 step 5): 202, the booking tentative
+   * on the organizer's own calendar and pending_host on another member's until they answer.
+   * The contract is the KeyApp's signMeetingContract; offerSha256 this hold's offer, which the
+   * contract's member entry for this calendar names.
+   */
+  confirmMeeting(
+    host: HostTarget,
+    holdId: string,
+    contract: string,
+    offerSha256: string,
+    opts: CallOptions & { readonly idempotencyKey?: string } = {},
+  ): Call<BookingResponse> {
+    const body: Keyed<ConfirmRequest> = {
+      offer_sha256: offerSha256,
+      meeting: contract,
+      ...(opts.idempotencyKey !== undefined && { idempotency_key: opts.idempotencyKey }),
+    };
+    return this.confirm(host, holdId, body, opts);
+  }
+
+  /**
+   * POST /bookings/{id}/commit (§5.12 Commit, scope book): the contract's hash and an acceptance
+   * of it from every member who must accept (every person except the organizer). Commit at
+   * every calendar, businesses first; a revision of a confirmed meeting the same way, its own
+   * calendar last.
+   */
+  commitMeeting(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<CommitRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    const path = `/bookings/${seg(bookingId)}/commit`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /**
+   * POST /bookings/{id}/meeting (§5.12 Revisions, scope reschedule): hands this calendar the
+   * revised contract at the booking's current sequence.
+   */
+  reviseMeeting(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<MeetingRevisionRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    const path = `/bookings/${seg(bookingId)}/meeting`;
+    return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
+  }
+
+  /**
+   * POST /bookings/{id}/meeting/withdraw (§5.12 Changing a confirmed meeting, scope
+   * reschedule): drops a pending revision of a confirmed meeting at this calendar after another
+   * member said no, with the organizer's words as the reason.
+   */
+  withdrawMeetingRevision(
+    host: HostTarget,
+    bookingId: string,
+    body: Keyed<MeetingWithdrawRequest>,
+    opts: CallOptions = {},
+  ): Call<BookingResponse> {
+    const path = `/bookings/${seg(bookingId)}/meeting/withdraw`;
     return this.call(host, "POST", path, keyed(body), "BookingResponse", opts);
   }
 

@@ -24,7 +24,9 @@ export type AgentErrorCode =
   /** A URL the SDK will not send a request to (plain http off loopback, unparseable). */
   | "invalid_url"
   /** A mandate the agent cannot present here: an SD-JWT VC mandate that does not name the host (§3.4). */
-  | "mandate_unusable";
+  | "mandate_unusable"
+  /** A meeting contract, rule or acceptance the SDK will not sign or use (§5.12, §7.9). */
+  | "meeting_invalid";
 
 export interface AgentError {
   readonly code: AgentErrorCode;

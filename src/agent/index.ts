@@ -35,6 +35,15 @@ export type {
   OfferSource,
   SharedLimitMandateRequest,
 } from "./key-app.js";
+export { commonStarts, RULE_TTL_SEC, signRuleAcceptance } from "./meeting.js";
+export type {
+  CommonStart,
+  MeetingContractRequest,
+  RuleRequest,
+  SignedAcceptance,
+  SignedMeetingContract,
+  SignedRule,
+} from "./meeting.js";
 export { KeyAppStatusService } from "./key-app-status.js";
 export type {
   KeyAppListenOptions,

@@ -35,6 +35,14 @@ import { agentError } from "./errors.js";
 import type { AgentError } from "./errors.js";
 import type { AgentKey } from "./keys.js";
 import type { HostKeys, VerifiedBooking } from "./verify.js";
+import { signMeetingContract, signPersonAcceptance, signRule } from "./meeting.js";
+import type {
+  MeetingContractRequest,
+  RuleRequest,
+  SignedAcceptance,
+  SignedMeetingContract,
+  SignedRule,
+} from "./meeting.js";
 
 /** The agent a mandate is for: its key, public JWK or thumbprint (cnf.jkt, §3.3 check 4). */
 export type AgentRef = string | Ed25519PublicJwk | Pick<AgentKey, "thumbprint">;
@@ -306,6 +314,34 @@ export class KeyApp {
       constraints: { bookings: [booking.booking_id] },
       exp: untilSec + MANAGEMENT_GRACE_SEC,
     });
+  }
+
+  /**
+   * The organizer's meeting contract (§5.12 step 4): the key app fills in iss, principal_jwk,
+   * iat (now) and the statement, generated from the claims (§5.3), never the agent's words.
+   * Show the person result.statement; the signature is their approval. Refused
+   * (meeting_invalid) if any calendar would refuse it (verifyMeetingContract).
+   */
+  signMeetingContract(req: MeetingContractRequest): Promise<Result<SignedMeetingContract, AgentError>> {
+    return signMeetingContract(req, this.ed25519Key(), this.clock.now());
+  }
+
+  /**
+   * A rule the person signs for their calendar's agent (§7.9): cnf.jkt names that agent's key,
+   * label is the person's own words, and services, weekdays (with tz), organizers narrow it.
+   */
+  signRule(req: RuleRequest): Promise<Result<SignedRule, AgentError>> {
+    return signRule(req, this.ed25519Key(), this.clock.now());
+  }
+
+  /**
+   * This person's own yes to a meeting contract (§5.12, by: "person"): verifies the contract,
+   * renders "I accept: …" from its claims and signs it. Sign only the contract the person was
+   * shown; a revision that arrived meanwhile is shown and asked again. A calendar agent
+   * answering by rule uses signRuleAcceptance with its own key instead.
+   */
+  signAcceptance(contractJws: string): Promise<Result<SignedAcceptance, AgentError>> {
+    return signPersonAcceptance(contractJws, this.ed25519Key(), this.clock.now());
   }
 }
 

@@ -11,6 +11,8 @@
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
 import type { PublicPoolStore } from "./public-pool/port.js";
+import type { RuleCheck, RuleStore } from "./answers/port.js";
+import type { RuleView } from "./answers/rules.js";
 import type { PlatformConnector } from "../connectors/port.js";
 import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
@@ -27,6 +29,7 @@ import type { BookingAttention, BookingEnding, BookingState, BookingStatus } fro
 import type { Attachments, BookingContract, Place } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingRefusal } from "./errors.js";
+import type { VerifiedAcceptance } from "./meetings/types.js";
 
 // Declared beside the code they describe, which imports nothing of this file back.
 export type { BookingRefusal, Caller };
@@ -110,6 +113,11 @@ export interface HostPolicies {
    * Absent: the host refuses required participants (501 UNSUPPORTED).
    */
   readonly tentative?: { readonly maxConfirmWithin: string; readonly maxConfirmWithinMs: number };
+  /**
+   * SchCP §2.1, §5.12: a business takes part in meetings of several people (advertises
+   * meetings). A person's calendar always does, whatever this says.
+   */
+  readonly meetings?: true;
   /** SchCP §5.10 policies.reconfirm, stated in every offer made while it is set. */
   readonly reconfirm?: {
     readonly before: string;
@@ -122,6 +130,12 @@ export interface HostConfig {
   readonly id: string;
   readonly name: string;
   readonly kind: "business" | "person";
+  /**
+   * SchCP §7.7: the principal of the person whose calendar this is; present exactly when kind is
+   * "person". Their own bookings need nobody else's yes, and the rules they sign answer for them
+   * (§7.9).
+   */
+  readonly owner?: string;
   readonly timezone: string;
   /** The host's own domain, or null when the operator publishes it (§2.3 host_domain). */
   readonly domain: string | null;
@@ -259,7 +273,9 @@ export type BookingNotice =
   | "no_show"
   | "ended"
   /** SchCP §5.10: a participant answered (booking.response). */
-  | "response";
+  | "response"
+  /** SchCP §5.12: a meeting member accepted (booking.accepted). */
+  | "accepted";
 
 export interface NoticeExtras {
   readonly refusal?: BookingEnding;
@@ -307,6 +323,17 @@ export interface BookingEdge {
     offered: WaitlistOffered,
     now: number,
   ): Promise<void>;
+  /**
+   * SchCP §5.12 Acceptances: checks `acceptance` against the meeting booking's current
+   * contract, for one of the members who must accept (state.meeting.mustAccept). Only the
+   * edge that verified the contract reads inside it.
+   */
+  verifyAcceptance?(
+    host: HostRuntime,
+    state: BookingState,
+    acceptance: string,
+    now: number,
+  ): Promise<Result<VerifiedAcceptance, BookingRefusal>>;
   /** Tells the booking's guest (state.callbackUrl is set). */
   notify(
     deps: Pick<BookingDeps, "ids" | "outbox">,
@@ -340,6 +367,12 @@ export interface BookingViewPage {
 
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {
+  /** SchCP §7.9: keep a rule the calendar's owner signed (answers/rules.ts). */
+  addRule?(hostId: string, jws: unknown): UseCase<{ readonly rule: RuleView; readonly replaced: boolean }>;
+  /** The rules a person's calendar keeps, unexpired. */
+  listRules?(hostId: string): UseCase<readonly RuleView[]>;
+  /** Forget a rule by its jti. */
+  removeRule?(hostId: string, jti: string): UseCase<true>;
   /** The newest page (BOOKING_PAGE_DEFAULT bookings); pageBookings walks them all. */
   listBookings(hostId: string): UseCase<readonly BookingView[]>;
   /** A page of the host's bookings, newest first, filtered by status and start time. */
@@ -371,6 +404,10 @@ export interface OperatorApi {
     bookingId: string,
     input: { start?: string; place?: Place; ttlMs?: number },
   ): UseCase<BookingView>;
+  /** SchCP §5.12: the meeting member's acceptance, given to their own calendar. */
+  acceptMeeting(hostId: string, bookingId: string, input: { acceptance: string }): UseCase<BookingView>;
+  /** SchCP §5.12: the member takes back their yes (or says no) with their own message. */
+  takeBackMeeting(hostId: string, bookingId: string, input: { message?: string }): UseCase<BookingView>;
 }
 
 /** The booking as the upstream now has it. */
@@ -450,4 +487,11 @@ export interface BookingDeps {
   readonly publicPool?: PublicPoolStore;
   /** Counts holds and bookings (src/protocol/metrics.ts); nothing is counted when absent. */
   readonly metrics?: Metrics;
+  /**
+   * The rules people signed for their calendars (SchCP §7.9, answers/): Redis when the gateway
+   * has it; createBookingCore makes an in-memory one when absent.
+   */
+  readonly rules?: RuleStore;
+  /** The rule format's checks (answers/port.ts); without them no rule is kept or used. */
+  readonly ruleCheck?: RuleCheck;
 }

@@ -14,6 +14,11 @@ import type { CreateHold } from "./changes/hold-engine.js";
 import { approveBooking } from "./operator/approve.js";
 import { markAttendance } from "./operator/attendance.js";
 import { declineBooking } from "./operator/decline.js";
+import { acceptMeeting, takeBackMeeting } from "./meetings/answer.js";
+import { bookingView, type BookingView } from "./view.js";
+import type { BookingState } from "./bookings/state.js";
+import { ok, type Result } from "../protocol/result.js";
+import type { BookingRefusal } from "./errors.js";
 import { expireOverdue } from "./operator/deadlines.js";
 import type { DeadlineReport } from "./operator/deadlines.js";
 import { hostCancelBooking } from "./operator/host-cancel.js";
@@ -33,6 +38,7 @@ import {
 } from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
 import { MemoryPublicPool } from "./public-pool/index.js";
+import { addRule, listRules, MemoryRuleStore, removeRule } from "./answers/index.js";
 import { sweepWaitlist, type WaitlistSweep } from "./waitlist/index.js";
 
 /** The periodic work the jobs layer runs per host (src/jobs/maintenance). */
@@ -62,17 +68,25 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
     ...deps,
     bookingIndex: deps.bookingIndex ?? storeBookingIndex(deps.store),
     publicPool: deps.publicPool ?? new MemoryPublicPool(),
+    rules: deps.rules ?? new MemoryRuleStore(),
   };
   const engine: CreateHold = createHold;
   const api: BookingCoreApi = {
     listBookings: (hostId) => listBookings(d, hostId),
     pageBookings: (hostId, query) => pageBookings(d, hostId, query),
     approve: (hostId, bookingId) => approveBooking(d, hostId, bookingId),
+    addRule: (hostId, jws) => addRule(d, hostId, jws),
+    listRules: (hostId) => listRules(d, hostId),
+    removeRule: (hostId, jti) => removeRule(d, hostId, jti),
     decline: (hostId, bookingId, input) => declineBooking(d, hostId, bookingId, input),
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),
     propose: (hostId, bookingId, input) => proposeChange(d, engine, hostId, bookingId, input),
     counter: (hostId, bookingId, input) => counterBooking(d, engine, hostId, bookingId, input),
+    acceptMeeting: async (hostId, bookingId, input) =>
+      viewed(d, await acceptMeeting(d, hostId, bookingId, input.acceptance)),
+    takeBackMeeting: async (hostId, bookingId, input) =>
+      viewed(d, await takeBackMeeting(d, hostId, bookingId, input.message)),
     applyUpstreamMove: (hostId, bookingId, move) => applyUpstreamMove(d, hostId, bookingId, move),
 
     openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),
@@ -91,4 +105,12 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
     },
   };
   return { api, deps: d, engine };
+}
+
+/** A use case's booking as the operator's neutral view. */
+function viewed(
+  d: BookingDeps,
+  r: Result<BookingState, BookingRefusal>,
+): Result<BookingView, BookingRefusal> {
+  return r.ok ? ok(bookingView(r.value, d.clock.now())) : r;
 }

@@ -6,6 +6,7 @@
 import type { BookingIndexEntry, HoldStore } from "../../holds/port.js";
 import { decodeBookingState, type BookingState } from "./state.js";
 import { participantDeadline } from "../participants/rules.js";
+import { meetingDeadline } from "../meetings/confirm.js";
 
 /** The lookup key of a booking's upstream id (an approval link names the upstream event). */
 export const upstreamLookupKey = (upstreamId: string): string => `upstream:${upstreamId}`;
@@ -21,6 +22,9 @@ export function bookingIndexEntry(state: BookingState): BookingIndexEntry {
   if (state.proposal !== undefined) deadlines.push(state.proposal.expiresAt);
   const answerBy = participantDeadline(state);
   if (answerBy !== undefined) deadlines.push(answerBy);
+  // §5.12: a tentative meeting booking lapses at the contract's deadline.
+  const meetingBy = meetingDeadline(state.meeting, state.status);
+  if (meetingBy !== undefined) deadlines.push(meetingBy);
   return {
     status: state.status,
     ...(deadlines.length > 0 && { deadline: Math.min(...deadlines) }),

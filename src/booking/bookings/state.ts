@@ -19,6 +19,7 @@ import { storedConsent } from "../contract.js";
 import type { Attachments, BookingContract, Consent, Place, PriceLine } from "../contract.js";
 import type { UpstreamCustomer } from "../upstream.js";
 import type { LimitClaim } from "../authority.js";
+import type { StoredMeeting } from "../meetings/types.js";
 
 /** A booking's life (SchCP §6 names the same states; each edge words them its own way). */
 export const BOOKING_STATUSES = [
@@ -109,6 +110,11 @@ export interface BookingState {
   /** Root principal that owns the booking (§5.5). */
   readonly principal: string;
   readonly answer?: BookingAnswer;
+  /**
+   * SchCP §7.9: the confirm carried answers: "person", so the host's person answers this
+   * booking and its moves themselves, never a rule.
+   */
+  readonly personRequired?: true;
   /** host_approval: the latest time the host answers (§5.2 approval_by). */
   readonly approvalBy?: number;
   readonly proposal?: StoredProposal;
@@ -164,6 +170,8 @@ export interface BookingState {
    * earned no "confirmed" outcome for it (§7.3); it is recorded when the booking becomes final.
    */
   readonly creditPending?: true;
+  /** SchCP §5.12: this booking is one member's part of a meeting of several people. */
+  readonly meeting?: StoredMeeting;
 }
 
 /**

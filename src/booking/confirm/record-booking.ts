@@ -18,6 +18,7 @@ import type { BookingState } from "../bookings/state.js";
 import type { ConfirmIntent } from "./intent.js";
 import type { Guest } from "../bookings/guest.js";
 import { bookerReconfirm, finalityStatus, initialParticipants } from "../participants/rules.js";
+import { meetingStart } from "../meetings/confirm.js";
 
 /** The upstream idempotency key of a hold's create : reconciliation finds it by this key. */
 export const upstreamKey = (hostId: string, holdId: string): string => `${hostId}:${holdId}`;
@@ -73,8 +74,11 @@ export function newBookingState(
 ): BookingState {
   const policies = host.config.policies;
   const heldUpstream = upstream.status === "tentative";
-  const instant = policies.confirmation === "instant" && !heldUpstream;
-  const awaitingUpstream = heldUpstream && policies.confirmation === "instant";
+  // §7.9: a host_approval host that said yes at once (its owner, or a rule) confirms like an
+  // instant one, with that answer.
+  const answeredAtOnce = policies.confirmation === "instant" || intent.answer !== undefined;
+  const instant = answeredAtOnce && !heldUpstream;
+  const awaitingUpstream = heldUpstream && answeredAtOnce;
   const c = payload.contract;
   // The approval deadline as the contract states it (to the second, as every edge shows it);
   // otherwise the host's approval timeout (§5.7), never past the start.
@@ -95,7 +99,10 @@ export function newBookingState(
   const participants = reconfirm === undefined ? named : [...named, reconfirm];
   const status = instant ? finalityStatus(participants) : "pending_host";
   const waitsOnOthers = finalityStatus(named) === "tentative";
-  return {
+  // §5.12: a meeting member's calendar answers as the meeting says, not as a lone booking.
+  const meeting =
+    intent.meeting === undefined ? undefined : meetingStart(intent.meeting, instant, approvalBy, now);
+  const base: BookingState = {
     v: 2,
     bookingId,
     hostId: host.config.id,
@@ -115,9 +122,11 @@ export function newBookingState(
     agentKey: payload.agentKey,
     principal: intent.principal,
     ...(guest !== undefined && { guest }),
-    // §7.9: instant confirmation is the business's standing yes.
+    // §7.9: instant confirmation is the business's standing yes; at a host_approval host, the
+    // owner's or a rule's yes given at confirm (intent.answer).
+    ...(intent.personRequired === true && { personRequired: true as const }),
     ...(instant
-      ? { answer: { by: "host" as const, at: now } }
+      ? { answer: intent.answer ?? { by: "host" as const, at: now } }
       : awaitingUpstream
         ? { awaitingUpstream: true as const }
         : { approvalBy }),
@@ -131,6 +140,16 @@ export function newBookingState(
       intent.limitClaims.length > 0 && { limitClaims: intent.limitClaims }),
     // Each edge's record of the hold becomes its record of the booking (edges.ts).
     ...(payload.attachments !== undefined && { attachments: payload.attachments }),
+  };
+  if (meeting === undefined) return base;
+  const { answer: _a, approvalBy: _b, awaitingUpstream: _u, participants: _p, ...rest } = base;
+  return {
+    ...rest,
+    status: meeting.status,
+    ...(meeting.answer !== undefined && { answer: meeting.answer }),
+    ...(meeting.approvalBy !== undefined && { approvalBy: meeting.approvalBy }),
+    creditPending: true,
+    meeting: meeting.meeting,
   };
 }
 

@@ -74,6 +74,8 @@ const policies = closed({
   tentative: closed({ max_confirm_within: duration }, ["max_confirm_within"]),
   reconfirm: closed({ before: duration, default: { enum: ["release", "keep"] } }, ["before"]),
   waitlist: closed({ offer_ttl: duration, max_entries_per_agent: positive }, ["offer_ttl"]),
+  // SchCP §2.1, §5.12: a business takes part in meetings of several people (a person always does).
+  meetings: bool,
 });
 
 const service = closed(
@@ -148,6 +150,8 @@ const host = closed(
     id: { type: "string", pattern: HOST_ID_PATTERN },
     name: str,
     kind: { enum: ["business", "person"] },
+    // SchCP §7.7: a person's calendar names its owner's principal (checked in parse-config.ts).
+    owner: str,
     timezone: str,
     domain: { type: ["string", "null"], format: "hostname" },
     url: { type: "string", format: "uri" },

@@ -21,6 +21,8 @@ import type { StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 import { bookerReconfirm, finalityStatus } from "../participants/rules.js";
 import { recordBookerOutcome } from "../participants/respond.js";
+import { approveMeetingAsHost } from "../meetings/approve.js";
+import { hostAnswer } from "../answers/decide.js";
 
 export async function approveBooking(
   deps: BookingDeps,
@@ -32,7 +34,8 @@ export async function approveBooking(
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  const answer = { by: "host" as const, at: now };
+  // §7.9: by "host" at a business, by "person" at a person's calendar (§7.7).
+  const answer = hostAnswer(host, now);
 
   const waiting = state.proposal?.awaitingHost === true ? state.proposal : undefined;
   if (state.status === "confirmed" && waiting !== undefined) {
@@ -45,6 +48,9 @@ export async function approveBooking(
   }
   if (state.status !== "pending_host")
     return err(invalidState(`a ${state.status} booking has nothing to approve`));
+  // §5.12: a person's calendar never treats a meeting as accepted without the member's own
+  // acceptance; a business that approves each booking says yes as the host (tentative).
+  if (state.meeting !== undefined) return approveMeetingAsHost(deps, host, state, now);
 
   const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
   const recordedOnly =

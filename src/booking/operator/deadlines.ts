@@ -19,6 +19,7 @@ import { dropMove } from "./decline.js";
 import { expiredRefusal } from "./refusals.js";
 import { lapseParticipant } from "../participants/lapse.js";
 import { dueParticipant } from "../participants/rules.js";
+import { lapseMeeting, meetingLapsed } from "../meetings/lapse.js";
 
 export interface DeadlineReport {
   readonly expired: readonly string[];
@@ -80,6 +81,9 @@ async function settleDue(
   if (dueParticipant(s, now) !== undefined) {
     // §5.10: at confirm_by the participant's default applies.
     if (await lapseParticipant(deps, host, s, loaded.record.owner, now)) report.participantsLapsed.push(id);
+  } else if (meetingLapsed(s, now)) {
+    // §5.12: a tentative meeting booking lapses at the contract's deadline (meeting_incomplete).
+    if (await lapseMeeting(deps, host, s, now)) report.expired.push(id);
   } else if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
     if (await expirePending(deps, host, s, now)) report.expired.push(id);
   } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {

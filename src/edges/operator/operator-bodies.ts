@@ -8,7 +8,7 @@ import { validateSchcp } from "../../protocol/schcp/validate.js";
 import { childPointer, err, ok } from "../../protocol/result.js";
 import type { FieldError, Result } from "../../protocol/result.js";
 
-type Kind = "string" | "boolean" | "instant" | "attendance" | "place" | "duration";
+type Kind = "string" | "boolean" | "instant" | "attendance" | "place" | "duration" | "jws";
 type Shape = Readonly<Record<string, { readonly kind: Kind; readonly required?: boolean }>>;
 
 const OPERATOR_BODIES = {
@@ -21,6 +21,9 @@ const OPERATOR_BODIES = {
   // SchCP §5.11: another start, another place, or both (the core refuses neither); ttl shortens
   // how long the guest has to answer, which is at most the booking's approval deadline.
   counter: { start: { kind: "instant" }, place: { kind: "place" }, ttl: { kind: "duration" } },
+  // SchCP §5.12: the member's acceptance given to their own calendar, and taking a yes back.
+  "meeting-accept": { acceptance: { kind: "jws", required: true } },
+  "meeting-take-back": { message: { kind: "string" } },
 } as const satisfies Record<string, Shape>;
 
 export type OperatorAction = keyof typeof OPERATOR_BODIES;
@@ -34,6 +37,13 @@ function checkMember(kind: Kind, value: unknown, field: string): Result<void, Fi
       return typeof value === "string" && value.length <= 2000
         ? ok(undefined)
         : bad(field, "must be a string");
+    case "jws":
+      // A compact JWS (an acceptance by rule carries the rule inside it); checked by the core.
+      return typeof value === "string" &&
+        value.length <= 16_000 &&
+        /^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]*){2}$/.test(value)
+        ? ok(undefined)
+        : bad(field, "must be a compact JWS");
     case "boolean":
       return typeof value === "boolean" ? ok(undefined) : bad(field, "must be true or false");
     case "attendance":

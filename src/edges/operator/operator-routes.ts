@@ -73,6 +73,9 @@ const ACTIONS: Record<
       ...(ttl.ok && { ttlMs: ttl.value }),
     });
   },
+  "meeting-accept": (api, h, id, b) => api.acceptMeeting(h, id, { acceptance: str(b["acceptance"]) ?? "" }),
+  "meeting-take-back": (api, h, id, b) =>
+    api.takeBackMeeting(h, id, { ...(str(b["message"]) !== undefined && { message: str(b["message"]) }) }),
 };
 
 /** The body check (operator-bodies.ts) has already held `place` to SchCP's Place schema. */

@@ -18,6 +18,8 @@ import type {
   ProposalResponseRequest,
   RescheduleRequest,
   RespondRequest,
+  CommitRequest,
+  MeetingRevisionRequest,
   WaitlistEntry,
   WaitlistRequest,
 } from "../../protocol/schcp/types.js";
@@ -68,5 +70,19 @@ export interface SchcpHostApi {
     caller: SchcpCaller,
     bookingId: string,
     body: RespondRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.12: the organizer commits a meeting booking with every member's acceptance. */
+  commit(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: CommitRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.12 Revisions: the organizer hands this calendar a revised contract. */
+  reviseMeeting(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: MeetingRevisionRequest,
   ): UseCase<BookingResponse>;
 }

@@ -42,6 +42,9 @@ import type { SchcpEdgeOptions, SchcpKeyApps } from "./key-app.js";
 import type { LimitClaim } from "../../booking/authority.js";
 import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
+import type { MeetingTerms } from "../../booking/meetings/types.js";
+import { checkMeetingContract } from "./meeting/contract.js";
+import { answerAtOnce } from "../../booking/answers/index.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -71,12 +74,12 @@ export async function confirmHold(
     if (recorded !== undefined) return recorded;
   }
 
-  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body);
+  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body, now);
   if (!checked.ok) return checked;
   // §5.3 free text: refused before anything is stored (the hold is not even fenced).
   const notes = checkFreeTextNotes(host.config.policies, body.notes);
   if (notes !== undefined) return err(withContactRemedy(notes, host.config));
-  const chain = checked.value;
+  const { chain, meeting } = checked.value;
   const participants = participantsOf(body);
   if (!participants.ok) return participants;
 
@@ -91,11 +94,31 @@ export async function confirmHold(
   }
   const { hold: fenced, fence } = begun.value;
 
+  const consent = receiptConsent(chain, signed.offerSha256);
+  // §7.9: a host_approval host says yes at once to its owner, or by a rule its person signed
+  // unless the guest asked for the person's own answer (answers: "person").
+  const personRequired = body.answers === "person";
+  const answer = await answerAtOnce(
+    host,
+    { store: deps.rules, check: deps.ruleCheck },
+    {
+      principal: chain.principal,
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      personRequired,
+      now: deps.clock.now(),
+    },
+  );
   const intent: ConfirmIntent = {
     principal: chain.principal,
-    consent: receiptConsent(chain, signed.offerSha256),
+    // §5.3 approved: "contract" when the person signed a meeting contract that names the offer.
+    consent: meeting === undefined ? consent : { ...consent, approved: "contract" },
+    ...(meeting !== undefined && { meeting }),
     ...(claims.length > 0 && { limitClaims: claims }),
     ...(participants.value.length > 0 && { participants: participants.value }),
+    // §5.12: a meeting booking is answered as the meeting says (booking/meetings/confirm.ts).
+    ...(answer !== undefined && meeting === undefined && { answer }),
+    ...(personRequired && { personRequired: true as const }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
   let made: Awaited<ReturnType<typeof settleUpstream>>;
@@ -179,6 +202,12 @@ async function answerRecorded(
   return ok({ status: confirmStatus(loaded.state.status), body: bookingResponse(loaded.state, host) });
 }
 
+interface CheckedConfirm {
+  readonly chain: MandateChain;
+  /** §5.12: the meeting contract, as this calendar checked it. */
+  readonly meeting?: MeetingTerms;
+}
+
 async function checkConfirm(
   store: HoldStore,
   host: HostRuntime,
@@ -187,7 +216,8 @@ async function checkConfirm(
   payload: HoldPayload,
   signed: SchcpOffer,
   body: ConfirmRequest,
-): Promise<Result<MandateChain, BookingRefusal>> {
+  now: number,
+): Promise<Result<CheckedConfirm, BookingRefusal>> {
   // §5.3 "Requires a mandate with book in scope, the same principal (iss) as the hold".
   const chain = caller.mandate;
   if (chain === undefined) return err(mandateRequired());
@@ -203,8 +233,18 @@ async function checkConfirm(
   if (state !== undefined) return err(state);
   if (payload.contract.kind !== "booking")
     return err(invalidState("a change offer is accepted with reschedule (§5.7)"));
+  // §5.12: the meeting's own checks come first; a meeting names no required participants.
+  let meeting: MeetingTerms | undefined;
   if (body.meeting !== undefined) {
-    return err(refuse("unsupported", "unsupported", "meetings are not supported by this host"));
+    const terms = await checkMeetingContract(
+      host,
+      chain.principal,
+      { contract: payload.contract, signed },
+      body,
+      now,
+    );
+    if (!terms.ok) return terms;
+    meeting = terms.value;
   }
   // §5.10: "A host without policies.tentative refuses required participants (501 UNSUPPORTED)."
   if (hasRequired(body.participants) && host.config.policies.tentative === undefined) {
@@ -249,7 +289,7 @@ async function checkConfirm(
   const closed = checkClosedMandatePolicy(chain, signed.offerSha256, policies.closedMandate);
   if (!closed.ok) return err(fromMandateRefusal(closed.error));
 
-  return ok(chain);
+  return ok({ chain, ...(meeting !== undefined && { meeting }) });
 }
 
 /** The units a confirm holds at key apps, and those it claimed itself (201) in this call. */

@@ -18,6 +18,7 @@ import { issueReceipt } from "./receipt.js";
 import { notifySchcpGuest } from "./webhook.js";
 import type { SchcpEdgeOptions } from "./key-app.js";
 import { waitlistOffered } from "./waitlist.js";
+import { verifyMeetingAcceptance } from "./meeting/acceptance.js";
 
 export const schcpEdge: BookingEdge = {
   async holdAttachment(host, held): Promise<SchcpHoldAttachment> {
@@ -52,6 +53,9 @@ export const schcpEdge: BookingEdge = {
 
   // §5.9: the offer a freed time became, told to the entry's agent.
   waitlistOffered,
+
+  // §5.12: a member's acceptance of a meeting booking's current contract.
+  verifyAcceptance: verifyMeetingAcceptance,
 };
 
 /**

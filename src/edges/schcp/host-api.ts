@@ -21,6 +21,8 @@ import { placeHold } from "./place-hold.js";
 import { proposalResponse } from "./proposal-response.js";
 import { reschedule } from "./reschedule.js";
 import { respond } from "./respond.js";
+import { commitBooking } from "./meeting/commit.js";
+import { reviseBooking } from "./meeting/revise.js";
 import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "./waitlist.js";
 
 export function schcpHostApi(
@@ -44,5 +46,7 @@ export function schcpHostApi(
     proposalResponse: (hostId, caller, bookingId, body) =>
       proposalResponse(d, hostId, caller, bookingId, body),
     respond: (hostId, caller, bookingId, body) => respond(d, hostId, caller, bookingId, body),
+    commit: (hostId, caller, bookingId, body) => commitBooking(d, hostId, caller, bookingId, body),
+    reviseMeeting: (hostId, caller, bookingId, body) => reviseBooking(d, hostId, caller, bookingId, body),
   };
 }

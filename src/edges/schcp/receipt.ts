@@ -57,5 +57,11 @@ export async function issueReceipt(
 export function bookingResponse(state: BookingState, host: HostRuntime): BookingResponse {
   const signed = schcpBooking(state.attachments);
   if (signed === undefined) throw new Error(`booking ${state.bookingId} carries no SchCP offer`);
-  return { booking: buildBooking(state, host, signed), receipt: signed.receipt, offer: signed.offer };
+  return {
+    booking: buildBooking(state, host, signed),
+    receipt: signed.receipt,
+    offer: signed.offer,
+    // §5.5, §5.12: a meeting booking's response carries the contract itself.
+    ...(state.meeting !== undefined && { contract: state.meeting.contract }),
+  };
 }

@@ -124,6 +124,15 @@ export function buildBooking(state: BookingState, host: HostRuntime, signed: Sch
       declined_change: wireDeclinedChange(state.declinedChange, tz),
     }),
     ...(state.answer !== undefined && { answer: wireAnswer(state.answer) }),
+    // §5.12: the contract hash the booking stands on, and its member's acceptance.
+    ...(state.meeting !== undefined && {
+      meeting: {
+        meeting_id: state.meeting.meetingId,
+        revision: state.meeting.revision,
+        contract_sha256: state.meeting.contractSha256,
+        ...(state.meeting.acceptance !== undefined && { acceptance: state.meeting.acceptance }),
+      },
+    }),
   };
 }
 

@@ -23,6 +23,10 @@ const ACTION: Record<IdempotentRoute, MandateActionKind> = {
   reschedule: "reschedule",
   proposalResponse: "proposal_response",
   respond: "respond",
+  // §5.12: commit is scope book.
+  commit: "book",
+  // §5.12 Revisions: scope reschedule.
+  reviseMeeting: "reschedule",
   // §5.9: joining needs a mandate that could hold a slot in the window.
   joinWaitlist: "hold",
 };

@@ -270,7 +270,7 @@ interface ParticipantRequest {
   default?: DefaultAction;
 }
 
-type Answers = "person" | "person_or_rule";
+export type Answers = "person" | "person_or_rule";
 
 export interface ConfirmRequest {
   idempotency_key: string;
@@ -575,7 +575,7 @@ export interface AttestationClaims {
 
 // ---------------------------------------------------------------- meetings and rules (§5.12, §7.9)
 
-interface MeetingMember {
+export interface MeetingMember {
   principal: string;
   name: string;
   host: string;

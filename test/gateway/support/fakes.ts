@@ -180,6 +180,12 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   respond(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("respond", h, c, [id, b], ex.bookingResponse() as never);
   }
+  commit(h: string, c: SchcpCaller, id: string, b: unknown) {
+    return this.answer("commit", h, c, [id, b], ex.bookingResponse() as never);
+  }
+  reviseMeeting(h: string, c: SchcpCaller, id: string, b: unknown) {
+    return this.answer("reviseMeeting", h, c, [id, b], ex.bookingResponse() as never);
+  }
   listBookings(h: string) {
     return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }
@@ -203,6 +209,12 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   }
   counter(h: string, id: string, input: unknown) {
     return this.answer("counter", h, undefined, [id, input], sampleView() as never);
+  }
+  acceptMeeting(h: string, id: string, input: unknown) {
+    return this.answer("acceptMeeting", h, undefined, [id, input], sampleView() as never);
+  }
+  takeBackMeeting(h: string, id: string, input: unknown) {
+    return this.answer("takeBackMeeting", h, undefined, [id, input], sampleView() as never);
   }
 }
 

@@ -20,6 +20,7 @@ import { formatSchcpDuration } from "../../../protocol/time/index.js";
 import type { HostBrand, HostPolicies, HostRuntime } from "../../../booking/api.js";
 import { confirmationOf } from "../../../booking/discovery/confirmation.js";
 import { discoveryService } from "./services.js";
+import { takesMeetings } from "../../../booking/meetings/host.js";
 
 export interface DiscoveryOptions {
   /** The configured public origin, e.g. "https://gateway.example" (https for a valid document). */
@@ -134,6 +135,8 @@ export function hostDiscoveryDocument(runtime: HostRuntime, options: DiscoveryOp
       ...(openEnded ? ["open_end"] : []),
       // §2.1, §5.10: a host with policies.tentative takes required participants.
       ...(config.policies.tentative !== undefined ? ["participants"] : []),
+      // §2.1, §5.12: every person's calendar takes part in meetings; a business opts in.
+      ...(takesMeetings(config) ? ["meetings"] : []),
     ],
     // §3.4: "dc+sd-jwt" only where the host accepts SD-JWT VC mandates (auth.ts).
     auth: {

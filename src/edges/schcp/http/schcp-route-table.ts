@@ -206,6 +206,32 @@ export const SCHCP_ROUTES: readonly SchcpRoute[] = [
     call: withBody("RespondRequest", (api, h, c, p, b) => answer(200, api.respond(h, c, id(p.bookingId), b))),
   },
   {
+    // §5.12: the organizer makes a meeting booking final with every member's acceptance.
+    name: "commit",
+    method: "POST",
+    path: "/bookings/:bookingId/commit",
+    request: "CommitRequest",
+    response: "BookingResponse",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "commit",
+    call: withBody("CommitRequest", (api, h, c, p, b) => answer(200, api.commit(h, c, id(p.bookingId), b))),
+  },
+  {
+    // §5.12 Revisions: a revised contract for a meeting booking still pending_host or tentative.
+    name: "reviseMeeting",
+    method: "POST",
+    path: "/bookings/:bookingId/meeting",
+    request: "MeetingRevisionRequest",
+    response: "BookingResponse",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "reviseMeeting",
+    call: withBody("MeetingRevisionRequest", (api, h, c, p, b) =>
+      answer(200, api.reviseMeeting(h, c, id(p.bookingId), b)),
+    ),
+  },
+  {
     name: "joinWaitlist",
     method: "POST",
     path: "/waitlist",

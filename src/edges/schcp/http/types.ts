@@ -22,6 +22,8 @@ export type IdempotentRoute =
   | "reschedule"
   | "proposalResponse"
   | "respond"
+  | "commit"
+  | "reviseMeeting"
   | "joinWaitlist";
 
 export interface IdempotentRequest {

@@ -1,1 +1,2 @@
-export { renderConsentText } from "./render.js";
+export { placeWords, renderConsentText } from "./render.js";
+export { slotWords } from "./slot-words.js";

@@ -115,7 +115,7 @@ function zoneOf(offer: OfferClaims): string {
   return `${offsetMinutes < 0 ? "-" : "+"}${hhmm}`;
 }
 
-function placeWords(place: Place): string {
+export function placeWords(place: Place): string {
   const parts = [place.name, place.street, place.locality, place.region, place.postal_code, place.country];
   return parts.filter((p): p is string => p !== undefined && p !== "").join(", ");
 }

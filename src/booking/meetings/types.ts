@@ -1,0 +1,57 @@
+/**
+ * What the core keeps of a meeting booking (SchCP §5.12): the contract the booking stands on,
+ * as the SchCP edge verified it, and the member's acceptance. The contract and acceptances are
+ * kept as the exact compact texts their signers made, opaque here: the edge that verified them
+ * (api.ts BookingEdge.verifyAcceptance) is the only one that reads inside them.
+ */
+
+/** Whether a member's own person must answer, or a rule they signed may (§5.12 answers, §7.9). */
+export type MeetingAnswers = "person" | "person_or_rule";
+
+/** A member who must accept before commit: every person except the organizer (§5.12 Commit). */
+export interface MeetingAnswerer {
+  readonly principal: string;
+  readonly name: string;
+  readonly answers: MeetingAnswers;
+}
+
+/** The verified terms of one revision of a meeting contract, as this calendar read them. */
+export interface MeetingTerms {
+  readonly meetingId: string;
+  readonly revision: number;
+  /** base64url SHA-256 of the compact JWS (§5.12 Hash). */
+  readonly contractSha256: string;
+  /** The compact JWS itself, carried in responses as `contract`. */
+  readonly contract: string;
+  /** The organizer's principal (the contract's iss). */
+  readonly organizer: string;
+  /** The contract's iat and exp, epoch ms. */
+  readonly issuedAt: number;
+  readonly expiresAt: number;
+  /** This calendar's member. */
+  readonly member: string;
+  /** organizer: the organizer's own calendar; person: another person's; business: a business's. */
+  readonly role: "organizer" | "person" | "business";
+  /** Whether a rule may answer for this calendar's member (the member's answers, else the contract's). */
+  readonly memberAnswers: MeetingAnswers;
+  readonly mustAccept: readonly MeetingAnswerer[];
+}
+
+/** A booking's meeting (BookingState.meeting). */
+export interface StoredMeeting extends MeetingTerms {
+  /** The member's own acceptance given to this calendar (§5.12 Acceptances). */
+  readonly acceptance?: string;
+  /** The highest revision this calendar was handed, including one that did not happen. */
+  readonly highestRevision: number;
+}
+
+/** An acceptance the edge verified against the booking's current contract. */
+export interface VerifiedAcceptance {
+  /** The member who accepted (the acceptance's iss). */
+  readonly principal: string;
+  readonly by: "person" | "rule";
+  /** The rule's label, when by is "rule" (§7.9). */
+  readonly rule?: string;
+  /** The compact JWS as given. */
+  readonly text: string;
+}

@@ -1,0 +1,339 @@
+/**
+ * SchCP §5.12 meetings, rule by rule, on the core and the SchCP confirm and commit use cases,
+ * with the memory store and with Redis (each run its own key prefix). The end to end over
+ * HTTP is test/e2e/meetings.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { confirmHold } from "../../../src/edges/schcp/confirm.js";
+import { commitBooking } from "../../../src/edges/schcp/meeting/commit.js";
+import { reviseBooking } from "../../../src/edges/schcp/meeting/revise.js";
+import { acceptMeeting, takeBackMeeting } from "../../../src/booking/meetings/answer.js";
+import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
+import { approveBooking } from "../../../src/booking/operator/approve.js";
+import { loadBooking } from "../../../src/booking/bookings/store.js";
+import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
+import type { HostConfig } from "../../../src/booking/api.js";
+import type { BookingState } from "../../../src/booking/bookings/state.js";
+import { signMeetingContract, signPersonAcceptance } from "../../../src/agent/meeting.js";
+import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
+import { formatInstant } from "../../../src/protocol/time/index.js";
+import { jwkThumbprint, principalUrn } from "../../../src/protocol/jose/index.js";
+import type { ConfirmRequest } from "../../../src/protocol/schcp/types.js";
+import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
+import {
+  HOUR,
+  MINUTE,
+  SLOT,
+  callerFor,
+  makeHost,
+  makeWorld,
+  newParty,
+  placeTestHold,
+  type Party,
+  type TestHost,
+  type World,
+} from "../bookings/world.js";
+
+const TZ = "America/Toronto";
+const HOOK = "https://agent.example/hooks/schcp";
+const principalOf = (p: Party) => principalUrn(jwkThumbprint(p.principal.publicJwk));
+
+let redis: TestRedis | undefined;
+const opened: Array<{ store: RedisHoldStore; prefix: string }> = [];
+beforeAll(async () => {
+  redis = await startTestRedis();
+});
+afterAll(async () => {
+  for (const { store, prefix } of opened) {
+    await dropPrefix(store.redis, prefix);
+    await store.close();
+  }
+  await redis?.stop();
+});
+
+function personHost(id: string, owner: Party): TestHost {
+  const h = makeHost(id, id, { confirmation: "host_approval" });
+  const config: HostConfig = { ...h.runtime.config, kind: "person", owner: principalOf(owner) };
+  return { ...h, runtime: { ...h.runtime, config } };
+}
+
+interface Cast {
+  readonly w: World;
+  readonly noor: Party;
+  readonly ellis: Party;
+}
+
+async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
+  const noor = newParty();
+  const ellis = newParty();
+  const base = makeWorld([
+    personHost("noor", noor),
+    personHost("ellis", ellis),
+    makeHost("cafe", "Café", { meetings: true }),
+    makeHost("garage", "Garage"),
+  ]);
+  if (storeKind === "memory") return { w: base, noor, ellis };
+  const prefix = uniquePrefix("meetings-core");
+  const store = await createRedisGatewayStore({ url: redis!.url, keyPrefix: prefix });
+  opened.push({ store, prefix });
+  const w = {
+    ...base,
+    store: store as never,
+    deps: { ...base.deps, store, bookingIndex: storeBookingIndex(store) },
+  } as World;
+  return { w, noor, ellis };
+}
+
+interface Held {
+  readonly hostId: string;
+  readonly holdId: string;
+  readonly offerSha256: string;
+}
+
+async function holdAt(c: Cast, hostId: string, start = SLOT): Promise<Held> {
+  const caller = await callerFor(c.w, c.noor, { hostId });
+  const hold = await placeTestHold(c.w, c.w.host(hostId), caller, { callbackUrl: HOOK, start });
+  return { hostId, holdId: hold.record.holdId, offerSha256: hold.offerSha256 };
+}
+
+async function contract(
+  c: Cast,
+  held: readonly Held[],
+  over: { iat?: number; exp?: number; start?: number; answers?: "person"; revision?: number } = {},
+): Promise<{ compact: string; sha256: string }> {
+  const start = over.start ?? SLOT;
+  const member = (h: Held) =>
+    h.hostId === "cafe" || h.hostId === "garage"
+      ? { principal: `urn:schcp:host:${h.hostId}`, business: true as const }
+      : { principal: principalOf(h.hostId === "noor" ? c.noor : c.ellis) };
+  const signed = await signMeetingContract(
+    {
+      ...(over.iat !== undefined && { iat: over.iat }),
+      exp: over.exp ?? Math.floor(c.w.clock.now() / 1000) + 6 * 3600,
+      meeting_id: "mtg_1",
+      revision: over.revision ?? 1,
+      title: "Coffee",
+      tz: TZ,
+      start: formatInstant(start, TZ),
+      end: formatInstant(start + 45 * MINUTE, TZ),
+      place: { name: "Trinity Bellwoods Park", locality: "Toronto" },
+      members: held.map((h) => ({
+        ...member(h),
+        name: h.hostId,
+        host: h.hostId,
+        domain: null,
+        service_id: "oil-change",
+        offer_sha256: h.offerSha256,
+      })),
+      ...(over.answers !== undefined && { answers: over.answers }),
+    },
+    c.noor.principal,
+    c.w.clock.now(),
+  );
+  if (!signed.ok) throw new Error(JSON.stringify(signed.error));
+  return { compact: signed.value.compact, sha256: signed.value.sha256 };
+}
+
+async function confirmWith(c: Cast, h: Held, meeting: string, extra: Partial<ConfirmRequest> = {}) {
+  const caller = await callerFor(c.w, c.noor, { hostId: h.hostId });
+  return confirmHold(c.w.deps, h.hostId, caller, h.holdId, {
+    idempotency_key: `c-${h.hostId}`,
+    offer_sha256: h.offerSha256,
+    meeting,
+    ...extra,
+  });
+}
+
+const stateOf = async (c: Cast, hostId: string, id: string): Promise<BookingState> =>
+  (await loadBooking(c.w.deps.store, hostId, id))!.state;
+
+async function acceptanceBy(c: Cast, who: Party, compact: string): Promise<string> {
+  const a = await signPersonAcceptance(compact, who.principal, c.w.clock.now());
+  if (!a.ok) throw new Error(JSON.stringify(a.error));
+  return a.value.compact;
+}
+
+async function commitAt(c: Cast, hostId: string, bookingId: string, sha: string, acceptances: string[]) {
+  const caller = await callerFor(c.w, c.noor, { hostId });
+  return commitBooking(c.w.deps, hostId, caller, bookingId, {
+    idempotency_key: "k",
+    contract_sha256: sha,
+    acceptances,
+  });
+}
+
+describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (storeKind) => {
+  it("confirms with a contract: tentative on the organizer's own calendar and a café's, pending_host on a member's until the contract's deadline", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis"), await holdAt(c, "cafe")];
+    const k = await contract(c, held);
+    const replies = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      expect(r.value.status).toBe(202);
+      expect(r.value.body.contract).toBe(k.compact);
+      expect(r.value.body.booking.meeting).toEqual({
+        meeting_id: "mtg_1",
+        revision: 1,
+        contract_sha256: k.sha256,
+      });
+      replies.push(r.value.body.booking);
+    }
+    expect(replies.map((b) => b.status)).toEqual(["tentative", "pending_host", "tentative"]);
+    const ellis = await stateOf(c, "ellis", replies[1]!.booking_id);
+    expect(ellis.consent.approved).toBe("contract");
+    expect(ellis.approvalBy).toBeLessThanOrEqual(ellis.meeting!.expiresAt);
+    // The host's approve is not the member's acceptance.
+    const approved = await approveBooking(c.w.deps, "ellis", replies[1]!.booking_id);
+    expect(!approved.ok && approved.error.code).toBe("invalid_state");
+  });
+
+  it("refuses what the contract does not say of this calendar", async () => {
+    const c = await cast(storeKind);
+    const noor = await holdAt(c, "noor");
+    const ellis = await holdAt(c, "ellis");
+    const garage = await holdAt(c, "garage");
+    const code = (r: Awaited<ReturnType<typeof confirmWith>>) =>
+      r.ok ? "ok" : `${r.error.code}/${r.error.reason}`;
+
+    // A business without meetings.
+    const k0 = await contract(c, [noor, ellis, garage]);
+    expect(code(await confirmWith(c, garage, k0.compact))).toBe("invalid_request/meeting_invalid");
+    // Another offer's hash: CONTRACT_MISMATCH with this offer's hash in details.
+    const k1 = await contract(c, [noor, { ...ellis, offerSha256: noor.offerSha256 }]);
+    const mismatch = await confirmWith(c, ellis, k1.compact);
+    expect(code(mismatch)).toBe("contract_mismatch/contract_mismatch");
+    expect(!mismatch.ok && mismatch.error.details).toEqual({ offer_sha256: ellis.offerSha256 });
+    // Another time.
+    const k2 = await contract(c, [noor, ellis], { start: SLOT + HOUR });
+    expect(code(await confirmWith(c, ellis, k2.compact))).toBe("contract_mismatch/contract_mismatch");
+    // An expired contract.
+    const k3 = await contract(c, [noor, ellis], { exp: Math.floor(c.w.clock.now() / 1000) + 60 });
+    c.w.clock.advance(2 * MINUTE);
+    expect(code(await confirmWith(c, ellis, k3.compact))).toBe("invalid_request/meeting_invalid");
+    c.w.clock.advance(-2 * MINUTE);
+    // A required participant.
+    const k4 = await contract(c, [noor, ellis]);
+    const withParticipant = await confirmWith(c, ellis, k4.compact, {
+      participants: [{ who: principalOf(newParty()), role: "invitee" }],
+    });
+    expect(code(withParticipant)).toBe("invalid_request/meeting_invalid");
+    // Someone other than the organizer confirming it.
+    const caller = await callerFor(c.w, c.ellis, { hostId: "ellis" });
+    const stranger = await placeTestHold(c.w, c.w.host("ellis"), caller, { start: SLOT + 2 * HOUR });
+    const k5 = await contract(
+      c,
+      [noor, { hostId: "ellis", holdId: stranger.record.holdId, offerSha256: stranger.offerSha256 }],
+      {
+        start: SLOT + 2 * HOUR,
+      },
+    );
+    const byEllis = await confirmHold(c.w.deps, "ellis", caller, stranger.record.holdId, {
+      idempotency_key: "x",
+      offer_sha256: stranger.offerSha256,
+      meeting: k5.compact,
+    });
+    expect(code(byEllis)).toBe("invalid_request/meeting_invalid");
+  });
+
+  it("a member's acceptance makes their booking tentative; commit waits for every member, then confirms once", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    const missing = await commitAt(c, "noor", ids[0]!, k.sha256, []);
+    expect(!missing.ok && missing.error).toMatchObject({
+      reason: "awaiting_members",
+      details: { awaiting: [{ principal: principalOf(c.ellis) }] },
+    });
+    // Something that is not an acceptance.
+    const junk = await commitAt(c, "noor", ids[0]!, k.sha256, [k.compact]);
+    expect(!junk.ok && junk.error.reason).toBe("acceptance_invalid");
+
+    const yes = await acceptanceBy(c, c.ellis, k.compact);
+    const accepted = await acceptMeeting(c.w.deps, "ellis", ids[1]!, yes);
+    if (!accepted.ok) throw new Error(JSON.stringify(accepted.error));
+    expect(accepted.value).toMatchObject({ status: "tentative", answer: { by: "person" } });
+    expect(accepted.value.meeting?.acceptance).toBe(yes);
+    expect(c.w.outbox.types()).toContain("booking.accepted");
+
+    const done = await commitAt(c, "ellis", ids[1]!, k.sha256, [yes]);
+    if (!done.ok) throw new Error(JSON.stringify(done.error));
+    expect(done.value.booking).toMatchObject({ status: "confirmed", sequence: 1 });
+    expect(c.w.outbox.types().filter((t) => t === "booking.confirmed")).toHaveLength(1);
+    const again = await commitAt(c, "ellis", ids[1]!, k.sha256, [yes]);
+    expect(again.ok && again.value.booking.sequence).toBe(1);
+    expect(c.w.outbox.types().filter((t) => t === "booking.confirmed")).toHaveLength(1);
+  });
+
+  it("takes back a yes as a decline in the person's words, and lapses a tentative booking at the deadline", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held, { exp: Math.floor(c.w.clock.now() / 1000) + 3600 });
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
+    const back = await takeBackMeeting(c.w.deps, "ellis", ids[1]!, "Sorry, not this weekend.");
+    if (!back.ok) throw new Error(JSON.stringify(back.error));
+    expect(back.value).toMatchObject({
+      status: "declined",
+      sequence: 1,
+      answer: { by: "person" },
+      refusal: { kind: "declined", reason: "host_declined", message: "Sorry, not this weekend." },
+    });
+    c.w.clock.advance(2 * HOUR);
+    const report = await expireOverdue(c.w.deps, "noor");
+    expect(report.expired).toContain(ids[0]);
+    expect(await stateOf(c, "noor", ids[0]!)).toMatchObject({
+      status: "expired",
+      refusal: { reason: "meeting_incomplete" },
+    });
+  });
+
+  it("a revision names the new hash, drops the acceptance and is answered again (sequence + 1); never a lower revision", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
+    const k2 = await contract(c, held, { revision: 2 });
+    const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
+    const revise = (contractJws: string, sequence: number) =>
+      reviseBooking(c.w.deps, "ellis", caller, ids[1]!, {
+        idempotency_key: "r",
+        sequence,
+        contract: contractJws,
+      });
+    const stale = await revise(k2.compact, 5);
+    expect(!stale.ok && stale.error.code).toBe("stale_sequence");
+    const r = await revise(k2.compact, 0);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    expect(r.value.booking).toMatchObject({
+      status: "pending_host",
+      sequence: 1,
+      meeting: { revision: 2, contract_sha256: k2.sha256 },
+    });
+    expect(r.value.booking.meeting?.acceptance).toBeUndefined();
+    expect(r.value.contract).toBe(k2.compact);
+    const lower = await revise(k.compact, 1);
+    expect(!lower.ok && lower.error.reason).toBe("meeting_invalid");
+    // An acceptance of the earlier revision no longer answers it.
+    const old = await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
+    expect(!old.ok && old.error.reason).toBe("acceptance_invalid");
+  });
+});

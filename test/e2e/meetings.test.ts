@@ -1,0 +1,411 @@
+/**
+ * SchCP §5.12 meetings of several people, end to end over real HTTP on loopback with the store
+ * on Redis: three people's calendars (Noor organizes, Ellis and Priya are members) and a café
+ * that takes part in meetings, each a host of this gateway configured here. The organizer's
+ * agent holds the same hour at every calendar, signs the contract with Noor's key app,
+ * confirms each hold with it and commits once every member accepted on their own calendar
+ * (the operator API). Also: nothing confirmed while a member is missing; the contract's
+ * deadline with a member silent; a member taking back their yes; meeting_invalid at a
+ * business that does not take part in meetings.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
+import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
+import type { BookingResponse } from "../../src/protocol/schcp/types.js";
+import { openRedis } from "../../src/redis/client.js";
+import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
+import { HOUR_MS, must, operator, refusalOf, type E2eAgent } from "./support/agents.js";
+import { startGateway, type E2eGateway } from "./support/gateway.js";
+import { CALLBACK_ORIGIN, startWebhookSink, type WebhookSink } from "./support/webhooks.js";
+
+const TZ = "America/Toronto";
+const PLACE = { name: "Trinity Bellwoods Park", locality: "Toronto" };
+const PEOPLE = ["noor", "ellis", "priya"] as const;
+type Person = (typeof PEOPLE)[number];
+
+let redis: TestRedis;
+let prefix: string;
+let gw: E2eGateway;
+let sink: WebhookSink;
+let dir: string;
+const clock = { now: (): number => (gw === undefined ? Date.now() : gw.clock.now()) };
+const agents = {} as Record<Person, E2eAgent>;
+const hosts = {} as Record<Person | "cafe" | "shop", DiscoveredHost>;
+
+function calendarHost(id: string, extra: Record<string, unknown>): Record<string, unknown> {
+  const path = join(dir, id);
+  mkdirSync(path);
+  return {
+    id,
+    name: id,
+    timezone: TZ,
+    connector: { type: "ics-dir", settings: { path } },
+    calendar: {
+      capacity: "me",
+      hours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, open: "08:00", close: "20:00" })),
+      services: [{ id: "coffee", name: "Coffee", duration: "PT1H" }],
+      granularity: "PT1H",
+      approver: { email: `${id}@example.com` },
+    },
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  prefix = uniquePrefix("meetings");
+  sink = await startWebhookSink();
+  dir = mkdtempSync(join(tmpdir(), "e2e-meetings-"));
+  for (const p of PEOPLE) {
+    const key = createAgentKey();
+    agents[p] = {
+      key,
+      client: new SchcpClient({ agentKey: key, clock }),
+      keyApp: new KeyApp({ principalKey: createAgentKey(), clock }),
+    };
+  }
+  const person = (p: Person) =>
+    calendarHost(p, {
+      kind: "person",
+      owner: agents[p].keyApp.principal,
+      services: [{ service_id: "coffee", location: "elsewhere" }],
+    });
+  const business = (id: string, meetings: boolean) =>
+    calendarHost(id, {
+      kind: "business",
+      policies: { confirmation: "instant", ...(meetings && { meetings: true }) },
+    });
+  gw = await startGateway({
+    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false)] },
+    redisUrl: redis.url,
+    redisKeyPrefix: prefix,
+    runtime: { webhookFetch: sink.transport, workers: { approvalsMs: 3_600_000 } },
+  });
+  for (const id of [...PEOPLE, "cafe", "shop"] as const) {
+    expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
+    hosts[id] = must(
+      await agents.noor.client.discoverHost(`${gw.origin}/hosts/${id}/scheduling.json`),
+      `discover ${id}`,
+    );
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await gw?.close();
+  await sink?.close();
+  const admin = openRedis(redis.url);
+  await dropPrefix(admin, prefix);
+  await dropPrefix(admin, `{${prefix}`);
+  await admin.quit();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A start `days` ahead at 10:00 in Toronto (each test its own day, so holds never collide). */
+function startIn(days: number): { start: string; end: string } {
+  const d = new Date(clock.now() + days * 24 * HOUR_MS);
+  const ymd = d.toISOString().slice(0, 10);
+  const offset = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, timeZoneName: "longOffset" })
+    .formatToParts(new Date(`${ymd}T15:00:00Z`))
+    .find((p) => p.type === "timeZoneName")!
+    .value.replace("GMT", "");
+  return { start: `${ymd}T10:00:00${offset}`, end: `${ymd}T11:00:00${offset}` };
+}
+
+interface Held {
+  readonly hostId: string;
+  readonly holdId: string;
+  readonly offerSha256: string;
+}
+
+type Calendar = Person | "cafe" | "shop";
+
+async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Promise<Held> {
+  const host = hosts[cal];
+  const business = cal === "cafe" || cal === "shop";
+  const hold = must(
+    await agents.noor.client.hold(
+      host,
+      {
+        service_id: "coffee",
+        start,
+        ...(!business && { place: PLACE }),
+        callback_url: `${CALLBACK_ORIGIN}/hooks/noor`,
+      },
+      { mandate: mandate.compact },
+    ),
+    `hold at ${cal}`,
+  );
+  const held = must(await verifyHoldOffer(hold.body, host), "verify hold");
+  return { hostId: cal, holdId: hold.body.hold_id, offerSha256: held.offer.sha256 };
+}
+
+interface Meeting {
+  readonly contract: string;
+  readonly sha256: string;
+  readonly mandate: IssuedMandate;
+  readonly bookings: Record<string, BookingResponse>;
+  readonly statuses: Record<string, number>;
+}
+
+/** Holds `day`'s hour at every calendar, signs the contract, confirms each hold with it. */
+async function arrange(
+  day: number,
+  calendars: readonly Calendar[],
+  opts: { expInSec?: number } = {},
+): Promise<Meeting> {
+  const { start, end } = startIn(day);
+  const mandate = await agents.noor.keyApp.issueMandate({
+    agent: agents.noor.key,
+    audience: [...calendars],
+    scope: ["hold", "book", "cancel", "reschedule"],
+  });
+  const held: Held[] = [];
+  for (const cal of calendars) held.push(await holdAt(cal, start, mandate));
+  const signed = must(
+    await agents.noor.keyApp.signMeetingContract({
+      exp: Math.floor(clock.now() / 1000) + (opts.expInSec ?? 6 * 3600),
+      meeting_id: `mtg_${day}`,
+      revision: 1,
+      title: "Coffee",
+      tz: TZ,
+      start,
+      end,
+      place: PLACE,
+      members: held.map((h) => {
+        const business = h.hostId === "cafe" || h.hostId === "shop";
+        return {
+          principal: business ? `urn:schcp:host:${h.hostId}` : agents[h.hostId as Person].keyApp.principal,
+          name: h.hostId,
+          host: h.hostId,
+          domain: null,
+          service_id: "coffee",
+          offer_sha256: h.offerSha256,
+          ...(business && { business: true as const }),
+        };
+      }),
+    }),
+    "sign contract",
+  );
+  const bookings: Record<string, BookingResponse> = {};
+  const statuses: Record<string, number> = {};
+  for (const h of held) {
+    const reply = must(
+      await agents.noor.client.confirmMeeting(
+        hosts[h.hostId as Calendar],
+        h.holdId,
+        signed.compact,
+        h.offerSha256,
+        {
+          mandate: mandate.compact,
+        },
+      ),
+      `confirm at ${h.hostId}`,
+    );
+    bookings[h.hostId] = reply.body;
+    statuses[h.hostId] = reply.status;
+  }
+  return { contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
+}
+
+async function accept(m: Meeting, who: Person): Promise<{ status: number; json: unknown }> {
+  const acceptance = must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`);
+  const id = m.bookings[who]!.booking.booking_id;
+  return operator(gw, who, `/bookings/${id}/meeting-accept`, { acceptance: acceptance.compact });
+}
+
+async function acceptanceOf(m: Meeting, who: Person): Promise<string> {
+  return must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`).compact;
+}
+
+function commit(m: Meeting, cal: Calendar, acceptances: string[], sha = m.sha256) {
+  return agents.noor.client.commitMeeting(
+    hosts[cal],
+    m.bookings[cal]!.booking.booking_id,
+    { contract_sha256: sha, acceptances },
+    { mandate: m.mandate.compact },
+  );
+}
+
+describe("SchCP §5.12 meetings over HTTP on Redis", () => {
+  it("advertises meetings at every person's calendar and a café that opted in, not at another business", () => {
+    for (const p of PEOPLE) expect(hosts[p].document.capabilities).toContain("meetings");
+    expect(hosts.cafe.document.capabilities).toContain("meetings");
+    expect(hosts.shop.document.capabilities).not.toContain("meetings");
+  });
+
+  it("confirms nothing until every member accepted the same hash, then commits at every calendar", async () => {
+    const m = await arrange(3, ["cafe", "noor", "ellis", "priya"]);
+    for (const cal of ["cafe", "noor", "ellis", "priya"]) {
+      expect(m.statuses[cal]).toBe(202);
+      expect(m.bookings[cal]!.contract).toBe(m.contract);
+      expect(m.bookings[cal]!.booking.meeting).toEqual({
+        meeting_id: "mtg_3",
+        revision: 1,
+        contract_sha256: m.sha256,
+      });
+    }
+    expect(m.bookings.noor!.booking.status).toBe("tentative");
+    expect(m.bookings.cafe!.booking.status).toBe("tentative");
+    expect(m.bookings.ellis!.booking.status).toBe("pending_host");
+    expect(m.bookings.priya!.booking.status).toBe("pending_host");
+
+    // Nobody has accepted: the café's own commit is refused, naming who is awaited.
+    const early = refusalOf(await commit(m, "cafe", []));
+    expect(early).toMatchObject({ status: 409, code: "INVALID_STATE", reason: "awaiting_members" });
+    expect((early.details as { awaiting: { principal: string }[] }).awaiting.map((a) => a.principal)).toEqual(
+      [agents.ellis.keyApp.principal, agents.priya.keyApp.principal],
+    );
+
+    const ellis = await accept(m, "ellis");
+    expect(ellis.status).toBe(200);
+    await sink.waitFor(
+      (e) => e.type === "booking.accepted" && e.booking?.booking_id === m.bookings.ellis!.booking.booking_id,
+    );
+    const ellisYes = await acceptanceOf(m, "ellis");
+    // One member's yes is not enough.
+    const half = refusalOf(await commit(m, "noor", [ellisYes]));
+    expect(half.reason).toBe("awaiting_members");
+    // A wrong hash names the current one.
+    const wrong = refusalOf(await commit(m, "noor", [ellisYes], "A".repeat(43)));
+    expect(wrong).toMatchObject({ status: 409, code: "CONTRACT_MISMATCH" });
+    expect(wrong.details).toMatchObject({ contract_sha256: m.sha256 });
+    // Two acceptances from one member.
+    expect(refusalOf(await commit(m, "noor", [ellisYes, ellisYes])).reason).toBe("acceptance_invalid");
+
+    // Priya has not answered on her calendar; her acceptance handed over at commit is her answer.
+    const priyaYes = await acceptanceOf(m, "priya");
+    for (const cal of ["cafe", "ellis", "priya", "noor"] as const) {
+      const done = must(await commit(m, cal, [ellisYes, priyaYes]), `commit at ${cal}`);
+      expect(done.status).toBe(200);
+      expect(done.body.booking.status).toBe("confirmed");
+      expect(done.body.booking.sequence).toBe(1);
+      expect(done.body.contract).toBe(m.contract);
+      await sink.waitFor(
+        (e) =>
+          e.type === "booking.confirmed" && e.booking?.booking_id === m.bookings[cal]!.booking.booking_id,
+      );
+    }
+    // Committing again returns the booking unchanged.
+    const again = must(await commit(m, "noor", [ellisYes, priyaYes]), "commit again");
+    expect(again.body.booking.sequence).toBe(1);
+  }, 60_000);
+
+  it("lapses at the contract's deadline with a member silent: the time comes free", async () => {
+    const m = await arrange(4, ["noor", "ellis", "priya"], { expInSec: 3600 });
+    expect((await accept(m, "ellis")).status).toBe(200);
+    gw.clock.advance(2 * HOUR_MS);
+    try {
+      for (const cal of ["noor", "ellis", "priya"] as const) await gw.runtime.service.expireOverdue(cal);
+    } finally {
+      gw.clock.advance(-2 * HOUR_MS);
+    }
+    const read = async (cal: Person) =>
+      must(
+        await agents.noor.client.getBooking(hosts[cal], m.bookings[cal]!.booking.booking_id, {
+          mandate: m.mandate.compact,
+        }),
+        "read",
+      ).body.booking;
+    expect(await read("priya")).toMatchObject({
+      status: "expired",
+      refusal: { code: "EXPIRED", reason: "host_did_not_answer" },
+    });
+    expect(await read("ellis")).toMatchObject({
+      status: "expired",
+      refusal: { code: "EXPIRED", reason: "meeting_incomplete" },
+    });
+    expect((await read("noor")).status).toBe("expired");
+    await sink.waitFor(
+      (e) => e.type === "booking.expired" && e.booking?.booking_id === m.bookings.ellis!.booking.booking_id,
+    );
+    // The time is free again at Priya's calendar.
+    const again = await agents.noor.keyApp.issueMandate({
+      agent: agents.noor.key,
+      audience: "priya",
+      scope: ["hold"],
+    });
+    await holdAt("priya", startIn(4).start, again);
+  }, 60_000);
+
+  it("a member takes back their yes: declined with their words, answered by the person", async () => {
+    const m = await arrange(5, ["noor", "ellis"]);
+    expect((await accept(m, "ellis")).status).toBe(200);
+    const id = m.bookings.ellis!.booking.booking_id;
+    const back = await operator(gw, "ellis", `/bookings/${id}/meeting-take-back`, {
+      message: "Sorry, not this weekend.",
+    });
+    expect(back.status).toBe(200);
+    const b = must(
+      await agents.noor.client.getBooking(hosts.ellis, id, { mandate: m.mandate.compact }),
+      "read",
+    ).body.booking;
+    expect(b).toMatchObject({
+      status: "declined",
+      sequence: 1,
+      refusal: { code: "DECLINED", reason: "host_declined", message: "Sorry, not this weekend." },
+      answer: { by: "person" },
+    });
+    await sink.waitFor((e) => e.type === "booking.declined" && e.booking?.booking_id === id);
+  }, 60_000);
+
+  it("refuses a meeting contract at a business that does not take part in meetings (meeting_invalid)", async () => {
+    const { start, end } = startIn(6);
+    const mandate = await agents.noor.keyApp.issueMandate({
+      agent: agents.noor.key,
+      audience: ["noor", "shop"],
+      scope: ["hold", "book"],
+    });
+    const shop = await holdAt("shop", start, mandate);
+    const noor = await holdAt("noor", start, mandate);
+    const signed = must(
+      await agents.noor.keyApp.signMeetingContract({
+        exp: Math.floor(clock.now() / 1000) + 3600,
+        meeting_id: "mtg_shop",
+        revision: 1,
+        title: "Coffee",
+        tz: TZ,
+        start,
+        end,
+        place: PLACE,
+        members: [
+          {
+            principal: agents.noor.keyApp.principal,
+            name: "Noor",
+            host: "noor",
+            domain: null,
+            service_id: "coffee",
+            offer_sha256: noor.offerSha256,
+          },
+          {
+            principal: agents.ellis.keyApp.principal,
+            name: "Ellis",
+            host: "ellis",
+            domain: null,
+            service_id: "coffee",
+            offer_sha256: noor.offerSha256,
+          },
+          {
+            principal: "urn:schcp:host:shop",
+            name: "Shop",
+            host: "shop",
+            domain: null,
+            service_id: "coffee",
+            offer_sha256: shop.offerSha256,
+            business: true,
+          },
+        ],
+      }),
+      "sign",
+    );
+    const refused = refusalOf(
+      await agents.noor.client.confirmMeeting(hosts.shop, shop.holdId, signed.compact, shop.offerSha256, {
+        mandate: mandate.compact,
+      }),
+    );
+    expect(refused).toMatchObject({ status: 400, code: "INVALID_REQUEST", reason: "meeting_invalid" });
+  }, 60_000);
+});

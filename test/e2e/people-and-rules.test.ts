@@ -32,6 +32,7 @@ import {
   type E2eAgent,
 } from "./support/agents.js";
 import { defaultConfig, startGateway, type E2eGateway } from "./support/gateway.js";
+import { osbpBook, osbpSession } from "./support/osbp-in-process.js";
 
 const PERSON = "fades-on-queen";
 const DENTAL = "harbourview-dental";
@@ -329,6 +330,27 @@ describe("§7.7 people as hosts and §7.9 answers over HTTP on Redis", { timeout
     expect(moved.body.booking.start).toBe(change.body.proposal.start);
     expect(moved.body.booking.proposal).toBeUndefined();
     expect(moved.body.booking.answer).toMatchObject({ by: "rule", rule: "Moves are fine" });
+
+    // Every edge: an OSBP booking the rule covers is confirmed at once too, answered by the rule.
+    const osbp = await osbpSession(gw, PERSON);
+    try {
+      const osbpId = await osbpBook(osbp, gw, {
+        serviceId: "haircut",
+        timezone: "America/Toronto",
+        daysAhead: 10,
+        key: "people-osbp-1",
+      });
+      const list = await operator(gw, PERSON, "/bookings");
+      const seen = (list.json as { bookings: Array<{ booking: Record<string, unknown> }> }).bookings.find(
+        (b) => b.booking["booking_id"] === osbpId,
+      );
+      expect(seen?.booking).toMatchObject({
+        status: "confirmed",
+        answer: { by: "rule", rule: "Moves are fine" },
+      });
+    } finally {
+      await osbp.close();
+    }
     await rulesApi("DELETE", "/r-moves");
   });
 });

@@ -301,16 +301,46 @@ describe("§7.7 people as hosts and §7.9 answers over HTTP on Redis", { timeout
     await rulesApi("DELETE", "/r-phone");
   });
 
-  it("§5.7 step 3: a guest's move a rule covers is made at once, answer by rule", async () => {
+  it("§5.7 step 3: a guest's move waits for the person (answer by person), and one a rule covers is made at once (answer by rule)", async () => {
     const jkt = hostKeyThumbprint(person);
     const guest = agentOf(stranger);
     const first = await holdAndBook(guest, person, "haircut", slot());
     expect(first.reply.status).toBe(202);
     const id = first.booking.booking.booking_id;
     expect((await operator(gw, PERSON, `/bookings/${id}/approve`, {})).status).toBe(200);
+    const m = first.mandate.compact;
+
+    // Without a rule the move waits for the person, whose yes is by person.
+    const start0 = must(await guest.client.getBooking(person, id, { mandate: m }), "read 0").body.booking;
+    const ask = must(
+      await guest.client.changeOffer(
+        person,
+        id,
+        { sequence: start0.sequence, start: slot() },
+        { mandate: m },
+      ),
+      "change-offer 0",
+    );
+    const waiting = must(
+      await guest.client.reschedule(
+        person,
+        id,
+        { sequence: start0.sequence, offer_sha256: offerSha256(ask.body.proposal.offer) },
+        { mandate: m },
+      ),
+      "reschedule 0",
+    );
+    expect(waiting.body.booking.proposal).toMatchObject({ awaiting_host: true });
+    expect((await operator(gw, PERSON, `/bookings/${id}/approve`, {})).status).toBe(200);
+    const approvedMove = must(await guest.client.getBooking(person, id, { mandate: m }), "read moved");
+    expect(approvedMove.body.booking).toMatchObject({
+      sequence: start0.sequence + 1,
+      start: ask.body.proposal.start,
+      answer: { by: "person" },
+    });
+
     const rule = await signRule(owner, { cnf: { jkt }, jti: "r-moves", label: "Moves are fine" });
     expect((await rulesApi("POST", "", { rule })).status).toBe(201);
-    const m = first.mandate.compact;
     const before = must(await guest.client.getBooking(person, id, { mandate: m }), "read");
     const seq = before.body.booking.sequence;
     const change = must(

@@ -171,6 +171,14 @@ export async function bookSession(
         price: formatDecimalAmount(state.contract.total.minor, state.contract.total.currency),
         currency: state.contract.total.currency,
       }),
+      // Not in A2A §3 either: who said yes (SchCP §7.9), so the agent can tell its human.
+      ...(state.answer !== undefined && {
+        answer: {
+          by: state.answer.by,
+          ...(state.answer.rule !== undefined && { rule: state.answer.rule }),
+          at: utc(state.answer.at),
+        },
+      }),
     },
     client_portal_url: null,
     order_id: state.bookingId,

@@ -152,6 +152,8 @@ describe("book, cancel, reschedule", () => {
       duration_minutes: 45,
       service: "Oil change",
       client_email: "joaquin.lopez@mail.com",
+      // SchCP §7.9: instant confirmation is the business's own yes.
+      answer: { by: "host" },
     });
     expect(first.body.client_portal_url).toBeNull();
     const again = await book(slots[0]!.start);

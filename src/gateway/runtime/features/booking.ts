@@ -60,6 +60,7 @@ export function mountBooking(
     outbox,
     bookingIndex: infra.bookingIndex,
     publicPool: infra.publicPool,
+    contacts: infra.contacts,
     metrics,
   };
   const keyApps = mountKeyApps(opts, { clock, logger });

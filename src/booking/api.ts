@@ -123,6 +123,12 @@ export interface HostConfig {
   readonly id: string;
   readonly name: string;
   readonly kind: "business" | "person";
+  /**
+   * SchCP §7.7: the principal of the person whose calendar this is; present exactly when kind is
+   * "person". Their own bookings need nobody else's yes, and the rules they sign answer for them
+   * (§7.9).
+   */
+  readonly owner?: string;
   readonly timezone: string;
   /** The host's own domain, or null when the operator publishes it (§2.3 host_domain). */
   readonly domain: string | null;

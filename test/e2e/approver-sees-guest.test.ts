@@ -32,6 +32,7 @@ beforeAll(async () => {
           id: HOST,
           name: "Lucía — fisioterapia",
           kind: "person",
+          owner: "urn:schcp:principal:jwk-thumbprint:VQC1VOuKVPYBpq87x1MkJ_ax4se-_xzBCTK19U9uOx0",
           timezone: "Europe/Madrid",
           connector: { type: "ics-dir", settings: { path: calendarDir } },
           policies: { retention: "P30D" },

@@ -148,6 +148,8 @@ const host = closed(
     id: { type: "string", pattern: HOST_ID_PATTERN },
     name: str,
     kind: { enum: ["business", "person"] },
+    // SchCP §7.7: a person's calendar names its owner's principal (checked in parse-config.ts).
+    owner: str,
     timezone: str,
     domain: { type: ["string", "null"], format: "hostname" },
     url: { type: "string", format: "uri" },

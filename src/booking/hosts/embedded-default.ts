@@ -107,6 +107,9 @@ export const EMBEDDED_CALENDAR_CONFIG = {
       id: EMBEDDED_CALENDAR_HOST,
       name: "Nora Okafor — maths tutoring",
       kind: "person",
+      // SchCP §7.7: the person's own principal. A stand-in for the demo: nobody holds its key, so
+      // no booking or rule here is ever the owner's own until an operator names theirs.
+      owner: "urn:schcp:principal:jwk-thumbprint:VQC1VOuKVPYBpq87x1MkJ_ax4se-_xzBCTK19U9uOx0",
       timezone: "America/Toronto",
       domain: null,
       connector: { type: "ics-dir", settings: { path: EMBEDDED_CALENDAR_DIR } },

@@ -77,10 +77,13 @@ function readHost(h: Json, at: string): HostConfig {
     }
   });
   const connector = h.connector as Json;
+  const kind = (h.kind as HostConfig["kind"] | undefined) ?? "business";
+  const owner = readOwner(h.owner, kind, at);
   return {
     id: h.id as string,
     name: h.name as string,
-    kind: (h.kind as HostConfig["kind"] | undefined) ?? "business",
+    kind,
+    ...(owner !== undefined && { owner }),
     timezone,
     domain: (h.domain as string | null | undefined) ?? null,
     ...(h.url !== undefined && { url: h.url as string }),
@@ -98,6 +101,25 @@ function readHost(h: Json, at: string): HostConfig {
     ...(h.trust !== undefined && { trust: readTrust(h.trust as Json, `${at}/trust`) }),
     ...(h.brand !== undefined && { brand: readBrand(h.brand as Json, `${at}/brand`) }),
   };
+}
+
+/**
+ * SchCP §7.7: "The host configuration names its owner, the person's own principal". Required for
+ * a person's calendar (its offers name host.owner, §5.2); refused for a business, which has no
+ * owner in SchCP's sense and whose offers never name one.
+ */
+function readOwner(v: unknown, kind: HostConfig["kind"], at: string): string | undefined {
+  const field = `${at}/owner`;
+  if (kind === "person") {
+    if (v === undefined)
+      return fail("required", field, 'a host of kind "person" names its owner\'s principal');
+    if (typeof v !== "string" || !PRINCIPAL.test(v)) {
+      return fail("invalid_principal", field, "must be urn:schcp:principal:jwk-thumbprint:<thumbprint>");
+    }
+    return v;
+  }
+  if (v !== undefined) return fail("not_allowed", field, 'only a host of kind "person" has an owner');
+  return undefined;
 }
 
 /** §2.1 trust.attesters (§7.5): ids unique, every key an Ed25519 public JWK. */

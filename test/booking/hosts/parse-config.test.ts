@@ -312,3 +312,25 @@ describe("the embedded default", () => {
     });
   });
 });
+
+describe("parseHostsConfig: a person's owner (SchCP §7.7)", () => {
+  const owner = principalOf(principal);
+
+  it("reads a person host's owner and exposes it on HostConfig", () => {
+    const r = parseHostsConfig({ hosts: [host({ kind: "person", owner })] });
+    expect(r.ok && r.value[0]?.owner).toBe(owner);
+    const business = parseHostsConfig({ hosts: [host()] });
+    expect(business.ok && business.value[0]).not.toHaveProperty("owner");
+  });
+
+  it("requires an owner for kind person", () =>
+    expectError(config({ kind: "person" }), "/hosts/1/owner", "owner"));
+
+  it("refuses an owner that is not a principal id", () =>
+    expectError(config({ kind: "person", owner: "priya" }), "/hosts/1/owner", "urn:schcp:principal"));
+
+  it("refuses an owner on a business", () => {
+    expectError(config({ owner }), "/hosts/1/owner", "person");
+    expectError(config({ kind: "business", owner }), "/hosts/1/owner", "person");
+  });
+});

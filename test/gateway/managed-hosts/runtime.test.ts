@@ -38,6 +38,7 @@ const calendarConfig = (id: string, path: string) => ({
   id,
   name: "Ana's studio",
   kind: "person",
+  owner: "urn:schcp:principal:jwk-thumbprint:VQC1VOuKVPYBpq87x1MkJ_ax4se-_xzBCTK19U9uOx0",
   timezone: "America/Toronto",
   connector: { type: "ics-dir", settings: { path } },
   calendar: {

@@ -56,6 +56,7 @@ async function syncOnce(path: string) {
         id: "big",
         name: "Big",
         kind: "person",
+        owner: "urn:schcp:principal:jwk-thumbprint:VQC1VOuKVPYBpq87x1MkJ_ax4se-_xzBCTK19U9uOx0",
         timezone: "Europe/Madrid",
         connector: { type: "ics-dir", settings: { path } },
         calendar: {

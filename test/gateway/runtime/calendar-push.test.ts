@@ -38,6 +38,7 @@ const config = (pushUrl?: string) => ({
       id: "ana",
       name: "Ana",
       kind: "person",
+      owner: "urn:schcp:principal:jwk-thumbprint:VQC1VOuKVPYBpq87x1MkJ_ax4se-_xzBCTK19U9uOx0",
       timezone: "Europe/Madrid",
       connector: { type: "google", settings: { accessTokenFile: "google-token" } },
       calendar: {

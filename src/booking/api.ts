@@ -12,6 +12,8 @@
  */
 import type { ContactStore } from "./hosts/contacts.js";
 import type { PublicPoolStore } from "./public-pool/port.js";
+import type { RuleCheck, RuleStore } from "./answers/port.js";
+import type { RuleView } from "./answers/rules.js";
 import type { PlatformConnector } from "../connectors/port.js";
 import type { Catalog, PlaceLocation } from "./catalog.js";
 import type { HostHealth, HostHealthStatus } from "./hosts/health.js";
@@ -347,6 +349,12 @@ export interface BookingViewPage {
 
 /** The host's side, reached only with an operator credential (never an agent signature). */
 export interface OperatorApi {
+  /** SchCP §7.9: keep a rule the calendar's owner signed (answers/rules.ts). */
+  addRule?(hostId: string, jws: unknown): UseCase<{ readonly rule: RuleView; readonly replaced: boolean }>;
+  /** The rules a person's calendar keeps, unexpired. */
+  listRules?(hostId: string): UseCase<readonly RuleView[]>;
+  /** Forget a rule by its jti. */
+  removeRule?(hostId: string, jti: string): UseCase<true>;
   /** The newest page (BOOKING_PAGE_DEFAULT bookings); pageBookings walks them all. */
   listBookings(hostId: string): UseCase<readonly BookingView[]>;
   /** A page of the host's bookings, newest first, filtered by status and start time. */
@@ -462,4 +470,11 @@ export interface BookingDeps {
    * access check; absent: only the configuration's `policies.contacts` and the owner pass.
    */
   readonly contacts?: ContactStore;
+  /**
+   * The rules people signed for their calendars (SchCP §7.9, answers/): Redis when the gateway
+   * has it; createBookingCore makes an in-memory one when absent.
+   */
+  readonly rules?: RuleStore;
+  /** The rule format's checks (answers/port.ts); without them no rule is kept or used. */
+  readonly ruleCheck?: RuleCheck;
 }

@@ -33,6 +33,7 @@ import {
 } from "./direct/index.js";
 import type { ReconcileReport } from "./reconcile/reconcile.js";
 import { MemoryPublicPool } from "./public-pool/index.js";
+import { addRule, listRules, MemoryRuleStore, removeRule } from "./answers/index.js";
 import { sweepWaitlist, type WaitlistSweep } from "./waitlist/index.js";
 
 /** The periodic work the jobs layer runs per host (src/jobs/maintenance). */
@@ -62,12 +63,16 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
     ...deps,
     bookingIndex: deps.bookingIndex ?? storeBookingIndex(deps.store),
     publicPool: deps.publicPool ?? new MemoryPublicPool(),
+    rules: deps.rules ?? new MemoryRuleStore(),
   };
   const engine: CreateHold = createHold;
   const api: BookingCoreApi = {
     listBookings: (hostId) => listBookings(d, hostId),
     pageBookings: (hostId, query) => pageBookings(d, hostId, query),
     approve: (hostId, bookingId) => approveBooking(d, hostId, bookingId),
+    addRule: (hostId, jws) => addRule(d, hostId, jws),
+    listRules: (hostId) => listRules(d, hostId),
+    removeRule: (hostId, jti) => removeRule(d, hostId, jti),
     decline: (hostId, bookingId, input) => declineBooking(d, hostId, bookingId, input),
     hostCancel: (hostId, bookingId, input) => hostCancelBooking(d, hostId, bookingId, input),
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),

@@ -109,6 +109,11 @@ export interface BookingState {
   /** Root principal that owns the booking (§5.5). */
   readonly principal: string;
   readonly answer?: BookingAnswer;
+  /**
+   * SchCP §7.9: the confirm carried answers: "person", so the host's person answers this
+   * booking and its moves themselves, never a rule.
+   */
+  readonly personRequired?: true;
   /** host_approval: the latest time the host answers (§5.2 approval_by). */
   readonly approvalBy?: number;
   readonly proposal?: StoredProposal;

@@ -59,6 +59,11 @@ export interface UpstreamExtras {
   readonly notes?: string;
   /** OSBP verification pass-through: sent to the platform, kept nowhere. */
   readonly verificationCode?: string;
+  /**
+   * SchCP §7.9: a host_approval host already said yes (its owner, or a rule): the upstream
+   * booking is made confirmed, not tentative.
+   */
+  readonly answered?: boolean;
 }
 
 /**
@@ -109,7 +114,10 @@ async function settle(
 ): UseCase<BookingState> {
   const hostId = host.config.id;
   await writeConfirmIntent(deps.store, hostId, fenced.holdId, intent, deps.clock.now());
-  const attempt = upstreamCreate(host, fenced, payload, extras);
+  const attempt = upstreamCreate(host, fenced, payload, {
+    ...extras,
+    ...(intent.answer !== undefined && { answered: true }),
+  });
   const create = () => host.connector.bookings.create(attempt);
   let created: Awaited<ReturnType<typeof create>>;
   try {
@@ -160,7 +168,7 @@ export function upstreamCreate(
     ...(extras.notes !== undefined && { notes: extras.notes }),
     ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
     partySize: payload.contract.partySize,
-    tentative: host.config.policies.confirmation === "host_approval",
+    tentative: host.config.policies.confirmation === "host_approval" && extras.answered !== true,
   };
 }
 

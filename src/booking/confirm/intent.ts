@@ -15,6 +15,7 @@ import { sha256Base64Url } from "../../protocol/json/index.js";
 import { storedConsent, type Consent } from "../contract.js";
 import type { LimitClaim } from "../authority.js";
 import type { ParticipantRequest } from "../participants/rules.js";
+import type { BookingAnswer } from "../bookings/state.js";
 
 export interface ConfirmIntent {
   /** The confirming chain's root principal: it claims an anonymous hold (§7.1). */
@@ -31,6 +32,14 @@ export interface ConfirmIntent {
    * same people as the confirm would have made it.
    */
   readonly participants?: readonly ParticipantRequest[];
+  /**
+   * SchCP §7.9: the yes a host_approval host gave at once (its owner's own booking, or a rule
+   * its person signed; answers/decide.ts), decided before the upstream create, so a booking
+   * recovered after a crash is confirmed with the same answer.
+   */
+  readonly answer?: BookingAnswer;
+  /** §7.9 answers: "person": the guest asked that the person answer themselves (moves too). */
+  readonly personRequired?: true;
 }
 
 const NAMESPACE = "schcp-gateway:confirm-intent";

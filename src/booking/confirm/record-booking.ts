@@ -73,8 +73,11 @@ export function newBookingState(
 ): BookingState {
   const policies = host.config.policies;
   const heldUpstream = upstream.status === "tentative";
-  const instant = policies.confirmation === "instant" && !heldUpstream;
-  const awaitingUpstream = heldUpstream && policies.confirmation === "instant";
+  // §7.9: a host_approval host that said yes at once (its owner, or a rule) confirms like an
+  // instant one, with that answer.
+  const answeredAtOnce = policies.confirmation === "instant" || intent.answer !== undefined;
+  const instant = answeredAtOnce && !heldUpstream;
+  const awaitingUpstream = heldUpstream && answeredAtOnce;
   const c = payload.contract;
   // The approval deadline as the contract states it (to the second, as every edge shows it);
   // otherwise the host's approval timeout (§5.7), never past the start.
@@ -115,9 +118,11 @@ export function newBookingState(
     agentKey: payload.agentKey,
     principal: intent.principal,
     ...(guest !== undefined && { guest }),
-    // §7.9: instant confirmation is the business's standing yes.
+    // §7.9: instant confirmation is the business's standing yes; at a host_approval host, the
+    // owner's or a rule's yes given at confirm (intent.answer).
+    ...(intent.personRequired === true && { personRequired: true as const }),
     ...(instant
-      ? { answer: { by: "host" as const, at: now } }
+      ? { answer: intent.answer ?? { by: "host" as const, at: now } }
       : awaitingUpstream
         ? { awaitingUpstream: true as const }
         : { approvalBy }),

@@ -25,6 +25,7 @@ import type { BookingState } from "../bookings/state.js";
 import { loadBooking } from "../bookings/store.js";
 import { invalidState, notFound, refuse } from "../bookings/refuse.js";
 import { fenceHold, settleUpstream } from "../confirm/confirm.js";
+import { answerAtOnce } from "../answers/index.js";
 import { decodeHoldOrThrow } from "../holds/payload.js";
 import type { ConfirmIntent } from "../confirm/intent.js";
 import { holdStateRefusal } from "../confirm/checks.js";
@@ -148,9 +149,22 @@ async function confirmHeld(
   const principal = principalOf(caller) ?? caller.agentKey;
   // The person approved this booking's summary through the edge's own gate (OSBP "final
   // confirmation"): consent to the offer as shown.
+  // §7.9: a host_approval host says yes at once to its owner, or by a rule its person signed.
+  const answer = await answerAtOnce(
+    host,
+    { store: deps.rules, check: deps.ruleCheck },
+    {
+      principal,
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      personRequired: false,
+      now: deps.clock.now(),
+    },
+  );
   const confirmIntent: ConfirmIntent = {
     principal,
     consent: { approved: "offer", mandate: grantOf(caller.authority?.kind ?? "direct", principal) },
+    ...(answer !== undefined && { answer }),
   };
   const made = await settleUpstream(
     deps,

@@ -132,8 +132,7 @@ export async function hostAccess(
   const { policies } = config;
   if (policies.access === "public") return undefined;
   // SchCP §7.7: the host configuration names its owner, who may always book their own time.
-  const owner = (config as { readonly owner?: string }).owner;
-  if (principal !== null && principal === owner) return undefined;
+  if (principal !== null && principal === config.owner) return undefined;
   const listed =
     principal !== null &&
     ((policies.contacts ?? []).includes(principal) || (await contacts?.has(config.id, principal)) === true);

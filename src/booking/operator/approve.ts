@@ -21,6 +21,7 @@ import type { StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 import { bookerReconfirm, finalityStatus } from "../participants/rules.js";
 import { recordBookerOutcome } from "../participants/respond.js";
+import { hostAnswer } from "../answers/decide.js";
 
 export async function approveBooking(
   deps: BookingDeps,
@@ -32,7 +33,8 @@ export async function approveBooking(
   const { host, loaded } = found.value;
   const state = loaded.state;
   const now = deps.clock.now();
-  const answer = { by: "host" as const, at: now };
+  // §7.9: by "host" at a business, by "person" at a person's calendar (§7.7).
+  const answer = hostAnswer(host, now);
 
   const waiting = state.proposal?.awaitingHost === true ? state.proposal : undefined;
   if (state.status === "confirmed" && waiting !== undefined) {

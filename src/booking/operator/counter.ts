@@ -19,7 +19,7 @@ import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../api.j
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { Place } from "../contract.js";
 import { invalidState, refuse, upstreamRefusal } from "../bookings/refuse.js";
-import type { BookingAnswer, BookingState, BookingStatus, StoredProposal } from "../bookings/state.js";
+import type { BookingState, BookingStatus, StoredProposal } from "../bookings/state.js";
 import { hostBooking } from "../bookings/store.js";
 import type { Consent } from "../contract.js";
 import { applyMove } from "../changes/apply-move.js";
@@ -27,6 +27,7 @@ import type { CreateHold } from "../changes/hold-engine.js";
 import { checkPlace } from "../rules/place.js";
 import type { BookingView } from "../view.js";
 import { offerHostChange } from "./propose.js";
+import { hostAnswer } from "../answers/decide.js";
 
 /** What the host counters with: a new start, a new place, or both (at least one). */
 export interface CounterInput {
@@ -120,11 +121,6 @@ function counterTerms(
  */
 function statusAfterAcceptedCounter(_state: BookingState): BookingStatus {
   return "confirmed";
-}
-
-/** The host's own answer (§7.9): by "host" at a business, by "person" at a person's calendar. */
-function hostAnswer(host: HostRuntime, at: number): BookingAnswer {
-  return { by: host.config.kind === "person" ? "person" : "host", at };
 }
 
 /**

@@ -16,6 +16,7 @@ import { saveBooking } from "../bookings/store.js";
 import { notifyGuest } from "../bookings/edges.js";
 import { declinedRefusal } from "./refusals.js";
 import { hostBooking } from "../bookings/store.js";
+import { hostAnswer } from "../answers/decide.js";
 
 export async function declineBooking(
   deps: BookingDeps,
@@ -47,8 +48,8 @@ export async function declineBooking(
     (s) =>
       s.status === "declined"
         ? undefined
-        : // §7.9: a no is the host's own answer.
-          { ...s, status: "declined", refusal, answer: { by: "host", at: now } },
+        : // §7.9: a no is the host's own answer ("person" at a person's calendar), never a rule's.
+          { ...s, status: "declined", refusal, answer: hostAnswer(host, now) },
     // §5.9: only when the host says the time is still good.
     input.timeStillGood === true,
   );

@@ -43,6 +43,7 @@ import type { LimitClaim } from "../../booking/authority.js";
 import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
 import { hostAccess, type ContactStore } from "../../booking/hosts/contacts.js";
+import { answerAtOnce } from "../../booking/answers/index.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -92,11 +93,27 @@ export async function confirmHold(
   }
   const { hold: fenced, fence } = begun.value;
 
+  // §7.9: a host_approval host says yes at once to its owner, or by a rule its person signed
+  // unless the guest asked for the person's own answer (answers: "person").
+  const personRequired = body.answers === "person";
+  const answer = await answerAtOnce(
+    host,
+    { store: deps.rules, check: deps.ruleCheck },
+    {
+      principal: chain.principal,
+      serviceId: payload.contract.service.id,
+      start: payload.contract.start,
+      personRequired,
+      now: deps.clock.now(),
+    },
+  );
   const intent: ConfirmIntent = {
     principal: chain.principal,
     consent: receiptConsent(chain, signed.offerSha256),
     ...(claims.length > 0 && { limitClaims: claims }),
     ...(participants.value.length > 0 && { participants: participants.value }),
+    ...(answer !== undefined && { answer }),
+    ...(personRequired && { personRequired: true as const }),
   };
   const contact = body.contact ?? chain.root.claims.contact;
   let made: Awaited<ReturnType<typeof settleUpstream>>;

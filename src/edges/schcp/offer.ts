@@ -22,8 +22,9 @@ function oneLineAddress(address: HostConfig["address"]): string | undefined {
 }
 
 /**
- * §5.2 offer host block. kind "person" would need the owner's principal, which the host
- * config does not carry yet, so a person's offers leave kind out rather than fail the schema.
+ * §5.2 offer host block. A person's calendar (§7.7) says kind "person" and names its owner's
+ * principal as owner, so a meeting contract can name them (§5.12); config requires the owner
+ * for every person host (hosts/parse-config.ts).
  */
 function offerHost(config: HostConfig): NonNullable<OfferClaims["host"]> {
   const address = oneLineAddress(config.address);
@@ -33,6 +34,8 @@ function offerHost(config: HostConfig): NonNullable<OfferClaims["host"]> {
     ...(config.domain !== null && { domain: config.domain }),
     ...(address !== undefined && { address }),
     ...(config.kind === "business" && { kind: "business" as const }),
+    ...(config.kind === "person" &&
+      config.owner !== undefined && { kind: "person" as const, owner: config.owner }),
   };
 }
 

@@ -21,6 +21,7 @@ import { fromMandateRefusal } from "./mandate-refusal.js";
 import type { BookingState, StoredProposal } from "../../booking/bookings/state.js";
 import { saveBooking } from "../../booking/bookings/store.js";
 import { applyMove } from "../../booking/changes/apply-move.js";
+import { answerAtOnce } from "../../booking/answers/index.js";
 
 /** The action of accepting `proposal` as §3.3 checks it: the new time, total and offer. */
 export function acceptAction(
@@ -85,6 +86,24 @@ export async function reschedule(
   if (open.awaitingHost === true) return ok(bookingResponse(state, host));
 
   const consent = receiptConsent(allowed.value, body.offer_sha256);
+  const now = deps.clock.now();
+  // §5.7 step 3, §7.9: a host_approval host approves a guest's move as it approves a new booking,
+  // "unless the booker is its owner or a rule its person signed covers the new time".
+  const atOnce = await answerAtOnce(
+    host,
+    { store: deps.rules, check: deps.ruleCheck },
+    {
+      principal: allowed.value.principal,
+      serviceId: open.contract.service.id,
+      start: open.start,
+      personRequired: state.personRequired === true,
+      now,
+    },
+  );
+  if (atOnce !== undefined) {
+    const moved = await applyMove(deps, host, state, open, consent, () => ({ answer: atOnce }));
+    return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
+  }
   if (host.config.policies.confirmation === "host_approval") {
     // The new time stays held until the hold's expiry, never past the booking's own start.
     const waiting: StoredProposal = {
@@ -106,6 +125,9 @@ export async function reschedule(
     return saved.ok ? ok(bookingResponse(saved.value, host)) : saved;
   }
 
-  const moved = await applyMove(deps, host, state, open, consent);
+  // §7.9: instant confirmation is the host's standing yes, to the move too.
+  const moved = await applyMove(deps, host, state, open, consent, () => ({
+    answer: { by: "host" as const, at: now },
+  }));
   return moved.ok ? ok(bookingResponse(moved.value, host)) : moved;
 }

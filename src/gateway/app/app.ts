@@ -33,6 +33,7 @@ import { mountOperatorHostRoutes } from "../../edges/operator/operator-hosts.js"
 import { mountOperatorUpstreamRoutes } from "../../edges/operator/operator-upstreams.js";
 import { mountApprovalRoutes } from "../../edges/approval/approval-routes.js";
 import { mountOperatorRoutes } from "../../edges/operator/operator-routes.js";
+import { mountOperatorRuleRoutes } from "../../edges/operator/operator-rules.js";
 import { originRateLimit } from "../../edges/http/origin-limit.js";
 import { mountSchcpRoutes, SCHCP_PREFIX } from "../../edges/schcp/http/schcp-routes.js";
 import { mountA2aRest } from "../../edges/a2a/rest-routes.js";
@@ -160,6 +161,7 @@ export function createHttpApp(deps: HttpAppDeps & ReadinessProbe): Hono {
   const operator: OperatorHttpDeps = { ...deps, bookingRefusal: fromBookingRefusal };
   mountOperatorRoutes(app, operator);
   mountOperatorHostRoutes(app, operator);
+  mountOperatorRuleRoutes(app, operator);
   if (deps.upstreams !== undefined) mountOperatorUpstreamRoutes(app, operator, deps.upstreams);
   if (deps.approval !== undefined) mountApprovalRoutes(app, deps.approval);
   if (deps.console !== undefined) mountConsole(app, { ...deps, publicOrigin: origin }, deps.console);

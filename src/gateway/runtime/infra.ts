@@ -39,6 +39,7 @@ import { RedisPacingGate } from "./redis-pacing.js";
 import { warnOfLegacyQueues } from "./legacy-keys.js";
 import { MemoryNoticeBudget, RedisNoticeBudget, type NoticeBudget } from "../../booking/approval/notify.js";
 import { MemoryPublicPool, RedisPublicPool, type PublicPoolStore } from "../../booking/public-pool/index.js";
+import { MemoryRuleStore, RedisRuleStore, type RuleStore } from "../../booking/answers/index.js";
 
 export interface Infra {
   readonly store: GatewayStore;
@@ -60,6 +61,8 @@ export interface Infra {
   persist(): Promise<void>;
   /** Newcomers' places at each host (src/booking/public-pool), shared through Redis when there is one. */
   readonly publicPool: PublicPoolStore;
+  /** The rules people signed for their calendars (SchCP §7.9). */
+  readonly rules: RuleStore;
   /** Approval links sent per host and window (src/booking/approval/notify.ts). */
   readonly noticeBudget: NoticeBudget;
   /** Contacts-only hosts' contact lists (SchCP §7.8, src/booking/hosts/contacts.ts). */
@@ -120,6 +123,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       linkUses,
       pacing: new MemoryPacingGate(),
       publicPool: new MemoryPublicPool(),
+      rules: new MemoryRuleStore(),
       noticeBudget: new MemoryNoticeBudget(),
       contacts: new MemoryContactStore(),
       persist: () => file?.save() ?? Promise.resolve(),
@@ -183,6 +187,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
         }),
       ),
       publicPool: new RedisPublicPool(client, prefix),
+      rules: new RedisRuleStore(client, prefix),
       noticeBudget: new RedisNoticeBudget(client, prefix),
       contacts: new RedisContactStore(client, prefix),
       // Every Redis write is already shared.

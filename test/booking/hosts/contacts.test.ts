@@ -212,7 +212,7 @@ describe.each(backends)("§7.8 access reads the stored list at every request (%s
     });
     expect(booked.ok ? "booked" : booked.error.upstream?.message).toBe("not in this fake");
 
-    const owned: HostConfig = { ...contactsOnly(), owner: principalOf(otherPrincipal) } as HostConfig;
+    const owned: HostConfig = { ...contactsOnly(), kind: "person", owner: principalOf(otherPrincipal) };
     expect(await hostAccess(contacts, owned, principalOf(otherPrincipal))).toBeUndefined();
     expect(await hostAccess(contacts, owned, someone())).toMatchObject({ reason: "not_a_contact" });
     expect(await hostAccess(contacts, owned, null)).toMatchObject({ reason: "not_a_contact" });

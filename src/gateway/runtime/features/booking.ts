@@ -16,6 +16,9 @@ import {
 } from "../../../jobs/key-app/give-back-queue.js";
 import { CachingMandateStatus, type MandateStatusPort } from "../../../protocol/schcp/mandate/index.js";
 import type { SchcpKeyApps } from "../../../edges/schcp/key-app.js";
+import { ruleCovers, verifyRule } from "../../../protocol/schcp/rule/index.js";
+import type { RuleCheck } from "../../../booking/answers/index.js";
+import { ok } from "../../../protocol/result.js";
 
 export type BookingFeatureOptions = Pick<
   GatewayRuntimeOptions,
@@ -61,6 +64,8 @@ export function mountBooking(
     bookingIndex: infra.bookingIndex,
     publicPool: infra.publicPool,
     contacts: infra.contacts,
+    rules: infra.rules,
+    ruleCheck: SCHCP_RULE_CHECK,
     metrics,
   };
   const keyApps = mountKeyApps(opts, { clock, logger });
@@ -76,6 +81,15 @@ export function mountBooking(
     },
   };
 }
+
+/** SchCP §7.9 rules (src/protocol/schcp/rule) as the core's RuleCheck (booking/answers/port.ts). */
+const SCHCP_RULE_CHECK: RuleCheck = {
+  verify: async (jws, nowSec) => {
+    const verified = await verifyRule(jws, { now: nowSec });
+    return verified.ok ? ok({ jws: verified.value.jws, claims: verified.value.claims }) : verified;
+  },
+  covers: ruleCovers,
+};
 
 /** How long a key app's "active" or "revoked" is reused (§3.3 check 7: best effort). */
 const STATUS_TTL_MS = 30_000;

@@ -113,6 +113,16 @@ export interface RuleUse {
   readonly organizer?: string;
 }
 
+/** What ruleCovers reads of a rule: RuleClaims, or any narrower record of the same members. */
+export interface RuleScope {
+  readonly iat: number;
+  readonly exp: number;
+  readonly services?: readonly string[];
+  readonly weekdays?: readonly string[];
+  readonly tz?: string;
+  readonly organizers?: readonly string[];
+}
+
 const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
 
 /**
@@ -121,7 +131,7 @@ const WEEKDAYS = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"] as const;
  * states organizers covers nothing whose organizer is unknown. Never throws: a start that
  * does not parse, or a zone that is not one, covers nothing.
  */
-export function ruleCovers(rule: RuleClaims, use: RuleUse): boolean {
+export function ruleCovers(rule: RuleScope, use: RuleUse): boolean {
   if (!(rule.iat - IAT_SKEW_S <= use.at && use.at < rule.exp)) return false;
   if (rule.services !== undefined && !rule.services.includes(use.serviceId)) return false;
   if (rule.organizers !== undefined) {

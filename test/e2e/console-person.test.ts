@@ -330,4 +330,76 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
       expect(cspErrors).toEqual([]);
     },
   );
+
+  it(
+    "a booking no rule covers waits for the person, who answers it in the console: answer.by person",
+    { timeout: 90_000 },
+    async () => {
+      const host = must(
+        await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
+        "discover",
+      );
+      const mandate = await openMandate(ellis, HOST_ID);
+      const thursday = addDays(nextWednesday(), 1);
+      const slots = must(
+        await ellis.client.availability(
+          host,
+          {
+            service_id: "coffee",
+            window: {
+              start: formatInstant(at(thursday, 0), ZONE),
+              end: formatInstant(at(addDays(thursday, 1), 0), ZONE),
+            },
+            limit: 5,
+          },
+          { mandate: mandate.compact },
+        ),
+        "availability",
+      ).body.slots;
+      const booked = await holdAndBook(ellis, host, "coffee", slots[0]!.start, mandate);
+      expect(booked.reply.body.booking.status).toBe("pending_host");
+
+      await person.goto(`${server.publicOrigin}/`);
+      await person.getByRole("button", { name: /^Approve Coffee/ }).click();
+      await expect.poll(() => flash(person), NAV).toMatch(/^Approved: Coffee at Priya Shah/);
+      const now = must(
+        await ellis.client.getBooking(host, booked.reply.body.booking.booking_id, {
+          mandate: mandate.compact,
+        }),
+        "get booking",
+      );
+      expect(now.body.booking.status).toBe("confirmed");
+      expect(now.body.booking.answer?.by).toBe("person");
+      expect(now.body.booking.answer?.rule).toBeUndefined();
+    },
+  );
+
+  it("a contact the person removes can no longer see their time (§7.8)", { timeout: 90_000 }, async () => {
+    await person.goto(`${server.publicOrigin}/console/hosts/${HOST_ID}/contacts`);
+    await person.getByRole("button", { name: "Remove Ellis Moreau" }).click();
+    await expect
+      .poll(() => flash(person), NAV)
+      .toBe("Removed Ellis Moreau. They can no longer see your time or book it.");
+    expect(await person.textContent("main")).toContain("Nobody yet.");
+    const host = must(
+      await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
+      "discover",
+    );
+    const day = nextWednesday();
+    const refused = refusalOf(
+      await ellis.client.availability(
+        host,
+        {
+          service_id: "coffee",
+          window: {
+            start: formatInstant(at(day, 0), ZONE),
+            end: formatInstant(at(addDays(day, 1), 0), ZONE),
+          },
+        },
+        { mandate: (await openMandate(ellis, HOST_ID)).compact },
+      ),
+    );
+    expect(refused.reason).toBe("not_a_contact");
+    expect(cspErrors).toEqual([]);
+  });
 });

@@ -12,6 +12,7 @@ import { RedisLinkUseStore } from "../../src/booking/approval/links.js";
 import { RedisNoticeBudget } from "../../src/booking/approval/notify.js";
 import { RedisCalendarStateStore, type OwnEvent } from "../../src/booking/calendar/state.js";
 import { RedisNoticeBook } from "../../src/booking/hosts/notices.js";
+import { RedisRuleStore } from "../../src/booking/answers/redis-store.js";
 import { RedisPublicPool } from "../../src/booking/public-pool/redis-store.js";
 import { RedisSyntheticBackend } from "../../src/connectors/synthetic/index.js";
 import type { SyntheticAppointment } from "../../src/connectors/synthetic/index.js";
@@ -216,6 +217,26 @@ export const PIN_CASES: readonly PinCase[] = [
       await pool.release(HOST, ["p1"], now);
     },
     keys: (p) => [`${p}{h1}:pub:places`, `${p}{h1}:pub:meta`, `${p}{h1}:pub:o:o1`],
+  },
+  {
+    store: "rules (booking/answers/redis-store.ts)",
+    run: async (redis, p) => {
+      const rules = new RedisRuleStore(redis, p);
+      const now = Date.now();
+      const claims = {
+        iss: "urn:schcp:principal:jwk-thumbprint:x",
+        iat: Math.floor(now / 1000),
+        exp: Math.floor(now / 1000) + 60,
+        jti: "r-1",
+        cnf: { jkt: "k" },
+        label: "Anything",
+      };
+      await rules.add(HOST, { jws: "a.b.c", claims }, now);
+      await rules.list(HOST, now);
+      await rules.remove(HOST, "r-1");
+      await rules.add(HOST, { jws: "a.b.c", claims }, now);
+    },
+    keys: (p) => [`${p}{h1}:rules`, `${p}{h1}:rules:exp`],
   },
   {
     store: "token vault (gateway/credentials/redis-store.ts)",

@@ -311,8 +311,20 @@ function receiptFor(
     booking.status === "pending_host"
       ? `Requested ${when}. The business approves each booking: it is pending until they answer; ` +
         `check booking.status. Appointment id: ${booking.bookingId}.`
-      : `Booked ${when}. Appointment id: ${booking.bookingId}.`;
+      : `Booked ${when}.${answerText(booking)} Appointment id: ${booking.bookingId}.`;
   return { id: `receipt_${idempotencyKey}`, booking_id: booking.bookingId, text };
+}
+
+/**
+ * SchCP §7.9 answer, where OSBP has a place for it (its Booking has none; the receipt's text is
+ * read by the agent and its human): who said yes at a person's calendar.
+ */
+function answerText(booking: BookingState): string {
+  const a = booking.answer;
+  if (a?.by === "rule")
+    return ` Accepted by a rule the host set in advance ("${a.rule ?? ""}"); they have not seen it yet.`;
+  if (a?.by === "person") return " Accepted by the host in person.";
+  return "";
 }
 
 /** Whether the host, or its upstream, holds each booking for the business to accept. */

@@ -10,6 +10,7 @@
  * method. The core never sees an HTTP request; it answers with a value or a BookingRefusal
  * that the edge maps once to its protocol's refusal (§9.2 for SchCP).
  */
+import type { ContactStore } from "./hosts/contacts.js";
 import type { PublicPoolStore } from "./public-pool/port.js";
 import type { RuleCheck, RuleStore } from "./answers/port.js";
 import type { RuleView } from "./answers/rules.js";
@@ -487,6 +488,11 @@ export interface BookingDeps {
   readonly publicPool?: PublicPoolStore;
   /** Counts holds and bookings (src/protocol/metrics.ts); nothing is counted when absent. */
   readonly metrics?: Metrics;
+  /**
+   * Contacts-only hosts' stored contact lists (SchCP §7.8, hosts/contacts.ts), read by every
+   * access check; absent: only the configuration's `policies.contacts` and the owner pass.
+   */
+  readonly contacts?: ContactStore;
   /**
    * The rules people signed for their calendars (SchCP §7.9, answers/): Redis when the gateway
    * has it; createBookingCore makes an in-memory one when absent.

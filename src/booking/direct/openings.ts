@@ -13,7 +13,8 @@ import { openings } from "../availability/openings.js";
 import { notFound } from "../bookings/refuse.js";
 import { findService } from "../holds/lookup.js";
 import { hostTimeRefusal } from "../hosts/refusals.js";
-import { checkAccess, checkPartySize, partyCapacity, withContactRemedy } from "../rules/index.js";
+import { hostAccess } from "../hosts/contacts.js";
+import { checkPartySize, partyCapacity, withContactRemedy } from "../rules/index.js";
 
 export interface OpeningsRequest {
   readonly serviceId: string;
@@ -53,7 +54,7 @@ export async function directOpenings(
   const found = findService(host, request.serviceId);
   if (!found.ok) return found;
   const refusal =
-    checkAccess(policies, principal) ??
+    (await hostAccess(deps.contacts, host.config, principal)) ??
     checkPartySize(
       found.value.rules?.partySize,
       request.partySize,

@@ -11,9 +11,9 @@ import type { CatalogResource } from "../../connectors/port.js";
 import { err, ok, type Result } from "../../protocol/result.js";
 import type { Place } from "../contract.js";
 import type { BookingDeps, BookingRefusal, HostRuntime } from "../api.js";
+import { hostAccess } from "../hosts/contacts.js";
 import {
   bookingRefusal,
-  checkAccess,
   checkEligibility,
   checkMinNotice,
   checkPartySize,
@@ -59,7 +59,7 @@ export async function checkHold(
     if ((found.value.rules?.location ?? "host") === "host") place = undefined;
   } else {
     const refusal =
-      checkAccess(policies, principal) ??
+      (await hostAccess(deps.contacts, config, principal)) ??
       mandateNeeded(runtime, params) ??
       checkEligibility(found.value.rules?.eligibility, proven) ??
       checkWhen(found.value.rules, policies, config.timezone, params.start, now);

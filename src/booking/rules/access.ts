@@ -6,9 +6,14 @@
 import type { BookingRefusal, HostPolicies } from "../api.js";
 import { bookingRefusal } from "./refusal.js";
 
-export function checkAccess(policies: HostPolicies, principal: string | null): BookingRefusal | undefined {
+export function checkAccess(
+  policies: HostPolicies,
+  principal: string | null,
+  /** Listed elsewhere than the configuration: the host's stored list or its owner (hosts/contacts.ts). */
+  listed = false,
+): BookingRefusal | undefined {
   if (policies.access === "public") return undefined;
-  if (principal !== null && (policies.contacts ?? []).includes(principal)) return undefined;
+  if (principal !== null && (listed || (policies.contacts ?? []).includes(principal))) return undefined;
   return bookingRefusal("not_permitted", {
     reason: "not_a_contact",
     message:

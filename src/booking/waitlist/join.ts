@@ -14,7 +14,8 @@ import type { Place } from "../contract.js";
 import { findService } from "../holds/lookup.js";
 import { grantTtl } from "../holds/ttl.js";
 import { priceOffer } from "../pricing/index.js";
-import { bookingRefusal, checkAccess, checkPlace, withContactRemedy } from "../rules/index.js";
+import { hostAccess } from "../hosts/contacts.js";
+import { bookingRefusal, checkPlace, withContactRemedy } from "../rules/index.js";
 import { encodeEntryPayload, entryView, type WaitlistEntryView } from "./entry.js";
 
 /** §5.9: "The window is at most 31 days". */
@@ -74,7 +75,7 @@ async function join(
   if (end <= now) return invalid("invalid_request", "the window has passed");
 
   const principal = principalOf(params.caller);
-  const access = checkAccess(policies, principal);
+  const access = await hostAccess(deps.contacts, host.config, principal);
   if (access !== undefined) return err(access);
   const authority = params.caller.authority;
   if (authority === undefined || principal === null)

@@ -42,6 +42,21 @@ export interface ConsoleA2aKeys {
   issue(hostId: string): Promise<string>;
 }
 
+/**
+ * A person's contact list (SchCP §7.8), managed on their Contacts page; the core's contact store
+ * (src/booking/hosts/contacts.ts) satisfies it. Never shown anywhere but the person's own page.
+ */
+export interface ConsoleContacts {
+  list(
+    hostId: string,
+  ): Promise<ReadonlyArray<{ readonly principal: string; readonly name: string; readonly addedAt: number }>>;
+  add(
+    hostId: string,
+    contact: { readonly principal: string; readonly name: string; readonly addedAt: number },
+  ): Promise<"added" | "updated" | "full" | "invalid">;
+  remove(hostId: string, principal: string): Promise<boolean>;
+}
+
 export interface ConsoleAppDeps {
   /** The gateway's own origin: POSTs from anywhere else are refused. */
   readonly publicOrigin: string;
@@ -60,4 +75,6 @@ export interface ConsoleAppDeps {
   /** Which hosts take A2A cancels and reschedules (they get an API key link). */
   readonly a2a?: ConsoleA2aHosts;
   readonly a2aKeys?: ConsoleA2aKeys;
+  /** People's contact lists (SchCP §7.8); absent: no Contacts page. */
+  readonly contacts?: ConsoleContacts;
 }

@@ -43,7 +43,8 @@ export interface ConsoleKit {
   readonly html: (status: number, body: string, headers?: Record<string, string>) => Response;
   readonly sameOrigin: (c: Context) => boolean;
   readonly readForm: (c: Context) => Promise<URLSearchParams | undefined>;
-  readonly authorized: (c: Context) => Promise<Authorized>;
+  /** `maxBytes`: a form bigger than the console's usual few hundred bytes (a signed rule). */
+  readonly authorized: (c: Context, maxBytes?: number) => Promise<Authorized>;
   /** The live session and its viewer of a GET, if any. */
   readonly signedIn: (
     c: Context,

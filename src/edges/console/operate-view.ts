@@ -49,6 +49,9 @@ interface HostRow {
   };
   /** A console-created host that is set up: its settings page. */
   readonly settingsHref?: string;
+  /** A person's calendar (SchCP §7.7): their contacts and rules (people-routes.ts). */
+  readonly contactsHref?: string;
+  readonly rulesHref?: string;
   /** Issue the host's Servicialo A2A API key (console/a2a-key-routes.ts). */
   readonly a2aKeyHref?: string;
   /** A host whose credentials the gateway keeps, when disconnect is served here. */
@@ -153,11 +156,15 @@ function hostLinks(
   deps: ConsoleAppDeps,
   host: HostRuntime,
   managed: ReadonlyMap<string, ManagedHostRecord>,
-): Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref"> {
+): Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref" | "contactsHref" | "rulesHref"> {
   const id = encodeURIComponent(host.config.id);
   const { type, settings } = host.config.connector;
   return {
     ...(managed.get(host.config.id)?.state === "active" && { settingsHref: `/console/hosts/${id}/settings` }),
+    ...(host.config.kind === "person" && {
+      contactsHref: `/console/hosts/${id}/contacts`,
+      rulesHref: `/console/hosts/${id}/rules`,
+    }),
     // Disconnect is served wherever the gateway has a vault (app.ts mounts it with deps.connect).
     ...(deps.connect !== undefined &&
       DISCONNECTABLE.has(type) &&
@@ -174,7 +181,7 @@ function hostLinks(
 
 function hostRow(
   host: HostRuntime,
-  links: Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref"> = {},
+  links: Pick<HostRow, "settingsHref" | "disconnectHref" | "a2aKeyHref" | "contactsHref" | "rulesHref"> = {},
 ): HostRow {
   const base = { hostId: host.config.id, name: host.config.name, ...links };
   if (host.health === undefined) return { ...base, health: "ok" };

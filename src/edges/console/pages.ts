@@ -74,6 +74,10 @@ function manageCell(h: OperateView["hosts"][number]): string {
     `<a href="${e(hostPath(h.hostId))}" aria-label="${e(`Week of ${h.name}`)}">Week</a>`,
     h.settingsHref !== undefined &&
       `<a href="${e(h.settingsHref)}" aria-label="${e(`Settings of ${h.name}`)}">Settings</a>`,
+    h.contactsHref !== undefined &&
+      `<a href="${e(h.contactsHref)}" aria-label="${e(`Contacts of ${h.name}`)}">Contacts</a>`,
+    h.rulesHref !== undefined &&
+      `<a href="${e(h.rulesHref)}" aria-label="${e(`Rules of ${h.name}`)}">Rules</a>`,
     h.a2aKeyHref !== undefined &&
       `<a href="${e(h.a2aKeyHref)}" aria-label="${e(`A2A key of ${h.name}`)}">A2A key</a>`,
     h.disconnectHref !== undefined &&
@@ -248,7 +252,7 @@ function upcomingSection(v: OperateView, owner: boolean): string {
 }
 
 /** Which entry of the navigation a page is (marked aria-current). */
-export type ConsolePlace = "home" | "owners" | "new";
+export type ConsolePlace = "home" | "owners" | "new" | "key";
 
 /**
  * The banner of every signed-in page: the console's name (a link home), the navigation (the
@@ -266,6 +270,7 @@ export function consoleHeader(
     link("/", "Operate", "home") +
     (viewer.kind === "operator" ? link("/console/owners", "Owners", "owners") : "") +
     link("/console/hosts/new", "Add a business", "new") +
+    link("/console/key", "Key app", "key") +
     (viewer.kind === "owner" ? `<li class="who">Signed in as ${e(viewer.email)}</li>` : "") +
     `<li><form method="post" action="/console/sign-out">${csrfField(csrf)}` +
     `<button type="submit">Sign out</button></form></li></ul></nav>`

@@ -9,6 +9,7 @@
  *   GET|POST /console/hosts/{hostId}/bookings/{id}/counter  other terms instead (counter-routes.ts, §5.11)
  *   GET|POST /console/owners, /console/invite/{token}, ...  owner accounts (accounts-routes.ts)
  *   GET  /console/hosts/{hostId}                            the host's week (host-routes.ts)
+ *   GET|POST /console/key, /console/hosts/{hostId}/contacts|rules  a person's calendar (people-routes.ts)
  *
  * Sign-in takes the same credential as the operator API (compared in constant time), or a
  * business owner's email and password (accounts.ts), and starts a server-side session
@@ -18,7 +19,8 @@
  * and — after sign-in — carries the session's synchronizer token; a GET never changes
  * anything. Failed sign-ins, operator or owner, are limited per network origin, each attempt counted
  * before it is checked (sign-in-limit.ts), and checks run a few at a time (sign-in-gate.ts). The pages are script-free under a strict CSP
- * (src/edges/http/layout.ts).
+ * (src/edges/http/layout.ts), but for the key app's own script on the two pages that sign
+ * (people-pages.ts).
  *
  * The cookie: `__Host-gw_session` (Secure, Path=/, no Domain: the browser binds it to this
  * exact origin) whenever the console is reached over https — the request's scheme, or a public
@@ -39,6 +41,7 @@ import { mountAccountRoutes } from "./accounts-routes.js";
 import { mountA2aKeyRoutes } from "./a2a-key-routes.js";
 import { mountHostRoutes } from "./host-routes.js";
 import { mountCounterRoutes } from "./counter-routes.js";
+import { mountPeopleRoutes } from "./people-routes.js";
 import { ownerViewer, type OwnerAccounts } from "./accounts.js";
 import { consoleHeader, operatePage, refusedPage, signInPage } from "./pages.js";
 import { secretsMatch, viewerOf, type Session, type Sessions } from "./sessions.js";
@@ -316,5 +319,6 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
   mountAccountRoutes(app, deps, con, kit);
   mountHostRoutes(app, deps, con, kit);
   mountCounterRoutes(app, deps, con, kit);
+  mountPeopleRoutes(app, deps, con, kit);
   if (deps.a2aKeys !== undefined) mountA2aKeyRoutes(app, deps, deps.a2aKeys, kit);
 }

@@ -324,6 +324,8 @@ export interface SetupPageInput {
   readonly choicesError?: string;
   readonly errors?: FormErrors;
   readonly general?: string;
+  /** A person's own calendar (SchCP §7.7): the form asks whose it is. */
+  readonly person?: boolean;
 }
 
 /** What a unit of a several-at-once business can be (config `capacity.resource_type`). */
@@ -521,6 +523,25 @@ function approvalSection(p: SetupPageInput, errors: FormErrors, withApprover: bo
   );
 }
 
+/**
+ * SchCP §7.7: "The host configuration names its owner, the person's own principal". The key app
+ * (key-app-page.ts) makes the person's key in this browser and shows the principal to paste here.
+ */
+function ownerSection(p: SetupPageInput, errors: FormErrors): string {
+  return (
+    `<section aria-labelledby="owner-h"><h2 id="owner-h">Whose calendar</h2>` +
+    input(
+      errors,
+      "owner",
+      "Your principal",
+      p.values.owner,
+      ' spellcheck="false" autocomplete="off" placeholder="urn:schcp:principal:jwk-thumbprint:…"',
+      "Open your key app (Key app, in the menu) in this browser: it makes your own key and shows your principal. Paste it here: your own bookings then need nobody's yes, and the rules you sign answer for you.",
+    ) +
+    `</section>`
+  );
+}
+
 function squareSection(p: SetupPageInput, errors: FormErrors): string {
   const v = p.values;
   const c = p.choices?.kind === "square" ? p.choices : undefined;
@@ -657,6 +678,7 @@ export function setupPage(p: SetupPageInput): string {
         ? `<p class="flash error" role="alert">Could not load what the account offers: ${e(p.choicesError)}</p>`
         : "") +
       `<form method="post" action="/console/hosts/${e(encodeURIComponent(p.hostId))}/${p.action}">${csrfField(p.csrf)}` +
+      (p.person === true ? ownerSection(p, errors) : "") +
       (calendar
         ? `<section aria-labelledby="cal-h"><h2 id="cal-h">Your calendar</h2>${calendarPick(p, errors)}</section>` +
           servicesSection(p, errors) +

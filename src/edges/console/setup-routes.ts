@@ -330,6 +330,7 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
       ...(typeof record.config.timezone === "string" && { timezone: record.config.timezone }),
       values,
       ...loaded,
+      ...(record.config.kind === "person" && { person: true }),
       ...(errors !== undefined && { errors }),
       ...(general !== undefined && { general }),
     });
@@ -353,7 +354,11 @@ export function mountSetup(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps, h:
       const values =
         action === "settings"
           ? valuesFromEntry(record.config)
-          : withChoiceDefaults(DEFAULT_VALUES, loaded.choices);
+          : withChoiceDefaults(
+              // SchCP §7.7: "A person host is almost always contacts-only."
+              record.config.kind === "person" ? { ...DEFAULT_VALUES, access: "contacts" } : DEFAULT_VALUES,
+              loaded.choices,
+            );
       return h.htmlResponse(200, formPage(action, record, s, values, loaded));
     });
 

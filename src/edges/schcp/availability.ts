@@ -20,15 +20,10 @@ import { formatInstant, instantToWallClock, wallClockToInstant } from "../../pro
 import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../../booking/api.js";
 import { findChosenResource, findService } from "../../booking/holds/index.js";
 import { slotAt } from "./slot.js";
-import {
-  checkAccess,
-  checkPartySize,
-  notFound,
-  partyCapacity,
-  withContactRemedy,
-} from "../../booking/rules/index.js";
+import { checkPartySize, notFound, partyCapacity, withContactRemedy } from "../../booking/rules/index.js";
 import { openings } from "../../booking/availability/openings.js";
 import { hostTimeRefusal } from "../../booking/hosts/refusals.js";
+import { hostAccess } from "../../booking/hosts/contacts.js";
 import {
   MAX_CANDIDATE_STARTS,
   parseQueryWindow,
@@ -56,7 +51,7 @@ async function query(
   const now = deps.clock.now();
   const { config } = runtime;
   const refused = (r: BookingRefusal | undefined) => (r === undefined ? undefined : err(r));
-  const denied = refused(checkAccess(config.policies, caller.mandate?.principal ?? null));
+  const denied = refused(await hostAccess(deps.contacts, config, caller.mandate?.principal ?? null));
   if (denied !== undefined) return denied;
   const unhealthy = refused(hostTimeRefusal(runtime, now));
   if (unhealthy !== undefined) return unhealthy;

@@ -44,6 +44,7 @@ import { parseSchcpDuration } from "../../protocol/time/index.js";
 import { hasRequired, type ParticipantRequest } from "../../booking/participants/rules.js";
 import type { MeetingTerms } from "../../booking/meetings/types.js";
 import { checkMeetingContract } from "./meeting/contract.js";
+import { hostAccess, type ContactStore } from "../../booking/hosts/contacts.js";
 import { answerAtOnce } from "../../booking/answers/index.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
@@ -74,7 +75,17 @@ export async function confirmHold(
     if (recorded !== undefined) return recorded;
   }
 
-  const checked = await checkConfirm(deps.store, host, caller, hold, payload, signed, body, now);
+  const checked = await checkConfirm(
+    deps.store,
+    deps.contacts,
+    host,
+    caller,
+    hold,
+    payload,
+    signed,
+    body,
+    now,
+  );
   if (!checked.ok) return checked;
   // §5.3 free text: refused before anything is stored (the hold is not even fenced).
   const notes = checkFreeTextNotes(host.config.policies, body.notes);
@@ -210,6 +221,7 @@ interface CheckedConfirm {
 
 async function checkConfirm(
   store: HoldStore,
+  contacts: ContactStore | undefined,
   host: HostRuntime,
   caller: SchcpCaller,
   hold: HoldRecord,
@@ -261,14 +273,8 @@ async function checkConfirm(
   }
 
   // §7.8: membership is checked when the request is made, so a removed contact cannot confirm.
-  const policies = host.config.policies;
-  if (policies.access === "contacts" && !(policies.contacts ?? []).includes(chain.principal)) {
-    return err(
-      refuse("not_permitted", "not_a_contact", "this host accepts bookings from its contacts only", {
-        basis: { policy: "access", access: "contacts" },
-      }),
-    );
-  }
+  const access = await hostAccess(contacts, host.config, chain.principal);
+  if (access !== undefined) return err(access);
 
   const checked = await checkMandateAction(
     chain,
@@ -286,7 +292,7 @@ async function checkConfirm(
   );
   if (!checked.ok) return err(fromMandateRefusal(checked.error));
 
-  const closed = checkClosedMandatePolicy(chain, signed.offerSha256, policies.closedMandate);
+  const closed = checkClosedMandatePolicy(chain, signed.offerSha256, host.config.policies.closedMandate);
   if (!closed.ok) return err(fromMandateRefusal(closed.error));
 
   return ok({ chain, ...(meeting !== undefined && { meeting }) });

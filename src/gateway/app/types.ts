@@ -1,3 +1,4 @@
+import type { ContactStore } from "../../booking/hosts/contacts.js";
 import type { OperatorApi } from "../../booking/api.js";
 import type { A2aApiKeys } from "../../edges/a2a/api-keys.js";
 import type { A2aIntents } from "../../edges/a2a/port.js";
@@ -45,6 +46,8 @@ export interface HttpAppDeps extends SchcpHttpDeps, Omit<OperatorHttpDeps, "book
   readonly a2a?: A2aIntents;
   /** Issues a host's A2A API key from the console (GET|POST /console/hosts/{id}/a2a-key). */
   readonly a2aKeys?: A2aApiKeys;
+  /** People's contact lists (SchCP §7.8), managed on the console's Contacts pages. */
+  readonly contacts?: ContactStore;
   /** The Prometheus scrape (GET /metrics, src/gateway/metrics); absent: no such route. */
   readonly metrics?: MetricsEndpoint;
 }

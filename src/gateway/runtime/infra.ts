@@ -25,6 +25,7 @@ import { DEFAULT_ORIGIN_RATE } from "../../edges/http/origin-limit.js";
 import type { RateLimiter } from "../../edges/http/types.js";
 import { RedisRateLimiter } from "./redis-rate-limit.js";
 import { LeasedRateLimiter } from "../../edges/http/leased-rate-limit.js";
+import { MemoryContactStore, RedisContactStore, type ContactStore } from "../../booking/hosts/contacts.js";
 import { openMemoryStateFile, type SnapshotParts } from "./memory-state-file.js";
 import {
   MemoryCalendarStateStore,
@@ -64,6 +65,8 @@ export interface Infra {
   readonly rules: RuleStore;
   /** Approval links sent per host and window (src/booking/approval/notify.ts). */
   readonly noticeBudget: NoticeBudget;
+  /** Contacts-only hosts' contact lists (SchCP §7.8, src/booking/hosts/contacts.ts). */
+  readonly contacts: ContactStore;
   close(): Promise<void>;
 }
 
@@ -122,6 +125,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       publicPool: new MemoryPublicPool(),
       rules: new MemoryRuleStore(),
       noticeBudget: new MemoryNoticeBudget(),
+      contacts: new MemoryContactStore(),
       persist: () => file?.save() ?? Promise.resolve(),
       close: () => file?.close() ?? Promise.resolve(),
     };
@@ -185,6 +189,7 @@ export async function createInfra(opts: InfraOptions): Promise<Infra> {
       publicPool: new RedisPublicPool(client, prefix),
       rules: new RedisRuleStore(client, prefix),
       noticeBudget: new RedisNoticeBudget(client, prefix),
+      contacts: new RedisContactStore(client, prefix),
       // Every Redis write is already shared.
       persist: () => Promise.resolve(),
       close: closeAll,

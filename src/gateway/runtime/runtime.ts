@@ -192,6 +192,7 @@ export async function buildGatewayRuntime(
       service,
       a2a: a2a.intents,
       a2aKeys: a2a.keys,
+      contacts: infra.contacts,
       store: infra.store,
       outbox: booking.outbox,
       ids,

@@ -51,6 +51,8 @@ export interface SetupValues {
   readonly retention: string;
   readonly access: string;
   readonly contacts: string;
+  /** A person's calendar (SchCP §7.7): the owner's principal, from the key app (key-app-page.ts). */
+  readonly owner: string;
   readonly holdTtl: string;
   readonly holdsPerAgent: string;
 }
@@ -73,6 +75,7 @@ export const DEFAULT_VALUES: SetupValues = {
   retention: "365",
   access: "public",
   contacts: "",
+  owner: "",
   holdTtl: "10",
   holdsPerAgent: "3",
 };
@@ -139,6 +142,7 @@ export function readSetupForm(form: URLSearchParams): SetupValues {
     retention: get("retention"),
     access: get("access"),
     contacts: form.get("contacts") ?? "",
+    owner: get("owner"),
     holdTtl: get("hold_ttl"),
     holdsPerAgent: get("holds_per_agent"),
   };
@@ -198,10 +202,11 @@ export function buildHostEntry(
   choices?: HostChoices,
 ): { entry: BuiltEntry; errors: FormErrors } {
   const errors: FormErrors = {};
-  const inputs: Array<readonly [string, string]> = [...POLICY_INPUTS];
+  const inputs: Array<readonly [string, string]> = [...POLICY_INPUTS, ["/owner", "owner"]];
   const local = zoneLocale(typeof record.config.timezone === "string" ? record.config.timezone : undefined);
-  const policies = readPolicies(v, errors);
   const draft = record.config;
+  const person = draft.kind === "person";
+  const policies = readPolicies(v, errors, person);
   const connector = isObject(draft.connector) ? draft.connector : {};
   const draftSettings = isObject(connector.settings) ? connector.settings : {};
   const base: Json = {
@@ -209,6 +214,8 @@ export function buildHostEntry(
     name: draft.name,
     timezone: draft.timezone,
     ...(draft.kind !== undefined && { kind: draft.kind }),
+    // SchCP §7.7: a person's calendar names its owner, the principal their key app shows.
+    ...(person && { owner: v.owner }),
     ...(draft.domain !== undefined && { domain: draft.domain }),
     ...(draft.url !== undefined && { url: draft.url }),
     ...(draft.address !== undefined && { address: draft.address }),
@@ -374,7 +381,7 @@ export function buildHostEntry(
   };
 }
 
-function readPolicies(v: SetupValues, errors: FormErrors): Json {
+function readPolicies(v: SetupValues, errors: FormErrors, person: boolean): Json {
   if (v.confirmation !== "host_approval" && v.confirmation !== "instant")
     errors.confirmation = "Choose how bookings are confirmed.";
   if (!(RETENTION_DAYS as readonly string[]).includes(v.retention))
@@ -384,7 +391,8 @@ function readPolicies(v: SetupValues, errors: FormErrors): Json {
     .split(/\s+/)
     .map((s) => s.trim())
     .filter((s) => s !== "");
-  if (v.access === "contacts" && contacts.length === 0)
+  // A person's contacts are kept on their Contacts page (contacts-routes.ts, SchCP §7.8).
+  if (v.access === "contacts" && contacts.length === 0 && !person)
     errors.contacts =
       "List at least one person allowed to book (their booking ID, one a line), or let anyone book.";
   const ttl = Number(v.holdTtl);
@@ -472,6 +480,7 @@ export function valuesFromEntry(config: Readonly<Json>): SetupValues {
     retention: retention ?? DEFAULT_VALUES.retention,
     access: typeof policies.access === "string" ? policies.access : "public",
     contacts: Array.isArray(policies.contacts) ? policies.contacts.join("\n") : "",
+    owner: typeof config.owner === "string" ? config.owner : "",
     holdTtl: minutes(holds.max_ttl) || DEFAULT_VALUES.holdTtl,
     holdsPerAgent:
       typeof holds.max_active_per_agent === "number"

@@ -63,6 +63,7 @@ export function mountBooking(
     outbox,
     bookingIndex: infra.bookingIndex,
     publicPool: infra.publicPool,
+    contacts: infra.contacts,
     rules: infra.rules,
     ruleCheck: SCHCP_RULE_CHECK,
     metrics,

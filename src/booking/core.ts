@@ -15,6 +15,7 @@ import { approveBooking } from "./operator/approve.js";
 import { markAttendance } from "./operator/attendance.js";
 import { declineBooking } from "./operator/decline.js";
 import { acceptMeeting, takeBackMeeting } from "./meetings/answer.js";
+import { acceptRevision, declineRevision, revisionPending } from "./meetings/revise-confirmed.js";
 import { bookingView, type BookingView } from "./view.js";
 import type { BookingState } from "./bookings/state.js";
 import { ok, type Result } from "../protocol/result.js";
@@ -83,10 +84,21 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
     markAttendance: (hostId, bookingId, input) => markAttendance(d, hostId, bookingId, input),
     propose: (hostId, bookingId, input) => proposeChange(d, engine, hostId, bookingId, input),
     counter: (hostId, bookingId, input) => counterBooking(d, engine, hostId, bookingId, input),
+    // §5.12: on a confirmed meeting with a pending revision, the member answers the revision.
     acceptMeeting: async (hostId, bookingId, input) =>
-      viewed(d, await acceptMeeting(d, hostId, bookingId, input.acceptance)),
+      viewed(
+        d,
+        (await revisionPending(d, hostId, bookingId))
+          ? await acceptRevision(d, hostId, bookingId, input.acceptance)
+          : await acceptMeeting(d, hostId, bookingId, input.acceptance),
+      ),
     takeBackMeeting: async (hostId, bookingId, input) =>
-      viewed(d, await takeBackMeeting(d, hostId, bookingId, input.message)),
+      viewed(
+        d,
+        (await revisionPending(d, hostId, bookingId))
+          ? await declineRevision(d, hostId, bookingId, input.message)
+          : await takeBackMeeting(d, hostId, bookingId, input.message),
+      ),
     applyUpstreamMove: (hostId, bookingId, move) => applyUpstreamMove(d, hostId, bookingId, move),
 
     openings: (hostId, caller, request) => directOpenings(d, hostId, caller, request),

@@ -25,6 +25,9 @@ export function bookingIndexEntry(state: BookingState): BookingIndexEntry {
   // §5.12: a tentative meeting booking lapses at the contract's deadline.
   const meetingBy = meetingDeadline(state.meeting, state.status);
   if (meetingBy !== undefined) deadlines.push(meetingBy);
+  // §5.12 Changing a confirmed meeting: a pending revision is dropped at its deadline.
+  const revisionBy = state.status === "confirmed" ? state.meeting?.pendingRevision?.expiresAt : undefined;
+  if (revisionBy !== undefined) deadlines.push(revisionBy);
   return {
     status: state.status,
     ...(deadlines.length > 0 && { deadline: Math.min(...deadlines) }),

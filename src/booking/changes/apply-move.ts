@@ -42,6 +42,8 @@ export async function applyMove(
   proposal: StoredProposal,
   consent: Consent,
   extras: MoveExtras = () => ({}),
+  /** The moved state as the accepting use case finishes it (a meeting revision, §5.12). */
+  finish: (moved: BookingState) => BookingState = (moved) => moved,
 ): Promise<Result<BookingState, BookingRefusal>> {
   const hostId = host.config.id;
   const now = deps.clock.now();
@@ -112,24 +114,26 @@ export async function applyMove(
       }
       const after = extra.status ?? s.status;
       const reasked = hasRequiredParticipants(s) && (after === "confirmed" || after === "tentative");
-      return ok({
-        ...rest,
-        start: proposal.start,
-        ...(proposal.end !== undefined && { end: proposal.end }),
-        ...(proposal.place !== undefined && { place: proposal.place }),
-        resourceIds,
-        // §5.7: the change offer becomes the booking's contract; its total and lines with it,
-        // and each edge's record of it (SchCP: the signed change offer) the booking's.
-        contract: proposal.contract,
-        ...(proposal.attachments !== undefined && {
-          attachments: { ...s.attachments, ...proposal.attachments },
+      return ok(
+        finish({
+          ...rest,
+          start: proposal.start,
+          ...(proposal.end !== undefined && { end: proposal.end }),
+          ...(proposal.place !== undefined && { place: proposal.place }),
+          resourceIds,
+          // §5.7: the change offer becomes the booking's contract; its total and lines with it,
+          // and each edge's record of it (SchCP: the signed change offer) the booking's.
+          contract: proposal.contract,
+          ...(proposal.attachments !== undefined && {
+            attachments: { ...s.attachments, ...proposal.attachments },
+          }),
+          consent,
+          sequence: s.sequence + 1,
+          ...extra,
+          ...(participants !== undefined && { participants }),
+          ...(reasked && { status: "tentative" as const }),
         }),
-        consent,
-        sequence: s.sequence + 1,
-        ...extra,
-        ...(participants !== undefined && { participants }),
-        ...(reasked && { status: "tentative" as const }),
-      });
+      );
     },
     deps.clock.now(),
   );

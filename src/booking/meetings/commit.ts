@@ -23,6 +23,7 @@ import type { BookingState } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { recordBookerOutcome } from "../participants/respond.js";
 import { meetingInvalid, verifyAcceptanceOf } from "./answer.js";
+import { commitRevision } from "./revise-confirmed.js";
 import type { MeetingAnswerer, StoredMeeting, VerifiedAcceptance } from "./types.js";
 
 export interface CommitInput {
@@ -30,13 +31,17 @@ export interface CommitInput {
   readonly acceptances: readonly string[];
 }
 
-const mismatch = (current: string): BookingRefusal =>
+/** §5.12: with a revision pending, "any other hash is 409 CONTRACT_MISMATCH with both hashes". */
+const mismatch = (current: string, pending?: string): BookingRefusal =>
   refuse(
     "contract_mismatch",
     "contract_mismatch",
     "contract_sha256 does not name the booking's current contract",
     {
-      details: { contract_sha256: current },
+      details: {
+        contract_sha256: current,
+        ...(pending !== undefined && { pending_contract_sha256: pending }),
+      },
     },
   );
 
@@ -57,7 +62,13 @@ export async function commitMeeting(
   const state = loaded.state;
   const m = state.meeting;
   if (m === undefined) return err(meetingInvalid("this booking is not part of a meeting"));
-  if (input.contractSha256 !== m.contractSha256) return err(mismatch(m.contractSha256));
+  // §5.12 Changing a confirmed meeting: the pending revision's hash commits the revision.
+  const pending = state.status === "confirmed" ? m.pendingRevision?.terms.contractSha256 : undefined;
+  if (pending !== undefined && input.contractSha256 === pending)
+    return commitRevision(deps, host, state, input.acceptances, (members) =>
+      awaiting(members, "not every member has said yes to the revision"),
+    );
+  if (input.contractSha256 !== m.contractSha256) return err(mismatch(m.contractSha256, pending));
   if (state.status === "confirmed") return ok(state);
   if (state.status !== "pending_host" && state.status !== "tentative")
     return err(invalidState(`a ${state.status} meeting booking cannot be committed`));

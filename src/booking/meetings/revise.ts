@@ -5,13 +5,17 @@
  * handed. The booking names the new hash, drops any earlier acceptance and is answered again
  * as on confirm (confirm.ts meetingStart), sequence + 1 (§6).
  *
- * Only a revision whose member entry names the booking's current offer is taken here; one that
- * names an open change offer (a new time or place) is refused by the edge as CONTRACT_MISMATCH.
+ * Where the member's entry names the booking's open change offer (its own POST
+ * /bookings/{id}/change-offer, or the host's counter, §5.11) rather than its current offer, the
+ * booking adopts that offer in the same step: its time moves where the change offer held it
+ * (changes/apply-move.ts), and it takes the offer's contract.
  */
 import type { BookingDeps, BookingRefusal, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
 import { invalidState, staleSequence } from "../bookings/refuse.js";
-import type { BookingState } from "../bookings/state.js";
+import type { BookingState, StoredProposal } from "../bookings/state.js";
+import type { Consent } from "../contract.js";
+import { applyMove } from "../changes/apply-move.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { meetingInvalid } from "./answer.js";
 import { meetingStart } from "./confirm.js";
@@ -25,8 +29,8 @@ export function revisionRefusal(
 ): BookingRefusal | undefined {
   const m: StoredMeeting | undefined = state.meeting;
   if (m === undefined) return meetingInvalid("this booking is not part of a meeting");
-  if (state.status !== "pending_host" && state.status !== "tentative")
-    return invalidState(`a ${state.status} meeting booking is not revised this way`);
+  if (state.status !== "pending_host" && state.status !== "tentative" && state.status !== "confirmed")
+    return invalidState(`a ${state.status} meeting booking is not revised`);
   if (sequence !== state.sequence) return staleSequence(state.sequence);
   if (terms.meetingId !== m.meetingId) return meetingInvalid("a revision has the same meeting_id");
   if (terms.organizer !== m.organizer) return meetingInvalid("a revision has the same organizer");
@@ -45,12 +49,40 @@ export async function reviseMeeting(
   bookingId: string,
   sequence: number,
   terms: MeetingTerms,
+  adopt?: { readonly proposal: StoredProposal; readonly consent: Consent },
 ): UseCase<BookingState> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
   const { host } = found.value;
   const now = deps.clock.now();
   const policies = host.config.policies;
+  /** The booking answered again under the new contract, at its (possibly moved) start. */
+  const answeredAgain = (s: BookingState, bumped: boolean): BookingState => {
+    const approvalBy = Math.min(now + policies.approvalTimeoutMs, s.start);
+    const next = meetingStart(terms, policies.confirmation === "instant", approvalBy, now);
+    const { answer: _a, approvalBy: _b, meeting: _m, declinedChange: _d, ...rest } = s;
+    return {
+      ...rest,
+      status: next.status,
+      sequence: bumped ? s.sequence : s.sequence + 1,
+      ...(next.answer !== undefined && { answer: next.answer }),
+      ...(next.approvalBy !== undefined && { approvalBy: next.approvalBy }),
+      creditPending: true,
+      meeting: next.meeting,
+    };
+  };
+  const state = found.value.loaded.state;
+  if (adopt !== undefined) {
+    const refused = revisionRefusal(state, sequence, terms);
+    if (refused !== undefined) return err(refused);
+    if (state.status === "confirmed") return err(invalidState("the meeting became final; revise it again"));
+    if (state.proposal?.proposalId !== adopt.proposal.proposalId)
+      return err(invalidState("the change offer the revision names is no longer open"));
+    // applyMove bumps sequence with the move; the revision is that one change (§6, seq + 1).
+    return applyMove(deps, host, state, adopt.proposal, adopt.consent, undefined, (moved) =>
+      answeredAgain(moved, true),
+    );
+  }
   return saveBooking(
     deps,
     host,
@@ -58,18 +90,8 @@ export async function reviseMeeting(
     (s) => {
       const refused = revisionRefusal(s, sequence, terms);
       if (refused !== undefined) return err(refused);
-      const approvalBy = Math.min(now + policies.approvalTimeoutMs, s.start);
-      const next = meetingStart(terms, policies.confirmation === "instant", approvalBy, now);
-      const { answer: _a, approvalBy: _b, meeting: _m, ...rest } = s;
-      return ok({
-        ...rest,
-        status: next.status,
-        sequence: s.sequence + 1,
-        ...(next.answer !== undefined && { answer: next.answer }),
-        ...(next.approvalBy !== undefined && { approvalBy: next.approvalBy }),
-        creditPending: true,
-        meeting: next.meeting,
-      });
+      if (s.status === "confirmed") return err(invalidState("the meeting became final; revise it again"));
+      return ok(answeredAgain(s, false));
     },
     now,
   );

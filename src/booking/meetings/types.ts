@@ -43,6 +43,8 @@ export interface StoredMeeting extends MeetingTerms {
   readonly acceptance?: string;
   /** The highest revision this calendar was handed, including one that did not happen. */
   readonly highestRevision: number;
+  /** §5.12 Changing a confirmed meeting: a revision every member has yet to say yes to. */
+  readonly pendingRevision?: PendingMeetingRevision;
 }
 
 /** An acceptance the edge verified against the booking's current contract. */
@@ -54,4 +56,20 @@ export interface VerifiedAcceptance {
   readonly rule?: string;
   /** The compact JWS as given. */
   readonly text: string;
+}
+
+/**
+ * A revision handed to a confirmed meeting booking (SchCP §5.12 "Changing a confirmed
+ * meeting"): the booking stays confirmed at its time until the organizer commits it.
+ */
+export interface PendingMeetingRevision {
+  readonly terms: MeetingTerms;
+  /** The open change offer the revision names; absent where its terms keep the booking's own. */
+  readonly proposalId?: string;
+  /** The revision's exp, or earlier where the change offer is held for less. */
+  readonly expiresAt: number;
+  /** Whether this calendar's member has answered it (at once for the organizer, a business or a rule). */
+  readonly answered: boolean;
+  /** The member's acceptance of the revision's hash, once given. */
+  readonly acceptance?: string;
 }

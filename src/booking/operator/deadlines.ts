@@ -20,6 +20,7 @@ import { expiredRefusal } from "./refusals.js";
 import { lapseParticipant } from "../participants/lapse.js";
 import { dueParticipant } from "../participants/rules.js";
 import { lapseMeeting, meetingLapsed } from "../meetings/lapse.js";
+import { lapseRevision, revisionLapsed } from "../meetings/revise-confirmed.js";
 
 export interface DeadlineReport {
   readonly expired: readonly string[];
@@ -84,6 +85,9 @@ async function settleDue(
   } else if (meetingLapsed(s, now)) {
     // §5.12: a tentative meeting booking lapses at the contract's deadline (meeting_incomplete).
     if (await lapseMeeting(deps, host, s, now)) report.expired.push(id);
+  } else if (revisionLapsed(s, now)) {
+    // §5.12: a confirmed meeting's pending revision lapses; the booking keeps its time.
+    if (await lapseRevision(deps, host, s)) report.movesLapsed.push(id);
   } else if (s.status === "pending_host" && s.approvalBy !== undefined && s.approvalBy <= now) {
     if (await expirePending(deps, host, s, now)) report.expired.push(id);
   } else if (s.proposal !== undefined && s.proposal.expiresAt <= now) {

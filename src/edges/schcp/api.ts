@@ -20,6 +20,7 @@ import type {
   RespondRequest,
   CommitRequest,
   MeetingRevisionRequest,
+  MeetingWithdrawRequest,
   WaitlistEntry,
   WaitlistRequest,
 } from "../../protocol/schcp/types.js";
@@ -84,5 +85,12 @@ export interface SchcpHostApi {
     caller: SchcpCaller,
     bookingId: string,
     body: MeetingRevisionRequest,
+  ): UseCase<BookingResponse>;
+  /** §5.12 Changing a confirmed meeting: the organizer withdraws a pending revision. */
+  withdrawMeetingRevision(
+    hostId: string,
+    caller: SchcpCaller,
+    bookingId: string,
+    body: MeetingWithdrawRequest,
   ): UseCase<BookingResponse>;
 }

@@ -43,7 +43,12 @@ export async function changeOffer(
   if (!allowed.ok) return allowed;
 
   const now = deps.clock.now();
-  if (state.status !== "confirmed") return err(invalidState(`a ${state.status} booking cannot be changed`));
+  // §5.12 Revisions: a meeting booking still pending_host or tentative may be given a change
+  // offer too, for the organizer to take into a revised contract.
+  const changeable =
+    state.status === "confirmed" ||
+    (state.meeting !== undefined && (state.status === "pending_host" || state.status === "tentative"));
+  if (!changeable) return err(invalidState(`a ${state.status} booking cannot be changed`));
   if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
   if (now >= state.start) return err(refuse("invalid_state", "already_started", "the booking has started"));
 
@@ -63,7 +68,7 @@ export async function changeOffer(
     host,
     bookingId,
     (s) => {
-      if (s.sequence !== state.sequence || s.status !== "confirmed") return err(staleSequence(s.sequence));
+      if (s.sequence !== state.sequence || s.status !== state.status) return err(staleSequence(s.sequence));
       const { declinedChange: _cleared, ...rest } = s;
       return ok({ ...rest, proposal });
     },

@@ -23,6 +23,7 @@ import { reschedule } from "./reschedule.js";
 import { respond } from "./respond.js";
 import { commitBooking } from "./meeting/commit.js";
 import { reviseBooking } from "./meeting/revise.js";
+import { withdrawBookingRevision } from "./meeting/withdraw.js";
 import { getWaitlistEntry, joinWaitlist, leaveWaitlist } from "./waitlist.js";
 
 export function schcpHostApi(
@@ -48,5 +49,7 @@ export function schcpHostApi(
     respond: (hostId, caller, bookingId, body) => respond(d, hostId, caller, bookingId, body),
     commit: (hostId, caller, bookingId, body) => commitBooking(d, hostId, caller, bookingId, body),
     reviseMeeting: (hostId, caller, bookingId, body) => reviseBooking(d, hostId, caller, bookingId, body),
+    withdrawMeetingRevision: (hostId, caller, bookingId, body) =>
+      withdrawBookingRevision(d, hostId, caller, bookingId, body),
   };
 }

@@ -7,6 +7,7 @@
  * to (no sequence bump); a declined counter leaves the booking waiting for the host's answer to
  * the original terms.
  */
+import { meetingInvalid } from "../../booking/meetings/answer.js";
 import type { SchcpCaller } from "./caller.js";
 import type { BookingDeps, UseCase } from "../../booking/api.js";
 import { err, ok } from "../../protocol/result.js";
@@ -52,6 +53,10 @@ export async function proposalResponse(
   if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
   if (p === undefined) return err(invalidState("no open host proposal with that proposal_id"));
 
+  // §5.11, §5.12: a counter (or host proposal) on a meeting booking is taken into a revised
+  // contract that every member answers; accepting it alone is refused.
+  if (body.accept && state.meeting !== undefined)
+    return err(meetingInvalid("a meeting booking's change offer is taken into a revised contract"));
   const now = deps.clock.now();
   if (!body.accept) {
     await deps.store.releaseHold(hostId, p.holdId, now);

@@ -63,5 +63,8 @@ export function bookingResponse(state: BookingState, host: HostRuntime): Booking
     offer: signed.offer,
     // §5.5, §5.12: a meeting booking's response carries the contract itself.
     ...(state.meeting !== undefined && { contract: state.meeting.contract }),
+    ...(state.meeting?.pendingRevision !== undefined && {
+      pending_contract: state.meeting.pendingRevision.terms.contract,
+    }),
   };
 }

@@ -5,6 +5,7 @@
  * "always" host needs the principal's own approval of it (§5.3). Then the atomic swap; or, at
  * a host_approval host, the move waits for the host with the booking unchanged.
  */
+import { meetingInvalid } from "../../booking/meetings/answer.js";
 import type { SchcpCaller } from "./caller.js";
 import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../../booking/api.js";
 import { err, ok } from "../../protocol/result.js";
@@ -78,6 +79,9 @@ export async function reschedule(
   if (!allowed.ok) return allowed;
 
   if (body.sequence !== state.sequence) return err(staleSequence(state.sequence));
+  // §5.12: a meeting booking moves only by a revision every member answers.
+  if (state.meeting !== undefined)
+    return err(meetingInvalid("a meeting booking's change offer is taken into a revised contract"));
   const signed = schcpOffer(open?.attachments);
   if (open === undefined || signed?.offerSha256 !== body.offer_sha256) {
     return err(contractMismatch(signed?.offerSha256, "offer_sha256 does not name the open change offer"));

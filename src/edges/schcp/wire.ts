@@ -131,6 +131,18 @@ export function buildBooking(state: BookingState, host: HostRuntime, signed: Sch
         revision: state.meeting.revision,
         contract_sha256: state.meeting.contractSha256,
         ...(state.meeting.acceptance !== undefined && { acceptance: state.meeting.acceptance }),
+        // §5.12 Changing a confirmed meeting: the revision every member has yet to say yes to.
+        ...(state.meeting.pendingRevision !== undefined && {
+          pending_revision: {
+            revision: state.meeting.pendingRevision.terms.revision,
+            contract_sha256: state.meeting.pendingRevision.terms.contractSha256,
+            expires_at: formatInstant(state.meeting.pendingRevision.expiresAt),
+            answered: state.meeting.pendingRevision.answered,
+            ...(state.meeting.pendingRevision.acceptance !== undefined && {
+              acceptance: state.meeting.pendingRevision.acceptance,
+            }),
+          },
+        }),
       },
     }),
   };

@@ -27,6 +27,7 @@ const ACTION: Record<IdempotentRoute, MandateActionKind> = {
   commit: "book",
   // §5.12 Revisions: scope reschedule.
   reviseMeeting: "reschedule",
+  withdrawMeetingRevision: "reschedule",
   // §5.9: joining needs a mandate that could hold a slot in the window.
   joinWaitlist: "hold",
 };

@@ -186,6 +186,9 @@ export class FakeApi implements SchcpHostApi, OperatorApi {
   reviseMeeting(h: string, c: SchcpCaller, id: string, b: unknown) {
     return this.answer("reviseMeeting", h, c, [id, b], ex.bookingResponse() as never);
   }
+  withdrawMeetingRevision(h: string, c: SchcpCaller, id: string, b: unknown) {
+    return this.answer("withdrawMeetingRevision", h, c, [id, b], ex.bookingResponse() as never);
+  }
   listBookings(h: string) {
     return this.answer("listBookings", h, undefined, [], [sampleView()] as never);
   }

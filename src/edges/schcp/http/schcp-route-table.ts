@@ -232,6 +232,20 @@ export const SCHCP_ROUTES: readonly SchcpRoute[] = [
     ),
   },
   {
+    // §5.12 Changing a confirmed meeting: the organizer withdraws a pending revision.
+    name: "withdrawMeetingRevision",
+    method: "POST",
+    path: "/bookings/:bookingId/meeting/withdraw",
+    request: "MeetingWithdrawRequest",
+    response: "BookingResponse",
+    mandateRequired: always,
+    rateLimited: false,
+    idempotent: "withdrawMeetingRevision",
+    call: withBody("MeetingWithdrawRequest", (api, h, c, p, b) =>
+      answer(200, api.withdrawMeetingRevision(h, c, id(p.bookingId), b)),
+    ),
+  },
+  {
     name: "joinWaitlist",
     method: "POST",
     path: "/waitlist",

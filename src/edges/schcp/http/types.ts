@@ -24,6 +24,7 @@ export type IdempotentRoute =
   | "respond"
   | "commit"
   | "reviseMeeting"
+  | "withdrawMeetingRevision"
   | "joinWaitlist";
 
 export interface IdempotentRequest {

@@ -1,0 +1,453 @@
+/**
+ * SchCP §5.12 Revisions and "Changing a confirmed meeting", end to end over real HTTP on
+ * loopback with the store on Redis: Noor organizes a coffee with Ellis, each on their own
+ * person's calendar (hosts of this gateway configured here). After the meeting is confirmed,
+ * Noor's agent obtains change offers at both calendars, hands over a revision, Ellis says yes
+ * on her own calendar (operator meeting-accept), and the commit moves each calendar; a
+ * revision Ellis says no to is dropped at hers and withdrawn at Noor's; accepting a change
+ * offer directly on a meeting booking is meeting_invalid.
+ */
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
+import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
+import type { BookingResponse } from "../../src/protocol/schcp/types.js";
+import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
+import { openRedis } from "../../src/redis/client.js";
+import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
+import { HOUR_MS, must, operator, refusalOf, type E2eAgent } from "./support/agents.js";
+import { startGateway, type E2eGateway } from "./support/gateway.js";
+import { CALLBACK_ORIGIN, startWebhookSink, type WebhookSink } from "./support/webhooks.js";
+
+const TZ = "America/Toronto";
+const PLACE = { name: "Trinity Bellwoods Park", locality: "Toronto" };
+const PEOPLE = ["noor", "ellis"] as const;
+type Person = (typeof PEOPLE)[number];
+
+let redis: TestRedis;
+let prefix: string;
+let gw: E2eGateway;
+let sink: WebhookSink;
+let dir: string;
+const clock = { now: (): number => (gw === undefined ? Date.now() : gw.clock.now()) };
+const agents = {} as Record<Person, E2eAgent>;
+const hosts = {} as Record<Person | "cafe" | "shop", DiscoveredHost>;
+
+function calendarHost(id: string, extra: Record<string, unknown>): Record<string, unknown> {
+  const path = join(dir, id);
+  mkdirSync(path);
+  return {
+    id,
+    name: id,
+    timezone: TZ,
+    connector: { type: "ics-dir", settings: { path } },
+    calendar: {
+      capacity: "me",
+      hours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, open: "08:00", close: "20:00" })),
+      services: [{ id: "coffee", name: "Coffee", duration: "PT1H" }],
+      granularity: "PT1H",
+      approver: { email: `${id}@example.com` },
+    },
+    ...extra,
+  };
+}
+
+beforeAll(async () => {
+  redis = await startTestRedis();
+  prefix = uniquePrefix("meeting-revisions");
+  sink = await startWebhookSink();
+  dir = mkdtempSync(join(tmpdir(), "e2e-meeting-revisions-"));
+  for (const p of PEOPLE) {
+    const key = createAgentKey();
+    agents[p] = {
+      key,
+      client: new SchcpClient({ agentKey: key, clock }),
+      keyApp: new KeyApp({ principalKey: createAgentKey(), clock }),
+    };
+  }
+  const person = (p: Person) =>
+    calendarHost(p, {
+      kind: "person",
+      owner: agents[p].keyApp.principal,
+      services: [{ service_id: "coffee", location: "elsewhere" }],
+    });
+  const business = (id: string, meetings: boolean) =>
+    calendarHost(id, {
+      kind: "business",
+      policies: { confirmation: "instant", ...(meetings && { meetings: true }) },
+    });
+  gw = await startGateway({
+    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false)] },
+    redisUrl: redis.url,
+    redisKeyPrefix: prefix,
+    runtime: { webhookFetch: sink.transport, workers: { approvalsMs: 3_600_000 } },
+  });
+  for (const id of [...PEOPLE, "cafe", "shop"] as const) {
+    expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
+    hosts[id] = must(
+      await agents.noor.client.discoverHost(`${gw.origin}/hosts/${id}/scheduling.json`),
+      `discover ${id}`,
+    );
+  }
+}, 120_000);
+
+afterAll(async () => {
+  await gw?.close();
+  await sink?.close();
+  const admin = openRedis(redis.url);
+  await dropPrefix(admin, prefix);
+  await dropPrefix(admin, `{${prefix}`);
+  await admin.quit();
+  await redis?.stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A start `days` ahead at `hour`:00 in Toronto (each test its own day, so holds never collide). */
+function startIn(days: number, hour = 10): { start: string; end: string } {
+  const d = new Date(clock.now() + days * 24 * HOUR_MS);
+  const ymd = d.toISOString().slice(0, 10);
+  const offset = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, timeZoneName: "longOffset" })
+    .formatToParts(new Date(`${ymd}T15:00:00Z`))
+    .find((p) => p.type === "timeZoneName")!
+    .value.replace("GMT", "");
+  const hh = (h: number) => String(h).padStart(2, "0");
+  return { start: `${ymd}T${hh(hour)}:00:00${offset}`, end: `${ymd}T${hh(hour + 1)}:00:00${offset}` };
+}
+
+interface Held {
+  readonly hostId: string;
+  readonly holdId: string;
+  readonly offerSha256: string;
+}
+
+type Calendar = Person | "cafe" | "shop";
+
+async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Promise<Held> {
+  const host = hosts[cal];
+  const business = cal === "cafe" || cal === "shop";
+  const hold = must(
+    await agents.noor.client.hold(
+      host,
+      {
+        service_id: "coffee",
+        start,
+        ...(!business && { place: PLACE }),
+        callback_url: `${CALLBACK_ORIGIN}/hooks/noor`,
+      },
+      { mandate: mandate.compact },
+    ),
+    `hold at ${cal}`,
+  );
+  const held = must(await verifyHoldOffer(hold.body, host), "verify hold");
+  return { hostId: cal, holdId: hold.body.hold_id, offerSha256: held.offer.sha256 };
+}
+
+interface Meeting {
+  readonly contract: string;
+  readonly sha256: string;
+  readonly mandate: IssuedMandate;
+  readonly bookings: Record<string, BookingResponse>;
+  readonly statuses: Record<string, number>;
+}
+
+/** Holds `day`'s hour at every calendar, signs the contract, confirms each hold with it. */
+async function arrange(
+  day: number,
+  calendars: readonly Calendar[],
+  opts: { expInSec?: number } = {},
+): Promise<Meeting> {
+  const { start, end } = startIn(day);
+  const mandate = await agents.noor.keyApp.issueMandate({
+    agent: agents.noor.key,
+    audience: [...calendars],
+    scope: ["hold", "book", "cancel", "reschedule"],
+  });
+  const held: Held[] = [];
+  for (const cal of calendars) held.push(await holdAt(cal, start, mandate));
+  const signed = must(
+    await agents.noor.keyApp.signMeetingContract({
+      exp: Math.floor(clock.now() / 1000) + (opts.expInSec ?? 6 * 3600),
+      meeting_id: `mtg_${day}`,
+      revision: 1,
+      title: "Coffee",
+      tz: TZ,
+      start,
+      end,
+      place: PLACE,
+      members: held.map((h) => {
+        const business = h.hostId === "cafe" || h.hostId === "shop";
+        return {
+          principal: business ? `urn:schcp:host:${h.hostId}` : agents[h.hostId as Person].keyApp.principal,
+          name: h.hostId,
+          host: h.hostId,
+          domain: null,
+          service_id: "coffee",
+          offer_sha256: h.offerSha256,
+          ...(business && { business: true as const }),
+        };
+      }),
+    }),
+    "sign contract",
+  );
+  const bookings: Record<string, BookingResponse> = {};
+  const statuses: Record<string, number> = {};
+  for (const h of held) {
+    const reply = must(
+      await agents.noor.client.confirmMeeting(
+        hosts[h.hostId as Calendar],
+        h.holdId,
+        signed.compact,
+        h.offerSha256,
+        {
+          mandate: mandate.compact,
+        },
+      ),
+      `confirm at ${h.hostId}`,
+    );
+    bookings[h.hostId] = reply.body;
+    statuses[h.hostId] = reply.status;
+  }
+  return { contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
+}
+
+async function accept(m: Meeting, who: Person): Promise<{ status: number; json: unknown }> {
+  const acceptance = must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`);
+  const id = m.bookings[who]!.booking.booking_id;
+  return operator(gw, who, `/bookings/${id}/meeting-accept`, { acceptance: acceptance.compact });
+}
+
+async function acceptanceOf(m: Meeting, who: Person): Promise<string> {
+  return must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`).compact;
+}
+
+function commit(m: Meeting, cal: Calendar, acceptances: string[], sha = m.sha256) {
+  return agents.noor.client.commitMeeting(
+    hosts[cal],
+    m.bookings[cal]!.booking.booking_id,
+    { contract_sha256: sha, acceptances },
+    { mandate: m.mandate.compact },
+  );
+}
+
+/** Ellis says yes on her own calendar, and the organizer commits at both: confirmed. */
+async function confirmed(day: number): Promise<Meeting> {
+  const m = await arrange(day, ["noor", "ellis"]);
+  expect((await accept(m, "ellis")).status).toBe(200);
+  const yes = await acceptanceOf(m, "ellis");
+  for (const cal of ["ellis", "noor"] as const) {
+    const done = must(await commit(m, cal, [yes]), `commit at ${cal}`);
+    expect(done.body.booking.status).toBe("confirmed");
+  }
+  return m;
+}
+
+/** The organizer's change offer at a calendar (§5.7), and its hash. */
+async function changeOfferAt(m: Meeting, cal: Person, start: string): Promise<string> {
+  const id = m.bookings[cal]!.booking.booking_id;
+  const now = must(
+    await agents.noor.client.getBooking(hosts[cal], id, { mandate: m.mandate.compact }),
+    "read",
+  );
+  const r = must(
+    await agents.noor.client.changeOffer(
+      hosts[cal],
+      id,
+      { sequence: now.body.booking.sequence, start },
+      { mandate: m.mandate.compact },
+    ),
+    `change offer at ${cal}`,
+  );
+  expect(r.status).toBe(201);
+  return offerSha256(r.body.proposal.offer);
+}
+
+/** The organizer's revised contract: the same meeting, the given offers and time. */
+async function revision(
+  m: Meeting,
+  day: number,
+  rev: number,
+  offers: Record<Person, string>,
+  time: { start: string; end: string },
+  expSec: number,
+): Promise<{ compact: string; sha256: string }> {
+  return must(
+    await agents.noor.keyApp.signMeetingContract({
+      exp: expSec,
+      meeting_id: `mtg_${day}`,
+      revision: rev,
+      title: "Coffee",
+      tz: TZ,
+      start: time.start,
+      end: time.end,
+      place: PLACE,
+      members: PEOPLE.map((p) => ({
+        principal: agents[p].keyApp.principal,
+        name: p,
+        host: p,
+        domain: null,
+        service_id: "coffee",
+        offer_sha256: offers[p],
+      })),
+    }),
+    "sign revision",
+  );
+}
+
+async function reviseAt(m: Meeting, cal: Person, contract: string) {
+  const id = m.bookings[cal]!.booking.booking_id;
+  const now = must(
+    await agents.noor.client.getBooking(hosts[cal], id, { mandate: m.mandate.compact }),
+    "read",
+  );
+  return agents.noor.client.reviseMeeting(
+    hosts[cal],
+    id,
+    { sequence: now.body.booking.sequence, contract },
+    { mandate: m.mandate.compact },
+  );
+}
+
+const secondsBefore = (start: string, s: number) => Math.floor(Date.parse(start) / 1000) - s;
+
+describe("SchCP §5.12 changing a confirmed meeting over HTTP on Redis", () => {
+  it("a confirmed meeting keeps its time until every member said yes; the commit moves each calendar (change_approved)", async () => {
+    const day = 3;
+    const m = await confirmed(day);
+    const later = startIn(day, 14);
+    const offers = {
+      noor: await changeOfferAt(m, "noor", later.start),
+      ellis: await changeOfferAt(m, "ellis", later.start),
+    };
+    const original = startIn(day).start;
+    // exp after the meeting's current start: meeting_invalid.
+    const late = await revision(m, day, 2, offers, later, secondsBefore(original, -60));
+    expect(refusalOf(await reviseAt(m, "ellis", late.compact))).toMatchObject({
+      status: 400,
+      reason: "meeting_invalid",
+    });
+    const k2 = await revision(m, day, 3, offers, later, secondsBefore(original, 3600));
+    for (const cal of PEOPLE) {
+      const r = must(await reviseAt(m, cal, k2.compact), `revise at ${cal}`);
+      expect(r.status).toBe(200);
+      expect(r.body.pending_contract).toBe(k2.compact);
+      expect(r.body.contract).toBe(m.contract);
+      expect(r.body.booking).toMatchObject({
+        status: "confirmed",
+        sequence: 1,
+        meeting: {
+          revision: 1,
+          contract_sha256: m.sha256,
+          pending_revision: { revision: 3, contract_sha256: k2.sha256, answered: cal === "noor" },
+        },
+      });
+    }
+    // Accepting a change offer directly on a meeting booking is refused.
+    const direct = await agents.noor.client.reschedule(
+      hosts.ellis,
+      m.bookings.ellis!.booking.booking_id,
+      { sequence: 1, offer_sha256: offers.ellis },
+      { mandate: m.mandate.compact },
+    );
+    expect(refusalOf(direct)).toMatchObject({
+      status: 400,
+      code: "INVALID_REQUEST",
+      reason: "meeting_invalid",
+    });
+
+    // Until Ellis answers, the revision's commit awaits her; another hash names both.
+    expect(refusalOf(await commit(m, "ellis", [], k2.sha256)).reason).toBe("awaiting_members");
+    const other = refusalOf(await commit(m, "ellis", [], "A".repeat(43)));
+    expect(other).toMatchObject({ status: 409, code: "CONTRACT_MISMATCH" });
+    expect(other.details).toEqual({ contract_sha256: m.sha256, pending_contract_sha256: k2.sha256 });
+
+    const yes2 = must(await agents.ellis.keyApp.signAcceptance(k2.compact), "ellis signs").compact;
+    const id = m.bookings.ellis!.booking.booking_id;
+    expect((await operator(gw, "ellis", `/bookings/${id}/meeting-accept`, { acceptance: yes2 })).status).toBe(
+      200,
+    );
+    for (const cal of ["ellis", "noor"] as const) {
+      const done = must(await commit(m, cal, [yes2], k2.sha256), `commit revision at ${cal}`);
+      expect(done.body.booking).toMatchObject({
+        status: "confirmed",
+        sequence: 2,
+        offer_sha256: offers[cal],
+        meeting: { revision: 3, contract_sha256: k2.sha256 },
+      });
+      expect(Date.parse(done.body.booking.start)).toBe(Date.parse(later.start));
+      expect(done.body.booking.meeting?.pending_revision).toBeUndefined();
+      await sink.waitFor(
+        (e) =>
+          e.type === "booking.change_approved" &&
+          e.booking?.booking_id === m.bookings[cal]!.booking.booking_id,
+      );
+    }
+    // Committing it again returns it unchanged.
+    expect(must(await commit(m, "noor", [yes2], k2.sha256), "again").body.booking.sequence).toBe(2);
+  }, 60_000);
+
+  it("a member's no drops the revision at her calendar; the organizer withdraws it at the others in its words", async () => {
+    const day = 4;
+    const m = await confirmed(day);
+    const later = startIn(day, 15);
+    const offers = {
+      noor: await changeOfferAt(m, "noor", later.start),
+      ellis: await changeOfferAt(m, "ellis", later.start),
+    };
+    const k2 = await revision(m, day, 2, offers, later, secondsBefore(startIn(day).start, 3600));
+    for (const cal of PEOPLE) must(await reviseAt(m, cal, k2.compact), `revise at ${cal}`);
+
+    const ellisId = m.bookings.ellis!.booking.booking_id;
+    const no = await operator(gw, "ellis", `/bookings/${ellisId}/meeting-take-back`, {
+      message: "Not that late.",
+    });
+    expect(no.status).toBe(200);
+    await sink.waitFor((e) => e.type === "booking.change_declined" && e.booking?.booking_id === ellisId);
+    const ellis = must(
+      await agents.noor.client.getBooking(hosts.ellis, ellisId, { mandate: m.mandate.compact }),
+      "read",
+    );
+    expect(ellis.body.booking).toMatchObject({
+      status: "confirmed",
+      sequence: 1,
+      meeting: { revision: 1, contract_sha256: m.sha256 },
+      declined_change: {
+        revision: 2,
+        refusal: { code: "DECLINED", reason: "host_declined", message: "Not that late." },
+      },
+    });
+    expect(Date.parse(ellis.body.booking.start)).toBe(Date.parse(startIn(day).start));
+
+    const noorId = m.bookings.noor!.booking.booking_id;
+    const withdrawn = must(
+      await agents.noor.client.withdrawMeetingRevision(
+        hosts.noor,
+        noorId,
+        { contract_sha256: k2.sha256, reason: "Ellis can't stay late; we keep 10:00." },
+        { mandate: m.mandate.compact },
+      ),
+      "withdraw",
+    );
+    expect(withdrawn.body.booking).toMatchObject({
+      status: "confirmed",
+      meeting: { revision: 1, contract_sha256: m.sha256 },
+      declined_change: {
+        revision: 2,
+        refusal: {
+          code: "DECLINED",
+          reason: "organizer_withdrew",
+          message: "Ellis can't stay late; we keep 10:00.",
+        },
+      },
+    });
+    expect(withdrawn.body.pending_contract).toBeUndefined();
+    // The freed time can be held again.
+    const mandate = await agents.noor.keyApp.issueMandate({
+      agent: agents.noor.key,
+      audience: ["noor"],
+      scope: ["hold"],
+    });
+    await holdAt("noor", later.start, mandate);
+  }, 60_000);
+});

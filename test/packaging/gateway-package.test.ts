@@ -111,7 +111,7 @@ describe("booking-gateway, packed and installed without dev dependencies", () =>
       }
       expect(doc, out).toBeDefined();
       expect(doc?.hosts?.map((h) => h.id)).toContain("maple-street-auto");
-      expect(out).toContain(`serving 5 host(s) on ${origin}`);
+      expect(out).toContain(`serving 9 host(s) on ${origin}`);
       const ready = await fetch(`${origin}/readyz`);
       expect(ready.status, out).toBe(200);
     } finally {

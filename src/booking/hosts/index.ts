@@ -11,6 +11,15 @@ export {
   embeddedDefaultHosts,
   seedEmbeddedCalendar,
 } from "./embedded-default.js";
+export {
+  ELLIS_RULE,
+  EMBEDDED_CAFE,
+  EMBEDDED_PEOPLE,
+  embeddedMeetingConfig,
+  embeddedMeetingHosts,
+  seedEmbeddedMeetingCalendars,
+  type EmbeddedPersonId,
+} from "./embedded-meeting.js";
 export { buildHostRuntime, checkAgainstCatalog } from "./runtime.js";
 export { DEFAULT_HEALTH_POLICY, HostHealth, type HealthTransition, type HostHealthPolicy } from "./health.js";
 export { refreshDueCatalogs } from "./refresh.js";

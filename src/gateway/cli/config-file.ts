@@ -15,11 +15,14 @@ import {
   embeddedBranchHost,
   embeddedCalendarHost,
   embeddedDefaultHosts,
+  embeddedMeetingHosts,
   parseHostsConfig,
   seedEmbeddedCalendar,
+  seedEmbeddedMeetingCalendars,
 } from "../../booking/hosts/index.js";
 import { systemClock } from "../../protocol/clock.js";
 import { loadOrCreateTryItAttester, trustingAttester } from "../runtime/attester-key-file.js";
+import { loadOrCreateTryItPeople, ownersOf } from "../runtime/people-key-files.js";
 import { parseStrictJson } from "../../protocol/json/index.js";
 import { jsoncOnly, parseJsonc } from "./jsonc.js";
 import { childPointer, err, ok } from "../../protocol/result.js";
@@ -87,8 +90,10 @@ function placeholdersIn(value: unknown, field: string): Array<{ field: string; v
 
 /**
  * The hosts a command serves: the config file's, or without one the embedded default (three
- * synthetic hosts, maple-street-auto's second location, and a person's own calendar, whose
- * local calendar is seeded in the data dir), each trusting the data dir's try-it attester.
+ * synthetic hosts, maple-street-auto's second location, a person's own calendar, and the
+ * meeting's three people and café (embedded-meeting.ts), whose local calendars are seeded in the
+ * data dir and whose owners are the data dir's try-it people), each trusting the data dir's
+ * try-it attester.
  */
 export async function hostsFor(
   configPath: string | undefined,
@@ -99,7 +104,18 @@ export async function hostsFor(
   await seedEmbeddedCalendar(dataDir, systemClock.now());
   // §7.5: the embedded hosts trust a try-it attester whose key the data dir holds.
   const { attester } = await loadOrCreateTryItAttester(dataDir);
+  // SchCP §5.12, §7.7: the meeting's people, each owned by a try-it key the data dir holds.
+  await seedEmbeddedMeetingCalendars(dataDir, systemClock.now());
+  const people = await loadOrCreateTryItPeople(dataDir);
   return ok(
-    trustingAttester([...embeddedDefaultHosts(), embeddedBranchHost(), embeddedCalendarHost()], attester),
+    trustingAttester(
+      [
+        ...embeddedDefaultHosts(),
+        embeddedBranchHost(),
+        embeddedCalendarHost(),
+        ...embeddedMeetingHosts(ownersOf(people)),
+      ],
+      attester,
+    ),
   );
 }

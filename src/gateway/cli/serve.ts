@@ -31,6 +31,8 @@ import { mcpBannerLines, mcpCommandFor, type McpCommand } from "./mcp-command.js
 import { TOKEN_KEYS_VARIABLE } from "../credentials/key-ring.js";
 import { loadOrCreateTokenKeys } from "../runtime/token-key-file.js";
 import { attesterKeyPath, TRY_IT_ATTESTER_ID } from "../runtime/attester-key-file.js";
+import { seedTryItRule, tryItPeopleDir } from "../runtime/people-key-files.js";
+import { ELLIS_RULE } from "../../booking/hosts/index.js";
 import type { ServeSettings } from "./serve-env.js";
 import type { Result } from "../../protocol/result.js";
 
@@ -117,6 +119,7 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
 
   const logger = jsonLinesLogger((line) => io.err(line));
   let runtime: GatewayRuntime;
+  let rule: Awaited<ReturnType<typeof seedTryItRule>> | undefined;
   try {
     const built = await buildGatewayRuntime({
       hosts,
@@ -168,6 +171,17 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     fail(`could not start: ${e instanceof Error ? e.message : String(e)}`);
     return 1;
   }
+  // SchCP §7.9: Ellis's try-it rule, kept by their calendar (people-key-files.ts).
+  if (configPath === undefined) {
+    try {
+      rule = await seedTryItRule(runtime, settings.value.dataDir);
+    } catch (e) {
+      await runtime.close();
+      await closeServer();
+      fail(`could not start: ${e instanceof Error ? e.message : String(e)}`);
+      return 1;
+    }
+  }
   handler = createHttpApp(runtime).fetch;
 
   const url = `http://${settings.value.bindHost.includes(":") ? `[${settings.value.bindHost}]` : settings.value.bindHost}:${port}`;
@@ -189,6 +203,15 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     say(
       `try-it attester "${TRY_IT_ATTESTER_ID}": trusted by the embedded hosts (SchCP §7.5), its signing key in ${attesterKeyPath(settings.value.dataDir)} (docs/schcp.md, Attestations)`,
     );
+  if (configPath === undefined && rule !== undefined && rule !== "not_served") {
+    say(
+      `try-it people (SchCP §5.12, §7.7): noor-haddad, ellis-moreau and priya-shah are owned by keys kept in ${tryItPeopleDir(settings.value.dataDir)}, ` +
+        `for trying a meeting with the agent SDK (npm run demo:meeting, docs/meetings.md)`,
+    );
+    say(
+      `try-it rule: ${ELLIS_RULE.hostId} answers by "${ELLIS_RULE.label}" (SchCP §7.9, ${rule === "added" ? "put in the rule store now" : "kept"})`,
+    );
+  }
   if (openVault !== undefined) say(`OAuth token vault: ${openVault.where}`);
   else
     say(
@@ -202,10 +225,13 @@ export async function startServe(configPath: string | undefined, io: CliIo): Pro
     );
   say(connectBannerLine(settings.value.connect, openVault !== undefined, publicOrigin));
   for (const c of runtime.calendarHosts) {
+    const instant = runtime.hosts.get(c.hostId)?.config.policies.confirmation === "instant";
     say(
       `calendar host ${c.hostId}: availability from its synced calendar (every ${Math.round(c.section.syncEveryMs / 1000)} s); ` +
-        `bookings wait for its approver's link (sent by ${c.section.approver.email ?? c.section.approver.phone ?? "message"}; ` +
-        `without SMTP or SMS settings the link is printed here and kept in ${settings.value.dataDir}/host-messages.jsonl)`,
+        (instant
+          ? "bookings are confirmed at once (instant confirmation)"
+          : `bookings wait for its approver's link (sent by ${c.section.approver.email ?? c.section.approver.phone ?? "message"}; ` +
+            `without SMTP or SMS settings the link is printed here and kept in ${settings.value.dataDir}/host-messages.jsonl)`),
     );
   }
   say(

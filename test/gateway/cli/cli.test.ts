@@ -64,6 +64,10 @@ describe("booking-gateway serve", () => {
         "fades-on-queen",
         "maple-street-auto-east",
         "nora-okafor-tutoring",
+        "noor-haddad",
+        "ellis-moreau",
+        "priya-shah",
+        "bellwoods-cafe",
       ]);
       // The default public origin names the port actually bound.
       expect(doc.hosts[0]?.discovery).toBe(`${server.publicOrigin}/hosts/maple-street-auto/scheduling.json`);

@@ -130,7 +130,7 @@ describe("serve for production", { timeout: 60_000 }, () => {
         expect(typeof record["msg"]).toBe("string");
         expect(Date.parse(record["time"] as string)).not.toBeNaN();
       }
-      expect(out.some((l) => /serving 5 host\(s\) on http:\/\/127\.0\.0\.1:\d+ /.test(l))).toBe(true);
+      expect(out.some((l) => /serving 9 host\(s\) on http:\/\/127\.0\.0\.1:\d+ /.test(l))).toBe(true);
     } finally {
       await server.close();
     }

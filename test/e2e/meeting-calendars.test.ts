@@ -97,7 +97,9 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "e2e-meeting-calendars-"));
   xandikos = await startXandikos();
   noorCalendar = await xandikos.makeCalendar("noor");
-  const tokens = { grants: [{ clientId: "test", scope: "calendar", accessToken: TOKEN, refreshToken: undefined }] };
+  const tokens = {
+    grants: [{ clientId: "test", scope: "calendar", accessToken: TOKEN, refreshToken: undefined }],
+  };
   google = await startGoogleCalendarFake(tokens);
   graph = await startGraphCalendarFake(tokens);
   writeFileSync(join(dir, "google-token"), TOKEN);

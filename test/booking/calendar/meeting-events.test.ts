@@ -6,7 +6,10 @@
  * setStatus("confirmed") rewrites it confirmed; an ordinary instant booking stays confirmed.
  */
 import { describe, expect, it } from "vitest";
-import { calendarHostConnector, type CalendarHostSetup } from "../../../src/booking/calendar/host-connector.js";
+import {
+  calendarHostConnector,
+  type CalendarHostSetup,
+} from "../../../src/booking/calendar/host-connector.js";
 import { MemoryCalendarStateStore } from "../../../src/booking/calendar/state.js";
 import { unitsFor } from "../../../src/booking/calendar/units.js";
 import { MemoryHoldStore } from "../../../src/holds/memory/memory-store.js";
@@ -25,7 +28,9 @@ const setup: CalendarHostSetup = {
   },
   writeCalendarId: "main",
   organization: { id: "noor", name: "Noor", timezone: "Europe/Madrid" },
-  services: [{ id: "coffee", name: "Coffee", duration: H, bufferAfterMs: 0, requires: [{ resourceType: "person" }] }],
+  services: [
+    { id: "coffee", name: "Coffee", duration: H, bufferAfterMs: 0, requires: [{ resourceType: "person" }] },
+  ],
   hours: [{ day: 2, open: "08:00", close: "20:00" }],
 };
 

@@ -7,7 +7,8 @@
  * installed here: the composition root adds the edges' hooks and use cases
  * (src/gateway/booking-service.ts; docs/ARCHITECTURE.md, One core every edge).
  */
-import type { BookingDeps, OperatorApi, UpstreamChangeApi } from "./api.js";
+import type { BookingDeps, OperatorApi, UpstreamChangeApi, UseCase } from "./api.js";
+import { declineBusyMeeting } from "./calendar/displace-meeting.js";
 import { createHold } from "./holds/index.js";
 import { storeBookingIndex } from "./bookings/booking-index.js";
 import type { CreateHold } from "./changes/hold-engine.js";
@@ -50,6 +51,8 @@ export interface BookingMaintenance {
   expireOverdue(hostId: string): Promise<DeadlineReport>;
   /** Waitlist offers that lapsed go down the line; entries whose window passed expire (§5.9). */
   sweepWaitlist(hostId: string): Promise<WaitlistSweep | undefined>;
+  /** SchCP §5.8, §5.12: a meeting booking before commit whose time its calendar shows busy. */
+  declineBusyMeeting?(hostId: string, bookingId: string, start: number): UseCase<BookingState>;
 }
 
 export type BookingCoreApi = OperatorApi & UpstreamChangeApi & BookingMaintenance & DirectBookingApi;
@@ -111,6 +114,7 @@ export function createBookingCore(deps: BookingDeps): BookingCore {
 
     reconcile: (hostId) => reconcileStuckConfirms(d, hostId),
     expireOverdue: (hostId) => expireOverdue(d, hostId),
+    declineBusyMeeting: (hostId, bookingId, start) => declineBusyMeeting(d, hostId, bookingId, start),
     sweepWaitlist: async (hostId) => {
       const host = d.hosts.get(hostId);
       return host === undefined ? undefined : sweepWaitlist(d, host, d.clock.now());

@@ -16,6 +16,10 @@ const REASONS: Readonly<Record<string, string>> = {
   awaiting_approval: "it is still waiting for your answer: decline it, or approve it if the time works",
   guest_change_open: "the guest is asking to move it; answer that first",
   already_started: "it has already started",
+  meeting_confirmed:
+    "it is a meeting every member has said yes to: keep it, or back out of it (cancel) so the others learn it is off",
+  meeting_not_declined:
+    "it is part of a meeting not yet final and could not be declined: decline it yourself",
 };
 
 export function unresolvedNotice(n: {

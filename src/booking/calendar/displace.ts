@@ -20,6 +20,10 @@
  *
  * A pending booking (waiting for the host's approval) is moved when a unit is free, else left
  * to the host's answer and reported: a counter-offer is the host's to make (§5.11).
+ *
+ * A meeting member's booking (§5.12) is moved to a free unit the same way; else, before commit,
+ * the calendar declines it (`declineMeeting`, displace-meeting.ts, which says why), and a
+ * confirmed one is reported unresolved ("meeting_confirmed"): no host change offer either way.
  */
 import { guestOnRecord } from "../bookings/guest.js";
 import type { HostRuntime, OperatorApi } from "../api.js";
@@ -46,6 +50,15 @@ export interface DisplaceDeps {
   readonly propose: OperatorApi["propose"];
   /** Tells the host (its approver) of an unresolved booking, when a messenger is configured. */
   readonly tellHost?: (notice: UnaddressedMessage) => void;
+  /**
+   * SchCP §5.12: declines a pending_host or tentative meeting booking whose time (`start`) the
+   * calendar shows busy (displace-meeting.ts declineBusyMeeting). Absent: reported unresolved.
+   */
+  readonly declineMeeting?: (
+    hostId: string,
+    bookingId: string,
+    start: number,
+  ) => Promise<{ readonly ok: boolean }>;
 }
 
 /**
@@ -167,6 +180,13 @@ async function displaceOne(
     const [unit] = units;
     if (unit !== undefined && !units.includes(c.resourceId))
       return { conflict: { ...base, outcome: "moved", movedTo: unit } };
+  }
+  // A meeting: declined before commit, reported once confirmed (displace-meeting.ts).
+  if (state.meeting !== undefined) {
+    if (state.status === "confirmed") return unresolved("meeting_confirmed");
+    const declined = await deps.declineMeeting?.(deps.plan.hostId, booking.bookingId, state.start);
+    if (declined?.ok === true) return { conflict: { ...base, outcome: "declined" } };
+    return unresolved("meeting_not_declined");
   }
   if (state.status !== "confirmed") return unresolved("awaiting_approval");
 

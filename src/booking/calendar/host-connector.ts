@@ -245,6 +245,11 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       if (existing?.written !== undefined) return ok(view(existing));
       const end = req.end ?? req.start + DEFAULT_GRANULARITY_MS;
       const who = req.customer?.name;
+      // SchCP §5.12: "Nothing is confirmed on any calendar until every member has said yes to the
+      // same contract hash": a meeting member's event is TENTATIVE until the commit rewrites it
+      // (meetings/commit.ts), even where the calendar said yes at once (the organizer's own,
+      // a rule's, an instant business's).
+      const meeting = req.meeting === true;
       const event: OwnEvent = existing ?? {
         calendarId: setup.writeCalendarId,
         eventId,
@@ -256,13 +261,16 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
         summary: `${serviceName(req.serviceId)}${who === undefined ? "" : ` — ${who}`}`,
         description: [
           req.tentative ? "Awaiting your approval: use the link the gateway sent you." : undefined,
+          meeting
+            ? "Part of a meeting of several people: tentative until every member has said yes."
+            : undefined,
           req.partySize !== undefined && req.partySize > 1 ? `Party of ${req.partySize}.` : undefined,
           req.notes,
           "Booked through booking-gateway.",
         ]
           .filter((x) => x !== undefined)
           .join("\n"),
-        status: req.tentative ? "tentative" : "confirmed",
+        status: req.tentative || meeting ? "tentative" : "confirmed",
         attempts: 0,
       };
       await deps.state.putOwn(setup.plan.hostId, event);
@@ -270,7 +278,9 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
       if (!out.ok) return { ...err(asPortError(out.error.cause)), ...meta };
-      if (out.value.status === "tentative") {
+      // The host is asked only where it approves the booking (`tentative`), not for a meeting's
+      // own tentative write.
+      if (out.value.status === "tentative" && req.tentative) {
         const guest = guestOf(req.customer);
         deps.onTentative?.(out.value, {
           ...(guest !== undefined && { guest }),

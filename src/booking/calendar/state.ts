@@ -137,10 +137,11 @@ export interface SyncReport {
 /**
  * What became of a conflict (SchCP §5.8 "Displaced bookings"): the booking moved to another
  * free unit at the same time, a host change offer of the nearest other time, or unresolved
- * and reported to the host. "hold": a live hold (or a booking the scan did not reach), left
+ * and reported to the host; "declined": a meeting member's booking before commit, declined by
+ * the calendar (§5.12, displace-meeting.ts). "hold": a live hold (or a booking the scan did not reach), left
  * as it is; a hold that is confirmed there is displaced by the next sync.
  */
-type ConflictOutcome = "moved" | "change_offered" | "unresolved" | "hold";
+type ConflictOutcome = "moved" | "change_offered" | "declined" | "unresolved" | "hold";
 
 export interface SyncConflict {
   readonly resourceId: string;

@@ -64,6 +64,8 @@ export interface UpstreamExtras {
    * booking is made confirmed, not tentative.
    */
   readonly answered?: boolean;
+  /** SchCP §5.12: the booking is a meeting member's, written tentative on a calendar until commit. */
+  readonly meeting?: boolean;
 }
 
 /**
@@ -117,6 +119,7 @@ async function settle(
   const attempt = upstreamCreate(host, fenced, payload, {
     ...extras,
     ...(intent.answer !== undefined && { answered: true }),
+    ...(intent.meeting !== undefined && { meeting: true }),
   });
   const create = () => host.connector.bookings.create(attempt);
   let created: Awaited<ReturnType<typeof create>>;
@@ -169,6 +172,7 @@ export function upstreamCreate(
     ...(extras.verificationCode !== undefined && { verificationCode: extras.verificationCode }),
     partySize: payload.contract.partySize,
     tentative: host.config.policies.confirmation === "host_approval" && extras.answered !== true,
+    ...(extras.meeting === true && { meeting: true }),
   };
 }
 

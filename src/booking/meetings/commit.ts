@@ -88,8 +88,9 @@ export async function commitMeeting(
     return err(awaiting([], "the business has not said yes to this booking as the host"));
   const own = m.role === "person" ? given.get(m.member) : undefined;
 
-  // The upstream holds the booking as tentative where the host approves each booking.
-  if (host.config.policies.confirmation === "host_approval") {
+  // The upstream holds the booking as tentative where the host approves each booking, and a
+  // calendar holds every meeting booking tentative until now (§5.12, calendar/host-connector.ts).
+  if (host.config.policies.confirmation === "host_approval" || host.connector.kind === "calendar") {
     const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
     if (!upstream.ok && upstream.error.code !== "unsupported") return err(upstreamRefusal(upstream.error));
   }

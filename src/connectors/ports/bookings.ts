@@ -28,6 +28,12 @@ export interface UpstreamCreate {
   readonly partySize?: number;
   /** Tentative: a host_approval booking waiting for the host. */
   readonly tentative: boolean;
+  /**
+   * SchCP §5.12: one member's part of a meeting, which nothing confirms on any calendar until
+   * every member has said yes and the organizer committed. A calendar writes it TENTATIVE
+   * whatever `tentative` says, and the commit rewrites it confirmed; a platform may ignore it.
+   */
+  readonly meeting?: boolean;
   readonly verificationCode?: string;
 }
 

@@ -19,7 +19,11 @@ import { guestOnRecord } from "../../booking/bookings/guest.js";
 import type { TentativeRequest } from "../../booking/calendar/host-connector.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
 import type { CalendarHostHandle } from "../../booking/calendar/host-setup.js";
-import { displaceConflicts, type UnaddressedMessage } from "../../booking/calendar/displace.js";
+import {
+  displaceConflicts,
+  type DisplaceDeps,
+  type UnaddressedMessage,
+} from "../../booking/calendar/displace.js";
 import { retryOwnEvents } from "../../booking/calendar/own-events.js";
 import { forgetReadHorizon } from "../../booking/availability/read-horizon.js";
 import type { CalendarStateStore, OwnEvent, SyncConflict, SyncReport } from "../../booking/calendar/state.js";
@@ -106,6 +110,8 @@ export interface CalendarHostsDeps {
   readonly displacement?: {
     readonly propose: OperatorApi["propose"];
     readonly messenger?: HostMessenger;
+    /** §5.12: a meeting booking before commit whose time the calendar shows busy is declined. */
+    readonly declineMeeting?: DisplaceDeps["declineMeeting"];
   };
   /** Counts each sync's outcome and its calendar reads (src/protocol/metrics.ts). */
   readonly metrics?: Metrics;
@@ -241,6 +247,7 @@ function displacementOf(deps: CalendarHostsDeps, handle: CalendarHostHandle) {
           plan: handle.plan,
           host,
           propose: wiring.propose,
+          ...(wiring.declineMeeting !== undefined && { declineMeeting: wiring.declineMeeting }),
           ...(messenger !== undefined && {
             tellHost: (n: UnaddressedMessage) => messenger.send({ ...n, to: handle.section.approver }),
           }),

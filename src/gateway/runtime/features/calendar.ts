@@ -126,6 +126,8 @@ export function mountCalendarSync(
   const displacement = {
     propose: (hostId: string, bookingId: string, input: { start: string }) =>
       d.service.propose(hostId, bookingId, input),
+    declineMeeting: async (hostId: string, bookingId: string, start: number) =>
+      (await d.service.declineBusyMeeting?.(hostId, bookingId, start)) ?? { ok: false },
     messenger: d.messenger,
   };
   const deps: CalendarHostsDeps = {

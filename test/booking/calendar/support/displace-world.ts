@@ -178,6 +178,8 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
               plan: setup.plan,
               host: runtime,
               propose: (h, b, input) => service.propose(h, b, input),
+              declineMeeting: async (h, b, start) =>
+                (await service.declineBusyMeeting?.(h, b, start)) ?? { ok: false },
               tellHost: (n) => told.push(n),
             },
             conflicts,
@@ -244,6 +246,7 @@ export function displaceWorld(opts: DisplaceWorldOptions = {}) {
     main,
     calendar: (id: string) => calendars.get(id) as MemoryCalendar,
     runtime,
+    deps,
     service,
     outbox,
     told,

@@ -73,7 +73,10 @@ describe("verifyMeetingContract (SchCP §5.12)", () => {
 
     it("refuses a bit-flipped signature", async () => {
       const jws = await signContract(playdate());
-      const tampered = `${jws.slice(0, -2)}${jws.endsWith("A") ? "B" : "A"}A`;
+      // The signature's first character changed: its top six bits, never padding bits.
+      const at = jws.lastIndexOf(".") + 1;
+      const tampered = `${jws.slice(0, at)}${jws[at] === "A" ? "B" : "A"}${jws.slice(at + 1)}`;
+      expect(tampered).not.toBe(jws);
       const r = await verifyMeetingContract(tampered, { now });
       expect(r.ok ? null : r.error.reason).toBe("meeting_invalid");
     });

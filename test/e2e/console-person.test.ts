@@ -45,12 +45,12 @@ const WIDTHS = [390, 1280] as const;
 const NAV = { timeout: 30_000 };
 
 const ZONE = "America/Toronto";
-const HOST_ID = "priya-shah";
-const NAME = "Priya Shah";
-const CALDAV_USER = "priya@example.org";
-const CALDAV_PASSWORD = "app-pass-Priya-2026";
-const EMAIL = "priya@example.org";
-const PASSWORD = "priya's long passphrase";
+const HOST_ID = "amara-osei";
+const NAME = "Amara Osei";
+const CALDAV_USER = "amara@example.org";
+const CALDAV_PASSWORD = "app-pass-Amara-2026";
+const EMAIL = "amara@example.org";
+const PASSWORD = "amara's long passphrase";
 const RULE = "Wednesday coffee with Ellis";
 
 let dataDir: string;
@@ -361,7 +361,7 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
 
       await person.goto(`${server.publicOrigin}/`);
       await person.getByRole("button", { name: /^Approve Coffee/ }).click();
-      await expect.poll(() => flash(person), NAV).toMatch(/^Approved: Coffee at Priya Shah/);
+      await expect.poll(() => flash(person), NAV).toMatch(/^Approved: Coffee at Amara Osei/);
       const now = must(
         await ellis.client.getBooking(host, booked.reply.body.booking.booking_id, {
           mandate: mandate.compact,

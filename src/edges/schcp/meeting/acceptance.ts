@@ -10,17 +10,20 @@
 import type { BookingRefusal, HostRuntime } from "../../../booking/api.js";
 import { refuse } from "../../../booking/bookings/refuse.js";
 import type { BookingState } from "../../../booking/bookings/state.js";
-import type { VerifiedAcceptance } from "../../../booking/meetings/types.js";
-import { decodeCompactJws } from "../../../protocol/jose/index.js";
+import type { MeetingRuleSigner, VerifiedAcceptance } from "../../../booking/meetings/types.js";
+import { decodeCompactJws, signCompactJws } from "../../../protocol/jose/index.js";
 import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
 import {
+  ACCEPTANCE_TYP,
   acceptanceContext,
+  acceptanceStatement,
   membersWhoAccept,
   verifyAcceptance,
   verifyMeetingContract,
 } from "../../../protocol/schcp/meeting/index.js";
 import type { VerifiedContract } from "../../../protocol/schcp/meeting/index.js";
+import type { AcceptanceClaims } from "../../../protocol/schcp/types.js";
 import { meetingRefusal } from "./verify.js";
 
 const invalid = (message: string): BookingRefusal => refuse("invalid_request", "acceptance_invalid", message);
@@ -64,3 +67,36 @@ export async function verifyMeetingAcceptance(
     text: v.jws,
   });
 }
+
+/**
+ * The calendar's acceptance by rule (§5.12 Acceptances, by: "rule"; §7.9), signed as its
+ * person's agent with the host's signing key, iat now, carrying the rule; checked with the
+ * same verifyAcceptance every other calendar uses before it is handed out. The core's
+ * MeetingRuleSigner (booking/meetings/types.ts), wired by the composition root.
+ */
+export const schcpMeetingSigner: MeetingRuleSigner = {
+  async acceptByRule({ contract: compact, member: principal, rule, key, now }) {
+    const contract = await verifyMeetingContract(compact, { now });
+    if (!contract.ok) return undefined;
+    const member = membersWhoAccept(contract.value).find((m) => m.principal === principal);
+    if (member === undefined) return undefined;
+    const { kty, crv, x } = key.publicJwk;
+    const claims: AcceptanceClaims = {
+      iss: member.principal,
+      iat: Math.floor(now / 1000),
+      terms_sha256: contract.value.sha256,
+      meeting_id: contract.value.claims.meeting_id,
+      by: "rule",
+      statement: acceptanceStatement(contract.value.claims, member),
+      jwk: { kty, crv, x },
+      rule,
+    };
+    const jws = await signCompactJws(
+      { alg: "EdDSA", typ: ACCEPTANCE_TYP, kid: key.kid },
+      { ...claims },
+      key.privateKey,
+    );
+    const checked = await verifyAcceptance(jws, acceptanceContext(contract.value, member, now));
+    return checked.ok ? jws : undefined;
+  },
+};

@@ -60,6 +60,8 @@ export interface CalendarHostDeps {
 export interface TentativeRequest {
   readonly guest?: Guest;
   readonly partySize?: number;
+  /** Who is asked (UpstreamCreate.awaiting): absent is the host's approver. */
+  readonly awaiting?: "member";
 }
 
 const DEFAULT_GRANULARITY_MS = 15 * 60_000;
@@ -255,7 +257,13 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
         resourceIds: req.resourceIds,
         summary: `${serviceName(req.serviceId)}${who === undefined ? "" : ` — ${who}`}`,
         description: [
-          req.tentative ? "Awaiting your approval: use the link the gateway sent you." : undefined,
+          !req.tentative
+            ? undefined
+            : req.awaiting === "none"
+              ? "A meeting: not final until every member has accepted."
+              : req.awaiting === "member"
+                ? "A meeting waiting for your acceptance: use the link the gateway sent you."
+                : "Awaiting your approval: use the link the gateway sent you.",
           req.partySize !== undefined && req.partySize > 1 ? `Party of ${req.partySize}.` : undefined,
           req.notes,
           "Booked through booking-gateway.",
@@ -270,11 +278,13 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
       if (!out.ok) return { ...err(asPortError(out.error.cause)), ...meta };
-      if (out.value.status === "tentative") {
+      // "none": a meeting booking nobody here must answer (SchCP §5.12) is asked of nobody.
+      if (out.value.status === "tentative" && req.awaiting !== "none") {
         const guest = guestOf(req.customer);
         deps.onTentative?.(out.value, {
           ...(guest !== undefined && { guest }),
           ...(req.partySize !== undefined && { partySize: req.partySize }),
+          ...(req.awaiting === "member" && { awaiting: "member" as const }),
         });
       }
       return { ...ok(view(out.value)), ...meta };

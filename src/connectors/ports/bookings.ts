@@ -28,6 +28,13 @@ export interface UpstreamCreate {
   readonly partySize?: number;
   /** Tentative: a host_approval booking waiting for the host. */
   readonly tentative: boolean;
+  /**
+   * Who a tentative booking waits on at this host, for the message that asks them: "host" (or
+   * absent) its approver; "member" a meeting member's own acceptance (SchCP §5.12); "none"
+   * nobody here (the organizer's own meeting booking, or one a rule already accepted): it is
+   * tentative only until the meeting is committed, and nobody is asked.
+   */
+  readonly awaiting?: "host" | "member" | "none";
   readonly verificationCode?: string;
 }
 

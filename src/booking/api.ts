@@ -30,7 +30,7 @@ import type { BookingAttention, BookingEnding, BookingState, BookingStatus } fro
 import type { Attachments, BookingContract, Place } from "./contract.js";
 import type { BookingView } from "./view.js";
 import type { BookingRefusal } from "./errors.js";
-import type { VerifiedAcceptance } from "./meetings/types.js";
+import type { MeetingRuleSigner, VerifiedAcceptance } from "./meetings/types.js";
 
 // Declared beside the code they describe, which imports nothing of this file back.
 export type { BookingRefusal, Caller };
@@ -500,4 +500,9 @@ export interface BookingDeps {
   readonly rules?: RuleStore;
   /** The rule format's checks (answers/port.ts); without them no rule is kept or used. */
   readonly ruleCheck?: RuleCheck;
+  /**
+   * SchCP §5.12, §7.9: signs a meeting member's acceptance by rule with the host's key
+   * (meetings/types.ts); without it no rule answers a meeting.
+   */
+  readonly meetingSigner?: MeetingRuleSigner;
 }

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
+import { jwkThumbprint } from "../../src/protocol/jose/index.js";
 import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
 import type { BookingResponse } from "../../src/protocol/schcp/types.js";
 import { openRedis } from "../../src/redis/client.js";
@@ -407,5 +408,46 @@ describe("SchCP §5.12 meetings over HTTP on Redis", () => {
       }),
     );
     expect(refused).toMatchObject({ status: 400, code: "INVALID_REQUEST", reason: "meeting_invalid" });
+  }, 60_000);
+
+  it("§7.9 a member's rule answers at confirm: tentative with the calendar's acceptance by rule, which the organizer hands over at commit", async () => {
+    // Priya's rule names her calendar's signing key (the first key its discovery publishes).
+    const rule = must(
+      await agents.priya.keyApp.signRule({
+        agent: jwkThumbprint(hosts.priya.document.keys[0]!),
+        label: "Coffee with Noor",
+        services: ["coffee"],
+        organizers: [agents.noor.keyApp.principal],
+        jti: "r-coffee-noor",
+      }),
+      "sign rule",
+    );
+    const kept = await fetch(`${gw.origin}/operator/v0/priya/rules`, {
+      method: "POST",
+      headers: { ...gw.operatorAuth, "content-type": "application/json" },
+      body: JSON.stringify({ rule: rule.compact }),
+    });
+    expect(kept.status).toBeLessThan(300);
+    try {
+      const m = await arrange(7, ["noor", "ellis", "priya"]);
+      const priya = m.bookings.priya!.booking;
+      expect(priya.status).toBe("tentative");
+      expect(priya.answer).toMatchObject({ by: "rule", rule: "Coffee with Noor" });
+      const byRule = priya.meeting?.acceptance;
+      expect(typeof byRule).toBe("string");
+      expect(m.bookings.ellis!.booking.status).toBe("pending_host");
+      await sink.waitFor((e) => e.type === "booking.accepted" && e.booking?.booking_id === priya.booking_id);
+
+      const ellisYes = await acceptanceOf(m, "ellis");
+      for (const cal of ["ellis", "priya", "noor"] as const) {
+        const done = must(await commit(m, cal, [ellisYes, byRule!]), `commit at ${cal}`);
+        expect(done.body.booking.status).toBe("confirmed");
+      }
+    } finally {
+      await fetch(`${gw.origin}/operator/v0/priya/rules/r-coffee-noor`, {
+        method: "DELETE",
+        headers: gw.operatorAuth,
+      });
+    }
   }, 60_000);
 });

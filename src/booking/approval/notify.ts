@@ -35,6 +35,8 @@ export interface ApprovalNotice {
   readonly partySize?: number;
   /** The approval deadline (epoch ms); the link expires with it. */
   readonly answerBy: number;
+  /** SchCP §5.12: a meeting the host's person accepts as a member (the link's page asks them to sign). */
+  readonly member?: true;
 }
 
 /** A message to a host, as the core hands it to the host-message outbox (src/jobs/outbox). */
@@ -130,6 +132,18 @@ export type NoticeOutcome = "sent" | "digest" | "folded";
 export function approvalMessage(n: ApprovalNotice, link: string): OutgoingMessage {
   const when = readableSpan(n.start, n.end, n.timeZone);
   const who = n.guest === undefined ? undefined : describeGuest(n.guest);
+  if (n.member === true)
+    return {
+      to: n.approver,
+      subject: `Meeting invitation: ${n.serviceName}, ${when}`,
+      text:
+        `${n.hostName}: you are invited to a meeting, waiting for your answer.\n` +
+        `${n.serviceName}, ${when}.\n` +
+        `Read who arranged it and who comes along, then accept (your key signs it) or decline: ${link}\n` +
+        `Answer by ${readableTime(n.answerBy, n.timeZone)}; after that the booking lapses and the time is freed.`,
+      key: `approval:${n.hostId}:${n.bookingId}`,
+      hostId: n.hostId,
+    };
   return {
     to: n.approver,
     subject: `Booking request${n.guest?.name !== undefined ? ` from ${n.guest.name}` : ""}: ${n.serviceName}, ${when}`,

@@ -60,6 +60,8 @@ export interface CalendarHostDeps {
 export interface TentativeRequest {
   readonly guest?: Guest;
   readonly partySize?: number;
+  /** Who is asked (UpstreamCreate.awaiting): absent is the host's approver. */
+  readonly awaiting?: "member";
 }
 
 const DEFAULT_GRANULARITY_MS = 15 * 60_000;
@@ -260,10 +262,15 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
         resourceIds: req.resourceIds,
         summary: `${serviceName(req.serviceId)}${who === undefined ? "" : ` — ${who}`}`,
         description: [
-          req.tentative ? "Awaiting your approval: use the link the gateway sent you." : undefined,
           meeting
-            ? "Part of a meeting of several people: tentative until every member has said yes."
-            : undefined,
+            ? req.awaiting === "member"
+              ? "A meeting waiting for your acceptance: use the link the gateway sent you."
+              : req.awaiting === "host" && req.tentative
+                ? "A meeting awaiting your approval: use the link the gateway sent you."
+                : "A meeting of several people: not final until every member has accepted."
+            : req.tentative
+              ? "Awaiting your approval: use the link the gateway sent you."
+              : undefined,
           req.partySize !== undefined && req.partySize > 1 ? `Party of ${req.partySize}.` : undefined,
           req.notes,
           "Booked through booking-gateway.",
@@ -278,13 +285,19 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
       const meta = out.upstream !== undefined ? { upstream: out.upstream } : {};
       // The create must land: a booking is not made on a calendar the gateway could not write.
       if (!out.ok) return { ...err(asPortError(out.error.cause)), ...meta };
-      // The host is asked only where it approves the booking (`tentative`), not for a meeting's
-      // own tentative write.
-      if (out.value.status === "tentative" && req.tentative) {
+      // Asked only where someone here must answer: the host where it approves the booking
+      // (`tentative`), a meeting member for their acceptance; never for a meeting booking nobody
+      // here answers ("none", SchCP §5.12), whose event is tentative only until the commit.
+      if (
+        out.value.status === "tentative" &&
+        (req.tentative || req.awaiting === "member") &&
+        req.awaiting !== "none"
+      ) {
         const guest = guestOf(req.customer);
         deps.onTentative?.(out.value, {
           ...(guest !== undefined && { guest }),
           ...(req.partySize !== undefined && { partySize: req.partySize }),
+          ...(req.awaiting === "member" && { awaiting: "member" as const }),
         });
       }
       return { ...ok(view(out.value)), ...meta };

@@ -66,6 +66,8 @@ export interface UpstreamExtras {
   readonly answered?: boolean;
   /** SchCP §5.12: the booking is a meeting member's, written tentative on a calendar until commit. */
   readonly meeting?: boolean;
+  /** SchCP §5.12: who a meeting booking waits on here (UpstreamCreate.awaiting). */
+  readonly awaiting?: "host" | "member" | "none";
 }
 
 /**
@@ -120,6 +122,7 @@ async function settle(
     ...extras,
     ...(intent.answer !== undefined && { answered: true }),
     ...(intent.meeting !== undefined && { meeting: true }),
+    ...(intent.meeting !== undefined && { awaiting: meetingAwaiting(intent) }),
   });
   const create = () => host.connector.bookings.create(attempt);
   let created: Awaited<ReturnType<typeof create>>;
@@ -173,7 +176,24 @@ export function upstreamCreate(
     partySize: payload.contract.partySize,
     tentative: host.config.policies.confirmation === "host_approval" && extras.answered !== true,
     ...(extras.meeting === true && { meeting: true }),
+    ...(extras.awaiting !== undefined && { awaiting: extras.awaiting }),
   };
+}
+
+/**
+ * SchCP §5.12: whom a meeting booking asks at this calendar: nobody on the organizer's own
+ * calendar or where a rule already said yes, the member on a person's, the host at a business.
+ */
+function meetingAwaiting(intent: ConfirmIntent): "host" | "member" | "none" {
+  switch (intent.meeting?.role) {
+    case "organizer":
+      return "none";
+    case "person":
+      return intent.meetingYes !== undefined ? "none" : "member";
+    case "business":
+    case undefined:
+      return "host";
+  }
 }
 
 /** Phase two; when the fence was lost (a reconciler took over), answer what was recorded. */

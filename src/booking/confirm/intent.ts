@@ -15,7 +15,7 @@ import { sha256Base64Url } from "../../protocol/json/index.js";
 import { storedConsent, type Consent } from "../contract.js";
 import type { LimitClaim } from "../authority.js";
 import type { ParticipantRequest } from "../participants/rules.js";
-import type { MeetingTerms } from "../meetings/types.js";
+import type { MeetingRuleYes, MeetingTerms } from "../meetings/types.js";
 import type { BookingAnswer } from "../bookings/state.js";
 
 export interface ConfirmIntent {
@@ -35,6 +35,8 @@ export interface ConfirmIntent {
   readonly participants?: readonly ParticipantRequest[];
   /** SchCP §5.12: the meeting contract the hold is confirmed with, as the edge verified it. */
   readonly meeting?: MeetingTerms;
+  /** SchCP §5.12, §7.9: a rule of the member answered the meeting at once (meetings/answer.ts ruleYes). */
+  readonly meetingYes?: MeetingRuleYes;
   /**
    * SchCP §7.9: the yes a host_approval host gave at once (its owner's own booking, or a rule
    * its person signed; answers/decide.ts), decided before the upstream create, so a booking

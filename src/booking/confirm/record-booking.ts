@@ -104,7 +104,9 @@ export function newBookingState(
   const waitsOnOthers = finalityStatus(named) === "tentative";
   // §5.12: a meeting member's calendar answers as the meeting says, not as a lone booking.
   const meeting =
-    intent.meeting === undefined ? undefined : meetingStart(intent.meeting, instant, approvalBy, now);
+    intent.meeting === undefined
+      ? undefined
+      : meetingStart(intent.meeting, instant, approvalBy, now, intent.meetingYes);
   const base: BookingState = {
     v: 2,
     bookingId,

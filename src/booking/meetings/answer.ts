@@ -10,6 +10,11 @@
  *   rule's), or says no while it is still pending: the calendar declines the booking as if it
  *   had never answered, with the person's message (answer by person, sequence + 1 where a yes
  *   is taken back, §6), and the time comes free.
+ * - ruleYes: at confirm, the yes a rule of the member gives at once (§5.12 "If a rule of
+ *   theirs covers it and the contract allows rules, it is tentative at once, with the host's
+ *   acceptance in meeting.acceptance"): the calendar, as its person's agent, signs an
+ *   acceptance by rule with its signing key, which the rule's cnf.jkt must name (the same
+ *   reading as answers/decide.ts for an ordinary booking).
  */
 import type { BookingDeps, BookingRefusal, HostRuntime, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
@@ -20,7 +25,8 @@ import { notifyGuest } from "../bookings/edges.js";
 import { invalidState, refuse } from "../bookings/refuse.js";
 import type { BookingEnding, BookingState } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
-import type { StoredMeeting, VerifiedAcceptance } from "./types.js";
+import { coveringRule } from "../answers/decide.js";
+import type { MeetingRuleYes, MeetingTerms, StoredMeeting, VerifiedAcceptance } from "./types.js";
 
 export const meetingInvalid = (message: string): BookingRefusal =>
   refuse("invalid_request", "meeting_invalid", message);
@@ -143,4 +149,52 @@ export async function takeBackMeeting(
   if (saved.value.status !== "declined") return err(invalidState(`the booking is ${saved.value.status}`));
   await notifyGuest(deps, host, saved.value, "declined", now, { refusal });
   return saved;
+}
+
+export interface RuleYesQuestion {
+  /** The hold's service and start (epoch ms): what the rule must cover, with the organizer. */
+  readonly serviceId: string;
+  readonly start: number;
+  /** The confirm asked for the person's own answer (§7.9 answers: "person"). */
+  readonly personRequired: boolean;
+  readonly now: number;
+}
+
+/**
+ * The yes a rule the member signed gives their meeting booking at confirm, or undefined when
+ * the member must be asked: another role than a person member, a member who must answer in
+ * person (the contract's or their own answers, or the confirm's), or no rule of the owner's
+ * that names this calendar's signing key and covers the service, the start and the organizer.
+ */
+export async function ruleYes(
+  deps: Pick<BookingDeps, "rules" | "ruleCheck" | "meetingSigner">,
+  host: HostRuntime,
+  terms: MeetingTerms,
+  q: RuleYesQuestion,
+): Promise<MeetingRuleYes | undefined> {
+  if (terms.role !== "person" || terms.memberAnswers !== "person_or_rule" || q.personRequired)
+    return undefined;
+  const { rules, ruleCheck, meetingSigner } = deps;
+  const key = host.keys[0];
+  if (rules === undefined || ruleCheck === undefined || meetingSigner === undefined || key === undefined)
+    return undefined;
+  if (host.config.owner !== terms.member) return undefined;
+  const rule = coveringRule(host, ruleCheck, await rules.list(host.config.id, q.now), {
+    principal: terms.organizer,
+    serviceId: q.serviceId,
+    start: q.start,
+    personRequired: false,
+    now: q.now,
+  });
+  if (rule === undefined) return undefined;
+  const acceptance = await meetingSigner.acceptByRule({
+    contract: terms.contract,
+    member: terms.member,
+    rule: rule.jws,
+    key,
+    now: q.now,
+  });
+  return acceptance === undefined
+    ? undefined
+    : { acceptance, answer: { by: "rule", rule: rule.claims.label, at: q.now } };
 }

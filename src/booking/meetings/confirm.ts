@@ -4,7 +4,9 @@
  * and offer; here the calendar's answer is decided.
  *
  * - The organizer's own calendar: tentative, the organizer's signature is their yes.
- * - Another person's calendar: pending_host until the member gives their acceptance.
+ * - Another person's calendar: pending_host until the member gives their acceptance; tentative
+ *   at once where a rule of theirs answered (answer.ts ruleYes), carrying the acceptance the
+ *   calendar signed by that rule (meeting.acceptance, answer by "rule").
  * - A business: its offer is its yes: tentative at once at an instant host, pending_host until
  *   it says yes as the host at one that approves each booking.
  *
@@ -12,7 +14,7 @@
  * credit until commit ("reputation credit starts at commit").
  */
 import type { BookingAnswer, BookingStatus } from "../bookings/state.js";
-import type { MeetingTerms, StoredMeeting } from "./types.js";
+import type { MeetingRuleYes, MeetingTerms, StoredMeeting } from "./types.js";
 
 export interface MeetingStart {
   readonly status: BookingStatus;
@@ -25,13 +27,15 @@ export interface MeetingStart {
 
 /**
  * `instant`: the business confirms at once (its policy, and its upstream did not hold the
- * booking for it); `approvalBy`: the host's own deadline for a booking it approves.
+ * booking for it); `approvalBy`: the host's own deadline for a booking it approves; `byRule`:
+ * a person member's yes by rule (answer.ts ruleYes).
  */
 export function meetingStart(
   terms: MeetingTerms,
   instant: boolean,
   approvalBy: number,
   now: number,
+  byRule?: MeetingRuleYes,
 ): MeetingStart {
   const meeting: StoredMeeting = { ...terms, highestRevision: terms.revision };
   const pending = (): MeetingStart => ({
@@ -48,7 +52,14 @@ export function meetingStart(
         ? { status: "tentative", answer: { by: "host", at: now }, meeting, creditPending: true }
         : pending();
     case "person":
-      return pending();
+      return byRule === undefined
+        ? pending()
+        : {
+            status: "tentative",
+            answer: byRule.answer,
+            meeting: { ...meeting, acceptance: byRule.acceptance },
+            creditPending: true,
+          };
   }
 }
 

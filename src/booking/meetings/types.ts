@@ -4,6 +4,8 @@
  * kept as the exact compact texts their signers made, opaque here: the edge that verified them
  * (api.ts BookingEdge.verifyAcceptance) is the only one that reads inside them.
  */
+import type { HostKey } from "../api.js";
+import type { BookingAnswer } from "../bookings/state.js";
 
 /** Whether a member's own person must answer, or a rule they signed may (§5.12 answers, §7.9). */
 export type MeetingAnswers = "person" | "person_or_rule";
@@ -72,4 +74,34 @@ export interface PendingMeetingRevision {
   readonly answered: boolean;
   /** The member's acceptance of the revision's hash, once given. */
   readonly acceptance?: string;
+}
+
+/**
+ * SchCP §5.12, §7.9: the calendar's yes to a meeting by a rule its person signed, given at
+ * confirm: the acceptance it signed as the person's agent, and the booking's answer
+ * (by "rule", with the rule's label).
+ */
+export interface MeetingRuleYes {
+  readonly acceptance: string;
+  readonly answer: BookingAnswer;
+}
+
+/**
+ * Signs the acceptance by rule (§5.12 Acceptances, by: "rule") of one member of a meeting
+ * contract, carrying the rule, with the host's signing key (the rule's cnf key). The wire
+ * format is an edge's: the composition root hands it in (src/gateway/runtime), as it does the
+ * rule check (answers/port.ts RuleCheck). Undefined when the acceptance would not verify.
+ */
+export interface MeetingRuleSigner {
+  acceptByRule(input: {
+    /** The contract's compact JWS, as the booking keeps it. */
+    readonly contract: string;
+    /** The member's principal (the rule's iss, the calendar's owner). */
+    readonly member: string;
+    /** The rule's compact JWS, as the calendar keeps it. */
+    readonly rule: string;
+    readonly key: HostKey;
+    /** Epoch ms: the acceptance's iat. */
+    readonly now: number;
+  }): Promise<string | undefined>;
 }

@@ -34,6 +34,13 @@ export interface UpstreamCreate {
    * whatever `tentative` says, and the commit rewrites it confirmed; a platform may ignore it.
    */
   readonly meeting?: boolean;
+  /**
+   * Who a tentative booking waits on at this host, for the message that asks them: "host" (or
+   * absent) its approver; "member" a meeting member's own acceptance (SchCP §5.12); "none"
+   * nobody here (the organizer's own meeting booking, or one a rule already accepted): it is
+   * tentative only until the meeting is committed, and nobody is asked.
+   */
+  readonly awaiting?: "host" | "member" | "none";
   readonly verificationCode?: string;
 }
 

@@ -5,7 +5,7 @@
  * value is escaped, the page forbids framing, referrers, caching and any subresource (CSP).
  * Its look and headers are the operator console's (src/edges/http/layout.ts).
  */
-import { escapeHtml, page, PAGE_HEADERS } from "../http/layout.js";
+import { escapeHtml, page, pageCsp, PAGE_HEADERS } from "../http/layout.js";
 import { contactOf, type Guest } from "../../booking/bookings/guest.js";
 import { readableSpan, readableTime } from "../../protocol/time/index.js";
 
@@ -26,6 +26,52 @@ export interface ApprovalView {
   readonly status: string;
   /** When the link stops working, epoch ms. */
   readonly answerBy?: number;
+  /**
+   * SchCP §5.12: a meeting the host's person answers as a member, with their own acceptance:
+   * the contract as the booking keeps it, and the member (the calendar's owner).
+   */
+  readonly meeting?: { readonly contract: string; readonly issuedAt: number; readonly member: string };
+}
+
+/** The member page's policy: the shared one, and the console's key app script (same origin). */
+export const MEMBER_PAGE_HEADERS: Readonly<Record<string, string>> = {
+  ...PAGE_HEADERS,
+  "content-security-policy": `${pageCsp()}; script-src 'self'`,
+};
+
+/** Where the console serves its key app (src/edges/console/key-app-script.ts). */
+const KEY_APP_PATH = "/console/key-app.js";
+
+/**
+ * A meeting member's question (SchCP §5.12 Acceptances): the statement they accept, generated
+ * from the contract's claims (naming who arranged it, the other members and the attendees),
+ * signed in this browser by the key app with the person's own key; or a decline in their words.
+ */
+export function memberQuestionPage(
+  v: ApprovalView & { readonly meeting: NonNullable<ApprovalView["meeting"]> },
+  statement: string,
+  termsSha256: string,
+  meetingId: string,
+): string {
+  return page(
+    `A meeting at ${v.hostName}`,
+    `<h1>You are invited to a meeting</h1><p>${escapeHtml(v.hostName)}</p>` +
+      `<blockquote id="statement">${escapeHtml(statement)}</blockquote>${details(v)}` +
+      `<p id="key-status" class="flash info" role="status">Loading your key…</p>` +
+      `<form method="post" id="accept-form" data-statement="${escapeHtml(statement)}" ` +
+      `data-terms="${escapeHtml(termsSha256)}" data-meeting="${escapeHtml(meetingId)}" ` +
+      `data-owner="${escapeHtml(v.meeting.member)}">` +
+      `<input type="hidden" name="action" value="accept"><input type="hidden" name="acceptance" value="">` +
+      `<button class="approve" type="submit">Accept and sign</button></form>` +
+      `<form method="post"><input type="hidden" name="action" value="decline">` +
+      `<label for="message">Your message to the organizer (optional)</label>` +
+      `<textarea id="message" name="message" maxlength="500"></textarea>` +
+      `<button type="submit">Decline</button></form>` +
+      (v.answerBy !== undefined
+        ? `<p class="note">If you do not answer by ${escapeHtml(readableTime(v.answerBy, v.timeZone))}, the booking lapses and the time is freed.</p>`
+        : "") +
+      `<script src="${KEY_APP_PATH}"></script>`,
+  );
 }
 
 /** The shared page headers (strict CSP: no script, the one stylesheet by its hash). */
@@ -63,6 +109,7 @@ export function approvalQuestionPage(v: ApprovalView): string {
 
 const OUTCOME: Readonly<Record<string, string>> = {
   confirmed: "The booking is confirmed. It is in your calendar.",
+  tentative: "You accepted. The meeting is final once the organizer has every member's yes.",
   declined: "You declined the booking. The time is free again.",
   expired: "The booking lapsed before it was answered. The time is free again.",
   cancelled: "The booking was cancelled.",

@@ -13,6 +13,11 @@
  * a library would add a bundle and a supply chain for. No framework: the pages are
  * server-rendered; the script fills in the principal and, on the Rules page, turns the form's
  * fields into rule claims, signs them and submits the compact JWS in the form's hidden `rule`.
+ *
+ * It also signs a meeting member's acceptance (SchCP §5.12, by: "person", typ
+ * schcp-acceptance+jwt) on the approval page of a meeting (src/edges/approval, same origin, so
+ * the same key): the statement and the contract's hash come from the page, the key must be the
+ * calendar's owner's, and the compact JWS goes in the form's hidden `acceptance`.
  */
 export const KEY_APP_SCRIPT = `"use strict";
 (() => {
@@ -65,8 +70,8 @@ export const KEY_APP_SCRIPT = `"use strict";
     const canonical = '{"crv":"Ed25519","kty":"OKP","x":"' + jwk.x + '"}';
     return "urn:schcp:principal:jwk-thumbprint:" + b64u(await crypto.subtle.digest("SHA-256", utf8(canonical)));
   }
-  async function sign(pair, claims) {
-    const header = b64u(utf8(JSON.stringify({ alg: "EdDSA", typ: "schcp-rule+jwt" })));
+  async function sign(pair, claims, typ = "schcp-rule+jwt") {
+    const header = b64u(utf8(JSON.stringify({ alg: "EdDSA", typ })));
     const payload = b64u(utf8(JSON.stringify(claims)));
     const input = header + "." + payload;
     const sig = await crypto.subtle.sign({ name: "Ed25519" }, pair.privateKey, utf8(input));
@@ -119,6 +124,8 @@ export const KEY_APP_SCRIPT = `"use strict";
     const principal = await principalOf(jwk);
     const shown = $("principal");
     if (shown !== null) shown.value = principal;
+    const accept = $("accept-form");
+    if (accept !== null) return acceptance(accept, pair, jwk, principal);
     const form = $("rule-form");
     const owner = form === null ? undefined : form.dataset.owner;
     if (form !== null && owner !== principal) {
@@ -140,6 +147,31 @@ export const KEY_APP_SCRIPT = `"use strict";
       form.submit();
     });
   }
+  /** §5.12: the member's own yes to the statement on the page, signed with this browser's key. */
+  function acceptance(form, pair, jwk, principal) {
+    const button = form.querySelector("button[type=submit]");
+    if (form.dataset.owner !== principal) {
+      say("The key in this browser is not this calendar's owner, so it cannot accept for them. Use the browser where you made the key.", true);
+      button.disabled = true;
+      return;
+    }
+    say("Your key is ready to sign your acceptance.", false);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      const claims = {
+        iss: principal,
+        iat: Math.floor(Date.now() / 1000),
+        terms_sha256: form.dataset.terms,
+        meeting_id: form.dataset.meeting,
+        by: "person",
+        statement: form.dataset.statement,
+        jwk,
+      };
+      form.elements.namedItem("acceptance").value = await sign(pair, claims, "schcp-acceptance+jwt");
+      form.submit();
+    });
+  }
+
   start();
 })();
 `;

@@ -46,6 +46,8 @@ import type { MeetingTerms } from "../../booking/meetings/types.js";
 import { checkMeetingContract } from "./meeting/contract.js";
 import { hostAccess, type ContactStore } from "../../booking/hosts/contacts.js";
 import { answerAtOnce } from "../../booking/answers/index.js";
+import { ruleYes } from "../../booking/meetings/answer.js";
+import { notifyGuest } from "../../booking/bookings/edges.js";
 
 export type ConfirmResult = { readonly status: 201 | 202; readonly body: BookingResponse };
 
@@ -120,11 +122,22 @@ export async function confirmHold(
       now: deps.clock.now(),
     },
   );
+  // §5.12: a person member's calendar says yes at once where a rule of theirs covers the meeting.
+  const meetingYes =
+    meeting === undefined
+      ? undefined
+      : await ruleYes(deps, host, meeting, {
+          serviceId: payload.contract.service.id,
+          start: payload.contract.start,
+          personRequired,
+          now: deps.clock.now(),
+        });
   const intent: ConfirmIntent = {
     principal: chain.principal,
     // §5.3 approved: "contract" when the person signed a meeting contract that names the offer.
     consent: meeting === undefined ? consent : { ...consent, approved: "contract" },
     ...(meeting !== undefined && { meeting }),
+    ...(meetingYes !== undefined && { meetingYes }),
     ...(claims.length > 0 && { limitClaims: claims }),
     ...(participants.value.length > 0 && { participants: participants.value }),
     // §5.12: a meeting booking is answered as the meeting says (booking/meetings/confirm.ts).
@@ -155,6 +168,9 @@ export async function confirmHold(
     if (!(await mayStillBook(deps, hostId, holdId))) await giveBackMine(options.keyApps, hostId, madeHere);
     return made;
   }
+  // §5.12: the member's yes by rule is heard as any member's acceptance is (booking.accepted).
+  if (meetingYes !== undefined && made.value.meeting?.acceptance === meetingYes.acceptance)
+    await notifyGuest(deps, host, made.value, "accepted", deps.clock.now());
   return ok({ status: confirmStatus(made.value.status), body: bookingResponse(made.value, host) });
 }
 

@@ -362,6 +362,7 @@ export function approvalSender(opts: {
         timeZone: zone,
         ...(request.guest !== undefined && { guest: request.guest }),
         ...(request.partySize !== undefined && { partySize: request.partySize }),
+        ...(request.awaiting === "member" && { member: true as const }),
         answerBy,
       },
     );
@@ -374,6 +375,8 @@ export function approvalRoutes(opts: {
   readonly service: {
     approve(h: string, b: string): Promise<unknown>;
     decline(h: string, b: string, i: object): Promise<unknown>;
+    acceptMeeting?(h: string, b: string, i: { acceptance: string }): Promise<unknown>;
+    takeBackMeeting?(h: string, b: string, i: { message?: string }): Promise<unknown>;
   };
   readonly secret: Uint8Array;
   readonly uses: LinkUseStore;
@@ -396,6 +399,10 @@ export function approvalRoutes(opts: {
       ...(guest !== undefined && { guest }),
       status: s.status,
       ...(s.approvalBy !== undefined && { answerBy: s.approvalBy }),
+      // SchCP §5.12: a person member's meeting is answered with their own acceptance.
+      ...(s.meeting?.role === "person" && {
+        meeting: { contract: s.meeting.contract, issuedAt: s.meeting.issuedAt, member: s.meeting.member },
+      }),
     };
   };
   return {
@@ -403,6 +410,26 @@ export function approvalRoutes(opts: {
     uses: opts.uses,
     clock: deps.clock,
     read,
+    async member(hostId, eventId, answer) {
+      const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);
+      const service = opts.service;
+      if (
+        loaded === undefined ||
+        service.acceptMeeting === undefined ||
+        service.takeBackMeeting === undefined
+      )
+        return { ok: false, error: "no such booking" };
+      const id = loaded.state.bookingId;
+      const r = (await ("acceptance" in answer
+        ? service.acceptMeeting(hostId, id, answer)
+        : service.takeBackMeeting(hostId, id, answer))) as {
+        ok: boolean;
+        error?: { message?: string };
+      };
+      if (!r.ok) return { ok: false, error: r.error?.message ?? "refused" };
+      const after = await bookingForUpstreamId(deps.store, hostId, eventId);
+      return { ok: true, value: after?.state.status ?? "answered" };
+    },
     async answer(hostId, eventId, action) {
       const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);
       if (loaded === undefined) return { ok: false, error: "no such booking" };

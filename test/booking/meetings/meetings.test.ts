@@ -14,7 +14,17 @@ import { loadBooking } from "../../../src/booking/bookings/store.js";
 import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
 import type { HostConfig } from "../../../src/booking/api.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
-import { signMeetingContract, signPersonAcceptance } from "../../../src/agent/meeting.js";
+import { signMeetingContract, signPersonAcceptance, signRule } from "../../../src/agent/meeting.js";
+import { MemoryRuleStore, RedisRuleStore, type RuleStore } from "../../../src/booking/answers/index.js";
+import { ruleCovers, verifyRule } from "../../../src/protocol/schcp/rule/index.js";
+import {
+  acceptanceContext,
+  memberFor,
+  verifyAcceptance,
+  verifyMeetingContract,
+} from "../../../src/protocol/schcp/meeting/index.js";
+import { schcpMeetingSigner } from "../../../src/edges/schcp/meeting/acceptance.js";
+import { ok } from "../../../src/protocol/result.js";
 import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
 import { formatInstant } from "../../../src/protocol/time/index.js";
 import { jwkThumbprint, principalUrn } from "../../../src/protocol/jose/index.js";
@@ -61,7 +71,25 @@ interface Cast {
   readonly w: World;
   readonly noor: Party;
   readonly ellis: Party;
+  readonly rules: RuleStore;
 }
+
+/** The rule check and meeting signer the composition root wires (gateway/runtime/features/booking.ts). */
+const withRules = (w: World, rules: RuleStore): World => ({
+  ...w,
+  deps: {
+    ...w.deps,
+    rules,
+    ruleCheck: {
+      verify: async (jws, nowSec) => {
+        const v = await verifyRule(jws, { now: nowSec });
+        return v.ok ? ok({ jws: v.value.jws, claims: v.value.claims }) : v;
+      },
+      covers: ruleCovers,
+    },
+    meetingSigner: schcpMeetingSigner,
+  },
+});
 
 async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
   const noor = newParty();
@@ -72,16 +100,23 @@ async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
     makeHost("cafe", "Café", { meetings: true }),
     makeHost("garage", "Garage"),
   ]);
-  if (storeKind === "memory") return { w: base, noor, ellis };
+  if (storeKind === "memory") {
+    const rules = new MemoryRuleStore();
+    return { w: withRules(base, rules), noor, ellis, rules };
+  }
   const prefix = uniquePrefix("meetings-core");
   const store = await createRedisGatewayStore({ url: redis!.url, keyPrefix: prefix });
   opened.push({ store, prefix });
-  const w = {
-    ...base,
-    store: store as never,
-    deps: { ...base.deps, store, bookingIndex: storeBookingIndex(store) },
-  } as World;
-  return { w, noor, ellis };
+  const rules = new RedisRuleStore(store.redis, prefix);
+  const w = withRules(
+    {
+      ...base,
+      store: store as never,
+      deps: { ...base.deps, store, bookingIndex: storeBookingIndex(store) },
+    },
+    rules,
+  );
+  return { w, noor, ellis, rules };
 }
 
 interface Held {
@@ -99,7 +134,14 @@ async function holdAt(c: Cast, hostId: string, start = SLOT): Promise<Held> {
 async function contract(
   c: Cast,
   held: readonly Held[],
-  over: { iat?: number; exp?: number; start?: number; answers?: "person"; revision?: number } = {},
+  over: {
+    iat?: number;
+    exp?: number;
+    start?: number;
+    answers?: "person";
+    ellisAnswers?: "person";
+    revision?: number;
+  } = {},
 ): Promise<{ compact: string; sha256: string }> {
   const start = over.start ?? SLOT;
   const member = (h: Held) =>
@@ -124,6 +166,7 @@ async function contract(
         domain: null,
         service_id: "oil-change",
         offer_sha256: h.offerSha256,
+        ...(over.ellisAnswers !== undefined && h.hostId === "ellis" && { answers: over.ellisAnswers }),
       })),
       ...(over.answers !== undefined && { answers: over.answers }),
     },
@@ -146,6 +189,25 @@ async function confirmWith(c: Cast, h: Held, meeting: string, extra: Partial<Con
 
 const stateOf = async (c: Cast, hostId: string, id: string): Promise<BookingState> =>
   (await loadBooking(c.w.deps.store, hostId, id))!.state;
+
+/** Ellis's rule, naming Ellis's calendar's signing key: coffee (this world's oil-change) with Noor. */
+async function keepRule(c: Cast): Promise<string> {
+  const signed = await signRule(
+    {
+      agent: c.w.host("ellis").runtime.keys[0]!.publicJwk,
+      label: "Coffee with Noor",
+      services: ["oil-change"],
+      organizers: [principalOf(c.noor)],
+    },
+    c.ellis.principal,
+    c.w.clock.now(),
+  );
+  if (!signed.ok) throw new Error(JSON.stringify(signed.error));
+  const verified = await c.w.deps.ruleCheck!.verify(signed.value.compact, Math.floor(c.w.clock.now() / 1000));
+  if (!verified.ok) throw new Error(verified.error.message);
+  await c.rules.add("ellis", verified.value, c.w.clock.now());
+  return signed.value.compact;
+}
 
 async function acceptanceBy(c: Cast, who: Party, compact: string): Promise<string> {
   const a = await signPersonAcceptance(compact, who.principal, c.w.clock.now());
@@ -336,4 +398,73 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const old = await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
     expect(!old.ok && old.error.reason).toBe("acceptance_invalid");
   });
+
+  it("a member's rule that covers the meeting answers at once: tentative, the calendar's acceptance by rule in meeting.acceptance, booking.accepted; commit takes it", async () => {
+    const c = await cast(storeKind);
+    await keepRule(c);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    const ellis = await stateOf(c, "ellis", ids[1]!);
+    expect(ellis).toMatchObject({ status: "tentative", answer: { by: "rule", rule: "Coffee with Noor" } });
+    const given = ellis.meeting?.acceptance;
+    expect(given).toBeDefined();
+    expect(c.w.outbox.types()).toContain("booking.accepted");
+    // The acceptance is one every other calendar can check (§5.12 Acceptances, by: "rule").
+    const verified = await verifyMeetingContract(k.compact, { now: c.w.clock.now() });
+    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
+    const member = memberFor(verified.value, {
+      hostId: "ellis",
+      kind: "person",
+      owner: principalOf(c.ellis),
+    });
+    if (!member.ok) throw new Error(JSON.stringify(member.error));
+    const checked = await verifyAcceptance(
+      given,
+      acceptanceContext(verified.value, member.value, c.w.clock.now()),
+    );
+    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+    // The organizer's agent hands the calendar's acceptance over at commit, on every calendar.
+    for (const [i, hostId] of (["ellis", "noor"] as const).entries()) {
+      const done = await commitAt(c, hostId, ids[i === 0 ? 1 : 0]!, k.sha256, [given!]);
+      if (!done.ok) throw new Error(JSON.stringify(done.error));
+      expect(done.value.booking.status).toBe("confirmed");
+    }
+  });
+
+  it.each([
+    ["the contract's", { answers: "person" as const }],
+    ["the member's own", { ellisAnswers: "person" as const }],
+  ])(
+    'answers "person" (%s) keeps a covered meeting pending_host, and the calendar signs no acceptance by rule',
+    async (_which, over) => {
+      const c = await cast(storeKind);
+      const rule = await keepRule(c);
+      const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+      const k = await contract(c, held, over);
+      const ids: string[] = [];
+      for (const h of held) {
+        const r = await confirmWith(c, h, k.compact);
+        if (!r.ok) throw new Error(JSON.stringify(r.error));
+        ids.push(r.value.body.booking.booking_id);
+      }
+      const ellis = await stateOf(c, "ellis", ids[1]!);
+      expect(ellis.status).toBe("pending_host");
+      expect(ellis.meeting?.acceptance).toBeUndefined();
+      expect(c.w.outbox.types()).not.toContain("booking.accepted");
+      const byRule = await schcpMeetingSigner.acceptByRule({
+        contract: k.compact,
+        member: principalOf(c.ellis),
+        rule,
+        key: c.w.host("ellis").runtime.keys[0]!,
+        now: c.w.clock.now(),
+      });
+      expect(byRule).toBeUndefined();
+    },
+  );
 });

@@ -110,7 +110,7 @@ describe("§5.10 required and named-only participants at confirm", () => {
     ]);
   });
 
-  it("a host without policies.tentative refuses required participants with 501 UNSUPPORTED; meetings stay refused", async () => {
+  it("a host without policies.tentative refuses required participants with 501 UNSUPPORTED", async () => {
     const w = world();
     const { r } = await book(w, [{ who: principalOf(newParty()), role: "invitee" }], INSTANT);
     refusalOf(r, "UNSUPPORTED");

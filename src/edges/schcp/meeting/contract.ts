@@ -13,25 +13,27 @@
  *   in details), and the contract's start, end or open_end and place are this offer's
  *   (CONTRACT_MISMATCH; an offer that names no place is not compared);
  * - no required participant (§5.10) is named (meeting_invalid).
+ *
+ * The contract's own rules and this calendar's entry are read by the pure module
+ * (src/protocol/schcp/meeting: verifyMeetingContract, memberFor); the offer is compared here.
  */
 import type { BookingRefusal, HostRuntime } from "../../../booking/api.js";
-import { contractMismatch, refuse } from "../../../booking/bookings/refuse.js";
+import { contractMismatch } from "../../../booking/bookings/refuse.js";
 import { hostOwner, takesMeetings } from "../../../booking/meetings/host.js";
-import type { MeetingAnswerer, MeetingAnswers, MeetingTerms } from "../../../booking/meetings/types.js";
+import type { MeetingAnswerer, MeetingTerms } from "../../../booking/meetings/types.js";
 import type { BookingContract } from "../../../booking/contract.js";
 import { err, ok } from "../../../protocol/result.js";
 import type { Result } from "../../../protocol/result.js";
-import { offerSha256 } from "../../../protocol/schcp/offer/index.js";
-import type { ConfirmRequest, MeetingContractClaims } from "../../../protocol/schcp/types.js";
+import {
+  answersFor,
+  memberFor,
+  membersWhoAccept,
+  verifyMeetingContract,
+} from "../../../protocol/schcp/meeting/index.js";
+import type { ConfirmRequest } from "../../../protocol/schcp/types.js";
 import { parseInstant } from "../../../protocol/time/index.js";
 import type { SchcpOffer } from "../attachment.js";
-import { verifySigned } from "./verify.js";
-
-export const meetingInvalid = (message: string): BookingRefusal =>
-  refuse("invalid_request", "meeting_invalid", message);
-
-/** urn:schcp:host:<host id>: a business member's principal (§5.12 Businesses). */
-export const hostPrincipal = (hostId: string): string => `urn:schcp:host:${hostId}`;
+import { meetingInvalid, meetingRefusal } from "./verify.js";
 
 const instant = (t: string): number | undefined => {
   const p = parseInstant(t, "");
@@ -43,19 +45,6 @@ function samePlace(a: object, b: object): boolean {
   const ka = Object.entries(a).sort(([x], [y]) => x.localeCompare(y));
   const kb = Object.entries(b).sort(([x], [y]) => x.localeCompare(y));
   return JSON.stringify(ka) === JSON.stringify(kb);
-}
-
-/** The contract's shape beyond its schema (§5.12 Members, Businesses). */
-function checkMembers(c: MeetingContractClaims): string | undefined {
-  const principals = new Set(c.members.map((m) => m.principal));
-  if (principals.size !== c.members.length) return "the members are not distinct principals";
-  const hosts = new Set(c.members.map((m) => m.host));
-  if (hosts.size !== c.members.length) return "each member has a calendar of their own";
-  const organizer = c.members.find((m) => m.principal === c.iss);
-  if (organizer === undefined || organizer.business === true) return "the organizer is not a person member";
-  if (!c.members.some((m) => m.principal !== c.iss && m.business !== true))
-    return "at least one member other than the organizer is a person";
-  return undefined;
 }
 
 export interface HoldUnderContract {
@@ -74,28 +63,24 @@ export async function checkMeetingContract(
   const config = host.config;
   if (!takesMeetings(config)) return err(meetingInvalid("this calendar does not take part in meetings"));
   const compact = body.meeting as string;
-  const verified = await verifySigned("MeetingContractClaims", compact, "principal_jwk", true);
-  if (!verified.ok) return err(meetingInvalid(`the meeting contract is invalid: ${verified.error}`));
-  const c = verified.value.claims;
-  const shape = checkMembers(c);
-  if (shape !== undefined) return err(meetingInvalid(shape));
+  // The signature, the shape, the Members, Businesses and Terms rules, exp (the pure module).
+  const verified = await verifyMeetingContract(compact, { now });
+  if (!verified.ok) return err(meetingRefusal(verified.error));
+  const contract = verified.value;
+  const c = contract.claims;
   if (c.iss !== booker) return err(meetingInvalid("the contract's organizer is not the mandate's principal"));
-  if (c.exp * 1000 <= now) return err(meetingInvalid("the meeting contract has expired"));
 
-  const mine = c.members.filter((m) => m.host === config.id);
-  if (mine.length !== 1) return err(meetingInvalid("exactly one member must name this calendar"));
-  const member = mine[0]!;
+  // "Each calendar checks only its own entry": the one member naming it, with the hold's service.
   const business = config.kind !== "person";
-  if (business) {
-    if (member.business !== true || member.principal !== hostPrincipal(config.id))
-      return err(meetingInvalid("this calendar's member is not this business"));
-  } else {
-    const owner = hostOwner(config);
-    if (owner === undefined || member.business === true || member.principal !== owner)
-      return err(meetingInvalid("this calendar's member is not its owner"));
-  }
-  if (member.service_id !== hold.contract.service.id)
-    return err(meetingInvalid("this calendar's member names another service than the hold's"));
+  const owner = hostOwner(config);
+  const mine = memberFor(contract, {
+    hostId: config.id,
+    kind: business ? "business" : "person",
+    ...(owner !== undefined && { owner }),
+    serviceId: hold.contract.service.id,
+  });
+  if (!mine.ok) return err(meetingRefusal(mine.error));
+  const member = mine.value;
 
   if (member.offer_sha256 !== hold.signed.offerSha256)
     return err(contractMismatch(hold.signed.offerSha256, "the contract does not name this hold's offer"));
@@ -120,21 +105,22 @@ export async function checkMeetingContract(
       ),
     );
 
-  const defaultAnswers: MeetingAnswers = c.answers ?? "person_or_rule";
-  const mustAccept: MeetingAnswerer[] = c.members
-    .filter((m) => m.principal !== c.iss && m.business !== true)
-    .map((m) => ({ principal: m.principal, name: m.name, answers: m.answers ?? defaultAnswers }));
+  const mustAccept: MeetingAnswerer[] = membersWhoAccept(contract).map((m) => ({
+    principal: m.principal,
+    name: m.name,
+    answers: answersFor(contract, m),
+  }));
   return ok({
     meetingId: c.meeting_id,
     revision: c.revision,
-    contractSha256: offerSha256(compact),
-    contract: compact,
+    contractSha256: contract.sha256,
+    contract: contract.jws,
     organizer: c.iss,
     issuedAt: c.iat * 1000,
     expiresAt: c.exp * 1000,
     member: member.principal,
     role: business ? "business" : member.principal === c.iss ? "organizer" : "person",
-    memberAnswers: member.answers ?? defaultAnswers,
+    memberAnswers: answersFor(contract, member),
     mustAccept,
   });
 }

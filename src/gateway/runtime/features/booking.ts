@@ -19,6 +19,7 @@ import type { SchcpKeyApps } from "../../../edges/schcp/key-app.js";
 import { ruleCovers, verifyRule } from "../../../protocol/schcp/rule/index.js";
 import type { RuleCheck } from "../../../booking/answers/index.js";
 import { ok } from "../../../protocol/result.js";
+import { schcpMeetingSigner } from "../../../edges/schcp/meeting/acceptance.js";
 
 export type BookingFeatureOptions = Pick<
   GatewayRuntimeOptions,
@@ -66,6 +67,8 @@ export function mountBooking(
     contacts: infra.contacts,
     rules: infra.rules,
     ruleCheck: SCHCP_RULE_CHECK,
+    // SchCP §5.12, §7.9: a person member's calendar accepts a meeting by rule with the host's key.
+    meetingSigner: schcpMeetingSigner,
     metrics,
   };
   const keyApps = mountKeyApps(opts, { clock, logger });

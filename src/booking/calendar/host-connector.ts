@@ -267,7 +267,7 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
               ? "A meeting waiting for your acceptance: use the link the gateway sent you."
               : req.awaiting === "host" && req.tentative
                 ? "A meeting awaiting your approval: use the link the gateway sent you."
-                : "A meeting of several people: not final until every member has accepted."
+                : "A meeting of several people: tentative until every member has said yes."
             : req.tentative
               ? "Awaiting your approval: use the link the gateway sent you."
               : undefined,

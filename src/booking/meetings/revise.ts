@@ -17,9 +17,9 @@ import type { BookingState, StoredProposal } from "../bookings/state.js";
 import type { Consent } from "../contract.js";
 import { applyMove } from "../changes/apply-move.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
-import { meetingInvalid } from "./answer.js";
+import { meetingInvalid, ruleYes } from "./answer.js";
 import { meetingStart } from "./confirm.js";
-import type { MeetingTerms, StoredMeeting } from "./types.js";
+import type { MeetingRuleYes, MeetingTerms, StoredMeeting } from "./types.js";
 
 /** The checks a revision must pass against the booking as it stands. */
 export function revisionRefusal(
@@ -56,10 +56,19 @@ export async function reviseMeeting(
   const { host } = found.value;
   const now = deps.clock.now();
   const policies = host.config.policies;
+  const state = found.value.loaded.state;
+  // §5.12 Revisions: "It is answered again as on confirm: tentative for the organizer's own
+  // calendar or where a rule covers it": the rule is asked about the revision's own time.
+  const byRule: MeetingRuleYes | undefined = await ruleYes(deps, host, terms, {
+    serviceId: state.serviceId,
+    start: adopt?.proposal.start ?? state.start,
+    personRequired: state.personRequired === true,
+    now,
+  });
   /** The booking answered again under the new contract, at its (possibly moved) start. */
   const answeredAgain = (s: BookingState, bumped: boolean): BookingState => {
     const approvalBy = Math.min(now + policies.approvalTimeoutMs, s.start);
-    const next = meetingStart(terms, policies.confirmation === "instant", approvalBy, now);
+    const next = meetingStart(terms, policies.confirmation === "instant", approvalBy, now, byRule);
     const { answer: _a, approvalBy: _b, meeting: _m, declinedChange: _d, ...rest } = s;
     return {
       ...rest,
@@ -71,7 +80,6 @@ export async function reviseMeeting(
       meeting: next.meeting,
     };
   };
-  const state = found.value.loaded.state;
   if (adopt !== undefined) {
     const refused = revisionRefusal(state, sequence, terms);
     if (refused !== undefined) return err(refused);

@@ -437,6 +437,51 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     }
   });
 
+  it("a revision at a calendar whose rule covers the meeting is answered again by the rule, over the new hash", async () => {
+    const c = await cast(storeKind);
+    await keepRule(c);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    const first = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
+    const k2 = await contract(c, held, { revision: 2 });
+    const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
+    const r = await reviseBooking(c.w.deps, "ellis", caller, ids[1]!, {
+      idempotency_key: "r-rule",
+      sequence: 0,
+      contract: k2.compact,
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    // §5.12 Revisions: "answered again as on confirm: … tentative … where a rule covers it".
+    expect(r.value.booking).toMatchObject({
+      status: "tentative",
+      sequence: 1,
+      answer: { by: "rule", rule: "Coffee with Noor" },
+      meeting: { revision: 2, contract_sha256: k2.sha256 },
+    });
+    const again = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
+    expect(again).toBeDefined();
+    expect(again).not.toBe(first);
+    const verified = await verifyMeetingContract(k2.compact, { now: c.w.clock.now() });
+    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
+    const member = memberFor(verified.value, {
+      hostId: "ellis",
+      kind: "person",
+      owner: principalOf(c.ellis),
+    });
+    if (!member.ok) throw new Error(JSON.stringify(member.error));
+    const checked = await verifyAcceptance(
+      again,
+      acceptanceContext(verified.value, member.value, c.w.clock.now()),
+    );
+    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+  });
+
   it.each([
     ["the contract's", { answers: "person" as const }],
     ["the member's own", { ellisAnswers: "person" as const }],

@@ -22,7 +22,12 @@ function runDemo(gatewayUrl: string): Promise<{ code: number | null; out: string
     let err = "";
     child.stdout.on("data", (c: Buffer) => (out += c.toString()));
     child.stderr.on("data", (c: Buffer) => (err += c.toString()));
-    child.once("exit", (code) => resolve({ code, out, err }));
+    // A demo that stalls is stopped before the test's own timeout, so its output says where.
+    const stall = setTimeout(() => child.kill("SIGKILL"), 50_000);
+    child.once("exit", (code) => {
+      clearTimeout(stall);
+      resolve({ code, out, err });
+    });
   });
 }
 
@@ -37,8 +42,8 @@ afterAll(async () => {
 describe("npm run demo:participants (§5.10)", () => {
   it("books tentatively for a required invitee and a named-only child; the invitee accepts; confirmed", async () => {
     const { code, out, err } = await runDemo(gw.origin);
-    expect(err).toBe("");
-    expect(code).toBe(0);
+    expect(err, out).toBe("");
+    expect(code, `the demo's output:\n${out}`).toBe(0);
     for (const step of [
       /Host: Fades on Queen \(fades-on-queen\) takes participants/,
       /Confirm: booking b_\S+ is tentative \(HTTP 202\)/,

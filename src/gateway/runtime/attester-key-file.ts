@@ -10,13 +10,8 @@
  */
 import { join } from "node:path";
 import type { HostConfig, TrustedAttesterConfig } from "../../booking/api.js";
-import {
-  ed25519PrivateKeyFromJwk,
-  ed25519PublicJwkOf,
-  generateEd25519KeyPair,
-  parseEd25519PublicJwk,
-} from "../../protocol/jose/index.js";
 import type { Ed25519PublicJwk } from "../../protocol/jose/index.js";
+import { newEd25519KeyFileText, readEd25519KeyFile } from "./ed25519-key-file.js";
 import { readOrCreateSecret } from "./secret-files.js";
 
 const ATTESTER_KEY_FILE = "try-it-attester.jwk";
@@ -27,18 +22,12 @@ export function attesterKeyPath(dataDir: string): string {
   return join(dataDir, ATTESTER_KEY_FILE);
 }
 
-function newPrivateJwk(): string {
-  const { privateKey } = generateEd25519KeyPair();
-  const d = privateKey.export({ format: "jwk" }).d;
-  return `${JSON.stringify({ ...ed25519PublicJwkOf(privateKey), d })}\n`;
-}
-
 /** The try-it attester's public key from the data directory's key file, generated when there is none. */
 export async function loadOrCreateTryItAttester(
   dataDir: string,
 ): Promise<{ readonly attester: TrustedAttesterConfig; readonly path: string; readonly created: boolean }> {
   const path = attesterKeyPath(dataDir);
-  const { text, created } = await readOrCreateSecret(path, newPrivateJwk);
+  const { text, created } = await readOrCreateSecret(path, newEd25519KeyFileText);
   const publicJwk = publicHalf(text, path);
   return {
     attester: { id: TRY_IT_ATTESTER_ID, name: "Try-it attester (embedded default)", keys: [publicJwk] },
@@ -49,27 +38,7 @@ export async function loadOrCreateTryItAttester(
 
 /** The public half, re-derived from d so a file pairing d with another x is refused. */
 function publicHalf(text: string, path: string): Ed25519PublicJwk {
-  const unusable = () =>
-    new Error(
-      `try-it attester key file ${path} does not hold an Ed25519 private JWK; remove it to have one generated`,
-    );
-  let jwk: Record<string, unknown>;
-  try {
-    jwk = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw unusable();
-  }
-  const { d, ...pub } = jwk;
-  const parsed = parseEd25519PublicJwk(pub, "", { allowKid: true });
-  if (!parsed.ok || typeof d !== "string") throw unusable();
-  let derived: Ed25519PublicJwk;
-  try {
-    derived = ed25519PublicJwkOf(ed25519PrivateKeyFromJwk({ ...parsed.value, d }));
-  } catch {
-    throw unusable();
-  }
-  if (derived.x !== parsed.value.x) throw unusable();
-  return { kty: "OKP", crv: "Ed25519", x: derived.x };
+  return readEd25519KeyFile(text, path, "try-it attester key file").publicJwk;
 }
 
 /** Each host with the attester added to its trust.attesters (§2.1). */

@@ -17,18 +17,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { KeyObject } from "node:crypto";
 import { ELLIS_RULE, EMBEDDED_PEOPLE, type EmbeddedPersonId } from "../../booking/hosts/index.js";
-import {
-  ed25519PrivateKeyFromJwk,
-  ed25519PublicJwkOf,
-  generateEd25519KeyPair,
-  jwkThumbprint,
-  parseEd25519PublicJwk,
-  principalUrn,
-  signCompactJws,
-} from "../../protocol/jose/index.js";
+import { jwkThumbprint, principalUrn, signCompactJws } from "../../protocol/jose/index.js";
 import type { Ed25519PublicJwk } from "../../protocol/jose/index.js";
 import { RULE_TYP } from "../../protocol/schcp/rule/index.js";
 import type { GatewayRuntime } from "./runtime.js";
+import { newEd25519KeyFileText, readEd25519KeyFile } from "./ed25519-key-file.js";
 import { readOrCreateSecret } from "./secret-files.js";
 
 const PEOPLE_DIR = "try-it-people";
@@ -50,18 +43,12 @@ export interface TryItPerson {
   readonly path: string;
 }
 
-function newPrivateJwk(): string {
-  const { privateKey } = generateEd25519KeyPair();
-  const d = privateKey.export({ format: "jwk" }).d;
-  return `${JSON.stringify({ ...ed25519PublicJwkOf(privateKey), d })}\n`;
-}
-
 /** Each embedded person's key file, generated when there is none; their principals. */
 export async function loadOrCreateTryItPeople(dataDir: string): Promise<readonly TryItPerson[]> {
   const people: TryItPerson[] = [];
   for (const p of EMBEDDED_PEOPLE) {
     const path = personKeyPath(dataDir, p.id);
-    const { text } = await readOrCreateSecret(path, newPrivateJwk);
+    const { text } = await readOrCreateSecret(path, newEd25519KeyFileText);
     const { publicJwk } = keyOf(text, path);
     people.push({ hostId: p.id, name: p.name, principal: principalUrn(jwkThumbprint(publicJwk)), path });
   }
@@ -73,30 +60,8 @@ export function ownersOf(people: readonly TryItPerson[]): Record<EmbeddedPersonI
   return Object.fromEntries(people.map((p) => [p.hostId, p.principal])) as Record<EmbeddedPersonId, string>;
 }
 
-/** The key pair in a person's file, the public half re-derived from d (a mismatched x is refused). */
 function keyOf(text: string, path: string): { privateKey: KeyObject; publicJwk: Ed25519PublicJwk } {
-  const unusable = () =>
-    new Error(
-      `try-it person key file ${path} does not hold an Ed25519 private JWK; remove it to have one generated`,
-    );
-  let jwk: Record<string, unknown>;
-  try {
-    jwk = JSON.parse(text) as Record<string, unknown>;
-  } catch {
-    throw unusable();
-  }
-  const { d, ...pub } = jwk;
-  const parsed = parseEd25519PublicJwk(pub, "", { allowKid: true });
-  if (!parsed.ok || typeof d !== "string") throw unusable();
-  let privateKey: KeyObject;
-  try {
-    privateKey = ed25519PrivateKeyFromJwk({ ...parsed.value, d });
-  } catch {
-    throw unusable();
-  }
-  const publicJwk = ed25519PublicJwkOf(privateKey);
-  if (publicJwk.x !== parsed.value.x) throw unusable();
-  return { privateKey, publicJwk };
+  return readEd25519KeyFile(text, path, "try-it person key file");
 }
 
 export type SeededRule = "added" | "kept" | "not_served";

@@ -27,7 +27,7 @@ import type { CreateHoldParams } from "./params.js";
 export interface CheckedHold {
   readonly found: ServiceLookup;
   readonly principal: string | null;
-  /** Kept an appointment here (§7.2): draws on no newcomer pool. */
+  /** Kept an appointment here (§7.2), or owns this calendar (§7.7): draws on no newcomer pool. */
   readonly proven: boolean;
   readonly place?: Place;
   readonly resource?: CatalogResource;
@@ -50,7 +50,9 @@ export async function checkHold(
   const principal = hostInitiated
     ? await proposalPrincipal(deps, config.id, params)
     : principalOf(params.caller);
-  const proven = principal !== null && (await deps.store.isPrincipalProven(config.id, principal, now));
+  const returning = principal !== null && (await deps.store.isPrincipalProven(config.id, principal, now));
+  // §7.7: a person's calendar's owner "may always book their own time": no newcomer there.
+  const proven = returning || (principal !== null && principal === config.owner);
 
   let place: Place | undefined = params.place;
   if (hostInitiated) {
@@ -61,7 +63,7 @@ export async function checkHold(
     const refusal =
       (await hostAccess(deps.contacts, config, principal)) ??
       mandateNeeded(runtime, params) ??
-      checkEligibility(found.value.rules?.eligibility, proven) ??
+      checkEligibility(found.value.rules?.eligibility, returning) ??
       checkWhen(found.value.rules, policies, config.timezone, params.start, now);
     if (refusal !== undefined) return err(refusal);
     const where = checkPlace(found.value.rules?.location, params.place, policies.serviceArea);

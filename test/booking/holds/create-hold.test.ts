@@ -574,6 +574,22 @@ describe("the store's refusals (§4.1, §7.2)", () => {
     expect((await proven.hold(await caller({ jti: "m-2" }), { start: THU("15:00") })).ok).toBe(true);
     void d;
   });
+
+  it("§7.7 a person's calendar's owner draws on no newcomer pool there (they may always book their own time); eligibility still reads kept appointments", async () => {
+    const config = { ...hostConfig({}, { holds: { max_active_unproven: 1 } }), kind: "person" as const };
+    const own = setup({ ...config, owner: principalOf(principal) });
+    valueOf(await own.hold(await caller({}, otherPrincipal, otherAgent)));
+    expect((await own.hold(await caller({ jti: "m-2" }), { start: THU("15:00") })).ok).toBe(true);
+    // Someone else's calendar: the same two holds, and the second is a newcomer's.
+    const other = setup({ ...config, owner: principalOf(otherAgent) });
+    valueOf(await other.hold(await caller({}, otherPrincipal, otherAgent)));
+    refusalOf(
+      await other.hold(await caller({ jti: "m-2" }), { start: THU("15:00") }),
+      "HOLD_LIMIT",
+      "new_guest_pool_full",
+      { policy: "holds.max_active_unproven", limit: 1 },
+    );
+  });
 });
 
 describe("createHold for change offers (§5.7, §5.8)", () => {

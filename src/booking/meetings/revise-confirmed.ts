@@ -5,8 +5,9 @@
  * - hand over (POST /bookings/{id}/meeting on a confirmed booking): refused once the meeting
  *   has started (409 INVALID_STATE already_started) or where the revision's exp is after its
  *   current start (meeting_invalid); otherwise kept as meeting.pending_revision. The organizer's
- *   own calendar and a business's answer it at once; a person answers with an acceptance of
- *   the revision's hash (acceptRevision).
+ *   own calendar, a business's and one where a rule of the member's covers it answer at once
+ *   (the rule's yes heard as booking.accepted); a person answers with an acceptance of the
+ *   revision's hash (acceptRevision).
  * - commit (commit.ts, with the revision's hash): every acceptance checked as for a first
  *   commit, then the calendar moves in one step: it adopts the change offer the revision names
  *   (or keeps its own terms), names the new contract, sequence + 1, booking.change_approved.
@@ -24,9 +25,15 @@ import { contractMismatch, invalidState, refuse } from "../bookings/refuse.js";
 import type { BookingEnding, BookingState, StoredProposal } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { applyMove, withoutProposal } from "../changes/apply-move.js";
-import { meetingInvalid, verifyAcceptanceOf } from "./answer.js";
+import { meetingInvalid, ruleYes, verifyAcceptanceOf } from "./answer.js";
 import { revisionRefusal } from "./revise.js";
-import type { MeetingAnswerer, MeetingTerms, PendingMeetingRevision, StoredMeeting } from "./types.js";
+import type {
+  MeetingAnswerer,
+  MeetingRuleYes,
+  MeetingTerms,
+  PendingMeetingRevision,
+  StoredMeeting,
+} from "./types.js";
 
 const acceptanceInvalid = (message: string): BookingRefusal =>
   refuse("invalid_request", "acceptance_invalid", message);
@@ -58,9 +65,17 @@ export async function reviseConfirmedMeeting(
 ): UseCase<BookingState> {
   const found = await hostBooking(deps, hostId, bookingId);
   if (!found.ok) return found;
-  const { host } = found.value;
+  const { host, loaded } = found.value;
   const now = deps.clock.now();
-  return saveBooking(
+  // "one where a rule covers it answer[s] at once": the rule is asked about the revision's own
+  // time (the change offer's where it names one), as on confirm.
+  const byRule: MeetingRuleYes | undefined = await ruleYes(deps, host, terms, {
+    serviceId: loaded.state.serviceId,
+    start: proposal?.start ?? loaded.state.start,
+    personRequired: loaded.state.personRequired === true,
+    now,
+  });
+  const saved = await saveBooking(
     deps,
     host,
     bookingId,
@@ -74,13 +89,18 @@ export async function reviseConfirmedMeeting(
         terms,
         ...(proposal !== undefined && { proposalId: proposal.proposalId }),
         expiresAt: Math.min(terms.expiresAt, proposal?.expiresAt ?? terms.expiresAt),
-        // The organizer's signature is their yes; a business's offer is its yes.
-        answered: terms.role !== "person",
+        // The organizer's signature is their yes; a business's offer is its yes; a rule's yes
+        // is the acceptance the calendar signed by it.
+        answered: terms.role !== "person" || byRule !== undefined,
+        ...(byRule !== undefined && { acceptance: byRule.acceptance, answer: byRule.answer }),
       };
       return ok({ ...s, meeting: { ...m, highestRevision: terms.revision, pendingRevision } });
     },
     now,
   );
+  // Heard as any member's acceptance is (booking.accepted), as a rule's yes on confirm.
+  if (saved.ok && byRule !== undefined) await notifyGuest(deps, host, saved.value, "accepted", now);
+  return saved;
 }
 
 /** Whether the booking is a confirmed meeting booking with a revision pending (operator answers). */
@@ -139,7 +159,12 @@ export async function acceptRevision(
       if (!again.ok) return again;
       if (again.value.terms.contractSha256 !== hash)
         return err(acceptanceInvalid("the acceptance names another revision of the contract"));
-      const pendingRevision = { ...again.value, answered: true, acceptance };
+      const answer = {
+        by: verified.value.by,
+        ...(verified.value.rule !== undefined && { rule: verified.value.rule }),
+        at: now,
+      };
+      const pendingRevision = { ...again.value, answered: true, acceptance, answer };
       return ok({ ...s, meeting: { ...(s.meeting as StoredMeeting), pendingRevision } });
     },
     now,
@@ -295,6 +320,8 @@ export async function commitRevision(
     ...(own !== undefined && { acceptance: own }),
   });
   const stillPending = (s: BookingState) => s.meeting?.pendingRevision?.terms.contractSha256 === hash;
+  // The calendar's answer is now the one given to the revision (§7.9: who said yes to it).
+  const answered = rev.value.answer;
   const named = rev.value.proposalId;
   let saved: Result<BookingState, BookingRefusal>;
   if (named !== undefined) {
@@ -303,6 +330,7 @@ export async function commitRevision(
       return err(invalidState("the change offer the revision names is no longer held"));
     saved = await applyMove(deps, host, state, offer, state.consent, undefined, (moved) => ({
       ...moved,
+      ...(answered !== undefined && { answer: answered }),
       meeting: adopted(moved),
     }));
   } else {
@@ -312,7 +340,12 @@ export async function commitRevision(
       state.bookingId,
       (s) =>
         stillPending(s) && s.status === "confirmed"
-          ? ok({ ...s, sequence: s.sequence + 1, meeting: adopted(s) })
+          ? ok({
+              ...s,
+              sequence: s.sequence + 1,
+              ...(answered !== undefined && { answer: answered }),
+              meeting: adopted(s),
+            })
           : err(contractMismatch(undefined, "the revision is no longer pending")),
       now,
     );

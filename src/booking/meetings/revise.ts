@@ -12,11 +12,13 @@
  */
 import type { BookingDeps, BookingRefusal, UseCase } from "../api.js";
 import { err, ok } from "../../protocol/result.js";
+import type { Result } from "../../protocol/result.js";
 import { invalidState, staleSequence } from "../bookings/refuse.js";
 import type { BookingState, StoredProposal } from "../bookings/state.js";
 import type { Consent } from "../contract.js";
 import { applyMove } from "../changes/apply-move.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
+import { notifyGuest } from "../bookings/edges.js";
 import { meetingInvalid, ruleYes } from "./answer.js";
 import { meetingStart } from "./confirm.js";
 import type { MeetingRuleYes, MeetingTerms, StoredMeeting } from "./types.js";
@@ -80,6 +82,7 @@ export async function reviseMeeting(
       meeting: next.meeting,
     };
   };
+  let saved: Result<BookingState, BookingRefusal>;
   if (adopt !== undefined) {
     const refused = revisionRefusal(state, sequence, terms);
     if (refused !== undefined) return err(refused);
@@ -87,20 +90,25 @@ export async function reviseMeeting(
     if (state.proposal?.proposalId !== adopt.proposal.proposalId)
       return err(invalidState("the change offer the revision names is no longer open"));
     // applyMove bumps sequence with the move; the revision is that one change (§6, seq + 1).
-    return applyMove(deps, host, state, adopt.proposal, adopt.consent, undefined, (moved) =>
+    saved = await applyMove(deps, host, state, adopt.proposal, adopt.consent, undefined, (moved) =>
       answeredAgain(moved, true),
     );
+  } else {
+    saved = await saveBooking(
+      deps,
+      host,
+      bookingId,
+      (s) => {
+        const refused = revisionRefusal(s, sequence, terms);
+        if (refused !== undefined) return err(refused);
+        if (s.status === "confirmed") return err(invalidState("the meeting became final; revise it again"));
+        return ok(answeredAgain(s, false));
+      },
+      now,
+    );
   }
-  return saveBooking(
-    deps,
-    host,
-    bookingId,
-    (s) => {
-      const refused = revisionRefusal(s, sequence, terms);
-      if (refused !== undefined) return err(refused);
-      if (s.status === "confirmed") return err(invalidState("the meeting became final; revise it again"));
-      return ok(answeredAgain(s, false));
-    },
-    now,
-  );
+  // The rule's yes is heard as any member's acceptance is (§5.12 booking.accepted), as on confirm.
+  if (saved.ok && byRule !== undefined && saved.value.meeting?.acceptance === byRule.acceptance)
+    await notifyGuest(deps, host, saved.value, "accepted", now);
+  return saved;
 }

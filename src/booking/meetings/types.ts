@@ -74,6 +74,8 @@ export interface PendingMeetingRevision {
   readonly answered: boolean;
   /** The member's acceptance of the revision's hash, once given. */
   readonly acceptance?: string;
+  /** Who said yes to it on this calendar (the person, or a rule and its label): the booking's answer once committed. */
+  readonly answer?: BookingAnswer;
 }
 
 /**

@@ -437,7 +437,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     }
   });
 
-  it("a revision at a calendar whose rule covers the meeting is answered again by the rule, over the new hash", async () => {
+  it("a revision at a calendar whose rule covers the meeting is answered again by the rule, over the new hash (booking.accepted)", async () => {
     const c = await cast(storeKind);
     await keepRule(c);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
@@ -450,6 +450,8 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     }
     const first = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
     const k2 = await contract(c, held, { revision: 2 });
+    const accepted = () => c.w.outbox.types().filter((t) => t === "booking.accepted").length;
+    const before = accepted();
     const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
     const r = await reviseBooking(c.w.deps, "ellis", caller, ids[1]!, {
       idempotency_key: "r-rule",
@@ -464,6 +466,8 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
       answer: { by: "rule", rule: "Coffee with Noor" },
       meeting: { revision: 2, contract_sha256: k2.sha256 },
     });
+    // The rule's yes to the revision is heard as on confirm (booking.accepted).
+    expect(accepted()).toBe(before + 1);
     const again = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
     expect(again).toBeDefined();
     expect(again).not.toBe(first);
@@ -480,6 +484,68 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
       acceptanceContext(verified.value, member.value, c.w.clock.now()),
     );
     expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+  });
+
+  it("a revision of a confirmed meeting at a calendar whose rule covers it is answered at once by the rule (booking.accepted); its commit makes the rule's yes the booking's answer", async () => {
+    const c = await cast(storeKind);
+    await keepRule(c);
+    const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held, { ellisAnswers: "person" });
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    // Ellis answers the first contract in person (it asks for that), so the booking's answer is by person.
+    const own = await acceptanceBy(c, c.ellis, k.compact);
+    for (const [i, hostId] of (["noor", "ellis"] as const).entries()) {
+      const done = await commitAt(c, hostId, ids[i]!, k.sha256, [own]);
+      if (!done.ok) throw new Error(JSON.stringify(done.error));
+    }
+    expect(await stateOf(c, "ellis", ids[1]!)).toMatchObject({
+      status: "confirmed",
+      answer: { by: "person" },
+    });
+
+    const k2 = await contract(c, held, { revision: 2 });
+    const before = c.w.outbox.types().filter((t) => t === "booking.accepted").length;
+    const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
+    const r = await reviseBooking(c.w.deps, "ellis", caller, ids[1]!, {
+      idempotency_key: "r-confirmed-rule",
+      sequence: 1,
+      contract: k2.compact,
+    });
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    // §5.12 Changing a confirmed meeting: "one where a rule covers it answer[s] at once".
+    const pending = r.value.booking.meeting?.pending_revision;
+    expect(r.value.booking.status).toBe("confirmed");
+    expect(pending).toMatchObject({ revision: 2, contract_sha256: k2.sha256, answered: true });
+    expect(typeof pending?.acceptance).toBe("string");
+    expect(c.w.outbox.types().filter((t) => t === "booking.accepted").length).toBe(before + 1);
+    const verified = await verifyMeetingContract(k2.compact, { now: c.w.clock.now() });
+    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
+    const member = memberFor(verified.value, {
+      hostId: "ellis",
+      kind: "person",
+      owner: principalOf(c.ellis),
+    });
+    if (!member.ok) throw new Error(JSON.stringify(member.error));
+    const checked = await verifyAcceptance(
+      pending!.acceptance,
+      acceptanceContext(verified.value, member.value, c.w.clock.now()),
+    );
+    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+
+    // The organizer hands the rule's acceptance over at commit; the calendar now says the rule said yes.
+    const done = await commitAt(c, "ellis", ids[1]!, k2.sha256, [pending!.acceptance!]);
+    if (!done.ok) throw new Error(JSON.stringify(done.error));
+    expect(done.value.booking).toMatchObject({
+      status: "confirmed",
+      sequence: 2,
+      answer: { by: "rule", rule: "Coffee with Noor" },
+      meeting: { revision: 2, contract_sha256: k2.sha256 },
+    });
   });
 
   it.each([

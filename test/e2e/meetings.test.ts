@@ -6,7 +6,8 @@
  * confirms each hold with it and commits once every member accepted on their own calendar
  * (the operator API). Also: nothing confirmed while a member is missing; the contract's
  * deadline with a member silent; a member taking back their yes; meeting_invalid at a
- * business that does not take part in meetings.
+ * business that does not take part in meetings; a garage on the synthetic booking platform as
+ * a member, whose own appointment stays tentative until the commit.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -18,7 +19,9 @@ import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
 import type { BookingResponse } from "../../src/protocol/schcp/types.js";
 import { openRedis } from "../../src/redis/client.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
-import { HOUR_MS, must, operator, refusalOf, type E2eAgent } from "./support/agents.js";
+import type { SyntheticConnector } from "../../src/connectors/synthetic/index.js";
+import { upstreamKey } from "../../src/booking/confirm/record-booking.js";
+import { HOUR_MS, must, newAgent, operator, refusalOf, type E2eAgent } from "./support/agents.js";
 import { startGateway, type E2eGateway } from "./support/gateway.js";
 import { CALLBACK_ORIGIN, startWebhookSink, type WebhookSink } from "./support/webhooks.js";
 
@@ -34,7 +37,21 @@ let sink: WebhookSink;
 let dir: string;
 const clock = { now: (): number => (gw === undefined ? Date.now() : gw.clock.now()) };
 const agents = {} as Record<Person, E2eAgent>;
-const hosts = {} as Record<Person | "cafe" | "shop", DiscoveredHost>;
+const hosts = {} as Record<Person | "cafe" | "shop" | "garage", DiscoveredHost>;
+/** A business on a booking platform (the synthetic one) that takes part in meetings. */
+const GARAGE = {
+  id: "garage",
+  name: "Maple Street Auto",
+  kind: "business",
+  timezone: TZ,
+  domain: null,
+  address: { locality: "Toronto", region: "ON", country: "CA" },
+  connector: { type: "synthetic", settings: { scenario: "maple-street-auto" } },
+  policies: { confirmation: "instant", retention: "P365D", meetings: true },
+  services: [],
+};
+const serviceOf = (cal: Calendar): string => (cal === "garage" ? "brake-inspection" : "coffee");
+const isBusiness = (cal: string): boolean => cal === "cafe" || cal === "shop" || cal === "garage";
 
 function calendarHost(id: string, extra: Record<string, unknown>): Record<string, unknown> {
   const path = join(dir, id);
@@ -68,11 +85,17 @@ beforeAll(async () => {
       keyApp: new KeyApp({ principalKey: createAgentKey(), clock }),
     };
   }
+  // §7.8: each person takes requests from the other two only (the organizer is on every
+  // member's contact list, §5.12).
   const person = (p: Person) =>
     calendarHost(p, {
       kind: "person",
       owner: agents[p].keyApp.principal,
       services: [{ service_id: "coffee", location: "elsewhere" }],
+      policies: {
+        access: "contacts",
+        contacts: PEOPLE.filter((o) => o !== p).map((o) => agents[o].keyApp.principal),
+      },
     });
   const business = (id: string, meetings: boolean) =>
     calendarHost(id, {
@@ -80,13 +103,13 @@ beforeAll(async () => {
       policies: { confirmation: "instant", ...(meetings && { meetings: true }) },
     });
   gw = await startGateway({
-    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false)] },
+    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false), GARAGE] },
     redisUrl: redis.url,
     redisKeyPrefix: prefix,
     runtime: { webhookFetch: sink.transport, workers: { approvalsMs: 3_600_000 } },
   });
-  for (const id of [...PEOPLE, "cafe", "shop"] as const) {
-    expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
+  for (const id of [...PEOPLE, "cafe", "shop", "garage"] as const) {
+    if (id !== "garage") expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
     hosts[id] = must(
       await agents.noor.client.discoverHost(`${gw.origin}/hosts/${id}/scheduling.json`),
       `discover ${id}`,
@@ -105,6 +128,15 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** The first day from `days` ahead that is a weekday in Toronto (the garage opens Monday to Friday). */
+function weekdayFrom(days: number): number {
+  for (let d = days; ; d++) {
+    const ymd = new Date(clock.now() + d * 24 * HOUR_MS).toISOString().slice(0, 10);
+    const weekday = new Date(`${ymd}T12:00:00Z`).getUTCDay();
+    if (weekday >= 1 && weekday <= 5) return d;
+  }
+}
+
 /** A start `days` ahead at 10:00 in Toronto (each test its own day, so holds never collide). */
 function startIn(days: number): { start: string; end: string } {
   const d = new Date(clock.now() + days * 24 * HOUR_MS);
@@ -122,16 +154,16 @@ interface Held {
   readonly offerSha256: string;
 }
 
-type Calendar = Person | "cafe" | "shop";
+type Calendar = Person | "cafe" | "shop" | "garage";
 
 async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Promise<Held> {
   const host = hosts[cal];
-  const business = cal === "cafe" || cal === "shop";
+  const business = isBusiness(cal);
   const hold = must(
     await agents.noor.client.hold(
       host,
       {
-        service_id: "coffee",
+        service_id: serviceOf(cal),
         start,
         ...(!business && { place: PLACE }),
         callback_url: `${CALLBACK_ORIGIN}/hooks/noor`,
@@ -145,6 +177,7 @@ async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Pro
 }
 
 interface Meeting {
+  readonly held: readonly Held[];
   readonly contract: string;
   readonly sha256: string;
   readonly mandate: IssuedMandate;
@@ -177,13 +210,13 @@ async function arrange(
       end,
       place: PLACE,
       members: held.map((h) => {
-        const business = h.hostId === "cafe" || h.hostId === "shop";
+        const business = isBusiness(h.hostId);
         return {
           principal: business ? `urn:schcp:host:${h.hostId}` : agents[h.hostId as Person].keyApp.principal,
           name: h.hostId,
           host: h.hostId,
           domain: null,
-          service_id: "coffee",
+          service_id: serviceOf(h.hostId as Calendar),
           offer_sha256: h.offerSha256,
           ...(business && { business: true as const }),
         };
@@ -209,7 +242,7 @@ async function arrange(
     bookings[h.hostId] = reply.body;
     statuses[h.hostId] = reply.status;
   }
-  return { contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
+  return { held, contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
 }
 
 async function accept(m: Meeting, who: Person): Promise<{ status: number; json: unknown }> {
@@ -229,6 +262,20 @@ function commit(m: Meeting, cal: Calendar, acceptances: string[], sha = m.sha256
     { contract_sha256: sha, acceptances },
     { mandate: m.mandate.compact },
   );
+}
+
+/** The organizer's agent calls the meeting off at one calendar (§5.12: cancelling costs nothing). */
+async function callOff(m: Meeting, cal: Calendar, quote: string): Promise<void> {
+  const off = must(
+    await agents.noor.client.cancel(
+      hosts[cal],
+      m.bookings[cal]!.booking.booking_id,
+      { reason: quote },
+      { mandate: m.mandate.compact },
+    ),
+    `cancel at ${cal}`,
+  );
+  expect(off.body.booking.status).toBe("cancelled");
 }
 
 describe("SchCP §5.12 meetings over HTTP on Redis", () => {
@@ -351,6 +398,7 @@ describe("SchCP §5.12 meetings over HTTP on Redis", () => {
       answer: { by: "person" },
     });
     await sink.waitFor((e) => e.type === "booking.declined" && e.booking?.booking_id === id);
+    await callOff(m, "noor", 'The meeting is off: Ellis declined ("Sorry, not this weekend.").');
   }, 60_000);
 
   it("refuses a meeting contract at a business that does not take part in meetings (meeting_invalid)", async () => {
@@ -449,5 +497,99 @@ describe("SchCP §5.12 meetings over HTTP on Redis", () => {
         headers: gw.operatorAuth,
       });
     }
+  }, 60_000);
+  it("§2.3/§7.8: the operator document lists each person with host_domain null; the listing makes the document fetchable, not the time visible", async () => {
+    const res = await fetch(`${gw.origin}/.well-known/scheduling.json`);
+    expect(res.status).toBe(200);
+    const doc = (await res.json()) as {
+      hosts: Array<{ id: string; discovery: string; host_domain: unknown }>;
+    };
+    for (const p of PEOPLE) {
+      const listed = doc.hosts.find((h) => h.id === p);
+      expect(listed).toMatchObject({ host_domain: null });
+      // The listed discovery URL answers a plain GET (§2.3) with the person's document.
+      const own = await fetch(listed!.discovery);
+      expect(own.status).toBe(200);
+      const document = (await own.json()) as { host: { kind?: string } };
+      expect(document.host.kind).toBe("person");
+    }
+    // A stranger who found Ellis through the listing still sees none of Ellis's time.
+    const stranger = newAgent(gw);
+    const ellis = must(
+      await stranger.client.discoverHost(`${gw.origin}/hosts/ellis/scheduling.json`),
+      "discover",
+    );
+    const { start } = startIn(2);
+    const window = { start, end: startIn(9).start };
+    expect(
+      refusalOf(await stranger.client.availability(ellis, { service_id: "coffee", window })),
+    ).toMatchObject({
+      status: 403,
+      code: "NOT_PERMITTED",
+      reason: "not_a_contact",
+    });
+  });
+
+  it("a business on a booking platform as a member: its own appointment is tentative upstream until the commit confirms it", async () => {
+    const m = await arrange(weekdayFrom(8), ["garage", "noor", "ellis"]);
+    const platform = gw.runtime.hosts.get("garage")!.connector as SyntheticConnector;
+    const heldAt = m.held.find((h) => h.hostId === "garage")!;
+    const upstreamStatus = async (): Promise<string> => {
+      const found = await platform.bookings.findByIdempotencyKey(upstreamKey("garage", heldAt.holdId));
+      if (!found.ok || found.value === null) throw new Error("the platform has no appointment");
+      return found.value.status;
+    };
+    // Its signed offer is its yes (tentative at once), but nothing is final anywhere yet (§5.12).
+    expect(m.bookings.garage!.booking).toMatchObject({ status: "tentative", answer: { by: "host" } });
+    expect(await upstreamStatus()).toBe("tentative");
+    const ellisYes = await acceptanceOf(m, "ellis");
+    // Businesses first (§5.12 Commit).
+    for (const cal of ["garage", "ellis", "noor"] as const) {
+      const done = must(await commit(m, cal, [ellisYes]), `commit at ${cal}`);
+      expect(done.body.booking.status).toBe("confirmed");
+    }
+    expect(await upstreamStatus()).toBe("confirmed");
+  }, 60_000);
+
+  it("§5.12 Backing out: a member's calendar cancels its own booking, before the meeting is final and after (booking.cancelled_by_host, host_cancelled, the person's words)", async () => {
+    const read = async (m: Meeting, cal: Person) =>
+      must(
+        await agents.noor.client.getBooking(hosts[cal], m.bookings[cal]!.booking.booking_id, {
+          mandate: m.mandate.compact,
+        }),
+        "read",
+      ).body.booking;
+    const backOut = async (m: Meeting, cal: Person, message: string) => {
+      const id = m.bookings[cal]!.booking.booking_id;
+      const res = await operator(gw, cal, `/bookings/${id}/cancel`, { message });
+      expect(res.status).toBe(200);
+      expect(await read(m, cal)).toMatchObject({
+        status: "cancelled",
+        refusal: { code: "CANCELLED", reason: "host_cancelled", message },
+      });
+      await sink.waitFor((e) => e.type === "booking.cancelled_by_host" && e.booking?.booking_id === id);
+    };
+
+    // Before final: Ellis said yes, then backs out.
+    const pending = await arrange(11, ["noor", "ellis"]);
+    expect((await accept(pending, "ellis")).status).toBe(200);
+    await backOut(pending, "ellis", "Sorry, something came up.");
+    // The meeting is off: the commit cannot make it final at Ellis's calendar.
+    const ellisYes = await acceptanceOf(pending, "ellis");
+    expect(refusalOf(await commit(pending, "ellis", [ellisYes])).status).toBe(409);
+    // The organizer's agent cancels the other calendars, quoting the member.
+    await callOff(pending, "noor", 'The meeting is off: Ellis backed out ("Sorry, something came up.").');
+
+    // After final: a confirmed meeting can still go off.
+    const done = await arrange(12, ["noor", "priya"]);
+    const priyaYes = await acceptanceOf(done, "priya");
+    for (const cal of ["priya", "noor"] as const)
+      expect(must(await commit(done, cal, [priyaYes]), `commit at ${cal}`).body.booking.status).toBe(
+        "confirmed",
+      );
+    await backOut(done, "priya", "My daughter is ill.");
+    // The other calendars keep it until the organizer's agent calls it off there.
+    expect((await read(done, "noor")).status).toBe("confirmed");
+    await callOff(done, "noor", 'The meeting is off: Priya backed out ("My daughter is ill.").');
   }, 60_000);
 });

@@ -241,6 +241,7 @@ function ownBookings(setup: CalendarHostSetup, own: OwnEventDeps, deps: Calendar
     return { ...ok(view(recorded)), ...(out.upstream !== undefined && { upstream: out.upstream }) };
   };
   return {
+    meetingsTentative: true,
     async create(req) {
       const eventId = ownEventId(req.idempotencyKey);
       const existing = await load(eventId);

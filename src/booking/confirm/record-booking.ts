@@ -73,10 +73,12 @@ export function newBookingState(
   guest?: Guest,
 ): BookingState {
   const policies = host.config.policies;
-  // SchCP §5.12: a calendar writes a meeting member's event tentative until commit (the
-  // gateway's own write, host-connector.ts), which is not the upstream holding it for the host.
+  // SchCP §5.12: a calendar (host-connector.ts) or a platform that keeps meeting bookings
+  // tentative until commit (BookingPort.meetingsTentative) writes a member's booking so, which
+  // is not the upstream holding it for the host.
   const heldUpstream =
-    upstream.status === "tentative" && !(intent.meeting !== undefined && host.connector.kind === "calendar");
+    upstream.status === "tentative" &&
+    !(intent.meeting !== undefined && host.connector.bookings.meetingsTentative === true);
   // §7.9: a host_approval host that said yes at once (its owner, or a rule) confirms like an
   // instant one, with that answer.
   const answeredAtOnce = policies.confirmation === "instant" || intent.answer !== undefined;

@@ -89,8 +89,12 @@ export async function commitMeeting(
   const own = m.role === "person" ? given.get(m.member) : undefined;
 
   // The upstream holds the booking as tentative where the host approves each booking, and a
-  // calendar holds every meeting booking tentative until now (§5.12, calendar/host-connector.ts).
-  if (host.config.policies.confirmation === "host_approval" || host.connector.kind === "calendar") {
+  // calendar or a platform that can (BookingPort.meetingsTentative) holds every meeting
+  // booking tentative until now (§5.12).
+  if (
+    host.config.policies.confirmation === "host_approval" ||
+    host.connector.bookings.meetingsTentative === true
+  ) {
     const upstream = await host.connector.bookings.setStatus(state.upstreamId, "confirmed");
     if (!upstream.ok && upstream.error.code !== "unsupported") return err(upstreamRefusal(upstream.error));
   }

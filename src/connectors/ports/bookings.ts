@@ -101,6 +101,13 @@ export const abilitiesOf = (port: BookingPort): BookingAbilities =>
 export interface BookingPort {
   /** Absent: NATIVE_BOOKING_ABILITIES. */
   readonly abilities?: BookingAbilities;
+  /**
+   * SchCP §5.12: the port writes a meeting member's booking (UpstreamCreate.meeting) tentative
+   * whatever `tentative` says, and confirms it when the meeting is committed (setStatus
+   * "confirmed"). Absent: the platform keeps it as `tentative` asks, so a business whose
+   * platform has no such state records it as soon as its offer said yes.
+   */
+  readonly meetingsTentative?: true;
   /** The same key again answers the booking it made (never a second one); slot_taken when the time went. */
   create(request: UpstreamCreate): Promise<ConnectorResult<UpstreamBooking>>;
   get(upstreamId: string): Promise<ConnectorResult<UpstreamBooking>>;

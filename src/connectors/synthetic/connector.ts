@@ -158,6 +158,7 @@ export function createSyntheticConnector(opts: SyntheticConnectorOptions): Synth
       find: (query) => call({ operation: "findAvailability", query }, () => findAvailability(ctx, query)),
     },
     bookings: {
+      meetingsTentative: true,
       create: (request) =>
         call({ operation: "createBooking", create: request, idempotencyKey: request.idempotencyKey }, () =>
           createBooking(ctx, request),

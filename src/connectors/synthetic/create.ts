@@ -23,6 +23,7 @@ function fingerprintOf(r: UpstreamCreate): string {
     [...r.resourceIds].sort(),
     r.partySize ?? 1,
     r.tentative,
+    r.meeting === true,
   ]);
   return createHash("sha256").update(canonical).digest("base64url");
 }
@@ -80,7 +81,9 @@ export async function createBooking(
       ...(service.duration === "open" ? {} : { end: time.end ?? time.start + service.duration }),
       occupiedUntil: plan.occupiedUntil,
       allocations: plan.allocations,
-      status: req.tentative ? "tentative" : "confirmed",
+      // A meeting member's appointment waits for the meeting's commit (SchCP §5.12), which
+      // confirms it (setStatus); the platform books nothing final before.
+      status: req.tentative || req.meeting === true ? "tentative" : "confirmed",
       partySize,
       ...(req.customer === undefined ? {} : { customer: req.customer }),
       ...(req.notes === undefined ? {} : { notes: req.notes }),

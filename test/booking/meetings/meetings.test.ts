@@ -224,6 +224,19 @@ async function commitAt(c: Cast, hostId: string, bookingId: string, sha: string,
   });
 }
 
+/** The acceptance is one every other calendar can check (§5.12 Acceptances, by: "rule"): Ellis's rule. */
+async function expectEllisRuleAcceptance(c: Cast, contractJws: string, acceptance: string | undefined) {
+  const verified = await verifyMeetingContract(contractJws, { now: c.w.clock.now() });
+  if (!verified.ok) throw new Error(JSON.stringify(verified.error));
+  const member = memberFor(verified.value, { hostId: "ellis", kind: "person", owner: principalOf(c.ellis) });
+  if (!member.ok) throw new Error(JSON.stringify(member.error));
+  const checked = await verifyAcceptance(
+    acceptance,
+    acceptanceContext(verified.value, member.value, c.w.clock.now()),
+  );
+  expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+}
+
 describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (storeKind) => {
   it("confirms with a contract: tentative on the organizer's own calendar and a café's, pending_host on a member's until the contract's deadline", async () => {
     const c = await cast(storeKind);
@@ -416,19 +429,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     expect(given).toBeDefined();
     expect(c.w.outbox.types()).toContain("booking.accepted");
     // The acceptance is one every other calendar can check (§5.12 Acceptances, by: "rule").
-    const verified = await verifyMeetingContract(k.compact, { now: c.w.clock.now() });
-    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
-    const member = memberFor(verified.value, {
-      hostId: "ellis",
-      kind: "person",
-      owner: principalOf(c.ellis),
-    });
-    if (!member.ok) throw new Error(JSON.stringify(member.error));
-    const checked = await verifyAcceptance(
-      given,
-      acceptanceContext(verified.value, member.value, c.w.clock.now()),
-    );
-    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+    await expectEllisRuleAcceptance(c, k.compact, given);
     // The organizer's agent hands the calendar's acceptance over at commit, on every calendar.
     for (const [i, hostId] of (["ellis", "noor"] as const).entries()) {
       const done = await commitAt(c, hostId, ids[i === 0 ? 1 : 0]!, k.sha256, [given!]);
@@ -471,19 +472,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const again = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
     expect(again).toBeDefined();
     expect(again).not.toBe(first);
-    const verified = await verifyMeetingContract(k2.compact, { now: c.w.clock.now() });
-    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
-    const member = memberFor(verified.value, {
-      hostId: "ellis",
-      kind: "person",
-      owner: principalOf(c.ellis),
-    });
-    if (!member.ok) throw new Error(JSON.stringify(member.error));
-    const checked = await verifyAcceptance(
-      again,
-      acceptanceContext(verified.value, member.value, c.w.clock.now()),
-    );
-    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+    await expectEllisRuleAcceptance(c, k2.compact, again);
   });
 
   it("a revision of a confirmed meeting at a calendar whose rule covers it is answered at once by the rule (booking.accepted); its commit makes the rule's yes the booking's answer", async () => {
@@ -523,19 +512,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     expect(pending).toMatchObject({ revision: 2, contract_sha256: k2.sha256, answered: true });
     expect(typeof pending?.acceptance).toBe("string");
     expect(c.w.outbox.types().filter((t) => t === "booking.accepted").length).toBe(before + 1);
-    const verified = await verifyMeetingContract(k2.compact, { now: c.w.clock.now() });
-    if (!verified.ok) throw new Error(JSON.stringify(verified.error));
-    const member = memberFor(verified.value, {
-      hostId: "ellis",
-      kind: "person",
-      owner: principalOf(c.ellis),
-    });
-    if (!member.ok) throw new Error(JSON.stringify(member.error));
-    const checked = await verifyAcceptance(
-      pending!.acceptance,
-      acceptanceContext(verified.value, member.value, c.w.clock.now()),
-    );
-    expect(checked.ok && checked.value).toMatchObject({ by: "rule", ruleLabel: "Coffee with Noor" });
+    await expectEllisRuleAcceptance(c, k2.compact, pending!.acceptance);
 
     // The organizer hands the rule's acceptance over at commit; the calendar now says the rule said yes.
     const done = await commitAt(c, "ellis", ids[1]!, k2.sha256, [pending!.acceptance!]);

@@ -263,10 +263,16 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
       await person.getByLabel("Coffee").check();
       await person.getByLabel("Wednesday").check();
       await person.getByLabel("Only from these people (optional)").fill(ellis.keyApp.principal);
+      // The rule ends with the chosen day on the calendar's own clock, not UTC's.
+      const lastDay = new Date(Date.now() + 60 * 86_400_000).toISOString().slice(0, 10);
+      await person.getByLabel("Until").fill(lastDay);
       await person.getByRole("button", { name: "Sign and save the rule" }).click();
       await expect.poll(() => flash(person), NAV).toBe(`Signed and kept: “${RULE}”.`);
       const row = person.locator("tbody tr", { hasText: RULE });
       expect(await row.locator("td").first().textContent()).toBe(`Coffee · Wed (${ZONE}) · from 1 person`);
+      const until = (await row.locator("td").nth(1).textContent()) ?? "";
+      expect(until).toContain(` ${Number(lastDay.slice(8))} `);
+      expect(until).toMatch(new RegExp(`, 23:59 \\(${ZONE}\\)$`));
       await capture(person, "rules");
     },
   );

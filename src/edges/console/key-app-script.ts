@@ -79,6 +79,21 @@ export const KEY_APP_SCRIPT = `"use strict";
   }
   const randomId = () => b64u(crypto.getRandomValues(new Uint8Array(12)));
 
+  /**
+   * 23:59:59 of a YYYY-MM-DD day in an IANA zone, epoch seconds: the zone's offset read at that
+   * wall time as if it were UTC (Intl's longOffset, "GMT-05:00"), then taken off. Throws
+   * RangeError for a zone the browser does not know.
+   */
+  function endOfDay(day, zone) {
+    const asUtc = Date.parse(day + "T23:59:59Z");
+    const name = new Intl.DateTimeFormat("en-US", { timeZone: zone, timeZoneName: "longOffset" })
+      .formatToParts(new Date(asUtc))
+      .find((part) => part.type === "timeZoneName").value;
+    const m = /^GMT(?:([+-])(\\d{2}):(\\d{2}))?$/.exec(name);
+    const offset = m === null || m[1] === undefined ? 0 : (m[1] === "-" ? -1 : 1) * (Number(m[2]) * 60 + Number(m[3]));
+    return Math.floor(asUtc / 1000) - offset * 60;
+  }
+
   /** The rule's claims from the form (SchCP §7.9): an absent field does not narrow it. */
   function claimsFrom(form, jwk, principal) {
     const checked = (name) => [...form.querySelectorAll('input[name="' + name + '"]:checked')].map((i) => i.value);
@@ -92,8 +107,8 @@ export const KEY_APP_SCRIPT = `"use strict";
       .filter((s) => s !== "");
     const until = form.elements.namedItem("exp").value;
     const now = Math.floor(Date.now() / 1000);
-    // Until the end of the chosen day (UTC); 90 days when none is chosen.
-    const exp = until === "" ? now + 90 * 86400 : Math.floor(Date.parse(until + "T23:59:59Z") / 1000);
+    // Until the end of the chosen day in the rule's time zone; 90 days when none is chosen.
+    const exp = until === "" ? now + 90 * 86400 : endOfDay(until, tz || form.dataset.tz);
     return {
       iss: principal,
       principal_jwk: jwk,
@@ -137,7 +152,14 @@ export const KEY_APP_SCRIPT = `"use strict";
     if (form === null) return;
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
-      const claims = claimsFrom(form, jwk, principal);
+      let claims;
+      try {
+        claims = claimsFrom(form, jwk, principal);
+      } catch {
+        say("This browser does not know that time zone: give an IANA name such as America/Toronto.", true);
+        form.elements.namedItem("tz").focus();
+        return;
+      }
       if (claims.label === "") {
         say("Give the rule a label: what it says, in your own words.", true);
         form.elements.namedItem("label").focus();

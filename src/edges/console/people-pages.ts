@@ -155,7 +155,7 @@ export function rulesPage(p: {
       `<section aria-labelledby="new-h"><h2 id="new-h">Sign a new rule</h2>` +
       `<p id="key-status" class="flash info" role="status">Loading your key…</p>` +
       `<noscript><p class="flash error">Signing a rule needs JavaScript: your key signs it in this browser.</p></noscript>` +
-      `<form id="rule-form" method="post" action="${e(action)}" data-jkt="${e(p.agentJkt)}" data-owner="${e(p.owner)}">` +
+      `<form id="rule-form" method="post" action="${e(action)}" data-jkt="${e(p.agentJkt)}" data-owner="${e(p.owner)}" data-tz="${e(p.timezone)}">` +
       csrfField(p.csrf) +
       `<input type="hidden" name="rule" value="">` +
       `<label for="label">Label</label>` +
@@ -172,7 +172,7 @@ export function rulesPage(p: {
       `<p class="note" id="organizers-note">Their principals, one a line; left empty, the rule covers anyone who may book you.</p>` +
       `<textarea id="organizers" name="organizers" rows="2" spellcheck="false" aria-describedby="organizers-note"></textarea>` +
       `<label for="exp">Until</label>` +
-      `<p class="note" id="exp-note">The rule ends after this day (UTC); left empty, in 90 days.</p>` +
+      `<p class="note" id="exp-note">The rule ends at the end of this day in the time zone above; left empty, in 90 days.</p>` +
       `<input id="exp" name="exp" type="date" class="short" aria-describedby="exp-note">` +
       `<div class="actions"><button class="approve" type="submit">Sign and save the rule</button></div></form>` +
       `<details><summary>Your principal</summary>` +

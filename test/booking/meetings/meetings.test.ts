@@ -99,6 +99,7 @@ async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
     personHost("ellis", ellis),
     makeHost("cafe", "Café", { meetings: true }),
     makeHost("garage", "Garage"),
+    makeHost("bistro", "Bistro", { meetings: true, confirmation: "host_approval" }),
   ]);
   if (storeKind === "memory") {
     const rules = new MemoryRuleStore();
@@ -145,7 +146,7 @@ async function contract(
 ): Promise<{ compact: string; sha256: string }> {
   const start = over.start ?? SLOT;
   const member = (h: Held) =>
-    h.hostId === "cafe" || h.hostId === "garage"
+    h.hostId === "cafe" || h.hostId === "garage" || h.hostId === "bistro"
       ? { principal: `urn:schcp:host:${h.hostId}`, business: true as const }
       : { principal: principalOf(h.hostId === "noor" ? c.noor : c.ellis) };
   const signed = await signMeetingContract(
@@ -262,6 +263,32 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     // The host's approve is not the member's acceptance.
     const approved = await approveBooking(c.w.deps, "ellis", replies[1]!.booking_id);
     expect(!approved.ok && approved.error.code).toBe("invalid_state");
+  });
+
+  it("a business that approves each booking: pending_host until it says yes as the host; its booking cannot be committed before (awaiting_members), then can", async () => {
+    const c = await cast(storeKind);
+    const held = [await holdAt(c, "bistro"), await holdAt(c, "noor"), await holdAt(c, "ellis")];
+    const k = await contract(c, held);
+    const ids: string[] = [];
+    for (const h of held) {
+      const r = await confirmWith(c, h, k.compact);
+      if (!r.ok) throw new Error(JSON.stringify(r.error));
+      ids.push(r.value.body.booking.booking_id);
+    }
+    expect((await stateOf(c, "bistro", ids[0]!)).status).toBe("pending_host");
+    const ellisYes = await acceptanceBy(c, c.ellis, k.compact);
+    // §5.12 Commit: "A business's booking still pending_host cannot be: the business has not said yes".
+    const early = await commitAt(c, "bistro", ids[0]!, k.sha256, [ellisYes]);
+    expect(!early.ok && early.error).toMatchObject({ code: "invalid_state", reason: "awaiting_members" });
+    const approved = await approveBooking(c.w.deps, "bistro", ids[0]!);
+    if (!approved.ok) throw new Error(JSON.stringify(approved.error));
+    expect(await stateOf(c, "bistro", ids[0]!)).toMatchObject({
+      status: "tentative",
+      answer: { by: "host" },
+    });
+    const done = await commitAt(c, "bistro", ids[0]!, k.sha256, [ellisYes]);
+    if (!done.ok) throw new Error(JSON.stringify(done.error));
+    expect(done.value.booking).toMatchObject({ status: "confirmed", answer: { by: "host" } });
   });
 
   it("refuses what the contract does not say of this calendar", async () => {

@@ -31,7 +31,7 @@ import {
   wallClockToInstant,
   type LocalDate,
 } from "../../src/protocol/time/index.js";
-import type { DiscoveredHost } from "../../src/agent/index.js";
+import { verifyHoldOffer, type DiscoveredHost } from "../../src/agent/index.js";
 import { startBasicAuthProxy, type BasicAuthProxy } from "../support/basic-auth-proxy.js";
 import { launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/fixtures.js";
@@ -377,6 +377,116 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
       expect(now.body.booking.status).toBe("confirmed");
       expect(now.body.booking.answer?.by).toBe("person");
       expect(now.body.booking.answer?.rule).toBeUndefined();
+    },
+  );
+
+  it(
+    "§5.12 a contact's meeting: the person answers the invitation from the console, signing the acceptance in the browser; the organizer commits with it",
+    { timeout: 90_000 },
+    async () => {
+      const host = must(
+        await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
+        "discover",
+      );
+      const mandate = await openMandate(ellis, HOST_ID);
+      // A Friday: Ellis's rule answers Wednesdays only, so the person is asked.
+      const friday = addDays(nextWednesday(), 2);
+      const slots = must(
+        await ellis.client.availability(
+          host,
+          {
+            service_id: "coffee",
+            window: {
+              start: formatInstant(at(friday, 0), ZONE),
+              end: formatInstant(at(addDays(friday, 1), 0), ZONE),
+            },
+            limit: 5,
+          },
+          { mandate: mandate.compact },
+        ),
+        "availability",
+      ).body.slots;
+      const hold = must(
+        await ellis.client.hold(
+          host,
+          { service_id: "coffee", start: slots[0]!.start },
+          { mandate: mandate.compact },
+        ),
+        "hold",
+      );
+      const offer = must(await verifyHoldOffer(hold.body, host), "verify hold").offer;
+      const contract = must(
+        await ellis.keyApp.signMeetingContract({
+          exp: Math.floor(clock.now() / 1000) + 6 * 3600,
+          meeting_id: "mtg_console",
+          revision: 1,
+          title: "Coffee",
+          tz: ZONE,
+          start: hold.body.start,
+          end: hold.body.end!,
+          place: { name: "Bellwoods Café", locality: "Toronto" },
+          members: [
+            {
+              principal: ellis.keyApp.principal,
+              name: "Ellis M.",
+              host: "ellis-moreau",
+              domain: null,
+              service_id: "coffee",
+              offer_sha256: "E".repeat(42) + "A",
+            },
+            {
+              principal,
+              name: NAME,
+              host: HOST_ID,
+              domain: null,
+              service_id: "coffee",
+              offer_sha256: offer.sha256,
+            },
+          ],
+        }),
+        "sign contract",
+      );
+      const confirmed = must(
+        await ellis.client.confirmMeeting(host, hold.body.hold_id, contract.compact, offer.sha256, {
+          mandate: mandate.compact,
+        }),
+        "confirm",
+      );
+      expect(confirmed.body.booking.status).toBe("pending_host");
+      const bookingId = confirmed.body.booking.booking_id;
+
+      await person.goto(`${server.publicOrigin}/`);
+      await person.getByRole("link", { name: /^Answer the meeting invitation: Coffee/ }).click();
+      await expect.poll(() => h1(person), NAV).toBe("You are invited to a meeting");
+      // The organizer named by the person's own contact name, never only by the organizer's label.
+      expect(await person.locator("#people").textContent()).toBe(
+        "Ellis Moreau (in your contacts), who arranged it",
+      );
+      await expect
+        .poll(() => person.locator("#key-status").textContent(), NAV)
+        .toBe("Your key is ready to sign your acceptance.");
+      await capture(person, "meeting-invitation");
+      await person.getByRole("button", { name: "Accept and sign" }).click();
+      await expect
+        .poll(() => person.locator("main").textContent(), NAV)
+        .toContain("You accepted the meeting");
+
+      const now = must(await ellis.client.getBooking(host, bookingId, { mandate: mandate.compact }), "get")
+        .body.booking;
+      expect(now).toMatchObject({ status: "tentative", answer: { by: "person" } });
+      const acceptance = now.meeting?.acceptance;
+      expect(typeof acceptance).toBe("string");
+      // The browser's signature is one the organizer can hand over: the commit takes it.
+      const done = must(
+        await ellis.client.commitMeeting(
+          host,
+          bookingId,
+          { contract_sha256: contract.sha256, acceptances: [acceptance!] },
+          { mandate: mandate.compact },
+        ),
+        "commit",
+      );
+      expect(done.body.booking.status).toBe("confirmed");
     },
   );
 

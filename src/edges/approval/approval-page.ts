@@ -30,7 +30,21 @@ export interface ApprovalView {
    * SchCP §5.12: a meeting the host's person answers as a member, with their own acceptance:
    * the contract as the booking keeps it, and the member (the calendar's owner).
    */
-  readonly meeting?: { readonly contract: string; readonly issuedAt: number; readonly member: string };
+  readonly meeting?: {
+    readonly contract: string;
+    readonly issuedAt: number;
+    readonly member: string;
+    /** The names the person's own contacts give principals (§7.8), never the organizer's labels. */
+    readonly knownAs: Readonly<Record<string, string>>;
+  };
+}
+
+/** Another person in a meeting, as the member's page shows them (§5.12 What a member can trust). */
+export interface MeetingPerson {
+  readonly principal: string;
+  /** The organizer's name for them: shown only in quotes, and only when the person's contacts give none. */
+  readonly label: string;
+  readonly organizer: boolean;
 }
 
 /** The member page's policy: the shared one, and the console's key app script (same origin). */
@@ -52,11 +66,14 @@ export function memberQuestionPage(
   statement: string,
   termsSha256: string,
   meetingId: string,
+  people: readonly MeetingPerson[] = [],
 ): string {
   return page(
     `A meeting at ${v.hostName}`,
     `<h1>You are invited to a meeting</h1><p>${escapeHtml(v.hostName)}</p>` +
-      `<blockquote id="statement">${escapeHtml(statement)}</blockquote>${details(v)}` +
+      `<blockquote id="statement">${escapeHtml(statement)}</blockquote>` +
+      whoIsIn(people, v.meeting.knownAs) +
+      details(v) +
       `<p id="key-status" class="flash info" role="status">Loading your key…</p>` +
       `<form method="post" id="accept-form" data-statement="${escapeHtml(statement)}" ` +
       `data-terms="${escapeHtml(termsSha256)}" data-meeting="${escapeHtml(meetingId)}" ` +
@@ -74,15 +91,41 @@ export function memberQuestionPage(
   );
 }
 
+/**
+ * §5.12 "A member's agent SHOULD show each other person by the name in its own person's
+ * contacts where it knows their principal, and otherwise as someone they don't know, with the
+ * organizer's name for them only in quotes": the statement above is the organizer's words (it
+ * is what gets signed); this list is the person's own.
+ */
+function whoIsIn(people: readonly MeetingPerson[], knownAs: Readonly<Record<string, string>>): string {
+  if (people.length === 0) return "";
+  const item = (p: MeetingPerson): string => {
+    const known = Object.hasOwn(knownAs, p.principal) ? knownAs[p.principal] : undefined;
+    const who =
+      known !== undefined
+        ? `<strong>${escapeHtml(known)}</strong> (in your contacts)`
+        : `someone you don't know, named “${escapeHtml(p.label)}” by the organizer`;
+    return `<li>${who}${p.organizer ? ", who arranged it" : ""}</li>`;
+  };
+  return `<h2>Who is in it</h2><ul id="people">${people.map(item).join("")}</ul>`;
+}
+
 /** The shared page headers (strict CSP: no script, the one stylesheet by its hash). */
 export const APPROVAL_PAGE_HEADERS: Readonly<Record<string, string>> = PAGE_HEADERS;
 
 /** Who booked first: the approver decides on a person, not on a party size. */
 function details(v: ApprovalView): string {
   const contact = v.guest === undefined ? undefined : contactOf(v.guest);
+  // A meeting names its people above (whoIsIn); a guest's name and contact are a booking's.
+  const guest: Array<[string, string]> =
+    v.meeting !== undefined
+      ? []
+      : [
+          ["Guest", v.guest?.name ?? "No name was given"],
+          ["Contact", contact ?? "No contact was given"],
+        ];
   const rows: Array<[string, string]> = [
-    ["Guest", v.guest?.name ?? "No name was given"],
-    ["Contact", contact ?? "No contact was given"],
+    ...guest,
     ["Service", v.serviceName],
     ["When", readableSpan(v.start, v.end, v.timeZone)],
     ["Party", v.partySize === 1 ? "1 person" : `${v.partySize} people`],

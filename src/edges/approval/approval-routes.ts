@@ -15,6 +15,7 @@ import {
   approvalRefusedPage,
   MEMBER_PAGE_HEADERS,
   memberQuestionPage,
+  type MeetingPerson,
   type ApprovalView,
 } from "./approval-page.js";
 import type { Clock } from "../../protocol/clock.js";
@@ -27,6 +28,11 @@ export interface ApprovalRouteDeps {
   readonly clock: Clock;
   /** The booking as the page shows it, or undefined when the host has no such booking. */
   read(hostId: string, bookingId: string): Promise<ApprovalView | undefined>;
+  /**
+   * SchCP §5.12: a fresh link (this origin's path) to the member page of a person's meeting
+   * booking still waiting for their answer, for the console; undefined for any other booking.
+   */
+  memberLink?(hostId: string, bookingId: string): Promise<string | undefined>;
   /** The host's answer through the core; the booking's status after it, or the message of why it failed. */
   answer(hostId: string, bookingId: string, action: "approve" | "decline"): Promise<Result<string, string>>;
   /**
@@ -46,7 +52,7 @@ const MAX_MESSAGE = 500;
 /** The member's statement (§5.12), from the contract the booking keeps; undefined if unreadable. */
 async function memberStatement(
   m: NonNullable<ApprovalView["meeting"]>,
-): Promise<{ statement: string; terms: string; meetingId: string } | undefined> {
+): Promise<{ statement: string; terms: string; meetingId: string; people: MeetingPerson[] } | undefined> {
   const contract = await verifyMeetingContract(m.contract, { now: m.issuedAt });
   if (!contract.ok) return undefined;
   const member = contract.value.claims.members.find((x) => x.principal === m.member && x.business !== true);
@@ -59,6 +65,14 @@ async function memberStatement(
     statement: acceptanceStatement(contract.value.claims, member),
     terms: contract.value.sha256,
     meetingId: contract.value.claims.meeting_id,
+    // Every other person; a business is shown as its own signed offer names it (in the statement).
+    people: contract.value.claims.members
+      .filter((x) => x.business !== true && x.principal !== m.member)
+      .map((x) => ({
+        principal: x.principal,
+        label: x.name,
+        organizer: x.principal === contract.value.claims.iss,
+      })),
   };
 }
 
@@ -83,7 +97,7 @@ export function mountApprovalRoutes(app: Hono, deps: ApprovalRouteDeps): void {
       const words = await memberStatement(meeting);
       if (words === undefined) return html(404, approvalRefusedPage("invalid"));
       return new Response(
-        memberQuestionPage({ ...view, meeting }, words.statement, words.terms, words.meetingId),
+        memberQuestionPage({ ...view, meeting }, words.statement, words.terms, words.meetingId, words.people),
         {
           status: 200,
           headers: MEMBER_PAGE_HEADERS,

@@ -77,4 +77,6 @@ export interface ConsoleAppDeps {
   readonly a2aKeys?: ConsoleA2aKeys;
   /** People's contact lists (SchCP §7.8); absent: no Contacts page. */
   readonly contacts?: ConsoleContacts;
+  /** The member page of a person's meeting booking (SchCP §5.12), where they accept or decline. */
+  readonly approval?: { memberLink?(hostId: string, bookingId: string): Promise<string | undefined> };
 }

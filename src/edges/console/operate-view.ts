@@ -93,6 +93,8 @@ export interface BookingRow {
   readonly answerBy?: string;
   /** The host's counter still open (§5.11), in words: its time, and its place when it names one. */
   readonly counter?: string;
+  /** SchCP §5.12: a meeting the calendar's person answers as a member, with their own acceptance. */
+  readonly meeting?: true;
 }
 
 export interface OperateView {
@@ -218,6 +220,7 @@ function bookingRow(host: HostRuntime, v: BookingView): BookingRow {
     ...(resource !== undefined && { resource }),
     ...(v.status === "pending_host" &&
       v.approvalBy !== undefined && { answerBy: localTime(v.approvalBy, tz) }),
+    ...(v.meeting?.role === "person" && { meeting: true as const }),
     ...(v.status === "pending_host" &&
       v.proposal?.by === "host" && {
         counter:

@@ -158,8 +158,16 @@ function noticesSection(v: OperateView, owner: boolean): string {
   );
 }
 
-const actionPath = (b: BookingRow, action: "approve" | "decline") =>
+const actionPath = (b: BookingRow, action: "approve" | "decline" | "meeting") =>
   `/console/hosts/${encodeURIComponent(b.hostId)}/bookings/${encodeURIComponent(b.bookingId)}/${action}`;
+
+/**
+ * SchCP §5.12: a meeting is answered with the person's own signed acceptance, on its member
+ * page (the host's approve would not do), so its row links there instead of asking here.
+ */
+const meetingAnswer = (b: BookingRow, label: string): string =>
+  `<a class="button" href="${e(actionPath(b, "meeting"))}" aria-label="${e(`Answer the meeting invitation: ${label}`)}">Answer the invitation</a>` +
+  `<p class="note">A meeting of several people: you accept by signing it with your key, or decline with a message.</p>`;
 
 function pendingSection(v: OperateView, csrf: string): string {
   return (
@@ -171,9 +179,12 @@ function pendingSection(v: OperateView, csrf: string): string {
           ["Booking", "Host", "Guest", "Service", "When", "Party", "Answer by", "Answer"],
           v.pending.map((b) => {
             const label = `${b.service}, ${b.when}`;
-            return (
+            const cells =
               `<tr><th scope="row"><code>${e(b.bookingId)}</code></th>${td("Host", b.hostName)}${td("Guest", b.guest)}${td("Service", b.service)}${td("When", b.when)}` +
-              `${td("Party", b.partySize === undefined ? undefined : String(b.partySize))}${td("Answer by", b.answerBy)}<td data-label="Answer">` +
+              `${td("Party", b.partySize === undefined ? undefined : String(b.partySize))}${td("Answer by", b.answerBy)}<td data-label="Answer">`;
+            if (b.meeting === true) return `${cells}${meetingAnswer(b, label)}</td></tr>`;
+            return (
+              cells +
               `<form method="post" action="${e(actionPath(b, "approve"))}">${csrfField(csrf)}` +
               `<button class="approve" type="submit" aria-label="${e(`Approve ${label}`)}">Approve</button></form>` +
               `<form method="post" action="${e(actionPath(b, "decline"))}">${csrfField(csrf)}` +

@@ -305,6 +305,26 @@ export function mountConsole(app: Hono, deps: ConsoleAppDeps, con: ConsoleDeps):
     return home();
   });
 
+  // SchCP §5.12: a person's meeting booking is answered on its member page, signed with their
+  // own key; a fresh link is made for each visit (the link dies with its first answer).
+  app.get("/console/hosts/:hostId/bookings/:bookingId/meeting", async (c) => {
+    const s = await signedIn(c);
+    if (s === undefined) return home();
+    const hostId = c.req.param("hostId");
+    const bookingId = c.req.param("bookingId");
+    const link =
+      (await requireHostAccess(deps.managedHosts, s.viewer, hostId)) && deps.hosts.get(hostId) !== undefined
+        ? await deps.approval?.memberLink?.(hostId, bookingId)
+        : undefined;
+    if (link !== undefined)
+      return new Response(null, { status: 303, headers: { location: link, "cache-control": "no-store" } });
+    await con.sessions.flash(s.id, s.session, {
+      text: `Booking ${bookingId} is no meeting waiting for your answer.`,
+      error: true,
+    });
+    return home();
+  });
+
   const kit: ConsoleKit = {
     html: htmlResponse,
     sameOrigin,

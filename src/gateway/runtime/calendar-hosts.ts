@@ -15,6 +15,8 @@ import { join } from "node:path";
 import type { BookingDeps, HostDirectory, OperatorApi } from "../../booking/api.js";
 import { notifyApprover, type NoticeBudget } from "../../booking/approval/notify.js";
 import { bookingForUpstreamId } from "../../booking/approval/lookup.js";
+import { issueApprovalToken } from "../../booking/approval/links.js";
+import { loadBooking } from "../../booking/bookings/store.js";
 import { guestOnRecord } from "../../booking/bookings/guest.js";
 import type { TentativeRequest } from "../../booking/calendar/host-connector.js";
 import type { LinkUseStore } from "../../booking/approval/links.js";
@@ -369,6 +371,12 @@ export function approvalSender(opts: {
   };
 }
 
+/** The names a person's stored contacts go by (§7.8), for the meeting page (at most the store's cap). */
+async function contactNames(deps: BookingDeps, hostId: string): Promise<Record<string, string>> {
+  const listed = (await deps.contacts?.list(hostId)) ?? [];
+  return Object.fromEntries(listed.map((c) => [c.principal, c.name]));
+}
+
 /** What the approval page reads and does, through the booking core. */
 export function approvalRoutes(opts: {
   readonly deps: BookingDeps;
@@ -401,7 +409,12 @@ export function approvalRoutes(opts: {
       ...(s.approvalBy !== undefined && { answerBy: s.approvalBy }),
       // SchCP §5.12: a person member's meeting is answered with their own acceptance.
       ...(s.meeting?.role === "person" && {
-        meeting: { contract: s.meeting.contract, issuedAt: s.meeting.issuedAt, member: s.meeting.member },
+        meeting: {
+          contract: s.meeting.contract,
+          issuedAt: s.meeting.issuedAt,
+          member: s.meeting.member,
+          knownAs: await contactNames(deps, hostId),
+        },
       }),
     };
   };
@@ -410,6 +423,13 @@ export function approvalRoutes(opts: {
     uses: opts.uses,
     clock: deps.clock,
     read,
+    async memberLink(hostId, bookingId) {
+      const s = (await loadBooking(deps.store, hostId, bookingId))?.state;
+      if (s === undefined || s.meeting?.role !== "person" || s.status !== "pending_host") return undefined;
+      // The link works until the member's deadline, as the one the messenger sent.
+      const expiresAt = s.approvalBy ?? Math.min(s.start, deps.clock.now() + 3_600_000);
+      return `/approve/${issueApprovalToken(opts.secret, { hostId, bookingId: s.upstreamId, expiresAt })}`;
+    },
     async member(hostId, eventId, answer) {
       const loaded = await bookingForUpstreamId(deps.store, hostId, eventId);
       const service = opts.service;

@@ -17,9 +17,10 @@ const NOW = Math.floor(Date.now() / 1000) * 1000;
 const secret = new Uint8Array(32).fill(7);
 const noor = generateEd25519KeyPair();
 const ellis = generateEd25519KeyPair();
+const priya = generateEd25519KeyPair();
 const principal = (k: typeof noor) => principalUrn(jwkThumbprint(k.publicJwk));
 
-async function setUp() {
+async function setUp(knownAs: Record<string, string> = {}) {
   const signed = await signMeetingContract(
     {
       exp: NOW / 1000 + 6 * 3600,
@@ -47,6 +48,14 @@ async function setUp() {
           service_id: "playdate",
           offer_sha256: "B".repeat(42) + "A",
         },
+        {
+          principal: principal(priya),
+          name: "Priya Shah",
+          host: "priya-shah",
+          domain: null,
+          service_id: "playdate",
+          offer_sha256: "C".repeat(42) + "A",
+        },
       ],
       attendees: [{ name: "Mira", relationship: "child" }],
     },
@@ -65,7 +74,7 @@ async function setUp() {
     partySize: 1,
     status,
     answerBy: NOW + 3_600_000,
-    meeting: { contract: signed.value.compact, issuedAt: NOW, member: principal(ellis) },
+    meeting: { contract: signed.value.compact, issuedAt: NOW, member: principal(ellis), knownAs },
   });
   const deps: ApprovalRouteDeps = {
     secret,
@@ -100,12 +109,24 @@ describe("§5.12 a meeting member's approval link", () => {
     expect(res.headers.get("content-security-policy")).toContain("script-src 'self'");
     const html = await res.text();
     expect(html).toContain(
-      "I accept: Playdate arranged by Noor Haddad (noor-haddad), Saturday 17 October 2026 from 12:00 p.m. Eastern time, open-ended, at Trinity Bellwoods Park playground, Toronto, with Mira (child) coming along.",
+      "I accept: Playdate arranged by Noor Haddad (noor-haddad), with Priya Shah (priya-shah), Saturday 17 October 2026 from 12:00 p.m. Eastern time, open-ended, at Trinity Bellwoods Park playground, Toronto, with Mira (child) coming along.",
     );
     expect(html).toContain(`data-terms="${sha}"`);
     expect(html).toContain(`data-owner="${principal(ellis)}"`);
     expect(html).toContain('<script src="/console/key-app.js"></script>');
     expect(html).not.toContain('value="approve"');
+  });
+
+  it("shows each other person by the name in the person's own contacts, else as someone they don't know, the organizer's name only in quotes", async () => {
+    const { app, token } = await setUp({ [principal(noor)]: "Noor (Mira's mum)" });
+    const html = await (await app.request(`/approve/${token}`)).text();
+    const people = /<ul id="people">(.*?)<\/ul>/.exec(html)?.[1] ?? "";
+    expect(people).toBe(
+      "<li><strong>Noor (Mira&#39;s mum)</strong> (in your contacts), who arranged it</li>" +
+        "<li>someone you don't know, named “Priya Shah” by the organizer</li>",
+    );
+    // The member themself is not listed among the others.
+    expect(people).not.toContain("Ellis");
   });
 
   it("posts the signed acceptance to the core, and a decline with the person's message", async () => {

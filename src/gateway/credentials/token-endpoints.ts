@@ -20,6 +20,7 @@
  * Nothing here puts a token, a secret or an upstream error description into a message.
  */
 import * as oauth from "oauth4webapi";
+import { boundedAnswerFetch } from "./bounded-answer.js";
 import type { OAuthProvider, TokenRecord } from "./record.js";
 
 export interface OAuthClient {
@@ -60,9 +61,11 @@ const permanentStatus = (status: number): boolean =>
 export async function refreshGrant(req: RefreshRequest): Promise<RefreshOutcome> {
   const refreshToken = req.record.refreshToken;
   if (refreshToken === undefined) return { kind: "revoked", status: 0, error: "no_refresh_token" };
+  // Every answer read under a byte cap and the call's deadline (bounded-answer.ts).
+  const bounded = { ...req, fetch: boundedAnswerFetch(req.fetch) };
   return req.record.provider === "square"
-    ? refreshSquare(req, refreshToken)
-    : refreshStandard(req, req.record.provider, refreshToken);
+    ? refreshSquare(bounded, refreshToken)
+    : refreshStandard(bounded, req.record.provider, refreshToken);
 }
 
 async function refreshStandard(

@@ -162,6 +162,19 @@ describe("Google (oauth4webapi, form-encoded RFC 6749 §6)", () => {
     noSecrets(t.lines.join("\n"));
   });
 
+  it("an answer past the byte cap is unavailable, however well-formed (nothing past the cap is read)", async () => {
+    const t = setup({ provider: "google", tokenEndpoint: endpoint, expiresAt: NOW - 1 });
+    await t.put();
+    nock("https://oauth2.googleapis.com")
+      .post("/token")
+      .reply(200, {
+        ...(readFixtureJson("google/oauth-refresh-granted.json") as object),
+        pad: "x".repeat(100_000),
+      });
+    await expect(t.provider.accessToken()).rejects.toMatchObject({ code: "unavailable" });
+    expect((await t.vault.get("salon"))?.accessToken).toBe(OLD_ACCESS);
+  });
+
   it("a 5xx before expiry keeps serving the still-valid token", async () => {
     const t = setup({ provider: "google", tokenEndpoint: endpoint, expiresAt: NOW + 60_000 });
     await t.put();
@@ -232,6 +245,19 @@ describe("Square ObtainToken (JSON body, by hand)", () => {
       .reply(401, readFixtureJson("square/oauth-error-invalid-refresh-token.json"));
     await expect(t.provider.accessToken()).rejects.toMatchObject({ code: "unauthorized" });
     expect(t.lines.find((l) => l.includes('"level":"error"'))).toContain("service.not_authorized");
+  });
+
+  it("an answer past the byte cap is unavailable, however well-formed", async () => {
+    const t = setup({ provider: "square", tokenEndpoint: endpoint, expiresAt: NOW - 1 });
+    await t.put();
+    nock("https://connect.squareupsandbox.com")
+      .post("/oauth2/token")
+      .reply(200, {
+        ...(readFixtureJson("square/oauth-obtain-token-refresh.json") as object),
+        pad: "x".repeat(100_000),
+      });
+    await expect(t.provider.accessToken()).rejects.toMatchObject({ code: "unavailable" });
+    expect((await t.vault.get("salon"))?.accessToken).toBe(OLD_ACCESS);
   });
 
   it("a network failure is unavailable", async () => {

@@ -25,6 +25,7 @@ import { HOST_ID_PATTERN } from "../../../booking/hosts/index.js";
 import type { Logger } from "../../../protocol/logger.js";
 import type { OAuthProvider, TokenRecord } from "../../../gateway/credentials/record.js";
 import type { TokenVault } from "../../../gateway/credentials/vault.js";
+import { boundedAnswerFetch } from "../../../gateway/credentials/bounded-answer.js";
 import type { ResolvedProvider } from "./providers.js";
 import { STATE_TTL_MS, type ConnectStateStore } from "./state-store.js";
 import { type Clock, systemClock } from "../../../protocol/clock.js";
@@ -102,7 +103,8 @@ export interface Connect {
 export function createConnect(deps: ConnectDeps): Connect {
   const clock = deps.clock ?? systemClock;
   const ttl = deps.stateTtlMs ?? STATE_TTL_MS;
-  const doFetch = deps.fetch ?? globalThis.fetch;
+  // The token endpoint's answer is read under a byte cap and the call's deadline.
+  const doFetch = boundedAnswerFetch(deps.fetch ?? globalThis.fetch);
   const log = deps.logger;
 
   async function startConnect(req: StartRequest): Promise<Result<URL, ConnectFailure>> {

@@ -29,6 +29,7 @@
  * a secret or an upstream error description into a message or a log field.
  */
 import type { OAuthClient } from "../../../gateway/credentials/token-endpoints.js";
+import { boundedAnswerFetch } from "../../../gateway/credentials/bounded-answer.js";
 import type { TokenRecord } from "../../../gateway/credentials/record.js";
 import type { Result } from "../../../protocol/result.js";
 
@@ -87,7 +88,8 @@ async function post(
   url: string,
   init: { headers: Record<string, string>; body: string },
 ): Promise<Result<{ status: number; body: unknown }, string>> {
-  const doFetch = opts.fetch ?? globalThis.fetch;
+  // The revocation endpoint's answer is read under a byte cap and the call's deadline.
+  const doFetch = boundedAnswerFetch(opts.fetch ?? globalThis.fetch);
   try {
     const answer = await doFetch(url, {
       method: "POST",

@@ -333,6 +333,24 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
     expectNoSecrets(s, denied);
   });
 
+  it("a token answer past the byte cap stores nothing, however well-formed", async () => {
+    const s = setup();
+    const state = (await start(s, provider)).searchParams.get("state") ?? "";
+    const granted = readFixtureJson(t.fixture) as object;
+    const scope = nock(t.origin)
+      .post(t.path)
+      .reply(200, { ...granted, pad: "x".repeat(100_000) });
+    const r = await s.connect.finishConnect(
+      provider,
+      callback(provider, { code: "AUTHCODE-6", state }),
+      "session-A",
+    );
+    scope.done();
+    expect(r).toMatchObject({ ok: false, error: { kind: "exchange_failed" } });
+    expect(await s.vault.get("salon")).toBeUndefined();
+    expectNoSecrets(s, r);
+  });
+
   it("a refused code (400 invalid_grant; Square: its own error shape) stores nothing and says so without leaking", async () => {
     const s = setup();
     const state = (await start(s, provider)).searchParams.get("state") ?? "";

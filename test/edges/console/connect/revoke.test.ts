@@ -88,6 +88,12 @@ describe("Google: POST /revoke, form token=<refresh token>", () => {
     });
   });
 
+  it("an answer past the byte cap is a failure, whatever its status says", async () => {
+    answer = { status: 200, body: { pad: "x".repeat(100_000) } };
+    const r = await revokeGrant(google, undefined, { googleEndpoint: `${base}/revoke` });
+    expect(r).toMatchObject({ kind: "failed" });
+  });
+
   it("another answer, or none, is a failure that quotes no token", async () => {
     answer = { status: 503, body: { error: "backend_error" } };
     const r = await revokeGrant(google, undefined, { googleEndpoint: `${base}/revoke` });

@@ -168,7 +168,7 @@ describe("Google (oauth4webapi, form-encoded RFC 6749 §6)", () => {
     nock("https://oauth2.googleapis.com")
       .post("/token")
       .reply(200, {
-        ...(readFixtureJson("google/oauth-refresh-granted.json") as object),
+        ...readFixtureJson<object>("google/oauth-refresh-granted.json"),
         pad: "x".repeat(100_000),
       });
     await expect(t.provider.accessToken()).rejects.toMatchObject({ code: "unavailable" });
@@ -253,7 +253,7 @@ describe("Square ObtainToken (JSON body, by hand)", () => {
     nock("https://connect.squareupsandbox.com")
       .post("/oauth2/token")
       .reply(200, {
-        ...(readFixtureJson("square/oauth-obtain-token-refresh.json") as object),
+        ...readFixtureJson<object>("square/oauth-obtain-token-refresh.json"),
         pad: "x".repeat(100_000),
       });
     await expect(t.provider.accessToken()).rejects.toMatchObject({ code: "unavailable" });

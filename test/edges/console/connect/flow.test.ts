@@ -336,7 +336,7 @@ describe.each(["google", "microsoft", "square"] as const)("%s callback", (provid
   it("a token answer past the byte cap stores nothing, however well-formed", async () => {
     const s = setup();
     const state = (await start(s, provider)).searchParams.get("state") ?? "";
-    const granted = readFixtureJson(t.fixture) as object;
+    const granted = readFixtureJson<object>(t.fixture);
     const scope = nock(t.origin)
       .post(t.path)
       .reply(200, { ...granted, pad: "x".repeat(100_000) });

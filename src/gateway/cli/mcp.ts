@@ -37,6 +37,7 @@ import { readOrCreateSecret } from "../runtime/secret-files.js";
 import { jsonLinesLogger, systemClock } from "../runtime/support.js";
 import type { CliIo } from "./io.js";
 import { loadHostsConfigFile } from "./config-file.js";
+import { setUpstreamLimits } from "../../connectors/http/limits.js";
 import { readMcpEnv } from "./mcp-env.js";
 import { readServeEnv, redactUrl, upstreamPolicyOf, withSecretFiles } from "./serve-env.js";
 
@@ -141,6 +142,9 @@ export async function startMcp(args: McpArgs, io: CliIo & McpStreams): Promise<n
       fail(serve.error);
       return 2;
     }
+    // UPSTREAM_MAX_* and ICS_MAX_* as for serve: every connector reads its caps on each call
+    // (connectors/http/limits.ts), so they are set before any runs.
+    setUpstreamLimits(serve.value.upstreamLimits);
     const defaults = osbpDefaultsOf(config, `/hosts/${index}`);
     if (!defaults.ok) {
       await closeAll();

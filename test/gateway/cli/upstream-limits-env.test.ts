@@ -1,14 +1,16 @@
 /**
  * The upstream answer caps an operator sets in the environment (docs/connectors.md "Upstream answer
- * limits"; connectors/http/limits.ts) reach every connector: `serve` sets them before any host
- * runs, and a value that is not a size is a start error naming the variable.
+ * limits"; connectors/http/limits.ts) reach every connector: `serve` and `mcp` set them before
+ * any host runs, and a value that is not a size is a start error naming the variable.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { PassThrough } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { readServeEnv } from "../../../src/gateway/cli/serve-env.js";
 import { startServe } from "../../../src/gateway/cli/serve.js";
+import { startMcp } from "../../../src/gateway/cli/mcp.js";
 import {
   DEFAULT_UPSTREAM_LIMITS,
   setUpstreamLimits,
@@ -66,6 +68,33 @@ describe("upstream answer caps from the environment", () => {
     try {
       expect(typeof running, lines.join("\n")).toBe("object");
       expect(upstreamLimits()).toEqual({ ...DEFAULT_UPSTREAM_LIMITS, caldavBytes: 65536 });
+    } finally {
+      if (typeof running === "object") await running.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 30_000);
+  it("mcp sets them too, before its host runs", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "gw-limits-mcp-"));
+    const lines: string[] = [];
+    const stdin = new PassThrough();
+    const running = await startMcp(
+      { host: "maple-street-auto" },
+      {
+        env: { GATEWAY_DATA_DIR: dir, UPSTREAM_MAX_JSON_BYTES: "131072", ICS_MAX_FILE_BYTES: "32768" },
+        out: (l) => lines.push(l),
+        err: (l) => lines.push(l),
+        cwd: dir,
+        stdin,
+        stdout: new PassThrough(),
+      },
+    );
+    try {
+      expect(typeof running, lines.join("\n")).toBe("object");
+      expect(upstreamLimits()).toEqual({
+        ...DEFAULT_UPSTREAM_LIMITS,
+        jsonBytes: 131072,
+        icsFileBytes: 32768,
+      });
     } finally {
       if (typeof running === "object") await running.close();
       await rm(dir, { recursive: true, force: true });

@@ -246,6 +246,8 @@ describe("§7.9 who said yes, on every edge, seen by each edge's own client", { 
     const receipt = await osbpBook(16, "osbp-person");
     if (!receipt.ok) throw new Error(JSON.stringify(receipt.problem));
     expect(receipt.value.text).toMatch(/^Requested .* it is pending until they answer/);
+    // A person's calendar: the person approves, not "the business" (§7.7).
+    expect(receipt.value.text).toContain("Fades on Queen approves each booking in person");
     expect(receipt.value.text).not.toContain("Accepted");
   });
 });

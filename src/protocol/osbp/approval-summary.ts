@@ -36,6 +36,11 @@ export interface ApprovalFacts {
    * until it does, and the user must hear so before approving (a pending booking is not booked).
    */
   readonly awaits_merchant?: boolean;
+  /**
+   * The calendar is a person's own, not a business's (SchCP §7.7, behind this adapter): the
+   * summary names them, since "the merchant" would tell the user something false.
+   */
+  readonly host_person?: string;
 }
 
 /**
@@ -162,17 +167,18 @@ export function buildApprovalSummary(facts: ApprovalFacts): string {
   const out = [`Please confirm this booking: ${what} ${slot}.`];
   out.push(facts.price === undefined ? "Price: not stated." : `Price: ${moneyInWords(facts.price)}.`);
   out.push(paymentProse(facts.payment_requirement, facts.payment_amount));
-  if (facts.cancellation_enabled === false)
-    out.push("The merchant does not offer cancellation for this booking.");
+  // Who is on the other side: the merchant, or the person whose own calendar this is.
+  const who = facts.host_person === undefined ? "The merchant" : clean(facts.host_person);
+  if (facts.cancellation_enabled === false) out.push(`${who} does not offer cancellation for this booking.`);
   if (facts.cancellation_note) out.push(`Cancellation policy: ${sentence(clean(facts.cancellation_note))}`);
   if (facts.cancellation_fee)
     out.push(`A cancellation fee of ${moneyInWords(facts.cancellation_fee)} may apply.`);
   if (facts.no_show_fee) out.push(`A no-show fee of ${moneyInWords(facts.no_show_fee)} may apply.`);
-  if (facts.customer_name)
-    out.push(`The merchant will see the customer name: ${clean(facts.customer_name)}.`);
+  if (facts.customer_name) out.push(`${who} will see the customer name: ${clean(facts.customer_name)}.`);
   if (facts.awaits_merchant === true)
     out.push(
-      "The merchant accepts each booking itself: this request stays pending until they confirm it, and booking.status says when they do.",
+      `${who} accepts each booking ${facts.host_person === undefined ? "itself" : "in person"}: ` +
+        "this request stays pending until they confirm it, and booking.status says when they do.",
     );
   return out.join(" ");
 }

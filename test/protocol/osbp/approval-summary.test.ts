@@ -18,6 +18,13 @@ describe("buildApprovalSummary (OSBP booking.create approval summary)", () => {
     );
   });
 
+  it("at a person's own calendar, names the person where it would say the merchant (SchCP §7.7)", () => {
+    const text = buildApprovalSummary({ ...base(), host_person: "Nora Okafor", awaits_merchant: true });
+    expect(text).toContain("Nora Okafor will see the customer name: Jane Customer.");
+    expect(text).toContain("Nora Okafor accepts each booking in person: this request stays pending");
+    expect(text).not.toContain("The merchant will see");
+  });
+
   it("is deterministic", () => {
     expect(buildApprovalSummary(base())).toBe(buildApprovalSummary(base()));
   });

@@ -220,6 +220,7 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
     // One location: the schedule is the organization, named once.
     schedule_name: base.schedule_name === base.organization_name ? undefined : base.schedule_name,
     ...(awaitsMerchant(ctx) && { awaits_merchant: true }),
+    ...(personHost(ctx) !== undefined && { host_person: personHost(ctx) }),
   };
   const approval = ctx.gate.check({ input, facts }, input.approval);
   if (approval.outcome === "rechallenge") return fail(approval.problem);
@@ -264,7 +265,10 @@ async function attempt(ctx: AdapterContext, input: BookingCreateInput): Promise<
   if (!booked.ok) return fail(refusalProblem(booked.error, "create"));
 
   // 8. The receipt: no customer data in its text.
-  return { ok: true, value: receiptFor(catalog, fixed, input.idempotency_key, booked.value.state) };
+  return {
+    ok: true,
+    value: receiptFor(catalog, fixed, input.idempotency_key, booked.value.state, personHost(ctx)),
+  };
 }
 
 type Chosen = Result<{ readonly provider: CatalogResource | undefined; readonly stated?: Money }, Problem>;
@@ -301,6 +305,7 @@ function receiptFor(
   service: CatalogService,
   idempotencyKey: string,
   booking: BookingState,
+  person: string | undefined,
 ): Receipt {
   const zone = catalog.organization.timezone;
   const local = localWall(booking.start, zone);
@@ -309,7 +314,7 @@ function receiptFor(
   const when = `${service.name} on ${dateText(local)} at ${hhmmText(local)} (${zone})${withWhom}`;
   const text =
     booking.status === "pending_host"
-      ? `Requested ${when}. The business approves each booking: it is pending until they answer; ` +
+      ? `Requested ${when}. ${person === undefined ? "The business approves each booking" : `${person} approves each booking in person`}: it is pending until they answer; ` +
         `check booking.status. Appointment id: ${booking.bookingId}.`
       : `Booked ${when}.${answerText(booking)} Appointment id: ${booking.bookingId}.`;
   return { id: `receipt_${idempotencyKey}`, booking_id: booking.bookingId, text };
@@ -325,6 +330,12 @@ function answerText(booking: BookingState): string {
     return ` Accepted by a rule the host set in advance ("${a.rule ?? ""}"); they have not seen it yet.`;
   if (a?.by === "person") return " Accepted by the host in person.";
   return "";
+}
+
+/** A person's own calendar (SchCP §7.7): their name, for the words the user reads. */
+function personHost(ctx: AdapterContext): string | undefined {
+  const host = ctx.core.host(ctx.hostId);
+  return host?.config.kind === "person" ? host.config.name : undefined;
 }
 
 /** Whether the host, or its upstream, holds each booking for the business to accept. */

@@ -68,6 +68,12 @@ export interface HoldOwner {
   /** An honoured attester (§7.5): the hold draws on its pool instead of the unproven one. */
   readonly attester?: string;
   readonly mandates: readonly MandateCount[];
+  /**
+   * The host's own offer to the guest (a change proposal or counter, §5.8, §5.11), held in the
+   * guest's name so they may accept it: they never asked for it, so its lapse is no hold of
+   * theirs abandoned (§7.3 counts "holds that expired unconfirmed" against who placed them).
+   */
+  readonly offeredByHost?: true;
 }
 
 export interface HoldCaps {

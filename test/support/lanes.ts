@@ -129,9 +129,9 @@ export function classify(root: string, files: readonly string[] = testFiles(root
     const lanes = new Set(found.map(([lane]) => lane));
     const lane = LANES.find((l) => l === "unit" || lanes.has(l)) ?? "unit";
     const reasons = found.filter(([l]) => l === lane).map(([, why]) => why);
-    const code = stripTypeImports(stripComments(readFileSync(join(root, file), "utf8")));
-    const alone = ALONE_MARKERS.some((pattern) => pattern.test(code));
+    // A file that measures the loop, itself or through a test helper it imports, runs alone.
     const shared = sharedState(root, file, new Set());
+    const alone = shared.has("alone");
     const isolated = alone || shared.has("other");
     return { file, lane, isolated, nock: !isolated && shared.has("nock"), alone, reasons };
   });
@@ -167,13 +167,14 @@ export function filesByProject(root: string): Record<Project, string[]> {
  * What process-wide state a file or a test helper it imports changes: "nock" (NOCK_MARKER),
  * "other" (ISOLATION_MARKERS), both or neither.
  */
-function sharedState(root: string, file: string, seen: Set<string>): Set<"nock" | "other"> {
-  const found = new Set<"nock" | "other">();
+function sharedState(root: string, file: string, seen: Set<string>): Set<"nock" | "other" | "alone"> {
+  const found = new Set<"nock" | "other" | "alone">();
   if (seen.has(file) || file === SELF) return found;
   seen.add(file);
   const code = stripTypeImports(stripComments(readFileSync(join(root, file), "utf8")));
   if (NOCK_MARKER.test(code)) found.add("nock");
   if (ISOLATION_MARKERS.some((pattern) => pattern.test(code))) found.add("other");
+  if (ALONE_MARKERS.some((pattern) => pattern.test(code))) found.add("alone");
   for (const spec of relativeImports(code)) {
     const target = resolveImport(root, file, spec);
     if (target === undefined || !target.startsWith("test/")) continue;

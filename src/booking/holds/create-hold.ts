@@ -264,6 +264,7 @@ export async function prepareHold(
       ...(grant.attester !== undefined && { attester: grant.attester }),
       // A change offer counts against the agent's cap, not max_bookings (§5.7, §7.1).
       mandates: params.kind === "booking" ? (authority?.holdLimits ?? []) : [],
+      ...(c.hostInitiated && { offeredByHost: true as const }),
     },
     // §5.10 Locks: the store counts the host's tentative bookings against these caps like holds,
     // in the step that places the hold (HoldStore.placeHold).

@@ -107,9 +107,13 @@ export function storedOwner(owner: HoldOwner): HoldOwner {
     jti: m.jti,
     maxBookings: m.maxBookings,
   }));
-  return owner.attester === undefined
-    ? { agentKey: owner.agentKey, principal: owner.principal, mandates }
-    : { agentKey: owner.agentKey, principal: owner.principal, attester: owner.attester, mandates };
+  return {
+    agentKey: owner.agentKey,
+    principal: owner.principal,
+    ...(owner.attester !== undefined && { attester: owner.attester }),
+    mandates,
+    ...(owner.offeredByHost === true && { offeredByHost: true as const }),
+  };
 }
 
 /** Stored as [{resourceId, units, type}]; Lua's cjson writes an empty list as {}. */

@@ -44,7 +44,8 @@ function ownerJson(owner: HoldOwner): string {
     mandates += `{"rootIss":${str(m.rootIss)},"jti":${str(m.jti)},"maxBookings":${num(m.maxBookings, "maxBookings")}}`;
   }
   const attester = owner.attester === undefined ? "" : `,"attester":${str(owner.attester)}`;
-  return `{"agentKey":${str(owner.agentKey)},"principal":${str(owner.principal)}${attester},"mandates":[${mandates}]}`;
+  const offered = owner.offeredByHost === true ? `,"offeredByHost":true` : "";
+  return `{"agentKey":${str(owner.agentKey)},"principal":${str(owner.principal)}${attester},"mandates":[${mandates}]${offered}}`;
 }
 
 export class PlaceArgsBuilder {

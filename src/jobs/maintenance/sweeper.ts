@@ -1,7 +1,8 @@
 /**
  * The active sweeper: frees lapsed holds and reports each expiry once (the store hands every
- * ExpiryEvent to exactly one consumer, across processes). For each expiry it records
- * "expired" for the agent, the principal and the attester (SchCP §7.3 reputation-scaled TTL)
+ * ExpiryEvent to exactly one consumer, across processes). For each expiry of a hold the guest
+ * placed it records "expired" for the agent, the principal and the attester (SchCP §7.3
+ * reputation-scaled TTL; not for a host's own offer, HoldOwner.offeredByHost)
  * and, when the hold was placed with a callback_url, queues hold.expired (§5.8).
  *
  * Failures are contained: one host's error does not stop the others, one expiry's does not
@@ -111,10 +112,13 @@ async function sweepHost(deps: SweeperDeps, hostId: string, options: SweepOption
 async function handleExpiry(deps: SweeperDeps, event: ExpiryEvent): Promise<boolean> {
   const now = deps.clock.now();
   const { owner } = event;
-  const subjects: ReputationSubject[] = [{ kind: "agent", id: owner.agentKey }];
-  if (owner.principal !== null) subjects.push({ kind: "principal", id: owner.principal });
-  if (owner.attester !== undefined) subjects.push({ kind: "attester", id: owner.attester });
-  await Promise.all(subjects.map((s) => deps.store.recordOutcome(s, "expired", now)));
+  // A host's own offer the guest let lapse is no abandoned hold of theirs (§7.3; HoldOwner).
+  if (owner.offeredByHost !== true) {
+    const subjects: ReputationSubject[] = [{ kind: "agent", id: owner.agentKey }];
+    if (owner.principal !== null) subjects.push({ kind: "principal", id: owner.principal });
+    if (owner.attester !== undefined) subjects.push({ kind: "attester", id: owner.attester });
+    await Promise.all(subjects.map((s) => deps.store.recordOutcome(s, "expired", now)));
+  }
 
   const record = await deps.store.getHold(event.hostId, event.holdId, now);
   if (record === undefined) return false; // pruned long after it ended: nothing left to send

@@ -623,7 +623,30 @@ describe("createHold for change offers (§5.7, §5.8)", () => {
       by: "guest",
     });
     expect(created.record.owner.mandates).toEqual([]);
+    // The guest asked for it: its lapse counts against them like any hold (§7.3).
+    expect(created.record.owner.offeredByHost).toBeUndefined();
     expect(validateSchcp("OfferClaims", claims).ok).toBe(true);
+  });
+
+  it("a host's own change offer is held in the guest's name and marked the host's, so its lapse is none of theirs (§7.3)", async () => {
+    const { d, host } = setup();
+    const created = valueOf(
+      await createHold(d, host, {
+        caller: { agentKey: thumb(agent) },
+        principal: principalOf(principal),
+        serviceId: "oil-change",
+        start: THU_1300,
+        ttlMs: 5 * MIN,
+        partySize: 1,
+        kind: "change",
+        bookingId: "b_1",
+        proposalId: "p_2",
+        by: "host",
+        overlapBookingId: "b_1",
+        booking: bookingFor("b_1", offerSha256("a.b.c")),
+      }),
+    );
+    expect(created.record.owner).toMatchObject({ agentKey: thumb(agent), offeredByHost: true });
   });
 
   it("needs reschedule in scope, and a mandate at all", async () => {

@@ -101,6 +101,24 @@ describe("sweeper: hold.expired and reputation (SchCP §5.8, §7.3)", () => {
     expect((await store.reputation({ kind: "agent", id: OWNER.agentKey }, AFTER)).lifetime).toBe(2);
   });
 
+  it("a host's own offer the guest let lapse (a proposal or counter) is no abandoned hold of theirs: nothing recorded (§7.3)", async () => {
+    const store = new MemoryHoldStore();
+    await placeOrThrow(
+      store,
+      holdRequest(HOST, {
+        holdId: "h_offer",
+        owner: { ...OWNER, offeredByHost: true },
+        payload: payload("h_offer", { kind: "change" }),
+      }),
+    );
+    expect(await sweepExpiredHolds(deps(store))).toMatchObject({ expired: 1, events: 1, errors: 0 });
+    for (const subject of [
+      { kind: "agent", id: OWNER.agentKey },
+      { kind: "principal", id: OWNER.principal ?? "" },
+    ] as const)
+      expect((await store.reputation(subject, AFTER)).lifetime, subject.kind).toBe(0);
+  });
+
   it("does not touch holds that have not lapsed", async () => {
     const store = new MemoryHoldStore();
     await placeOrThrow(store, holdRequest(HOST));
@@ -225,6 +243,23 @@ describe("sweeper against the Redis store: two processes, still one hold.expired
       expect(ids).toHaveLength(20);
       expect(new Set(ids).size).toBe(20);
       expect((await a.reputation({ kind: "agent", id: OWNER.agentKey }, AFTER)).lifetime).toBe(20);
+    } finally {
+      await dropPrefix(a.redis, keyPrefix);
+      await a.close();
+      await b.close();
+    }
+  });
+
+  it("a host's own offer keeps its mark through the store: its lapse records nothing (§7.3)", async () => {
+    const keyPrefix = uniquePrefix("sweeper-offer");
+    const a = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    const b = await createRedisGatewayStore({ url: redis.url, keyPrefix });
+    try {
+      const offer = { ...OWNER, agentKey: "agent-offered", offeredByHost: true as const };
+      await placeOrThrow(a, holdRequest(HOST, { holdId: "h_offer_r", owner: offer }));
+      expect((await a.getHold(HOST, "h_offer_r", NOW))?.owner.offeredByHost).toBe(true);
+      expect(await sweepExpiredHolds(deps(b))).toMatchObject({ expired: 1, events: 1, errors: 0 });
+      expect((await b.reputation({ kind: "agent", id: "agent-offered" }, AFTER)).lifetime).toBe(0);
     } finally {
       await dropPrefix(a.redis, keyPrefix);
       await a.close();

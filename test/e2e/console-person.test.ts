@@ -31,7 +31,7 @@ import {
   wallClockToInstant,
   type LocalDate,
 } from "../../src/protocol/time/index.js";
-import { verifyHoldOffer, type DiscoveredHost } from "../../src/agent/index.js";
+import { verifyHoldOffer, type DiscoveredHost, type IssuedMandate } from "../../src/agent/index.js";
 import { startBasicAuthProxy, type BasicAuthProxy } from "../support/basic-auth-proxy.js";
 import { launchChromium } from "../support/chromium.js";
 import { repoRoot } from "../support/fixtures.js";
@@ -72,6 +72,31 @@ const at = (d: LocalDate, hour: number): number => {
 };
 /** Next week's Wednesday in the person's zone. */
 const nextWednesday = (): LocalDate => addDays(today(), 8 - isoWeekday(today()) + 2);
+
+/** Ellis (a contact) finds the person's calendar and the coffee starts free on `day`. */
+async function coffeeOn(
+  day: LocalDate,
+  limit = 5,
+): Promise<{ host: DiscoveredHost; mandate: IssuedMandate; starts: string[] }> {
+  const host = must(
+    await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
+    "discover",
+  );
+  const mandate = await openMandate(ellis, HOST_ID);
+  const slots = must(
+    await ellis.client.availability(
+      host,
+      {
+        service_id: "coffee",
+        window: { start: formatInstant(at(day, 0), ZONE), end: formatInstant(at(addDays(day, 1), 0), ZONE) },
+        limit,
+      },
+      { mandate: mandate.compact },
+    ),
+    "availability",
+  ).body.slots;
+  return { host, mandate, starts: slots.map((x) => x.start) };
+}
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
@@ -341,28 +366,8 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
     "a booking no rule covers waits for the person, who answers it in the console: answer.by person",
     { timeout: 90_000 },
     async () => {
-      const host = must(
-        await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
-        "discover",
-      );
-      const mandate = await openMandate(ellis, HOST_ID);
-      const thursday = addDays(nextWednesday(), 1);
-      const slots = must(
-        await ellis.client.availability(
-          host,
-          {
-            service_id: "coffee",
-            window: {
-              start: formatInstant(at(thursday, 0), ZONE),
-              end: formatInstant(at(addDays(thursday, 1), 0), ZONE),
-            },
-            limit: 5,
-          },
-          { mandate: mandate.compact },
-        ),
-        "availability",
-      ).body.slots;
-      const booked = await holdAndBook(ellis, host, "coffee", slots[0]!.start, mandate);
+      const { host, mandate, starts } = await coffeeOn(addDays(nextWednesday(), 1));
+      const booked = await holdAndBook(ellis, host, "coffee", starts[0]!, mandate);
       expect(booked.reply.body.booking.status).toBe("pending_host");
 
       await person.goto(`${server.publicOrigin}/`);
@@ -384,32 +389,12 @@ describe("a person's calendar: contacts, a rule signed in the console, and a boo
     "§5.12 a contact's meeting: the person answers the invitation from the console, signing the acceptance in the browser; the organizer commits with it",
     { timeout: 90_000 },
     async () => {
-      const host = must(
-        await ellis.client.discoverHost(`${server.publicOrigin}/hosts/${HOST_ID}/scheduling.json`),
-        "discover",
-      );
-      const mandate = await openMandate(ellis, HOST_ID);
       // A Friday: Ellis's rule answers Wednesdays only, so the person is asked.
-      const friday = addDays(nextWednesday(), 2);
-      const slots = must(
-        await ellis.client.availability(
-          host,
-          {
-            service_id: "coffee",
-            window: {
-              start: formatInstant(at(friday, 0), ZONE),
-              end: formatInstant(at(addDays(friday, 1), 0), ZONE),
-            },
-            limit: 5,
-          },
-          { mandate: mandate.compact },
-        ),
-        "availability",
-      ).body.slots;
+      const { host, mandate, starts } = await coffeeOn(addDays(nextWednesday(), 2));
       const hold = must(
         await ellis.client.hold(
           host,
-          { service_id: "coffee", start: slots[0]!.start },
+          { service_id: "coffee", start: starts[0]! },
           { mandate: mandate.compact },
         ),
         "hold",

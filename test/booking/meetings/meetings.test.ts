@@ -188,6 +188,17 @@ async function confirmWith(c: Cast, h: Held, meeting: string, extra: Partial<Con
   });
 }
 
+/** Confirms each hold with the contract, in order; the booking ids. */
+async function confirmAll(c: Cast, held: readonly Held[], contractJws: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const h of held) {
+    const r = await confirmWith(c, h, contractJws);
+    if (!r.ok) throw new Error(JSON.stringify(r.error));
+    ids.push(r.value.body.booking.booking_id);
+  }
+  return ids;
+}
+
 const stateOf = async (c: Cast, hostId: string, id: string): Promise<BookingState> =>
   (await loadBooking(c.w.deps.store, hostId, id))!.state;
 
@@ -269,12 +280,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const c = await cast(storeKind);
     const held = [await holdAt(c, "bistro"), await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held);
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     expect((await stateOf(c, "bistro", ids[0]!)).status).toBe("pending_host");
     const ellisYes = await acceptanceBy(c, c.ellis, k.compact);
     // §5.12 Commit: "A business's booking still pending_host cannot be: the business has not said yes".
@@ -343,12 +349,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const c = await cast(storeKind);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held);
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     const missing = await commitAt(c, "noor", ids[0]!, k.sha256, []);
     expect(!missing.ok && missing.error).toMatchObject({
       reason: "awaiting_members",
@@ -378,12 +379,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const c = await cast(storeKind);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held, { exp: Math.floor(c.w.clock.now() / 1000) + 3600 });
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
     const back = await takeBackMeeting(c.w.deps, "ellis", ids[1]!, "Sorry, not this weekend.");
     if (!back.ok) throw new Error(JSON.stringify(back.error));
@@ -406,12 +402,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     const c = await cast(storeKind);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held);
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     await acceptMeeting(c.w.deps, "ellis", ids[1]!, await acceptanceBy(c, c.ellis, k.compact));
     const k2 = await contract(c, held, { revision: 2 });
     const caller = await callerFor(c.w, c.noor, { hostId: "ellis" });
@@ -444,12 +435,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     await keepRule(c);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held);
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     const ellis = await stateOf(c, "ellis", ids[1]!);
     expect(ellis).toMatchObject({ status: "tentative", answer: { by: "rule", rule: "Coffee with Noor" } });
     const given = ellis.meeting?.acceptance;
@@ -470,12 +456,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     await keepRule(c);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held);
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     const first = (await stateOf(c, "ellis", ids[1]!)).meeting?.acceptance;
     const k2 = await contract(c, held, { revision: 2 });
     const accepted = () => c.w.outbox.types().filter((t) => t === "booking.accepted").length;
@@ -507,12 +488,7 @@ describe.each(["memory", "redis"] as const)("§5.12 meetings on the %s store", (
     await keepRule(c);
     const held = [await holdAt(c, "noor"), await holdAt(c, "ellis")];
     const k = await contract(c, held, { ellisAnswers: "person" });
-    const ids: string[] = [];
-    for (const h of held) {
-      const r = await confirmWith(c, h, k.compact);
-      if (!r.ok) throw new Error(JSON.stringify(r.error));
-      ids.push(r.value.body.booking.booking_id);
-    }
+    const ids = await confirmAll(c, held, k.compact);
     // Ellis answers the first contract in person (it asks for that), so the booking's answer is by person.
     const own = await acceptanceBy(c, c.ellis, k.compact);
     for (const [i, hostId] of (["noor", "ellis"] as const).entries()) {

@@ -141,15 +141,15 @@ export function moneyInWords(m: OsbpMoney): string {
   return `an amount not known in advance (${m.currency})`;
 }
 
-function paymentProse(requirement: PaymentRequirement, amount: OsbpMoney | undefined): string {
+function paymentProse(requirement: PaymentRequirement, amount: OsbpMoney | undefined, who: string): string {
   const of = amount === undefined ? "" : ` of ${moneyInWords(amount)}`;
   switch (requirement) {
     case "none":
       return "No upfront payment or deposit is required to book.";
     case "deposit":
-      return `The merchant requires a deposit${of}; this booking does not collect it.`;
+      return `${who} requires a deposit${of}; this booking does not collect it.`;
     case "full_prepay":
-      return `The merchant requires full prepayment${of}; this booking does not collect it.`;
+      return `${who} requires full prepayment${of}; this booking does not collect it.`;
     case "unknown":
       return "Whether an upfront payment is required is not known.";
   }
@@ -166,9 +166,9 @@ export function buildApprovalSummary(facts: ApprovalFacts): string {
 
   const out = [`Please confirm this booking: ${what} ${slot}.`];
   out.push(facts.price === undefined ? "Price: not stated." : `Price: ${moneyInWords(facts.price)}.`);
-  out.push(paymentProse(facts.payment_requirement, facts.payment_amount));
   // Who is on the other side: the merchant, or the person whose own calendar this is.
   const who = facts.host_person === undefined ? "The merchant" : clean(facts.host_person);
+  out.push(paymentProse(facts.payment_requirement, facts.payment_amount, who));
   if (facts.cancellation_enabled === false) out.push(`${who} does not offer cancellation for this booking.`);
   if (facts.cancellation_note) out.push(`Cancellation policy: ${sentence(clean(facts.cancellation_note))}`);
   if (facts.cancellation_fee)

@@ -19,7 +19,14 @@ describe("buildApprovalSummary (OSBP booking.create approval summary)", () => {
   });
 
   it("at a person's own calendar, names the person where it would say the merchant (SchCP §7.7)", () => {
-    const text = buildApprovalSummary({ ...base(), host_person: "Nora Okafor", awaits_merchant: true });
+    const text = buildApprovalSummary({
+      ...base(),
+      host_person: "Nora Okafor",
+      awaits_merchant: true,
+      payment_requirement: "deposit",
+      payment_amount: { amount_minor: 2000, currency: "USD" },
+    });
+    expect(text).toContain("Nora Okafor requires a deposit of USD 20.00");
     expect(text).toContain("Nora Okafor will see the customer name: Jane Customer.");
     expect(text).toContain("Nora Okafor accepts each booking in person: this request stays pending");
     expect(text).not.toContain("The merchant will see");

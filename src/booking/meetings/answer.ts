@@ -23,7 +23,7 @@ import { endBooking } from "../bookings/cancel.js";
 import { edgesOf } from "../contract.js";
 import { notifyGuest } from "../bookings/edges.js";
 import { invalidState, refuse } from "../bookings/refuse.js";
-import type { BookingEnding, BookingState } from "../bookings/state.js";
+import type { BookingAnswer, BookingEnding, BookingState } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { coveringRule } from "../answers/decide.js";
 import type { MeetingRuleYes, MeetingTerms, StoredMeeting, VerifiedAcceptance } from "./types.js";
@@ -31,8 +31,15 @@ import type { MeetingRuleYes, MeetingTerms, StoredMeeting, VerifiedAcceptance } 
 export const meetingInvalid = (message: string): BookingRefusal =>
   refuse("invalid_request", "meeting_invalid", message);
 
-const acceptanceInvalid = (message: string): BookingRefusal =>
+export const acceptanceInvalid = (message: string): BookingRefusal =>
   refuse("invalid_request", "acceptance_invalid", message);
+
+/** The booking's answer an acceptance gives (§7.9): the person, or a rule and its label. */
+export const answerOf = (v: Pick<VerifiedAcceptance, "by" | "rule">, at: number): BookingAnswer => ({
+  by: v.by,
+  ...(v.rule !== undefined && { rule: v.rule }),
+  at,
+});
 
 /** Checks one acceptance through the edge that keeps the booking's contract. */
 export async function verifyAcceptanceOf(
@@ -100,7 +107,7 @@ export async function acceptMeeting(
       return ok({
         ...rest,
         status: "tentative",
-        answer: { by: v.by, ...(v.rule !== undefined && { rule: v.rule }), at: now },
+        answer: answerOf(v, now),
         meeting: { ...again.value, acceptance },
       });
     },

@@ -22,7 +22,7 @@ import { invalidState, refuse, upstreamRefusal } from "../bookings/refuse.js";
 import type { BookingState } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { recordBookerOutcome } from "../participants/respond.js";
-import { meetingInvalid, verifyAcceptanceOf } from "./answer.js";
+import { answerOf, meetingInvalid, verifyAcceptanceOf } from "./answer.js";
 import { commitRevision } from "./revise-confirmed.js";
 import type { MeetingAnswerer, StoredMeeting, VerifiedAcceptance } from "./types.js";
 
@@ -119,7 +119,7 @@ export async function commitMeeting(
         sequence: s.sequence + 1,
         meeting,
         ...(ownAnswer && {
-          answer: { by: own.by, ...(own.rule !== undefined && { rule: own.rule }), at: now },
+          answer: answerOf(own, now),
         }),
       });
     },

@@ -25,7 +25,7 @@ import { contractMismatch, invalidState, refuse } from "../bookings/refuse.js";
 import type { BookingEnding, BookingState, StoredProposal } from "../bookings/state.js";
 import { hostBooking, saveBooking } from "../bookings/store.js";
 import { applyMove, withoutProposal } from "../changes/apply-move.js";
-import { meetingInvalid, ruleYes, verifyAcceptanceOf } from "./answer.js";
+import { acceptanceInvalid, answerOf, meetingInvalid, ruleYes, verifyAcceptanceOf } from "./answer.js";
 import { revisionRefusal } from "./revise.js";
 import type {
   MeetingAnswerer,
@@ -34,9 +34,6 @@ import type {
   PendingMeetingRevision,
   StoredMeeting,
 } from "./types.js";
-
-const acceptanceInvalid = (message: string): BookingRefusal =>
-  refuse("invalid_request", "acceptance_invalid", message);
 
 /** The checks a revision of a confirmed meeting must pass beyond revisionRefusal's. */
 export function confirmedRevisionRefusal(
@@ -159,12 +156,12 @@ export async function acceptRevision(
       if (!again.ok) return again;
       if (again.value.terms.contractSha256 !== hash)
         return err(acceptanceInvalid("the acceptance names another revision of the contract"));
-      const answer = {
-        by: verified.value.by,
-        ...(verified.value.rule !== undefined && { rule: verified.value.rule }),
-        at: now,
+      const pendingRevision = {
+        ...again.value,
+        answered: true,
+        acceptance,
+        answer: answerOf(verified.value, now),
       };
-      const pendingRevision = { ...again.value, answered: true, acceptance, answer };
       return ok({ ...s, meeting: { ...(s.meeting as StoredMeeting), pendingRevision } });
     },
     now,

@@ -7,229 +7,41 @@
  * revision Ellis says no to is dropped at hers and withdrawn at Noor's; accepting a change
  * offer directly on a meeting booking is meeting_invalid.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
 import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
-import type { BookingResponse } from "../../src/protocol/schcp/types.js";
 import { offerSha256 } from "../../src/protocol/schcp/offer/index.js";
-import { openRedis } from "../../src/redis/client.js";
-import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
-import { HOUR_MS, must, operator, refusalOf, type E2eAgent } from "./support/agents.js";
-import { startGateway, type E2eGateway } from "./support/gateway.js";
-import { CALLBACK_ORIGIN, startWebhookSink, type WebhookSink } from "./support/webhooks.js";
+import { must, operator, refusalOf, type E2eAgent } from "./support/agents.js";
+import type { E2eGateway } from "./support/gateway.js";
+import { MeetingWorld, PLACE, TZ, type Meeting } from "./support/meetings.js";
+import type { WebhookSink } from "./support/webhooks.js";
 
-const TZ = "America/Toronto";
-const PLACE = { name: "Trinity Bellwoods Park", locality: "Toronto" };
 const PEOPLE = ["noor", "ellis"] as const;
 type Person = (typeof PEOPLE)[number];
+type Calendar = Person | "cafe" | "shop";
 
-let redis: TestRedis;
-let prefix: string;
+let w: MeetingWorld<Person>;
 let gw: E2eGateway;
 let sink: WebhookSink;
-let dir: string;
-const clock = { now: (): number => (gw === undefined ? Date.now() : gw.clock.now()) };
-const agents = {} as Record<Person, E2eAgent>;
-const hosts = {} as Record<Person | "cafe" | "shop", DiscoveredHost>;
-
-function calendarHost(id: string, extra: Record<string, unknown>): Record<string, unknown> {
-  const path = join(dir, id);
-  mkdirSync(path);
-  return {
-    id,
-    name: id,
-    timezone: TZ,
-    connector: { type: "ics-dir", settings: { path } },
-    calendar: {
-      capacity: "me",
-      hours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, open: "08:00", close: "20:00" })),
-      services: [{ id: "coffee", name: "Coffee", duration: "PT1H" }],
-      granularity: "PT1H",
-      approver: { email: `${id}@example.com` },
-    },
-    ...extra,
-  };
-}
+let agents: Record<Person, E2eAgent>;
+let hosts: Record<Calendar, DiscoveredHost>;
 
 beforeAll(async () => {
-  redis = await startTestRedis();
-  prefix = uniquePrefix("meeting-revisions");
-  sink = await startWebhookSink();
-  dir = mkdtempSync(join(tmpdir(), "e2e-meeting-revisions-"));
-  for (const p of PEOPLE) {
-    const key = createAgentKey();
-    agents[p] = {
-      key,
-      client: new SchcpClient({ agentKey: key, clock }),
-      keyApp: new KeyApp({ principalKey: createAgentKey(), clock }),
-    };
-  }
-  const person = (p: Person) =>
-    calendarHost(p, {
-      kind: "person",
-      owner: agents[p].keyApp.principal,
-      services: [{ service_id: "coffee", location: "elsewhere" }],
-    });
-  const business = (id: string, meetings: boolean) =>
-    calendarHost(id, {
-      kind: "business",
-      policies: { confirmation: "instant", ...(meetings && { meetings: true }) },
-    });
-  gw = await startGateway({
-    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false)] },
-    redisUrl: redis.url,
-    redisKeyPrefix: prefix,
-    runtime: { webhookFetch: sink.transport, workers: { approvalsMs: 3_600_000 } },
-  });
-  for (const id of [...PEOPLE, "cafe", "shop"] as const) {
-    expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
-    hosts[id] = must(
-      await agents.noor.client.discoverHost(`${gw.origin}/hosts/${id}/scheduling.json`),
-      `discover ${id}`,
-    );
-  }
+  w = await MeetingWorld.start({ name: "meeting-revisions", people: PEOPLE });
+  ({ gw, sink, agents, hosts } = w);
 }, 120_000);
 
 afterAll(async () => {
-  await gw?.close();
-  await sink?.close();
-  const admin = openRedis(redis.url);
-  await dropPrefix(admin, prefix);
-  await dropPrefix(admin, `{${prefix}`);
-  await admin.quit();
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await w?.close();
 });
 
-/** A start `days` ahead at `hour`:00 in Toronto (each test its own day, so holds never collide). */
-function startIn(days: number, hour = 10): { start: string; end: string } {
-  const d = new Date(clock.now() + days * 24 * HOUR_MS);
-  const ymd = d.toISOString().slice(0, 10);
-  const offset = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, timeZoneName: "longOffset" })
-    .formatToParts(new Date(`${ymd}T15:00:00Z`))
-    .find((p) => p.type === "timeZoneName")!
-    .value.replace("GMT", "");
-  const hh = (h: number) => String(h).padStart(2, "0");
-  return { start: `${ymd}T${hh(hour)}:00:00${offset}`, end: `${ymd}T${hh(hour + 1)}:00:00${offset}` };
-}
-
-interface Held {
-  readonly hostId: string;
-  readonly holdId: string;
-  readonly offerSha256: string;
-}
-
-type Calendar = Person | "cafe" | "shop";
-
-async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Promise<Held> {
-  const host = hosts[cal];
-  const business = cal === "cafe" || cal === "shop";
-  const hold = must(
-    await agents.noor.client.hold(
-      host,
-      {
-        service_id: "coffee",
-        start,
-        ...(!business && { place: PLACE }),
-        callback_url: `${CALLBACK_ORIGIN}/hooks/noor`,
-      },
-      { mandate: mandate.compact },
-    ),
-    `hold at ${cal}`,
-  );
-  const held = must(await verifyHoldOffer(hold.body, host), "verify hold");
-  return { hostId: cal, holdId: hold.body.hold_id, offerSha256: held.offer.sha256 };
-}
-
-interface Meeting {
-  readonly contract: string;
-  readonly sha256: string;
-  readonly mandate: IssuedMandate;
-  readonly bookings: Record<string, BookingResponse>;
-  readonly statuses: Record<string, number>;
-}
-
-/** Holds `day`'s hour at every calendar, signs the contract, confirms each hold with it. */
-async function arrange(
-  day: number,
-  calendars: readonly Calendar[],
-  opts: { expInSec?: number } = {},
-): Promise<Meeting> {
-  const { start, end } = startIn(day);
-  const mandate = await agents.noor.keyApp.issueMandate({
-    agent: agents.noor.key,
-    audience: [...calendars],
-    scope: ["hold", "book", "cancel", "reschedule"],
-  });
-  const held: Held[] = [];
-  for (const cal of calendars) held.push(await holdAt(cal, start, mandate));
-  const signed = must(
-    await agents.noor.keyApp.signMeetingContract({
-      exp: Math.floor(clock.now() / 1000) + (opts.expInSec ?? 6 * 3600),
-      meeting_id: `mtg_${day}`,
-      revision: 1,
-      title: "Coffee",
-      tz: TZ,
-      start,
-      end,
-      place: PLACE,
-      members: held.map((h) => {
-        const business = h.hostId === "cafe" || h.hostId === "shop";
-        return {
-          principal: business ? `urn:schcp:host:${h.hostId}` : agents[h.hostId as Person].keyApp.principal,
-          name: h.hostId,
-          host: h.hostId,
-          domain: null,
-          service_id: "coffee",
-          offer_sha256: h.offerSha256,
-          ...(business && { business: true as const }),
-        };
-      }),
-    }),
-    "sign contract",
-  );
-  const bookings: Record<string, BookingResponse> = {};
-  const statuses: Record<string, number> = {};
-  for (const h of held) {
-    const reply = must(
-      await agents.noor.client.confirmMeeting(
-        hosts[h.hostId as Calendar],
-        h.holdId,
-        signed.compact,
-        h.offerSha256,
-        {
-          mandate: mandate.compact,
-        },
-      ),
-      `confirm at ${h.hostId}`,
-    );
-    bookings[h.hostId] = reply.body;
-    statuses[h.hostId] = reply.status;
-  }
-  return { contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
-}
-
-async function accept(m: Meeting, who: Person): Promise<{ status: number; json: unknown }> {
-  const acceptance = must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`);
-  const id = m.bookings[who]!.booking.booking_id;
-  return operator(gw, who, `/bookings/${id}/meeting-accept`, { acceptance: acceptance.compact });
-}
-
-async function acceptanceOf(m: Meeting, who: Person): Promise<string> {
-  return must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`).compact;
-}
-
-function commit(m: Meeting, cal: Calendar, acceptances: string[], sha = m.sha256) {
-  return agents.noor.client.commitMeeting(
-    hosts[cal],
-    m.bookings[cal]!.booking.booking_id,
-    { contract_sha256: sha, acceptances },
-    { mandate: m.mandate.compact },
-  );
-}
+const startIn = (days: number, hour?: number) => w.startIn(days, hour);
+const holdAt = (cal: Calendar, start: string, mandate: IssuedMandate) => w.holdAt(cal, start, mandate);
+const arrange = (day: number, calendars: readonly Calendar[], opts?: { expInSec?: number }) =>
+  w.arrange(day, calendars, opts);
+const accept = (m: Meeting, who: Person) => w.accept(m, who);
+const acceptanceOf = (m: Meeting, who: Person) => w.acceptanceOf(m, who);
+const commit = (m: Meeting, cal: Calendar, acceptances: string[], sha?: string) =>
+  w.commit(m, cal, acceptances, sha);
 
 /** Ellis says yes on her own calendar, and the organizer commits at both: confirmed. */
 async function confirmed(day: number): Promise<Meeting> {

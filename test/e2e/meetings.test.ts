@@ -9,35 +9,20 @@
  * business that does not take part in meetings; a garage on the synthetic booking platform as
  * a member, whose own appointment stays tentative until the commit.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { KeyApp, SchcpClient, createAgentKey, verifyHoldOffer } from "../../src/agent/index.js";
 import { jwkThumbprint } from "../../src/protocol/jose/index.js";
 import type { DiscoveredHost, IssuedMandate } from "../../src/agent/index.js";
-import type { BookingResponse } from "../../src/protocol/schcp/types.js";
-import { openRedis } from "../../src/redis/client.js";
-import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
 import type { SyntheticConnector } from "../../src/connectors/synthetic/index.js";
 import { upstreamKey } from "../../src/booking/confirm/record-booking.js";
 import { HOUR_MS, must, newAgent, operator, refusalOf, type E2eAgent } from "./support/agents.js";
-import { startGateway, type E2eGateway } from "./support/gateway.js";
-import { CALLBACK_ORIGIN, startWebhookSink, type WebhookSink } from "./support/webhooks.js";
+import type { E2eGateway } from "./support/gateway.js";
+import { MeetingWorld, PLACE, TZ, type Meeting } from "./support/meetings.js";
+import type { WebhookSink } from "./support/webhooks.js";
 
-const TZ = "America/Toronto";
-const PLACE = { name: "Trinity Bellwoods Park", locality: "Toronto" };
 const PEOPLE = ["noor", "ellis", "priya"] as const;
 type Person = (typeof PEOPLE)[number];
+type Calendar = Person | "cafe" | "shop" | "garage";
 
-let redis: TestRedis;
-let prefix: string;
-let gw: E2eGateway;
-let sink: WebhookSink;
-let dir: string;
-const clock = { now: (): number => (gw === undefined ? Date.now() : gw.clock.now()) };
-const agents = {} as Record<Person, E2eAgent>;
-const hosts = {} as Record<Person | "cafe" | "shop" | "garage", DiscoveredHost>;
 /** A business on a booking platform (the synthetic one) that takes part in meetings. */
 const GARAGE = {
   id: "garage",
@@ -50,83 +35,40 @@ const GARAGE = {
   policies: { confirmation: "instant", retention: "P365D", meetings: true },
   services: [],
 };
-const serviceOf = (cal: Calendar): string => (cal === "garage" ? "brake-inspection" : "coffee");
-const isBusiness = (cal: string): boolean => cal === "cafe" || cal === "shop" || cal === "garage";
-
-function calendarHost(id: string, extra: Record<string, unknown>): Record<string, unknown> {
-  const path = join(dir, id);
-  mkdirSync(path);
-  return {
-    id,
-    name: id,
-    timezone: TZ,
-    connector: { type: "ics-dir", settings: { path } },
-    calendar: {
-      capacity: "me",
-      hours: [1, 2, 3, 4, 5, 6, 7].map((day) => ({ day, open: "08:00", close: "20:00" })),
-      services: [{ id: "coffee", name: "Coffee", duration: "PT1H" }],
-      granularity: "PT1H",
-      approver: { email: `${id}@example.com` },
-    },
-    ...extra,
-  };
-}
+let w: MeetingWorld<Person>;
+let gw: E2eGateway;
+let sink: WebhookSink;
+let agents: Record<Person, E2eAgent>;
+let hosts: Record<Calendar, DiscoveredHost>;
+const clock = { now: (): number => w.clock.now() };
 
 beforeAll(async () => {
-  redis = await startTestRedis();
-  prefix = uniquePrefix("meetings");
-  sink = await startWebhookSink();
-  dir = mkdtempSync(join(tmpdir(), "e2e-meetings-"));
-  for (const p of PEOPLE) {
-    const key = createAgentKey();
-    agents[p] = {
-      key,
-      client: new SchcpClient({ agentKey: key, clock }),
-      keyApp: new KeyApp({ principalKey: createAgentKey(), clock }),
-    };
-  }
-  // §7.8: each person takes requests from the other two only (the organizer is on every
-  // member's contact list, §5.12).
-  const person = (p: Person) =>
-    calendarHost(p, {
-      kind: "person",
-      owner: agents[p].keyApp.principal,
-      services: [{ service_id: "coffee", location: "elsewhere" }],
-      policies: {
-        access: "contacts",
-        contacts: PEOPLE.filter((o) => o !== p).map((o) => agents[o].keyApp.principal),
-      },
-    });
-  const business = (id: string, meetings: boolean) =>
-    calendarHost(id, {
-      kind: "business",
-      policies: { confirmation: "instant", ...(meetings && { meetings: true }) },
-    });
-  gw = await startGateway({
-    config: { hosts: [...PEOPLE.map(person), business("cafe", true), business("shop", false), GARAGE] },
-    redisUrl: redis.url,
-    redisKeyPrefix: prefix,
-    runtime: { webhookFetch: sink.transport, workers: { approvalsMs: 3_600_000 } },
+  w = await MeetingWorld.start({
+    name: "meetings",
+    people: PEOPLE,
+    // §7.8: each person takes requests from the other two only (the organizer is on every
+    // member's contact list, §5.12).
+    personPolicies: (p, people) => ({
+      access: "contacts",
+      contacts: PEOPLE.filter((o) => o !== p).map((o) => people[o].keyApp.principal),
+    }),
+    platforms: { garage: { config: GARAGE, service: "brake-inspection" } },
   });
-  for (const id of [...PEOPLE, "cafe", "shop", "garage"] as const) {
-    if (id !== "garage") expect(await gw.runtime.syncCalendarNow(id)).toBe(true);
-    hosts[id] = must(
-      await agents.noor.client.discoverHost(`${gw.origin}/hosts/${id}/scheduling.json`),
-      `discover ${id}`,
-    );
-  }
+  ({ gw, sink, agents, hosts } = w);
 }, 120_000);
 
 afterAll(async () => {
-  await gw?.close();
-  await sink?.close();
-  const admin = openRedis(redis.url);
-  await dropPrefix(admin, prefix);
-  await dropPrefix(admin, `{${prefix}`);
-  await admin.quit();
-  await redis?.stop();
-  rmSync(dir, { recursive: true, force: true });
+  await w?.close();
 });
+
+const startIn = (days: number) => w.startIn(days);
+const holdAt = (cal: Calendar, start: string, mandate: IssuedMandate) => w.holdAt(cal, start, mandate);
+const arrange = (day: number, calendars: readonly Calendar[], opts?: { expInSec?: number }) =>
+  w.arrange(day, calendars, opts);
+const accept = (m: Meeting, who: Person) => w.accept(m, who);
+const acceptanceOf = (m: Meeting, who: Person) => w.acceptanceOf(m, who);
+const commit = (m: Meeting, cal: Calendar, acceptances: string[], sha?: string) =>
+  w.commit(m, cal, acceptances, sha);
 
 /** The first day from `days` ahead that is a weekday in Toronto (the garage opens Monday to Friday). */
 function weekdayFrom(days: number): number {
@@ -135,133 +77,6 @@ function weekdayFrom(days: number): number {
     const weekday = new Date(`${ymd}T12:00:00Z`).getUTCDay();
     if (weekday >= 1 && weekday <= 5) return d;
   }
-}
-
-/** A start `days` ahead at 10:00 in Toronto (each test its own day, so holds never collide). */
-function startIn(days: number): { start: string; end: string } {
-  const d = new Date(clock.now() + days * 24 * HOUR_MS);
-  const ymd = d.toISOString().slice(0, 10);
-  const offset = new Intl.DateTimeFormat("en-CA", { timeZone: TZ, timeZoneName: "longOffset" })
-    .formatToParts(new Date(`${ymd}T15:00:00Z`))
-    .find((p) => p.type === "timeZoneName")!
-    .value.replace("GMT", "");
-  return { start: `${ymd}T10:00:00${offset}`, end: `${ymd}T11:00:00${offset}` };
-}
-
-interface Held {
-  readonly hostId: string;
-  readonly holdId: string;
-  readonly offerSha256: string;
-}
-
-type Calendar = Person | "cafe" | "shop" | "garage";
-
-async function holdAt(cal: Calendar, start: string, mandate: IssuedMandate): Promise<Held> {
-  const host = hosts[cal];
-  const business = isBusiness(cal);
-  const hold = must(
-    await agents.noor.client.hold(
-      host,
-      {
-        service_id: serviceOf(cal),
-        start,
-        ...(!business && { place: PLACE }),
-        callback_url: `${CALLBACK_ORIGIN}/hooks/noor`,
-      },
-      { mandate: mandate.compact },
-    ),
-    `hold at ${cal}`,
-  );
-  const held = must(await verifyHoldOffer(hold.body, host), "verify hold");
-  return { hostId: cal, holdId: hold.body.hold_id, offerSha256: held.offer.sha256 };
-}
-
-interface Meeting {
-  readonly held: readonly Held[];
-  readonly contract: string;
-  readonly sha256: string;
-  readonly mandate: IssuedMandate;
-  readonly bookings: Record<string, BookingResponse>;
-  readonly statuses: Record<string, number>;
-}
-
-/** Holds `day`'s hour at every calendar, signs the contract, confirms each hold with it. */
-async function arrange(
-  day: number,
-  calendars: readonly Calendar[],
-  opts: { expInSec?: number } = {},
-): Promise<Meeting> {
-  const { start, end } = startIn(day);
-  const mandate = await agents.noor.keyApp.issueMandate({
-    agent: agents.noor.key,
-    audience: [...calendars],
-    scope: ["hold", "book", "cancel", "reschedule"],
-  });
-  const held: Held[] = [];
-  for (const cal of calendars) held.push(await holdAt(cal, start, mandate));
-  const signed = must(
-    await agents.noor.keyApp.signMeetingContract({
-      exp: Math.floor(clock.now() / 1000) + (opts.expInSec ?? 6 * 3600),
-      meeting_id: `mtg_${day}`,
-      revision: 1,
-      title: "Coffee",
-      tz: TZ,
-      start,
-      end,
-      place: PLACE,
-      members: held.map((h) => {
-        const business = isBusiness(h.hostId);
-        return {
-          principal: business ? `urn:schcp:host:${h.hostId}` : agents[h.hostId as Person].keyApp.principal,
-          name: h.hostId,
-          host: h.hostId,
-          domain: null,
-          service_id: serviceOf(h.hostId as Calendar),
-          offer_sha256: h.offerSha256,
-          ...(business && { business: true as const }),
-        };
-      }),
-    }),
-    "sign contract",
-  );
-  const bookings: Record<string, BookingResponse> = {};
-  const statuses: Record<string, number> = {};
-  for (const h of held) {
-    const reply = must(
-      await agents.noor.client.confirmMeeting(
-        hosts[h.hostId as Calendar],
-        h.holdId,
-        signed.compact,
-        h.offerSha256,
-        {
-          mandate: mandate.compact,
-        },
-      ),
-      `confirm at ${h.hostId}`,
-    );
-    bookings[h.hostId] = reply.body;
-    statuses[h.hostId] = reply.status;
-  }
-  return { held, contract: signed.compact, sha256: signed.sha256, mandate, bookings, statuses };
-}
-
-async function accept(m: Meeting, who: Person): Promise<{ status: number; json: unknown }> {
-  const acceptance = must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`);
-  const id = m.bookings[who]!.booking.booking_id;
-  return operator(gw, who, `/bookings/${id}/meeting-accept`, { acceptance: acceptance.compact });
-}
-
-async function acceptanceOf(m: Meeting, who: Person): Promise<string> {
-  return must(await agents[who].keyApp.signAcceptance(m.contract), `${who} signs`).compact;
-}
-
-function commit(m: Meeting, cal: Calendar, acceptances: string[], sha = m.sha256) {
-  return agents.noor.client.commitMeeting(
-    hosts[cal],
-    m.bookings[cal]!.booking.booking_id,
-    { contract_sha256: sha, acceptances },
-    { mandate: m.mandate.compact },
-  );
 }
 
 /** The organizer's agent calls the meeting off at one calendar (§5.12: cancelling costs nothing). */

@@ -3,7 +3,7 @@
  * with the memory store and with Redis (each run its own key prefix). The end to end over
  * HTTP is test/e2e/meetings.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { commitBooking } from "../../../src/edges/schcp/meeting/commit.js";
 import { reviseBooking } from "../../../src/edges/schcp/meeting/revise.js";
@@ -11,8 +11,6 @@ import { acceptMeeting, takeBackMeeting } from "../../../src/booking/meetings/an
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
 import { approveBooking } from "../../../src/booking/operator/approve.js";
 import { loadBooking } from "../../../src/booking/bookings/store.js";
-import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
-import type { HostConfig } from "../../../src/booking/api.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
 import { signMeetingContract, signPersonAcceptance, signRule } from "../../../src/agent/meeting.js";
 import { MemoryRuleStore, RedisRuleStore, type RuleStore } from "../../../src/booking/answers/index.js";
@@ -25,11 +23,8 @@ import {
 } from "../../../src/protocol/schcp/meeting/index.js";
 import { schcpMeetingSigner } from "../../../src/edges/schcp/meeting/acceptance.js";
 import { ok } from "../../../src/protocol/result.js";
-import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
 import { formatInstant } from "../../../src/protocol/time/index.js";
-import { jwkThumbprint, principalUrn } from "../../../src/protocol/jose/index.js";
 import type { ConfirmRequest } from "../../../src/protocol/schcp/types.js";
-import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 import {
   HOUR,
   MINUTE,
@@ -40,32 +35,13 @@ import {
   newParty,
   placeTestHold,
   type Party,
-  type TestHost,
   type World,
 } from "../bookings/world.js";
+import { personHost, principalOf, redisWorlds } from "./support.js";
 
 const TZ = "America/Toronto";
 const HOOK = "https://agent.example/hooks/schcp";
-const principalOf = (p: Party) => principalUrn(jwkThumbprint(p.principal.publicJwk));
-
-let redis: TestRedis | undefined;
-const opened: Array<{ store: RedisHoldStore; prefix: string }> = [];
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  for (const { store, prefix } of opened) {
-    await dropPrefix(store.redis, prefix);
-    await store.close();
-  }
-  await redis?.stop();
-});
-
-function personHost(id: string, owner: Party): TestHost {
-  const h = makeHost(id, id, { confirmation: "host_approval" });
-  const config: HostConfig = { ...h.runtime.config, kind: "person", owner: principalOf(owner) };
-  return { ...h, runtime: { ...h.runtime, config } };
-}
+const redisWorld = redisWorlds("meetings-core");
 
 interface Cast {
   readonly w: World;
@@ -105,19 +81,9 @@ async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
     const rules = new MemoryRuleStore();
     return { w: withRules(base, rules), noor, ellis, rules };
   }
-  const prefix = uniquePrefix("meetings-core");
-  const store = await createRedisGatewayStore({ url: redis!.url, keyPrefix: prefix });
-  opened.push({ store, prefix });
-  const rules = new RedisRuleStore(store.redis, prefix);
-  const w = withRules(
-    {
-      ...base,
-      store: store as never,
-      deps: { ...base.deps, store, bookingIndex: storeBookingIndex(store) },
-    },
-    rules,
-  );
-  return { w, noor, ellis, rules };
+  const onRedis = await redisWorld.onRedis(base);
+  const rules = new RedisRuleStore(onRedis.store.redis, onRedis.prefix);
+  return { w: withRules(onRedis.w, rules), noor, ellis, rules };
 }
 
 interface Held {

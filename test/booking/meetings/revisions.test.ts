@@ -5,7 +5,7 @@
  * meeting booking, a revision kept pending on a confirmed meeting until its commit, and the
  * ways a pending revision is dropped. Over HTTP: test/e2e/meeting-revisions.test.ts.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { confirmHold } from "../../../src/edges/schcp/confirm.js";
 import { changeOffer } from "../../../src/edges/schcp/change-offer.js";
 import { reschedule } from "../../../src/edges/schcp/reschedule.js";
@@ -18,55 +18,30 @@ import { acceptRevision, declineRevision } from "../../../src/booking/meetings/r
 import { counterBooking } from "../../../src/booking/operator/counter.js";
 import { expireOverdue } from "../../../src/booking/operator/deadlines.js";
 import { loadBooking } from "../../../src/booking/bookings/store.js";
-import { storeBookingIndex } from "../../../src/booking/bookings/booking-index.js";
-import type { HostConfig } from "../../../src/booking/api.js";
 import type { BookingState } from "../../../src/booking/bookings/state.js";
 import { signMeetingContract, signPersonAcceptance } from "../../../src/agent/meeting.js";
-import { createRedisGatewayStore, type RedisHoldStore } from "../../../src/holds/redis/index.js";
 import { formatInstant } from "../../../src/protocol/time/index.js";
-import { jwkThumbprint, principalUrn } from "../../../src/protocol/jose/index.js";
 import { offerSha256 } from "../../../src/protocol/schcp/offer/index.js";
 import { validateSchcp } from "../../../src/protocol/schcp/validate.js";
-import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../../support/redis.js";
 import {
   HOUR,
   MINUTE,
   SLOT,
   callerFor,
-  makeHost,
   makeWorld,
   newParty,
   placeTestHold,
   refusalOf,
   testCreateHold,
   type Party,
-  type TestHost,
   type World,
 } from "../bookings/world.js";
+import { personHost, principalOf, redisWorlds } from "./support.js";
 
 const TZ = "America/Toronto";
 const HOOK = "https://agent.example/hooks/schcp";
 const LATER = SLOT + 3 * HOUR;
-const principalOf = (p: Party) => principalUrn(jwkThumbprint(p.principal.publicJwk));
-
-let redis: TestRedis | undefined;
-const opened: Array<{ store: RedisHoldStore; prefix: string }> = [];
-beforeAll(async () => {
-  redis = await startTestRedis();
-});
-afterAll(async () => {
-  for (const { store, prefix } of opened) {
-    await dropPrefix(store.redis, prefix);
-    await store.close();
-  }
-  await redis?.stop();
-});
-
-function personHost(id: string, owner: Party): TestHost {
-  const h = makeHost(id, id, { confirmation: "host_approval" });
-  const config: HostConfig = { ...h.runtime.config, kind: "person", owner: principalOf(owner) };
-  return { ...h, runtime: { ...h.runtime, config } };
-}
+const redisWorld = redisWorlds("meeting-revisions");
 
 interface Cast {
   readonly w: World;
@@ -79,14 +54,7 @@ async function cast(storeKind: "memory" | "redis"): Promise<Cast> {
   const ellis = newParty();
   const base = makeWorld([personHost("noor", noor), personHost("ellis", ellis)]);
   if (storeKind === "memory") return { w: base, noor, ellis };
-  const prefix = uniquePrefix("meeting-revisions");
-  const store = await createRedisGatewayStore({ url: redis!.url, keyPrefix: prefix });
-  opened.push({ store, prefix });
-  const w = {
-    ...base,
-    store: store as never,
-    deps: { ...base.deps, store, bookingIndex: storeBookingIndex(store) },
-  } as World;
+  const { w } = await redisWorld.onRedis(base);
   return { w, noor, ellis };
 }
 

@@ -12,14 +12,20 @@
  *   holds the rest of §7.9 there).
  *
  * With the rule removed, each edge tells the truth the other way: A2A pendiente_confirmacion,
- * OSBP "Requested …, pending".
+ * OSBP "Requested …, pending". And a meeting's booking there (§5.12), pending the person's own
+ * acceptance, holds its barber's time against A2A (409) and OSBP (not offered) until called off.
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ClientFactory } from "@a2a-js/sdk/client";
 import type { Message } from "@a2a-js/sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createAgentKey, type AgentKey, type DiscoveredHost } from "../../src/agent/index.js";
+import {
+  createAgentKey,
+  verifyHoldOffer,
+  type AgentKey,
+  type DiscoveredHost,
+} from "../../src/agent/index.js";
 import { jwkThumbprint, principalUrn } from "../../src/protocol/jose/index.js";
 import { signCompactJws } from "../../src/protocol/jose/jws.js";
 import {
@@ -27,12 +33,12 @@ import {
   type Slot as OsbpSlot,
   type ToolResult,
 } from "../../src/protocol/osbp/index.js";
-import { instantToWallClock } from "../../src/protocol/time/index.js";
+import { formatInstant, instantToWallClock } from "../../src/protocol/time/index.js";
 import { openRedis, type RedisClient } from "../../src/redis/client.js";
 import { dataPart, userMessage } from "../support/a2a-sdk.js";
 import { startMcpServer, type McpSession } from "../support/mcp.js";
 import { dropPrefix, startTestRedis, uniquePrefix, type TestRedis } from "../support/redis.js";
-import { DAY_MS, discover, freeSlots, holdAndBook, newAgent } from "./support/agents.js";
+import { DAY_MS, discover, freeSlots, holdAndBook, must, newAgent, openMandate } from "./support/agents.js";
 import { defaultConfig, startGateway, type E2eGateway } from "./support/gateway.js";
 
 const PERSON = "fades-on-queen";
@@ -249,5 +255,103 @@ describe("§7.9 who said yes, on every edge, seen by each edge's own client", { 
     // A person's calendar: the person approves, not "the business" (§7.7).
     expect(receipt.value.text).toContain("Fades on Queen approves each booking in person");
     expect(receipt.value.text).not.toContain("Accepted");
+  });
+  it("§5.12 across edges: a meeting's booking at the person's calendar holds its barber's time against A2A and OSBP", async () => {
+    const MARCUS = "barber-marcus";
+    const organizer = newAgent(gw);
+    const mandate = await openMandate(organizer, PERSON);
+    // Marcus's free starts ten to twelve days out: A2A books him by default.
+    const from = gw.clock.now() + 10 * DAY_MS;
+    const free = must(
+      await organizer.client.availability(
+        person,
+        {
+          service_id: "haircut",
+          window: { start: formatInstant(from, TZ), end: formatInstant(from + 2 * DAY_MS, TZ) },
+          constraints: { resource: MARCUS },
+          limit: 5,
+        },
+        { mandate: mandate.compact },
+      ),
+      "availability",
+    ).body.slots;
+    const start = free[0]!.start;
+    const w = instantToWallClock(Date.parse(start), TZ);
+    const local = `${w.year}-${pad(w.month)}-${pad(w.day)}T${pad(w.hour)}:${pad(w.minute)}:00`;
+    const marcusAt = async (): Promise<number> => {
+      const found = (
+        await mcp.call("osbp_availability_find", {
+          service_id: "haircut",
+          date: `${w.year}-${pad(w.month)}-${pad(w.day)}`,
+        })
+      ).envelope as ToolResult<OsbpSlot[]>;
+      if (!found.ok) throw new Error(`availability.find: ${found.problem.code}`);
+      return found.value.filter((x) => x.provider_id === MARCUS && x.starts_at_local === local).length;
+    };
+    // OSBP offers Marcus at that time before the meeting takes it.
+    expect(await marcusAt()).toBe(1);
+    const hold = must(
+      await organizer.client.hold(
+        person,
+        { service_id: "haircut", start, resource: MARCUS },
+        { mandate: mandate.compact },
+      ),
+      "hold",
+    );
+    const offer = must(await verifyHoldOffer(hold.body, person), "verify hold").offer;
+    const contract = must(
+      await organizer.keyApp.signMeetingContract({
+        exp: Math.floor(gw.clock.now() / 1000) + 6 * 3600,
+        meeting_id: "mtg_edges",
+        revision: 1,
+        title: "Haircuts together",
+        tz: TZ,
+        start: hold.body.start,
+        end: hold.body.end!,
+        place: { name: "Fades on Queen", locality: "Toronto" },
+        members: [
+          {
+            principal: organizer.keyApp.principal,
+            name: "Sam",
+            host: "sam-elsewhere",
+            domain: null,
+            service_id: "haircut",
+            offer_sha256: "S".repeat(42) + "A",
+          },
+          {
+            principal: principalUrn(owner.thumbprint),
+            name: "Fades on Queen",
+            host: PERSON,
+            domain: null,
+            service_id: "haircut",
+            offer_sha256: offer.sha256,
+          },
+        ],
+      }),
+      "sign contract",
+    );
+    const confirmed = must(
+      await organizer.client.confirmMeeting(person, hold.body.hold_id, contract.compact, offer.sha256, {
+        mandate: mandate.compact,
+      }),
+      "confirm",
+    );
+    // Pending the person's own acceptance: nothing final, and the time held all the same.
+    expect(confirmed.body.booking.status).toBe("pending_host");
+
+    const a2a = await a2aBook(start, "kai.lee@mail.example");
+    expect(a2a, JSON.stringify(a2a)).toMatchObject({ http_status: 409 });
+    expect(await marcusAt()).toBe(0);
+
+    // Calling it off frees the time on every edge again.
+    must(
+      await organizer.client.cancel(
+        person,
+        confirmed.body.booking.booking_id,
+        {},
+        { mandate: mandate.compact },
+      ),
+      "cancel",
+    );
   });
 });
